@@ -1,0 +1,71 @@
+// Builds the Fastify app without listening, so tests call `app.inject` and the server process calls `listen`.
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_PREFIX } from '@prison/shared';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { apiModules } from './modules';
+import healthRoutes from './modules/health/routes';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerOpenApi } from './plugins/openapi';
+import { registerRealtime } from './plugins/realtime';
+import { registerSecurity } from './plugins/security';
+import { defaultWebDist, registerWeb } from './plugins/web';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ config, database, logger }: BuildAppOptions) {
+  const app = Fastify({
+    logger: logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  // Kept for the test that proves every route is authenticated unless public by design.
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: !!route.config?.public });
+    }
+  });
+
+  registerErrorHandler(app);
+  await registerSecurity(app);
+  await app.register(cookie);
+  await app.register(formbody);
+  await registerOpenApi(app);
+  registerAuth(app);
+  registerRealtime(app);
+
+  await app.register(healthRoutes);
+  for (const module of apiModules) await app.register(module.routes, { prefix: API_PREFIX });
+  await registerWeb(app, config.WEB_DIST ?? defaultWebDist);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

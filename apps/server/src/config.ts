@@ -1,0 +1,44 @@
+// Every setting comes from the environment, checked once at start (the README lists them).
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  ADMIN_USERNAME: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  /** Seeds demo data and runs the simulator. Defaults to on for the embedded database. */
+  DEMO: bool.optional(),
+  COOKIE_SECURE: bool.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
+  DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(120),
+  POSITION_RETENTION_DAYS: z.coerce.number().positive().default(365),
+  MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
+  MAP_CENTER_LNG: z.coerce.number().min(-180).max(180).default(-0.1246),
+  SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+export interface Config extends Omit<RawConfig, 'DEMO'> {
+  DEMO: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid configuration ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const raw = parsed.data;
+  return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
+}

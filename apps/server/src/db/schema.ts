@@ -1,0 +1,253 @@
+// The whole relational model. Occupancy is never stored: it is counted from prisoners (DECISIONS.md item 7).
+import {
+  bigserial,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const admins = pgTable('admins', {
+  id: serial('id').primaryKey(),
+  username: text('username').notNull().unique(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** sha256 of the bearer token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    adminId: integer('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_admin_idx').on(t.adminId)],
+);
+
+/** Failed logins per username, for the lockout (counted even for names that do not exist). */
+export const loginThrottle = pgTable('login_throttle', {
+  username: text('username').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+export const cells = pgTable('cells', {
+  cellId: text('cell_id').primaryKey(),
+  block: text('block').notNull(),
+  capacity: integer('capacity').notNull(),
+  securityLevel: text('security_level').notNull(),
+  createdAt: createdAt(),
+});
+
+export const devices = pgTable('devices', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** sha256 of the device secret: a random high-entropy token, checked on every fix. */
+  secretHash: text('secret_hash').notNull(),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+  lastFixAt: timestamp('last_fix_at', { withTimezone: true }),
+  lastLatitude: doublePrecision('last_latitude'),
+  lastLongitude: doublePrecision('last_longitude'),
+  lastBattery: real('last_battery'),
+  online: boolean('online').notNull().default(false),
+  lowBatteryAlerted: boolean('low_battery_alerted').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const prisoners = pgTable(
+  'prisoners',
+  {
+    prisonerId: serial('prisoner_id').primaryKey(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    dateOfBirth: date('date_of_birth'),
+    gender: text('gender'),
+    nationalId: text('national_id'),
+    entryDate: date('entry_date'),
+    releaseDate: date('release_date'),
+    status: text('status'),
+    cellId: text('cell_id').references(() => cells.cellId, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    behaviorRecord: text('behavior_record'),
+    medicalHistory: text('medical_history'),
+    trackingDeviceId: text('tracking_device_id')
+      .unique()
+      .references(() => devices.id, { onDelete: 'set null', onUpdate: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('prisoners_cell_idx').on(t.cellId),
+    index('prisoners_name_idx').on(t.lastName, t.firstName),
+    index('prisoners_created_idx').on(t.createdAt),
+  ],
+);
+
+export const staff = pgTable(
+  'staff',
+  {
+    staffId: serial('staff_id').primaryKey(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    role: text('role').notNull(),
+    badgeNumber: text('badge_number').notNull().unique(),
+    rank: text('rank'),
+    department: text('department'),
+    contactInfo: text('contact_info'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('staff_role_idx').on(t.role, t.createdAt)],
+);
+
+export const incidents = pgTable('incidents', {
+  id: serial('id').primaryKey(),
+  prisonerName: text('prisoner_name').notNull(),
+  guardName: text('guard_name').notNull(),
+  date: date('date').notNull(),
+  time: text('time').notNull(),
+  description: text('description').notNull(),
+  actionTaken: text('action_taken').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Every fix ever received: the location history. One row per device and device time. */
+export const positions = pgTable(
+  'positions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: text('device_id').notNull(),
+    prisonerId: integer('prisoner_id'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    accuracy: real('accuracy'),
+    speed: real('speed'),
+    bearing: real('bearing'),
+    altitude: real('altitude'),
+    battery: real('battery'),
+  },
+  (t) => [
+    uniqueIndex('positions_device_time_uq').on(t.deviceId, t.recordedAt),
+    index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt),
+    index('positions_recorded_idx').on(t.recordedAt),
+  ],
+);
+
+export const geofences = pgTable('geofences', {
+  geofenceId: text('geofence_id').primaryKey(),
+  name: text('name').notNull(),
+  shape: text('shape').notNull(),
+  type: text('type').notNull(),
+  alertType: text('alert_type').notNull(),
+  radius: doublePrecision('radius'),
+  centerLat: doublePrecision('center_lat'),
+  centerLng: doublePrecision('center_lng'),
+  /** [[lat, lng], ...] for polygons and rectangles. */
+  coordinates: jsonb('coordinates').$type<[number, number][]>(),
+  dwellSeconds: integer('dwell_seconds').notNull().default(0),
+  bufferMeters: doublePrecision('buffer_meters').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** The engine's memory per device and geofence, so a restart does not re-raise a running violation. */
+export const geofenceStates = pgTable(
+  'geofence_states',
+  {
+    deviceId: text('device_id').notNull(),
+    geofenceId: text('geofence_id')
+      .notNull()
+      .references(() => geofences.geofenceId, { onDelete: 'cascade' }),
+    violating: boolean('violating').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    alertId: integer('alert_id'),
+  },
+  (t) => [uniqueIndex('geofence_states_pk').on(t.deviceId, t.geofenceId)],
+);
+
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: serial('id').primaryKey(),
+    alertType: text('alert_type').notNull(),
+    /** geofence, offline, sos, tamper, battery or manual */
+    kind: text('kind').notNull().default('manual'),
+    details: text('details').notNull(),
+    date: date('date').notNull(),
+    timestamp: timestamp('timestamp', { withTimezone: true }).notNull(),
+    deviceId: text('device_id'),
+    prisonerId: integer('prisoner_id').references(() => prisoners.prisonerId, { onDelete: 'set null' }),
+    geofenceId: text('geofence_id'),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    status: text('status').notNull().default('New'),
+    acknowledgedBy: integer('acknowledged_by').references(() => admins.id),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    resolvedBy: integer('resolved_by').references(() => admins.id),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('alerts_timestamp_idx').on(t.timestamp),
+    index('alerts_prisoner_idx').on(t.prisonerId, t.timestamp),
+    index('alerts_status_idx').on(t.status),
+  ],
+);
+
+/** Append-only: no route updates or deletes a row. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    adminId: integer('admin_id'),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+  },
+  (t) => [index('audit_at_idx').on(t.at), index('audit_entity_idx').on(t.entity, t.entityId)],
+);
+
+/** The control-room log (/communication). */
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    adminId: integer('admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('messages_created_idx').on(t.createdAt)],
+);
+

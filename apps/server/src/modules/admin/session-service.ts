@@ -1,0 +1,62 @@
+// Server-side sessions: the cookie holds a random token, the database its sha256, so logout revokes at once.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { SESSION_TTL_SECONDS } from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { admins, sessions } from '../../db/schema';
+
+export interface AuthenticatedAdmin {
+  id: number;
+  username: string;
+  name: string;
+  sessionId: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function createSession(
+  db: DbOrTx,
+  adminId: number,
+  meta: { ip?: string; userAgent?: string } = {},
+): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
+  const [row] = await db
+    .insert(sessions)
+    .values({ tokenHash: hashToken(token), adminId, expiresAt, ip: meta.ip ?? null, userAgent: meta.userAgent ?? null })
+    .returning({ id: sessions.id });
+  return { token, sessionId: row!.id, expiresAt };
+}
+
+/** The admin behind a live token, or null when the token is unknown, expired, revoked or its admin disabled. */
+export async function findSessionAdmin(db: DbOrTx, token: string): Promise<AuthenticatedAdmin | null> {
+  const [row] = await db
+    .select({ id: admins.id, username: admins.username, name: admins.name, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(admins, eq(admins.id, sessions.adminId))
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        isNull(admins.disabledAt),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  // Touch last_seen at most once a minute: the sessions list shows it, the hot path should not write every time.
+  if (Date.now() - row.lastSeenAt.getTime() > 60_000) {
+    await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.sessionId));
+  }
+  return { id: row.id, username: row.username, name: row.name, sessionId: row.sessionId };
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeAllSessions(db: DbOrTx, adminId: number): Promise<void> {
+  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.adminId, adminId), isNull(sessions.revokedAt)));
+}

@@ -1,0 +1,36 @@
+// Central error handler: 4xx answers { message } naming what was wrong; 5xx hides internals and logs them.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from '../lib/http-errors';
+
+interface PgLikeError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+export function validationMessage(error: FastifyError & { validation: { instancePath: string; message?: string }[] }) {
+  const first = error.validation[0];
+  const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'request';
+  return `${field}: ${first?.message ?? 'is invalid'}`;
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError & PgLikeError, request, reply) => {
+    if (error instanceof HttpError) return reply.status(error.statusCode).send({ message: error.message });
+    if (hasZodFastifySchemaValidationErrors(error)) return reply.status(400).send({ message: validationMessage(error) });
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+      return reply.status(500).send({ message: 'Internal server error' });
+    }
+    // Unique violations that slipped past a service check still answer as a conflict, not a crash.
+    if (error.code === '23505') return reply.status(409).send({ message: `Duplicate value (${error.constraint ?? 'unique'})` });
+    if (error.code === '23503') return reply.status(409).send({ message: 'The record is referenced by another record' });
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({ message: 'Internal server error' });
+    }
+    return reply.status(status).send({ message: error.message });
+  });
+}

@@ -1,0 +1,50 @@
+// Security headers, a Content-Security-Policy the app works under, and no cross-origin API writes.
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../lib/http-errors';
+
+function tileOrigin(tileUrl: string): string | null {
+  try {
+    const url = new URL(tileUrl.replace(/\{[a-z]\}/g, 'a'));
+    return `${url.protocol}//${url.host.replace(/^a\./, '*.')}`;
+  } catch {
+    return null;
+  }
+}
+
+export async function registerSecurity(app: FastifyInstance) {
+  const tiles = tileOrigin(app.config.MAP_TILE_URL);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        // Leaflet and React set inline style attributes.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'media-src': ["'self'", 'data:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // Tiles come from another origin.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+
+  // Browsers send Origin on cross-site writes; refuse any that is not this host (the cookie is SameSite=Lax too).
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    const origin = request.headers.origin;
+    if (!origin || !request.url.startsWith('/api/')) return;
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      throw forbidden('Cross-origin requests are not allowed');
+    }
+    if (host !== request.headers.host) throw forbidden('Cross-origin requests are not allowed');
+  });
+}

@@ -1,0 +1,29 @@
+// Serves the built web app and answers client-side routes with index.html.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+function isApiPath(url: string) {
+  return url.startsWith('/api/') || url === '/api' || url.startsWith('/socket.io/');
+}
+
+export async function registerWeb(app: FastifyInstance, distDir: string) {
+  const hasWeb = existsSync(path.join(distDir, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  } else {
+    app.log.warn({ distDir }, 'web app not built: run `npm run build` to serve the UI');
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb && !isApiPath(request.url)) {
+      // Hashed assets live under /assets; anything else is a client route.
+      if (request.url.startsWith('/assets/')) return reply.status(404).send({ message: 'Not found' });
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+}

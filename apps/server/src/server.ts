@@ -1,0 +1,50 @@
+// The process: open the database, migrate, make sure an admin exists, listen, and shut down gracefully.
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { ensureFirstAdmin } from './modules/admin/admin-service';
+import { startBackgroundServices } from './startup';
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+await database.migrate();
+
+const app = await buildApp({
+  config,
+  database,
+  logger: { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined },
+});
+
+const first = await ensureFirstAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
+if (first.generatedPassword) {
+  const line = '='.repeat(64);
+  // Printed once, on purpose not through the logger, so it stands out in the start-up output.
+  console.log(`\n${line}\n  First admin created.\n  Username: ${first.username}\n  Password: ${first.generatedPassword}\n  (shown only now; change it with: npm run admin -- reset-password ${first.username} NEW_PASSWORD)\n${line}\n`);
+} else if (first.created) {
+  app.log.info({ username: first.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
+}
+
+const background = await startBackgroundServices(app);
+
+await app.listen({ port: config.PORT, host: config.HOST });
+app.log.info(`Serving on http://localhost:${config.PORT} (${database.kind})`);
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
+  const force = setTimeout(() => process.exit(1), 15_000);
+  force.unref();
+  try {
+    await background.stop();
+    await app.close(); // stops accepting, waits for in-flight requests, closes sockets
+    await database.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,20 @@
+import 'fastify';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import type { AuthenticatedAdmin } from './modules/admin/session-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+  }
+  interface FastifyRequest {
+    /** Set by the auth hook on every non-public /api/v1 route. */
+    admin: AuthenticatedAdmin | null;
+  }
+  interface FastifyContextConfig {
+    /** Public by design: login, token verification, health, device ingestion (DECISIONS.md item 3). */
+    public?: boolean;
+  }
+}

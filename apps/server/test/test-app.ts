@@ -1,0 +1,69 @@
+// Builds the real app over a fresh test database, with helpers to log in and call the API.
+import { afterAll, beforeAll } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
+import { buildApp, type App } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import type { Database } from '../src/db/client';
+import { createAdmin } from '../src/modules/admin/admin-service';
+import { createTestDatabase, type Engine } from './test-db';
+
+export const TEST_ADMIN = { username: 'warden', name: 'Test Warden', password: 'correct horse battery' };
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  /** Cookie header of a logged-in admin. */
+  cookie: string;
+  token: string;
+  /** `app.inject` under /api/v1 as the logged-in admin. */
+  api(method: string, url: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }), ...overrides };
+}
+
+export async function startTestApp(engine: Engine, overrides: Partial<Config> = {}): Promise<TestContext> {
+  const database = await createTestDatabase(engine);
+  const app = await buildApp({ config: testConfig(overrides), database, logger: false });
+  await app.ready();
+  await createAdmin(database.db, TEST_ADMIN);
+  const login = await app.inject({
+    method: 'POST',
+    url: `${API_PREFIX}/admin/login`,
+    payload: { username: TEST_ADMIN.username, password: TEST_ADMIN.password },
+  });
+  if (login.statusCode !== 200) throw new Error(`test login failed: ${login.body}`);
+  const token = login.json<{ token: string }>().token;
+  const cookie = `${AUTH_COOKIE}=${token}`;
+  return {
+    app,
+    database,
+    cookie,
+    token,
+    api: (method, url, payload, headers = {}) =>
+      app.inject({
+        method: method as 'GET',
+        url: `${API_PREFIX}${url}`,
+        payload: payload as Record<string, unknown> | undefined,
+        headers: { cookie, ...headers },
+      }),
+  };
+}
+
+/** Starts the app before the file's tests and closes it after; read `ctx()` inside tests. */
+export function useTestApp(engine: Engine, overrides: Partial<Config> = {}): () => TestContext {
+  let context: TestContext | undefined;
+  beforeAll(async () => {
+    context = await startTestApp(engine, overrides);
+  }, 60_000);
+  afterAll(async () => {
+    await context?.app.close();
+    await context?.database.close();
+  });
+  return () => {
+    if (!context) throw new Error('test app not started');
+    return context;
+  };
+}

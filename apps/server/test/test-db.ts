@@ -1,0 +1,46 @@
+// Fresh, migrated databases for a test file: PGlite always, PostgreSQL when the run found one.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { describe, inject } from 'vitest';
+import { fromPglite, fromPostgres, type Database } from '../src/db/client';
+
+export type Engine = 'pglite' | 'postgres';
+
+export async function createTestDatabase(engine: Engine): Promise<Database> {
+  if (engine === 'pglite') {
+    const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    return fromPglite(await PGlite.create({ loadDataDir: blob }));
+  }
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `prison_test_${inject('testRunId')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = fromPostgres(url.toString(), 10);
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    const dropper = new pg.Client({ connectionString: adminUrl });
+    await dropper.connect();
+    await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await dropper.end();
+  };
+  return database;
+}
+
+export function availableEngines(): Engine[] {
+  return inject('postgresAdminUrl') ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** Runs the suite once per available engine; the body gets the engine name. */
+export function describeEachEngine(name: string, body: (engine: Engine) => void) {
+  for (const engine of availableEngines()) describe(`${name} [${engine}]`, () => body(engine));
+}

@@ -1,0 +1,27 @@
+// Route guards (SPEC.md section 2, DECISIONS.md item 5).
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useRef } from 'react';
+import { useAuth, type AuthStatus } from '../lib/auth';
+import { Loading } from '../components/ui/status';
+
+/** A protected page redirects to /login when the user is not authenticated. */
+export function RequireAuth() {
+  const { status } = useAuth();
+  const location = useLocation();
+  if (status === 'unknown') return <Loading />;
+  if (status === 'unauthenticated') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/**
+ * /login redirects to / when the visitor arrives already authenticated. A login made on this page is not such an
+ * arrival: the login form itself then navigates on to the dashboard.
+ */
+export function RedirectIfAuthenticated() {
+  const { status } = useAuth();
+  const arrivedAs = useRef<AuthStatus>('unknown');
+  if (arrivedAs.current === 'unknown') arrivedAs.current = status;
+  if (status === 'unknown') return <Loading />;
+  if (arrivedAs.current === 'authenticated') return <Navigate to="/" replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,114 @@
+// The shared layout (SPEC.md section 2): top bar, page, footer. The toast area is mounted by the providers.
+import { useState } from 'react';
+import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { clsx } from 'clsx';
+import { Menu, X } from 'lucide-react';
+import { useAuth } from '../lib/auth';
+import { Button } from '../components/ui/button';
+
+const desktopLinks = [
+  { to: '/', label: 'Home' },
+  { to: '/dashboard', label: 'Manage Roles' },
+  { to: '/live-map', label: 'Live Map' },
+  { to: '/location-history', label: 'Location History' },
+  { to: '/allAlerts', label: 'Alerts and Notifications' },
+  { to: '/cell-assign', label: 'Cells' },
+  { to: '/audit', label: 'Audit' },
+];
+
+const mobileLinks = [
+  { to: '/', label: 'Home' },
+  { to: '/dashboard', label: 'Manage Roles' },
+  { to: '/live-map', label: 'Live Map' },
+  { to: '/location-history', label: 'Location History' },
+  { to: '/alerts', label: 'Alerts and Notifications' },
+  { to: '/cell-assign', label: 'Cells' },
+  { to: '/communication', label: 'Communication' },
+  { to: '/audit', label: 'Audit' },
+  { to: '/profile', label: 'Profile' },
+];
+
+function navClass({ isActive }: { isActive: boolean }) {
+  return clsx('rounded px-2 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
+}
+
+export function Layout() {
+  const { status, name, logout } = useAuth();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const loggedIn = status === 'authenticated';
+
+  return (
+    <div className="flex min-h-full flex-col">
+      <header className="bg-brand-900 text-white shadow">
+        <div className="mx-auto flex max-w-screen-2xl items-center gap-4 px-4 py-3">
+          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
+            <img src="/logo.svg" alt="" className="h-8 w-8" />
+            <span className="text-lg">Prison Control</span>
+          </Link>
+          <nav aria-label="Main" className="hidden flex-1 items-center gap-1 xl:flex">
+            {desktopLinks.map((link) => (
+              <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
+                {link.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="ml-auto flex items-center gap-3">
+            {loggedIn ? (
+              <>
+                <Link to="/profile" className="hidden text-sm text-slate-100 hover:underline sm:inline" data-testid="admin-name">
+                  {name}
+                </Link>
+                <Button variant="secondary" size="sm" onClick={() => void logout()}>
+                  Logout
+                </Button>
+              </>
+            ) : (
+              status === 'unauthenticated' && (
+                <Button variant="secondary" size="sm" onClick={() => navigate('/login')}>
+                  Login
+                </Button>
+              )
+            )}
+            <button
+              type="button"
+              className="rounded p-1 xl:hidden"
+              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <X /> : <Menu />}
+            </button>
+          </div>
+        </div>
+        {menuOpen && (
+          <nav id="mobile-menu" aria-label="Mobile" className="flex flex-col gap-1 border-t border-white/10 px-4 py-2 xl:hidden">
+            {mobileLinks.map((link) => (
+              <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass} onClick={() => setMenuOpen(false)}>
+                {link.label}
+              </NavLink>
+            ))}
+            {loggedIn && <span className="px-2 py-1 text-sm text-slate-300 sm:hidden">{name}</span>}
+          </nav>
+        )}
+      </header>
+      <main className="flex flex-1 flex-col">
+        <Outlet />
+      </main>
+      <footer className="border-t border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm text-slate-600">
+          <p>© 2024 Prison Control. All rights reserved.</p>
+          <div className="flex gap-4">
+            <a href="#privacy" className="hover:underline">
+              Privacy Policy
+            </a>
+            <a href="#terms" className="hover:underline">
+              Terms of Service
+            </a>
+          </div>
+        </div>
+      </footer>
+    </div>
+  );
+}

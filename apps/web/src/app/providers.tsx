@@ -1,0 +1,32 @@
+import { useState, type ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { AuthProvider } from '../lib/auth';
+import { RealtimeProvider } from '../lib/realtime';
+import { ToastProvider } from '../lib/toast';
+import { ApiError } from '../lib/api-client';
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        // A 4xx will not get better by asking again.
+        retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <ToastProvider>
+          <RealtimeProvider>{children}</RealtimeProvider>
+        </ToastProvider>
+      </AuthProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocation, useNavigate } from 'react-router';
+import { loginRequest, type LoginRequest } from '@prison/shared';
+import { useAuth } from '../../lib/auth';
+import { errorMessage } from '../../lib/api-client';
+import { Button } from '../../components/ui/button';
+import { TextField } from '../../components/ui/field';
+
+export function LoginPage() {
+  const { login } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginRequest>({ resolver: zodResolver(loginRequest), defaultValues: { username: '', password: '' } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setServerError(null);
+    try {
+      await login(values.username, values.password);
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
+    } catch (error) {
+      // The server's message text below the form (SPEC.md section 8).
+      setServerError(errorMessage(error, 'Login failed. Please try again.'));
+    }
+  });
+
+  return (
+    <div className="flex flex-1 items-center justify-center px-4 py-12">
+      <form onSubmit={onSubmit} noValidate className="w-full max-w-sm rounded-lg bg-white p-8 shadow" aria-labelledby="login-title">
+        <h1 id="login-title" className="mb-6 text-2xl font-semibold">
+          Login
+        </h1>
+        <div className="flex flex-col gap-4">
+          <TextField label="Username" autoComplete="username" required error={errors.username?.message} {...register('username')} />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={errors.password?.message}
+            {...register('password')}
+          />
+        </div>
+        <p role="alert" data-testid="login-error" className="mt-4 min-h-5 text-sm text-red-700">
+          {serverError}
+        </p>
+        <Button type="submit" className="mt-2 w-full" busy={isSubmitting}>
+          Login
+        </Button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+// The session as the web app sees it: learned from GET /admin/verify-token (DECISIONS.md item 4).
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LoginResponse, VerifyTokenResponse } from '@prison/shared';
+import { api, ApiError } from './api-client';
+
+export type AuthStatus = 'unknown' | 'authenticated' | 'unauthenticated';
+
+interface AuthState {
+  status: AuthStatus;
+  name: string | null;
+  adminId: number | null;
+  login(username: string, password: string): Promise<void>;
+  logout(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+export const SESSION_QUERY_KEY = ['session'] as const;
+
+async function fetchSession(): Promise<VerifyTokenResponse | null> {
+  try {
+    return await api.get<VerifyTokenResponse>('/admin/verify-token');
+  } catch (error) {
+    // Token verification failure: the user is treated as not authenticated (SPEC.md section 8).
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const session = useQuery({ queryKey: SESSION_QUERY_KEY, queryFn: fetchSession, staleTime: 60_000, retry: 1 });
+
+  const login = useCallback(
+    async (username: string, password: string) => {
+      const result = await api.post<LoginResponse>('/admin/login', { username, password });
+      // Drop what an earlier user saw; the session is known from the answer, so the caller can navigate at once.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
+      const session: VerifyTokenResponse = { isAuthenticated: true, name: result.name, username: result.username, adminId: result.adminId };
+      queryClient.setQueryData(SESSION_QUERY_KEY, session);
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.post('/admin/logout');
+    } catch (error) {
+      console.error('logout failed', error); // logged only (SPEC.md section 8)
+    }
+    // Logout goes to /login and reloads the page (SPEC.md section 4).
+    window.location.assign('/login');
+  }, []);
+
+  const value = useMemo<AuthState>(() => {
+    const status: AuthStatus = session.isPending ? 'unknown' : session.data ? 'authenticated' : 'unauthenticated';
+    return { status, name: session.data?.name ?? null, adminId: session.data?.adminId ?? null, login, logout };
+  }, [session.isPending, session.data, login, logout]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth outside AuthProvider');
+  return context;
+}

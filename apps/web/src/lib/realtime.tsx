@@ -1,0 +1,61 @@
+// One Socket.IO connection per logged-in browser, with the spec's client defaults (SPEC.md section 9).
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ClientToServerEvents, ServerToClientEvents } from '@prison/shared';
+import { useAuth } from './auth';
+import { useToast } from './toast';
+
+export type BrowserSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const SocketContext = createContext<BrowserSocket | null>(null);
+
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  const { pushAlert } = useToast();
+  const queryClient = useQueryClient();
+  const [socket, setSocket] = useState<BrowserSocket | null>(null);
+
+  useEffect(() => {
+    if (status !== 'authenticated') return;
+    const next: BrowserSocket = io({
+      reconnectionDelay: 1000,
+      reconnectionDelayMax: 5000,
+      timeout: 20_000,
+      withCredentials: true,
+    });
+    next.on('showAlert', (alert) => {
+      pushAlert(alert);
+      // Alert lists refresh without a reload; the web client never re-posts a received alert (DECISIONS.md item 2).
+      void queryClient.invalidateQueries({ queryKey: ['alerts'] });
+    });
+    next.on('dataChanged', (topic) => void queryClient.invalidateQueries({ queryKey: [topic] }));
+    next.on('sessionRevoked', () => window.location.assign('/login'));
+    setSocket(next);
+    return () => {
+      next.close();
+      setSocket(null);
+    };
+  }, [status, pushAlert, queryClient]);
+
+  return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
+}
+
+export function useSocket(): BrowserSocket | null {
+  return useContext(SocketContext);
+}
+
+/** Subscribes to a server event for the life of the component; the handler may change between renders. */
+export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E]) {
+  const socket = useSocket();
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    if (!socket) return;
+    const listener = ((...args: unknown[]) => (latest.current as (...a: unknown[]) => void)(...args)) as never;
+    socket.on(event, listener);
+    return () => {
+      socket.off(event, listener);
+    };
+  }, [socket, event]);
+}

@@ -1,0 +1,109 @@
+// The toast area (bottom right): live alerts queued one at a time for 5 s (SPEC.md section 4), and short notices.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { AlertType, ShowAlertEvent } from '@prison/shared';
+import { clsx } from 'clsx';
+
+export const TOAST_DURATION_MS = 5000;
+export type NoticeTone = 'success' | 'error' | 'info';
+
+interface Notice {
+  id: number;
+  text: string;
+  tone: NoticeTone;
+}
+
+interface ToastApi {
+  /** A short message (e.g. "Prisoner created successfully!"), shown for 5 s. */
+  notify(text: string, tone?: NoticeTone): void;
+  /** A live alert: queued, shown one at a time for 5 s. */
+  pushAlert(alert: ShowAlertEvent): void;
+}
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+export const alertTone: Record<AlertType, string> = {
+  Critical: 'border-red-600 bg-red-50 text-red-900',
+  Warning: 'border-yellow-500 bg-yellow-50 text-yellow-900',
+  Informational: 'border-blue-500 bg-blue-50 text-blue-900',
+};
+
+const noticeTone: Record<NoticeTone, string> = {
+  success: 'border-green-600 bg-green-50 text-green-900',
+  error: 'border-red-600 bg-red-50 text-red-900',
+  info: 'border-slate-400 bg-white text-slate-900',
+};
+
+/** Extra content a feature renders inside an alert toast (e.g. acknowledge buttons). */
+export type AlertToastActions = (alert: ShowAlertEvent) => ReactNode;
+
+export function ToastProvider({ children, alertActions }: { children: ReactNode; alertActions?: AlertToastActions }) {
+  const [queue, setQueue] = useState<ShowAlertEvent[]>([]);
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const nextId = useRef(1);
+
+  const notify = useCallback((text: string, tone: NoticeTone = 'success') => {
+    const id = nextId.current++;
+    setNotices((all) => [...all, { id, text, tone }]);
+    setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), TOAST_DURATION_MS);
+  }, []);
+
+  const pushAlert = useCallback((alert: ShowAlertEvent) => setQueue((all) => [...all, alert]), []);
+
+  // Show the head of the queue for 5 s, then drop it and show the next.
+  const current = queue[0];
+  useEffect(() => {
+    if (!current) return;
+    const timer = setTimeout(() => setQueue((all) => all.slice(1)), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [current]);
+
+  const api = useMemo(() => ({ notify, pushAlert }), [notify, pushAlert]);
+
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <div className="pointer-events-none fixed right-4 bottom-4 z-[2000] flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
+        <div role="status" aria-live="polite" className="flex flex-col gap-2">
+          {notices.map((notice) => (
+            <div
+              key={notice.id}
+              className={clsx('pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg', noticeTone[notice.tone])}
+            >
+              {notice.text}
+            </div>
+          ))}
+        </div>
+        <div role="alert" aria-live="assertive">
+          {current && (
+            <div
+              data-testid="alert-toast"
+              data-alert-type={current.alert_type}
+              className={clsx('pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg', alertTone[current.alert_type])}
+            >
+              <div className="flex items-start justify-between gap-2">
+                <p className="text-xs font-semibold tracking-wide uppercase">{current.alert_type}</p>
+                <button
+                  type="button"
+                  aria-label="Dismiss alert"
+                  className="text-sm opacity-60 hover:opacity-100"
+                  onClick={() => setQueue((all) => all.slice(1))}
+                >
+                  ✕
+                </button>
+              </div>
+              <p className="mt-1 font-medium">{current.message}</p>
+              {queue.length > 1 && <p className="mt-1 text-xs opacity-75">{queue.length - 1} more waiting</p>}
+              {alertActions?.(current)}
+            </div>
+          )}
+        </div>
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+export function useToast(): ToastApi {
+  const context = useContext(ToastContext);
+  if (!context) throw new Error('useToast outside ToastProvider');
+  return context;
+}

@@ -1,0 +1,38 @@
+// Value lists shared by server validation and web forms (SPEC.md sections 2, 3 and DECISIONS.md item 10).
+export const PRISONER_STATUSES = ['On Trial', 'Incarcerated', 'Transferred', 'Released'] as const;
+export type PrisonerStatus = (typeof PRISONER_STATUSES)[number];
+/** Statuses that occupy a place in a cell (DECISIONS.md item 7). */
+export const OCCUPYING_STATUSES: readonly PrisonerStatus[] = ['On Trial', 'Incarcerated'];
+
+export const GENDERS = ['Male', 'Female', 'Other'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export const STAFF_ROLES = ['Police', 'Guard'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const DEPARTMENTS = ['Patrol', 'CID', 'SWAT', 'Forensics', 'Homicide', 'Narcotics'] as const;
+export type Department = (typeof DEPARTMENTS)[number];
+
+/** The guard filter's "role" reads a guard's rank (DECISIONS.md item 10). */
+export const GUARD_RANKS = ['Security', 'Supervisor'] as const;
+
+export const SECURITY_LEVELS = ['High', 'Medium', 'Low'] as const;
+export type SecurityLevel = (typeof SECURITY_LEVELS)[number];
+
+export const ALERT_TYPES = ['Informational', 'Warning', 'Critical'] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export const ALERT_STATUSES = ['New', 'Acknowledged', 'Resolved'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+export const GEOFENCE_SHAPES = ['Circle', 'Polygon', 'Rectangle'] as const;
+export type GeofenceShape = (typeof GEOFENCE_SHAPES)[number];
+
+export const GEOFENCE_TYPES = ['Positive', 'Negative'] as const;
+export type GeofenceType = (typeof GEOFENCE_TYPES)[number];
+
+export const API_PREFIX = '/api/v1';
+export const AUTH_COOKIE = 'auth-cookie';
+export const SESSION_TTL_SECONDS = 24 * 60 * 60;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;

@@ -1,0 +1,5 @@
+export * from './constants';
+export * from './api';
+export * from './auth';
+export * from './settings';
+export * from './realtime';

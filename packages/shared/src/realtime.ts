@@ -1,0 +1,61 @@
+// Socket.IO event maps between server, browsers and devices (SPEC.md section 7, DECISIONS.md item 12).
+import { z } from 'zod';
+import { ALERT_TYPES } from './constants';
+
+/** A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). */
+export const trackedLocation = z.object({
+  id: z.number().int().nullable(),
+  name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  trackingId: z.string(),
+  /** ISO instant of the fix. */
+  at: z.string().optional(),
+});
+export type TrackedLocation = z.infer<typeof trackedLocation>;
+
+/** Keyed by tracking device id. */
+export type LocationSnapshot = Record<string, TrackedLocation>;
+
+/** Changes since the last batch: moved or appeared devices, and devices gone. */
+export interface LocationChanges {
+  changed: LocationSnapshot;
+  gone: string[];
+}
+
+export const showAlertEvent = z.object({
+  index: z.string(),
+  alert_type: z.enum(ALERT_TYPES),
+  message: z.string(),
+  alertId: z.number().int().optional(),
+  prisonerName: z.string().optional(),
+  timestamp: z.string().optional(),
+});
+export type ShowAlertEvent = z.infer<typeof showAlertEvent>;
+
+/** The phone app's event (DECISIONS.md "Facts"): one fix. */
+export const updateLocationEvent = z.object({
+  trackingId: z.string().min(1, 'trackingId is required'),
+  latitude: z.number(),
+  longitude: z.number(),
+  name: z.string().optional(),
+  timestamp: z.union([z.number(), z.string()]).optional(),
+  accuracy: z.number().optional(),
+  battery: z.number().optional(),
+});
+export type UpdateLocationEvent = z.infer<typeof updateLocationEvent>;
+
+export interface ServerToClientEvents {
+  locationUpdate: (snapshot: LocationSnapshot) => void;
+  locationChanges: (changes: LocationChanges) => void;
+  userDisconnected: (trackingId: string) => void;
+  showAlert: (alert: ShowAlertEvent) => void;
+  /** Tells every browser that some data changed, so open lists refetch. */
+  dataChanged: (topic: string) => void;
+  sessionRevoked: () => void;
+}
+
+export interface ClientToServerEvents {
+  updateLocation: (fix: UpdateLocationEvent, ack?: (result: { ok: boolean; message?: string }) => void) => void;
+  requestSnapshot: () => void;
+}
