@@ -46,6 +46,7 @@ export default defineConfig({
       // Map tiles cannot load here; the map must work without them.
       MAP_TILE_URL: `http://127.0.0.1:9/{z}/{x}/{y}.png`,
       E2E: '1',
+      ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },
   },
 });

@@ -24,10 +24,9 @@ if (first.generatedPassword) {
   app.log.info({ username: first.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
 }
 
-const background = await startBackgroundServices(app);
-
 await app.listen({ port: config.PORT, host: config.HOST });
 app.log.info(`Serving on http://localhost:${config.PORT} (${database.kind})`);
+const background = await startBackgroundServices(app);
 
 let shuttingDown = false;
 async function shutdown(signal: string) {

@@ -1,13 +1,21 @@
 // Work that runs beside the HTTP server in a real process (not in tests): demo seed, simulator, scheduled jobs.
 import type { App } from './app';
+import { seedDemoRecords } from './seed/demo-records';
+import { startDemoTracking } from './seed/demo-tracking';
 
 export interface BackgroundServices {
   stop(): Promise<void>;
 }
 
+/** Runs after `listen`, because the simulator reports through the real device protocols. */
 export async function startBackgroundServices(app: App): Promise<BackgroundServices> {
-  const stops: (() => Promise<void> | void)[] = [];
-  if (app.config.DEMO) app.log.info('demo mode: seeding demo data and running the simulator');
+  const stops: (() => Promise<void>)[] = [];
+  if (app.config.DEMO) {
+    app.log.info('demo mode: seeding demo data and running the simulator');
+    await seedDemoRecords(app.db);
+    const tracking = await startDemoTracking(app);
+    stops.push(() => tracking.stop());
+  }
   return {
     stop: async () => {
       for (const stop of stops.reverse()) await stop();

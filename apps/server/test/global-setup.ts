@@ -1,5 +1,5 @@
 // Once per test run: migrate one PGlite template and dump it, and one PostgreSQL template database when a server answers.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -63,6 +63,7 @@ export default async function setup(project: TestProject) {
   project.provide('testRunId', runId);
 
   return async () => {
+    rmSync(templateFile, { force: true });
     if (!reachable) return;
     // Drop what this run created (the per-file databases first, then the template).
     const { rows } = await admin.query<{ datname: string }>(

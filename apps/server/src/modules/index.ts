@@ -2,8 +2,32 @@
 import type { FastifyPluginAsync } from 'fastify';
 import adminRoutes from './admin/routes';
 import settingsRoutes from './settings/routes';
+import prisonersRoutes from './prisoners/routes';
+import staffRoutes from './staff/routes';
+import cellsRoutes from './cells/routes';
+import incidentsRoutes from './incidents/routes';
+import devicesRoutes from './devices/routes';
+import geofencesRoutes from './geofences/routes';
+import alertsRoutes from './alerts/routes';
+import ingestRoutes from './ingest/routes';
+import locationRoutes from './location/routes';
+import auditRoutes from './audit/routes';
+import profileRoutes from './profile/routes';
+import messagesRoutes from './messages/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
   { name: 'settings', routes: settingsRoutes },
+  { name: 'prisoners', routes: prisonersRoutes },
+  { name: 'staff', routes: staffRoutes },
+  { name: 'cells', routes: cellsRoutes },
+  { name: 'incidents', routes: incidentsRoutes },
+  { name: 'devices', routes: devicesRoutes },
+  { name: 'geofences', routes: geofencesRoutes },
+  { name: 'alerts', routes: alertsRoutes },
+  { name: 'ingest', routes: ingestRoutes },
+  { name: 'location', routes: locationRoutes },
+  { name: 'audit', routes: auditRoutes },
+  { name: 'profile', routes: profileRoutes },
+  { name: 'messages', routes: messagesRoutes },
 ];

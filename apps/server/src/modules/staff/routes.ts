@@ -1,0 +1,6 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+// Routes of the staff feature (to be filled).
+const staffRoutes: FastifyPluginAsyncZod = async () => {};
+
+export default staffRoutes;

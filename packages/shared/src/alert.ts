@@ -1,0 +1,60 @@
+// Alerts (SPEC.md sections 3 and 7; DECISIONS.md item 2; the workflow of "Beyond the spec").
+import { z } from 'zod';
+import { ALERT_STATUSES, ALERT_TYPES } from './constants';
+import { isoDate, pageQuery } from './api';
+
+export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual'] as const;
+
+export const alertRecord = z.object({
+  id: z.number().int(),
+  alert_type: z.enum(ALERT_TYPES),
+  kind: z.string(),
+  details: z.string(),
+  date: z.string(),
+  timestamp: z.string(),
+  device_id: z.string().nullable(),
+  prisoner_id: z.number().int().nullable(),
+  geofence_id: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  status: z.enum(ALERT_STATUSES),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  acknowledged_by: z.string().nullable(),
+  acknowledged_at: z.string().nullable(),
+  resolved_by: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type AlertRecord = z.infer<typeof alertRecord>;
+
+/** POST /alert/all: an alert from an operator or an outside system (SPEC.md section 7 fields). */
+export const alertInput = z.object({
+  device_id: z.string().trim().max(100).nullable().optional(),
+  alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }),
+  date: isoDate.optional(),
+  timestamp: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/, 'timestamp must be YYYY-MM-DD HH:MM:SS')
+    .optional(),
+  details: z.string().trim().min(1, 'details is required').max(2000),
+});
+export type AlertInput = z.infer<typeof alertInput>;
+
+export const alertListQuery = pageQuery.extend({
+  status: z.enum(ALERT_STATUSES).optional(),
+  alert_type: z.enum(ALERT_TYPES).optional(),
+  prisoner_id: z.coerce.number().int().optional(),
+  from: z.string().datetime({ offset: true }).optional(),
+  to: z.string().datetime({ offset: true }).optional(),
+});
+export type AlertListQuery = z.infer<typeof alertListQuery>;
+
+/** GET /alert/prisoneralerts answers { data: { data: [...] , ...page } } (SPEC.md: the client reads data.data). */
+export const alertPage = z.object({
+  data: z.array(alertRecord),
+  currentPage: z.number().int(),
+  totalPages: z.number().int(),
+  totalAlerts: z.number().int(),
+  counts: z.object({ Critical: z.number().int(), Warning: z.number().int(), Informational: z.number().int() }),
+});
+export type AlertPage = z.infer<typeof alertPage>;

@@ -1,0 +1,53 @@
+// Cells and blocks. current_occupants is derived: prisoners in the cell whose status is On Trial or Incarcerated.
+import { z } from 'zod';
+import { SECURITY_LEVELS } from './constants';
+
+export const cell = z.object({
+  cell_id: z.string(),
+  block: z.string(),
+  capacity: z.number().int(),
+  current_occupants: z.number().int(),
+  security_level: z.enum(SECURITY_LEVELS),
+});
+export type Cell = z.infer<typeof cell>;
+
+export const cellWithOccupants = cell.extend({
+  occupants: z.array(z.object({ prisoner_id: z.number().int(), first_name: z.string(), last_name: z.string(), status: z.string().nullable() })),
+});
+export type CellWithOccupants = z.infer<typeof cellWithOccupants>;
+
+export const block = z.object({
+  block: z.string(),
+  cells: z.number().int(),
+  capacity: z.number().int(),
+  occupants: z.number().int(),
+});
+export type Block = z.infer<typeof block>;
+
+export const cellInput = z.object({
+  cell_id: z.string().trim().min(1, 'cell_id is required').max(50).regex(/^[\w-]+$/, 'cell_id may hold letters, digits, - and _ only'),
+  block: z.string().trim().min(1, 'block is required').max(50),
+  capacity: z.number().int('capacity must be a whole number').min(1, 'capacity must be at least 1').max(100, 'capacity must be at most 100'),
+  security_level: z.enum(SECURITY_LEVELS, { message: `security_level must be one of ${SECURITY_LEVELS.join(', ')}` }),
+});
+export type CellInput = z.infer<typeof cellInput>;
+
+export const cellUpdateInput = cellInput.omit({ cell_id: true }).partial();
+
+/** Move (or first assign) a prisoner into a cell; refused with 409 "Cell X is full" when it has no room. */
+export const assignCellInput = z.object({ prisoner_id: z.number().int().positive(), cell_id: z.string().trim().min(1, 'cell_id is required') });
+
+export const blocksResponse = z.object({ data: z.array(block) });
+export const cellsResponse = z.object({ data: z.array(cell) });
+
+export function cellIsFull(c: Pick<Cell, 'capacity' | 'current_occupants'>): boolean {
+  return c.current_occupants >= c.capacity;
+}
+
+/** Sort orders of the cell picker (SPEC.md section 2). */
+const securityRank: Record<string, number> = { High: 0, Medium: 1, Low: 2 };
+export const cellSorts = {
+  'Less Crowded': (a: Cell, b: Cell) => a.current_occupants / a.capacity - b.current_occupants / b.capacity,
+  'Higher Security': (a: Cell, b: Cell) => (securityRank[a.security_level] ?? 3) - (securityRank[b.security_level] ?? 3),
+} as const;
+export type CellSort = keyof typeof cellSorts;

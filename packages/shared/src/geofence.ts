@@ -1,0 +1,60 @@
+// Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
+import { z } from 'zod';
+import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
+
+const latitude = z.number().finite().min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90');
+const longitude = z.number().finite().min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180');
+/** [latitude, longitude] */
+export const latLng = z.tuple([latitude, longitude]);
+export type LatLngTuple = z.infer<typeof latLng>;
+
+export const geofence = z.object({
+  geofence_id: z.string(),
+  shape: z.enum(GEOFENCE_SHAPES),
+  name: z.string(),
+  type: z.enum(GEOFENCE_TYPES),
+  alert_type: z.enum(ALERT_TYPES),
+  radius: z.number().nullable(),
+  center_lat: z.number().nullable(),
+  center_lng: z.number().nullable(),
+  coordinates: z.array(latLng).nullable(),
+  dwell_seconds: z.number().int(),
+  buffer_meters: z.number(),
+});
+export type Geofence = z.infer<typeof geofence>;
+
+const common = {
+  geofence_id: z.string().trim().min(1, 'geofence_id is required').max(100),
+  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  type: z.enum(GEOFENCE_TYPES, { message: 'type must be Positive or Negative' }),
+  alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
+  dwell_seconds: z.number().int().min(0, 'dwell_seconds must be 0 or more').max(86_400).default(0),
+  buffer_meters: z.number().min(0, 'buffer_meters must be 0 or more').max(10_000).default(0),
+};
+
+/** POST /geofence/add. Self-intersection and rectangle corners are checked on the server with the geometry module. */
+export const geofenceInput = z.discriminatedUnion('shape', [
+  z.object({
+    ...common,
+    shape: z.literal('Circle'),
+    radius: z.number().finite().positive('radius must be a positive number of metres'),
+    center_lat: latitude,
+    center_lng: longitude,
+  }),
+  z.object({ ...common, shape: z.literal('Polygon'), coordinates: z.array(latLng).min(3, 'coordinates: a polygon needs at least 3 points') }),
+  z.object({ ...common, shape: z.literal('Rectangle'), coordinates: z.array(latLng).length(4, 'coordinates: a rectangle has 4 corners') }),
+]);
+export type GeofenceInput = z.infer<typeof geofenceInput>;
+
+/** PUT /geofence/update/{id}: rename, change type, alert type, dwell, buffer (and optionally the shape). */
+export const geofenceUpdate = z.object({
+  name: common.name.optional(),
+  type: common.type.optional(),
+  alert_type: z.enum(ALERT_TYPES).optional(),
+  dwell_seconds: z.number().int().min(0).max(86_400).optional(),
+  buffer_meters: z.number().min(0).max(10_000).optional(),
+});
+export type GeofenceUpdate = z.infer<typeof geofenceUpdate>;
+
+/** Colours on the map (SPEC.md section 9). */
+export const GEOFENCE_COLORS = { Circle: 'blue', Polygon: 'red', Rectangle: 'green' } as const;

@@ -1,0 +1,47 @@
+// Police officers and guards (SPEC.md sections 2, 3 and 7; DECISIONS.md item 10).
+import { z } from 'zod';
+import { DEPARTMENTS, STAFF_ROLES } from './constants';
+import { pageQuery } from './api';
+
+export const staffMember = z.object({
+  staff_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: z.enum(STAFF_ROLES),
+  badge_number: z.string(),
+  rank: z.string().nullable(),
+  department: z.string().nullable(),
+  contact_info: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type StaffMember = z.infer<typeof staffMember>;
+
+export const staffInput = z.object({
+  first_name: z.string().trim().min(1, 'first_name is required').max(100),
+  last_name: z.string().trim().min(1, 'last_name is required').max(100),
+  role: z.enum(STAFF_ROLES, { message: `role must be one of ${STAFF_ROLES.join(', ')}` }),
+  badge_number: z.string().trim().regex(/^\d{1,12}$/, 'badge_number must be a number (digits only)'),
+  rank: z.string().trim().max(100).nullable().optional(),
+  department: z.enum(DEPARTMENTS, { message: `department must be one of ${DEPARTMENTS.join(', ')}` }).nullable().optional(),
+  contact_info: z.string().trim().max(200).nullable().optional(),
+});
+export type StaffInput = z.infer<typeof staffInput>;
+
+export const staffListQuery = pageQuery.extend({
+  q: z.string().trim().max(100).optional(),
+  firstName: z.string().trim().max(100).optional(),
+  lastName: z.string().trim().max(100).optional(),
+  rank: z.string().trim().max(100).optional(),
+  department: z.enum(DEPARTMENTS).optional(),
+  badgeNumber: z.string().trim().regex(/^\d*$/, 'badgeNumber must be digits').optional(),
+});
+export type StaffListQuery = z.infer<typeof staffListQuery>;
+
+export const staffListResponse = z.object({
+  staffMembers: z.array(staffMember),
+  currentPage: z.number().int(),
+  totalPages: z.number().int(),
+  totalStaff: z.number().int(),
+});
+export type StaffListResponse = z.infer<typeof staffListResponse>;
