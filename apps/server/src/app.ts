@@ -14,6 +14,7 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerRealtime } from './plugins/realtime';
 import { registerSecurity } from './plugins/security';
 import { defaultWebDist, registerWeb } from './plugins/web';
+import { registerTracking } from './tracking';
 
 export interface RegisteredRoute {
   method: string;
@@ -61,6 +62,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await registerOpenApi(app);
   registerAuth(app);
   registerRealtime(app);
+  await registerTracking(app);
 
   await app.register(healthRoutes);
   for (const module of apiModules) await app.register(module.routes, { prefix: API_PREFIX });
