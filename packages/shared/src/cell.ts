@@ -1,6 +1,7 @@
 // Cells and blocks. current_occupants is derived: prisoners in the cell whose status is On Trial or Incarcerated.
 import { z } from 'zod';
 import { SECURITY_LEVELS } from './constants';
+import { prisoner } from './prisoner';
 
 export const cell = z.object({
   cell_id: z.string(),
@@ -33,12 +34,33 @@ export const cellInput = z.object({
 export type CellInput = z.infer<typeof cellInput>;
 
 export const cellUpdateInput = cellInput.omit({ cell_id: true }).partial();
+export type CellUpdateInput = z.infer<typeof cellUpdateInput>;
 
 /** Move (or first assign) a prisoner into a cell; refused with 409 "Cell X is full" when it has no room. */
 export const assignCellInput = z.object({ prisoner_id: z.number().int().positive(), cell_id: z.string().trim().min(1, 'cell_id is required') });
+export type AssignCellInput = z.infer<typeof assignCellInput>;
+/** POST /cell_controls/assign: the prisoner after the move and the cell it is now in. */
+export const assignCellResponse = z.object({ message: z.string(), prisoner, cell });
 
 export const blocksResponse = z.object({ data: z.array(block) });
 export const cellsResponse = z.object({ data: z.array(cell) });
+
+/** GET /cell_controls/addOccupant/{cell_id}: the cell as it stands after the prisoner was created in it. */
+export const addOccupantResponse = z.object({ message: z.string(), cell });
+
+/** One block of the occupancy picture (/cell-assign): its cells, each with the prisoners assigned to it. */
+export const blockOverview = z.object({
+  block: z.string(),
+  capacity: z.number().int(),
+  occupants: z.number().int(),
+  cells: z.array(cellWithOccupants),
+});
+export type BlockOverview = z.infer<typeof blockOverview>;
+/** GET /cell_controls/overview: every block (sorted by name) with its cells (sorted by cell_id). */
+export const cellOverviewResponse = z.object({ data: z.array(blockOverview) });
+
+/** POST/PUT /cell_controls/cells answer { message, cell }; DELETE answers { message }. */
+export const cellWriteResponse = z.object({ message: z.string(), cell });
 
 export function cellIsFull(c: Pick<Cell, 'capacity' | 'current_occupants'>): boolean {
   return c.current_occupants >= c.capacity;

@@ -27,3 +27,45 @@ export type DeviceInput = z.infer<typeof deviceInput>;
 /** Registration answers the secret once; only its hash is stored. */
 export const deviceCreated = device.extend({ secret: z.string() });
 export type DeviceCreated = z.infer<typeof deviceCreated>;
+
+/** PUT /devices/{id}/assign: null unassigns. A prisoner has at most one device; assigning moves it. */
+export const deviceAssignInput = z.object({
+  prisoner_id: z.number({ message: 'prisoner_id must be a prisoner id or null' }).int().positive().nullable(),
+});
+export type DeviceAssignInput = z.infer<typeof deviceAssignInput>;
+
+export const deviceList = z.object({ data: z.array(device) });
+export const deviceSecret = z.object({ id: z.string(), secret: z.string() });
+export type DeviceSecret = z.infer<typeof deviceSecret>;
+
+/** Most fixes one POST /ingest/positions may carry. */
+export const MAX_BATCH_POSITIONS = 1000;
+
+/** One fix of a gateway batch; each fix carries its own device credentials. */
+export interface BatchPosition {
+  device_id: string;
+  secret: string;
+  latitude: number;
+  longitude: number;
+  /** ISO instant, or seconds / milliseconds since the epoch; absent = received now. */
+  timestamp?: string | number;
+  accuracy?: number;
+  /** metres per second */
+  speed?: number;
+  bearing?: number;
+  altitude?: number;
+  /** percent, 0 to 100 */
+  battery?: number;
+  alarm?: string;
+}
+
+export const FIX_OUTCOMES = ['stored', 'duplicate', 'refused'] as const;
+export type FixOutcome = (typeof FIX_OUTCOMES)[number];
+
+export const batchPositionsResponse = z.object({
+  stored: z.number().int(),
+  duplicates: z.number().int(),
+  refused: z.number().int(),
+  results: z.array(z.object({ index: z.number().int(), outcome: z.enum(FIX_OUTCOMES), message: z.string().optional() })),
+});
+export type BatchPositionsResponse = z.infer<typeof batchPositionsResponse>;

@@ -41,8 +41,8 @@ export const geofenceInput = z.discriminatedUnion('shape', [
     center_lat: latitude,
     center_lng: longitude,
   }),
-  z.object({ ...common, shape: z.literal('Polygon'), coordinates: z.array(latLng).min(3, 'coordinates: a polygon needs at least 3 points') }),
-  z.object({ ...common, shape: z.literal('Rectangle'), coordinates: z.array(latLng).length(4, 'coordinates: a rectangle has 4 corners') }),
+  z.object({ ...common, shape: z.literal('Polygon'), coordinates: z.array(latLng).min(3, 'a polygon needs at least 3 points') }),
+  z.object({ ...common, shape: z.literal('Rectangle'), coordinates: z.array(latLng).length(4, 'a rectangle has 4 corners') }),
 ]);
 export type GeofenceInput = z.infer<typeof geofenceInput>;
 

@@ -22,4 +22,7 @@ export const incidentInput = z.object({
 });
 export type IncidentInput = z.infer<typeof incidentInput>;
 
+/** GET /incident/recent?limit= (newest first; 10 unless asked, at most 100). */
+export const recentIncidentsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
+
 export const incidentsResponse = z.object({ data: z.array(incident) });

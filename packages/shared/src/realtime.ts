@@ -1,6 +1,7 @@
 // Socket.IO event maps between server, browsers and devices (SPEC.md section 7, DECISIONS.md item 12).
 import { z } from 'zod';
 import { ALERT_TYPES } from './constants';
+import type { LogMessage } from './message';
 
 /** A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). */
 export const trackedLocation = z.object({
@@ -53,6 +54,8 @@ export interface ServerToClientEvents {
   /** Tells every browser that some data changed, so open lists refetch. */
   dataChanged: (topic: string) => void;
   sessionRevoked: () => void;
+  /** A new entry of the control-room log (/communication). */
+  messagePosted: (message: LogMessage) => void;
 }
 
 export interface ClientToServerEvents {

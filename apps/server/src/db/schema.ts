@@ -154,7 +154,8 @@ export const positions = pgTable(
   },
   (t) => [
     uniqueIndex('positions_device_time_uq').on(t.deviceId, t.recordedAt),
-    index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt),
+    // Covering: a history read (one prisoner, a time range) is an index-only scan, never one heap page per fix.
+    index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt, t.latitude, t.longitude, t.speed, t.accuracy),
     index('positions_recorded_idx').on(t.recordedAt),
   ],
 );

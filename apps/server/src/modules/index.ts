@@ -14,6 +14,7 @@ import locationRoutes from './location/routes';
 import auditRoutes from './audit/routes';
 import profileRoutes from './profile/routes';
 import messagesRoutes from './messages/routes';
+import alertWorkflowRoutes from './alerts/workflow-routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -30,4 +31,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'audit', routes: auditRoutes },
   { name: 'profile', routes: profileRoutes },
   { name: 'messages', routes: messagesRoutes },
+  { name: 'alert-workflow', routes: alertWorkflowRoutes },
 ];

@@ -1,6 +1,93 @@
+// Demo mode: geofences around a fictional prison at the map centre, a tracker for most incarcerated prisoners, and
+// the simulator walking them through the real OsmAnd HTTP protocol (not a shortcut inside the process).
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, inArray, isNull, like } from 'drizzle-orm';
+import { API_PREFIX } from '@prison/shared';
 import type { App } from '../app';
+import { devices, geofences, prisoners } from '../db/schema';
+import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
+import { createGeofence } from '../modules/geofences/geofence-service';
+import { newDeviceSecret, registerDevice } from '../modules/devices/device-service';
+import { hashSecret } from '../tracking/device-registry';
+import { PrisonSite } from '../simulator/site';
+import { osmandTransport, Simulator, type SimulatedDevice } from '../simulator/simulator';
 
-/** Seeds geofences and devices for the demo, and starts the simulator (tracking feature fills this). */
-export async function startDemoTracking(_app: App): Promise<{ stop(): Promise<void> }> {
-  return { stop: async () => undefined };
+export const DEMO_DEVICE_PREFIX = 'demo-';
+/** "Most" incarcerated prisoners wear a tracker: a few are left without, as in a real roll-out. */
+const TRACKED_SHARE = 0.85;
+const DEFAULT_MAX_DEVICES = 200;
+/** Trackers walking the site when no prisoner is incarcerated yet. */
+const UNASSIGNED_FALLBACK = 12;
+
+async function seedGeofences(app: App, site: PrisonSite): Promise<void> {
+  const [{ n } = { n: 0 }] = await app.db.select({ n: count() }).from(geofences);
+  if (n > 0) return;
+  for (const input of site.geofences()) await createGeofence(app.db, SYSTEM_ACTOR, input);
+  await app.reloadGeofences();
+}
+
+/**
+ * Demo devices (ids starting with "demo-") get a fresh secret on each start, kept in memory for the simulator:
+ * only the hash was stored, so last run's secrets are unknown.
+ */
+async function demoDevices(app: App, limit: number): Promise<SimulatedDevice[]> {
+  const existing = await app.db.select({ id: devices.id }).from(devices).where(like(devices.id, `${DEMO_DEVICE_PREFIX}%`));
+  const result: SimulatedDevice[] = [];
+  if (existing.length) {
+    const rotated = existing.slice(0, limit).map(({ id }) => ({ id, secret: newDeviceSecret() }));
+    await app.db.transaction(async (tx) => {
+      for (const { id, secret } of rotated) await tx.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
+      await recordAudit(tx, SYSTEM_ACTOR, { action: 'rotate-secret', entity: 'device', after: { demo_devices: rotated.length } });
+    });
+    result.push(...rotated);
+  }
+  const untracked = await app.db
+    .select({ id: prisoners.prisonerId })
+    .from(prisoners)
+    .where(and(eq(prisoners.status, 'Incarcerated'), isNull(prisoners.trackingDeviceId)))
+    .orderBy(prisoners.prisonerId);
+  const [{ n: incarcerated } = { n: 0 }] = await app.db.select({ n: count() }).from(prisoners).where(eq(prisoners.status, 'Incarcerated'));
+  const wanted = Math.min(limit, incarcerated > 0 ? Math.round(incarcerated * TRACKED_SHARE) : UNASSIGNED_FALLBACK);
+  for (let next = 0; result.length < wanted; next++) {
+    const prisoner = untracked[next];
+    if (incarcerated > 0 && !prisoner) break;
+    const created = await registerDevice(app.db, SYSTEM_ACTOR, { id: `${DEMO_DEVICE_PREFIX}${randomUUID()}`, prisoner_id: prisoner?.id ?? null });
+    result.push({ id: created.id, secret: created.secret });
+  }
+  await app.tracking.registry.refreshAll(app.db);
+  return result;
+}
+
+/** Seeds and starts the demo; `stop` halts the simulator (the server's shutdown calls it first). */
+export async function startDemoTracking(app: App): Promise<{ stop(): Promise<void> }> {
+  const site = new PrisonSite(app.config.MAP_CENTER_LAT, app.config.MAP_CENTER_LNG);
+  await seedGeofences(app, site);
+  const simulated = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
+  if (simulated.length === 0) return { stop: async () => undefined };
+  const osmandPort = app.osmandPort();
+  const httpPort = (app.server.address() as AddressInfo).port;
+  const url = osmandPort ? `http://127.0.0.1:${osmandPort}` : `http://127.0.0.1:${httpPort}${API_PREFIX}/ingest/osmand`;
+  let reported = false;
+  const simulator = new Simulator({
+    site,
+    devices: simulated,
+    transport: osmandTransport(url),
+    rateHz: 0.5,
+    breachEverySeconds: 45,
+    onError: (error) => {
+      // One line is enough: the same cause usually fails every device.
+      if (!reported) app.log.warn({ err: error }, 'simulator: a fix was not accepted');
+      reported = true;
+    },
+  });
+  simulator.start();
+  app.log.info({ devices: simulated.length, url }, 'demo simulator walking trackers through the OsmAnd protocol');
+  return {
+    stop: async () => {
+      await simulator.stop();
+      // Demo devices left online would read as "offline" alerts on the next start's first check.
+      await app.db.update(devices).set({ online: false }).where(inArray(devices.id, simulated.map((d) => d.id))).catch(() => undefined);
+    },
+  };
 }

@@ -1,4 +1,42 @@
+// Loads the geofences and the running violations into the geofence engine and keeps it in step with the table.
+// `app.geofenceEngine` exists from registration on (empty), so the tracking services can hold it; it is filled
+// in place on `onReady`, before the server takes fixes.
 import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { geofenceStates } from '../db/schema';
+import { listGeofences } from '../modules/geofences/geofence-service';
+import { GeofenceEngine, type StoredGeofenceState } from './geofence-engine';
 
-/** Loads the geofences into the engine and decorates `app.geofenceEngine` (geofence engine feature fills this). */
-export async function registerGeofenceEngine(_app: FastifyInstance): Promise<void> {}
+declare module 'fastify' {
+  interface FastifyInstance {
+    geofenceEngine: GeofenceEngine;
+    /** Re-reads the geofences table into the engine (after every geofence write). */
+    reloadGeofences(): Promise<void>;
+  }
+}
+
+export async function registerGeofenceEngine(app: FastifyInstance): Promise<void> {
+  const engine = new GeofenceEngine([]);
+  // Reloads run one after another, so the last one always reads the latest committed geofences.
+  let queue: Promise<void> = Promise.resolve();
+  const reload = () => {
+    const next = queue.then(async () => engine.setGeofences(await listGeofences(app.db)));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  app.decorate('geofenceEngine', engine);
+  app.decorate('reloadGeofences', reload);
+  app.addHook('onReady', async () => {
+    await reload();
+    const rows = await app.db.select().from(geofenceStates).where(eq(geofenceStates.violating, true));
+    const states: StoredGeofenceState[] = rows.map((row) => ({
+      deviceId: row.deviceId,
+      geofenceId: row.geofenceId,
+      violating: row.violating,
+      since: row.since,
+    }));
+    engine.restoreStates(states);
+    app.log.info({ geofences: engine.geofences().length, runningViolations: states.length }, 'geofence engine loaded');
+  });
+}

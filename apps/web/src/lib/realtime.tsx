@@ -30,6 +30,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       void queryClient.invalidateQueries({ queryKey: ['alerts'] });
     });
     next.on('dataChanged', (topic) => void queryClient.invalidateQueries({ queryKey: [topic] }));
+    // Events sent while the connection was down are lost: refetch what they would have refreshed. (The live map
+    // asks for a fresh position snapshot on every connect itself.)
+    next.io.on('reconnect', () => {
+      for (const topic of ['alerts', 'geofences', 'devices']) void queryClient.invalidateQueries({ queryKey: [topic] });
+    });
     next.on('sessionRevoked', () => window.location.assign('/login'));
     setSocket(next);
     return () => {

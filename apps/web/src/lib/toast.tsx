@@ -92,7 +92,17 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
                 </button>
               </div>
               <p className="mt-1 font-medium">{current.message}</p>
-              {queue.length > 1 && <p className="mt-1 text-xs opacity-75">{queue.length - 1} more waiting</p>}
+              {queue.length > 1 && (
+                <div className="mt-1 flex items-center justify-between gap-2 text-xs">
+                  <p className="opacity-75" data-testid="alert-toast-waiting">
+                    {queue.length - 1} more waiting
+                  </p>
+                  {/* A burst of alerts would otherwise hold the corner for minutes; the alerts screen keeps them all. */}
+                  <button type="button" className="underline opacity-75 hover:opacity-100" onClick={() => setQueue([])}>
+                    Dismiss all
+                  </button>
+                </div>
+              )}
               {alertActions?.(current)}
             </div>
           )}

@@ -1,6 +1,55 @@
+// Alerts: the newest few (home page), the paginated list with counts (alerts screen), and operator alerts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse } from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import { createManualAlert, listPrisonerAlerts, listRecentAlerts, showAlertEvent } from './alert-service';
 
-// Routes of the alerts feature (to be filled).
-const alertsRoutes: FastifyPluginAsyncZod = async () => {};
+const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/alert/recent',
+    {
+      schema: {
+        tags: ['alerts'],
+        summary: 'The newest alerts (10 unless limit says otherwise)',
+        querystring: z.object({ limit: z.coerce.number().int().min(1, 'limit must be 1 or more').max(100, 'limit must be at most 100').default(10) }),
+        response: { 200: z.object({ data: z.array(alertRecord) }), 400: errorResponse },
+      },
+    },
+    async (request) => ({ data: await listRecentAlerts(app.db, request.query.limit) }),
+  );
+
+  app.get(
+    '/alert/prisoneralerts',
+    {
+      schema: {
+        tags: ['alerts'],
+        summary: 'Alerts newest first, paginated and filtered, with the count per type (the list is data.data)',
+        querystring: alertListQuery,
+        response: { 200: z.object({ data: alertPage }), 400: errorResponse },
+      },
+    },
+    async (request) => ({ data: await listPrisonerAlerts(app.db, request.query) }),
+  );
+
+  app.post(
+    '/alert/all',
+    {
+      schema: {
+        tags: ['alerts'],
+        summary: 'Record an alert from an operator or an outside system; it is pushed live to every browser',
+        body: alertInput,
+        response: { 201: alertRecord, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { alert, record, prisonerName } = await createManualAlert(app.db, auditActor(request), request.body);
+      const browsers = app.realtime.toBrowsers();
+      browsers.emit('showAlert', showAlertEvent(alert, prisonerName));
+      browsers.emit('dataChanged', 'alerts');
+      return reply.status(201).send(record);
+    },
+  );
+};
 
 export default alertsRoutes;

@@ -1,6 +1,172 @@
+// /cell_controls/*: blocks and cells with derived occupancy (DECISIONS.md item 7), cell editing, and moves.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  addOccupantResponse,
+  assignCellInput,
+  assignCellResponse,
+  blocksResponse,
+  cellInput,
+  cellOverviewResponse,
+  cellUpdateInput,
+  cellWriteResponse,
+  cellsResponse,
+  errorResponse,
+  messageResponse,
+} from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import { assignPrisonerToCell } from '../prisoners/prisoner-service';
+import {
+  cellOverview,
+  createCell,
+  deleteCell,
+  getCell,
+  listBlocks,
+  listCellsInBlock,
+  updateCell,
+} from './cell-service';
 
-// Routes of the cells feature (to be filled).
-const cellsRoutes: FastifyPluginAsyncZod = async () => {};
+export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully!';
+
+const cellParams = z.object({ cell_id: z.string().trim().min(1, 'cell_id is required').max(50) });
+const blockQuery = z.object({ block: z.string().trim().min(1, 'block is required').max(50) });
+
+const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const changed = (...topics: string[]) => {
+    for (const topic of topics) app.realtime.toBrowsers().emit('dataChanged', topic);
+  };
+
+  app.get(
+    '/cell_controls/blocks',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'Every block with its number of cells, total capacity and current occupants',
+        response: { 200: blocksResponse },
+      },
+    },
+    async () => ({ data: await listBlocks(app.db) }),
+  );
+
+  app.get(
+    '/cell_controls/block',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'The cells of one block, sorted by cell_id, with derived current_occupants',
+        querystring: blockQuery,
+        response: { 200: cellsResponse, 400: errorResponse },
+      },
+    },
+    async (request) => ({ data: await listCellsInBlock(app.db, request.query.block) }),
+  );
+
+  app.get(
+    '/cell_controls/overview',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'The occupancy picture: every block, its cells and the prisoners occupying each',
+        response: { 200: cellOverviewResponse },
+      },
+    },
+    async () => ({ data: await cellOverview(app.db) }),
+  );
+
+  app.get(
+    '/cell_controls/addOccupant/:cell_id',
+    {
+      schema: {
+        tags: ['cells'],
+        summary:
+          'Kept for the create flow of SPEC.md: 200 when the cell exists. Occupancy is derived, so nobody is counted twice.',
+        params: cellParams,
+        response: { 200: addOccupantResponse, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => ({
+      message: CELL_OCCUPANT_UPDATED_MESSAGE,
+      cell: await getCell(app.db, request.params.cell_id),
+    }),
+  );
+
+  app.post(
+    '/cell_controls/cells',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'Create a cell (409 when the id is taken)',
+        body: cellInput,
+        response: { 200: cellWriteResponse, 400: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const cell = await createCell(app.db, auditActor(request), request.body);
+      changed('cells');
+      return { message: 'Cell created successfully.', cell };
+    },
+  );
+
+  app.put(
+    '/cell_controls/cells/:cell_id',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'Edit a cell; its capacity may not drop below its current occupants (409)',
+        params: cellParams,
+        body: cellUpdateInput,
+        response: { 200: cellWriteResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const cell = await updateCell(app.db, auditActor(request), request.params.cell_id, request.body);
+      changed('cells', 'prisoners');
+      return { message: 'Cell updated successfully.', cell };
+    },
+  );
+
+  app.delete(
+    '/cell_controls/cells/:cell_id',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'Remove a cell that no prisoner is assigned to (409 "Cell X still holds N prisoners" otherwise)',
+        params: cellParams,
+        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      await deleteCell(app.db, auditActor(request), request.params.cell_id);
+      changed('cells');
+      return { message: 'Cell deleted successfully.' };
+    },
+  );
+
+  app.post(
+    '/cell_controls/assign',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'Assign or move a prisoner to a cell, checked for room inside the transaction (409 "Cell X is full")',
+        body: assignCellInput,
+        response: { 200: assignCellResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const moved = await assignPrisonerToCell(
+        app.db,
+        auditActor(request),
+        request.body.prisoner_id,
+        request.body.cell_id,
+      );
+      changed('cells', 'prisoners');
+      return {
+        message: CELL_OCCUPANT_UPDATED_MESSAGE,
+        prisoner: moved,
+        cell: await getCell(app.db, request.body.cell_id),
+      };
+    },
+  );
+};
 
 export default cellsRoutes;

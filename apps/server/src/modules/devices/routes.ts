@@ -1,6 +1,93 @@
+// Tracking devices: list, register (the secret is answered once), assign or unassign, rotate the secret, remove.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { device, deviceAssignInput, deviceCreated, deviceInput, deviceList, errorResponse, messageResponse } from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret } from './device-service';
 
-// Routes of the devices feature (to be filled).
-const devicesRoutes: FastifyPluginAsyncZod = async () => {};
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/devices',
+    { schema: { tags: ['devices'], summary: 'Every tracking device with its prisoner, last position, battery and online state', response: { 200: deviceList } } },
+    async () => ({ data: await listDevices(app.db) }),
+  );
+
+  app.get(
+    '/devices/:id',
+    { schema: { tags: ['devices'], summary: 'One tracking device', params: idParams, response: { 200: device, 404: errorResponse } } },
+    async (request) => getDevice(app.db, request.params.id),
+  );
+
+  app.post(
+    '/devices',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Register a device; the answer holds its secret, shown this once (only a hash is stored)',
+        body: deviceInput,
+        response: { 201: deviceCreated, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const created = await registerDevice(app.db, auditActor(request), request.body);
+      await app.tracking.deviceChanged(created.id, { reassigned: true });
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.put(
+    '/devices/:id/assign',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Assign the device to a prisoner (moving it from anyone else), or unassign it with prisoner_id null',
+        params: idParams,
+        body: deviceAssignInput,
+        response: { 200: device, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const updated = await assignDevice(app.db, auditActor(request), request.params.id, request.body.prisoner_id);
+      await app.tracking.deviceChanged(updated.id, { reassigned: true });
+      return updated;
+    },
+  );
+
+  app.post(
+    '/devices/:id/rotate-secret',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Issue a new secret (shown this once); the old one stops working at once',
+        params: idParams,
+        response: { 200: deviceCreated, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const rotated = await rotateDeviceSecret(app.db, auditActor(request), request.params.id);
+      await app.tracking.deviceChanged(rotated.id);
+      return rotated;
+    },
+  );
+
+  app.delete(
+    '/devices/:id',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Remove a device; its fixes stay in the location history',
+        params: idParams,
+        response: { 200: messageResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      await removeDevice(app.db, auditActor(request), request.params.id);
+      await app.tracking.deviceChanged(request.params.id, { reassigned: true });
+      return { message: 'Device removed' };
+    },
+  );
+};
 
 export default devicesRoutes;

@@ -1,6 +1,39 @@
+// /incident/*: the stored incidents behind the home page's "Recent Incidents" cards.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse, incident, incidentInput, incidentsResponse, recentIncidentsQuery } from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import { createIncident, listRecentIncidents } from './incident-service';
 
-// Routes of the incidents feature (to be filled).
-const incidentsRoutes: FastifyPluginAsyncZod = async () => {};
+const incidentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/incident/recent',
+    {
+      schema: {
+        tags: ['incidents'],
+        summary: 'The most recent incidents, newest first by date and time',
+        querystring: recentIncidentsQuery,
+        response: { 200: incidentsResponse, 400: errorResponse },
+      },
+    },
+    async (request) => ({ data: await listRecentIncidents(app.db, request.query.limit) }),
+  );
+
+  app.post(
+    '/incident/add',
+    {
+      schema: {
+        tags: ['incidents'],
+        summary: 'Record an incident',
+        body: incidentInput,
+        response: { 200: incident, 400: errorResponse },
+      },
+    },
+    async (request) => {
+      const created = await createIncident(app.db, auditActor(request), request.body);
+      app.realtime.toBrowsers().emit('dataChanged', 'incidents');
+      return created;
+    },
+  );
+};
 
 export default incidentsRoutes;

@@ -1,6 +1,77 @@
+// Device ingestion routes: public by design (DECISIONS.md item 3), because each request authenticates its device.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { batchPositionsResponse, errorResponse, MAX_BATCH_POSITIONS, messageResponse } from '@prison/shared';
+import { ingestBatch, ingestOsmand } from './ingest-service';
 
-// Routes of the ingest feature (to be filled).
-const ingestRoutes: FastifyPluginAsyncZod = async () => {};
+const text = z.string().optional();
+/** The OsmAnd parameters as Traccar Client sends them; unknown ones are ignored. */
+const osmandQuery = z.looseObject({
+  id: text,
+  deviceid: text,
+  secret: text.describe('optional: when given it must match the device secret'),
+  key: text,
+  lat: text,
+  lon: text,
+  location: text.describe('lat,lon'),
+  timestamp: text.describe('seconds, milliseconds or ISO 8601'),
+  speed: text.describe('knots (stored as metres per second)'),
+  bearing: text,
+  altitude: text,
+  accuracy: text,
+  batt: text.describe('battery percent'),
+  alarm: text.describe('sos or tamper raise a Critical alert'),
+});
+const osmandResponses = { 200: messageResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse };
+
+const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/ingest/osmand',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['ingest'],
+        summary: 'OsmAnd (Traccar Client) fix as query parameters; answers after the fix is stored',
+        querystring: osmandQuery,
+        response: osmandResponses,
+      },
+    },
+    async (request) => ingestOsmand(app.tracking, request.query, undefined),
+  );
+
+  app.post(
+    '/ingest/osmand',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['ingest'],
+        summary: 'OsmAnd fix as a form (or query) POST, or the JSON form { device_id, location: { timestamp, coords, battery } }',
+        querystring: osmandQuery,
+        body: z.record(z.string(), z.unknown()).optional(),
+        response: osmandResponses,
+      },
+    },
+    async (request) => ingestOsmand(app.tracking, request.query, request.body),
+  );
+
+  app.post(
+    '/ingest/positions',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['ingest'],
+        summary: `Gateway batch: up to ${MAX_BATCH_POSITIONS} fixes of many devices, each with device_id and secret; per-fix results`,
+        body: z.object({
+          positions: z
+            .array(z.unknown())
+            .min(1, 'positions must hold at least one fix')
+            .max(MAX_BATCH_POSITIONS, `positions may hold at most ${MAX_BATCH_POSITIONS} fixes`),
+        }),
+        response: { 200: batchPositionsResponse, 400: errorResponse },
+      },
+    },
+    async (request) => ingestBatch(app.tracking, request.body.positions),
+  );
+};
 
 export default ingestRoutes;

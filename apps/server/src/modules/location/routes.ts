@@ -1,6 +1,70 @@
+// Location history: the thinned track with its distance, geofence time and alerts; export as GPX or CSV.
+// This plugin also runs the retention job for the fixes it serves.
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponse, historyExportQuery, historyQuery, historyResponse } from '@prison/shared';
+import { recordAudit } from '../../lib/audit';
+import { auditActor } from '../../plugins/auth';
+import { startRetentionJob, type RetentionJob } from '../../tracking/retention-job';
+import { EXPORT_CONTENT_TYPES, exportFilename, exportLines } from './export-service';
+import { findPrisonerName, readHistory } from './history-service';
 
-// Routes of the location feature (to be filled).
-const locationRoutes: FastifyPluginAsyncZod = async () => {};
+const locationRoutes: FastifyPluginAsyncZod = async (app) => {
+  let retention: RetentionJob | null = null;
+  app.addHook('onReady', async () => {
+    retention = startRetentionJob(app);
+  });
+  app.addHook('onClose', async () => {
+    await retention?.stop();
+  });
+
+  app.get(
+    '/location/history',
+    {
+      schema: {
+        tags: ['location'],
+        summary: "A prisoner's track over a time range (thinned to max_points), distance, time per geofence and alerts",
+        querystring: historyQuery,
+        response: { 200: historyResponse, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => readHistory(app.db, request.query),
+  );
+
+  app.get(
+    '/location/export',
+    {
+      schema: {
+        tags: ['location'],
+        summary: 'Every fix of the range as a GPX 1.1 or CSV download',
+        querystring: historyExportQuery,
+        response: {
+          200: z.string().describe('GPX (application/gpx+xml) or CSV (text/csv) file'),
+          400: errorResponse,
+          404: errorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const prisonerName = await findPrisonerName(app.db, query.prisoner_id);
+      // Reading someone's whereabouts is sensitive: an export leaves a trace in the audit trail.
+      await recordAudit(app.db, auditActor(request), {
+        action: 'location.export',
+        entity: 'prisoner',
+        entityId: query.prisoner_id,
+        after: { from: query.from, to: query.to, format: query.format },
+      });
+      reply
+        .header('content-type', EXPORT_CONTENT_TYPES[query.format])
+        .header('content-disposition', `attachment; filename="${exportFilename(query)}"`)
+        .header('cache-control', 'no-store');
+      // A stream is sent as it is (not serialised); the 200 schema above documents the file for OpenAPI.
+      const file = Readable.from(exportLines(app.db, query, prisonerName));
+      return reply.send(file as unknown as string);
+    },
+  );
+};
 
 export default locationRoutes;

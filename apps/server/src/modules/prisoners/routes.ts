@@ -1,6 +1,129 @@
+// /prisoner/*: the records of SPEC.md section 7, with search, filters and pagination on the server.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { preValidationHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  errorResponse,
+  messageResponse,
+  prisoner,
+  prisonerEnvelope,
+  prisonerInput,
+  prisonerListQuery,
+  prisonerListResponse,
+} from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import {
+  PRISONER_DELETED_MESSAGE,
+  createPrisoner,
+  deletePrisoner,
+  getPrisoner,
+  listPrisonerPage,
+  updatePrisoner,
+} from './prisoner-service';
 
-// Routes of the prisoners feature (to be filled).
-const prisonersRoutes: FastifyPluginAsyncZod = async () => {};
+const idParams = z.object({ id: z.coerce.number().int().positive('id must be a positive whole number') });
+
+// Forms send "" for a field left empty; for dates, lists and the cell that means "none", exactly like null.
+const EMPTY_MEANS_NULL = ['date_of_birth', 'gender', 'national_id', 'entry_date', 'release_date', 'status', 'cell_id'];
+const emptyStringsToNull: preValidationHookHandler = async (request) => {
+  const body = request.body as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object') return;
+  for (const key of EMPTY_MEANS_NULL) if (typeof body[key] === 'string' && body[key].trim() === '') body[key] = null;
+};
+
+// `?status=` with nothing after it is "no filter", not a bad status.
+const blankQueryMeansAbsent: preValidationHookHandler = async (request) => {
+  const query = request.query as Record<string, unknown>;
+  for (const key of Object.keys(query)) if (query[key] === '') delete query[key];
+};
+
+const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const changed = () => {
+    // A prisoner write can change a cell's occupancy too.
+    app.realtime.toBrowsers().emit('dataChanged', 'prisoners');
+    app.realtime.toBrowsers().emit('dataChanged', 'cells');
+  };
+
+  app.get(
+    '/prisoner/all',
+    {
+      preValidation: blankQueryMeansAbsent,
+      schema: {
+        tags: ['prisoners'],
+        summary: 'One page of prisoners, newest first, with search (q) and filters; totals count every match',
+        querystring: prisonerListQuery,
+        response: { 200: prisonerListResponse, 400: errorResponse },
+      },
+    },
+    async (request) => listPrisonerPage(app.db, request.query),
+  );
+
+  app.get(
+    '/prisoner/prisonerid/:id',
+    {
+      schema: {
+        tags: ['prisoners'],
+        summary: 'One prisoner with its cell block and tracking device',
+        params: idParams,
+        response: { 200: prisonerEnvelope, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => ({ data: await getPrisoner(app.db, request.params.id) }),
+  );
+
+  app.post(
+    '/prisoner/add',
+    {
+      preValidation: emptyStringsToNull,
+      schema: {
+        tags: ['prisoners'],
+        summary: 'Create a prisoner; a cell, when given, must exist and have room (409 "Cell X is full")',
+        body: prisonerInput,
+        response: { 200: prisoner, 400: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const created = await createPrisoner(app.db, auditActor(request), request.body);
+      changed();
+      return created;
+    },
+  );
+
+  app.put(
+    '/prisoner/update/:id',
+    {
+      preValidation: emptyStringsToNull,
+      schema: {
+        tags: ['prisoners'],
+        summary: 'Update a prisoner: the full field set or any single field; null or "" clears a field',
+        params: idParams,
+        body: prisonerInput,
+        response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const updated = await updatePrisoner(app.db, auditActor(request), request.params.id, request.body);
+      changed();
+      return updated;
+    },
+  );
+
+  app.delete(
+    '/prisoner/delete/:id',
+    {
+      schema: {
+        tags: ['prisoners'],
+        summary: 'Delete a prisoner (their place in the cell is freed)',
+        params: idParams,
+        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      await deletePrisoner(app.db, auditActor(request), request.params.id);
+      changed();
+      return { message: PRISONER_DELETED_MESSAGE };
+    },
+  );
+};
 
 export default prisonersRoutes;

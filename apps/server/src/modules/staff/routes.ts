@@ -1,6 +1,119 @@
+// /staff/*: police officers and guards (SPEC.md sections 2 and 7, DECISIONS.md items 8 to 10).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { preValidationHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  STAFF_ROLES,
+  errorResponse,
+  messageResponse,
+  staffInput,
+  staffListQuery,
+  staffListResponse,
+  staffMember,
+} from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import {
+  STAFF_DELETED_MESSAGE,
+  createStaffMember,
+  deleteStaffMember,
+  getStaffMember,
+  listStaffPage,
+  updateStaffMember,
+} from './staff-service';
 
-// Routes of the staff feature (to be filled).
-const staffRoutes: FastifyPluginAsyncZod = async () => {};
+const idParams = z.object({ id: z.coerce.number().int().positive('id must be a positive whole number') });
+const roleParams = z.object({
+  role: z.enum(STAFF_ROLES, { message: `role must be one of ${STAFF_ROLES.join(', ')}` }),
+});
+
+// `?department=` with nothing after it is "no filter", not a bad department.
+const blankQueryMeansAbsent: preValidationHookHandler = async (request) => {
+  const query = request.query as Record<string, unknown>;
+  for (const key of Object.keys(query)) if (query[key] === '') delete query[key];
+};
+
+const staffRoutes: FastifyPluginAsyncZod = async (app) => {
+  const changed = () => app.realtime.toBrowsers().emit('dataChanged', 'staff');
+
+  app.get(
+    '/staff/getbyRole/:role',
+    {
+      preValidation: blankQueryMeansAbsent,
+      schema: {
+        tags: ['staff'],
+        summary: 'One page of police officers or guards, newest first, with search (q) and filters',
+        params: roleParams,
+        querystring: staffListQuery,
+        response: { 200: staffListResponse, 400: errorResponse },
+      },
+    },
+    async (request) => listStaffPage(app.db, request.params.role, request.query),
+  );
+
+  app.get(
+    '/staff/:id',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'One staff member',
+        params: idParams,
+        response: { 200: staffMember, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => getStaffMember(app.db, request.params.id),
+  );
+
+  app.post(
+    '/staff/add',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'Create a police officer or guard (409 when the badge number is in use)',
+        body: staffInput,
+        response: { 200: staffMember, 400: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const created = await createStaffMember(app.db, auditActor(request), request.body);
+      changed();
+      return created;
+    },
+  );
+
+  app.put(
+    '/staff/update/:id',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'Replace a staff record with the full edited record',
+        params: idParams,
+        body: staffInput,
+        response: { 200: staffMember, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const updated = await updateStaffMember(app.db, auditActor(request), request.params.id, request.body);
+      changed();
+      return updated;
+    },
+  );
+
+  app.delete(
+    '/staff/delete/:id',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'Delete a staff member',
+        params: idParams,
+        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      await deleteStaffMember(app.db, auditActor(request), request.params.id);
+      changed();
+      return { message: STAFF_DELETED_MESSAGE };
+    },
+  );
+};
 
 export default staffRoutes;

@@ -1,5 +1,233 @@
-import { Page } from '../../components/ui/page';
+// /live-map (SPEC.md section 2): geofences drawn and edited on a Leaflet map, tracked prisoners moving live on
+// a canvas layer, and a side panel listing them.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type L from 'leaflet';
+import type { ClientSettings, TrackedLocation } from '@prison/shared';
+import { ErrorText, Loading } from '../../components/ui/status';
+import { errorMessage } from '../../lib/api-client';
+import { useSocket } from '../../lib/realtime';
+import { useToast } from '../../lib/toast';
+import { MapView } from '../../map/map-view';
+import { DrawControl, type DrawnShape } from '../../map/draw-control';
+import { GeofenceLayer } from '../../map/geofence-layer';
+import { TrackedMarkers } from '../../map/tracked-markers';
+import { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
+import { useClientSettings } from './api/settings';
+import { useCreateGeofence, useGeofences } from './api/geofences';
+import { useAssignedDevices, useOpenViolations } from './api/tracked-prisoners';
+import { LivePositionFeed } from './live-position-feed';
+import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './components/geofence-details-modal';
+import { GeofenceEditor } from './components/geofence-editor';
+import { GeofenceList } from './components/geofence-list';
+import { TrackedPrisonerList, type TrackedPrisonerRow } from './components/tracked-prisoner-list';
+
+/** The side panel re-renders at most this often (and only when devices appear or leave); markers move every frame. */
+const PANEL_REFRESH_MS = 500;
+const EMPTY_VIOLATIONS: ReadonlySet<number> = new Set();
+
+declare global {
+  interface Window {
+    /** Test and benchmark hook (development builds, or a page opened with ?testHooks). */
+    __liveMap?: { feed: LivePositionFeed; layer: TrackedMarkersLayer; map: L.Map | null };
+  }
+}
 
 export function LiveMapPage() {
-  return <Page title="Live Map" />;
+  const settings = useClientSettings();
+  if (settings.isPending) return <Loading text="Loading map..." />;
+  if (settings.isError) return <ErrorText>{errorMessage(settings.error, 'Failed to load the map settings.')}</ErrorText>;
+  return <LiveMap settings={settings.data} />;
+}
+
+function LiveMap({ settings }: { settings: ClientSettings }) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<L.Map | null>(null);
+  const [layer] = useState(() => new TrackedMarkersLayer());
+  const [live, setLive] = useState<ReadonlyMap<string, TrackedLocation>>(new Map());
+  const [feed] = useState(() => {
+    let panelTimer: ReturnType<typeof setTimeout> | null = null;
+    const created: LivePositionFeed = new LivePositionFeed(layer, (membershipChanged) => {
+      // Read by tests and the benchmark instead of pixels.
+      if (containerRef.current) containerRef.current.dataset.markerCount = String(layer.size);
+      // The list shows who is online, not where: moves alone do not re-render it.
+      if (!membershipChanged) return;
+      panelTimer ??= setTimeout(() => {
+        panelTimer = null;
+        setLive(new Map(created.current));
+      }, PANEL_REFRESH_MS);
+    });
+    return created;
+  });
+  useEffect(() => () => feed.dispose(), [feed]);
+
+  useLiveFeed(feed);
+
+  const violations = useOpenViolations();
+  const violationIds = violations.data ?? EMPTY_VIOLATIONS;
+  useEffect(() => feed.setViolations(violationIds), [feed, violationIds]);
+
+  useEffect(() => {
+    if (!import.meta.env.DEV && !new URLSearchParams(window.location.search).has('testHooks')) return;
+    window.__liveMap = {
+      feed,
+      layer,
+      get map() {
+        return mapRef.current;
+      },
+    };
+    return () => {
+      delete window.__liveMap;
+    };
+  }, [feed, layer]);
+
+  const geofences = useGeofences();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const selected = geofences.data?.find((geofence) => geofence.geofence_id === selectedId) ?? null;
+
+  const devices = useAssignedDevices();
+  const rows = useMemo(() => trackedRows(devices.data ?? [], live, violationIds), [devices.data, live, violationIds]);
+
+  const focus = (row: TrackedPrisonerRow) => {
+    const map = mapRef.current;
+    if (!map || !row.position) return;
+    const position = layer.positionOf(row.trackingId) ?? row.position;
+    map.setView(position, Math.max(map.getZoom(), 16));
+    if (layer.has(row.trackingId)) layer.openMarkerPopup(row.trackingId);
+  };
+
+  return (
+    <div className="flex h-[calc(100vh-3.5rem)] min-h-[32rem] flex-col-reverse md:flex-row">
+      <aside className="flex max-h-[40vh] w-full flex-col overflow-y-auto border-slate-200 bg-white md:max-h-none md:w-80 md:border-r" aria-label="Live map panel">
+        {selected && <GeofenceEditor key={selected.geofence_id} geofence={selected} onClose={() => setSelectedId(null)} />}
+        {geofences.isPending ? (
+          <Loading text="Loading geofences..." />
+        ) : geofences.isError ? (
+          <ErrorText>{errorMessage(geofences.error, 'Failed to load geofences.')}</ErrorText>
+        ) : (
+          <GeofenceList geofences={geofences.data} selectedId={selectedId} onSelect={setSelectedId} />
+        )}
+        <TrackedPrisonerList rows={rows} onFocus={focus} />
+      </aside>
+      <div ref={containerRef} className="relative min-h-0 flex-1" data-testid="live-map" data-marker-count="0">
+        <MapView settings={settings} className="h-full w-full" mapRef={mapRef}>
+          <GeofenceLayer
+            geofences={geofences.data ?? []}
+            selectedId={selectedId}
+            onSelect={setSelectedId}
+            isMarkerAt={(point) => layer.markerAt(point) !== null}
+          />
+          <TrackedMarkers layer={layer} />
+          <NewGeofence />
+        </MapView>
+      </div>
+    </div>
+  );
+}
+
+/** The drawing toolbar and the "Enter Geofence Details" modal for the shape just drawn. */
+function NewGeofence() {
+  const [drawn, setDrawn] = useState<{ shape: DrawnShape; key: number } | null>(null);
+  const create = useCreateGeofence();
+  const { notify } = useToast();
+
+  const cancel = () => {
+    drawn?.shape.discard();
+    setDrawn(null);
+    create.reset();
+  };
+
+  const save = (details: GeofenceDetails) => {
+    if (!drawn) return;
+    create.mutate(
+      { ...drawn.shape.geometry, ...details, geofence_id: newGeofenceId(), dwell_seconds: 0, buffer_meters: 0 },
+      {
+        // The saved geofence is drawn from the server's list, refetched before this runs.
+        onSuccess: () => {
+          drawn.shape.discard();
+          setDrawn(null);
+          notify('Geofence saved.');
+        },
+        onError: (error) => console.error('geofence save failed', error),
+      },
+    );
+  };
+
+  return (
+    <>
+      <DrawControl
+        onDrawn={(shape) => {
+          create.reset();
+          setDrawn({ shape, key: Date.now() });
+        }}
+      />
+      {drawn && (
+        <GeofenceDetailsModal
+          key={drawn.key}
+          open
+          saving={create.isPending}
+          error={create.error ? errorMessage(create.error, 'Failed to save the geofence.') : null}
+          onCancel={cancel}
+          onSave={save}
+        />
+      )}
+    </>
+  );
+}
+
+/** Subscribes the feed to the socket; after every (re)connect it asks for a fresh snapshot (DECISIONS.md item 12). */
+function useLiveFeed(feed: LivePositionFeed) {
+  const socket = useSocket();
+  useEffect(() => {
+    if (!socket) return;
+    const requestSnapshot = () => socket.emit('requestSnapshot');
+    const onSnapshot = (snapshot: Parameters<LivePositionFeed['snapshot']>[0]) => feed.snapshot(snapshot);
+    const onChanges = (changes: Parameters<LivePositionFeed['changes']>[0]) => feed.changes(changes);
+    const onDisconnected = (trackingId: string) => feed.disconnected(trackingId);
+    socket.on('locationUpdate', onSnapshot);
+    socket.on('locationChanges', onChanges);
+    socket.on('userDisconnected', onDisconnected);
+    socket.on('connect', requestSnapshot);
+    // The socket connected before this page opened, so its first snapshot went by unseen.
+    if (socket.connected) requestSnapshot();
+    return () => {
+      socket.off('locationUpdate', onSnapshot);
+      socket.off('locationChanges', onChanges);
+      socket.off('userDisconnected', onDisconnected);
+      socket.off('connect', requestSnapshot);
+    };
+  }, [socket, feed]);
+}
+
+function trackedRows(
+  devices: { id: string; name: string; prisoner_id: number | null; prisoner_name: string | null; latitude: number | null; longitude: number | null }[],
+  live: ReadonlyMap<string, TrackedLocation>,
+  violations: ReadonlySet<number>,
+): TrackedPrisonerRow[] {
+  const rows = new Map<string, TrackedPrisonerRow>();
+  for (const device of devices) {
+    const position = live.get(device.id);
+    rows.set(device.id, {
+      trackingId: device.id,
+      name: device.prisoner_name ?? position?.name ?? device.name,
+      online: position !== undefined,
+      inViolation: device.prisoner_id !== null && violations.has(device.prisoner_id),
+      position: position
+        ? [position.latitude, position.longitude]
+        : device.latitude !== null && device.longitude !== null
+          ? [device.latitude, device.longitude]
+          : null,
+    });
+  }
+  // Live devices the device list does not know yet (it refreshes less often).
+  for (const [trackingId, position] of live) {
+    if (rows.has(trackingId)) continue;
+    rows.set(trackingId, {
+      trackingId,
+      name: position.name,
+      online: true,
+      inViolation: position.id !== null && violations.has(position.id),
+      position: [position.latitude, position.longitude],
+    });
+  }
+  return [...rows.values()];
 }

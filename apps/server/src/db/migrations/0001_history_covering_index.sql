@@ -1,0 +1,2 @@
+DROP INDEX "positions_prisoner_time_idx";--> statement-breakpoint
+CREATE INDEX "positions_prisoner_time_idx" ON "positions" USING btree ("prisoner_id","recorded_at","latitude","longitude","speed","accuracy");

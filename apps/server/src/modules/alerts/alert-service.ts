@@ -1,0 +1,216 @@
+// Stored alerts: raised by the tracking service (geofence, offline, sos, tamper, battery) or posted by an operator
+// or an outside system (manual). Reusable by other alert routes (acknowledge, resolve).
+import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { AlertInput, AlertListQuery, AlertPage, AlertRecord, AlertStatus, AlertType, ShowAlertEvent } from '@prison/shared';
+import { ALERT_TYPES, totalPages } from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { admins, alerts, devices, prisoners } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { badRequest, notFound } from '../../lib/http-errors';
+
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual';
+
+export interface NewAlert {
+  alertType: AlertType;
+  kind: AlertKind;
+  details: string;
+  at: Date;
+  deviceId: string | null;
+  prisonerId: number | null;
+  geofenceId?: string | null;
+}
+
+/** An alert just stored, with what the live toast needs. */
+export interface StoredAlert extends NewAlert {
+  id: number;
+}
+
+export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** Stores alerts in one statement; ids come back in input order. */
+export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]> {
+  if (drafts.length === 0) return [];
+  const rows = await db
+    .insert(alerts)
+    .values(
+      drafts.map((d) => ({
+        alertType: d.alertType,
+        kind: d.kind,
+        details: d.details,
+        date: isoDay(d.at),
+        timestamp: d.at,
+        deviceId: d.deviceId,
+        prisonerId: d.prisonerId,
+        geofenceId: d.geofenceId ?? null,
+      })),
+    )
+    .returning({ id: alerts.id });
+  return drafts.map((d, i) => ({ ...d, id: rows[i]!.id }));
+}
+
+/** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
+export function showAlertEvent(alert: StoredAlert, prisonerName: string | null): ShowAlertEvent {
+  return {
+    index: alert.deviceId ?? '',
+    alert_type: alert.alertType,
+    message: alert.details,
+    alertId: alert.id,
+    ...(prisonerName ? { prisonerName } : {}),
+    timestamp: alert.at.toISOString(),
+  };
+}
+
+const acknowledger = alias(admins, 'acknowledger');
+const resolver = alias(admins, 'resolver');
+
+function selectAlertRecords(db: DbOrTx) {
+  return db
+    .select({
+      id: alerts.id,
+      alertType: alerts.alertType,
+      kind: alerts.kind,
+      details: alerts.details,
+      date: alerts.date,
+      timestamp: alerts.timestamp,
+      deviceId: alerts.deviceId,
+      prisonerId: alerts.prisonerId,
+      geofenceId: alerts.geofenceId,
+      endedAt: alerts.endedAt,
+      status: alerts.status,
+      firstName: prisoners.firstName,
+      lastName: prisoners.lastName,
+      acknowledgedBy: acknowledger.username,
+      acknowledgedAt: alerts.acknowledgedAt,
+      resolvedBy: resolver.username,
+      resolvedAt: alerts.resolvedAt,
+      note: alerts.note,
+    })
+    .from(alerts)
+    .leftJoin(prisoners, eq(prisoners.prisonerId, alerts.prisonerId))
+    .leftJoin(acknowledger, eq(acknowledger.id, alerts.acknowledgedBy))
+    .leftJoin(resolver, eq(resolver.id, alerts.resolvedBy));
+}
+
+type AlertRow = Awaited<ReturnType<typeof selectAlertRecords>>[number];
+
+export function toAlertRecord(row: AlertRow): AlertRecord {
+  return {
+    id: row.id,
+    alert_type: row.alertType as AlertType,
+    kind: row.kind,
+    details: row.details,
+    date: row.date,
+    timestamp: row.timestamp.toISOString(),
+    device_id: row.deviceId,
+    prisoner_id: row.prisonerId,
+    geofence_id: row.geofenceId,
+    ended_at: row.endedAt?.toISOString() ?? null,
+    status: row.status as AlertStatus,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    acknowledged_by: row.acknowledgedBy,
+    acknowledged_at: row.acknowledgedAt?.toISOString() ?? null,
+    resolved_by: row.resolvedBy,
+    resolved_at: row.resolvedAt?.toISOString() ?? null,
+    note: row.note,
+  };
+}
+
+export async function findAlertRecord(db: DbOrTx, id: number): Promise<AlertRecord> {
+  const [row] = await selectAlertRecords(db).where(eq(alerts.id, id));
+  if (!row) throw notFound(`Alert ${id} not found`);
+  return toAlertRecord(row);
+}
+
+/** The newest few, for the home page's Recent Alerts panel. */
+export async function listRecentAlerts(db: DbOrTx, limit: number): Promise<AlertRecord[]> {
+  const rows = await selectAlertRecords(db).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
+  return rows.map(toAlertRecord);
+}
+
+function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'>): SQL[] {
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(alerts.status, query.status));
+  if (query.prisoner_id !== undefined) filters.push(eq(alerts.prisonerId, query.prisoner_id));
+  if (query.from) filters.push(gte(alerts.timestamp, new Date(query.from)));
+  if (query.to) filters.push(lte(alerts.timestamp, new Date(query.to)));
+  return filters;
+}
+
+/** Newest first, paginated, with the count per type over the filtered set (the alerts screen's header). */
+export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery): Promise<AlertPage> {
+  const base = listFilters(query);
+  const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
+  const where = filters.length ? and(...filters) : undefined;
+  // The per-type counts ignore the type filter itself, so the header still shows every type's number.
+  const countWhere = base.length ? and(...base) : undefined;
+  const [rows, typeCounts] = await Promise.all([
+    selectAlertRecords(db)
+      .where(where)
+      .orderBy(desc(alerts.timestamp), desc(alerts.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ alertType: alerts.alertType, n: count() }).from(alerts).where(countWhere).groupBy(alerts.alertType),
+  ]);
+  const counts = { Critical: 0, Warning: 0, Informational: 0 };
+  for (const c of typeCounts) if ((ALERT_TYPES as readonly string[]).includes(c.alertType)) counts[c.alertType as AlertType] = c.n;
+  const total = query.alert_type ? counts[query.alert_type] : counts.Critical + counts.Warning + counts.Informational;
+  return {
+    data: rows.map(toAlertRecord),
+    currentPage: query.page,
+    totalPages: totalPages(total, query.limit),
+    totalAlerts: total,
+    counts,
+  };
+}
+
+/** "YYYY-MM-DD HH:MM:SS" (SPEC.md section 7) read as UTC; an ISO instant with an offset is honoured. */
+function parseAlertTimestamp(value: string): Date {
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
+  const at = new Date(hasZone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
+  if (Number.isNaN(at.getTime())) throw badRequest('timestamp must be YYYY-MM-DD HH:MM:SS');
+  return at;
+}
+
+/** POST /alert/all: an alert from an operator or an outside system. */
+export async function createManualAlert(
+  db: DbOrTx,
+  who: AuditActor,
+  input: AlertInput,
+  now = new Date(),
+): Promise<{ alert: StoredAlert; record: AlertRecord; prisonerName: string | null }> {
+  const at = input.timestamp ? parseAlertTimestamp(input.timestamp) : input.date ? new Date(`${input.date}T00:00:00Z`) : now;
+  const deviceId = input.device_id || null;
+  return db.transaction(async (tx) => {
+    let prisonerId: number | null = null;
+    let prisonerName: string | null = null;
+    if (deviceId) {
+      const [device] = await tx
+        .select({ id: devices.id, prisonerId: prisoners.prisonerId, firstName: prisoners.firstName, lastName: prisoners.lastName })
+        .from(devices)
+        .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
+        .where(eq(devices.id, deviceId));
+      if (!device) throw notFound(`device_id: device ${deviceId} not found`);
+      prisonerId = device.prisonerId ?? null;
+      prisonerName = device.prisonerId ? `${device.firstName} ${device.lastName}`.trim() : null;
+    }
+    const [alert] = await insertAlerts(tx, [
+      { alertType: input.alert_type, kind: 'manual', details: input.details, at, deviceId, prisonerId },
+    ]);
+    // The stored day is the one the caller gave (SPEC.md sends both date and timestamp).
+    if (input.date && input.date !== isoDay(at)) await tx.update(alerts).set({ date: input.date }).where(eq(alerts.id, alert!.id));
+    const record = await findAlertRecord(tx, alert!.id);
+    await recordAudit(tx, who, { action: 'create', entity: 'alert', entityId: alert!.id, after: record });
+    return { alert: alert!, record, prisonerName };
+  });
+}
+
+/** Ends open alerts of one kind for a device (an offline alert ends when the device reports again). */
+export async function endOpenAlerts(db: DbOrTx, deviceIds: string[], kind: AlertKind, at: Date): Promise<void> {
+  if (deviceIds.length === 0) return;
+  await db
+    .update(alerts)
+    .set({ endedAt: at })
+    .where(and(inArray(alerts.deviceId, deviceIds), eq(alerts.kind, kind), sql`${alerts.endedAt} is null`));
+}

@@ -1,0 +1,110 @@
+import { expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { AlertPage, AlertRecord, ShowAlertEvent } from '@prison/shared';
+import { alerts, auditLog } from '../../db/schema';
+import { insertAlerts } from './alert-service';
+import { addDevice, addPrisoner, browserSocket, connected, nextEvent, useListeningApp } from '../../tracking/tracking-test-kit';
+import { describeEachEngine } from '../../../test/test-db';
+
+describeEachEngine('alerts API', (engine) => {
+  const ctx = useListeningApp(engine);
+
+  it('POST /alert/all stores an operator alert (SPEC fields), audits it and pushes it live', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Jane', 'Roe');
+    const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    try {
+      await connected(socket);
+      const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (a) => a.index === device.id);
+      const res = await ctx().api('POST', '/alert/all', {
+        device_id: device.id,
+        alert_type: 'Warning',
+        date: '2026-01-02',
+        timestamp: '2026-01-02 10:30:00',
+        details: 'Fight in block C',
+      });
+      expect(res.statusCode).toBe(201);
+      const record = res.json<AlertRecord>();
+      expect(record).toMatchObject({
+        alert_type: 'Warning',
+        kind: 'manual',
+        details: 'Fight in block C',
+        date: '2026-01-02',
+        timestamp: '2026-01-02T10:30:00.000Z',
+        device_id: device.id,
+        prisoner_id: prisoner.id,
+        first_name: 'Jane',
+        last_name: 'Roe',
+        status: 'New',
+      });
+      expect(await shown).toMatchObject({ alert_type: 'Warning', message: 'Fight in block C', alertId: record.id, prisonerName: 'Jane Roe' });
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entity, 'alert'));
+      expect(audit.some((a) => a.entityId === String(record.id) && a.action === 'create')).toBe(true);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('POST /alert/all refuses bad input naming the field, and an unknown device with 404, storing nothing', async () => {
+    const before = (await ctx().database.db.select().from(alerts)).length;
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ details: 'x' }, /^alert_type/],
+      [{ alert_type: 'Severe', details: 'x' }, /^alert_type/],
+      [{ alert_type: 'Critical' }, /^details/],
+      [{ alert_type: 'Critical', details: '   ' }, /^details/],
+      [{ alert_type: 'Critical', details: 'x', date: '2026-02-30' }, /^date/],
+      [{ alert_type: 'Critical', details: 'x', timestamp: 'yesterday' }, /^timestamp/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await ctx().api('POST', '/alert/all', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+    const unknown = await ctx().api('POST', '/alert/all', { device_id: 'nope', alert_type: 'Critical', details: 'x' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toMatch(/^device_id/);
+    expect(await ctx().database.db.select().from(alerts)).toHaveLength(before);
+  });
+
+  it('GET /alert/recent answers the newest few; GET /alert/prisoneralerts pages newest first with counts and filters', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Page', 'Turner');
+    const base = Date.UTC(2030, 0, 1);
+    const types = ['Critical', 'Warning', 'Informational'] as const;
+    await insertAlerts(
+      ctx().database.db,
+      Array.from({ length: 25 }, (_, i) => ({
+        alertType: types[i % 3]!,
+        kind: 'geofence' as const,
+        details: `alert ${i}`,
+        at: new Date(base + i * 60_000),
+        deviceId: null,
+        prisonerId: prisoner.id,
+      })),
+    );
+    const recent = await ctx().api('GET', '/alert/recent');
+    expect(recent.statusCode).toBe(200);
+    const recentData = recent.json<{ data: AlertRecord[] }>().data;
+    expect(recentData).toHaveLength(10);
+    expect(recentData[0]).toMatchObject({ details: 'alert 24', first_name: 'Page', last_name: 'Turner' });
+    expect((await ctx().api('GET', '/alert/recent?limit=3')).json().data).toHaveLength(3);
+    expect((await ctx().api('GET', '/alert/recent?limit=0')).statusCode).toBe(400);
+
+    const page = async (query: string) => {
+      const res = await ctx().api('GET', `/alert/prisoneralerts?${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json<{ data: AlertPage }>().data;
+    };
+    const first = await page(`prisoner_id=${prisoner.id}&limit=10`);
+    expect(first.data.map((a) => a.details)).toEqual(Array.from({ length: 10 }, (_, i) => `alert ${24 - i}`));
+    expect(first).toMatchObject({ currentPage: 1, totalPages: 3, totalAlerts: 25, counts: { Critical: 9, Warning: 8, Informational: 8 } });
+    const third = await page(`prisoner_id=${prisoner.id}&limit=10&page=3`);
+    expect(third.data).toHaveLength(5);
+    const critical = await page(`prisoner_id=${prisoner.id}&alert_type=Critical`);
+    expect(critical.totalAlerts).toBe(9);
+    expect(critical.data.every((a) => a.alert_type === 'Critical')).toBe(true);
+    const ranged = await page(`prisoner_id=${prisoner.id}&from=${new Date(base + 20 * 60_000).toISOString()}&to=${new Date(base + 22 * 60_000).toISOString()}`);
+    expect(ranged.data.map((a) => a.details)).toEqual(['alert 22', 'alert 21', 'alert 20']);
+    expect((await ctx().api('GET', '/alert/prisoneralerts?alert_type=Severe')).statusCode).toBe(400);
+    expect((await ctx().api('GET', '/alert/prisoneralerts?limit=101')).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,165 @@
+// Cells and blocks: listing with derived occupancy, the occupancy picture, and cell create/edit/remove.
+import { asc, eq, sql } from 'drizzle-orm';
+import type { BlockOverview, Cell, CellInput, CellUpdateInput, SecurityLevel } from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { cells, prisoners } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { conflict, notFound } from '../../lib/http-errors';
+import { lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
+
+// A correlated count, so a query for one block or one cell reads only its prisoners (prisoners_cell_idx).
+// Written with explicit qualifiers: drizzle leaves column names unqualified inside a select list.
+const currentOccupants = sql<number>`(select count(*)::int from ${prisoners} as occupant where occupant.cell_id = "cells"."cell_id" and occupant.status in (${sql.join(
+  occupyingStatuses.map((s) => sql`${s}`),
+  sql`, `,
+)}))`;
+
+const cellColumns = {
+  cell_id: cells.cellId,
+  block: cells.block,
+  capacity: cells.capacity,
+  security_level: cells.securityLevel,
+  current_occupants: currentOccupants,
+};
+
+type CellRow = { cell_id: string; block: string; capacity: number; security_level: string; current_occupants: number };
+
+function toCell(row: CellRow): Cell {
+  return {
+    ...row,
+    current_occupants: Number(row.current_occupants),
+    security_level: row.security_level as SecurityLevel,
+  };
+}
+
+export async function findCell(db: DbOrTx, cellId: string): Promise<Cell | null> {
+  const [row] = await db.select(cellColumns).from(cells).where(eq(cells.cellId, cellId));
+  return row ? toCell(row) : null;
+}
+
+export async function getCell(db: DbOrTx, cellId: string): Promise<Cell> {
+  const found = await findCell(db, cellId);
+  if (!found) throw notFound(`Cell ${cellId} not found`);
+  return found;
+}
+
+export async function listCellsInBlock(db: DbOrTx, block: string): Promise<Cell[]> {
+  const rows = await db.select(cellColumns).from(cells).where(eq(cells.block, block)).orderBy(asc(cells.cellId));
+  return rows.map(toCell);
+}
+
+async function listAllCells(db: DbOrTx): Promise<Cell[]> {
+  const rows = await db.select(cellColumns).from(cells).orderBy(asc(cells.block), asc(cells.cellId));
+  return rows.map(toCell);
+}
+
+function sumBlocks(all: Cell[]) {
+  const byBlock = new Map<string, Cell[]>();
+  for (const c of all) byBlock.set(c.block, [...(byBlock.get(c.block) ?? []), c]);
+  return [...byBlock.entries()].map(([block, blockCells]) => ({
+    block,
+    blockCells,
+    capacity: blockCells.reduce((sum, c) => sum + c.capacity, 0),
+    occupants: blockCells.reduce((sum, c) => sum + c.current_occupants, 0),
+  }));
+}
+
+/** Each block with its number of cells, total capacity and occupants, sorted by block name. */
+export async function listBlocks(db: DbOrTx) {
+  return sumBlocks(await listAllCells(db)).map(({ block, blockCells, capacity, occupants }) => ({
+    block,
+    cells: blockCells.length,
+    capacity,
+    occupants,
+  }));
+}
+
+/** The occupancy picture: every block, its cells, and the prisoners who occupy each cell (On Trial, Incarcerated). */
+export async function cellOverview(db: DbOrTx): Promise<BlockOverview[]> {
+  const all = await listAllCells(db);
+  const occupantRows = await db
+    .select({
+      cell_id: prisoners.cellId,
+      prisoner_id: prisoners.prisonerId,
+      first_name: prisoners.firstName,
+      last_name: prisoners.lastName,
+      status: prisoners.status,
+    })
+    .from(prisoners)
+    .where(prisonerOccupies())
+    .orderBy(asc(prisoners.lastName), asc(prisoners.firstName), asc(prisoners.prisonerId));
+  const occupantsByCell = new Map<string, BlockOverview['cells'][number]['occupants']>();
+  for (const { cell_id, ...occupant } of occupantRows) {
+    if (cell_id) occupantsByCell.set(cell_id, [...(occupantsByCell.get(cell_id) ?? []), occupant]);
+  }
+  return sumBlocks(all).map(({ block, blockCells, capacity, occupants }) => ({
+    block,
+    capacity,
+    occupants,
+    cells: blockCells.map((c) => ({ ...c, occupants: occupantsByCell.get(c.cell_id) ?? [] })),
+  }));
+}
+
+/** The database's unique-violation code, also when drizzle wraps the driver's error. */
+function isUniqueViolation(error: unknown): boolean {
+  const { code, cause } = error as { code?: string; cause?: { code?: string } };
+  return code === '23505' || cause?.code === '23505';
+}
+
+export async function createCell(db: DbOrTx, who: AuditActor, input: CellInput): Promise<Cell> {
+  const taken = () => conflict(`cell_id: cell ${input.cell_id} already exists`);
+  try {
+    return await db.transaction(async (tx) => {
+      const [existing] = await tx.select({ cellId: cells.cellId }).from(cells).where(eq(cells.cellId, input.cell_id));
+      if (existing) throw taken();
+      await tx.insert(cells).values({
+        cellId: input.cell_id,
+        block: input.block,
+        capacity: input.capacity,
+        securityLevel: input.security_level,
+      });
+      const created = (await findCell(tx, input.cell_id))!;
+      await recordAudit(tx, who, { action: 'create', entity: 'cell', entityId: created.cell_id, after: created });
+      return created;
+    });
+  } catch (error) {
+    // Two creations of one id at once: the primary key refuses the second; answer it as the check would.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}
+
+export async function updateCell(db: DbOrTx, who: AuditActor, cellId: string, input: CellUpdateInput): Promise<Cell> {
+  return db.transaction(async (tx) => {
+    // Locked, so no assignment can slip in between the count and the new capacity.
+    if (!(await lockCell(tx, cellId))) throw notFound(`Cell ${cellId} not found`);
+    const before = (await findCell(tx, cellId))!;
+    if (input.capacity !== undefined && input.capacity < before.current_occupants) {
+      throw conflict(
+        `capacity: cell ${cellId} holds ${before.current_occupants} prisoners, more than ${input.capacity}`,
+      );
+    }
+    await tx
+      .update(cells)
+      .set({ block: input.block, capacity: input.capacity, securityLevel: input.security_level })
+      .where(eq(cells.cellId, cellId));
+    const after = (await findCell(tx, cellId))!;
+    await recordAudit(tx, who, { action: 'update', entity: 'cell', entityId: cellId, before, after });
+    return after;
+  });
+}
+
+export async function deleteCell(db: DbOrTx, who: AuditActor, cellId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await lockCell(tx, cellId))) throw notFound(`Cell ${cellId} not found`);
+    const before = (await findCell(tx, cellId))!;
+    // Any prisoner record still pointing at the cell keeps it (the foreign key would refuse anyway).
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(prisoners)
+      .where(eq(prisoners.cellId, cellId));
+    if (n > 0) throw conflict(`Cell ${cellId} still holds ${n} ${n === 1 ? 'prisoner' : 'prisoners'}`);
+    await tx.delete(cells).where(eq(cells.cellId, cellId));
+    await recordAudit(tx, who, { action: 'delete', entity: 'cell', entityId: cellId, before });
+  });
+}

@@ -1,0 +1,101 @@
+import { expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { DEFAULT_DEVICE_NAME, type Device } from '@prison/shared';
+import { auditLog, devices, prisoners } from '../../db/schema';
+import { hashSecret } from '../../tracking/device-registry';
+import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
+import { describeEachEngine } from '../../../test/test-db';
+import { useTestApp } from '../../../test/test-app';
+
+describeEachEngine('devices API', (engine) => {
+  const ctx = useTestApp(engine);
+
+  it('registers a device with a UUID, the default name and a secret answered once (only its hash stored)', async () => {
+    const created = await addDevice(ctx());
+    expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(created).toMatchObject({ name: DEFAULT_DEVICE_NAME, prisoner_id: null, online: false, last_seen_at: null });
+    expect(created.secret.length).toBeGreaterThanOrEqual(32);
+    const [row] = await ctx().database.db.select().from(devices).where(eq(devices.id, created.id));
+    expect(row!.secretHash).toBe(hashSecret(created.secret));
+    expect(JSON.stringify(row)).not.toContain(created.secret);
+    const list = await ctx().api('GET', '/devices');
+    expect(list.statusCode).toBe(200);
+    const listed = list.json<{ data: (Device & { secret?: string })[] }>().data.find((d) => d.id === created.id);
+    expect(listed).toBeDefined();
+    expect(listed!.secret).toBeUndefined();
+    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, created.id));
+    expect(audit.map((a) => a.action)).toContain('create');
+    expect(JSON.stringify(audit)).not.toContain(created.secret);
+  });
+
+  it('registers the id a phone app shows, refuses it twice (409) and refuses a bad id (400)', async () => {
+    const first = await ctx().api('POST', '/devices', { id: 'phone-123456', name: 'Pixel 7' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ id: 'phone-123456', name: 'Pixel 7' });
+    const again = await ctx().api('POST', '/devices', { id: 'phone-123456' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/already exists/);
+    const bad = await ctx().api('POST', '/devices', { id: 'has spaces' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^id/);
+  });
+
+  it('assigns, moves and unassigns: one device per prisoner and one prisoner per device', async () => {
+    const alice = await addPrisoner(ctx(), 'Alice', 'Smith');
+    const bob = await addPrisoner(ctx(), 'Bob', 'Jones');
+    const one = await addDevice(ctx());
+    const two = await addDevice(ctx());
+    const assign = async (id: string, prisoner_id: number | null) => ctx().api('PUT', `/devices/${id}/assign`, { prisoner_id });
+    const res = await assign(one.id, alice.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: one.id, prisoner_id: alice.id, prisoner_name: 'Alice Smith' });
+    // The same device to Bob: Alice loses it.
+    await assign(one.id, bob.id);
+    const trackingOf = async (id: number) =>
+      (await ctx().database.db.select({ d: prisoners.trackingDeviceId }).from(prisoners).where(eq(prisoners.prisonerId, id)))[0]!.d;
+    expect(await trackingOf(alice.id)).toBeNull();
+    expect(await trackingOf(bob.id)).toBe(one.id);
+    // Another device to Bob: it replaces the first.
+    await assign(two.id, bob.id);
+    expect(await trackingOf(bob.id)).toBe(two.id);
+    expect((await ctx().api('GET', `/devices/${one.id}`)).json().prisoner_id).toBeNull();
+    const unassigned = await assign(two.id, null);
+    expect(unassigned.json()).toMatchObject({ prisoner_id: null, prisoner_name: null });
+    expect(await trackingOf(bob.id)).toBeNull();
+  });
+
+  it('answers 404 for an unknown device or prisoner and 400 for a bad prisoner_id', async () => {
+    const device = await addDevice(ctx());
+    expect((await ctx().api('PUT', '/devices/nope/assign', { prisoner_id: null })).statusCode).toBe(404);
+    const unknownPrisoner = await ctx().api('PUT', `/devices/${device.id}/assign`, { prisoner_id: 999999 });
+    expect(unknownPrisoner.statusCode).toBe(404);
+    expect(unknownPrisoner.json().message).toMatch(/^prisoner_id/);
+    const bad = await ctx().api('PUT', `/devices/${device.id}/assign`, { prisoner_id: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^prisoner_id/);
+    expect((await ctx().api('POST', '/devices/nope/rotate-secret')).statusCode).toBe(404);
+    expect((await ctx().api('DELETE', '/devices/nope')).statusCode).toBe(404);
+    expect((await ctx().api('GET', '/devices/nope')).statusCode).toBe(404);
+  });
+
+  it('rotates the secret (the old one stops working) and removes a device, leaving its prisoner without one', async () => {
+    const prisoner = await addPrisoner(ctx());
+    const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
+    expect(device.prisoner_id).toBe(prisoner.id);
+    const rotated = await ctx().api('POST', `/devices/${device.id}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    const secret = rotated.json().secret as string;
+    expect(secret).not.toBe(device.secret);
+    const registry = ctx().app.tracking.registry;
+    expect(() => registry.authenticate(device.id, device.secret, { secretRequired: true })).toThrow(/Wrong device secret/);
+    expect(registry.authenticate(device.id, secret, { secretRequired: true }).id).toBe(device.id);
+    const removed = await ctx().api('DELETE', `/devices/${device.id}`);
+    expect(removed.statusCode).toBe(200);
+    expect((await ctx().api('GET', `/devices/${device.id}`)).statusCode).toBe(404);
+    expect(() => registry.authenticate(device.id, secret, { secretRequired: true })).toThrow(/Unknown device/);
+    const [row] = await ctx().database.db.select({ d: prisoners.trackingDeviceId }).from(prisoners).where(eq(prisoners.prisonerId, prisoner.id));
+    expect(row!.d).toBeNull();
+    const actions = (await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, device.id))).map((a) => a.action);
+    expect(actions).toEqual(expect.arrayContaining(['create', 'rotate-secret', 'delete']));
+  });
+});

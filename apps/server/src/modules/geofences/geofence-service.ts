@@ -1,0 +1,138 @@
+// Geofences: list, create (with the shape checks the drawing tool makes), update and delete, each audited in the
+// same transaction as the change. The routes reload the engine after every write.
+import { asc, eq } from 'drizzle-orm';
+import {
+  GEOFENCE_SHAPES,
+  isAxisAlignedRectangle,
+  normalizeRing,
+  polygonEdgesCross,
+  polygonPlanarArea,
+  preparePolygon,
+  type Geofence,
+  type GeofenceInput,
+  type GeofenceUpdate,
+} from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { geofenceStates, geofences } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
+
+/** The drawing tool's own words for a crossing polygon (SPEC.md section 5), as a field message. */
+export const EDGES_CROSS_MESSAGE = 'coordinates: shape edges cannot cross';
+export const MAX_POLYGON_POINTS = 1000;
+
+type GeofenceRow = typeof geofences.$inferSelect;
+
+export function toGeofence(row: GeofenceRow): Geofence {
+  return {
+    geofence_id: row.geofenceId,
+    shape: row.shape as Geofence['shape'],
+    name: row.name,
+    type: row.type as Geofence['type'],
+    alert_type: row.alertType as Geofence['alert_type'],
+    radius: row.radius,
+    center_lat: row.centerLat,
+    center_lng: row.centerLng,
+    coordinates: row.coordinates,
+    dwell_seconds: row.dwellSeconds,
+    buffer_meters: row.bufferMeters,
+  };
+}
+
+const knownShape = (row: GeofenceRow) => (GEOFENCE_SHAPES as readonly string[]).includes(row.shape);
+
+/** Every geofence, oldest first (the order they were drawn); rows of an unknown shape are dropped (SPEC.md section 7). */
+export async function listGeofences(db: DbOrTx): Promise<Geofence[]> {
+  const rows = await db.select().from(geofences).orderBy(asc(geofences.createdAt), asc(geofences.geofenceId));
+  return rows.filter(knownShape).map(toGeofence);
+}
+
+export async function getGeofence(db: DbOrTx, geofenceId: string): Promise<Geofence> {
+  const [row] = await db.select().from(geofences).where(eq(geofences.geofenceId, geofenceId));
+  if (!row) throw notFound(`Geofence ${geofenceId} not found`);
+  return toGeofence(row);
+}
+
+/** The checks zod cannot make: polygon edges must not cross, a rectangle's corners must form one. Returns the ring to store. */
+export function checkShape(input: GeofenceInput): [number, number][] | null {
+  if (input.shape === 'Circle') return null;
+  if (input.shape === 'Rectangle') {
+    if (!isAxisAlignedRectangle(input.coordinates)) {
+      throw badRequest('coordinates: the 4 corners must form a rectangle aligned with latitude and longitude');
+    }
+    return input.coordinates.map(([lat, lng]) => [lat, lng]);
+  }
+  const ring = normalizeRing(input.coordinates);
+  if (ring.length < 3) throw badRequest('coordinates: a polygon needs at least 3 points');
+  if (ring.length > MAX_POLYGON_POINTS) throw badRequest(`coordinates: a polygon has at most ${MAX_POLYGON_POINTS} points`);
+  const { minLng, maxLng } = preparePolygon(ring);
+  if (maxLng - minLng >= 180) throw badRequest('coordinates: a polygon must span less than 180 degrees of longitude');
+  if (polygonEdgesCross(ring)) throw badRequest(EDGES_CROSS_MESSAGE);
+  if (polygonPlanarArea(ring) === 0) throw badRequest('coordinates: the points of a polygon must not all lie on one line');
+  return ring;
+}
+
+export async function createGeofence(db: DbOrTx, who: AuditActor, input: GeofenceInput): Promise<Geofence> {
+  const ring = checkShape(input);
+  const circle = input.shape === 'Circle' ? input : null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(geofences)
+      .values({
+        geofenceId: input.geofence_id,
+        name: input.name,
+        shape: input.shape,
+        type: input.type,
+        alertType: input.alert_type,
+        radius: circle?.radius ?? null,
+        centerLat: circle?.center_lat ?? null,
+        centerLng: circle?.center_lng ?? null,
+        coordinates: ring,
+        dwellSeconds: input.dwell_seconds,
+        bufferMeters: input.buffer_meters,
+      })
+      .onConflictDoNothing({ target: geofences.geofenceId })
+      .returning();
+    if (!row) throw conflict(`geofence_id: ${input.geofence_id} already exists`);
+    const created = toGeofence(row);
+    await recordAudit(tx, who, { action: 'create', entity: 'geofence', entityId: created.geofence_id, after: created });
+    return created;
+  });
+}
+
+export async function updateGeofence(db: DbOrTx, who: AuditActor, geofenceId: string, patch: GeofenceUpdate): Promise<Geofence> {
+  const columns = {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.type !== undefined && { type: patch.type }),
+    ...(patch.alert_type !== undefined && { alertType: patch.alert_type }),
+    ...(patch.dwell_seconds !== undefined && { dwellSeconds: patch.dwell_seconds }),
+    ...(patch.buffer_meters !== undefined && { bufferMeters: patch.buffer_meters }),
+  };
+  if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId)).for('update');
+    if (!current) throw notFound(`Geofence ${geofenceId} not found`);
+    const [row] = await tx
+      .update(geofences)
+      .set({ ...columns, updatedAt: new Date() })
+      .where(eq(geofences.geofenceId, geofenceId))
+      .returning();
+    const after = toGeofence(row!);
+    // A Positive zone turned Negative (or back) is a different rule: its running violations no longer apply.
+    if (after.type !== current.type) await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
+    await recordAudit(tx, who, { action: 'update', entity: 'geofence', entityId: geofenceId, before: toGeofence(current), after });
+    return after;
+  });
+}
+
+/** Deletes the geofence; its engine states go with it (foreign key cascade). */
+export async function deleteGeofence(db: DbOrTx, who: AuditActor, geofenceId: string): Promise<Geofence> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(geofences).where(eq(geofences.geofenceId, geofenceId)).returning();
+    if (!row) throw notFound(`Geofence ${geofenceId} not found`);
+    const before = toGeofence(row);
+    await recordAudit(tx, who, { action: 'delete', entity: 'geofence', entityId: geofenceId, before });
+    return before;
+  });
+}
+

@@ -1,0 +1,81 @@
+// The OsmAnd protocol on its own port (OSMAND_PORT, 5055 by default, as Traccar), for phones running Traccar
+// Client: any path, GET query, form POST or JSON POST, handled exactly as /api/v1/ingest/osmand.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../../lib/http-errors';
+import type { TrackingService } from '../../tracking/tracking-service';
+import { ingestOsmand } from './ingest-service';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, 'Request body too large'));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  if (!raw.trim()) return undefined;
+  if (contentType?.includes('application/json')) {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      throw new HttpError(400, 'Body is not valid JSON');
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
+function send(response: ServerResponse, status: number, body: { message: string }) {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
+}
+
+export interface OsmandPortServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startOsmandPort(tracking: TrackingService, port: number, host: string, log: FastifyBaseLogger): Promise<OsmandPortServer> {
+  const server = createServer((request, response) => {
+    void (async () => {
+      if (request.method !== 'GET' && request.method !== 'POST') return send(response, 405, { message: 'Use GET or POST' });
+      const url = new URL(request.url ?? '/', 'http://device');
+      const body = request.method === 'POST' ? parseBody(await readBody(request), request.headers['content-type']) : undefined;
+      const result = await ingestOsmand(tracking, Object.fromEntries(url.searchParams), body);
+      send(response, 200, result);
+    })().catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode < 500) return send(response, error.statusCode, { message: error.message });
+      log.error({ err: error }, 'OsmAnd fix failed');
+      send(response, 503, { message: 'Fix not stored; send it again' });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

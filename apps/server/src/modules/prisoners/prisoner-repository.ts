@@ -1,0 +1,87 @@
+// Reading prisoners as the API shows them: joined with their cell's block and their tracking device's name.
+import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { Prisoner, PrisonerListQuery } from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { cells, devices, prisoners } from '../../db/schema';
+
+const prisonerColumns = {
+  prisoner_id: prisoners.prisonerId,
+  first_name: prisoners.firstName,
+  last_name: prisoners.lastName,
+  date_of_birth: prisoners.dateOfBirth,
+  gender: prisoners.gender,
+  national_id: prisoners.nationalId,
+  entry_date: prisoners.entryDate,
+  release_date: prisoners.releaseDate,
+  status: prisoners.status,
+  cell_id: prisoners.cellId,
+  cell_block: cells.block,
+  behavior_record: prisoners.behaviorRecord,
+  medical_history: prisoners.medicalHistory,
+  tracking_device_id: prisoners.trackingDeviceId,
+  tracking_device_name: devices.name,
+  created_at: prisoners.createdAt,
+  updated_at: prisoners.updatedAt,
+};
+
+type PrisonerRow = Omit<Prisoner, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+function toPrisoner(row: PrisonerRow): Prisoner {
+  return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+}
+
+function selectPrisoners(db: DbOrTx) {
+  return db
+    .select(prisonerColumns)
+    .from(prisoners)
+    .leftJoin(cells, eq(cells.cellId, prisoners.cellId))
+    .leftJoin(devices, eq(devices.id, prisoners.trackingDeviceId));
+}
+
+export async function findPrisoner(db: DbOrTx, prisonerId: number): Promise<Prisoner | null> {
+  const [row] = await selectPrisoners(db).where(eq(prisoners.prisonerId, prisonerId));
+  return row ? toPrisoner(row) : null;
+}
+
+/** `%text%` for ILIKE, with the user's own % and _ taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function listConditions(query: PrisonerListQuery): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    const anyField = [
+      ilike(prisoners.firstName, pattern),
+      ilike(prisoners.lastName, pattern),
+      ilike(prisoners.nationalId, pattern),
+      ilike(prisoners.cellId, pattern),
+      // "Ann Smith" finds the prisoner by full name too.
+      ilike(sql`${prisoners.firstName} || ' ' || ${prisoners.lastName}`, pattern),
+    ];
+    if (/^\d{1,9}$/.test(query.q)) anyField.push(eq(prisoners.prisonerId, Number(query.q)));
+    conditions.push(or(...anyField)!);
+  }
+  if (query.first_name) conditions.push(ilike(prisoners.firstName, containsPattern(query.first_name)));
+  if (query.last_name) conditions.push(ilike(prisoners.lastName, containsPattern(query.last_name)));
+  if (query.status) conditions.push(eq(prisoners.status, query.status));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** One page, newest first with a stable tie-break, and the total matching the same conditions. */
+export async function listPrisoners(db: DbOrTx, query: PrisonerListQuery) {
+  const where = listConditions(query);
+  const [rows, [counted]] = await Promise.all([
+    selectPrisoners(db)
+      .where(where)
+      .orderBy(desc(prisoners.createdAt), desc(prisoners.prisonerId))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(prisoners)
+      .where(where),
+  ]);
+  return { prisoners: rows.map(toPrisoner), total: Number(counted?.n ?? 0) };
+}

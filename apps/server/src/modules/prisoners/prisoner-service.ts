@@ -1,0 +1,143 @@
+// Prisoner records: create, update (full or one field), delete, and moves between cells.
+// Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7).
+import { eq } from 'drizzle-orm';
+import type { Prisoner, PrisonerInput, PrisonerListQuery } from '@prison/shared';
+import { totalPages } from '@prison/shared';
+import type { DbOrTx, Tx } from '../../db/client';
+import { prisoners } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { isOccupying, requireCellExists, reservePlaceInCell } from '../cells/occupancy';
+import { findPrisoner, listPrisoners } from './prisoner-repository';
+
+export const PRISONER_DELETED_MESSAGE = 'Prisoner deleted successfully.';
+
+export async function getPrisoner(db: DbOrTx, prisonerId: number): Promise<Prisoner> {
+  const found = await findPrisoner(db, prisonerId);
+  if (!found) throw notFound(`Prisoner ${prisonerId} not found`);
+  return found;
+}
+
+export async function listPrisonerPage(db: DbOrTx, query: PrisonerListQuery) {
+  const { prisoners: page, total } = await listPrisoners(db, query);
+  return {
+    prisoners: page,
+    currentPage: query.page,
+    totalPages: totalPages(total, query.limit),
+    totalPrisoners: total,
+  };
+}
+
+/** The API's field names mapped to the table's columns; absent fields stay absent (partial update). */
+function toColumns(input: PrisonerInput) {
+  const columns: Partial<typeof prisoners.$inferInsert> = {};
+  if (input.first_name !== undefined) columns.firstName = input.first_name;
+  if (input.last_name !== undefined) columns.lastName = input.last_name;
+  if (input.date_of_birth !== undefined) columns.dateOfBirth = input.date_of_birth;
+  if (input.gender !== undefined) columns.gender = input.gender;
+  if (input.national_id !== undefined) columns.nationalId = input.national_id;
+  if (input.entry_date !== undefined) columns.entryDate = input.entry_date;
+  if (input.release_date !== undefined) columns.releaseDate = input.release_date;
+  if (input.status !== undefined) columns.status = input.status;
+  if (input.cell_id !== undefined) columns.cellId = input.cell_id || null;
+  if (input.behavior_record !== undefined) columns.behaviorRecord = input.behavior_record || null;
+  if (input.medical_history !== undefined) columns.medicalHistory = input.medical_history || null;
+  // first_name and last_name are never null in the table; clearing leaves them empty.
+  if (columns.firstName === null) columns.firstName = '';
+  if (columns.lastName === null) columns.lastName = '';
+  return columns;
+}
+
+type PrisonerState = Pick<
+  typeof prisoners.$inferSelect,
+  'dateOfBirth' | 'entryDate' | 'releaseDate' | 'status' | 'cellId'
+>;
+
+const todayIso = () => new Date().toISOString().slice(0, 10);
+
+/** Rules across fields, checked on the record as it will be after the write. */
+function checkDates(state: PrisonerState) {
+  if (state.dateOfBirth && state.dateOfBirth >= todayIso()) throw badRequest('date_of_birth: must be in the past');
+  if (state.dateOfBirth && state.entryDate && state.entryDate < state.dateOfBirth) {
+    throw badRequest('entry_date: must not be before date_of_birth');
+  }
+  if (state.entryDate && state.releaseDate && state.releaseDate < state.entryDate) {
+    throw badRequest('release_date: must not be before entry_date');
+  }
+}
+
+/**
+ * The cell side of a write: a prisoner who will occupy a cell they did not occupy before needs a free place
+ * (the cell row is locked, then counted); any other new cell only has to exist.
+ */
+async function checkCell(tx: Tx, before: PrisonerState | null, after: PrisonerState) {
+  if (!after.cellId) return;
+  const alreadyThere = before !== null && before.cellId === after.cellId && isOccupying(before.status);
+  if (isOccupying(after.status) && !alreadyThere) await reservePlaceInCell(tx, after.cellId);
+  else if (after.cellId !== before?.cellId) await requireCellExists(tx, after.cellId);
+}
+
+export async function createPrisoner(db: DbOrTx, who: AuditActor, input: PrisonerInput): Promise<Prisoner> {
+  return db.transaction(async (tx) => {
+    const columns = toColumns(input);
+    const state: PrisonerState = {
+      dateOfBirth: columns.dateOfBirth ?? null,
+      entryDate: columns.entryDate ?? null,
+      releaseDate: columns.releaseDate ?? null,
+      status: columns.status ?? null,
+      cellId: columns.cellId ?? null,
+    };
+    checkDates(state);
+    await checkCell(tx, null, state);
+    const [row] = await tx.insert(prisoners).values(columns).returning({ id: prisoners.prisonerId });
+    const created = (await findPrisoner(tx, row!.id))!;
+    await recordAudit(tx, who, { action: 'create', entity: 'prisoner', entityId: created.prisoner_id, after: created });
+    return created;
+  });
+}
+
+export async function updatePrisoner(
+  db: DbOrTx,
+  who: AuditActor,
+  prisonerId: number,
+  input: PrisonerInput,
+  auditAction = 'update',
+): Promise<Prisoner> {
+  const columns = toColumns(input);
+  if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
+  return db.transaction(async (tx) => {
+    // Locked so two edits of one prisoner cannot both pass the checks on a stale record.
+    const [current] = await tx.select().from(prisoners).where(eq(prisoners.prisonerId, prisonerId)).for('update');
+    if (!current) throw notFound(`Prisoner ${prisonerId} not found`);
+    const before = (await findPrisoner(tx, prisonerId))!;
+    const next = { ...current, ...columns };
+    checkDates(next);
+    await checkCell(tx, current, next);
+    await tx
+      .update(prisoners)
+      .set({ ...columns, updatedAt: new Date() })
+      .where(eq(prisoners.prisonerId, prisonerId));
+    const after = (await findPrisoner(tx, prisonerId))!;
+    await recordAudit(tx, who, { action: auditAction, entity: 'prisoner', entityId: prisonerId, before, after });
+    return after;
+  });
+}
+
+/** Moves (or first assigns) a prisoner into a cell, with the same locked capacity check as any other write. */
+export async function assignPrisonerToCell(
+  db: DbOrTx,
+  who: AuditActor,
+  prisonerId: number,
+  cellId: string,
+): Promise<Prisoner> {
+  return updatePrisoner(db, who, prisonerId, { cell_id: cellId }, 'assign_cell');
+}
+
+export async function deletePrisoner(db: DbOrTx, who: AuditActor, prisonerId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await findPrisoner(tx, prisonerId);
+    if (!before) throw notFound(`Prisoner ${prisonerId} not found`);
+    await tx.delete(prisoners).where(eq(prisoners.prisonerId, prisonerId));
+    await recordAudit(tx, who, { action: 'delete', entity: 'prisoner', entityId: prisonerId, before });
+  });
+}

@@ -1,0 +1,297 @@
+import { expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { Prisoner, PrisonerListResponse } from '@prison/shared';
+import { describeEachEngine } from '../../../test/test-db';
+import { useTestApp } from '../../../test/test-app';
+import { auditLog } from '../../db/schema';
+
+describeEachEngine('prisoner records', (engine) => {
+  const ctx = useTestApp(engine);
+  const api = (method: string, url: string, body?: unknown) => ctx().api(method, url, body);
+  let serial = 0;
+  const unique = (prefix: string) => `${prefix}${engine}${++serial}`;
+
+  async function newCell(capacity = 2, block = 'PA') {
+    const cell_id = unique('PC-');
+    const res = await api('POST', '/cell_controls/cells', { cell_id, block, capacity, security_level: 'Medium' });
+    expect(res.statusCode, res.body).toBe(200);
+    return cell_id;
+  }
+
+  async function newPrisoner(fields: Record<string, unknown> = {}): Promise<Prisoner> {
+    const res = await api('POST', '/prisoner/add', {
+      first_name: 'John',
+      last_name: unique('Doe'),
+      date_of_birth: '1980-05-17',
+      gender: 'Male',
+      national_id: 'Germany',
+      entry_date: '2020-01-10',
+      status: 'Incarcerated',
+      ...fields,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
+  const occupancy = async (cellId: string) => {
+    const res = await api('GET', `/cell_controls/addOccupant/${cellId}`);
+    return res.json().cell.current_occupants as number;
+  };
+
+  it('creates a prisoner (200), reads it back with its cell block, and audits the creation', async () => {
+    const cellId = await newCell(2, 'Z');
+    const created = await newPrisoner({ first_name: 'Ada', cell_id: cellId });
+    expect(created).toMatchObject({
+      first_name: 'Ada',
+      date_of_birth: '1980-05-17',
+      national_id: 'Germany',
+      status: 'Incarcerated',
+      cell_id: cellId,
+      cell_block: 'Z',
+      release_date: null,
+      tracking_device_id: null,
+      tracking_device_name: null,
+    });
+    const res = await api('GET', `/prisoner/prisonerid/${created.prisoner_id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual(created);
+    const audit = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(created.prisoner_id))));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'create', actor: 'warden', after: created });
+  });
+
+  it('documents every prisoner route in the OpenAPI document', async () => {
+    const doc = ctx().app.swagger() as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    for (const path of [
+      '/prisoner/all',
+      '/prisoner/prisonerid/{id}',
+      '/prisoner/add',
+      '/prisoner/update/{id}',
+      '/prisoner/delete/{id}',
+    ]) {
+      const operations = Object.values(doc.paths[`/api/v1${path}`] ?? {});
+      expect(operations.length, path).toBeGreaterThan(0);
+      expect(operations[0]!.tags).toEqual(['prisoners']);
+    }
+    for (const path of [
+      '/cell_controls/overview',
+      '/cell_controls/assign',
+      '/staff/getbyRole/{role}',
+      '/incident/recent',
+    ]) {
+      expect(doc.paths[`/api/v1${path}`], path).toBeDefined();
+    }
+  });
+
+  it('tells open screens to refetch after each write (dataChanged prisoners and cells)', async () => {
+    const realtime = ctx().app.realtime;
+    const original = realtime.toBrowsers;
+    const topics: string[] = [];
+    realtime.toBrowsers = () => ({ emit: (_event: string, topic: string) => topics.push(topic) }) as never;
+    try {
+      const p = await newPrisoner();
+      await api('PUT', `/prisoner/update/${p.prisoner_id}`, { behavior_record: 'Quiet' });
+      await api('DELETE', `/prisoner/delete/${p.prisoner_id}`);
+      await api('POST', '/prisoner/add', { status: 'Escaped' }); // refused: no event
+    } finally {
+      realtime.toBrowsers = original;
+    }
+    expect(topics).toEqual(['prisoners', 'cells', 'prisoners', 'cells', 'prisoners', 'cells']);
+  });
+
+  it('accepts an empty create form (SPEC 5: no required fields)', async () => {
+    const res = await api('POST', '/prisoner/add', { first_name: '', cell_id: '', date_of_birth: '' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ first_name: '', cell_id: null, date_of_birth: null });
+  });
+
+  it.each([
+    [{ date_of_birth: '2001-02-30' }, /^date_of_birth: /],
+    [{ date_of_birth: '17/05/1980' }, /^date_of_birth: /],
+    [{ date_of_birth: '2999-01-01' }, /^date_of_birth: must be in the past/],
+    [{ entry_date: '2020-13-01' }, /^entry_date: /],
+    [{ date_of_birth: '1990-01-01', entry_date: '1985-01-01' }, /^entry_date: must not be before date_of_birth/],
+    [{ entry_date: '2020-01-10', release_date: '2019-12-31' }, /^release_date: must not be before entry_date/],
+    [{ gender: 'Unknown' }, /^gender: /],
+    [{ status: 'Escaped' }, /^status: /],
+    [{ national_id: 'Atlantis' }, /^national_id: .*country/],
+    [{ first_name: 'x'.repeat(101) }, /^first_name: /],
+  ])('refuses bad input %j with 400 naming the field, and stores nothing', async (fields, message) => {
+    const before = (await api('GET', '/prisoner/all')).json().totalPrisoners;
+    const res = await api('POST', '/prisoner/add', { first_name: 'Bad', ...fields });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(message);
+    expect((await api('GET', '/prisoner/all')).json().totalPrisoners).toBe(before);
+  });
+
+  it('refuses an unknown cell with 400 and a full cell with 409 "Cell X is full"', async () => {
+    const unknown = await api('POST', '/prisoner/add', { first_name: 'Nowhere', cell_id: 'NO-SUCH-CELL' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ message: 'cell_id: cell NO-SUCH-CELL does not exist' });
+    const cellId = await newCell(1);
+    await newPrisoner({ cell_id: cellId, status: 'On Trial' });
+    const full = await api('POST', '/prisoner/add', { first_name: 'Second', cell_id: cellId, status: 'Incarcerated' });
+    expect(full.statusCode).toBe(409);
+    expect(full.json()).toEqual({ message: `Cell ${cellId} is full` });
+    // A released prisoner takes no place, so their record may still name the cell.
+    const released = await api('POST', '/prisoner/add', { first_name: 'Gone', cell_id: cellId, status: 'Released' });
+    expect(released.statusCode).toBe(200);
+    expect(await occupancy(cellId)).toBe(1);
+  });
+
+  it('updates the full field set, or one field, and clears a field with null or ""', async () => {
+    const p = await newPrisoner();
+    const full = await api('PUT', `/prisoner/update/${p.prisoner_id}`, {
+      first_name: 'Bea',
+      last_name: 'Smith',
+      date_of_birth: '1975-03-04',
+      gender: 'Female',
+      national_id: 'France',
+      entry_date: '2019-06-01',
+      release_date: '2030-06-01',
+      status: 'On Trial',
+      cell_id: null,
+      prisoner_id: 99999, // extra keys from the form are ignored
+    });
+    expect(full.statusCode, full.body).toBe(200);
+    expect(full.json()).toMatchObject({
+      prisoner_id: p.prisoner_id,
+      first_name: 'Bea',
+      gender: 'Female',
+      release_date: '2030-06-01',
+    });
+
+    const remark = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { behavior_record: 'Calm, cooperative.' });
+    expect(remark.statusCode).toBe(200);
+    expect(remark.json()).toMatchObject({ behavior_record: 'Calm, cooperative.', first_name: 'Bea' });
+
+    const medical = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { medical_history: 'Asthma' });
+    expect(medical.json()).toMatchObject({ medical_history: 'Asthma', behavior_record: 'Calm, cooperative.' });
+
+    const cleared = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { behavior_record: '', release_date: null });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({ behavior_record: null, release_date: null });
+    const clearedDate = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { release_date: '' });
+    expect(clearedDate.statusCode).toBe(200);
+
+    const audit = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'prisoner'),
+          eq(auditLog.entityId, String(p.prisoner_id)),
+          eq(auditLog.action, 'update'),
+        ),
+      );
+    expect(audit.length).toBe(5);
+    expect(audit.find((a) => (a.after as Prisoner).first_name === 'Bea')?.before).toMatchObject({ first_name: 'John' });
+  });
+
+  it('checks the dates of an update against the stored record', async () => {
+    const p = await newPrisoner({ entry_date: '2020-01-10' });
+    const res = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { release_date: '2019-01-01' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('release_date: must not be before entry_date');
+    expect((await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`)).json().data.release_date).toBeNull();
+  });
+
+  it('answers 400 for an empty update and for a bad id, 404 for an unknown id', async () => {
+    const p = await newPrisoner();
+    expect((await api('PUT', `/prisoner/update/${p.prisoner_id}`, {})).statusCode).toBe(400);
+    expect((await api('GET', '/prisoner/prisonerid/abc')).json().message).toMatch(/^id: /);
+    const missing = await api('GET', '/prisoner/prisonerid/987654');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Prisoner 987654 not found' });
+    expect((await api('PUT', '/prisoner/update/987654', { first_name: 'X' })).statusCode).toBe(404);
+    expect((await api('DELETE', '/prisoner/delete/987654')).statusCode).toBe(404);
+  });
+
+  it('counts a prisoner once when they stay in their cell, and checks room when they move or start occupying', async () => {
+    const cellId = await newCell(1);
+    const inCell = await newPrisoner({ cell_id: cellId });
+    // Editing other fields of the only occupant of a full cell is fine.
+    const same = await api('PUT', `/prisoner/update/${inCell.prisoner_id}`, { first_name: 'Still', cell_id: cellId });
+    expect(same.statusCode, same.body).toBe(200);
+    // A released prisoner in the full cell cannot start occupying it again.
+    const other = await newPrisoner({ status: 'Released', cell_id: null });
+    const moveIn = await api('PUT', `/prisoner/update/${other.prisoner_id}`, { cell_id: cellId });
+    expect(moveIn.statusCode).toBe(200);
+    const back = await api('PUT', `/prisoner/update/${other.prisoner_id}`, { status: 'Incarcerated' });
+    expect(back.statusCode).toBe(409);
+    expect(back.json().message).toBe(`Cell ${cellId} is full`);
+    // Releasing the occupant frees the place.
+    await api('PUT', `/prisoner/update/${inCell.prisoner_id}`, { status: 'Released' });
+    expect(await occupancy(cellId)).toBe(0);
+    expect((await api('PUT', `/prisoner/update/${other.prisoner_id}`, { status: 'Incarcerated' })).statusCode).toBe(
+      200,
+    );
+    expect(await occupancy(cellId)).toBe(1);
+  });
+
+  it('deletes a prisoner with the spec message, freeing the place', async () => {
+    const cellId = await newCell(1);
+    const p = await newPrisoner({ cell_id: cellId });
+    const res = await api('DELETE', `/prisoner/delete/${p.prisoner_id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Prisoner deleted successfully.' });
+    expect((await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`)).statusCode).toBe(404);
+    expect(await occupancy(cellId)).toBe(0);
+  });
+
+  it('pages newest first with correct totals, and searches and filters on the server', async () => {
+    const tag = unique('Pagey');
+    const made: Prisoner[] = [];
+    for (let i = 0; i < 23; i++) {
+      made.push(
+        await newPrisoner({
+          first_name: i % 2 ? 'Odd' : 'Even',
+          last_name: `${tag}${String(i).padStart(2, '0')}`,
+          status: i < 5 ? 'Released' : 'On Trial',
+          national_id: i === 7 ? 'Japan' : 'Germany',
+        }),
+      );
+    }
+    const page1: PrisonerListResponse = (await api('GET', `/prisoner/all?page=1&last_name=${tag}`)).json();
+    expect(page1).toMatchObject({ currentPage: 1, totalPages: 2, totalPrisoners: 23 });
+    expect(page1.prisoners).toHaveLength(20);
+    expect(page1.prisoners[0]!.prisoner_id).toBe(made[22]!.prisoner_id);
+    const page2: PrisonerListResponse = (await api('GET', `/prisoner/all?page=2&last_name=${tag}`)).json();
+    expect(page2.prisoners.map((p) => p.prisoner_id)).toEqual(
+      made
+        .slice(0, 3)
+        .reverse()
+        .map((p) => p.prisoner_id),
+    );
+    const beyond: PrisonerListResponse = (await api('GET', `/prisoner/all?page=9&last_name=${tag}`)).json();
+    expect(beyond).toMatchObject({ prisoners: [], totalPrisoners: 23 });
+
+    const limited = (await api('GET', `/prisoner/all?limit=5&last_name=${tag.toUpperCase()}`)).json();
+    expect(limited).toMatchObject({ totalPages: 5, totalPrisoners: 23 });
+    expect((await api('GET', '/prisoner/all?limit=101')).statusCode).toBe(400);
+    expect((await api('GET', '/prisoner/all?page=0')).statusCode).toBe(400);
+    expect((await api('GET', '/prisoner/all?status=Escaped')).json().message).toMatch(/^status: /);
+
+    const released = (await api('GET', `/prisoner/all?status=Released&last_name=${tag}`)).json();
+    expect(released.totalPrisoners).toBe(5);
+    const odd = (await api('GET', `/prisoner/all?first_name=od&last_name=${tag}`)).json();
+    expect(odd.totalPrisoners).toBe(11);
+    const byQ = (await api('GET', `/prisoner/all?q=${tag.toLowerCase()}0`)).json();
+    expect(byQ.totalPrisoners).toBe(10);
+    const byCountry = (await api('GET', `/prisoner/all?q=japan&last_name=${tag}`)).json();
+    expect(byCountry.prisoners.map((p: Prisoner) => p.prisoner_id)).toEqual([made[7]!.prisoner_id]);
+    const byId = (await api('GET', `/prisoner/all?q=${made[3]!.prisoner_id}&last_name=${tag}`)).json();
+    expect(byId.prisoners.map((p: Prisoner) => p.prisoner_id)).toContain(made[3]!.prisoner_id);
+    const byFullName = (await api('GET', `/prisoner/all?q=${encodeURIComponent(`even ${tag}04`)}`)).json();
+    expect(byFullName.totalPrisoners).toBe(1);
+    // Wildcards typed by the user are taken literally.
+    expect((await api('GET', '/prisoner/all?q=%25')).json().totalPrisoners).toBe(0);
+    // An empty parameter is no filter (hand-written URLs, or a form that sends every field).
+    expect((await api('GET', `/prisoner/all?status=&first_name=&last_name=${tag}`)).json().totalPrisoners).toBe(23);
+    const none = (await api('GET', '/prisoner/all?q=nobody-by-this-name')).json();
+    expect(none).toEqual({ prisoners: [], currentPage: 1, totalPages: 1, totalPrisoners: 0 });
+  });
+});

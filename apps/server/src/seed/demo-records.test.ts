@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { count, countDistinct, eq, isNotNull, sql } from 'drizzle-orm';
+import { PRISONER_STATUSES, isCountryName } from '@prison/shared';
+import { createTestDatabase, describeEachEngine } from '../../test/test-db';
+import type { Database } from '../db/client';
+import { auditLog, cells, incidents, prisoners, staff } from '../db/schema';
+import { DEMO_COUNTS, seedDemoRecords } from './demo-records';
+
+describeEachEngine('demo records seed', (engine) => {
+  let database: Database;
+  let seconds = 0;
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    const started = performance.now();
+    expect(await seedDemoRecords(database.db)).toEqual({ seeded: true });
+    seconds = (performance.now() - started) / 1000;
+  }, 60_000);
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('seeds a believable prison in a few seconds', async () => {
+    const db = database.db;
+    expect(seconds).toBeLessThan(15);
+    const [[c], [p], [s], [i]] = await Promise.all([
+      db.select({ n: count(), blocks: countDistinct(cells.block) }).from(cells),
+      db.select({ n: count(), countries: countDistinct(prisoners.nationalId) }).from(prisoners),
+      db
+        .select({
+          police: sql<number>`count(*) filter (where role = 'Police')::int`,
+          guards: sql<number>`count(*) filter (where role = 'Guard')::int`,
+        })
+        .from(staff),
+      db.select({ n: count() }).from(incidents),
+    ]);
+    expect(c).toEqual({ n: DEMO_COUNTS.cells, blocks: 3 });
+    expect(p!.n).toBe(DEMO_COUNTS.prisoners);
+    expect(p!.countries).toBeGreaterThan(10);
+    expect(s).toEqual({ police: DEMO_COUNTS.police, guards: DEMO_COUNTS.guards });
+    expect(i!.n).toBe(DEMO_COUNTS.incidents);
+
+    const statuses = await db
+      .select({ status: prisoners.status, n: count() })
+      .from(prisoners)
+      .groupBy(prisoners.status);
+    expect(statuses.map((r) => r.status).sort()).toEqual([...PRISONER_STATUSES].sort());
+    const records = await db.select().from(prisoners);
+    for (const r of records) {
+      expect(isCountryName(r.nationalId!)).toBe(true);
+      expect(r.dateOfBirth! < r.entryDate!).toBe(true);
+      if (r.releaseDate) expect(r.releaseDate >= r.entryDate!).toBe(true);
+    }
+    expect(new Set(records.map((r) => `${r.firstName} ${r.lastName}`)).size).toBeGreaterThan(100);
+    const guardRanks = await db
+      .selectDistinct({ rank: staff.rank })
+      .from(staff)
+      .where(sql`role = 'Guard'`);
+    expect(guardRanks.map((r) => r.rank).sort()).toEqual(['Security', 'Supervisor']);
+    // Everything went through the services, so everything is audited.
+    const [audited] = await db.select({ n: count() }).from(auditLog);
+    expect(audited!.n).toBe(
+      DEMO_COUNTS.cells + DEMO_COUNTS.prisoners + DEMO_COUNTS.police + DEMO_COUNTS.guards + DEMO_COUNTS.incidents,
+    );
+  });
+
+  it('fills no cell beyond its capacity, and fills some completely', async () => {
+    // Counted here independently of the cell service.
+    const rows = await database.db
+      .select({
+        cell_id: cells.cellId,
+        capacity: cells.capacity,
+        occupants: sql<number>`count(${prisoners.prisonerId}) filter (where ${prisoners.status} in ('On Trial', 'Incarcerated'))::int`,
+      })
+      .from(cells)
+      .leftJoin(prisoners, eq(prisoners.cellId, cells.cellId))
+      .groupBy(cells.cellId, cells.capacity);
+    expect(rows).toHaveLength(DEMO_COUNTS.cells);
+    for (const row of rows) expect(row.occupants, row.cell_id).toBeLessThanOrEqual(row.capacity);
+    expect(rows.filter((r) => r.occupants === r.capacity).length).toBeGreaterThanOrEqual(10);
+    expect(rows.some((r) => r.occupants === 0 || r.occupants < r.capacity)).toBe(true);
+    const capacities = new Set(rows.map((r) => r.capacity));
+    expect([...capacities].sort()).toEqual([1, 2, 3, 4]);
+    const [assigned] = await database.db.select({ n: count() }).from(prisoners).where(isNotNull(prisoners.cellId));
+    expect(assigned!.n).toBeGreaterThan(100);
+  });
+
+  it('does nothing on a database that already holds records', async () => {
+    expect(await seedDemoRecords(database.db)).toEqual({ seeded: false });
+    const [p] = await database.db.select({ n: count() }).from(prisoners);
+    expect(p!.n).toBe(DEMO_COUNTS.prisoners);
+  });
+});

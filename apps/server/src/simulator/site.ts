@@ -1,0 +1,53 @@
+// A fictional prison laid out around a centre point: a perimeter wall, two restricted zones, an exercise yard and
+// the open ground between the cell blocks where prisoners walk. Distances are metres east (x) and north (y).
+import type { GeofenceInput } from '@prison/shared';
+
+export type Point = [x: number, y: number];
+export type LatLng = [lat: number, lng: number];
+
+const METRES_PER_DEGREE = 111_320;
+
+export class PrisonSite {
+  /** The wall: leaving it is a Critical breach. */
+  readonly perimeter: Point[] = [
+    [-220, -160],
+    [0, -185],
+    [220, -160],
+    [245, 0],
+    [220, 160],
+    [0, 185],
+    [-220, 160],
+    [-245, 0],
+  ];
+  readonly workshop = { from: [100, 60] as Point, to: [180, 130] as Point };
+  readonly armoury = { centre: [-150, 100] as Point, radius: 30 };
+  readonly yard = { centre: [0, -90] as Point, radius: 55 };
+  /** Where prisoners wander between breaches: inside the wall, clear of every zone. */
+  readonly ground = { from: [-100, 0] as Point, to: [70, 140] as Point };
+
+  constructor(
+    readonly centreLat: number,
+    readonly centreLng: number,
+  ) {}
+
+  toLatLng([x, y]: Point): LatLng {
+    const lat = this.centreLat + y / METRES_PER_DEGREE;
+    const lng = this.centreLng + x / (METRES_PER_DEGREE * Math.cos((this.centreLat * Math.PI) / 180));
+    return [lat, lng];
+  }
+
+  /** The demo geofences (ids are fixed so a second start finds them). */
+  geofences(): GeofenceInput[] {
+    const { from, to } = this.workshop;
+    const rectangle: Point[] = [from, [to[0], from[1]], to, [from[0], to[1]]];
+    const common = { dwell_seconds: 0, buffer_meters: 0 };
+    const [armouryLat, armouryLng] = this.toLatLng(this.armoury.centre);
+    const [yardLat, yardLng] = this.toLatLng(this.yard.centre);
+    return [
+      { ...common, geofence_id: 'demo-perimeter', shape: 'Polygon', name: 'Perimeter', type: 'Negative', alert_type: 'Critical', buffer_meters: 5, coordinates: this.perimeter.map((p) => this.toLatLng(p)) },
+      { ...common, geofence_id: 'demo-workshop', shape: 'Rectangle', name: 'Workshop', type: 'Positive', alert_type: 'Warning', coordinates: rectangle.map((p) => this.toLatLng(p)) },
+      { ...common, geofence_id: 'demo-armoury', shape: 'Circle', name: 'Armoury', type: 'Positive', alert_type: 'Warning', radius: this.armoury.radius, center_lat: armouryLat, center_lng: armouryLng },
+      { ...common, geofence_id: 'demo-yard', shape: 'Circle', name: 'Exercise Yard', type: 'Positive', alert_type: 'Informational', dwell_seconds: 10, radius: this.yard.radius, center_lat: yardLat, center_lng: yardLng },
+    ];
+  }
+}

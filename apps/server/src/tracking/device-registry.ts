@@ -1,0 +1,146 @@
+// Every registered device in memory: credentials (sha256 of the secret) and live state, so a fix costs no
+// database read. Device changes through the API refresh the entry; a periodic refresh picks up prisoner renames.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { devices, prisoners } from '../db/schema';
+import { FixRefused } from './fix';
+
+export interface TrackedDevice {
+  id: string;
+  name: string;
+  secretHash: string;
+  prisonerId: number | null;
+  prisonerName: string | null;
+  /** Receive time of the last fix (ms), what the offline watcher measures silence against. */
+  lastSeenAt: number | null;
+  /** Device time of the newest fix (ms): older fixes go to history only. */
+  lastFixAt: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  battery: number | null;
+  online: boolean;
+  lowBatteryAlerted: boolean;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** The name operators see: the prisoner's, or the device's own for an unassigned device. */
+export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisonerName'>): string {
+  return device.prisonerName ?? `${device.name} (${device.id.slice(0, 8)})`;
+}
+
+type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
+
+function selectDevices(db: DbOrTx, id?: string) {
+  const query = db
+    .select({
+      id: devices.id,
+      name: devices.name,
+      secretHash: devices.secretHash,
+      lastSeenAt: devices.lastSeenAt,
+      lastFixAt: devices.lastFixAt,
+      latitude: devices.lastLatitude,
+      longitude: devices.lastLongitude,
+      battery: devices.lastBattery,
+      online: devices.online,
+      lowBatteryAlerted: devices.lowBatteryAlerted,
+      prisonerId: prisoners.prisonerId,
+      prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
+    })
+    .from(devices)
+    .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id));
+  return id === undefined ? query : query.where(eq(devices.id, id));
+}
+
+function fromRow(row: DeviceRow): TrackedDevice {
+  return {
+    id: row.id,
+    name: row.name,
+    secretHash: row.secretHash,
+    prisonerId: row.prisonerId ?? null,
+    prisonerName: row.prisonerName ?? null,
+    lastSeenAt: row.lastSeenAt?.getTime() ?? null,
+    lastFixAt: row.lastFixAt?.getTime() ?? null,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    battery: row.battery,
+    online: row.online,
+    lowBatteryAlerted: row.lowBatteryAlerted,
+  };
+}
+
+export class DeviceRegistry {
+  private readonly byId = new Map<string, TrackedDevice>();
+
+  /** Loads every device. Silence is measured from `startedAt` at the earliest: the server could not listen before. */
+  async load(db: DbOrTx, startedAt: number): Promise<void> {
+    this.byId.clear();
+    for (const row of await selectDevices(db)) {
+      const device = fromRow(row);
+      if (device.online) device.lastSeenAt = Math.max(device.lastSeenAt ?? 0, startedAt);
+      this.byId.set(device.id, device);
+    }
+  }
+
+  /** Re-reads credentials, name and assignment of all devices, keeping the live state held in memory. */
+  async refreshAll(db: DbOrTx): Promise<void> {
+    const rows = await selectDevices(db);
+    const seen = new Set<string>();
+    for (const row of rows) {
+      seen.add(row.id);
+      const current = this.byId.get(row.id);
+      if (current) Object.assign(current, { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null });
+      else this.byId.set(row.id, fromRow(row));
+    }
+    for (const id of this.byId.keys()) if (!seen.has(id)) this.byId.delete(id);
+  }
+
+  /** After an API change to one device: returns the entry, or null when the device no longer exists. */
+  async refresh(db: DbOrTx, id: string): Promise<TrackedDevice | null> {
+    const [row] = await selectDevices(db, id);
+    if (!row) {
+      this.byId.delete(id);
+      return null;
+    }
+    const current = this.byId.get(id);
+    if (!current) {
+      const device = fromRow(row);
+      this.byId.set(id, device);
+      return device;
+    }
+    Object.assign(current, { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null });
+    return current;
+  }
+
+  get(id: string): TrackedDevice | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): IterableIterator<TrackedDevice> {
+    return this.byId.values();
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /**
+   * The device named by a fix. `secret` must match when given; `secretRequired` is false only for the OsmAnd
+   * protocol, whose Traccar Client sends nothing but the id (docs/decisions: OsmAnd device identity).
+   */
+  authenticate(id: string, secret: string | undefined, options: { secretRequired: boolean; unknownStatus?: number }): TrackedDevice {
+    const device = this.byId.get(id);
+    if (!device) throw new FixRefused(`Unknown device ${id}`, options.unknownStatus ?? 400);
+    if (secret === undefined || secret === '') {
+      if (options.secretRequired) throw new FixRefused('The device secret is required', 401);
+      return device;
+    }
+    const given = Buffer.from(hashSecret(secret), 'hex');
+    const stored = Buffer.from(device.secretHash, 'hex');
+    if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw new FixRefused('Wrong device secret', 401);
+    return device;
+  }
+}

@@ -1,0 +1,51 @@
+// The phone app's protocol (DECISIONS.md "Facts"): Socket.IO `updateLocation`, now with the device's credentials in
+// the handshake `auth: { deviceId, secret }`. Each fix is acknowledged `{ ok }` only after it is committed.
+import { updateLocationEvent } from '@prison/shared';
+import type { RealtimeSocket } from '../plugins/realtime';
+import { checkFix, FixRefused, parseFixTime } from './fix';
+import type { TrackingService } from './tracking-service';
+
+type Ack = (result: { ok: boolean; message?: string }) => void;
+
+export function deviceSocketHandler(tracking: TrackingService) {
+  return async (socket: RealtimeSocket): Promise<boolean> => {
+    const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
+    const id = typeof auth.deviceId === 'string' ? auth.deviceId : typeof auth.trackingId === 'string' ? auth.trackingId : '';
+    const secret = typeof auth.secret === 'string' ? auth.secret : undefined;
+    try {
+      tracking.registry.authenticate(id, secret, { secretRequired: true });
+    } catch {
+      return false;
+    }
+    socket.data.deviceId = id;
+    socket.on('updateLocation', (payload: unknown, ack?: Ack) => {
+      const reply: Ack = typeof ack === 'function' ? ack : () => undefined;
+      void receiveFix(tracking, id, secret, payload).then(
+        () => reply({ ok: true }),
+        (error: unknown) => reply({ ok: false, message: error instanceof Error ? error.message : 'Fix not stored' }),
+      );
+    });
+    return true;
+  };
+}
+
+async function receiveFix(tracking: TrackingService, deviceId: string, secret: string | undefined, payload: unknown): Promise<void> {
+  const parsed = updateLocationEvent.safeParse(payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new FixRefused(`${issue?.path.join('.') || 'fix'}: ${issue?.message ?? 'is invalid'}`);
+  }
+  const event = parsed.data;
+  if (event.trackingId !== deviceId) throw new FixRefused('trackingId does not match the connected device');
+  // The secret may have been rotated or the device removed since the socket connected.
+  tracking.registry.authenticate(deviceId, secret, { secretRequired: true });
+  const fix = checkFix({
+    deviceId,
+    latitude: event.latitude,
+    longitude: event.longitude,
+    recordedAt: parseFixTime(event.timestamp),
+    accuracy: event.accuracy ?? null,
+    battery: event.battery ?? null,
+  });
+  await tracking.submit([fix]);
+}

@@ -1,0 +1,33 @@
+// The part of the geofence engine (tracking/geofence-engine.ts, decorated as `app.geofenceEngine`) the tracking
+// services use. Read through this accessor so the services run (without geofence alerts) when no engine is loaded.
+import type { FastifyInstance } from 'fastify';
+import type { AlertType, GeofenceType } from '@prison/shared';
+
+export interface EngineGeofence {
+  geofence_id: string;
+  name: string;
+  type: GeofenceType;
+  alert_type: AlertType;
+}
+
+export interface EngineTransitionLike {
+  geofence: EngineGeofence;
+  kind: 'start' | 'end';
+  at: Date;
+}
+
+export interface GeofenceEngineLike {
+  evaluate(deviceId: string, lat: number, lng: number, at: Date): EngineTransitionLike[];
+  tick(now: Date): { deviceId: string; transitions: EngineTransitionLike[] }[];
+  forgetDevice(deviceId: string): void;
+}
+
+export function engineOf(app: FastifyInstance): GeofenceEngineLike | null {
+  const engine = (app as unknown as { geofenceEngine?: GeofenceEngineLike }).geofenceEngine;
+  return engine && typeof engine.evaluate === 'function' ? engine : null;
+}
+
+/** "John Doe left Perimeter" (Negative) or "John Doe entered Workshop" (Positive). */
+export function geofenceAlertMessage(name: string, geofence: EngineGeofence): string {
+  return geofence.type === 'Negative' ? `${name} left ${geofence.name}` : `${name} entered ${geofence.name}`;
+}

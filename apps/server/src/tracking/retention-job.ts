@@ -1,0 +1,76 @@
+// Retention: fixes older than POSITION_RETENTION_DAYS are deleted daily (and once at start), in batches so the
+// table is never locked for long. Alerts and the audit trail are kept.
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
+
+export const RETENTION_INTERVAL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_BATCH_SIZE = 10_000;
+
+/** Deletes every fix recorded before now minus `retentionDays`; returns how many were deleted. */
+export async function deleteExpiredPositions(
+  db: DbOrTx,
+  retentionDays: number,
+  { batchSize = DEFAULT_BATCH_SIZE, now = new Date() }: { batchSize?: number; now?: Date } = {},
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+  let deleted = 0;
+  for (;;) {
+    // Served by positions_recorded_idx; each batch is its own short statement.
+    const result = (await db.execute(sql`
+      delete from positions where id in (
+        select id from positions where recorded_at < ${cutoff}::timestamptz limit ${batchSize}
+      )`)) as unknown as { rowCount?: number | null; affectedRows?: number };
+    const count = result.rowCount ?? result.affectedRows ?? 0;
+    deleted += count;
+    if (count < batchSize) break;
+  }
+  if (deleted > 0) {
+    await recordAudit(db, SYSTEM_ACTOR, {
+      action: 'retention.delete',
+      entity: 'positions',
+      after: { deleted, recorded_before: cutoff, retention_days: retentionDays },
+    });
+  }
+  return deleted;
+}
+
+export interface RetentionJob {
+  /** Runs one pass now (the scheduled passes call this too); never runs two passes at once. */
+  runNow(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Starts the daily job with a first pass right away. */
+export function startRetentionJob(app: FastifyInstance, intervalMs = RETENTION_INTERVAL_MS): RetentionJob {
+  let running: Promise<number> | null = null;
+  let stopped = false;
+  const runNow = () => {
+    if (stopped) return Promise.resolve(0);
+    running ??= deleteExpiredPositions(app.db, app.config.POSITION_RETENTION_DAYS)
+      .then((deleted) => {
+        if (deleted > 0) app.log.info({ deleted }, 'retention: old positions deleted');
+        return deleted;
+      })
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'retention: pass failed');
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void runNow(), intervalMs);
+  timer.unref();
+  void runNow();
+  return {
+    runNow,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

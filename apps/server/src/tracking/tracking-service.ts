@@ -1,0 +1,390 @@
+// The tracking core: stores fixes durably in small batched transactions, feeds the newest ones to the geofence
+// engine, raises and stores alerts in the same transaction, then fans positions and alerts out to browsers.
+// All writes run one after another on a single lane, so the in-memory device state and the database agree.
+import type { FastifyBaseLogger } from 'fastify';
+import { inArray, sql } from 'drizzle-orm';
+import type { FixOutcome } from '@prison/shared';
+import type { Db, Tx } from '../db/client';
+import { devices, positions } from '../db/schema';
+import type { Realtime } from '../plugins/realtime';
+import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
+import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
+import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
+import type { Fix } from './fix';
+import { LivePositions } from './live-positions';
+
+/** Fixes arriving within this window share one transaction. */
+const FLUSH_DELAY_MS = 2;
+/** Most fixes per transaction (well under PostgreSQL's 65,535 bind parameters). */
+const MAX_FIXES_PER_TRANSACTION = 2000;
+export const LOW_BATTERY_PERCENT = 15;
+export const BATTERY_REARM_PERCENT = 20;
+/** Names and assignments changed outside the devices API (prisoner edits) are picked up this often. */
+const REGISTRY_REFRESH_MS = 30_000;
+
+export interface TrackingOptions {
+  db: Db;
+  realtime: Realtime;
+  engine: () => GeofenceEngineLike | null;
+  log: FastifyBaseLogger;
+  offlineSeconds: number;
+}
+
+interface PendingGroup {
+  fixes: Fix[];
+  resolve(outcomes: FixOutcome[]): void;
+  reject(error: unknown): void;
+}
+
+/** An alert to store, with the name its live toast shows. */
+interface AlertDraft {
+  alert: NewAlert;
+  prisonerName: string | null;
+}
+
+/** Geofence state changes, applied in order after the alerts of the same transaction are stored. */
+type GeofenceEvent = { kind: 'start'; deviceId: string; geofenceId: string; at: Date; draft: number } | { kind: 'end'; deviceId: string; geofenceId: string; at: Date };
+
+export class ServiceStopped extends Error {
+  constructor() {
+    super('The server is shutting down; send the fix again');
+  }
+}
+
+export class TrackingService {
+  readonly registry = new DeviceRegistry();
+  readonly live: LivePositions;
+  private queue: PendingGroup[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushQueued = false;
+  private lane: Promise<unknown> = Promise.resolve();
+  private watcher: NodeJS.Timeout | null = null;
+  private refresher: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: TrackingOptions) {
+    this.live = new LivePositions(options.realtime, this.registry);
+  }
+
+  get offlineMs(): number {
+    return this.options.offlineSeconds * 1000;
+  }
+
+  async start(): Promise<void> {
+    await this.registry.load(this.options.db, Date.now());
+    this.live.start();
+    // Checked several times per threshold, so an offline device is reported within about a quarter of it late.
+    const every = Math.min(5000, Math.max(200, this.offlineMs / 4));
+    this.watcher = setInterval(() => void this.checkSilence().catch((error) => this.options.log.error({ err: error }, 'offline check failed')), every);
+    this.watcher.unref();
+    this.refresher = setInterval(() => void this.registry.refreshAll(this.options.db).catch(() => undefined), REGISTRY_REFRESH_MS);
+    this.refresher.unref();
+  }
+
+  /** Finishes what was acknowledged or queued, then stops the timers. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.queue.length) await this.runOnLane(() => this.flushAll());
+    this.stopped = true;
+    if (this.watcher) clearInterval(this.watcher);
+    if (this.refresher) clearInterval(this.refresher);
+    this.live.stop();
+    await this.lane.catch(() => undefined);
+  }
+
+  /**
+   * Stores authenticated, checked fixes; resolves once they are committed. All fixes of one call share one
+   * transaction. A fix already stored answers 'duplicate' and raises nothing.
+   */
+  submit(fixes: Fix[]): Promise<FixOutcome[]> {
+    if (this.stopped) return Promise.reject(new ServiceStopped());
+    if (fixes.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ fixes, resolve, reject });
+      this.flushTimer ??= setTimeout(() => {
+        this.flushTimer = null;
+        this.queueFlush();
+      }, FLUSH_DELAY_MS);
+    });
+  }
+
+  /**
+   * After an API change to a device: reload it; a removed device leaves the map and the engine, and a device given
+   * to another wearer starts with a clean geofence state.
+   */
+  async deviceChanged(id: string, options: { reassigned?: boolean } = {}): Promise<void> {
+    const device = await this.registry.refresh(this.options.db, id);
+    if (options.reassigned) this.options.engine()?.forgetDevice(id);
+    if (!device) {
+      this.options.engine()?.forgetDevice(id);
+      this.live.left(id);
+      this.options.realtime.toBrowsers().emit('userDisconnected', id);
+    } else if (device.online) {
+      this.live.moved(device); // the name on the marker may have changed
+    }
+  }
+
+  /** Browsers (and the live map's side panel) read this: every online device with a position. */
+  snapshot() {
+    return this.live.snapshot();
+  }
+
+  private runOnLane<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(job, job);
+    this.lane = run.catch(() => undefined);
+    return run;
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued || this.queue.length === 0) return;
+    this.flushQueued = true;
+    void this.runOnLane(async () => {
+      this.flushQueued = false;
+      await this.flushOnce();
+      // Fixes that arrived during the transaction go in the next one at once.
+      if (this.queue.length) this.queueFlush();
+    });
+  }
+
+  private async flushAll(): Promise<void> {
+    while (this.queue.length) await this.flushOnce();
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch: PendingGroup[] = [];
+    let size = 0;
+    while (this.queue.length && (batch.length === 0 || size + this.queue[0]!.fixes.length <= MAX_FIXES_PER_TRANSACTION)) {
+      const group = this.queue.shift()!;
+      batch.push(group);
+      size += group.fixes.length;
+    }
+    if (batch.length === 0) return;
+    try {
+      const outcomes = await this.writeBatch(batch.flatMap((g) => g.fixes));
+      let offset = 0;
+      for (const group of batch) {
+        group.resolve(outcomes.slice(offset, offset + group.fixes.length));
+        offset += group.fixes.length;
+      }
+    } catch (error) {
+      this.options.log.error({ err: error }, 'storing fixes failed');
+      for (const group of batch) group.reject(error);
+    }
+  }
+
+  private async writeBatch(fixes: Fix[]): Promise<FixOutcome[]> {
+    const now = new Date();
+    const engine = this.options.engine();
+    const before = new Map<string, TrackedDevice>();
+    const rows: (typeof positions.$inferInsert)[] = [];
+    const present: boolean[] = [];
+    const drafts: AlertDraft[] = [];
+    const events: GeofenceEvent[] = [];
+    const moved = new Set<TrackedDevice>();
+    const cameOnline: string[] = [];
+    const alarms: { index: number; fix: Fix; device: TrackedDevice }[] = [];
+
+    for (const [index, fix] of fixes.entries()) {
+      const device = this.registry.get(fix.deviceId);
+      present.push(!!device);
+      // Removed between authentication and now: nothing to attach the fix to.
+      if (!device) continue;
+      if (!before.has(device.id)) before.set(device.id, { ...device });
+      rows.push({
+        deviceId: device.id,
+        prisonerId: device.prisonerId,
+        recordedAt: fix.recordedAt,
+        receivedAt: now,
+        latitude: fix.latitude,
+        longitude: fix.longitude,
+        accuracy: fix.accuracy ?? null,
+        speed: fix.speed ?? null,
+        bearing: fix.bearing ?? null,
+        altitude: fix.altitude ?? null,
+        battery: fix.battery ?? null,
+      });
+      device.lastSeenAt = now.getTime();
+      if (!device.online) {
+        device.online = true;
+        cameOnline.push(device.id);
+      }
+      if (fix.alarm) alarms.push({ index, fix, device });
+      const at = fix.recordedAt.getTime();
+      // Older than the newest (or the same time): history only, no marker move, no engine.
+      if (device.lastFixAt !== null && at <= device.lastFixAt) {
+        if (cameOnline.includes(device.id)) moved.add(device);
+        continue;
+      }
+      device.lastFixAt = at;
+      device.latitude = fix.latitude;
+      device.longitude = fix.longitude;
+      moved.add(device);
+      if (fix.battery != null) {
+        device.battery = fix.battery;
+        if (fix.battery < LOW_BATTERY_PERCENT && !device.lowBatteryAlerted) {
+          device.lowBatteryAlerted = true;
+          drafts.push(this.draft(device, 'Warning', 'battery', `${displayName(device)}'s tracker battery is low (${Math.round(fix.battery)} %)`, fix.recordedAt));
+        } else if (fix.battery > BATTERY_REARM_PERCENT && device.lowBatteryAlerted) {
+          device.lowBatteryAlerted = false;
+        }
+      }
+      if (engine) this.collectTransitions(device, engine.evaluate(device.id, fix.latitude, fix.longitude, fix.recordedAt), drafts, events);
+    }
+
+    const outcomes: FixOutcome[] = present.map((p) => (p ? 'duplicate' : 'refused'));
+    let stored: StoredAlert[] = [];
+    try {
+      stored = await this.options.db.transaction(async (tx) => {
+        const inserted = rows.length
+          ? await tx
+              .insert(positions)
+              .values(rows)
+              .onConflictDoNothing()
+              .returning({ deviceId: positions.deviceId, recordedAt: positions.recordedAt })
+          : [];
+        const fresh = new Set(inserted.map((r) => `${r.deviceId}|${r.recordedAt.getTime()}`));
+        for (const [index, fix] of fixes.entries()) {
+          // The first copy of a fix in this batch is the stored one; later copies are duplicates.
+          if (present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) outcomes[index] = 'stored';
+        }
+        for (const { index, fix, device } of alarms) {
+          if (outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
+          const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
+          drafts.push(this.draft(device, 'Critical', fix.alarm!, text, fix.recordedAt));
+        }
+        await this.saveDeviceState(tx, [...before.keys()]);
+        const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+        await this.applyGeofenceEvents(tx, events, saved);
+        await endOpenAlerts(tx, cameOnline, 'offline', now);
+        return saved;
+      });
+    } catch (error) {
+      // Nothing was stored: put the devices back as they were, so a retry is treated as new.
+      for (const [id, state] of before) {
+        const device = this.registry.get(id);
+        if (device) Object.assign(device, state);
+      }
+      throw error;
+    }
+
+    for (const device of moved) this.live.moved(device);
+    this.announce(stored, drafts);
+    return outcomes;
+  }
+
+  private draft(device: TrackedDevice, alertType: NewAlert['alertType'], kind: NewAlert['kind'], details: string, at: Date, geofenceId?: string): AlertDraft {
+    return {
+      alert: { alertType, kind, details, at, deviceId: device.id, prisonerId: device.prisonerId, geofenceId: geofenceId ?? null },
+      prisonerName: device.prisonerName,
+    };
+  }
+
+  private collectTransitions(device: TrackedDevice, transitions: EngineTransitionLike[], drafts: AlertDraft[], events: GeofenceEvent[]): void {
+    for (const t of transitions) {
+      const geofenceId = t.geofence.geofence_id;
+      if (t.kind === 'end') {
+        events.push({ kind: 'end', deviceId: device.id, geofenceId, at: t.at });
+        continue;
+      }
+      drafts.push(this.draft(device, t.geofence.alert_type, 'geofence', geofenceAlertMessage(displayName(device), t.geofence), t.at, geofenceId));
+      events.push({ kind: 'start', deviceId: device.id, geofenceId, at: t.at, draft: drafts.length - 1 });
+    }
+  }
+
+  /** Writes the in-memory state of these devices in one statement. */
+  private async saveDeviceState(tx: Tx, ids: string[]): Promise<void> {
+    const list = ids
+      .sort()
+      .map((id) => this.registry.get(id))
+      .filter((d): d is TrackedDevice => !!d);
+    if (list.length === 0) return;
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const values = sql.join(
+      list.map(
+        (d) =>
+          sql`(${d.id}::text, ${iso(d.lastSeenAt)}::timestamptz, ${iso(d.lastFixAt)}::timestamptz, ${d.latitude}::float8, ${d.longitude}::float8, ${d.battery}::real, ${d.online}::boolean, ${d.lowBatteryAlerted}::boolean)`,
+      ),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update devices as d set last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
+        last_battery = v.battery, online = v.online, low_battery_alerted = v.low
+      from (values ${values}) as v(id, seen, fix, lat, lng, battery, online, low)
+      where d.id = v.id`);
+  }
+
+  /** Keeps geofence_states (so a restart does not re-raise a running violation) and closes ended alerts. */
+  private async applyGeofenceEvents(tx: Tx, events: GeofenceEvent[], saved: StoredAlert[]): Promise<void> {
+    for (const event of events) {
+      const since = event.at.toISOString();
+      if (event.kind === 'start') {
+        const alertId = saved[event.draft]!.id;
+        // Guarded by EXISTS: a geofence deleted a moment ago must not fail the fixes of everyone else.
+        await tx.execute(sql`
+          insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
+          select ${event.deviceId}, ${event.geofenceId}, true, ${since}::timestamptz, ${alertId}
+          where exists (select 1 from geofences where geofence_id = ${event.geofenceId})
+          on conflict (device_id, geofence_id) do update set violating = true, since = excluded.since, alert_id = excluded.alert_id`);
+      } else {
+        await tx.execute(sql`
+          update alerts set ended_at = ${since}::timestamptz
+          where ended_at is null and id = (select alert_id from geofence_states where device_id = ${event.deviceId} and geofence_id = ${event.geofenceId})`);
+        await tx.execute(sql`
+          insert into geofence_states (device_id, geofence_id, violating, since)
+          select ${event.deviceId}, ${event.geofenceId}, false, ${since}::timestamptz
+          where exists (select 1 from geofences where geofence_id = ${event.geofenceId})
+          on conflict (device_id, geofence_id) do update set violating = false, since = excluded.since`);
+      }
+    }
+  }
+
+  /** After commit: every stored alert reaches every browser. */
+  private announce(stored: StoredAlert[], drafts: AlertDraft[]): void {
+    if (stored.length === 0) return;
+    const browsers = this.options.realtime.toBrowsers();
+    stored.forEach((alert, i) => browsers.emit('showAlert', showAlertEvent(alert, drafts[i]!.prisonerName)));
+    browsers.emit('dataChanged', 'alerts');
+  }
+
+  /**
+   * Silence is an alarm: a device silent longer than DEVICE_OFFLINE_SECONDS goes offline with a Warning alert and
+   * `userDisconnected`. Also runs the engine's dwell timers.
+   */
+  checkSilence(now = new Date()): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return this.runOnLane(() => this.markSilentDevices(now));
+  }
+
+  private async markSilentDevices(now: Date): Promise<void> {
+    const silent: TrackedDevice[] = [];
+    for (const device of this.registry.all()) {
+      if (device.online && device.lastSeenAt !== null && now.getTime() - device.lastSeenAt > this.offlineMs) silent.push(device);
+    }
+    const drafts: AlertDraft[] = silent.map((d) => this.draft(d, 'Warning', 'offline', `${displayName(d)}'s tracker is offline`, now));
+    const events: GeofenceEvent[] = [];
+    for (const { deviceId, transitions } of this.options.engine()?.tick(now) ?? []) {
+      const device = this.registry.get(deviceId);
+      if (device) this.collectTransitions(device, transitions, drafts, events);
+    }
+    if (drafts.length === 0 && events.length === 0) return;
+    const stored = await this.options.db.transaction(async (tx) => {
+      if (silent.length) {
+        await tx
+          .update(devices)
+          .set({ online: false })
+          .where(inArray(devices.id, silent.map((d) => d.id)));
+      }
+      const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+      await this.applyGeofenceEvents(tx, events, saved);
+      return saved;
+    });
+    for (const device of silent) {
+      device.online = false;
+      this.live.left(device.id);
+      this.options.realtime.toBrowsers().emit('userDisconnected', device.id);
+    }
+    this.announce(stored, drafts);
+  }
+}

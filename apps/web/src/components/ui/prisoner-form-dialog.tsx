@@ -1,0 +1,171 @@
+// The prisoner form: "Create New Prisoner" on the management screen and the full update dialog of the details screen.
+// Creation sends whatever is filled in (SPEC.md section 5); the update sends the full field set, empty meaning cleared.
+import { useState, type FormEvent } from 'react';
+import { GENDERS, PRISONER_STATUSES, prisonerInput, type Prisoner, type PrisonerInput } from '@prison/shared';
+import { Button } from './button';
+import { CellPickerDialog } from './cell-picker-dialog';
+import { CountryCombobox } from './country-combobox';
+import { SelectField, TextField } from './field';
+import { Modal } from './modal';
+
+const fields = ['first_name', 'last_name', 'date_of_birth', 'gender', 'national_id', 'entry_date', 'status', 'cell_id', 'release_date'] as const;
+type FieldName = (typeof fields)[number];
+type FormValues = Record<FieldName, string>;
+
+function toFormValues(prisoner?: Prisoner | null): FormValues {
+  return Object.fromEntries(fields.map((name) => [name, prisoner?.[name] ?? ''])) as FormValues;
+}
+
+export interface PrisonerFormDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  mode: 'create' | 'update';
+  prisoner?: Prisoner | null;
+  submitLabel?: string;
+  /** Throws on failure; its message is shown in the form. */
+  onSubmit(input: PrisonerInput): Promise<void>;
+}
+
+export function PrisonerFormDialog(props: PrisonerFormDialogProps) {
+  // Remounted on every opening, so the form starts from the prisoner's current values (or empty) each time.
+  return props.open ? <PrisonerForm {...props} /> : null;
+}
+
+function PrisonerForm({ onOpenChange, title, mode, prisoner, submitLabel = 'Save', onSubmit }: PrisonerFormDialogProps) {
+  const [values, setValues] = useState<FormValues>(() => toFormValues(prisoner));
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [pickerOpen, setPickerOpen] = useState(false);
+
+  const set = (name: FieldName) => (value: string) => setValues((all) => ({ ...all, [name]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const shown = mode === 'create' ? fields.filter((f) => f !== 'release_date') : fields;
+    // Empty means "not given" on creation and "cleared" on update.
+    // Names cannot be cleared, so an empty name is simply not sent.
+    const raw = Object.fromEntries(
+      shown.map((name) => {
+        const value = values[name].trim();
+        if (value !== '') return [name, value];
+        return [name, mode === 'create' || name === 'first_name' || name === 'last_name' ? undefined : null];
+      }),
+    );
+    const parsed = prisonerInput.safeParse(raw);
+    if (!parsed.success) {
+      const next: Partial<Record<FieldName, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const name = issue.path[0] as FieldName;
+        next[name] ??= issue.message.startsWith(name) ? issue.message : `${name} ${issue.message}`;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setServerError(null);
+    setBusy(true);
+    try {
+      await onSubmit(parsed.data);
+    } catch (error) {
+      setServerError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open onOpenChange={onOpenChange} title={title} wide>
+      <form onSubmit={submit} noValidate aria-label={title}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="First name" name="first_name" value={values.first_name} onChange={(e) => set('first_name')(e.target.value)} error={errors.first_name} />
+          <TextField label="Last name" name="last_name" value={values.last_name} onChange={(e) => set('last_name')(e.target.value)} error={errors.last_name} />
+          <TextField
+            label="Date of birth"
+            name="date_of_birth"
+            type="date"
+            value={values.date_of_birth}
+            onChange={(e) => set('date_of_birth')(e.target.value)}
+            error={errors.date_of_birth}
+          />
+          <SelectField
+            label="Gender"
+            name="gender"
+            options={GENDERS}
+            placeholder="Select gender"
+            value={values.gender}
+            onChange={(e) => set('gender')(e.target.value)}
+            error={errors.gender}
+          />
+          <CountryCombobox label="National ID" value={values.national_id} onChange={(name) => set('national_id')(name ?? '')} error={errors.national_id} />
+          <TextField
+            label="Entry date"
+            name="entry_date"
+            type="date"
+            value={values.entry_date}
+            onChange={(e) => set('entry_date')(e.target.value)}
+            error={errors.entry_date}
+          />
+          <SelectField
+            label="Status"
+            name="status"
+            options={PRISONER_STATUSES}
+            placeholder="Select status"
+            value={values.status}
+            onChange={(e) => set('status')(e.target.value)}
+            error={errors.status}
+          />
+          {mode === 'update' && (
+            <TextField
+              label="Release date"
+              name="release_date"
+              type="date"
+              value={values.release_date}
+              onChange={(e) => set('release_date')(e.target.value)}
+              error={errors.release_date}
+            />
+          )}
+          <div className="flex flex-col gap-1 sm:col-span-2">
+            <span className="text-sm font-medium text-slate-700" id="cell-id-label">
+              Cell ID
+            </span>
+            <div className="flex flex-wrap items-center gap-2">
+              <output aria-labelledby="cell-id-label" data-testid="chosen-cell" className="min-w-24 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm">
+                {values.cell_id || 'None'}
+              </output>
+              <Button variant="secondary" onClick={() => setPickerOpen(true)}>
+                Select Cell ID
+              </Button>
+              {values.cell_id && (
+                <Button variant="ghost" size="sm" onClick={() => set('cell_id')('')}>
+                  Clear cell
+                </Button>
+              )}
+            </div>
+            {errors.cell_id && <p className="text-xs text-red-700">{errors.cell_id}</p>}
+          </div>
+        </div>
+        {serverError && (
+          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {serverError}
+          </p>
+        )}
+        <div className="mt-6 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={busy}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+      <CellPickerDialog
+        open={pickerOpen}
+        onOpenChange={setPickerOpen}
+        onSelect={set('cell_id')}
+        currentCellId={prisoner?.cell_id}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,24 @@
+// GET /alert/prisoneralerts: newest first, paginated, filtered on the server (DECISIONS.md item 9).
+// The key starts with 'alerts', so a live alert (socket showAlert) refreshes the open screen.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { AlertPage, AlertStatus, AlertType } from '@prison/shared';
+import { api } from '../../../lib/api-client';
+
+export interface AlertFilters {
+  alert_type?: AlertType;
+  status?: AlertStatus;
+  /** ISO instants. */
+  from?: string;
+  to?: string;
+}
+
+export const ALERTS_PAGE_SIZE = 20;
+
+export function useAlertPage(page: number, filters: AlertFilters) {
+  return useQuery({
+    queryKey: ['alerts', 'page', page, filters],
+    queryFn: async () =>
+      (await api.get<{ data: AlertPage }>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters })).data,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,105 @@
+// Pick a prisoner by search and assign (or move) them into a chosen cell; the server's 409 "Cell X is full" is shown.
+import { useState } from 'react';
+import type { CellWithOccupants } from '@prison/shared';
+import { errorMessage } from '../../lib/api-client';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { Button } from '../../components/ui/button';
+import { Modal } from '../../components/ui/modal';
+import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
+import { StatusBadge } from '../../components/ui/status-badge';
+import { usePrisonerSearch } from './api';
+
+export interface AssignPrisonerDialogProps {
+  cell: CellWithOccupants | null;
+  onClose(): void;
+  onAssign(prisonerId: number, cellId: string): Promise<void>;
+}
+
+export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisonerDialogProps) {
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim());
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const results = usePrisonerSearch(q, cell !== null);
+
+  async function assign(prisonerId: number) {
+    if (!cell) return;
+    setBusyId(prisonerId);
+    setError(null);
+    try {
+      await onAssign(prisonerId, cell.cell_id);
+      setSearch('');
+    } catch (failure) {
+      setError(errorMessage(failure, 'Failed to assign the prisoner. Please try again.'));
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  return (
+    <Modal
+      open={cell !== null}
+      onOpenChange={(open) => {
+        if (!open) {
+          setSearch('');
+          setError(null);
+          onClose();
+        }
+      }}
+      title={cell ? `Assign a prisoner to cell ${cell.cell_id}` : 'Assign a prisoner'}
+      description={cell ? `Block ${cell.block} · ${cell.security_level} security · ${cell.current_occupants}/${cell.capacity} occupied` : undefined}
+    >
+      <input
+        type="search"
+        autoFocus
+        aria-label="Search prisoner"
+        placeholder="Search prisoner"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand-700 focus:outline-none"
+      />
+      {error && (
+        <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <div className="mt-3">
+        {results.isPending ? (
+          <Loading text="Searching..." />
+        ) : results.isError ? (
+          <ErrorText>{errorMessage(results.error, 'Failed to fetch prisoners.')}</ErrorText>
+        ) : results.data.length === 0 ? (
+          <EmptyState>No prisoners found.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-200 rounded-md border border-slate-200" aria-label="Prisoners found">
+            {results.data.map((p) => {
+              const here = p.cell_id === cell?.cell_id;
+              const action = here ? 'Here' : p.cell_id ? 'Move here' : 'Assign';
+              return (
+                <li key={p.prisoner_id} className="flex items-center justify-between gap-3 px-3 py-2">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium text-slate-900">
+                      {p.first_name} {p.last_name} <span className="text-xs text-slate-500">#{p.prisoner_id}</span>
+                    </p>
+                    <p className="flex items-center gap-2 text-xs text-slate-600">
+                      <StatusBadge status={p.status} /> {p.cell_id ? `Cell ${p.cell_id}` : 'No cell'}
+                    </p>
+                  </div>
+                  <Button
+                    size="sm"
+                    disabled={here}
+                    busy={busyId === p.prisoner_id}
+                    aria-label={`${action}: ${p.first_name} ${p.last_name}`}
+                    onClick={() => void assign(p.prisoner_id)}
+                  >
+                    {action}
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </Modal>
+  );
+}

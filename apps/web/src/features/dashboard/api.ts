@@ -1,0 +1,57 @@
+// The management screen's calls (SPEC.md section 7). Query keys start with their topic, so the socket's
+// `dataChanged` event refreshes them.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type {
+  Prisoner,
+  PrisonerInput,
+  PrisonerListQuery,
+  PrisonerListResponse,
+  StaffInput,
+  StaffListQuery,
+  StaffListResponse,
+  StaffMember,
+  StaffRole,
+} from '@prison/shared';
+import { api } from '../../lib/api-client';
+
+export type PrisonerFilters = Partial<Omit<PrisonerListQuery, 'limit'>>;
+export type StaffFilters = Partial<Omit<StaffListQuery, 'limit'>>;
+
+export function usePrisonerList(query: PrisonerFilters) {
+  return useQuery({
+    queryKey: ['prisoners', 'list', query],
+    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStaffList(role: StaffRole, query: StaffFilters) {
+  return useQuery({
+    queryKey: ['staff', 'list', role, query],
+    queryFn: () => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Totals for the tab badges: the list call with one row, unfiltered. */
+export function usePrisonerCount() {
+  return useQuery({
+    queryKey: ['prisoners', 'count'],
+    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { limit: 1 }).then((r) => r.totalPrisoners),
+  });
+}
+
+export function useStaffCount(role: StaffRole) {
+  return useQuery({
+    queryKey: ['staff', 'count', role],
+    queryFn: () => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { limit: 1 }).then((r) => r.totalStaff),
+  });
+}
+
+export const createPrisoner = (input: PrisonerInput) => api.post<Prisoner>('/prisoner/add', input);
+export const registerCellOccupant = (cellId: string) => api.get<unknown>(`/cell_controls/addOccupant/${encodeURIComponent(cellId)}`);
+export const deletePrisoner = (id: number) => api.delete<unknown>(`/prisoner/delete/${id}`);
+
+export const createStaff = (input: StaffInput) => api.post<StaffMember>('/staff/add', input);
+export const updateStaff = (id: number, input: StaffInput) => api.put<StaffMember>(`/staff/update/${id}`, input);
+export const deleteStaff = (id: number) => api.delete<unknown>(`/staff/delete/${id}`);

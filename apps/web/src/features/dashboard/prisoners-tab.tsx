@@ -1,0 +1,214 @@
+// The Prisoners tab (SPEC.md section 2): search, filters, the table with its row menu, pagination, create and delete.
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { PRISONER_STATUSES, type Prisoner, type PrisonerInput, type PrisonerStatus } from '@prison/shared';
+import { errorMessage } from '../../lib/api-client';
+import { formatLongDate } from '../../lib/format';
+import { useToast } from '../../lib/toast';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { SelectField, TextField } from '../../components/ui/field';
+import { Pagination } from '../../components/ui/pagination';
+import { PrisonerFormDialog } from '../../components/ui/prisoner-form-dialog';
+import { RowMenu } from '../../components/ui/row-menu';
+import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
+import { StatusBadge } from '../../components/ui/status-badge';
+import { createPrisoner, deletePrisoner, registerCellOccupant, usePrisonerList } from './api';
+import { FilterPanel, ListToolbar, TableShell, tdClass, thClass } from './list-toolbar';
+
+interface Filters {
+  first_name: string;
+  last_name: string;
+  status: '' | PrisonerStatus;
+}
+const noFilters: Filters = { first_name: '', last_name: '', status: '' };
+
+export function PrisonersTab() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { notify } = useToast();
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim());
+  const [page, setPage] = useState(1);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [draft, setDraft] = useState<Filters>(noFilters);
+  const [applied, setApplied] = useState<Filters>(noFilters);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Prisoner | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const list = usePrisonerList({
+    page,
+    q: q || undefined,
+    first_name: applied.first_name || undefined,
+    last_name: applied.last_name || undefined,
+    status: applied.status || undefined,
+  });
+  const totalPages = list.data?.totalPages ?? 1;
+  // After a delete or a narrower search the page may no longer exist.
+  const shownPage = Math.min(page, totalPages);
+  if (list.data && page > totalPages) setPage(totalPages);
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['prisoners'] });
+    void queryClient.invalidateQueries({ queryKey: ['cells'] });
+  };
+
+  async function create(input: PrisonerInput) {
+    await createPrisoner(input);
+    notify('Prisoner created successfully!');
+    setCreating(false);
+    refresh();
+    if (input.cell_id) {
+      try {
+        await registerCellOccupant(input.cell_id);
+        notify('Cell occupant updated successfully!');
+      } catch (error) {
+        console.error('cell occupant update failed', error); // logged only (SPEC.md section 8)
+      }
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await deletePrisoner(deleting.prisoner_id);
+      setDeleting(null);
+      notify('Prisoner deleted successfully.');
+      refresh();
+    } catch (error) {
+      setDeleteError(errorMessage(error, 'Failed to delete prisoner. Please try again.'));
+    } finally {
+      setDeleteBusy(false);
+    }
+  }
+
+  const filtersActive = applied.first_name !== '' || applied.last_name !== '' || applied.status !== '';
+
+  return (
+    <div>
+      <ListToolbar
+        searchPlaceholder="Search prisoner"
+        search={search}
+        onSearchChange={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+        filtersOpen={filtersOpen}
+        onToggleFilters={() => setFiltersOpen((open) => !open)}
+        filtersActive={filtersActive}
+        createLabel="Create New Prisoner"
+        onCreate={() => setCreating(true)}
+        filterPanelId="prisoner-filters"
+      />
+      {filtersOpen && (
+        <FilterPanel
+          id="prisoner-filters"
+          onApply={() => {
+            setApplied({ first_name: draft.first_name.trim(), last_name: draft.last_name.trim(), status: draft.status });
+            setPage(1);
+          }}
+          onClear={() => {
+            setDraft(noFilters);
+            setApplied(noFilters);
+            setPage(1);
+          }}
+        >
+          <TextField label="First name" value={draft.first_name} onChange={(e) => setDraft({ ...draft, first_name: e.target.value })} />
+          <TextField label="Last name" value={draft.last_name} onChange={(e) => setDraft({ ...draft, last_name: e.target.value })} />
+          <SelectField
+            label="Status"
+            options={PRISONER_STATUSES}
+            placeholder="All"
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.target.value as Filters['status'] })}
+          />
+        </FilterPanel>
+      )}
+
+      {list.isPending ? (
+        <Loading text="Loading prisoners..." />
+      ) : list.isError ? (
+        <ErrorText>{errorMessage(list.error, 'Failed to fetch prisoners.')}</ErrorText>
+      ) : list.data.prisoners.length === 0 ? (
+        <EmptyState>{q || filtersActive ? 'No prisoners match the search and filters.' : 'No prisoners yet.'}</EmptyState>
+      ) : (
+        <>
+          <TableShell>
+            <table className="min-w-full divide-y divide-slate-200" aria-label="Prisoners" aria-busy={list.isFetching || undefined}>
+              <thead className="bg-slate-50">
+                <tr>
+                  {['ID', 'First Name', 'Last Name', 'Date of Birth', 'Gender', 'National ID', 'Entry Date', 'Status'].map((h) => (
+                    <th key={h} scope="col" className={thClass}>
+                      {h}
+                    </th>
+                  ))}
+                  <th scope="col" className={thClass}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {list.data.prisoners.map((p) => (
+                  <tr key={p.prisoner_id} className="hover:bg-slate-50">
+                    <td className={tdClass}>{p.prisoner_id}</td>
+                    <td className={tdClass}>{p.first_name}</td>
+                    <td className={tdClass}>{p.last_name}</td>
+                    <td className={tdClass}>{formatLongDate(p.date_of_birth) ?? '—'}</td>
+                    <td className={tdClass}>{p.gender ?? '—'}</td>
+                    <td className={tdClass}>{p.national_id ?? '—'}</td>
+                    <td className={tdClass}>{formatLongDate(p.entry_date) ?? '—'}</td>
+                    <td className={tdClass}>
+                      <StatusBadge status={p.status} />
+                    </td>
+                    <td className={`${tdClass} text-right`}>
+                      <RowMenu
+                        label={`Actions for prisoner ${p.prisoner_id} ${p.first_name} ${p.last_name}`}
+                        actions={[
+                          { label: 'Edit', onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`) },
+                          {
+                            label: 'Delete',
+                            danger: true,
+                            onSelect: () => {
+                              setDeleteError(null);
+                              setDeleting(p);
+                            },
+                          },
+                          { label: 'More Details', onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`) },
+                        ]}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableShell>
+          <Pagination page={shownPage} totalPages={totalPages} onPageChange={setPage} label="Prisoner pages" />
+        </>
+      )}
+
+      <PrisonerFormDialog
+        open={creating}
+        onOpenChange={setCreating}
+        title="Create New Prisoner"
+        mode="create"
+        submitLabel="Create"
+        onSubmit={create}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete prisoner"
+        message="Are you sure you want to delete this prisoner?"
+        confirmLabel="Delete"
+        busy={deleteBusy}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+// Create and edit a police officer or a guard. Role is Police or Guard; department from the one list (DECISIONS.md 10).
+import { useState, type FormEvent } from 'react';
+import { DEPARTMENTS, GUARD_RANKS, STAFF_ROLES, staffInput, type StaffInput, type StaffMember, type StaffRole } from '@prison/shared';
+import { errorMessage } from '../../lib/api-client';
+import { Button } from '../../components/ui/button';
+import { SelectField, TextField } from '../../components/ui/field';
+import { Modal } from '../../components/ui/modal';
+
+type FieldName = keyof StaffInput;
+type FormValues = Record<FieldName, string>;
+
+export interface StaffFormDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  role: StaffRole;
+  member?: StaffMember | null;
+  submitLabel: string;
+  /** The message shown above the server's when saving fails. */
+  failureText: string;
+  onSubmit(input: StaffInput): Promise<void>;
+}
+
+export function StaffFormDialog(props: StaffFormDialogProps) {
+  return props.open ? <StaffForm {...props} /> : null;
+}
+
+function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText, onSubmit }: StaffFormDialogProps) {
+  const [values, setValues] = useState<FormValues>({
+    first_name: member?.first_name ?? '',
+    last_name: member?.last_name ?? '',
+    role: member?.role ?? role,
+    badge_number: member?.badge_number ?? '',
+    rank: member?.rank ?? '',
+    department: member?.department ?? '',
+    contact_info: member?.contact_info ?? '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (name: FieldName) => (event: { target: { value: string } }) => setValues((all) => ({ ...all, [name]: event.target.value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = staffInput.safeParse({
+      ...values,
+      rank: values.rank.trim() || null,
+      department: values.department || null,
+      contact_info: values.contact_info.trim() || null,
+    });
+    if (!parsed.success) {
+      const next: Partial<Record<FieldName, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as FieldName] ??= issue.message;
+      setErrors(next);
+      setServerError(failureText);
+      return;
+    }
+    setErrors({});
+    setServerError(null);
+    setBusy(true);
+    try {
+      await onSubmit(parsed.data);
+    } catch (error) {
+      const detail = errorMessage(error, '');
+      setServerError(detail ? `${failureText} ${detail}` : failureText);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const rankListId = `ranks-${role}`;
+  return (
+    <Modal open onOpenChange={onOpenChange} title={title}>
+      <form onSubmit={submit} noValidate aria-label={title}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="First name" value={values.first_name} onChange={set('first_name')} error={errors.first_name} />
+          <TextField label="Last name" value={values.last_name} onChange={set('last_name')} error={errors.last_name} />
+          <SelectField label="Role" options={STAFF_ROLES} value={values.role} onChange={set('role')} error={errors.role} />
+          <TextField
+            label="Badge number"
+            inputMode="numeric"
+            value={values.badge_number}
+            onChange={set('badge_number')}
+            error={errors.badge_number}
+          />
+          <TextField label="Rank" list={rankListId} value={values.rank} onChange={set('rank')} error={errors.rank} />
+          <datalist id={rankListId}>
+            {(values.role === 'Guard' ? GUARD_RANKS : ['Constable', 'Sergeant', 'Inspector', 'Chief Inspector', 'Superintendent']).map((rank) => (
+              <option key={rank} value={rank} />
+            ))}
+          </datalist>
+          <SelectField
+            label="Department"
+            options={DEPARTMENTS}
+            placeholder="None"
+            value={values.department}
+            onChange={set('department')}
+            error={errors.department}
+          />
+          <TextField label="Contact info" className="sm:col-span-2" value={values.contact_info} onChange={set('contact_info')} error={errors.contact_info} />
+        </div>
+        {serverError && (
+          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {serverError}
+          </p>
+        )}
+        <div className="mt-6 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={busy}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,8 @@
+// The map's tile URL, start point and zoom come from the server's configuration.
+import { useQuery } from '@tanstack/react-query';
+import type { ClientSettings } from '@prison/shared';
+import { api } from '../../../lib/api-client';
+
+export function useClientSettings() {
+  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
+}

@@ -1,0 +1,72 @@
+// Existing geofences: circle blue, polygon red, rectangle green (SPEC.md section 9). A click selects one.
+import { Circle, Polygon, Rectangle, Tooltip } from 'react-leaflet';
+import L from 'leaflet';
+import { GEOFENCE_COLORS, type Geofence } from '@prison/shared';
+
+interface GeofenceLayerProps {
+  geofences: Geofence[];
+  selectedId: string | null;
+  onSelect(id: string): void;
+  /** True when a tracked marker is under the pointer: its popup wins over selecting the geofence beneath it. */
+  isMarkerAt?(containerPoint: L.Point): boolean;
+}
+
+export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: GeofenceLayerProps) {
+  return (
+    <>
+      {geofences.map((geofence) => {
+        const selected = geofence.geofence_id === selectedId;
+        const pathOptions: L.PathOptions = {
+          color: GEOFENCE_COLORS[geofence.shape],
+          weight: selected ? 5 : 3,
+          dashArray: geofence.type === 'Negative' ? undefined : '6 4',
+          fillOpacity: selected ? 0.3 : 0.15,
+          className: `geofence-shape geofence-${geofence.shape.toLowerCase()}`,
+        };
+        const eventHandlers = {
+          click: (event: L.LeafletMouseEvent) => {
+            if (isMarkerAt?.(event.containerPoint)) return;
+            L.DomEvent.stopPropagation(event);
+            onSelect(geofence.geofence_id);
+          },
+        };
+        const label = (
+          <Tooltip sticky>
+            {geofence.name} ({geofence.type}, {geofence.alert_type})
+          </Tooltip>
+        );
+        if (geofence.shape === 'Circle' && geofence.center_lat !== null && geofence.center_lng !== null && geofence.radius !== null) {
+          return (
+            <Circle
+              key={geofence.geofence_id}
+              center={[geofence.center_lat, geofence.center_lng]}
+              radius={geofence.radius}
+              pathOptions={pathOptions}
+              eventHandlers={eventHandlers}
+            >
+              {label}
+            </Circle>
+          );
+        }
+        if (!geofence.coordinates || geofence.coordinates.length < 3) return null;
+        if (geofence.shape === 'Rectangle') {
+          return (
+            <Rectangle
+              key={geofence.geofence_id}
+              bounds={L.latLngBounds(geofence.coordinates)}
+              pathOptions={pathOptions}
+              eventHandlers={eventHandlers}
+            >
+              {label}
+            </Rectangle>
+          );
+        }
+        return (
+          <Polygon key={geofence.geofence_id} positions={geofence.coordinates} pathOptions={pathOptions} eventHandlers={eventHandlers}>
+            {label}
+          </Polygon>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,318 @@
+// One canvas for every tracked prisoner: DOM or SVG markers stop scaling near a thousand moving points, so all
+// markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
+import L from 'leaflet';
+
+export const GLIDE_MS = 1000;
+const RADIUS = 7;
+const HIT_RADIUS = RADIUS + 4;
+
+export interface MarkerPosition {
+  name: string;
+  latitude: number;
+  longitude: number;
+  /** Drawn in the alarm colour. */
+  inViolation?: boolean;
+}
+
+interface Marker {
+  name: string;
+  inViolation: boolean;
+  fromLat: number;
+  fromLng: number;
+  toLat: number;
+  toLng: number;
+  /** The same two points projected to world pixels at the layer's projection zoom: drawing is arithmetic only. */
+  fromX: number;
+  fromY: number;
+  toX: number;
+  toY: number;
+  glideStart: number;
+}
+
+/** How far along its glide a marker is, 0 to 1. */
+function progress(marker: Marker, now: number): number {
+  const t = (now - marker.glideStart) / GLIDE_MS;
+  return t >= 1 ? 1 : t <= 0 ? 0 : t;
+}
+
+/** A pre-rendered dot: copying a small bitmap is much cheaper than filling and stroking an arc per marker. */
+function markerSprite(fill: string, ratio: number): HTMLCanvasElement {
+  const size = Math.ceil((RADIUS + 2) * 2 * ratio);
+  const sprite = document.createElement('canvas');
+  sprite.width = size;
+  sprite.height = size;
+  const ctx = sprite.getContext('2d')!;
+  ctx.scale(ratio, ratio);
+  ctx.beginPath();
+  ctx.arc(RADIUS + 2, RADIUS + 2, RADIUS, 0, Math.PI * 2);
+  ctx.fillStyle = fill;
+  ctx.fill();
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = '#ffffff';
+  ctx.stroke();
+  return sprite;
+}
+
+export class TrackedMarkersLayer extends L.Layer {
+  private markers = new Map<string, Marker>();
+  private canvas: HTMLCanvasElement | null = null;
+  private frame = 0;
+  private popup: L.Popup | null = null;
+  private popupId: string | null = null;
+  /** Zoom at which marker positions are projected to world pixels; reprojected when the zoom changes. */
+  private projectionZoom: number | null = null;
+  private sprites: { ratio: number; normal: HTMLCanvasElement; alarm: HTMLCanvasElement } | null = null;
+
+  get size(): number {
+    return this.markers.size;
+  }
+
+  has(id: string): boolean {
+    return this.markers.has(id);
+  }
+
+  /** Places a new marker at once; moves a known one by gliding from where it is drawn now. */
+  upsert(id: string, position: MarkerPosition, now = performance.now()): void {
+    const known = this.markers.get(id);
+    if (!known) {
+      const { latitude: lat, longitude: lng } = position;
+      const marker: Marker = {
+        name: position.name,
+        inViolation: position.inViolation ?? false,
+        fromLat: lat,
+        fromLng: lng,
+        toLat: lat,
+        toLng: lng,
+        fromX: 0,
+        fromY: 0,
+        toX: 0,
+        toY: 0,
+        glideStart: now - GLIDE_MS,
+      };
+      this.project(marker);
+      this.markers.set(id, marker);
+    } else {
+      known.name = position.name;
+      known.inViolation = position.inViolation ?? known.inViolation;
+      if (known.toLat !== position.latitude || known.toLng !== position.longitude) {
+        const t = progress(known, now);
+        known.fromLat += (known.toLat - known.fromLat) * t;
+        known.fromLng += (known.toLng - known.fromLng) * t;
+        known.fromX += (known.toX - known.fromX) * t;
+        known.fromY += (known.toY - known.fromY) * t;
+        known.toLat = position.latitude;
+        known.toLng = position.longitude;
+        if (this._map && this.projectionZoom !== null) {
+          const to = this._map.project([known.toLat, known.toLng], this.projectionZoom);
+          known.toX = to.x;
+          known.toY = to.y;
+        }
+        known.glideStart = now;
+      }
+    }
+    this.requestFrame();
+  }
+
+  setViolation(id: string, inViolation: boolean): void {
+    const marker = this.markers.get(id);
+    if (marker && marker.inViolation !== inViolation) {
+      marker.inViolation = inViolation;
+      this.requestFrame();
+    }
+  }
+
+  removeMarker(id: string): void {
+    if (this.markers.delete(id)) {
+      if (this.popupId === id) this.closeMarkerPopup();
+      this.requestFrame();
+    }
+  }
+
+  clear(): void {
+    this.markers.clear();
+    this.closeMarkerPopup();
+    this.requestFrame();
+  }
+
+  ids(): string[] {
+    return [...this.markers.keys()];
+  }
+
+  /** Where the marker is drawn now (mid-glide included). */
+  positionOf(id: string, now = performance.now()): L.LatLng | null {
+    const marker = this.markers.get(id);
+    if (!marker) return null;
+    const t = progress(marker, now);
+    return L.latLng(marker.fromLat + (marker.toLat - marker.fromLat) * t, marker.fromLng + (marker.toLng - marker.fromLng) * t);
+  }
+
+  openMarkerPopup(id: string): void {
+    const map = this._map;
+    const marker = this.markers.get(id);
+    if (!map || !marker) return;
+    this.closeMarkerPopup();
+    const content = document.createElement('div');
+    content.textContent = `Name: ${marker.name}`;
+    content.dataset.testid = 'marker-popup';
+    this.popupId = id;
+    this.popup = L.popup({ offset: [0, -RADIUS], autoPan: false })
+      .setLatLng(this.positionOf(id)!)
+      .setContent(content)
+      .openOn(map);
+    this.popup.on('remove', () => {
+      this.popup = null;
+      this.popupId = null;
+    });
+  }
+
+  override onAdd(map: L.Map): this {
+    const canvas = document.createElement('canvas');
+    canvas.className = 'tracked-markers-canvas';
+    canvas.dataset.testid = 'tracked-markers-canvas';
+    // Above the geofences, below popups; clicks pass through to the map (drawing tools need them).
+    Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', zIndex: '450', pointerEvents: 'none' });
+    map.getContainer().appendChild(canvas);
+    this.canvas = canvas;
+    this.projectionZoom = map.getZoom();
+    for (const marker of this.markers.values()) this.project(marker);
+    map.on('move zoom viewreset resize zoomend', this.requestFrame, this);
+    map.on('click', this.handleClick, this);
+    // The canvas does not follow Leaflet's zoom animation; hide it for that quarter second.
+    map.on('zoomstart', this.hideDuringZoom, this);
+    map.on('zoomend', this.showAfterZoom, this);
+    this.resize();
+    this.requestFrame();
+    return this;
+  }
+
+  override onRemove(map: L.Map): this {
+    map.off('move zoom viewreset resize zoomend', this.requestFrame, this);
+    map.off('click', this.handleClick, this);
+    map.off('zoomstart', this.hideDuringZoom, this);
+    map.off('zoomend', this.showAfterZoom, this);
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.closeMarkerPopup();
+    this.canvas?.remove();
+    this.canvas = null;
+    this.projectionZoom = null;
+    return this;
+  }
+
+  private hideDuringZoom(): void {
+    if (this.canvas) this.canvas.style.visibility = 'hidden';
+  }
+
+  private showAfterZoom(): void {
+    if (this.canvas) this.canvas.style.visibility = '';
+  }
+
+  private project(marker: Marker): void {
+    const map = this._map;
+    if (!map) return;
+    this.projectionZoom ??= map.getZoom();
+    const from = map.project([marker.fromLat, marker.fromLng], this.projectionZoom);
+    const to = map.project([marker.toLat, marker.toLng], this.projectionZoom);
+    marker.fromX = from.x;
+    marker.fromY = from.y;
+    marker.toX = to.x;
+    marker.toY = to.y;
+  }
+
+  private closeMarkerPopup(): void {
+    if (this.popup && this._map) this._map.closePopup(this.popup);
+    this.popup = null;
+    this.popupId = null;
+  }
+
+  /** The marker drawn nearest to a point of the map's container, within a few pixels. */
+  markerAt(containerPoint: L.Point): string | null {
+    const map = this._map;
+    if (!map) return null;
+    let best: string | null = null;
+    let bestDistance = HIT_RADIUS * HIT_RADIUS;
+    const { x, y } = containerPoint;
+    const now = performance.now();
+    for (const id of this.markers.keys()) {
+      const point = map.latLngToContainerPoint(this.positionOf(id, now)!);
+      const distance = (point.x - x) ** 2 + (point.y - y) ** 2;
+      if (distance <= bestDistance) {
+        best = id;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
+
+  private handleClick(event: L.LeafletMouseEvent): void {
+    const best = this.markerAt(event.containerPoint);
+    if (best) this.openMarkerPopup(best);
+  }
+
+  /** One requestAnimationFrame loop for all markers; it stops when nothing glides and the view is still. */
+  private requestFrame(): void {
+    if (!this.frame && this.canvas) this.frame = requestAnimationFrame(this.draw);
+  }
+
+  private resize(): void {
+    const map = this._map;
+    const canvas = this.canvas;
+    if (!map || !canvas) return;
+    const size = map.getSize();
+    const ratio = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(size.x * ratio) || canvas.height !== Math.round(size.y * ratio)) {
+      canvas.width = Math.round(size.x * ratio);
+      canvas.height = Math.round(size.y * ratio);
+      canvas.style.width = `${size.x}px`;
+      canvas.style.height = `${size.y}px`;
+    }
+  }
+
+  private draw = (now: number): void => {
+    this.frame = 0;
+    const map = this._map;
+    const canvas = this.canvas;
+    if (!map || !canvas) return;
+    this.resize();
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    const ratio = window.devicePixelRatio || 1;
+    if (!this.sprites || this.sprites.ratio !== ratio) {
+      this.sprites = { ratio, normal: markerSprite('#1d4ed8', ratio), alarm: markerSprite('#dc2626', ratio) };
+    }
+    const zoom = map.getZoom();
+    if (zoom !== this.projectionZoom) {
+      this.projectionZoom = zoom;
+      for (const marker of this.markers.values()) this.project(marker);
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+
+    // World pixels -> canvas pixels: one offset per frame instead of a projection per marker.
+    const origin = map.getPixelOrigin();
+    const topLeft = map.containerPointToLayerPoint([0, 0]);
+    const offsetX = -origin.x - topLeft.x;
+    const offsetY = -origin.y - topLeft.y;
+    const { normal, alarm } = this.sprites;
+    const spriteSize = normal.width;
+    const half = spriteSize / 2;
+    const width = canvas.width;
+    const height = canvas.height;
+    let gliding = false;
+    for (const marker of this.markers.values()) {
+      const t = progress(marker, now);
+      if (t < 1) gliding = true;
+      const x = (marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half;
+      const y = (marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half;
+      if (x < -spriteSize || y < -spriteSize || x > width || y > height) continue;
+      // Whole pixels: a sub-pixel copy is filtered and costs several times more.
+      ctx.drawImage(marker.inViolation ? alarm : normal, Math.round(x), Math.round(y));
+    }
+
+    if (this.popup && this.popupId) {
+      const position = this.positionOf(this.popupId, now);
+      if (position) this.popup.setLatLng(position);
+    }
+    if (gliding) this.requestFrame();
+  };
+}

@@ -1,0 +1,216 @@
+// bench/map: frame times of the live map in headless Chromium with 1,000 and 10,000 moving markers.
+//
+// It builds the web app, starts the real server on a temporary PGlite, logs in and opens /live-map?testHooks.
+// Positions are a synthetic feed pushed through the page's test hook (window.__liveMap.feed), the same entry the
+// socket events use: every 250 ms (the server's 4-per-second batch rate) every marker gets a new position, so all
+// markers glide all the time. Frame times are requestAnimationFrame deltas measured in the page.
+// Baselines in the same run: the empty map (0 markers) and 1,000 Leaflet SVG circle markers (DOM elements) moved
+// the same way.
+//
+//   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3329, BENCH_COUNTS=1000,10000)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { percentile, printFigures, type Figure } from '../lib/report';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const port = Number(process.env.BENCH_PORT ?? 3329);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const counts = (process.env.BENCH_COUNTS ?? '1000,10000').split(',').map(Number);
+const admin = { username: 'bench-admin', password: 'bench-password-123' };
+const baseURL = `http://127.0.0.1:${port}`;
+
+function buildWeb(outDir: string) {
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: path.join(root, 'apps/web'),
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('web build failed');
+}
+
+async function startServer(webDist: string, dataDir: string): Promise<ChildProcess> {
+  const server = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO: 'false',
+      ADMIN_USERNAME: admin.username,
+      ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'warn',
+      OSMAND_PORT: String(port + 1),
+      MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+      WEB_DIST: webDist,
+    },
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${baseURL}/readyz`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('server did not become ready');
+}
+
+type Mode = 'canvas' | 'svg';
+
+/** Runs in the page: N markers around the map's centre, all moved every 250 ms, frame deltas for `ms`. */
+async function measure(page: Page, count: number, mode: Mode, ms: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ count, mode, ms }) => {
+      type Hook = {
+        feed: { snapshot(s: Record<string, unknown>): void; changes(c: { changed: Record<string, unknown>; gone: string[] }): void };
+        map: { getBounds(): { getSouth(): number; getNorth(): number; getWest(): number; getEast(): number } } & Record<string, unknown>;
+      };
+      const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+      const bounds = hook.map.getBounds();
+      const south = bounds.getSouth();
+      const west = bounds.getWest();
+      const height = bounds.getNorth() - south;
+      const width = bounds.getEast() - west;
+      const positions = Array.from({ length: count }, () => ({ lat: south + Math.random() * height, lng: west + Math.random() * width }));
+      const step = () => {
+        for (const p of positions) {
+          p.lat = Math.min(south + height, Math.max(south, p.lat + (Math.random() - 0.5) * height * 0.01));
+          p.lng = Math.min(west + width, Math.max(west, p.lng + (Math.random() - 0.5) * width * 0.01));
+        }
+      };
+
+      let tick: () => void;
+      let cleanup: () => void;
+      if (mode === 'canvas') {
+        const snapshot = (): Record<string, unknown> => {
+          const all: Record<string, unknown> = {};
+          positions.forEach((p, i) => (all[`bench-${i}`] = { id: i, name: `Bench ${i}`, latitude: p.lat, longitude: p.lng, trackingId: `bench-${i}` }));
+          return all;
+        };
+        hook.feed.snapshot(snapshot());
+        tick = () => {
+          step();
+          hook.feed.changes({ changed: snapshot(), gone: [] });
+        };
+        cleanup = () => hook.feed.snapshot({});
+      } else {
+        // Baseline: Leaflet's own SVG circle markers (one DOM element each), glided by one rAF loop the same way.
+        const L = (window as unknown as { L: { circleMarker(ll: [number, number], o: object): { addTo(m: unknown): unknown; setLatLng(ll: [number, number]): void; remove(): void } } }).L;
+        const markers = positions.map((p) => L.circleMarker([p.lat, p.lng], { radius: 7, renderer: undefined }));
+        markers.forEach((m) => m.addTo(hook.map));
+        let from = positions.map((p) => ({ ...p }));
+        let to = positions.map((p) => ({ ...p }));
+        let start = performance.now();
+        let frame = 0;
+        const glide = (now: number) => {
+          const t = Math.min(1, (now - start) / 1000);
+          markers.forEach((m, i) => m.setLatLng([from[i]!.lat + (to[i]!.lat - from[i]!.lat) * t, from[i]!.lng + (to[i]!.lng - from[i]!.lng) * t]));
+          frame = requestAnimationFrame(glide);
+        };
+        frame = requestAnimationFrame(glide);
+        tick = () => {
+          step();
+          const now = performance.now();
+          const t = Math.min(1, (now - start) / 1000);
+          from = from.map((f, i) => ({ lat: f.lat + (to[i]!.lat - f.lat) * t, lng: f.lng + (to[i]!.lng - f.lng) * t }));
+          to = positions.map((p) => ({ ...p }));
+          start = now;
+        };
+        cleanup = () => {
+          cancelAnimationFrame(frame);
+          markers.forEach((m) => m.remove());
+        };
+      }
+
+      const feedTimer = setInterval(tick, 250);
+      // Warm up for a second, then record.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const deltas: number[] = await new Promise((resolve) => {
+        const recorded: number[] = [];
+        let last = performance.now();
+        const end = last + ms;
+        const frame = (now: number) => {
+          recorded.push(now - last);
+          last = now;
+          if (now < end) requestAnimationFrame(frame);
+          else resolve(recorded);
+        };
+        requestAnimationFrame(frame);
+      });
+      clearInterval(feedTimer);
+      cleanup();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return deltas;
+    },
+    { count, mode, ms },
+  );
+}
+
+async function main() {
+  const work = mkdtempSync(path.join(tmpdir(), 'prison-bench-map-'));
+  const webDist = path.join(root, '.tmp', `web-dist-bench-map-${port}`);
+  let server: ChildProcess | null = null;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+  try {
+    console.log('building the web app...');
+    buildWeb(webDist);
+    console.log('starting the server on a temporary PGlite...');
+    server = await startServer(webDist, path.join(work, 'data'));
+    const context = await browser.newContext({ baseURL, viewport: { width: 1600, height: 900 } });
+    const login = await context.request.post('/api/v1/admin/login', { data: admin });
+    if (!login.ok()) throw new Error(`login failed: ${login.status()} ${await login.text()}`);
+    const page = await context.newPage();
+    // tsx (esbuild keepNames) wraps named functions in __name(); the functions sent to the page need it defined.
+    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    await page.goto('/live-map?testHooks=1');
+    await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: { map: unknown } }).__liveMap?.map));
+
+    const ms = seconds * 1000;
+    const summary = (deltas: number[]) => {
+      const sorted = [...deltas].sort((a, b) => a - b);
+      return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), fps: (deltas.length / deltas.reduce((a, b) => a + b, 0)) * 1000 };
+    };
+    const empty = summary(await measure(page, 0, 'canvas', ms));
+    const svg1000 = summary(await measure(page, 1000, 'svg', ms));
+    const figures: Figure[] = [];
+    for (const count of counts) {
+      const result = summary(await measure(page, count, 'canvas', ms));
+      const label = count.toLocaleString('en-US');
+      figures.push({ name: `canvas layer, ${label} moving markers: p50 frame`, value: result.p50, unit: 'ms', baseline: empty.p50, target: '16.7 ms = 60 fps' });
+      figures.push({ name: `canvas layer, ${label} moving markers: p95 frame`, value: result.p95, unit: 'ms', baseline: empty.p95 });
+      figures.push({ name: `canvas layer, ${label} moving markers: frames per second`, value: result.fps, unit: 'fps', baseline: empty.fps });
+    }
+    figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p50 frame', value: svg1000.p50, unit: 'ms' });
+    figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p95 frame', value: svg1000.p95, unit: 'ms' });
+    figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: frames per second', value: svg1000.fps, unit: 'fps' });
+    printFigures(
+      `Live map frame times, headless Chromium (software rendering, 1600x900), ${seconds} s per run, every marker moved every 250 ms; baseline column = empty map`,
+      figures,
+    );
+  } finally {
+    await browser.close();
+    if (server?.pid) {
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,195 @@
+// The live map end to end (issue 4, "Must show"): draw and save a geofence, cancel discards a drawn shape, and a
+// device reporting through the OsmAnd protocol moves its marker, raises a toast and lands on the alerts screen.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, unique } from '../fixtures';
+
+interface GeofenceRow {
+  geofence_id: string;
+  name: string;
+  shape: string;
+  type: string;
+  alert_type: string;
+}
+
+async function geofenceNames(api: APIRequestContext): Promise<GeofenceRow[]> {
+  const res = await api.get('/api/v1/geofence/all');
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as GeofenceRow[];
+}
+
+/** Drags on the middle of the map with the mouse, as a person draws a circle or rectangle. */
+async function dragOnMap(page: Page, dx: number, dy: number) {
+  const box = (await page.getByTestId('live-map').boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx / 2, y + dy / 2, { steps: 4 });
+  await page.mouse.move(x + dx, y + dy, { steps: 4 });
+  await page.mouse.up();
+}
+
+test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({ adminPage: page, api }) => {
+  const name = unique('Yard ');
+  await page.goto('/live-map');
+  const map = page.getByTestId('live-map');
+  // Only circle, polygon and rectangle (SPEC.md section 2).
+  await expect(map.locator('.leaflet-draw-draw-circle')).toBeVisible();
+  await expect(map.locator('.leaflet-draw-draw-polygon')).toBeVisible();
+  await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();
+  await expect(map.locator('.leaflet-draw-draw-polyline, .leaflet-draw-draw-marker, .leaflet-draw-draw-circlemarker')).toHaveCount(0);
+  await expect(map.locator('.leaflet-top.leaflet-right .leaflet-draw')).toHaveCount(1);
+
+  await map.locator('.leaflet-draw-draw-circle').click();
+  await dragOnMap(page, 90, 30);
+
+  const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Geofence Type')).toHaveValue('Positive');
+  await expect(dialog.getByLabel('Alert Type')).toHaveValue('Informational');
+  await dialog.getByRole('button', { name: 'Save Geofence' }).click();
+  await expect(dialog.getByText('Geofence Name is required')).toBeVisible();
+
+  await dialog.getByLabel('Geofence Name').fill(name);
+  await dialog.getByLabel('Geofence Type').selectOption('Negative');
+  await dialog.getByLabel('Alert Type').selectOption('Warning');
+  await dialog.getByRole('button', { name: 'Save Geofence' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toBeVisible();
+
+  const saved = (await geofenceNames(api)).find((geofence) => geofence.name === name);
+  expect(saved).toMatchObject({ shape: 'Circle', type: 'Negative', alert_type: 'Warning' });
+
+  await page.reload();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toBeVisible();
+  // Drawn blue, as every circle (SPEC.md section 9).
+  await expect(map.locator('path.geofence-circle[stroke="blue"]').first()).toBeVisible();
+
+  // Select it, rename it, then delete it after the confirmation.
+  await page.getByTestId('geofence-item').filter({ hasText: name }).click();
+  const editor = page.getByTestId('geofence-editor');
+  await editor.getByLabel('Geofence Name').fill(`${name} renamed`);
+  await editor.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: `${name} renamed` })).toBeVisible();
+  await editor.getByRole('button', { name: 'Delete Geofence' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete geofence' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: `${name} renamed` })).toBeVisible();
+  await editor.getByRole('button', { name: 'Delete Geofence' }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toHaveCount(0);
+  expect((await geofenceNames(api)).some((geofence) => geofence.name.startsWith(name))).toBe(false);
+});
+
+test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adminPage: page, api }) => {
+  await page.goto('/live-map');
+  const map = page.getByTestId('live-map');
+  await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();
+  const before = (await geofenceNames(api)).length;
+  await expect(page.getByTestId('geofence-item')).toHaveCount(before);
+  const shapes = map.locator('.leaflet-overlay-pane path');
+  const shapesBefore = await shapes.count();
+
+  await map.locator('.leaflet-draw-draw-rectangle').click();
+  await dragOnMap(page, 120, 80);
+  const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
+  await expect(dialog).toBeVisible();
+  await expect(shapes).toHaveCount(shapesBefore + 1);
+  await dialog.getByLabel('Geofence Name').fill('never saved');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(shapes).toHaveCount(shapesBefore);
+  expect((await geofenceNames(api)).length).toBe(before);
+});
+
+test('a prisoner leaving a Negative geofence: the marker moves, the toast shows, the alerts screen lists it', async ({ adminPage: page, api }) => {
+  const firstName = unique('Walker');
+  const lastName = 'Tracked';
+  const fenceName = unique('Perimeter ');
+  // A point of our own, far from other specs' shapes.
+  const centre = { lat: 51.5 + Math.random() * 0.01, lng: -0.12 + Math.random() * 0.01 };
+
+  const prisonerRes = await api.post('/api/v1/prisoner/add', { data: { first_name: firstName, last_name: lastName, status: 'Incarcerated' } });
+  expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
+  const prisoner = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };
+  const prisonerId = prisoner.prisoner_id ?? prisoner.data!.prisoner_id;
+
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
+  expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
+  const device = (await deviceRes.json()) as { id: string };
+  const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, { data: { prisoner_id: prisonerId } });
+  expect(assignRes.status(), await assignRes.text()).toBe(200);
+
+  const fenceRes = await api.post('/api/v1/geofence/add', {
+    data: {
+      geofence_id: crypto.randomUUID(),
+      shape: 'Circle',
+      name: fenceName,
+      type: 'Negative',
+      alert_type: 'Critical',
+      radius: 300,
+      center_lat: centre.lat,
+      center_lng: centre.lng,
+    },
+  });
+  expect(fenceRes.status(), await fenceRes.text()).toBeLessThan(300);
+
+  await page.goto('/live-map?testHooks=1');
+  await expect(page.getByTestId('geofence-item').filter({ hasText: fenceName })).toBeVisible();
+  const map = page.getByTestId('live-map');
+  const markerPosition = () =>
+    page.evaluate((id) => {
+      // The page's test hook (apps/web/src/features/live-map/live-map-page.tsx), opened with ?testHooks.
+      const hook = (window as unknown as { __liveMap?: { layer: { positionOf(id: string): { lat: number; lng: number } | null } } }).__liveMap;
+      const point = hook?.layer.positionOf(id);
+      return point ? { lat: point.lat, lng: point.lng } : null;
+    }, device.id);
+
+  const now = Math.floor(Date.now() / 1000);
+  const sendFix = async (lat: number, lon: number, timestamp: number) => {
+    const res = await api.get('/api/v1/ingest/osmand', { params: { id: device.id, lat, lon, timestamp } });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+
+  // Inside the Negative geofence: the marker appears, no alert.
+  await sendFix(centre.lat, centre.lng, now - 5);
+  await expect(map).toHaveAttribute('data-marker-count', /^[1-9]\d*$/);
+  await expect.poll(markerPosition).toEqual({ lat: centre.lat, lng: centre.lng });
+  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText('Online');
+
+  // Outside (about 1.1 km north): the marker glides there and the breach is raised once.
+  const outside = { lat: centre.lat + 0.01, lng: centre.lng };
+  await sendFix(outside.lat, outside.lng, now);
+  const toast = page.getByTestId('alert-toast').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
+  await expect(toast).toBeVisible();
+  await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
+  await expect.poll(markerPosition, { timeout: 5000 }).toEqual(outside);
+
+  // The marker's popup reads "Name: " and the name; a click in the list centres the map on it.
+  await page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` }).click();
+  await expect(page.getByTestId('marker-popup')).toHaveText(`Name: ${firstName} ${lastName}`);
+
+  await page.goto('/allAlerts');
+  await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  const card = page.getByTestId('alert-card').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(`Prisoner: ${firstName} ${lastName}`);
+  await expect(card).toHaveAttribute('data-alert-type', 'Critical');
+  await expect(page.getByTestId('alert-counts')).toContainText('Critical:');
+
+  await page.goto('/');
+  await expect(page.getByTestId('recent-alert').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` })).toBeVisible();
+});
+
+test('the alerts screen filters by type and says so when nothing matches', async ({ adminPage: page, api }) => {
+  const details = unique('Manual check ');
+  const res = await api.post('/api/v1/alert/all', { data: { alert_type: 'Warning', details } });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+
+  await page.goto('/alerts');
+  await expect(page.getByTestId('alert-card').filter({ hasText: details })).toHaveAttribute('data-alert-type', 'Warning');
+  await page.getByLabel('Type').selectOption('Critical');
+  await expect(page.getByTestId('alert-card').filter({ hasText: details })).toHaveCount(0);
+  await page.getByLabel('Type').selectOption('Warning');
+  await expect(page.getByTestId('alert-card').filter({ hasText: details })).toBeVisible();
+});

@@ -1,0 +1,41 @@
+// The audit trail as the Audit screen reads it (append-only; no route changes or deletes an entry).
+import { z } from 'zod';
+import { pageQuery } from './api';
+
+export const auditEntry = z.object({
+  id: z.number().int(),
+  /** ISO instant (UTC). */
+  at: z.string(),
+  admin_id: z.number().int().nullable(),
+  actor: z.string(),
+  action: z.string(),
+  entity: z.string(),
+  entity_id: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+const instant = (field: string) => z.string().datetime({ offset: true, message: `${field} must be an ISO instant` }).optional();
+
+export const auditQuery = pageQuery.extend({
+  /** Exact entity, e.g. prisoner, alert, session. */
+  entity: z.string().trim().max(100).optional(),
+  entity_id: z.string().trim().max(200).optional(),
+  /** An action or its prefix: `login` finds login, login.failed and login.locked. */
+  action: z.string().trim().max(100).optional(),
+  /** Part of the actor's username, any case. */
+  actor: z.string().trim().max(100).optional(),
+  from: instant('from'),
+  to: instant('to'),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const auditPage = z.object({
+  entries: z.array(auditEntry),
+  currentPage: z.number().int(),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+});
+export type AuditPage = z.infer<typeof auditPage>;

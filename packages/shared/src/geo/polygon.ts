@@ -1,0 +1,242 @@
+// Exact point-in-polygon, distance to a polygon's boundary, and shape checks (DECISIONS.md item 1).
+// Polygons are lists of [latitude, longitude] vertices as Leaflet gives them, without a closing vertex.
+import { DEG_TO_RAD, EDGE_TOLERANCE_METERS, METERS_PER_DEGREE } from './distance';
+
+type LatLng = readonly [number, number];
+
+/** A polygon ready for repeated tests: flat coordinate arrays, longitudes unwrapped around the first vertex. */
+export interface PreparedPolygon {
+  readonly lats: Float64Array;
+  /** Longitudes within 180 degrees of the first vertex, so a polygon crossing the antimeridian stays contiguous. */
+  readonly lngs: Float64Array;
+  readonly refLng: number;
+  readonly minLat: number;
+  readonly maxLat: number;
+  /** May pass beyond +-180 for a polygon crossing the antimeridian. */
+  readonly minLng: number;
+  readonly maxLng: number;
+}
+
+/** Edge tolerance in degrees (about 0.1 mm): a point this close to an edge is on it. */
+const EDGE_TOLERANCE_DEGREES = EDGE_TOLERANCE_METERS / METERS_PER_DEGREE / 10;
+
+/** The longitude moved by a whole turn, when needed, to lie within 180 degrees of `ref`. */
+export function unwrapLongitude(lng: number, ref: number): number {
+  const d = lng - ref;
+  if (d > 180) return lng - 360;
+  if (d < -180) return lng + 360;
+  return lng;
+}
+
+export function preparePolygon(coordinates: readonly LatLng[]): PreparedPolygon {
+  const n = coordinates.length;
+  const lats = new Float64Array(n);
+  const lngs = new Float64Array(n);
+  const refLng = n > 0 ? coordinates[0]![1] : 0;
+  let minLat = Infinity;
+  let maxLat = -Infinity;
+  let minLng = Infinity;
+  let maxLng = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const [lat, rawLng] = coordinates[i]!;
+    const lng = unwrapLongitude(rawLng, refLng);
+    lats[i] = lat;
+    lngs[i] = lng;
+    if (lat < minLat) minLat = lat;
+    if (lat > maxLat) maxLat = lat;
+    if (lng < minLng) minLng = lng;
+    if (lng > maxLng) maxLng = lng;
+  }
+  return { lats, lngs, refLng, minLat, maxLat, minLng, maxLng };
+}
+
+/** True when the point lies inside the polygon or on its boundary (edges and vertices count as inside). */
+export function polygonContains(coordinates: readonly LatLng[] | PreparedPolygon, lat: number, lng: number): boolean {
+  const polygon = isPrepared(coordinates) ? coordinates : preparePolygon(coordinates);
+  const { lats, lngs, minLat, maxLat, minLng, maxLng } = polygon;
+  const x = unwrapLongitude(lng, polygon.refLng);
+  const tol = EDGE_TOLERANCE_DEGREES;
+  if (lat < minLat - tol || lat > maxLat + tol || x < minLng - tol || x > maxLng + tol) return false;
+  // Ray casting (crossing number) in the plane of latitude and unwrapped longitude, as the map draws the shape.
+  let inside = false;
+  const n = lats.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const yi = lats[i]!;
+    const yj = lats[j]!;
+    if (yi > lat !== yj > lat) {
+      const xi = lngs[i]!;
+      const crossX = xi + ((lngs[j]! - xi) * (lat - yi)) / (yj - yi);
+      if (x < crossX) inside = !inside;
+    }
+  }
+  return inside || onBoundary(lats, lngs, lat, x, tol);
+}
+
+function onBoundary(lats: Float64Array, lngs: Float64Array, y: number, x: number, tol: number): boolean {
+  const tol2 = tol * tol;
+  const n = lats.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    if (segmentDistanceSquared(x, y, lngs[j]!, lats[j]!, lngs[i]!, lats[i]!) <= tol2) return true;
+  }
+  return false;
+}
+
+/** Squared distance from (px, py) to the segment (ax, ay)-(bx, by), in the units of the inputs. */
+function segmentDistanceSquared(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const lengthSquared = dx * dx + dy * dy;
+  let t = lengthSquared > 0 ? ((px - ax) * dx + (py - ay) * dy) / lengthSquared : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  const ex = ax + t * dx - px;
+  const ey = ay + t * dy - py;
+  return ex * ex + ey * ey;
+}
+
+/**
+ * Distance in metres from the point to the nearest edge of the polygon (inside or outside), in a local equirectangular
+ * projection around the point: accurate to well under a metre at geofence scale (a few kilometres).
+ */
+export function distanceToPolygonBoundaryMeters(coordinates: readonly LatLng[] | PreparedPolygon, lat: number, lng: number): number {
+  return Math.sqrt(boundaryDistanceSquared(isPrepared(coordinates) ? coordinates : preparePolygon(coordinates), lat, lng, 0));
+}
+
+/** True when the point is within `meters` of the polygon's boundary; stops at the first edge close enough. */
+export function isNearPolygonBoundary(polygon: PreparedPolygon, lat: number, lng: number, meters: number): boolean {
+  return boundaryDistanceSquared(polygon, lat, lng, meters * meters) <= meters * meters;
+}
+
+/** Smallest squared distance (m^2) to an edge; returns early once one is within `stopBelow`. */
+function boundaryDistanceSquared(polygon: PreparedPolygon, lat: number, lng: number, stopBelow: number): number {
+  const { lats, lngs } = polygon;
+  const x = unwrapLongitude(lng, polygon.refLng);
+  const kx = Math.cos(lat * DEG_TO_RAD) * METERS_PER_DEGREE;
+  const ky = METERS_PER_DEGREE;
+  let best = Infinity;
+  const n = lats.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const d = segmentDistanceSquared(0, 0, (lngs[j]! - x) * kx, (lats[j]! - lat) * ky, (lngs[i]! - x) * kx, (lats[i]! - lat) * ky);
+    if (d < best) {
+      best = d;
+      if (best <= stopBelow) return best;
+    }
+  }
+  return best;
+}
+
+function isPrepared(value: readonly LatLng[] | PreparedPolygon): value is PreparedPolygon {
+  return (value as PreparedPolygon).lats instanceof Float64Array;
+}
+
+/** Sign of the turn a -> b -> c: > 0 counter-clockwise, < 0 clockwise, 0 collinear. */
+function orientation(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  const value = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  return value > 0 ? 1 : value < 0 ? -1 : 0;
+}
+
+function onSegment(ax: number, ay: number, bx: number, by: number, px: number, py: number): boolean {
+  return Math.min(ax, bx) <= px && px <= Math.max(ax, bx) && Math.min(ay, by) <= py && py <= Math.max(ay, by);
+}
+
+/** True when the segments a-b and c-d touch or cross. */
+export function segmentsIntersect(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): boolean {
+  const o1 = orientation(ax, ay, bx, by, cx, cy);
+  const o2 = orientation(ax, ay, bx, by, dx, dy);
+  const o3 = orientation(cx, cy, dx, dy, ax, ay);
+  const o4 = orientation(cx, cy, dx, dy, bx, by);
+  if (o1 !== o2 && o3 !== o4) return true;
+  return (
+    (o1 === 0 && onSegment(ax, ay, bx, by, cx, cy)) ||
+    (o2 === 0 && onSegment(ax, ay, bx, by, dx, dy)) ||
+    (o3 === 0 && onSegment(cx, cy, dx, dy, ax, ay)) ||
+    (o4 === 0 && onSegment(cx, cy, dx, dy, bx, by))
+  );
+}
+
+/**
+ * True when two edges of the ring cross or touch other than where neighbours meet, or when an edge folds back
+ * over its neighbour: the shapes the drawing tool refuses with "Error: shape edges cannot cross!".
+ */
+export function polygonEdgesCross(coordinates: readonly LatLng[]): boolean {
+  const { lats: ys, lngs: xs } = preparePolygon(coordinates);
+  const n = ys.length;
+  if (n < 3) return false;
+  for (let i = 0; i < n; i++) {
+    const i2 = (i + 1) % n;
+    const i3 = (i + 2) % n;
+    // Neighbouring edges share a vertex; they are invalid only when collinear and folding back over each other.
+    if (
+      orientation(xs[i]!, ys[i]!, xs[i2]!, ys[i2]!, xs[i3]!, ys[i3]!) === 0 &&
+      (xs[i2]! - xs[i]!) * (xs[i3]! - xs[i2]!) + (ys[i2]! - ys[i]!) * (ys[i3]! - ys[i2]!) < 0
+    ) {
+      return true;
+    }
+    for (let j = i + 2; j < n; j++) {
+      if (i === 0 && j === n - 1) continue; // the closing edge neighbours the first
+      const j2 = (j + 1) % n;
+      if (segmentsIntersect(xs[i]!, ys[i]!, xs[i2]!, ys[i2]!, xs[j]!, ys[j]!, xs[j2]!, ys[j2]!)) return true;
+    }
+  }
+  return false;
+}
+
+/** Signed area in square degrees (latitude by unwrapped longitude); 0 when every vertex lies on one line. */
+export function polygonPlanarArea(coordinates: readonly LatLng[]): number {
+  const { lats, lngs } = preparePolygon(coordinates);
+  let twice = 0;
+  for (let i = 0, j = lats.length - 1; i < lats.length; j = i++) twice += lngs[j]! * lats[i]! - lngs[i]! * lats[j]!;
+  return twice / 2;
+}
+
+/**
+ * The ring without repeated neighbouring vertices and without a closing vertex equal to the first
+ * (drawing tools and GeoJSON sometimes add them; they are not edges).
+ */
+export function normalizeRing(coordinates: readonly LatLng[]): [number, number][] {
+  const ring: [number, number][] = [];
+  for (const [lat, lng] of coordinates) {
+    const last = ring[ring.length - 1];
+    if (!last || last[0] !== lat || last[1] !== lng) ring.push([lat, lng]);
+  }
+  while (ring.length > 1 && ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1]) ring.pop();
+  return ring;
+}
+
+/** The 4 corners of an axis-aligned rectangle (south-west, north-west, north-east, south-east, as leaflet-draw gives them). */
+export function rectangleCorners(south: number, west: number, north: number, east: number): [number, number][] {
+  return [
+    [south, west],
+    [north, west],
+    [north, east],
+    [south, east],
+  ];
+}
+
+/**
+ * True when 4 corners form a rectangle aligned with latitude and longitude, in ring order, with a non-zero size
+ * (what leaflet-draw's rectangle tool makes).
+ */
+export function isAxisAlignedRectangle(coordinates: readonly LatLng[]): boolean {
+  if (coordinates.length !== 4) return false;
+  const { lats, lngs } = preparePolygon(coordinates);
+  let previousAlongParallel: boolean | null = null;
+  for (let i = 0; i < 4; i++) {
+    const j = (i + 1) % 4;
+    const sameLat = lats[i] === lats[j];
+    const sameLng = lngs[i] === lngs[j];
+    // Each side runs along a parallel or a meridian (exactly one coordinate stays the same), turning at each corner.
+    if (sameLat === sameLng || sameLat === previousAlongParallel) return false;
+    previousAlongParallel = sameLat;
+  }
+  return new Set(lats).size === 2 && new Set(lngs).size === 2;
+}
