@@ -10,7 +10,7 @@ for (let i = 0; i < 10000; i++) {
 const index = new GeofenceIndex(fences);
 const out = new Uint8Array(fences.length);
 let t = performance.now(); let c0 = process.cpuUsage();
-for (let i = 0; i < 200; i++) linearScanClassify(index.fences, 52 + Math.random() * 0.18 - 0.09, 5 + Math.random() * 0.3 - 0.15, out);
+for (let i = 0; i < 200; i++) linearScanClassify(index, 52 + Math.random() * 0.18 - 0.09, 5 + Math.random() * 0.3 - 0.15, out);
 let c = process.cpuUsage(c0);
 console.log('linear per scan ms', (performance.now() - t) / 200, 'cpu', (c.user + c.system) / 1000 / 200);
 t = performance.now(); c0 = process.cpuUsage(); let n = 0;

@@ -125,6 +125,18 @@ test('edit a prisoner in the full dialog and inline, then delete it with confirm
   await page.reload();
   await expect(page.getByTestId('behavior-remarks-text')).toHaveText('Calm, cooperative with staff.');
 
+  // A refused single-field update shows a browser alert with the server's message and keeps the editor open.
+  await page.getByRole('button', { name: 'Edit Medical History' }).click();
+  await page.getByRole('textbox', { name: 'Medical History' }).fill('x'.repeat(5001));
+  const alertShown = page.waitForEvent('dialog');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const browserAlert = await alertShown;
+  expect(browserAlert.type()).toBe('alert');
+  expect(browserAlert.message()).toContain('medical_history');
+  await browserAlert.dismiss();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('medical-history-text')).toHaveText('Not Found');
+
   // Delete from the management screen, with confirmation.
   await page.goto('/dashboard');
   await page.getByPlaceholder('Search prisoner').fill(lastName);

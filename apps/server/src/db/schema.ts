@@ -1,4 +1,5 @@
 // The whole relational model. Occupancy is never stored: it is counted from prisoners (DECISIONS.md item 7).
+import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -103,7 +104,11 @@ export const prisoners = pgTable(
   (t) => [
     index('prisoners_cell_idx').on(t.cellId),
     index('prisoners_name_idx').on(t.lastName, t.firstName),
-    index('prisoners_created_idx').on(t.createdAt),
+    // The list order (newest first, id as tie-break), and the name filters (case-insensitive prefix) and status filter.
+    index('prisoners_created_idx').on(t.createdAt, t.prisonerId),
+    index('prisoners_last_name_prefix_idx').using('btree', sql`lower(${t.lastName}) text_pattern_ops`),
+    index('prisoners_first_name_prefix_idx').using('btree', sql`lower(${t.firstName}) text_pattern_ops`),
+    index('prisoners_status_idx').on(t.status, t.createdAt, t.prisonerId),
   ],
 );
 

@@ -65,6 +65,8 @@ export async function startDemoTracking(app: App): Promise<{ stop(): Promise<voi
   await seedGeofences(app, site);
   const simulated = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
   if (simulated.length === 0) return { stop: async () => undefined };
+  // The OsmAnd port opens in an onListen hook that `listen` does not wait for.
+  for (let i = 0; i < 50 && app.osmandPort() === null; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   const osmandPort = app.osmandPort();
   const httpPort = (app.server.address() as AddressInfo).port;
   const url = osmandPort ? `http://127.0.0.1:${osmandPort}` : `http://127.0.0.1:${httpPort}${API_PREFIX}/ingest/osmand`;

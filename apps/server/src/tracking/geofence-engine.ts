@@ -28,6 +28,9 @@ export interface StoredGeofenceState {
 /** What one device remembers about one geofence (only when it differs from the default). */
 interface FenceState {
   fence: IndexedGeofence;
+  /** The geofence's slot in the current index, and its type (copied so the hot loop touches only this object). */
+  slot: number;
+  positive: boolean;
   /** Believed containment; 'edge' keeps it. */
   inside: boolean;
   /** When the violating condition began (ms), while it holds. */
@@ -68,6 +71,8 @@ export class GeofenceEngine {
   private readonly devices = new Map<string, DeviceTrack>();
   private readonly pendingDevices = new Set<DeviceTrack>();
   private fixCounter = 0;
+  private marks = new Int32Array(0);
+  private markCounter = 0;
   /** Transitions of the call in progress; allocated only when one happens. */
   private out: EngineTransition[] | null = null;
 
@@ -114,8 +119,12 @@ export class GeofenceEngine {
       const states = device.states;
       for (let i = states.length - 1; i >= 0; i--) {
         const fence = byId.get(states[i]!.fence.id);
-        if (!fence || changed.has(fence.id)) removeAt(states, i);
-        else states[i]!.fence = fence;
+        if (!fence || changed.has(fence.id)) {
+          removeAt(states, i);
+        } else {
+          states[i]!.fence = fence;
+          states[i]!.slot = fence.slot;
+        }
       }
       this.updatePending(device);
     }
@@ -136,7 +145,7 @@ export class GeofenceEngine {
         existing.inside = fence.positive;
         existing.fresh = false;
       } else {
-        device.states.push({ fence, inside: fence.positive, since, started: true, fresh: false, seen: 0 });
+        device.states.push({ fence, slot: fence.slot, positive: fence.positive, inside: fence.positive, since, started: true, fresh: false, seen: 0 });
       }
       this.updatePending(device);
     }
@@ -162,22 +171,30 @@ export class GeofenceEngine {
     const codes = index.hitCodes;
     const states = device.states;
     for (let i = 0; i < n; i++) {
-      const fence = fences[slots[i]!]!;
+      const slot = slots[i]!;
+      const code = codes[i]!;
       let position = -1;
       for (let k = 0; k < states.length; k++) {
-        if (states[k]!.fence === fence) {
+        if (states[k]!.slot === slot) {
           position = k;
           break;
         }
       }
-      this.apply(device, fence, position, codes[i]!, at, stamp);
+      // In the default state (outside) only a point inside changes anything; the edge keeps "outside".
+      if (position === -1 && code !== INSIDE) continue;
+      this.apply(device, fences[slot]!, position, code, at, stamp);
     }
     // Geofences the device remembers but whose box does not hold the point: it is outside them.
+    let pending = false;
     for (let k = states.length - 1; k >= 0; k--) {
       const state = states[k]!;
-      if (state.seen !== stamp) this.apply(device, state.fence, k, OUTSIDE, at, stamp);
+      if (state.seen !== stamp) {
+        this.apply(device, state.fence, k, OUTSIDE, at, stamp);
+        if (states[k] !== state) continue; // removed (back to the default); the one moved here was already visited
+      }
+      if (!state.started && state.inside === state.positive) pending = true;
     }
-    this.updatePending(device);
+    this.setPending(device, pending);
     const out = this.out;
     this.out = null;
     return out ?? NO_TRANSITIONS;
@@ -237,10 +254,13 @@ export class GeofenceEngine {
   /** First fix against Negative geofences new to this device: each starts pending, as if the device had just left it. */
   private meetNegatives(device: DeviceTrack, t: number) {
     const states = device.states;
+    // Mark the geofences the device already has a state for, so this stays O(states + negatives).
+    const mark = ++this.markCounter;
+    if (this.marks.length < this.index.size) this.marks = new Int32Array(this.index.size * 2);
+    for (const state of states) this.marks[state.fence.slot] = mark;
     for (const { fence, generation } of this.negatives) {
-      if (generation <= device.generation) continue;
-      if (states.some((state) => state.fence === fence)) continue;
-      states.push({ fence, inside: false, since: t, started: false, fresh: true, seen: 0 });
+      if (generation <= device.generation || this.marks[fence.slot] === mark) continue;
+      states.push({ fence, slot: fence.slot, positive: false, inside: false, since: t, started: false, fresh: true, seen: 0 });
     }
     device.generation = this.generation;
   }
@@ -280,7 +300,7 @@ export class GeofenceEngine {
       state.fresh = false;
       state.seen = stamp;
     } else {
-      states.push({ fence, inside, since, started, fresh: false, seen: stamp });
+      states.push({ fence, slot: fence.slot, positive, inside, since, started, fresh: false, seen: stamp });
     }
   }
 
@@ -289,13 +309,10 @@ export class GeofenceEngine {
   }
 
   private updatePending(device: DeviceTrack) {
-    let pending = false;
-    for (const state of device.states) {
-      if (!state.started && state.inside === state.fence.positive) {
-        pending = true;
-        break;
-      }
-    }
+    this.setPending(device, device.states.some((state) => !state.started && state.inside === state.positive));
+  }
+
+  private setPending(device: DeviceTrack, pending: boolean) {
     if (pending === device.pending) return;
     device.pending = pending;
     if (pending) this.pendingDevices.add(device);

@@ -65,7 +65,7 @@ describe('geofence index', () => {
           const s = specs[which % specs.length]!;
           const lat = s.lat + du * s.size * 1.5;
           const lng = normalizeLongitude(s.lng + dv * s.size * 1.5);
-          linearScanClassify(index.fences, lat, lng, out);
+          linearScanClassify(index, lat, lng, out);
           const fromIndex = new Map(index.classify(lat, lng).map((c) => [c.geofence.geofence_id, c.containment]));
           fences.forEach((g, slot) => expect(fromIndex.get(g.geofence_id) ?? 'outside').toBe(containmentName(out[slot]!)));
         }

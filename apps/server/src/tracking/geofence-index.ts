@@ -9,6 +9,8 @@ import {
   polygonBoundingBox,
   polygonContains,
   preparePolygon,
+  ringBoundaryDistanceSquared,
+  ringContains,
   EDGE_TOLERANCE_METERS,
   type GeoBox,
   type Geofence,
@@ -70,7 +72,7 @@ export function containmentOf(fence: IndexedGeofence, lat: number, lng: number):
     if (buffer > 0 && Math.abs(distance - fence.radius) <= buffer) return EDGE;
     return distance <= fence.radius + EDGE_TOLERANCE_METERS ? INSIDE : OUTSIDE;
   }
-  if (polygon.lats.length < 3) return OUTSIDE;
+  if (polygon.count < 3) return OUTSIDE;
   if (buffer > 0 && isNearPolygonBoundary(polygon, lat, lng, buffer)) return EDGE;
   return polygonContains(polygon, lat, lng) ? INSIDE : OUTSIDE;
 }
@@ -80,20 +82,46 @@ export interface Classification {
   containment: Containment;
 }
 
+// Layout of one slot in `GeofenceIndex.shapes`.
+const SHAPE_FIELDS = 8;
+const CENTER_LAT = 0;
+const CENTER_LNG = 1;
+const RADIUS = 2;
+const BUFFER = 3;
+const IS_POLYGON = 4;
+const REF_LNG = 5;
+const RING_START = 6;
+const RING_COUNT = 7;
+
+/** The parts of a finished flatbush tree that the point query below walks (declared public by flatbush's types). */
+interface PackedTree {
+  boxes: Float64Array;
+  indices: Uint16Array | Uint32Array;
+  levelBounds: number[];
+  nodeSize: number;
+  numItems: number;
+}
+
 export class GeofenceIndex {
   readonly fences: readonly IndexedGeofence[];
   /** Slots of the candidates of the last `query`, and their containment codes (valid up to the returned count). */
   hitSlots: Int32Array;
   hitCodes: Uint8Array;
-  private readonly tree: Flatbush | null;
+  /** Each slot's grown box as minLng, minLat, maxLng, maxLat (for the linear scan). */
+  readonly boxes: Float64Array;
+  /**
+   * The numbers the exact tests read, per slot (SHAPE_FIELDS each), and every polygon's vertices in one array:
+   * contiguous memory, so a test costs a cache line or two rather than a chase through objects.
+   */
+  private readonly shapes: Float64Array;
+  private readonly rings: Float64Array;
+  private readonly tree: PackedTree | null;
   /** Index item -> slot: a box crossing the antimeridian is added twice, once on each side. */
   private readonly itemSlots: Int32Array;
   private readonly seen: Int32Array;
+  private readonly stack: Int32Array;
   private queryStamp = 0;
-  private queryLat = 0;
-  private queryLng = 0;
   private hitCount = 0;
-  private readonly collect: (item: number) => boolean;
 
   constructor(geofences: readonly Geofence[]) {
     this.fences = geofences.map(compileGeofence);
@@ -103,8 +131,30 @@ export class GeofenceIndex {
       items.push(slot);
       boxes.push(minLng, minLat, maxLng, maxLat);
     };
+    this.boxes = new Float64Array(this.fences.length * 4);
+    this.shapes = new Float64Array(this.fences.length * SHAPE_FIELDS);
+    let ringLength = 0;
+    for (const fence of this.fences) ringLength += fence.polygon ? fence.polygon.coords.length : 0;
+    this.rings = new Float64Array(ringLength);
+    let ringStart = 0;
+    for (const fence of this.fences) {
+      const o = fence.slot * SHAPE_FIELDS;
+      this.shapes[o + CENTER_LAT] = fence.centerLat;
+      this.shapes[o + CENTER_LNG] = fence.centerLng;
+      this.shapes[o + RADIUS] = fence.radius;
+      this.shapes[o + BUFFER] = fence.bufferMeters;
+      if (fence.polygon) {
+        this.shapes[o + IS_POLYGON] = 1;
+        this.shapes[o + REF_LNG] = fence.polygon.refLng;
+        this.shapes[o + RING_START] = ringStart;
+        this.shapes[o + RING_COUNT] = fence.polygon.count;
+        this.rings.set(fence.polygon.coords, ringStart * 2);
+        ringStart += fence.polygon.count;
+      }
+    }
     for (const fence of this.fences) {
       const { minLat, minLng, maxLat, maxLng } = fence.box;
+      this.boxes.set([minLng, minLat, maxLng, maxLat], fence.slot * 4);
       add(fence.slot, minLng, minLat, maxLng, maxLat);
       if (maxLng > 180) add(fence.slot, minLng - 360, minLat, maxLng - 360, maxLat);
       if (minLng < -180) add(fence.slot, minLng + 360, minLat, maxLng + 360, maxLat);
@@ -114,27 +164,22 @@ export class GeofenceIndex {
     this.hitSlots = new Int32Array(16);
     this.hitCodes = new Uint8Array(16);
     if (items.length > 0) {
-      const tree = new Flatbush(items.length);
+      const tree = new Flatbush(items.length, 8);
       for (let i = 0; i < items.length; i++) tree.add(boxes[4 * i]!, boxes[4 * i + 1]!, boxes[4 * i + 2]!, boxes[4 * i + 3]!);
       tree.finish();
-      this.tree = tree;
+      this.tree = {
+        boxes: tree._boxes as Float64Array,
+        indices: tree._indices,
+        levelBounds: tree._levelBounds,
+        nodeSize: tree.nodeSize,
+        numItems: tree.numItems,
+      };
+      if (!(this.tree.boxes instanceof Float64Array) || !Array.isArray(this.tree.levelBounds)) throw new Error('unexpected flatbush layout');
+      this.stack = new Int32Array(2 * tree.nodeSize * (tree._levelBounds.length + 1));
     } else {
       this.tree = null;
+      this.stack = new Int32Array(0);
     }
-    // One closure for the life of the index: flatbush calls it per box hit; it records the hit and keeps flatbush's
-    // own result list empty.
-    this.collect = (item: number) => {
-      const slot = this.itemSlots[item]!;
-      if (this.seen[slot] === this.queryStamp) return false;
-      this.seen[slot] = this.queryStamp;
-      const fence = this.fences[slot]!;
-      const n = this.hitCount;
-      if (n === this.hitSlots.length) this.grow();
-      this.hitSlots[n] = slot;
-      this.hitCodes[n] = containmentOf(fence, this.queryLat, this.queryLng);
-      this.hitCount = n + 1;
-      return false;
-    };
   }
 
   get size(): number {
@@ -143,19 +188,42 @@ export class GeofenceIndex {
 
   /**
    * The candidates for a point (every geofence whose grown box holds it) with their containment, written to
-   * `hitSlots`/`hitCodes`; returns how many. Geofences not listed are outside. Allocates nothing of its own.
+   * `hitSlots`/`hitCodes`; returns how many. Geofences not listed are outside. Allocates nothing: it walks the
+   * packed flatbush tree with its own stack instead of `search()`, which builds two arrays per call.
    */
   query(lat: number, lng: number): number {
     this.hitCount = 0;
-    if (this.tree === null) return 0;
+    const tree = this.tree;
+    if (tree === null) return 0;
     this.queryStamp = (this.queryStamp + 1) | 0;
     if (this.queryStamp === 0) {
       this.seen.fill(0);
       this.queryStamp = 1;
     }
-    this.queryLat = lat;
-    this.queryLng = lng;
-    this.tree.search(lng, lat, lng, lat, this.collect);
+    const { boxes, indices, levelBounds } = tree;
+    const nodeSize4 = tree.nodeSize * 4;
+    const numItems4 = tree.numItems * 4;
+    const stack = this.stack;
+    let top = 0;
+    let nodeIndex = boxes.length - 4;
+    let level = levelBounds.length - 1;
+    for (;;) {
+      const end = Math.min(nodeIndex + nodeSize4, levelBounds[level]!);
+      const isNode = nodeIndex >= numItems4;
+      for (let pos = nodeIndex; pos < end; pos += 4) {
+        if (lng < boxes[pos]! || lat < boxes[pos + 1]! || lng > boxes[pos + 2]! || lat > boxes[pos + 3]!) continue;
+        const index = indices[pos >> 2]!;
+        if (isNode) {
+          stack[top++] = index;
+          stack[top++] = level - 1;
+        } else {
+          this.hit(this.itemSlots[index]!, lat, lng);
+        }
+      }
+      if (top === 0) break;
+      level = stack[--top]!;
+      nodeIndex = stack[--top]!;
+    }
     return this.hitCount;
   }
 
@@ -167,6 +235,38 @@ export class GeofenceIndex {
       result.push({ geofence: this.fences[this.hitSlots[i]!]!.geofence, containment: CONTAINMENT_NAMES[this.hitCodes[i]!]! });
     }
     return result;
+  }
+
+  private hit(slot: number, lat: number, lng: number) {
+    if (this.seen[slot] === this.queryStamp) return;
+    this.seen[slot] = this.queryStamp;
+    const n = this.hitCount;
+    if (n === this.hitSlots.length) this.grow();
+    this.hitSlots[n] = slot;
+    this.hitCodes[n] = this.containment(slot, lat, lng);
+    this.hitCount = n + 1;
+  }
+
+  /** `containmentOf` for the geofence in `slot`, on the flat arrays. */
+  containment(slot: number, lat: number, lng: number): number {
+    const shapes = this.shapes;
+    const o = slot * SHAPE_FIELDS;
+    const buffer = shapes[o + BUFFER]!;
+    if (shapes[o + IS_POLYGON] === 0) {
+      const radius = shapes[o + RADIUS]!;
+      const distance = haversineMeters(shapes[o + CENTER_LAT]!, shapes[o + CENTER_LNG]!, lat, lng);
+      if (buffer > 0 && Math.abs(distance - radius) <= buffer) return EDGE;
+      return distance <= radius + EDGE_TOLERANCE_METERS ? INSIDE : OUTSIDE;
+    }
+    const start = shapes[o + RING_START]!;
+    const count = shapes[o + RING_COUNT]!;
+    const refLng = shapes[o + REF_LNG]!;
+    if (count < 3) return OUTSIDE;
+    if (buffer > 0) {
+      const limit = buffer * buffer;
+      if (ringBoundaryDistanceSquared(this.rings, start, count, refLng, lat, lng, limit) <= limit) return EDGE;
+    }
+    return ringContains(this.rings, start, count, refLng, lat, lng) ? INSIDE : OUTSIDE;
   }
 
   private grow() {
@@ -183,19 +283,19 @@ export class GeofenceIndex {
  * The baseline without an index: every geofence's box, then exact containment, one by one. Writes each slot's code
  * into `out` (OUTSIDE for geofences whose box misses the point). Used by the benchmark and to prove both agree.
  */
-export function linearScanClassify(fences: readonly IndexedGeofence[], lat: number, lng: number, out: Uint8Array): Uint8Array {
-  for (let i = 0; i < fences.length; i++) {
-    const fence = fences[i]!;
-    const box = fence.box;
+export function linearScanClassify(index: GeofenceIndex, lat: number, lng: number, out: Uint8Array): Uint8Array {
+  const { boxes, size } = index;
+  for (let slot = 0; slot < size; slot++) {
+    const b = slot * 4;
     let code = OUTSIDE;
-    if (lat >= box.minLat && lat <= box.maxLat) {
+    if (lat >= boxes[b + 1]! && lat <= boxes[b + 3]!) {
+      const minLng = boxes[b]!;
+      const maxLng = boxes[b + 2]!;
       const inLng =
-        (lng >= box.minLng && lng <= box.maxLng) ||
-        (lng + 360 >= box.minLng && lng + 360 <= box.maxLng) ||
-        (lng - 360 >= box.minLng && lng - 360 <= box.maxLng);
-      if (inLng) code = containmentOf(fence, lat, lng);
+        (lng >= minLng && lng <= maxLng) || (lng + 360 >= minLng && lng + 360 <= maxLng) || (lng - 360 >= minLng && lng - 360 <= maxLng);
+      if (inLng) code = index.containment(slot, lat, lng);
     }
-    out[i] = code;
+    out[slot] = code;
   }
   return out;
 }

@@ -230,7 +230,7 @@ export class TrackingService {
           device.lowBatteryAlerted = false;
         }
       }
-      if (engine) this.collectTransitions(device, engine.evaluate(device.id, fix.latitude, fix.longitude, fix.recordedAt), drafts, events);
+      if (engine) this.collectTransitions(device, this.evaluate(engine, device, fix), drafts, events);
     }
 
     const outcomes: FixOutcome[] = present.map((p) => (p ? 'duplicate' : 'refused'));
@@ -272,6 +272,23 @@ export class TrackingService {
     for (const device of moved) this.live.moved(device);
     this.announce(stored, drafts);
     return outcomes;
+  }
+
+  /** A failing engine must not cost the fix: it is stored and shown, only its geofence check is lost (and logged). */
+  private evaluate(engine: GeofenceEngineLike, device: TrackedDevice, fix: Fix): EngineTransitionLike[] {
+    try {
+      return engine.evaluate(device.id, fix.latitude, fix.longitude, fix.recordedAt);
+    } catch (error) {
+      this.logEngineFailure(error);
+      return [];
+    }
+  }
+
+  private lastEngineFailureLog = 0;
+  private logEngineFailure(error: unknown): void {
+    if (Date.now() - this.lastEngineFailureLog < 10_000) return;
+    this.lastEngineFailureLog = Date.now();
+    this.options.log.error({ err: error }, 'geofence engine failed; fixes are stored without geofence checks');
   }
 
   private draft(device: TrackedDevice, alertType: NewAlert['alertType'], kind: NewAlert['kind'], details: string, at: Date, geofenceId?: string): AlertDraft {
@@ -364,7 +381,13 @@ export class TrackingService {
     }
     const drafts: AlertDraft[] = silent.map((d) => this.draft(d, 'Warning', 'offline', `${displayName(d)}'s tracker is offline`, now));
     const events: GeofenceEvent[] = [];
-    for (const { deviceId, transitions } of this.options.engine()?.tick(now) ?? []) {
+    let ticked: ReturnType<GeofenceEngineLike['tick']> = [];
+    try {
+      ticked = this.options.engine()?.tick(now) ?? [];
+    } catch (error) {
+      this.logEngineFailure(error);
+    }
+    for (const { deviceId, transitions } of ticked) {
       const device = this.registry.get(deviceId);
       if (device) this.collectTransitions(device, transitions, drafts, events);
     }

@@ -21,8 +21,9 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
           weight: selected ? 5 : 3,
           dashArray: geofence.type === 'Negative' ? undefined : '6 4',
           fillOpacity: selected ? 0.3 : 0.15,
-          className: `geofence-shape geofence-${geofence.shape.toLowerCase()}`,
         };
+        // Set once when the path is made (setStyle ignores it): lets tests find shapes without reading pixels.
+        const className = `geofence-shape geofence-${geofence.shape.toLowerCase()}`;
         const eventHandlers = {
           click: (event: L.LeafletMouseEvent) => {
             if (isMarkerAt?.(event.containerPoint)) return;
@@ -41,7 +42,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
               key={geofence.geofence_id}
               center={[geofence.center_lat, geofence.center_lng]}
               radius={geofence.radius}
-              pathOptions={pathOptions}
+              className={className} pathOptions={pathOptions}
               eventHandlers={eventHandlers}
             >
               {label}
@@ -54,7 +55,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
             <Rectangle
               key={geofence.geofence_id}
               bounds={L.latLngBounds(geofence.coordinates)}
-              pathOptions={pathOptions}
+              className={className} pathOptions={pathOptions}
               eventHandlers={eventHandlers}
             >
               {label}
@@ -62,7 +63,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
           );
         }
         return (
-          <Polygon key={geofence.geofence_id} positions={geofence.coordinates} pathOptions={pathOptions} eventHandlers={eventHandlers}>
+          <Polygon key={geofence.geofence_id} positions={geofence.coordinates} className={className} pathOptions={pathOptions} eventHandlers={eventHandlers}>
             {label}
           </Polygon>
         );

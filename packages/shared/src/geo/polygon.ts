@@ -4,11 +4,15 @@ import { DEG_TO_RAD, EDGE_TOLERANCE_METERS, METERS_PER_DEGREE } from './distance
 
 type LatLng = readonly [number, number];
 
-/** A polygon ready for repeated tests: flat coordinate arrays, longitudes unwrapped around the first vertex. */
+/**
+ * A polygon ready for repeated tests: one flat array of interleaved [lat0, lng0, lat1, lng1, ...] (contiguous in
+ * memory, so a test touches few cache lines), longitudes unwrapped around the first vertex.
+ */
 export interface PreparedPolygon {
-  readonly lats: Float64Array;
-  /** Longitudes within 180 degrees of the first vertex, so a polygon crossing the antimeridian stays contiguous. */
-  readonly lngs: Float64Array;
+  /** Longitudes lie within 180 degrees of the first vertex, so a polygon crossing the antimeridian stays contiguous. */
+  readonly coords: Float64Array;
+  readonly count: number;
+  /** The first vertex's longitude: a point's longitude is unwrapped around it before testing. */
   readonly refLng: number;
   readonly minLat: number;
   readonly maxLat: number;
@@ -29,54 +33,58 @@ export function unwrapLongitude(lng: number, ref: number): number {
 }
 
 export function preparePolygon(coordinates: readonly LatLng[]): PreparedPolygon {
-  const n = coordinates.length;
-  const lats = new Float64Array(n);
-  const lngs = new Float64Array(n);
-  const refLng = n > 0 ? coordinates[0]![1] : 0;
+  const count = coordinates.length;
+  const coords = new Float64Array(count * 2);
+  const refLng = count > 0 ? coordinates[0]![1] : 0;
   let minLat = Infinity;
   let maxLat = -Infinity;
   let minLng = Infinity;
   let maxLng = -Infinity;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < count; i++) {
     const [lat, rawLng] = coordinates[i]!;
     const lng = unwrapLongitude(rawLng, refLng);
-    lats[i] = lat;
-    lngs[i] = lng;
+    coords[2 * i] = lat;
+    coords[2 * i + 1] = lng;
     if (lat < minLat) minLat = lat;
     if (lat > maxLat) maxLat = lat;
     if (lng < minLng) minLng = lng;
     if (lng > maxLng) maxLng = lng;
   }
-  return { lats, lngs, refLng, minLat, maxLat, minLng, maxLng };
+  return { coords, count, refLng, minLat, maxLat, minLng, maxLng };
 }
 
 /** True when the point lies inside the polygon or on its boundary (edges and vertices count as inside). */
 export function polygonContains(coordinates: readonly LatLng[] | PreparedPolygon, lat: number, lng: number): boolean {
   const polygon = isPrepared(coordinates) ? coordinates : preparePolygon(coordinates);
-  const { lats, lngs, minLat, maxLat, minLng, maxLng } = polygon;
   const x = unwrapLongitude(lng, polygon.refLng);
   const tol = EDGE_TOLERANCE_DEGREES;
-  if (lat < minLat - tol || lat > maxLat + tol || x < minLng - tol || x > maxLng + tol) return false;
-  // Ray casting (crossing number) in the plane of latitude and unwrapped longitude, as the map draws the shape.
-  let inside = false;
-  const n = lats.length;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const yi = lats[i]!;
-    const yj = lats[j]!;
-    if (yi > lat !== yj > lat) {
-      const xi = lngs[i]!;
-      const crossX = xi + ((lngs[j]! - xi) * (lat - yi)) / (yj - yi);
-      if (x < crossX) inside = !inside;
-    }
-  }
-  return inside || onBoundary(lats, lngs, lat, x, tol);
+  if (lat < polygon.minLat - tol || lat > polygon.maxLat + tol || x < polygon.minLng - tol || x > polygon.maxLng + tol) return false;
+  return ringContains(polygon.coords, 0, polygon.count, polygon.refLng, lat, lng);
 }
 
-function onBoundary(lats: Float64Array, lngs: Float64Array, y: number, x: number, tol: number): boolean {
-  const tol2 = tol * tol;
-  const n = lats.length;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    if (segmentDistanceSquared(x, y, lngs[j]!, lats[j]!, lngs[i]!, lats[i]!) <= tol2) return true;
+/**
+ * Point in ring for `count` interleaved vertices starting at vertex `start` of `coords`, longitudes unwrapped around
+ * `refLng`; edges and vertices count as inside. The flat form lets an index keep every polygon in one array.
+ */
+export function ringContains(coords: Float64Array, start: number, count: number, refLng: number, lat: number, lng: number): boolean {
+  const x = unwrapLongitude(lng, refLng);
+  // Ray casting (crossing number) in the plane of latitude and unwrapped longitude, as the map draws the shape.
+  let inside = false;
+  const first = 2 * start;
+  const last = 2 * (start + count - 1);
+  for (let i = first, j = last; i <= last; j = i, i += 2) {
+    const yi = coords[i]!;
+    const yj = coords[j]!;
+    if (yi > lat !== yj > lat) {
+      const xi = coords[i + 1]!;
+      if (x < xi + ((coords[j + 1]! - xi) * (lat - yi)) / (yj - yi)) inside = !inside;
+    }
+  }
+  if (inside) return true;
+  // On the boundary (within a tenth of a millimetre) counts as inside.
+  const tol2 = EDGE_TOLERANCE_DEGREES * EDGE_TOLERANCE_DEGREES;
+  for (let i = first, j = last; i <= last; j = i, i += 2) {
+    if (segmentDistanceSquared(x, lat, coords[j + 1]!, coords[j]!, coords[i + 1]!, coords[i]!) <= tol2) return true;
   }
   return false;
 }
@@ -99,24 +107,50 @@ function segmentDistanceSquared(px: number, py: number, ax: number, ay: number, 
  * projection around the point: accurate to well under a metre at geofence scale (a few kilometres).
  */
 export function distanceToPolygonBoundaryMeters(coordinates: readonly LatLng[] | PreparedPolygon, lat: number, lng: number): number {
-  return Math.sqrt(boundaryDistanceSquared(isPrepared(coordinates) ? coordinates : preparePolygon(coordinates), lat, lng, 0));
+  const polygon = isPrepared(coordinates) ? coordinates : preparePolygon(coordinates);
+  return Math.sqrt(ringBoundaryDistanceSquared(polygon.coords, 0, polygon.count, polygon.refLng, lat, lng, 0));
 }
 
 /** True when the point is within `meters` of the polygon's boundary; stops at the first edge close enough. */
 export function isNearPolygonBoundary(polygon: PreparedPolygon, lat: number, lng: number, meters: number): boolean {
-  return boundaryDistanceSquared(polygon, lat, lng, meters * meters) <= meters * meters;
+  const limit = meters * meters;
+  return ringBoundaryDistanceSquared(polygon.coords, 0, polygon.count, polygon.refLng, lat, lng, limit) <= limit;
 }
 
-/** Smallest squared distance (m^2) to an edge; returns early once one is within `stopBelow`. */
-function boundaryDistanceSquared(polygon: PreparedPolygon, lat: number, lng: number, stopBelow: number): number {
-  const { lats, lngs } = polygon;
-  const x = unwrapLongitude(lng, polygon.refLng);
+/**
+ * Smallest squared distance (m^2) from the point to an edge of the ring (flat form as in `ringContains`). With a
+ * `stopBelow` limit it answers only whether an edge is that close: it returns early once one is, skips edges whose
+ * box is farther than the limit, and returns Infinity when none is close.
+ */
+export function ringBoundaryDistanceSquared(
+  coords: Float64Array,
+  start: number,
+  count: number,
+  refLng: number,
+  lat: number,
+  lng: number,
+  stopBelow: number,
+): number {
+  const x = unwrapLongitude(lng, refLng);
   const kx = Math.cos(lat * DEG_TO_RAD) * METERS_PER_DEGREE;
   const ky = METERS_PER_DEGREE;
   let best = Infinity;
-  const n = lats.length;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const d = segmentDistanceSquared(0, 0, (lngs[j]! - x) * kx, (lats[j]! - lat) * ky, (lngs[i]! - x) * kx, (lats[i]! - lat) * ky);
+  const first = 2 * start;
+  const last = 2 * (start + count - 1);
+  // The limit in degrees of latitude and of longitude, to skip far edges with comparisons only.
+  const limit = Math.sqrt(stopBelow);
+  const limitLat = limit / ky;
+  const limitLng = limit / kx;
+  for (let i = first, j = last; i <= last; j = i, i += 2) {
+    if (stopBelow > 0) {
+      const latI = coords[i]! - lat;
+      const latJ = coords[j]! - lat;
+      if ((latI > limitLat && latJ > limitLat) || (latI < -limitLat && latJ < -limitLat)) continue;
+      const lngI = coords[i + 1]! - x;
+      const lngJ = coords[j + 1]! - x;
+      if ((lngI > limitLng && lngJ > limitLng) || (lngI < -limitLng && lngJ < -limitLng)) continue;
+    }
+    const d = segmentDistanceSquared(0, 0, (coords[j + 1]! - x) * kx, (coords[j]! - lat) * ky, (coords[i + 1]! - x) * kx, (coords[i]! - lat) * ky);
     if (d < best) {
       best = d;
       if (best <= stopBelow) return best;
@@ -126,7 +160,7 @@ function boundaryDistanceSquared(polygon: PreparedPolygon, lat: number, lng: num
 }
 
 function isPrepared(value: readonly LatLng[] | PreparedPolygon): value is PreparedPolygon {
-  return (value as PreparedPolygon).lats instanceof Float64Array;
+  return (value as PreparedPolygon).coords instanceof Float64Array;
 }
 
 /** Sign of the turn a -> b -> c: > 0 counter-clockwise, < 0 clockwise, 0 collinear. */
@@ -168,8 +202,13 @@ export function segmentsIntersect(
  * over its neighbour: the shapes the drawing tool refuses with "Error: shape edges cannot cross!".
  */
 export function polygonEdgesCross(coordinates: readonly LatLng[]): boolean {
-  const { lats: ys, lngs: xs } = preparePolygon(coordinates);
-  const n = ys.length;
+  const { coords, count: n } = preparePolygon(coordinates);
+  const ys = new Float64Array(n);
+  const xs = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    ys[i] = coords[2 * i]!;
+    xs[i] = coords[2 * i + 1]!;
+  }
   if (n < 3) return false;
   for (let i = 0; i < n; i++) {
     const i2 = (i + 1) % n;
@@ -192,9 +231,9 @@ export function polygonEdgesCross(coordinates: readonly LatLng[]): boolean {
 
 /** Signed area in square degrees (latitude by unwrapped longitude); 0 when every vertex lies on one line. */
 export function polygonPlanarArea(coordinates: readonly LatLng[]): number {
-  const { lats, lngs } = preparePolygon(coordinates);
+  const { coords, count } = preparePolygon(coordinates);
   let twice = 0;
-  for (let i = 0, j = lats.length - 1; i < lats.length; j = i++) twice += lngs[j]! * lats[i]! - lngs[i]! * lats[j]!;
+  for (let i = 0, j = count - 1; i < count; j = i++) twice += coords[2 * j + 1]! * coords[2 * i]! - coords[2 * i + 1]! * coords[2 * j]!;
   return twice / 2;
 }
 
@@ -228,7 +267,9 @@ export function rectangleCorners(south: number, west: number, north: number, eas
  */
 export function isAxisAlignedRectangle(coordinates: readonly LatLng[]): boolean {
   if (coordinates.length !== 4) return false;
-  const { lats, lngs } = preparePolygon(coordinates);
+  const { coords } = preparePolygon(coordinates);
+  const lats = [coords[0], coords[2], coords[4], coords[6]];
+  const lngs = [coords[1], coords[3], coords[5], coords[7]];
   let previousAlongParallel: boolean | null = null;
   for (let i = 0; i < 4; i++) {
     const j = (i + 1) % 4;

@@ -29,6 +29,8 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ingest/osmand',
     {
       config: { public: true },
+      // Thousands of fixes a second would drown the log: only failures are logged.
+      logLevel: 'warn',
       schema: {
         tags: ['ingest'],
         summary: 'OsmAnd (Traccar Client) fix as query parameters; answers after the fix is stored',
@@ -43,6 +45,7 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ingest/osmand',
     {
       config: { public: true },
+      logLevel: 'warn',
       schema: {
         tags: ['ingest'],
         summary: 'OsmAnd fix as a form (or query) POST, or the JSON form { device_id, location: { timestamp, coords, battery } }',
@@ -58,6 +61,7 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ingest/positions',
     {
       config: { public: true },
+      logLevel: 'warn',
       schema: {
         tags: ['ingest'],
         summary: `Gateway batch: up to ${MAX_BATCH_POSITIONS} fixes of many devices, each with device_id and secret; per-fix results`,

@@ -3,6 +3,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Prisoner, PrisonerListQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, devices, prisoners } from '../../db/schema';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 const prisonerColumns = {
   prisoner_id: prisoners.prisonerId,
@@ -43,10 +44,13 @@ export async function findPrisoner(db: DbOrTx, prisonerId: number): Promise<Pris
   return row ? toPrisoner(row) : null;
 }
 
-/** `%text%` for ILIKE, with the user's own % and _ taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+/** The user's own %, _ and \\ are taken literally in LIKE patterns. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const containsPattern = (text: string) => `%${escapeLike(text)}%`;
+
+/** Case-insensitive "starts with", written so the lower(name) text_pattern_ops indexes serve it. */
+const startsWith = (column: AnyPgColumn, text: string) =>
+  sql`lower(${column}) like ${`${escapeLike(text.toLowerCase())}%`}`;
 
 function listConditions(query: PrisonerListQuery): SQL | undefined {
   const conditions: SQL[] = [];
@@ -63,21 +67,34 @@ function listConditions(query: PrisonerListQuery): SQL | undefined {
     if (/^\d{1,9}$/.test(query.q)) anyField.push(eq(prisoners.prisonerId, Number(query.q)));
     conditions.push(or(...anyField)!);
   }
-  if (query.first_name) conditions.push(ilike(prisoners.firstName, containsPattern(query.first_name)));
-  if (query.last_name) conditions.push(ilike(prisoners.lastName, containsPattern(query.last_name)));
+  // Name filters match from the start of the name ("Smi" finds Smith), as a roll-call list is read.
+  if (query.first_name) conditions.push(startsWith(prisoners.firstName, query.first_name));
+  if (query.last_name) conditions.push(startsWith(prisoners.lastName, query.last_name));
   if (query.status) conditions.push(eq(prisoners.status, query.status));
   return conditions.length ? and(...conditions) : undefined;
 }
 
-/** One page, newest first with a stable tie-break, and the total matching the same conditions. */
+const newestFirst = [desc(prisoners.createdAt), desc(prisoners.prisonerId)];
+
+/**
+ * One page, newest first with a stable tie-break, and the total matching the same conditions.
+ * The page's ids are chosen on the prisoners table alone (an index walk), and only those 20 rows are joined:
+ * joining before the OFFSET would join every skipped row of a deep page.
+ */
 export async function listPrisoners(db: DbOrTx, query: PrisonerListQuery) {
   const where = listConditions(query);
+  const page = db
+    .select({ id: prisoners.prisonerId })
+    .from(prisoners)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .as('page');
   const [rows, [counted]] = await Promise.all([
     selectPrisoners(db)
-      .where(where)
-      .orderBy(desc(prisoners.createdAt), desc(prisoners.prisonerId))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
+      .innerJoin(page, eq(page.id, prisoners.prisonerId))
+      .orderBy(...newestFirst),
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(prisoners)

@@ -279,6 +279,9 @@ describeEachEngine('prisoner records', (engine) => {
     expect(released.totalPrisoners).toBe(5);
     const odd = (await api('GET', `/prisoner/all?first_name=od&last_name=${tag}`)).json();
     expect(odd.totalPrisoners).toBe(11);
+    // Name filters match from the start of the name; the free search (q) matches anywhere.
+    expect((await api('GET', `/prisoner/all?first_name=dd&last_name=${tag}`)).json().totalPrisoners).toBe(0);
+    expect((await api('GET', `/prisoner/all?q=${tag.slice(1)}`)).json().totalPrisoners).toBe(23);
     const byQ = (await api('GET', `/prisoner/all?q=${tag.toLowerCase()}0`)).json();
     expect(byQ.totalPrisoners).toBe(10);
     const byCountry = (await api('GET', `/prisoner/all?q=japan&last_name=${tag}`)).json();

@@ -57,8 +57,9 @@ function listConditions(role: StaffRole, query: StaffListQuery): SQL {
       )!,
     );
   }
-  if (query.firstName) conditions.push(ilike(staff.firstName, contains(query.firstName)));
-  if (query.lastName) conditions.push(ilike(staff.lastName, contains(query.lastName)));
+  // Name filters match from the start of the name, like the prisoner filters.
+  if (query.firstName) conditions.push(ilike(staff.firstName, startsWith(query.firstName)));
+  if (query.lastName) conditions.push(ilike(staff.lastName, startsWith(query.lastName)));
   // For guards the UI's "role" filter (Security, Supervisor) arrives here as rank.
   if (query.rank) conditions.push(ilike(staff.rank, contains(query.rank)));
   if (query.department) conditions.push(eq(staff.department, query.department));

@@ -152,6 +152,7 @@ describeEachEngine('police officers and guards', (engine) => {
     expect(await q('rank=Supervisor')).toBe(4);
     expect(await q('rank=security')).toBe(19);
     expect(await q('firstName=gin')).toBe(8);
+    expect(await q('firstName=ina')).toBe(0); // from the start of the name
     expect(await q('firstName=Gina&rank=Supervisor')).toBe(2);
     expect(await q('lastName=warden2')).toBe(4); // Warden2, Warden20, 21, 22
     expect(await q('badgeNumber=88001')).toBe(10);

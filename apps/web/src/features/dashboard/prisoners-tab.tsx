@@ -169,7 +169,8 @@ export function PrisonersTab() {
                       <RowMenu
                         label={`Actions for prisoner ${p.prisoner_id} ${p.first_name} ${p.last_name}`}
                         actions={[
-                          { label: 'Edit', onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`) },
+                          // Edit opens the details screen with its update dialog already open.
+                          { label: 'Edit', onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}?edit=1`) },
                           {
                             label: 'Delete',
                             danger: true,

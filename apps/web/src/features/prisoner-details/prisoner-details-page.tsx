@@ -1,9 +1,9 @@
 // Prisoner details (SPEC.md section 2 with DECISIONS.md item 16): the left card, About with the full update dialog,
 // Other Information, the tracking device and the inline editors of Behavior Remarks and Medical History.
 import { useState, type ReactNode } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Pencil } from 'lucide-react';
+import { ArrowLeft, Pencil } from 'lucide-react';
 import type { Prisoner, PrisonerInput } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { formatLongDate } from '../../lib/format';
@@ -41,7 +41,13 @@ function PageMessage({ children, error }: { children: ReactNode; error?: boolean
 
 function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
   const queryClient = useQueryClient();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const [dialogOpen, setDialogOpenState] = useState(() => params.get('edit') === '1');
+  const setDialogOpen = (open: boolean) => {
+    setDialogOpenState(open);
+    // Drop ?edit=1 once used, so a reload does not open the dialog again.
+    if (!open && params.has('edit')) setParams({}, { replace: true });
+  };
   const [editing, setEditing] = useState<InlineField | null>(null);
   const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
@@ -99,11 +105,20 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
 
   return (
     <div className="mx-auto grid w-full max-w-screen-xl gap-6 px-4 py-6 lg:grid-cols-3">
-      <section aria-label="Prisoner summary" className="flex flex-col items-center gap-3 rounded-lg bg-white p-6 text-center shadow-sm">
+      <nav aria-label="Breadcrumb" className="lg:col-span-3">
+        <Link to="/dashboard" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline">
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Manage Roles
+        </Link>
+      </nav>
+      <section
+        aria-label="Prisoner summary"
+        className="flex flex-col items-center gap-3 self-start rounded-lg bg-white p-6 text-center shadow-sm"
+      >
         <PrisonerAvatar gender={prisoner.gender} className="h-32 w-32" />
         <h1 className="text-2xl font-semibold text-slate-900">{fullName}</h1>
+        <p className="text-xs text-slate-500">Prisoner ID {prisoner.prisoner_id}</p>
         <p className="text-sm text-slate-600" data-testid="prisoner-sentence">
-          A national of {prisoner.national_id ?? NOT_FOUND}, born on {dob ?? NOT_FOUND}, in custody since {entry ?? NOT_FOUND}.
+          {summarySentence(prisoner.national_id, dob, entry)}
         </p>
         <StatusBadge status={prisoner.status} className="text-sm" />
         <p className="text-sm text-slate-700">
@@ -163,6 +178,15 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
       />
     </div>
   );
+}
+
+/** "A national of Kenya, born on 5 March 1990, in custody since 5 March 2024." with any missing part said plainly. */
+function summarySentence(nationality: string | null, born: string | null, entered: string | null): string {
+  return `${[
+    nationality ? `A national of ${nationality}` : 'Nationality not found',
+    born ? `born on ${born}` : 'birth date not found',
+    entered ? `in custody since ${entered}` : 'entry date not found',
+  ].join(', ')}.`;
 }
 
 function Item({ label, value, missing = NOT_FOUND }: { label: string; value: string | null | undefined; missing?: string }) {

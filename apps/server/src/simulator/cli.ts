@@ -1,0 +1,125 @@
+// `npm run simulate -- --devices N --rate HZ --url URL`: drives any running server through the real device
+// protocols. It needs device ids and secrets, from one of:
+//   --username/--password (or ADMIN_USERNAME/ADMIN_PASSWORD): logs in and uses the devices named
+//     "Simulated tracker N", registering the missing ones and issuing fresh secrets for the others;
+//   --devices-file FILE: a JSON list [{ "id": "...", "secret": "..." }] of devices registered beforehand.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { API_PREFIX, type ClientSettings, type Device, type DeviceCreated } from '@prison/shared';
+import { PrisonSite } from './site';
+import { osmandTransport, Simulator, socketTransport, type SimulatedDevice } from './simulator';
+
+const SIMULATED_NAME = 'Simulated tracker';
+
+const USAGE = `Usage: npm run simulate -- [options]
+  --url URL            server address (default http://localhost:3000)
+  --devices N          number of trackers (default 20)
+  --rate HZ            fixes per second per tracker (default 0.5)
+  --protocol P         osmand (default) or socket
+  --osmand-url URL     where OsmAnd fixes go (default URL/api/v1/ingest/osmand; e.g. http://host:5055)
+  --username U --password P   log in to register or reuse "${SIMULATED_NAME} N" devices
+  --devices-file FILE  JSON [{ "id", "secret" }] instead of logging in
+  --seconds S          stop after S seconds (default: run until Ctrl+C)
+  --breach-every S     seconds between staged breaches (default 45)`;
+
+async function call<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+  const res = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+  });
+  const body = (await res.json().catch(() => ({}))) as T & { message?: string };
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${body.message ?? ''}`);
+  return body;
+}
+
+async function devicesThroughApi(api: string, username: string, password: string, wanted: number): Promise<SimulatedDevice[]> {
+  const { token } = await call<{ token: string }>(`${api}/admin/login`, { method: 'POST', body: JSON.stringify({ username, password }) });
+  const { data } = await call<{ data: Device[] }>(`${api}/devices`, { token });
+  const mine = data.filter((d) => d.name.startsWith(SIMULATED_NAME)).slice(0, wanted);
+  const result: SimulatedDevice[] = [];
+  // Their secrets were shown once to an earlier run: issue new ones (these devices belong to the simulator).
+  for (const device of mine) {
+    const rotated = await call<DeviceCreated>(`${api}/devices/${encodeURIComponent(device.id)}/rotate-secret`, { method: 'POST', token });
+    result.push({ id: rotated.id, secret: rotated.secret });
+  }
+  for (let n = mine.length + 1; result.length < wanted; n++) {
+    const created = await call<DeviceCreated>(`${api}/devices`, { method: 'POST', token, body: JSON.stringify({ name: `${SIMULATED_NAME} ${n}` }) });
+    result.push({ id: created.id, secret: created.secret });
+  }
+  return result;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string', default: 'http://localhost:3000' },
+      devices: { type: 'string', default: '20' },
+      rate: { type: 'string', default: '0.5' },
+      protocol: { type: 'string', default: 'osmand' },
+      'osmand-url': { type: 'string' },
+      username: { type: 'string', default: process.env.ADMIN_USERNAME },
+      password: { type: 'string', default: process.env.ADMIN_PASSWORD },
+      'devices-file': { type: 'string' },
+      seconds: { type: 'string' },
+      'breach-every': { type: 'string', default: '45' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return console.log(USAGE);
+  const count = Number(values.devices);
+  const rate = Number(values.rate);
+  if (!Number.isInteger(count) || count < 1) throw new Error('--devices must be a whole number of 1 or more');
+  if (!(rate > 0)) throw new Error('--rate must be a positive number of fixes per second');
+  if (values.protocol !== 'osmand' && values.protocol !== 'socket') throw new Error('--protocol must be osmand or socket');
+  const base = values.url.replace(/\/$/, '');
+  const api = `${base}${API_PREFIX}`;
+
+  let devices: SimulatedDevice[];
+  if (values['devices-file']) {
+    devices = (JSON.parse(readFileSync(values['devices-file'], 'utf8')) as SimulatedDevice[]).slice(0, count);
+  } else if (values.username && values.password) {
+    devices = await devicesThroughApi(api, values.username, values.password, count);
+  } else {
+    throw new Error(`give --username and --password (or ADMIN_USERNAME/ADMIN_PASSWORD), or --devices-file\n\n${USAGE}`);
+  }
+
+  // The map centre comes from the server when it answers (it needs a session), else the default.
+  let centre = { lat: 51.5007, lng: -0.1246 };
+  if (values.username && values.password) {
+    const { token } = await call<{ token: string }>(`${api}/admin/login`, { method: 'POST', body: JSON.stringify({ username: values.username, password: values.password }) });
+    centre = (await call<ClientSettings>(`${api}/settings`, { token }).catch(() => ({ mapCenter: centre }))).mapCenter;
+  }
+
+  const transport = values.protocol === 'socket' ? socketTransport(base, devices) : osmandTransport(values['osmand-url'] ?? `${api}/ingest/osmand`);
+  let lastError = '';
+  const simulator = new Simulator({
+    site: new PrisonSite(centre.lat, centre.lng),
+    devices,
+    transport,
+    rateHz: rate,
+    breachEverySeconds: Number(values['breach-every']),
+    onError: (error) => {
+      lastError = error instanceof Error ? error.message : String(error);
+    },
+  });
+  simulator.start();
+  console.log(`Simulating ${devices.length} trackers at ${rate} Hz each over ${values.protocol} (${base}). Ctrl+C stops.`);
+  const report = setInterval(() => {
+    console.log(`sent ${simulator.stats.sent}, failed ${simulator.stats.failed}${lastError ? ` (last error: ${lastError})` : ''}`);
+    lastError = '';
+  }, 5000);
+  const stop = async () => {
+    clearInterval(report);
+    await simulator.stop();
+    console.log(`stopped: sent ${simulator.stats.sent}, failed ${simulator.stats.failed}`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  if (values.seconds) setTimeout(() => void stop(), Number(values.seconds) * 1000);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+// The history screen's reads: the track (GET /location/history), prisoners to pick from, geofences and map settings.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ClientSettings, Geofence, HistoryResponse, PrisonerListResponse } from '@prison/shared';
+import { API_PREFIX } from '@prison/shared';
+import { api, withQuery } from '../../lib/api-client';
+
+export interface HistoryRange {
+  prisonerId: number;
+  /** ISO instants. */
+  from: string;
+  to: string;
+}
+
+export function useHistory(range: HistoryRange | null) {
+  return useQuery({
+    queryKey: ['location-history', range],
+    queryFn: () => api.get<HistoryResponse>('/location/history', { prisoner_id: range!.prisonerId, from: range!.from, to: range!.to }),
+    enabled: range !== null,
+  });
+}
+
+export function usePrisonerSearch(q: string) {
+  return useQuery({
+    queryKey: ['prisoners', 'history-search', q],
+    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { page: 1, limit: 10, q: q || undefined }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useGeofences() {
+  return useQuery({ queryKey: ['geofences'], queryFn: () => api.get<Geofence[]>('/geofence/all') });
+}
+
+export function useClientSettings() {
+  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
+}
+
+/** A plain link: the browser downloads the file with the session cookie, streamed by the server. */
+export function exportUrl(range: HistoryRange, format: 'gpx' | 'csv'): string {
+  return `${API_PREFIX}${withQuery('/location/export', { prisoner_id: range.prisonerId, from: range.from, to: range.to, format })}`;
+}

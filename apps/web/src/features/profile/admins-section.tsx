@@ -1,0 +1,162 @@
+// The admins: create one, disable (their sessions end at once, after a confirmation), enable, unlock.
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { adminCreateRequest, type AdminAccount, type AdminCreateRequest } from '@prison/shared';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { TextField } from '../../components/ui/field';
+import { Modal } from '../../components/ui/modal';
+import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
+import { errorMessage } from '../../lib/api-client';
+import { useAuth } from '../../lib/auth';
+import { useToast } from '../../lib/toast';
+import { useAdminAction, useAdmins, useCreateAdmin, type AdminAction } from './api';
+
+function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const create = useCreateAdmin();
+  const { notify } = useToast();
+  const form = useForm<AdminCreateRequest>({ resolver: zodResolver(adminCreateRequest), defaultValues: { username: '', name: '', password: '' } });
+  const { errors } = form.formState;
+  const close = () => {
+    form.reset();
+    create.reset();
+    onClose();
+  };
+  const submit = form.handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: (admin) => {
+        notify(`Admin ${admin.username} created.`);
+        close();
+      },
+    }),
+  );
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => !next && close()}
+      title="Create admin"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form="create-admin-form" busy={create.isPending}>
+            Create admin
+          </Button>
+        </>
+      }
+    >
+      <form id="create-admin-form" onSubmit={submit} noValidate className="flex flex-col gap-3">
+        <TextField label="Username" autoComplete="off" error={errors.username?.message} {...form.register('username')} />
+        <TextField label="Display name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <TextField label="Password" type="password" autoComplete="new-password" hint="At least 8 characters." error={errors.password?.message} {...form.register('password')} />
+        {create.isError && (
+          <p role="alert" className="text-sm text-red-700">
+            {errorMessage(create.error, 'The admin could not be created.')}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}
+
+function statusText(admin: AdminAccount) {
+  if (admin.disabled) return 'Disabled';
+  if (admin.locked_until) return `Locked until ${new Date(admin.locked_until).toLocaleTimeString('en-GB', { timeStyle: 'short' })}`;
+  return 'Active';
+}
+
+export function AdminsSection() {
+  const admins = useAdmins();
+  const action = useAdminAction();
+  const { adminId } = useAuth();
+  const { notify } = useToast();
+  const [creating, setCreating] = useState(false);
+  const [disabling, setDisabling] = useState<AdminAccount | null>(null);
+
+  const run = (admin: AdminAccount, kind: AdminAction, done?: () => void) =>
+    action.mutate(
+      { id: admin.id, action: kind },
+      {
+        onSuccess: () => {
+          notify(`${admin.username}: ${kind === 'disable' ? 'disabled' : kind === 'enable' ? 'enabled' : 'unlocked'}.`);
+          done?.();
+        },
+        onError: (error) => !done && notify(errorMessage(error, 'The action failed.'), 'error'),
+      },
+    );
+
+  return (
+    <>
+      <div className="mb-3">
+        <Button onClick={() => setCreating(true)}>Create admin</Button>
+      </div>
+      {admins.isPending ? (
+        <Loading text="Loading admins..." />
+      ) : admins.isError ? (
+        <ErrorText>{errorMessage(admins.error, 'Failed to fetch admins.')}</ErrorText>
+      ) : admins.data.length === 0 ? (
+        <EmptyState>No admins.</EmptyState>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 text-slate-600">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Username</th>
+                <th className="py-2 pr-4 font-medium">Name</th>
+                <th className="py-2 pr-4 font-medium">Status</th>
+                <th className="py-2 pr-4 font-medium">Sessions</th>
+                <th className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {admins.data.map((admin) => (
+                <tr key={admin.id} data-testid="admin-row" data-username={admin.username} className="border-b border-slate-100">
+                  <td className="py-2 pr-4 font-medium">{admin.username}</td>
+                  <td className="py-2 pr-4">{admin.name}</td>
+                  <td className="py-2 pr-4">{statusText(admin)}</td>
+                  <td className="py-2 pr-4">{admin.active_sessions}</td>
+                  <td className="flex justify-end gap-2 py-2">
+                    {admin.locked_until && (
+                      <Button variant="secondary" size="sm" onClick={() => run(admin, 'unlock')}>
+                        Unlock
+                      </Button>
+                    )}
+                    {admin.disabled ? (
+                      <Button variant="secondary" size="sm" onClick={() => run(admin, 'enable')}>
+                        Enable
+                      </Button>
+                    ) : (
+                      admin.id !== adminId && (
+                        <Button variant="danger" size="sm" onClick={() => setDisabling(admin)}>
+                          Disable
+                        </Button>
+                      )
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <CreateAdminDialog open={creating} onClose={() => setCreating(false)} />
+      <ConfirmDialog
+        open={disabling !== null}
+        title="Disable admin"
+        message={`Disable ${disabling?.username ?? ''}? Their sessions end at once and they cannot log in until enabled again.`}
+        confirmLabel="Disable"
+        busy={action.isPending}
+        error={action.isError && disabling ? errorMessage(action.error, 'The admin could not be disabled.') : null}
+        onConfirm={() => disabling && run(disabling, 'disable', () => setDisabling(null))}
+        onCancel={() => {
+          action.reset();
+          setDisabling(null);
+        }}
+      />
+    </>
+  );
+}

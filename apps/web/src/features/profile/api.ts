@@ -1,0 +1,53 @@
+// Profile and admins: GET /profile, POST /profile/password, sessions, and the admins list with its actions.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminAccount, AdminCreateRequest, PasswordChangeRequest, Profile, SessionInfo } from '@prison/shared';
+import { api } from '../../lib/api-client';
+
+const SESSIONS_KEY = ['profile', 'sessions'] as const;
+const ADMINS_KEY = ['admins'] as const;
+
+export function useProfile() {
+  return useQuery({ queryKey: ['profile', 'me'], queryFn: () => api.get<Profile>('/profile') });
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PasswordChangeRequest) => api.post<{ message: string }>('/profile/password', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+  });
+}
+
+export function useSessions() {
+  return useQuery({ queryKey: SESSIONS_KEY, queryFn: async () => (await api.get<{ sessions: SessionInfo[] }>('/profile/sessions')).sessions });
+}
+
+export function useRevokeSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<{ message: string }>(`/profile/sessions/${encodeURIComponent(id)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+  });
+}
+
+export function useAdmins() {
+  return useQuery({ queryKey: ADMINS_KEY, queryFn: async () => (await api.get<{ admins: AdminAccount[] }>('/admins')).admins });
+}
+
+export function useCreateAdmin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AdminCreateRequest) => api.post<AdminAccount>('/admins', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
+  });
+}
+
+export type AdminAction = 'disable' | 'enable' | 'unlock';
+
+export function useAdminAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: number; action: AdminAction }) => api.post<AdminAccount>(`/admins/${id}/${action}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
+  });
+}

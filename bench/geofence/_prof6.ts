@@ -1,0 +1,12 @@
+import { containmentOf, GeofenceIndex } from '/work/main/apps/server/src/tracking/geofence-index';
+import { haversineMeters, type Geofence } from '@prison/shared';
+const common = { geofence_id: `g`, name: 'x', type: 'Positive' as const, alert_type: 'Warning' as const, dwell_seconds: 0, buffer_meters: 5, radius: null, center_lat: null, center_lng: null, coordinates: null };
+const fences: Geofence[] = [];
+for (let i = 0; i < 10000; i++) fences.push({ ...common, geofence_id: 'g' + i, shape: 'Circle', radius: 100, center_lat: 52 + Math.random() * 0.18 - 0.09, center_lng: 5 + Math.random() * 0.3 - 0.15 });
+const index = new GeofenceIndex(fences);
+const run = (name: string, fn: (i: number) => number) => { const c0 = process.cpuUsage(); let s = 0; for (let i = 0; i < 1e6; i++) s += fn(i); const u = process.cpuUsage(c0); console.log(name, (u.user + u.system) / 1e3, 'ns', s); };
+run('containment random fence, near point', (i) => { const f = index.fences[i % 10000]!; return containmentOf(f, f.centerLat + 0.0005, f.centerLng); });
+run('containment random fence, random point', (i) => containmentOf(index.fences[i % 10000]!, 52 + Math.random() * 0.18 - 0.09, 5 + Math.random() * 0.3 - 0.15));
+run('haversine random', () => haversineMeters(52, 5, 52 + Math.random() * 0.18 - 0.09, 5 + Math.random() * 0.3 - 0.15));
+run('query', () => index.query(52 + Math.random() * 0.18 - 0.09, 5 + Math.random() * 0.3 - 0.15));
+run('Math.random x2', () => Math.random() + Math.random());

@@ -1,0 +1,2 @@
+process.argv.push('--seconds', '1');
+await import('./run');

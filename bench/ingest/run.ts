@@ -1,0 +1,220 @@
+// bench/ingest: 10,000 devices and 1,000 geofences; fixes sent through the real protocols (OsmAnd HTTP, one fix per
+// request, and the gateway batch endpoint) by concurrent client loops in a worker thread, against the real server
+// started in this process, on PostgreSQL and on PGlite. Prints fixes stored per second, p50/p99 from a fix sent to
+// its showAlert on a logged-in browser socket, and checks that every acknowledged fix is in the database.
+// Baseline (same run, same database): one INSERT transaction per fix, the approach the batched writer replaces.
+//
+//   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
+//        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200]
+//
+// PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config';
+import { fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
+import { devices, geofences, positions } from '../../apps/server/src/db/schema';
+import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
+import { hashSecret } from '../../apps/server/src/tracking/device-registry';
+import { percentile, printFigures, type Figure } from '../lib/report';
+import type { LoadOptions, LoadResult } from './load-worker';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    engine: { type: 'string', default: 'both' },
+    devices: { type: 'string', default: '10000' },
+    geofences: { type: 'string', default: '1000' },
+    'osmand-loops': { type: 'string', default: '48' },
+    'batch-loops': { type: 'string', default: '4' },
+    'batch-size': { type: 'string', default: '200' },
+  },
+});
+const SECONDS = Number(args.seconds);
+const DEVICES = Number(args.devices);
+const GEOFENCES = Number(args.geofences);
+const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CENTRE = { lat: 51.5, lng: -0.12 };
+/** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
+const SPAN_DEGREES = 0.5;
+const ADMIN = { username: 'bench', name: 'Bench', password: 'bench password 123' };
+const log = (text: string) => console.log(`[ingest bench] ${text}`);
+
+async function openDatabase(engine: 'postgres' | 'pglite'): Promise<{ database: Database; drop(): Promise<void> }> {
+  if (engine === 'pglite') {
+    const database = fromPglite(await PGlite.create());
+    return { database, drop: () => database.close() };
+  }
+  const name = `prison_bench_ingest_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = fromPostgres(url.toString(), 10);
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: ADMIN_URL });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** Mixed shapes, all Positive (a Negative zone would put every device outside it in violation at once). */
+function benchGeofences(): (typeof geofences.$inferInsert)[] {
+  const metresToLat = 1 / 111_320;
+  const metresToLng = 1 / (111_320 * Math.cos((CENTRE.lat * Math.PI) / 180));
+  return Array.from({ length: GEOFENCES }, (_, i) => {
+    const lat = CENTRE.lat + (Math.random() - 0.5) * SPAN_DEGREES;
+    const lng = CENTRE.lng + (Math.random() - 0.5) * SPAN_DEGREES;
+    const size = 50 + Math.random() * 150;
+    const base = { geofenceId: `bench-fence-${i}`, name: `Zone ${i}`, type: 'Positive', alertType: ['Informational', 'Warning', 'Critical'][i % 3]! };
+    if (i % 3 === 0) return { ...base, shape: 'Circle', radius: size, centerLat: lat, centerLng: lng };
+    if (i % 3 === 1) {
+      return {
+        ...base,
+        shape: 'Rectangle',
+        coordinates: [
+          [lat - size * metresToLat, lng - size * metresToLng],
+          [lat - size * metresToLat, lng + size * metresToLng],
+          [lat + size * metresToLat, lng + size * metresToLng],
+          [lat + size * metresToLat, lng - size * metresToLng],
+        ] as [number, number][],
+      };
+    }
+    // A 32-point star-ish polygon (concave), like a hand-drawn zone.
+    const points: [number, number][] = Array.from({ length: 32 }, (_, k) => {
+      const angle = (k / 32) * 2 * Math.PI;
+      const r = size * (k % 2 === 0 ? 1 : 0.7);
+      return [lat + Math.sin(angle) * r * metresToLat, lng + Math.cos(angle) * r * metresToLng];
+    });
+    return { ...base, shape: 'Polygon', coordinates: points };
+  });
+}
+
+async function seed(database: Database) {
+  const t0 = performance.now();
+  const fences = benchGeofences();
+  for (let i = 0; i < fences.length; i += 500) await database.db.insert(geofences).values(fences.slice(i, i + 500));
+  const rows = Array.from({ length: DEVICES }, (_, i) => ({ id: `bench-${i}`, name: `Bench tracker ${i}`, secretHash: hashSecret(`bench-secret-${i}`) }));
+  for (let i = 0; i < rows.length; i += 2000) await database.db.insert(devices).values(rows.slice(i, i + 2000));
+  await createAdmin(database.db, ADMIN);
+  log(`seeded ${DEVICES} devices and ${GEOFENCES} geofences in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** The naive way: one transaction per fix, for a few seconds, on the same database. */
+async function baselinePerFixTransactions(database: Database, seconds: number): Promise<number> {
+  const end = performance.now() + seconds * 1000;
+  let n = 0;
+  const start = Date.now();
+  while (performance.now() < end) {
+    await database.db.transaction(async (tx) => {
+      await tx
+        .insert(positions)
+        .values({ deviceId: 'baseline', recordedAt: new Date(start + n), latitude: CENTRE.lat, longitude: CENTRE.lng })
+        .onConflictDoNothing();
+      await tx.execute(sql`update devices set last_seen_at = now() where id = 'bench-0'`);
+    });
+    n++;
+  }
+  await database.db.execute(sql`delete from positions where device_id = 'baseline'`);
+  return n / seconds;
+}
+
+function runLoad(options: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker-entry.mjs', import.meta.url), { workerData: options });
+    worker.once('message', (message: LoadResult | { error: string }) => {
+      void worker.terminate();
+      if ('error' in message) reject(new Error(message.error));
+      else resolve(message);
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function verify(database: Database, result: LoadResult): Promise<{ missing: number; stored: number }> {
+  const rows = (await database.db.execute(
+    sql`select device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms from positions where device_id like 'bench-%'`,
+  )) as unknown as { rows: { device_id: string; ms: number }[] };
+  const stored = new Set(rows.rows.map((r) => `${r.device_id}|${Number(r.ms)}`));
+  let missing = 0;
+  for (let k = 0; k < result.ackedDevice.length; k++) {
+    if (!stored.has(`bench-${result.ackedDevice[k]}|${result.ackedTime[k]}`)) missing++;
+  }
+  return { missing, stored: stored.size };
+}
+
+async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
+  log(`${engine}: preparing`);
+  const { database, drop } = await openDatabase(engine);
+  try {
+    await database.migrate();
+    await seed(database);
+    const baseline = await baselinePerFixTransactions(database, Math.min(5, SECONDS));
+    log(`${engine}: baseline, one transaction per fix: ${Math.round(baseline)} fixes/s`);
+    const config = loadConfig({ DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', OSMAND_PORT: '0', HOST: '127.0.0.1', DEVICE_OFFLINE_SECONDS: '3600' });
+    const app = await buildApp({ config, database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    for (let i = 0; i < 100 && app.osmandPort() === null; i++) await new Promise((r) => setTimeout(r, 20));
+    try {
+      const login = await app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username: ADMIN.username, password: ADMIN.password } });
+      const token = login.json<{ token: string }>().token;
+      const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      log(`${engine}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`);
+      const result = await runLoad({
+        baseUrl,
+        osmandUrl: `http://127.0.0.1:${app.osmandPort()}`,
+        cookie: `${AUTH_COOKIE}=${token}`,
+        devices: DEVICES,
+        seconds: SECONDS,
+        osmandLoops: Number(args['osmand-loops']),
+        batchLoops: Number(args['batch-loops']),
+        batchSize: Number(args['batch-size']),
+        centre: CENTRE,
+        spanDegrees: SPAN_DEGREES,
+      });
+      await app.close();
+      const acked = result.ackedOsmand + result.ackedBatch;
+      const { missing, stored } = await verify(database, result);
+      const latencies = [...result.alertLatenciesMs].sort((a, b) => a - b);
+      log(
+        `${engine}: acknowledged ${acked} (OsmAnd ${result.ackedOsmand}, batch ${result.ackedBatch}), failed ${result.failed}` +
+          `${result.firstError ? ` (first: ${result.firstError})` : ''}; stored ${stored}; acknowledged but missing ${missing}; ` +
+          `alerts received ${result.alertsReceived}, timed ${latencies.length}`,
+      );
+      if (missing > 0) throw new Error(`${missing} acknowledged fixes are not in the database`);
+      const seconds = result.elapsedMs / 1000;
+      return [
+        { name: `${engine}: fixes stored per second`, value: acked / seconds, unit: 'fixes/s', baseline, target: engine === 'postgres' ? '>= 5,000' : '' },
+        { name: `${engine}: OsmAnd HTTP (1 fix/request)`, value: result.ackedOsmand / seconds, unit: 'fixes/s' },
+        { name: `${engine}: gateway batch`, value: result.ackedBatch / seconds, unit: 'fixes/s' },
+        { name: `${engine}: fix sent -> showAlert p50`, value: percentile(latencies, 50), unit: 'ms' },
+        { name: `${engine}: fix sent -> showAlert p99`, value: percentile(latencies, 99), unit: 'ms', target: engine === 'postgres' ? '<= 250' : '' },
+        { name: `${engine}: alerts timed`, value: latencies.length, unit: 'alerts' },
+        { name: `${engine}: acknowledged fixes missing from the database`, value: missing, unit: 'fixes', target: '0' },
+      ];
+    } finally {
+      if (app.server.listening) await app.close();
+    }
+  } finally {
+    await drop();
+  }
+}
+
+const engines: ('postgres' | 'pglite')[] = args.engine === 'both' ? ['postgres', 'pglite'] : [args.engine as 'postgres' | 'pglite'];
+const figures: Figure[] = [];
+for (const engine of engines) figures.push(...(await benchEngine(engine)));
+printFigures(`bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine (baseline: one transaction per fix)`, figures);

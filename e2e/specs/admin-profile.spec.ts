@@ -1,0 +1,106 @@
+// Profile: change the password and log in with the new one; revoke a session and see that browser logged out.
+// Each test creates its own admin, so the shared e2e admin keeps its password and sessions.
+import { expect, loginThroughApi, test, unique } from '../fixtures';
+
+async function newAdmin(api: import('@playwright/test').APIRequestContext, password: string) {
+  const username = unique('adm');
+  const res = await api.post('/api/v1/admins', { data: { username, name: `Officer ${username}`, password } });
+  expect(res.status(), await res.text()).toBe(200);
+  return username;
+}
+
+test('changes the password, then logs in with the new one', async ({ browser, api }) => {
+  const username = await newAdmin(api, 'first password 1');
+  const context = await browser.newContext();
+  await loginThroughApi(context.request, username, 'first password 1');
+  const page = await context.newPage();
+  await page.goto('/profile');
+  await expect(page.getByTestId('profile-name')).toHaveText(`Officer ${username}`);
+
+  const form = page.getByRole('form', { name: 'Change password' });
+  await form.getByLabel('Current password').fill('wrong password');
+  await form.getByLabel('New password', { exact: true }).fill('second password 2');
+  await form.getByLabel('Confirm new password').fill('second password 2');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(form.getByRole('alert')).toHaveText('current_password: is not correct');
+
+  await form.getByLabel('Current password').fill('first password 1');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password changed. Your other sessions were logged out.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('first password 1');
+  await page.getByRole('button', { name: 'Login' }).last().click();
+  await expect(page.getByTestId('login-error')).toHaveText('Invalid username or password');
+  await page.getByLabel('Password').fill('second password 2');
+  await page.getByRole('button', { name: 'Login' }).last().click();
+  await expect(page.getByTestId('admin-name')).toHaveText(`Officer ${username}`);
+  await context.close();
+});
+
+test('revokes another session: that browser is logged out at once', async ({ browser, api }) => {
+  const username = await newAdmin(api, 'session password');
+  const mine = await browser.newContext();
+  const other = await browser.newContext({ userAgent: 'Other browser (e2e)' });
+  await loginThroughApi(mine.request, username, 'session password');
+  await loginThroughApi(other.request, username, 'session password');
+  const otherPage = await other.newPage();
+  await otherPage.goto('/dashboard');
+  await expect(otherPage.getByTestId('admin-name')).toBeVisible();
+
+  const page = await mine.newPage();
+  await page.goto('/profile');
+  const rows = page.getByTestId('session-row');
+  await expect(rows).toHaveCount(2);
+  await expect(page.locator('[data-testid="session-row"][data-current]')).toHaveCount(1);
+  const otherRow = rows.filter({ hasText: 'Other browser (e2e)' });
+  await otherRow.getByRole('button', { name: 'Revoke' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke session' });
+  await expect(dialog).toContainText('will be logged out at once');
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await expect(rows).toHaveCount(1);
+
+  // The other browser is sent to /login by the socket, without a reload of its own.
+  await expect(otherPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await otherPage.goto('/dashboard');
+  await expect(otherPage).toHaveURL(/\/login$/);
+  await mine.close();
+  await other.close();
+});
+
+test('creates an admin and disables them: their open browser is logged out', async ({ adminPage: page, api, browser }) => {
+  const username = unique('dis');
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Create admin' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create admin' });
+  await dialog.getByLabel('Username').fill(username);
+  await dialog.getByLabel('Display name').fill('To Be Disabled');
+  await dialog.getByLabel('Password').fill('short');
+  await dialog.getByRole('button', { name: 'Create admin' }).click();
+  await expect(dialog.getByText('password must be at least 8 characters')).toBeVisible();
+  await dialog.getByLabel('Password').fill('disable password');
+  await dialog.getByRole('button', { name: 'Create admin' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.locator(`[data-testid="admin-row"][data-username="${username}"]`);
+  await expect(row).toContainText('Active');
+
+  const theirs = await browser.newContext();
+  await loginThroughApi(theirs.request, username, 'disable password');
+  const theirPage = await theirs.newPage();
+  await theirPage.goto('/dashboard');
+  await expect(theirPage.getByTestId('admin-name')).toHaveText('To Be Disabled');
+
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await page.getByRole('dialog', { name: 'Disable admin' }).getByRole('button', { name: 'Disable' }).click();
+  await expect(row).toContainText('Disabled');
+  await expect(theirPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  const relogin = await theirs.request.post('/api/v1/admin/login', { data: { username, password: 'disable password' } });
+  expect(relogin.status()).toBe(401);
+
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await expect(row).toContainText('Active');
+  expect((await api.post('/api/v1/admin/login', { data: { username, password: 'disable password' } })).status()).toBe(200);
+  await theirs.close();
+});
