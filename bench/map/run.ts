@@ -7,7 +7,7 @@
 // Baselines in the same run: the empty map (0 markers) and 1,000 Leaflet SVG circle markers (DOM elements) moved
 // the same way.
 //
-//   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3329, BENCH_COUNTS=1000,10000)
+//   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3325, BENCH_COUNTS=1000,10000)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { chromium, type Page } from '@playwright/test';
 import { percentile, printFigures, type Figure } from '../lib/report';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const port = Number(process.env.BENCH_PORT ?? 3329);
+const port = Number(process.env.BENCH_PORT ?? 3325);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const counts = (process.env.BENCH_COUNTS ?? '1000,10000').split(',').map(Number);
 const admin = { username: 'bench-admin', password: 'bench-password-123' };
@@ -62,7 +62,8 @@ async function startServer(webDist: string, dataDir: string): Promise<ChildProce
   throw new Error('server did not become ready');
 }
 
-type Mode = 'canvas' | 'svg';
+/** canvas: the live map's layer as shipped; canvas-drawimage: the same layer forced to one drawImage per marker. */
+type Mode = 'canvas' | 'canvas-drawimage' | 'svg';
 
 /** Runs in the page: N markers around the map's centre, all moved every 250 ms, frame deltas for `ms`. */
 interface Measurement {
@@ -94,7 +95,10 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
 
       let tick: () => void;
       let cleanup: () => void;
-      if (mode === 'canvas') {
+      const layer = (hook as unknown as { layer: { pixelPathThreshold: number } }).layer;
+      const defaultThreshold = layer.pixelPathThreshold;
+      if (mode === 'canvas-drawimage') layer.pixelPathThreshold = Number.POSITIVE_INFINITY;
+      if (mode !== 'svg') {
         const snapshot = (): Record<string, unknown> => {
           const all: Record<string, unknown> = {};
           positions.forEach((p, i) => (all[`bench-${i}`] = { id: i, name: `Bench ${i}`, latitude: p.lat, longitude: p.lng, trackingId: `bench-${i}` }));
@@ -105,7 +109,10 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
           step();
           hook.feed.changes({ changed: snapshot(), gone: [] });
         };
-        cleanup = () => hook.feed.snapshot({});
+        cleanup = () => {
+          hook.feed.snapshot({});
+          layer.pixelPathThreshold = defaultThreshold;
+        };
       } else {
         // Baseline: Leaflet's own SVG circle markers (one DOM element each), glided by one rAF loop the same way.
         const L = (window as unknown as { L: { circleMarker(ll: [number, number], o: object): { addTo(m: unknown): unknown; setLatLng(ll: [number, number]): void; remove(): void } } }).L;
@@ -232,6 +239,12 @@ async function main() {
       figures.push({ name: `${label}: main thread merging batches`, value: result.apply, unit: '%' });
       figures.push({ name: `${label}: main thread making the synthetic feed`, value: result.feed, unit: '%' });
     }
+    const largest = Math.max(...counts);
+    const drawImage = summary(await measure(page, largest, 'canvas-drawimage', ms));
+    const largestLabel = largest.toLocaleString('en-US');
+    figures.push({ name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: p50 frame`, value: drawImage.p50, unit: 'ms' });
+    figures.push({ name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: p95 frame`, value: drawImage.p95, unit: 'ms' });
+    figures.push({ name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: frames per second`, value: drawImage.fps, unit: 'fps' });
     figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p50 frame', value: svg1000.p50, unit: 'ms' });
     figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p95 frame', value: svg1000.p95, unit: 'ms' });
     figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: frames per second', value: svg1000.fps, unit: 'fps' });

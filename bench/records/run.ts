@@ -1,6 +1,7 @@
 // bench/records: the prisoner list API with 100,000 prisoners, through the real app (auth, validation, service,
 // serialisation) at 50 concurrent clients, on PostgreSQL and on PGlite. Prints p50 and p99 per query beside a
-// baseline measured in the same run (GET /admin/verify-token: the same request path with a trivial body).
+// baseline measured in the same run (GET /admin/verify-token: the same request path with a trivial body), and the
+// p50 of one client alone (the cost of the request without queueing).
 //
 //   npm run records -w @prison/bench      (RECORDS_BENCH_PRISONERS=100000 RECORDS_BENCH_REQUESTS=1000 by default)
 //
@@ -76,42 +77,53 @@ async function measure(database: Database): Promise<Figure[]> {
   });
   const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
 
-  /** REQUESTS requests from CLIENTS clients, each sending its next request when the previous answers. */
-  async function run(url: string): Promise<number[]> {
+  const once = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers });
+
+  /** REQUESTS requests from `clients` clients, each sending its next request when the previous answers. */
+  async function run(url: string, clients: number, requests = REQUESTS): Promise<number[]> {
     const times: number[] = [];
     let sent = 0;
     const client = async () => {
-      while (sent < REQUESTS) {
+      while (sent < requests) {
         sent++;
         const t0 = performance.now();
-        const res = await app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers });
+        const res = await once(url);
         times.push(performance.now() - t0);
         if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
       }
     };
-    await run1(url); // warm-up: plans and caches
-    await Promise.all(Array.from({ length: CLIENTS }, client));
+    await once(url); // warm-up: plans and caches
+    await Promise.all(Array.from({ length: clients }, client));
     return times.sort((a, b) => a - b);
   }
-  const run1 = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers });
 
-  const baseline = await run('/admin/verify-token');
+  const baseline = await run('/admin/verify-token', CLIENTS);
+  const baselineAlone = await run('/admin/verify-token', 1, 200);
   const figures: Figure[] = [];
   for (const scenario of SCENARIOS) {
-    const check = (await run1(scenario.url)).json<{ totalPrisoners: number; prisoners: unknown[] }>();
+    const check = (await once(scenario.url)).json<{ totalPrisoners: number; prisoners: unknown[] }>();
     log(
       `${database.kind}: ${scenario.name}: ${check.prisoners.length} rows of ${check.totalPrisoners.toLocaleString('en-US')}`,
     );
-    const times = await run(scenario.url);
+    // One client alone shows the cost of the request itself; 50 at once add the queueing for CPU and connections.
+    const alone = await run(scenario.url, 1, 200);
+    const times = await run(scenario.url, CLIENTS);
     const target = database.kind === 'postgres' ? '≤ 50 ms' : undefined;
+    const name = `${database.kind} ${scenario.name}`;
     figures.push({
-      name: `${database.kind} ${scenario.name} p50`,
+      name: `${name}, 1 client, p50`,
+      value: percentile(alone, 50),
+      unit: 'ms',
+      baseline: percentile(baselineAlone, 50),
+    });
+    figures.push({
+      name: `${name}, ${CLIENTS} clients, p50`,
       value: percentile(times, 50),
       unit: 'ms',
       baseline: percentile(baseline, 50),
     });
     figures.push({
-      name: `${database.kind} ${scenario.name} p99`,
+      name: `${name}, ${CLIENTS} clients, p99`,
       value: percentile(times, 99),
       unit: 'ms',
       baseline: percentile(baseline, 99),

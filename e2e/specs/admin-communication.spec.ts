@@ -1,6 +1,5 @@
 // The control-room log: a message posted in one browser appears live in a second one.
-import { expect, test, unique } from '../fixtures';
-import { loginThroughApi } from '../fixtures';
+import { expect, loginThroughApi, test, unique } from '../fixtures';
 
 test('a log message posted in one browser arrives in another', async ({ adminPage: page, browser }) => {
   const second = await browser.newContext();

@@ -1,8 +1,9 @@
 // Profile: change the password and log in with the new one; revoke a session and see that browser logged out.
 // Each test creates its own admin, so the shared e2e admin keeps its password and sessions.
+import type { APIRequestContext } from '@playwright/test';
 import { expect, loginThroughApi, test, unique } from '../fixtures';
 
-async function newAdmin(api: import('@playwright/test').APIRequestContext, password: string) {
+async function newAdmin(api: APIRequestContext, password: string) {
   const username = unique('adm');
   const res = await api.post('/api/v1/admins', { data: { username, name: `Officer ${username}`, password } });
   expect(res.status(), await res.text()).toBe(200);

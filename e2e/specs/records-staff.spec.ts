@@ -47,6 +47,12 @@ for (const role of ['Guard', 'Police'] as const) {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog.getByRole('alert')).toHaveText('Failed to update staff. Please check your input.');
     await expect(dialog.getByText('badge_number must be a number (digits only)')).toBeVisible();
+    // A badge number already in use is refused by the server (409), and its message names the field.
+    const other = await seedStaff(api, role);
+    await dialog.getByLabel('Badge number').fill(other.badge_number);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Failed to update staff. Please check your input.');
+    await expect(dialog.getByRole('alert')).toContainText('badge_number');
     await dialog.getByLabel('Badge number').fill(member.badge_number);
     await dialog.getByLabel('Rank').fill(role === 'Guard' ? 'Supervisor' : 'Inspector');
     await dialog.getByLabel('Department').selectOption('SWAT');

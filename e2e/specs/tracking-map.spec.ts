@@ -30,6 +30,8 @@ async function dragOnMap(page: Page, dx: number, dy: number) {
 }
 
 test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({ adminPage: page, api }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
   const name = unique('Yard ');
   await page.goto('/live-map');
   const map = page.getByTestId('live-map');
@@ -79,6 +81,7 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toHaveCount(0);
   expect((await geofenceNames(api)).some((geofence) => geofence.name.startsWith(name))).toBe(false);
+  expect(errors).toEqual([]);
 });
 
 test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adminPage: page, api }) => {
@@ -100,6 +103,42 @@ test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adm
   await expect(dialog).toBeHidden();
   await expect(shapes).toHaveCount(shapesBefore);
   expect((await geofenceNames(api)).length).toBe(before);
+});
+
+test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" and closes with 3 points', async ({ adminPage: page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/live-map');
+  const map = page.getByTestId('live-map');
+  await map.locator('.leaflet-draw-draw-polygon').click();
+  const box = (await map.boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  const click = async (dx: number, dy: number) => {
+    await page.mouse.move(x + dx, y + dy, { steps: 2 });
+    await page.mouse.down();
+    await page.mouse.up();
+    // leaflet-draw ignores a second click that comes too fast.
+    await page.waitForTimeout(150);
+  };
+  await click(0, 0);
+  await click(150, 0);
+  await click(150, 120);
+  // Back across the first edge.
+  await click(75, -80);
+  const tooltip = page.locator('.leaflet-draw-tooltip');
+  await expect(tooltip).toContainText('Error: shape edges cannot cross!');
+  await expect(page.locator('.leaflet-error-draw-tooltip')).toHaveCount(1);
+  // The error goes after 2500 ms.
+  await expect(page.locator('.leaflet-error-draw-tooltip')).toHaveCount(0, { timeout: 4000 });
+
+  // Closing on the first point after three points finishes the polygon.
+  await click(0, 0);
+  const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(errors).toEqual([]);
 });
 
 test('a prisoner leaving a Negative geofence: the marker moves, the toast shows, the alerts screen lists it', async ({ adminPage: page, api }) => {
@@ -168,6 +207,17 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   // The marker's popup reads "Name: " and the name; a click in the list centres the map on it.
   await page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` }).click();
   await expect(page.getByTestId('marker-popup')).toHaveText(`Name: ${firstName} ${lastName}`);
+
+  // Leaving the map and coming back: the page asks the open socket for a fresh snapshot.
+  await page.getByRole('link', { name: 'Alerts and Notifications' }).click();
+  await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  await page.getByRole('link', { name: 'Live Map' }).click();
+  await expect.poll(markerPosition).toEqual(outside);
+
+  // A device that leaves (here: removed; the server sends userDisconnected) takes its marker with it.
+  const removed = await api.delete(`/api/v1/devices/${encodeURIComponent(device.id)}`);
+  expect(removed.status(), await removed.text()).toBe(200);
+  await expect.poll(markerPosition).toBeNull();
 
   await page.goto('/allAlerts');
   await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();

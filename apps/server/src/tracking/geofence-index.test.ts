@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeLongitude, rectangleCorners, type Geofence } from '@prison/shared';
-import { GeofenceIndex, containmentName, linearScanClassify } from './geofence-index';
+import { GeofenceIndex, containmentName, containmentOf, linearScanClassify } from './geofence-index';
 import { circleFence, east, perimeterCorners, polygonFence } from './geofence-test-shapes';
 
 describe('geofence index', () => {
@@ -67,7 +67,11 @@ describe('geofence index', () => {
           const lng = normalizeLongitude(s.lng + dv * s.size * 1.5);
           linearScanClassify(index, lat, lng, out);
           const fromIndex = new Map(index.classify(lat, lng).map((c) => [c.geofence.geofence_id, c.containment]));
-          fences.forEach((g, slot) => expect(fromIndex.get(g.geofence_id) ?? 'outside').toBe(containmentName(out[slot]!)));
+          fences.forEach((g, slot) => {
+            expect(fromIndex.get(g.geofence_id) ?? 'outside').toBe(containmentName(out[slot]!));
+            // The flat fast path gives the same answer as the plain geometry functions.
+            expect(containmentName(out[slot]!)).toBe(containmentName(containmentOf(index.fences[slot]!, lat, lng)));
+          });
         }
       }),
       { numRuns: 200 },

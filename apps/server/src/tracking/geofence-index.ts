@@ -9,8 +9,10 @@ import {
   polygonBoundingBox,
   polygonContains,
   preparePolygon,
-  ringBoundaryDistanceSquared,
-  ringContains,
+  ringContainment,
+  RING_INSIDE,
+  RING_NEAR_BOUNDARY,
+  RING_OUTSIDE,
   EDGE_TOLERANCE_METERS,
   type GeoBox,
   type Geofence,
@@ -25,6 +27,7 @@ export const INSIDE = 1;
 /** Within `buffer_meters` of the boundary, on either side: the engine keeps the previous state there. */
 export const EDGE = 2;
 const CONTAINMENT_NAMES: readonly Containment[] = ['outside', 'inside', 'edge'];
+if (RING_OUTSIDE !== OUTSIDE || RING_INSIDE !== INSIDE || RING_NEAR_BOUNDARY !== EDGE) throw new Error('containment codes differ');
 
 /** A geofence compiled for fast tests; `slot` is its position in the index. */
 export interface IndexedGeofence {
@@ -34,7 +37,7 @@ export interface IndexedGeofence {
   readonly positive: boolean;
   readonly bufferMeters: number;
   readonly dwellMs: number;
-  /** The shape's box grown by the buffer (longitudes may pass +-180 across the antimeridian). */
+  /** The shape's box grown by the buffer and the edge tolerance (longitudes may pass +-180 across the antimeridian). */
   readonly box: GeoBox;
   readonly centerLat: number;
   readonly centerLng: number;
@@ -57,10 +60,10 @@ export function compileGeofence(geofence: Geofence, slot: number): IndexedGeofen
     const centerLat = geofence.center_lat ?? 0;
     const centerLng = geofence.center_lng ?? 0;
     const radius = geofence.radius ?? 0;
-    return { ...common, centerLat, centerLng, radius, polygon: null, box: circleBoundingBox(centerLat, centerLng, radius, bufferMeters) };
+    return { ...common, centerLat, centerLng, radius, polygon: null, box: circleBoundingBox(centerLat, centerLng, radius, bufferMeters + EDGE_TOLERANCE_METERS) };
   }
   const polygon = preparePolygon(geofence.coordinates ?? []);
-  return { ...common, centerLat: 0, centerLng: 0, radius: 0, polygon, box: polygonBoundingBox(polygon, bufferMeters) };
+  return { ...common, centerLat: 0, centerLng: 0, radius: 0, polygon, box: polygonBoundingBox(polygon, bufferMeters + EDGE_TOLERANCE_METERS) };
 }
 
 /** Exact containment of one point in one compiled geofence, with its buffer. */
@@ -164,7 +167,7 @@ export class GeofenceIndex {
     this.hitSlots = new Int32Array(16);
     this.hitCodes = new Uint8Array(16);
     if (items.length > 0) {
-      const tree = new Flatbush(items.length, 8);
+      const tree = new Flatbush(items.length, 16);
       for (let i = 0; i < items.length; i++) tree.add(boxes[4 * i]!, boxes[4 * i + 1]!, boxes[4 * i + 2]!, boxes[4 * i + 3]!);
       tree.finish();
       this.tree = {
@@ -262,11 +265,8 @@ export class GeofenceIndex {
     const count = shapes[o + RING_COUNT]!;
     const refLng = shapes[o + REF_LNG]!;
     if (count < 3) return OUTSIDE;
-    if (buffer > 0) {
-      const limit = buffer * buffer;
-      if (ringBoundaryDistanceSquared(this.rings, start, count, refLng, lat, lng, limit) <= limit) return EDGE;
-    }
-    return ringContains(this.rings, start, count, refLng, lat, lng) ? INSIDE : OUTSIDE;
+    // RING_INSIDE, RING_OUTSIDE and RING_NEAR_BOUNDARY are INSIDE, OUTSIDE and EDGE.
+    return ringContainment(this.rings, start, count, refLng, lat, lng, buffer);
   }
 
   private grow() {

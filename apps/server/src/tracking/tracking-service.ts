@@ -45,6 +45,61 @@ interface AlertDraft {
 /** Geofence state changes, applied in order after the alerts of the same transaction are stored. */
 type GeofenceEvent = { kind: 'start'; deviceId: string; geofenceId: string; at: Date; draft: number } | { kind: 'end'; deviceId: string; geofenceId: string; at: Date };
 
+type PositionRow = typeof positions.$inferInsert & { recordedAt: Date };
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * One multi-row insert of fixes; a fix already stored (same device and time) is skipped. Answers the keys
+ * (`device|ms`) of the rows actually inserted. Column arrays keep it to 11 parameters however many fixes.
+ */
+async function insertPositions(tx: Tx, rows: PositionRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const column = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
+  const result = (await tx.execute(sql`
+    insert into positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)
+    select * from unnest(${column((r) => r.deviceId)}::text[], ${column((r) => r.prisonerId ?? null)}::int[],
+      ${column((r) => r.recordedAt.toISOString())}::timestamptz[], ${column((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
+      ${column((r) => r.latitude)}::float8[], ${column((r) => r.longitude)}::float8[], ${column((r) => r.accuracy ?? null)}::real[],
+      ${column((r) => r.speed ?? null)}::real[], ${column((r) => r.bearing ?? null)}::real[], ${column((r) => r.altitude ?? null)}::real[],
+      ${column((r) => r.battery ?? null)}::real[])
+    on conflict (device_id, recorded_at) do nothing
+    returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms`)) as unknown as { rows: { device_id: string; ms: number | string }[] };
+  return new Set(result.rows.map((r) => `${r.device_id}|${Number(r.ms)}`));
+}
+
+interface StateRow {
+  deviceId: string;
+  geofenceId: string;
+  at: Date;
+  /** null keeps the alert of the violation that just ended. */
+  alertId: number | null;
+}
+
+/** Guarded by EXISTS: a geofence deleted a moment ago must not fail the fixes of everyone else. */
+async function upsertGeofenceStates(tx: Tx, rows: StateRow[], violating: boolean): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
+    select v.d, v.g, ${violating}::boolean, v.s, v.a
+    from unnest(${sql.param(rows.map((r) => r.deviceId))}::text[], ${sql.param(rows.map((r) => r.geofenceId))}::text[],
+      ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[], ${sql.param(rows.map((r) => r.alertId))}::int[]) as v(d, g, s, a)
+    where exists (select 1 from geofences f where f.geofence_id = v.g)
+    on conflict (device_id, geofence_id) do update
+      set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)`);
+}
+
+/** The alert of each ending violation records when it ended. */
+async function endGeofenceAlerts(tx: Tx, rows: { deviceId: string; geofenceId: string; at: Date }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    update alerts as a set ended_at = v.at
+    from unnest(${sql.param(rows.map((r) => r.deviceId))}::text[], ${sql.param(rows.map((r) => r.geofenceId))}::text[],
+      ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as v(d, g, at)
+    join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
+    where a.id = s.alert_id and a.ended_at is null`);
+}
+
 export class ServiceStopped extends Error {
   constructor() {
     super('The server is shutting down; send the fix again');
@@ -178,7 +233,7 @@ export class TrackingService {
     const now = new Date();
     const engine = this.options.engine();
     const before = new Map<string, TrackedDevice>();
-    const rows: (typeof positions.$inferInsert)[] = [];
+    const rows: PositionRow[] = [];
     const present: boolean[] = [];
     const drafts: AlertDraft[] = [];
     const events: GeofenceEvent[] = [];
@@ -237,14 +292,7 @@ export class TrackingService {
     let stored: StoredAlert[] = [];
     try {
       stored = await this.options.db.transaction(async (tx) => {
-        const inserted = rows.length
-          ? await tx
-              .insert(positions)
-              .values(rows)
-              .onConflictDoNothing()
-              .returning({ deviceId: positions.deviceId, recordedAt: positions.recordedAt })
-          : [];
-        const fresh = new Set(inserted.map((r) => `${r.deviceId}|${r.recordedAt.getTime()}`));
+        const fresh = await insertPositions(tx, rows);
         for (const [index, fix] of fixes.entries()) {
           // The first copy of a fix in this batch is the stored one; later copies are duplicates.
           if (present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) outcomes[index] = 'stored';
@@ -310,49 +358,45 @@ export class TrackingService {
     }
   }
 
-  /** Writes the in-memory state of these devices in one statement. */
+  /** Writes the in-memory state of these devices in one statement (column arrays: one parameter per column). */
   private async saveDeviceState(tx: Tx, ids: string[]): Promise<void> {
     const list = ids
       .sort()
       .map((id) => this.registry.get(id))
       .filter((d): d is TrackedDevice => !!d);
     if (list.length === 0) return;
-    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-    const values = sql.join(
-      list.map(
-        (d) =>
-          sql`(${d.id}::text, ${iso(d.lastSeenAt)}::timestamptz, ${iso(d.lastFixAt)}::timestamptz, ${d.latitude}::float8, ${d.longitude}::float8, ${d.battery}::real, ${d.online}::boolean, ${d.lowBatteryAlerted}::boolean)`,
-      ),
-      sql`, `,
-    );
+    const column = <T>(pick: (d: TrackedDevice) => T) => sql.param(list.map(pick));
     await tx.execute(sql`
       update devices as d set last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
         last_battery = v.battery, online = v.online, low_battery_alerted = v.low
-      from (values ${values}) as v(id, seen, fix, lat, lng, battery, online, low)
+      from unnest(${column((d) => d.id)}::text[], ${column((d) => iso(d.lastSeenAt))}::timestamptz[], ${column((d) => iso(d.lastFixAt))}::timestamptz[],
+        ${column((d) => d.latitude)}::float8[], ${column((d) => d.longitude)}::float8[], ${column((d) => d.battery)}::real[],
+        ${column((d) => d.online)}::boolean[], ${column((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)
       where d.id = v.id`);
   }
 
-  /** Keeps geofence_states (so a restart does not re-raise a running violation) and closes ended alerts. */
+  /**
+   * Keeps geofence_states (so a restart does not re-raise a running violation) and closes ended alerts. Pairs of
+   * device and geofence with one event in the batch (nearly all) are written in three statements whatever their
+   * number; a pair with several events (in and out within one batch) is applied event by event, in order.
+   */
   private async applyGeofenceEvents(tx: Tx, events: GeofenceEvent[], saved: StoredAlert[]): Promise<void> {
-    for (const event of events) {
-      const since = event.at.toISOString();
-      if (event.kind === 'start') {
-        const alertId = saved[event.draft]!.id;
-        // Guarded by EXISTS: a geofence deleted a moment ago must not fail the fixes of everyone else.
-        await tx.execute(sql`
-          insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
-          select ${event.deviceId}, ${event.geofenceId}, true, ${since}::timestamptz, ${alertId}
-          where exists (select 1 from geofences where geofence_id = ${event.geofenceId})
-          on conflict (device_id, geofence_id) do update set violating = true, since = excluded.since, alert_id = excluded.alert_id`);
-      } else {
-        await tx.execute(sql`
-          update alerts set ended_at = ${since}::timestamptz
-          where ended_at is null and id = (select alert_id from geofence_states where device_id = ${event.deviceId} and geofence_id = ${event.geofenceId})`);
-        await tx.execute(sql`
-          insert into geofence_states (device_id, geofence_id, violating, since)
-          select ${event.deviceId}, ${event.geofenceId}, false, ${since}::timestamptz
-          where exists (select 1 from geofences where geofence_id = ${event.geofenceId})
-          on conflict (device_id, geofence_id) do update set violating = false, since = excluded.since`);
+    if (events.length === 0) return;
+    const pair = (e: GeofenceEvent) => `${e.deviceId}|${e.geofenceId}`;
+    const perPair = new Map<string, number>();
+    for (const e of events) perPair.set(pair(e), (perPair.get(pair(e)) ?? 0) + 1);
+    const single = events.filter((e) => perPair.get(pair(e)) === 1);
+    const starts = single.filter((e) => e.kind === 'start');
+    const ends = single.filter((e) => e.kind === 'end');
+    await upsertGeofenceStates(tx, starts.map((e) => ({ ...e, alertId: e.kind === 'start' ? saved[e.draft]!.id : null })), true);
+    await endGeofenceAlerts(tx, ends);
+    await upsertGeofenceStates(tx, ends.map((e) => ({ ...e, alertId: null })), false);
+    for (const e of events) {
+      if (perPair.get(pair(e)) === 1) continue;
+      if (e.kind === 'start') await upsertGeofenceStates(tx, [{ ...e, alertId: saved[e.draft]!.id }], true);
+      else {
+        await endGeofenceAlerts(tx, [e]);
+        await upsertGeofenceStates(tx, [{ ...e, alertId: null }], false);
       }
     }
   }

@@ -105,6 +105,8 @@ export class TrackedMarkersLayer extends L.Layer {
   private sprites: { ratio: number; normal: HTMLCanvasElement; alarm: HTMLCanvasElement; normalPixels: SpritePixels; alarmPixels: SpritePixels } | null =
     null;
   private frameImage: ImageData | null = null;
+  /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
+  pixelPathThreshold = PIXEL_PATH_THRESHOLD;
 
   get size(): number {
     return this.markers.size;
@@ -342,7 +344,7 @@ export class TrackedMarkersLayer extends L.Layer {
     const half = spriteSize / 2;
     const width = canvas.width;
     const height = canvas.height;
-    const usePixels = this.markers.size > PIXEL_PATH_THRESHOLD;
+    const usePixels = this.markers.size > this.pixelPathThreshold;
     let image: ImageData | null = null;
     let words: Uint32Array | null = null;
     if (usePixels) {

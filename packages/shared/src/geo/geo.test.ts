@@ -18,6 +18,10 @@ import {
   polygonPlanarArea,
   preparePolygon,
   rectangleCorners,
+  ringContainment,
+  RING_INSIDE,
+  RING_NEAR_BOUNDARY,
+  RING_OUTSIDE,
 } from './index';
 
 type LatLng = [number, number];
@@ -298,6 +302,22 @@ describe('distance to the boundary', () => {
         const ring: LatLng[] = [[vLat, vLng], [vLat - 0.5, vLng], [vLat - 0.5, normalizeLongitude(vLng - 0.5)], [vLat, normalizeLongitude(vLng - 0.5)]];
         const [pLat, pLng] = destinationPoint(vLat, vLng, d, 10 + (bearing % 70));
         expect(Math.abs(distanceToPolygonBoundaryMeters(ring, pLat, pLng) - d) / d).toBeLessThan(0.001);
+      }),
+    );
+  });
+});
+
+describe('one-pass ring containment with a buffer', () => {
+  it('agrees with the boundary distance and the containment test (property)', () => {
+    fc.assert(
+      fc.property(starPolygon, fc.constantFrom(0, 1, 5, 50, 500), fc.double({ min: -1.3, max: 1.3, noNaN: true }), fc.double({ min: -1.3, max: 1.3, noNaN: true }), (ring, buffer, u1, v1) => {
+        const prepared = preparePolygon(ring);
+        const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
+        const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
+        const distance = distanceToPolygonBoundaryMeters(prepared, y, x);
+        fc.pre(Math.abs(distance - buffer) > 1e-6);
+        const expected = buffer > 0 && distance <= buffer ? RING_NEAR_BOUNDARY : polygonContains(prepared, y, x) ? RING_INSIDE : RING_OUTSIDE;
+        expect(ringContainment(prepared.coords, 0, prepared.count, prepared.refLng, y, x, buffer)).toBe(expected);
       }),
     );
   });

@@ -89,6 +89,53 @@ export function ringContains(coords: Float64Array, start: number, count: number,
   return false;
 }
 
+/** Results of `ringContainment`. */
+export const RING_OUTSIDE = 0;
+export const RING_INSIDE = 1;
+export const RING_NEAR_BOUNDARY = 2;
+
+/**
+ * One pass over the ring (flat form as in `ringContains`) answering RING_NEAR_BOUNDARY when the point is within
+ * `bufferMeters` (> 0) of an edge, else RING_INSIDE or RING_OUTSIDE (edges count as inside). The same answer as
+ * `ringBoundaryDistanceSquared` then `ringContains`, at the cost of one pass: geofence buffers are tested per fix.
+ */
+export function ringContainment(
+  coords: Float64Array,
+  start: number,
+  count: number,
+  refLng: number,
+  lat: number,
+  lng: number,
+  bufferMeters: number,
+): number {
+  if (!(bufferMeters > 0)) return ringContains(coords, start, count, refLng, lat, lng) ? RING_INSIDE : RING_OUTSIDE;
+  const x = unwrapLongitude(lng, refLng);
+  const kx = Math.cos(lat * DEG_TO_RAD) * METERS_PER_DEGREE;
+  const ky = METERS_PER_DEGREE;
+  const limit2 = bufferMeters * bufferMeters;
+  const limitLat = bufferMeters / ky;
+  const limitLng = bufferMeters / kx;
+  let inside = false;
+  const first = 2 * start;
+  const last = 2 * (start + count - 1);
+  for (let i = first, j = last; i <= last; j = i, i += 2) {
+    const yi = coords[i]!;
+    const yj = coords[j]!;
+    const xi = coords[i + 1]!;
+    const xj = coords[j + 1]!;
+    if (yi > lat !== yj > lat && x < xi + ((xj - xi) * (lat - yi)) / (yj - yi)) inside = !inside;
+    const dyi = yi - lat;
+    const dyj = yj - lat;
+    if ((dyi > limitLat && dyj > limitLat) || (dyi < -limitLat && dyj < -limitLat)) continue;
+    const dxi = xi - x;
+    const dxj = xj - x;
+    if ((dxi > limitLng && dxj > limitLng) || (dxi < -limitLng && dxj < -limitLng)) continue;
+    if (segmentDistanceSquared(0, 0, dxj * kx, dyj * ky, dxi * kx, dyi * ky) <= limit2) return RING_NEAR_BOUNDARY;
+  }
+  // A point on an edge is within any buffer, so it was answered above.
+  return inside ? RING_INSIDE : RING_OUTSIDE;
+}
+
 /** Squared distance from (px, py) to the segment (ax, ay)-(bx, by), in the units of the inputs. */
 function segmentDistanceSquared(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax;

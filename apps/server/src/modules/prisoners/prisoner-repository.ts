@@ -44,7 +44,7 @@ export async function findPrisoner(db: DbOrTx, prisonerId: number): Promise<Pris
   return row ? toPrisoner(row) : null;
 }
 
-/** The user's own %, _ and \\ are taken literally in LIKE patterns. */
+/** The user's own %, _ and backslash are taken literally in LIKE patterns. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const containsPattern = (text: string) => `%${escapeLike(text)}%`;
 

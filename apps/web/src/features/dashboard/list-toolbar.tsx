@@ -66,7 +66,7 @@ export function FilterPanel({ id, children, onApply, onClear }: { id: string; ch
 }
 
 export function TableShell({ children }: { children: ReactNode }) {
-  return <div className="mt-4 overflow-x-auto rounded-md border border-slate-200 bg-white shadow-sm">{children}</div>;
+  return <div className="relative mt-4 overflow-x-auto rounded-md border border-slate-200 bg-white shadow-sm">{children}</div>;
 }
 
 export const thClass = 'px-3 py-2 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase';

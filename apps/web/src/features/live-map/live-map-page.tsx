@@ -24,10 +24,11 @@ import { TrackedPrisonerList, type TrackedPrisonerRow } from './components/track
 /** The side panel re-renders at most this often (and only when devices appear or leave); markers move every frame. */
 const PANEL_REFRESH_MS = 500;
 const EMPTY_VIOLATIONS: ReadonlySet<number> = new Set();
+const TEST_HOOKS_KEY = 'live-map-test-hooks';
 
 declare global {
   interface Window {
-    /** Test and benchmark hook (development builds, or a page opened with ?testHooks). */
+    /** Test and benchmark hook (development builds, or a tab that opened the map with ?testHooks). */
     __liveMap?: { feed: LivePositionFeed; layer: TrackedMarkersLayer; map: L.Map | null };
   }
 }
@@ -67,7 +68,9 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   useEffect(() => feed.setViolations(violationIds), [feed, violationIds]);
 
   useEffect(() => {
-    if (!import.meta.env.DEV && !new URLSearchParams(window.location.search).has('testHooks')) return;
+    if (new URLSearchParams(window.location.search).has('testHooks')) sessionStorage.setItem(TEST_HOOKS_KEY, '1');
+    // Kept for the tab's session, so a test can leave the map and come back through the app's own links.
+    if (!import.meta.env.DEV && !sessionStorage.getItem(TEST_HOOKS_KEY)) return;
     window.__liveMap = {
       feed,
       layer,

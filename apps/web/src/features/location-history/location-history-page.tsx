@@ -105,6 +105,7 @@ function TrackView({ history, range }: { history: HistoryResponse; range: Histor
             playing={player.playing}
             speed={player.speed}
             follow={follow}
+            position={player.position}
             onPlay={player.play}
             onPause={player.pause}
             onSeek={player.seek}

@@ -11,6 +11,7 @@ interface PlayerControlsProps {
   playing: boolean;
   speed: number;
   follow: boolean;
+  position: { lat: number; lng: number } | null;
   onPlay(): void;
   onPause(): void;
   onSeek(time: number): void;
@@ -60,6 +61,11 @@ export function PlayerControls(props: PlayerControlsProps) {
       <output data-testid="player-time" data-time={Math.round(time)} className="w-40 text-sm tabular-nums text-slate-800">
         {formatPlayerTime(time)}
       </output>
+      {props.position && (
+        <span data-testid="player-position" className="text-xs tabular-nums text-slate-500" title="Position at the player's time">
+          {props.position.lat.toFixed(5)}, {props.position.lng.toFixed(5)}
+        </span>
+      )}
       <label className="flex items-center gap-1.5 text-sm text-slate-700">
         <input type="checkbox" checked={follow} onChange={(event) => props.onFollow(event.target.checked)} />
         Follow

@@ -1,0 +1,14 @@
+import { GeofenceEngine } from '../../apps/server/src/tracking/geofence-engine';
+const engine = new GeofenceEngine([]);
+const D = 10000; const ids = Array.from({ length: D }, (_, i) => 'device-' + i);
+let time = 0;
+for (let i = 0; i < 100000; i++) engine.evaluate(ids[i % D]!, 52, 5, new Date(++time));
+const c0 = process.cpuUsage(); let s = 0;
+for (let i = 0; i < 3e6; i++) s += engine.evaluate(ids[i % D]!, 52, 5, new Date(++time)).length;
+const u = process.cpuUsage(c0); console.log('empty engine ns', (u.user + u.system) / 3e3, s);
+const m = new Map(ids.map((id) => [id, { a: 1 }])); const c1 = process.cpuUsage();
+for (let i = 0; i < 3e6; i++) s += m.get(ids[i % D]!)!.a;
+const u1 = process.cpuUsage(c1); console.log('map get ns', (u1.user + u1.system) / 3e3, s);
+const c2 = process.cpuUsage();
+for (let i = 0; i < 3e6; i++) s += new Date(++time).getTime() & 1;
+const u2 = process.cpuUsage(c2); console.log('new Date ns', (u2.user + u2.system) / 3e3, s);
