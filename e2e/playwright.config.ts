@@ -25,7 +25,8 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
     },
   },
-  outputDir: path.join(root, 'test-results'),
+  // One folder per port, so parallel runs do not delete each other's traces.
+  outputDir: process.env.E2E_PORT ? path.join(root, '.tmp', `test-results-${port}`) : path.join(root, 'test-results'),
   webServer: {
     command: 'npx tsx apps/server/src/server.ts',
     cwd: root,

@@ -8,7 +8,8 @@ import { GeofenceIndex, linearScanClassify } from '../../apps/server/src/trackin
 import { printFigures, type Figure } from '../lib/report';
 
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length - 1; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+for (let i = 2; i < process.argv.length - 1; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 const SECONDS = Number(args.get('seconds') ?? 2);
 const DEVICES = Number(args.get('devices') ?? 10_000);
 const STEPS_PER_DEVICE = 64;
@@ -56,12 +57,22 @@ function makeGeofences(count: number, seed: number): Geofence[] {
       fences.push({ ...common, shape: 'Circle', radius: size, center_lat: lat, center_lng: lng });
     } else if (i % 3 === 1) {
       const ring: [number, number][] = [];
-      for (let k = 0; k < 32; k++) ring.push(destinationPoint(lat, lng, size * (k % 2 === 0 ? 1 : 0.6), (360 * k) / 32));
+      for (let k = 0; k < 32; k++)
+        ring.push(destinationPoint(lat, lng, size * (k % 2 === 0 ? 1 : 0.6), (360 * k) / 32));
       fences.push({ ...common, shape: 'Polygon', coordinates: ring });
     } else {
       const [north] = destinationPoint(lat, lng, size, 0);
       const [, east] = destinationPoint(lat, lng, size * (0.5 + rand()), 90);
-      fences.push({ ...common, shape: 'Rectangle', coordinates: [[lat, lng], [north, lng], [north, east], [lat, east]] });
+      fences.push({
+        ...common,
+        shape: 'Rectangle',
+        coordinates: [
+          [lat, lng],
+          [north, lng],
+          [north, east],
+          [lat, east],
+        ],
+      });
     }
   }
   return fences;
@@ -111,7 +122,10 @@ function measure(seconds: number, batch: number, body: (i: number) => void): num
   return (calls / used) * 1e6;
 }
 
-function benchmark(count: number, walks: Walks): { engine: number; index: number; linear: number; candidates: number; transitions: number } {
+function benchmark(
+  count: number,
+  walks: Walks,
+): { engine: number; index: number; linear: number; candidates: number; transitions: number } {
   const geofences = makeGeofences(count, 42 + count);
   const total = walks.lats.length;
   const deviceIds = Array.from({ length: DEVICES }, (_, d) => `device-${d}`);
@@ -119,7 +133,8 @@ function benchmark(count: number, walks: Walks): { engine: number; index: number
   const t0 = Date.parse('2026-01-01T00:00:00Z');
   // Warm-up: every device's first fix (which meets every Negative geofence once) and the JIT.
   let transitions = 0;
-  for (let i = 0; i < total; i++) engine.evaluate(deviceIds[i % DEVICES]!, walks.lats[i]!, walks.lngs[i]!, new Date(t0 + i));
+  for (let i = 0; i < total; i++)
+    engine.evaluate(deviceIds[i % DEVICES]!, walks.lats[i]!, walks.lngs[i]!, new Date(t0 + i));
   let time = t0 + total;
   const engineRate = measure(SECONDS, 1000, (i) => {
     const k = i % total;
@@ -164,8 +179,17 @@ for (const count of [1000, 10_000]) {
     unit: 'evaluations/s',
     baseline: result.linear,
   });
-  figures.push({ name: `candidates per fix, ${count.toLocaleString('en-US')} geofences`, value: result.candidates, unit: 'geofences' });
-  verdicts.push(`${count} geofences: ${result.engine >= target ? 'target met' : 'TARGET MISSED'} (${Math.round(result.engine).toLocaleString('en-US')} >= ${target.toLocaleString('en-US')}; ${(result.engine / result.linear).toFixed(0)}x the linear scan)`);
+  figures.push({
+    name: `candidates per fix, ${count.toLocaleString('en-US')} geofences`,
+    value: result.candidates,
+    unit: 'geofences',
+  });
+  verdicts.push(
+    `${count} geofences: ${result.engine >= target ? 'target met' : 'TARGET MISSED'} (${Math.round(result.engine).toLocaleString('en-US')} >= ${target.toLocaleString('en-US')}; ${(result.engine / result.linear).toFixed(0)}x the linear scan)`,
+  );
 }
-printFigures(`Geofence evaluation on one core (${DEVICES.toLocaleString('en-US')} devices walking ~2 m per fix in a 20 km square; node ${process.version})`, figures);
+printFigures(
+  `Geofence evaluation on one core (${DEVICES.toLocaleString('en-US')} devices walking ~2 m per fix in a 20 km square; node ${process.version})`,
+  figures,
+);
 for (const verdict of verdicts) console.log(verdict);

@@ -155,7 +155,7 @@ async function main() {
     alertLatenciesMs: latencies,
     alertsReceived,
   };
-  parentPort!.postMessage(result, [result.ackedDevice.buffer, result.ackedTime.buffer]);
+  parentPort!.postMessage(result, [result.ackedDevice.buffer as ArrayBuffer, result.ackedTime.buffer as ArrayBuffer]);
 }
 
 main().catch((error: unknown) => {

@@ -76,8 +76,14 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
   return page.evaluate(
     async ({ count, mode, ms }) => {
       type Hook = {
-        feed: { snapshot(s: Record<string, unknown>): void; changes(c: { changed: Record<string, unknown>; gone: string[] }): void };
-        map: { getBounds(): { getSouth(): number; getNorth(): number; getWest(): number; getEast(): number } } & Record<string, unknown>;
+        feed: {
+          snapshot(s: Record<string, unknown>): void;
+          changes(c: { changed: Record<string, unknown>; gone: string[] }): void;
+        };
+        map: { getBounds(): { getSouth(): number; getNorth(): number; getWest(): number; getEast(): number } } & Record<
+          string,
+          unknown
+        >;
       };
       const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
       const bounds = hook.map.getBounds();
@@ -85,7 +91,10 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
       const west = bounds.getWest();
       const height = bounds.getNorth() - south;
       const width = bounds.getEast() - west;
-      const positions = Array.from({ length: count }, () => ({ lat: south + Math.random() * height, lng: west + Math.random() * width }));
+      const positions = Array.from({ length: count }, () => ({
+        lat: south + Math.random() * height,
+        lng: west + Math.random() * width,
+      }));
       const step = () => {
         for (const p of positions) {
           p.lat = Math.min(south + height, Math.max(south, p.lat + (Math.random() - 0.5) * height * 0.01));
@@ -101,7 +110,16 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
       if (mode !== 'svg') {
         const snapshot = (): Record<string, unknown> => {
           const all: Record<string, unknown> = {};
-          positions.forEach((p, i) => (all[`bench-${i}`] = { id: i, name: `Bench ${i}`, latitude: p.lat, longitude: p.lng, trackingId: `bench-${i}` }));
+          positions.forEach(
+            (p, i) =>
+              (all[`bench-${i}`] = {
+                id: i,
+                name: `Bench ${i}`,
+                latitude: p.lat,
+                longitude: p.lng,
+                trackingId: `bench-${i}`,
+              }),
+          );
           return all;
         };
         hook.feed.snapshot(snapshot());
@@ -115,7 +133,16 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
         };
       } else {
         // Baseline: Leaflet's own SVG circle markers (one DOM element each), glided by one rAF loop the same way.
-        const L = (window as unknown as { L: { circleMarker(ll: [number, number], o: object): { addTo(m: unknown): unknown; setLatLng(ll: [number, number]): void; remove(): void } } }).L;
+        const L = (
+          window as unknown as {
+            L: {
+              circleMarker(
+                ll: [number, number],
+                o: object,
+              ): { addTo(m: unknown): unknown; setLatLng(ll: [number, number]): void; remove(): void };
+            };
+          }
+        ).L;
         const markers = positions.map((p) => L.circleMarker([p.lat, p.lng], { radius: 7, renderer: undefined }));
         markers.forEach((m) => m.addTo(hook.map));
         let from = positions.map((p) => ({ ...p }));
@@ -124,7 +151,12 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
         let frame = 0;
         const glide = (now: number) => {
           const t = Math.min(1, (now - start) / 1000);
-          markers.forEach((m, i) => m.setLatLng([from[i]!.lat + (to[i]!.lat - from[i]!.lat) * t, from[i]!.lng + (to[i]!.lng - from[i]!.lng) * t]));
+          markers.forEach((m, i) =>
+            m.setLatLng([
+              from[i]!.lat + (to[i]!.lat - from[i]!.lat) * t,
+              from[i]!.lng + (to[i]!.lng - from[i]!.lng) * t,
+            ]),
+          );
           frame = requestAnimationFrame(glide);
         };
         frame = requestAnimationFrame(glide);
@@ -196,7 +228,15 @@ async function main() {
   let server: ChildProcess | null = null;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
   });
   try {
     console.log('building the web app...');
@@ -232,7 +272,13 @@ async function main() {
     for (const count of counts) {
       const result = summary(await measure(page, count, 'canvas', ms));
       const label = `canvas layer, ${count.toLocaleString('en-US')} moving markers`;
-      figures.push({ name: `${label}: p50 frame`, value: result.p50, unit: 'ms', baseline: empty.p50, target: '16.7 ms = 60 fps' });
+      figures.push({
+        name: `${label}: p50 frame`,
+        value: result.p50,
+        unit: 'ms',
+        baseline: empty.p50,
+        target: '16.7 ms = 60 fps',
+      });
       figures.push({ name: `${label}: p95 frame`, value: result.p95, unit: 'ms', baseline: empty.p95 });
       figures.push({ name: `${label}: frames per second`, value: result.fps, unit: 'fps', baseline: empty.fps });
       figures.push({ name: `${label}: main thread in marker drawing`, value: result.draw, unit: '%' });
@@ -242,12 +288,36 @@ async function main() {
     const largest = Math.max(...counts);
     const drawImage = summary(await measure(page, largest, 'canvas-drawimage', ms));
     const largestLabel = largest.toLocaleString('en-US');
-    figures.push({ name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: p50 frame`, value: drawImage.p50, unit: 'ms' });
-    figures.push({ name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: p95 frame`, value: drawImage.p95, unit: 'ms' });
-    figures.push({ name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: frames per second`, value: drawImage.fps, unit: 'fps' });
-    figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p50 frame', value: svg1000.p50, unit: 'ms' });
-    figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p95 frame', value: svg1000.p95, unit: 'ms' });
-    figures.push({ name: 'baseline: SVG (DOM) circle markers, 1,000 moving: frames per second', value: svg1000.fps, unit: 'fps' });
+    figures.push({
+      name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: p50 frame`,
+      value: drawImage.p50,
+      unit: 'ms',
+    });
+    figures.push({
+      name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: p95 frame`,
+      value: drawImage.p95,
+      unit: 'ms',
+    });
+    figures.push({
+      name: `baseline: canvas with one drawImage per marker, ${largestLabel} moving: frames per second`,
+      value: drawImage.fps,
+      unit: 'fps',
+    });
+    figures.push({
+      name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p50 frame',
+      value: svg1000.p50,
+      unit: 'ms',
+    });
+    figures.push({
+      name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p95 frame',
+      value: svg1000.p95,
+      unit: 'ms',
+    });
+    figures.push({
+      name: 'baseline: SVG (DOM) circle markers, 1,000 moving: frames per second',
+      value: svg1000.fps,
+      unit: 'fps',
+    });
     printFigures(
       `Live map frame times, headless Chromium (software rendering, 1600x900), ${seconds} s per run, every marker moved every 250 ms; baseline column = empty map`,
       figures,

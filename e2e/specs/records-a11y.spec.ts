@@ -6,12 +6,22 @@ import { seedCell, seedPrisoner, seedStaff } from './records-helpers';
 
 async function expectNoViolations(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(results.violations.map((v) => `${label}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(
+    results.violations.map(
+      (v) => `${label}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
 }
 
 test('the records screens have no accessibility violations', async ({ adminPage: page, api }) => {
   const { cellId } = await seedCell(api);
-  const prisoner = await seedPrisoner(api, { first_name: 'Axe', last_name: unique('A11y'), status: 'On Trial', cell_id: cellId, gender: 'Male' });
+  const prisoner = await seedPrisoner(api, {
+    first_name: 'Axe',
+    last_name: unique('A11y'),
+    status: 'On Trial',
+    cell_id: cellId,
+    gender: 'Male',
+  });
   await seedStaff(api, 'Guard', { rank: 'Security' });
 
   await page.goto('/dashboard');
@@ -34,7 +44,10 @@ test('the records screens have no accessibility violations', async ({ adminPage:
   await expectNoViolations(page, 'cell-assign');
 });
 
-test('row menus work from the keyboard, one open at a time, and Edit opens the update dialog', async ({ adminPage: page, api }) => {
+test('row menus work from the keyboard, one open at a time, and Edit opens the update dialog', async ({
+  adminPage: page,
+  api,
+}) => {
   const lastName = unique('Kbd');
   await seedPrisoner(api, { first_name: 'Key', last_name: lastName, status: 'Incarcerated' });
   const second = await seedPrisoner(api, { first_name: 'Board', last_name: lastName, status: 'Incarcerated' });
@@ -44,12 +57,18 @@ test('row menus work from the keyboard, one open at a time, and Edit opens the u
   const rows = page.getByRole('table', { name: 'Prisoners' }).locator('tbody tr');
   await expect(rows).toHaveCount(2);
 
-  await rows.nth(1).getByRole('button', { name: /^Actions for prisoner/ }).click();
+  await rows
+    .nth(1)
+    .getByRole('button', { name: /^Actions for prisoner/ })
+    .click();
   await expect(page.getByRole('menu')).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
 
-  await rows.nth(0).getByRole('button', { name: /^Actions for prisoner/ }).focus();
+  await rows
+    .nth(0)
+    .getByRole('button', { name: /^Actions for prisoner/ })
+    .focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menu')).toHaveCount(1);
   await expect(page.getByRole('menuitem')).toHaveText(['Edit', 'Delete', 'More Details']);

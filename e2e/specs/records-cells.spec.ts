@@ -2,12 +2,26 @@
 import { expect, test, unique } from '../fixtures';
 import { seedCell, seedPrisoner } from './records-helpers';
 
-test('assign and move prisoners on /cell-assign, with the server refusing a full cell', async ({ adminPage: page, api }) => {
+test('assign and move prisoners on /cell-assign, with the server refusing a full cell', async ({
+  adminPage: page,
+  api,
+}) => {
   const { block, cellId: first } = await seedCell(api, { capacity: 1, security_level: 'High' });
   const second = unique('C');
-  expect((await api.post('/api/v1/cell_controls/cells', { data: { cell_id: second, block, capacity: 1, security_level: 'Low' } })).status()).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/cell_controls/cells', {
+        data: { cell_id: second, block, capacity: 1, security_level: 'Low' },
+      })
+    ).status(),
+  ).toBe(200);
   const lastName = unique('Cellmate');
-  const inFirst = await seedPrisoner(api, { first_name: 'Olaf', last_name: lastName, status: 'Incarcerated', cell_id: first });
+  const inFirst = await seedPrisoner(api, {
+    first_name: 'Olaf',
+    last_name: lastName,
+    status: 'Incarcerated',
+    cell_id: first,
+  });
   await seedPrisoner(api, { first_name: 'Pia', last_name: lastName, status: 'On Trial' });
 
   await page.goto('/cell-assign');
@@ -27,13 +41,21 @@ test('assign and move prisoners on /cell-assign, with the server refusing a full
   await dialog.getByPlaceholder('Search prisoner').fill(lastName);
   // While the dialog is open someone else fills the cell: the server refuses with its message.
   const intruder = await seedPrisoner(api, { first_name: 'Quin', last_name: unique('Other'), status: 'On Trial' });
-  expect((await api.post('/api/v1/cell_controls/assign', { data: { prisoner_id: intruder.prisoner_id, cell_id: second } })).status()).toBe(200);
+  expect(
+    (
+      await api.post('/api/v1/cell_controls/assign', { data: { prisoner_id: intruder.prisoner_id, cell_id: second } })
+    ).status(),
+  ).toBe(200);
   await dialog.getByRole('button', { name: `Assign: Pia ${lastName}` }).click();
   await expect(dialog.getByRole('alert')).toContainText(`Cell ${second} is full`);
   await dialog.press('Escape');
 
   // Free the cell again and assign for real.
-  expect((await api.put(`/api/v1/prisoner/update/${intruder.prisoner_id}`, { data: { status: 'Released', cell_id: null } })).status()).toBe(200);
+  expect(
+    (
+      await api.put(`/api/v1/prisoner/update/${intruder.prisoner_id}`, { data: { status: 'Released', cell_id: null } })
+    ).status(),
+  ).toBe(200);
   await page.reload();
   await page.getByRole('combobox', { name: 'Block', exact: true }).selectOption(block);
   await secondCard.getByRole('button', { name: `Assign a prisoner to cell ${second}` }).click();
@@ -79,7 +101,14 @@ test('assign and unassign a tracking device on the details screen', async ({ adm
 test('the home page shows recent incidents to a logged-in admin', async ({ adminPage: page, api }) => {
   const prisonerName = unique('Incident ');
   const res = await api.post('/api/v1/incident/add', {
-    data: { prisonerName, guardName: 'Officer Kim', date: '2099-01-01', time: '23:59', description: 'Refused to return to cell.', actionTaken: 'Talked down.' },
+    data: {
+      prisonerName,
+      guardName: 'Officer Kim',
+      date: '2099-01-01',
+      time: '23:59',
+      description: 'Refused to return to cell.',
+      actionTaken: 'Talked down.',
+    },
   });
   expect(res.status(), await res.text()).toBe(200);
   await page.goto('/');

@@ -6,7 +6,12 @@ export async function seedCell(api: APIRequestContext, overrides: { capacity?: n
   const block = unique('B');
   const cellId = unique('C');
   const res = await api.post('/api/v1/cell_controls/cells', {
-    data: { cell_id: cellId, block, capacity: overrides.capacity ?? 2, security_level: overrides.security_level ?? 'High' },
+    data: {
+      cell_id: cellId,
+      block,
+      capacity: overrides.capacity ?? 2,
+      security_level: overrides.security_level ?? 'High',
+    },
   });
   expect(res.status(), await res.text()).toBe(200);
   return { block, cellId };

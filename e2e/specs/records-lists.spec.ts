@@ -4,7 +4,12 @@ import { seedPrisoner } from './records-helpers';
 
 test('page through 25 prisoners: Page X of Y, Previous and Next', async ({ adminPage: page, api }) => {
   const lastName = unique('Page');
-  for (let i = 0; i < 25; i++) await seedPrisoner(api, { first_name: `P${String(i).padStart(2, '0')}`, last_name: lastName, status: 'Incarcerated' });
+  for (let i = 0; i < 25; i++)
+    await seedPrisoner(api, {
+      first_name: `P${String(i).padStart(2, '0')}`,
+      last_name: lastName,
+      status: 'Incarcerated',
+    });
 
   await page.goto('/dashboard');
   await expect(page.getByRole('tab', { name: /Prisoners/ }).getByTestId('count-badge')).not.toHaveText('…');

@@ -22,7 +22,8 @@ test('create a police officer', async ({ adminPage: page }) => {
   await page.getByPlaceholder('Search police officer').fill(lastName);
   const row = page.getByRole('row').filter({ hasText: lastName });
   await expect(row).toHaveCount(1);
-  for (const text of ['Dana', 'Police', badge, 'Sergeant', 'CID', '+44 20 7946 0000']) await expect(row).toContainText(text);
+  for (const text of ['Dana', 'Police', badge, 'Sergeant', 'CID', '+44 20 7946 0000'])
+    await expect(row).toContainText(text);
 });
 
 for (const role of ['Guard', 'Police'] as const) {
@@ -31,7 +32,10 @@ for (const role of ['Guard', 'Police'] as const) {
   const editTitle = role === 'Guard' ? 'Edit Guard Details' : 'Edit Officer Details';
 
   test(`edit and delete a ${role === 'Guard' ? 'guard' : 'police officer'}`, async ({ adminPage: page, api }) => {
-    const member = await seedStaff(api, role, { rank: role === 'Guard' ? 'Security' : 'Constable', department: 'Patrol' });
+    const member = await seedStaff(api, role, {
+      rank: role === 'Guard' ? 'Security' : 'Constable',
+      department: 'Patrol',
+    });
     await page.goto('/dashboard');
     await page.getByRole('tab', { name: new RegExp(tab) }).click();
     await page.getByPlaceholder(search).fill(member.last_name);

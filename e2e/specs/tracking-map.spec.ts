@@ -29,7 +29,10 @@ async function dragOnMap(page: Page, dx: number, dy: number) {
   await page.mouse.up();
 }
 
-test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({ adminPage: page, api }) => {
+test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({
+  adminPage: page,
+  api,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const name = unique('Yard ');
@@ -39,7 +42,9 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await expect(map.locator('.leaflet-draw-draw-circle')).toBeVisible();
   await expect(map.locator('.leaflet-draw-draw-polygon')).toBeVisible();
   await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();
-  await expect(map.locator('.leaflet-draw-draw-polyline, .leaflet-draw-draw-marker, .leaflet-draw-draw-circlemarker')).toHaveCount(0);
+  await expect(
+    map.locator('.leaflet-draw-draw-polyline, .leaflet-draw-draw-marker, .leaflet-draw-draw-circlemarker'),
+  ).toHaveCount(0);
   await expect(map.locator('.leaflet-top.leaflet-right .leaflet-draw')).toHaveCount(1);
 
   await map.locator('.leaflet-draw-draw-circle').click();
@@ -105,7 +110,9 @@ test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adm
   expect((await geofenceNames(api)).length).toBe(before);
 });
 
-test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" and closes with 3 points', async ({ adminPage: page }) => {
+test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" and closes with 3 points', async ({
+  adminPage: page,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto('/live-map');
@@ -141,14 +148,19 @@ test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" a
   expect(errors).toEqual([]);
 });
 
-test('a prisoner leaving a Negative geofence: the marker moves, the toast shows, the alerts screen lists it', async ({ adminPage: page, api }) => {
+test('a prisoner leaving a Negative geofence: the marker moves, the toast shows, the alerts screen lists it', async ({
+  adminPage: page,
+  api,
+}) => {
   const firstName = unique('Walker');
   const lastName = 'Tracked';
   const fenceName = unique('Perimeter ');
   // A point of our own, far from other specs' shapes.
   const centre = { lat: 51.5 + Math.random() * 0.01, lng: -0.12 + Math.random() * 0.01 };
 
-  const prisonerRes = await api.post('/api/v1/prisoner/add', { data: { first_name: firstName, last_name: lastName, status: 'Incarcerated' } });
+  const prisonerRes = await api.post('/api/v1/prisoner/add', {
+    data: { first_name: firstName, last_name: lastName, status: 'Incarcerated' },
+  });
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const prisoner = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };
   const prisonerId = prisoner.prisoner_id ?? prisoner.data!.prisoner_id;
@@ -156,7 +168,9 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
   const device = (await deviceRes.json()) as { id: string };
-  const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, { data: { prisoner_id: prisonerId } });
+  const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {
+    data: { prisoner_id: prisonerId },
+  });
   expect(assignRes.status(), await assignRes.text()).toBe(200);
 
   const fenceRes = await api.post('/api/v1/geofence/add', {
@@ -179,7 +193,9 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const markerPosition = () =>
     page.evaluate((id) => {
       // The page's test hook (apps/web/src/features/live-map/live-map-page.tsx), opened with ?testHooks.
-      const hook = (window as unknown as { __liveMap?: { layer: { positionOf(id: string): { lat: number; lng: number } | null } } }).__liveMap;
+      const hook = (
+        window as unknown as { __liveMap?: { layer: { positionOf(id: string): { lat: number; lng: number } | null } } }
+      ).__liveMap;
       const point = hook?.layer.positionOf(id);
       return point ? { lat: point.lat, lng: point.lng } : null;
     }, device.id);
@@ -194,7 +210,9 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await sendFix(centre.lat, centre.lng, now - 5);
   await expect(map).toHaveAttribute('data-marker-count', /^[1-9]\d*$/);
   await expect.poll(markerPosition).toEqual({ lat: centre.lat, lng: centre.lng });
-  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText('Online');
+  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(
+    'Online',
+  );
 
   // Outside (about 1.1 km north): the marker glides there and the breach is raised once.
   const outside = { lat: centre.lat + 0.01, lng: centre.lng };
@@ -205,7 +223,10 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect.poll(markerPosition, { timeout: 5000 }).toEqual(outside);
 
   // The marker's popup reads "Name: " and the name; a click in the list centres the map on it.
-  await page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` }).click();
+  await page
+    .getByTestId('tracked-prisoner')
+    .filter({ hasText: `${firstName} ${lastName}` })
+    .click();
   await expect(page.getByTestId('marker-popup')).toHaveText(`Name: ${firstName} ${lastName}`);
 
   // Leaving the map and coming back: the page asks the open socket for a fresh snapshot.
@@ -228,18 +249,47 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect(page.getByTestId('alert-counts')).toContainText('Critical:');
 
   await page.goto('/');
-  await expect(page.getByTestId('recent-alert').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` })).toBeVisible();
+  await expect(
+    page.getByTestId('recent-alert').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` }),
+  ).toBeVisible();
 });
 
-test('the alerts screen filters by type and says so when nothing matches', async ({ adminPage: page, api }) => {
-  const details = unique('Manual check ');
-  const res = await api.post('/api/v1/alert/all', { data: { alert_type: 'Warning', details } });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-
+test('new alerts appear live: toasts queue with "N more waiting", the alerts screen updates, filters apply', async ({
+  adminPage: page,
+  api,
+}) => {
   await page.goto('/alerts');
-  await expect(page.getByTestId('alert-card').filter({ hasText: details })).toHaveAttribute('data-alert-type', 'Warning');
-  await page.getByLabel('Type').selectOption('Critical');
-  await expect(page.getByTestId('alert-card').filter({ hasText: details })).toHaveCount(0);
-  await page.getByLabel('Type').selectOption('Warning');
-  await expect(page.getByTestId('alert-card').filter({ hasText: details })).toBeVisible();
+  await expect(page.getByTestId('alert-counts')).toBeVisible();
+  const base = unique('Manual check ');
+  const types = ['Warning', 'Critical', 'Informational'] as const;
+  for (const [index, alert_type] of types.entries()) {
+    const res = await api.post('/api/v1/alert/all', { data: { alert_type, details: `${base} #${index}` } });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+  }
+
+  // One toast at a time, coloured by level, saying how many wait.
+  const toast = page.getByTestId('alert-toast');
+  await expect(toast).toContainText(`${base} #0`);
+  await expect(toast).toHaveAttribute('data-alert-type', 'Warning');
+  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('2 more waiting');
+  await toast.getByRole('button', { name: 'Dismiss alert' }).click();
+  await expect(toast).toContainText(`${base} #1`);
+  await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
+  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('1 more waiting');
+  await toast.getByRole('button', { name: 'Dismiss all' }).click();
+  await expect(toast).toHaveCount(0);
+
+  // The list took them in without a reload, newest first.
+  const cards = page.getByTestId('alert-card').filter({ hasText: base });
+  await expect(cards).toHaveCount(3);
+  await expect(cards.first()).toContainText(`${base} #2`);
+  await expect(cards.first()).toContainText('Prisoner: ');
+
+  await page.getByLabel('Type', { exact: true }).selectOption('Critical');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toHaveAttribute('data-alert-type', 'Critical');
+  await page.getByLabel('Type', { exact: true }).selectOption('');
+  await expect(cards).toHaveCount(3);
+  await page.getByLabel('From', { exact: true }).fill('2099-01-01T00:00');
+  await expect(page.getByText('No alerts.')).toBeVisible();
 });

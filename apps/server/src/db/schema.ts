@@ -105,6 +105,7 @@ export const prisoners = pgTable(
     index('prisoners_cell_idx').on(t.cellId),
     index('prisoners_name_idx').on(t.lastName, t.firstName),
     // The list order (newest first, id as tie-break), and the name filters (case-insensitive prefix) and status filter.
+    // Migration 0003 adds INCLUDE (the name) to the prefix indexes, which drizzle cannot declare.
     index('prisoners_created_idx').on(t.createdAt, t.prisonerId),
     index('prisoners_last_name_prefix_idx').using('btree', sql`lower(${t.lastName}) text_pattern_ops`),
     index('prisoners_first_name_prefix_idx').using('btree', sql`lower(${t.firstName}) text_pattern_ops`),

@@ -25,7 +25,7 @@ const USAGE = `Usage: npm run simulate -- [options]
 async function call<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
   const res = await fetch(url, {
     ...init,
-    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+    headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
   });
   const body = (await res.json().catch(() => ({}))) as T & { message?: string };
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${body.message ?? ''}`);

@@ -59,7 +59,11 @@ describe('geofence engine: enter and leave', () => {
     const engine = new GeofenceEngine([workshop, yard, perimeter]);
     expect(summary(engine.evaluate('a', ...east(50), at(0))).sort()).toEqual(['start Workshop', 'start Yard']);
     expect(summary(engine.evaluate('b', ...east(200), at(0)))).toEqual(['start Yard']);
-    expect(summary(engine.evaluate('a', ...outside, at(1))).sort()).toEqual(['end Workshop', 'end Yard', 'start Perimeter']);
+    expect(summary(engine.evaluate('a', ...outside, at(1))).sort()).toEqual([
+      'end Workshop',
+      'end Yard',
+      'start Perimeter',
+    ]);
     expect(engine.evaluate('b', ...east(250), at(1))).toEqual([]);
   });
 });
@@ -112,18 +116,22 @@ describe('geofence engine: buffer', () => {
     expect(engine.evaluate('d1', ...east(95), at(0))).toEqual([]); // edge with no history: benefit of the doubt
     expect(engine.evaluate('d1', ...east(105), at(1))).toEqual([]);
     expect(summary(engine.evaluate('d1', ...east(80), at(2)))).toEqual(['start Workshop']);
-    for (const [i, meters] of [105, 92, 108, 99, 101, 91].entries()) expect(engine.evaluate('d1', ...east(meters), at(3 + i))).toEqual([]);
+    for (const [i, meters] of [105, 92, 108, 99, 101, 91].entries())
+      expect(engine.evaluate('d1', ...east(meters), at(3 + i))).toEqual([]);
     expect(summary(engine.evaluate('d1', ...east(120), at(20)))).toEqual(['end Workshop']);
-    for (const [i, meters] of [95, 105, 92, 108].entries()) expect(engine.evaluate('d1', ...east(meters), at(21 + i))).toEqual([]);
+    for (const [i, meters] of [95, 105, 92, 108].entries())
+      expect(engine.evaluate('d1', ...east(meters), at(21 + i))).toEqual([]);
   });
 
   it('does not flap when a device jitters across a perimeter side inside the buffer', () => {
     const engine = new GeofenceEngine([{ ...perimeter, buffer_meters: 15 }]);
     const side = 0.01 * 111_195; // the eastern side, in metres from (0, 0)
     expect(engine.evaluate('d1', ...east(side + 5), at(0))).toEqual([]); // edge, first fix: not violating
-    for (const [i, offset] of [-8, 6, -3, 12, -14, 2].entries()) expect(engine.evaluate('d1', ...east(side + offset), at(1 + i))).toEqual([]);
+    for (const [i, offset] of [-8, 6, -3, 12, -14, 2].entries())
+      expect(engine.evaluate('d1', ...east(side + offset), at(1 + i))).toEqual([]);
     expect(summary(engine.evaluate('d1', ...east(side + 40), at(10)))).toEqual(['start Perimeter']);
-    for (const [i, offset] of [8, -6, 3, -12].entries()) expect(engine.evaluate('d1', ...east(side + offset), at(11 + i))).toEqual([]);
+    for (const [i, offset] of [8, -6, 3, -12].entries())
+      expect(engine.evaluate('d1', ...east(side + offset), at(11 + i))).toEqual([]);
     expect(summary(engine.evaluate('d1', ...east(side - 40), at(20)))).toEqual(['end Perimeter']);
   });
 });
@@ -163,7 +171,10 @@ describe('geofence engine: restored states', () => {
   });
 
   it('ends a restored violation the device has left meanwhile', () => {
-    const engine = new GeofenceEngine([workshop], [{ deviceId: 'd1', geofenceId: 'workshop', violating: true, since: at(-100) }]);
+    const engine = new GeofenceEngine(
+      [workshop],
+      [{ deviceId: 'd1', geofenceId: 'workshop', violating: true, since: at(-100) }],
+    );
     expect(summary(engine.evaluate('d1', ...east(500), at(0)))).toEqual(['end Workshop']);
   });
 });
@@ -176,7 +187,13 @@ describe('geofence engine: geofence changes and forgotten devices', () => {
     expect(engine.evaluate('d1', ...east(50), at(1))).toEqual([]);
     expect(engine.geofences().map((g) => g.name)).toEqual(['Main workshop']);
     // A new Negative geofence the device is outside of: raised on the next fix.
-    engine.setGeofences([{ ...workshop, name: 'Main workshop' }, polygonFence(perimeterCorners.map(([a, b]) => [a + 1, b] as [number, number]), { geofence_id: 'far', name: 'Far' })]);
+    engine.setGeofences([
+      { ...workshop, name: 'Main workshop' },
+      polygonFence(
+        perimeterCorners.map(([a, b]) => [a + 1, b] as [number, number]),
+        { geofence_id: 'far', name: 'Far' },
+      ),
+    ]);
     expect(summary(engine.evaluate('d1', ...east(50), at(2)))).toEqual(['start Far']);
     // Removing the workshop drops its state without an end; entering a new one with the same id raises again.
     engine.setGeofences([]);
@@ -221,7 +238,11 @@ class ReferenceEngine {
       const inside = code === INSIDE ? true : code === EDGE ? (previous ? previous.inside : !positive) : false;
       const violating = positive ? inside : !inside;
       const wasViolating = previous ? (positive ? previous.inside : !previous.inside) : false;
-      const state = { inside, since: violating && wasViolating ? previous!.since : time, started: previous?.started ?? false };
+      const state = {
+        inside,
+        since: violating && wasViolating ? previous!.since : time,
+        started: previous?.started ?? false,
+      };
       if (violating && !state.started && time - state.since >= geofence.dwell_seconds * 1000) {
         state.started = true;
         out.push(`${device} start ${geofence.geofence_id} ${state.since + geofence.dwell_seconds * 1000}`);
@@ -260,45 +281,72 @@ describe('geofence engine: agrees with a plain reference model (property)', () =
     buffer: fc.constantFrom(0, 0, 10, 30),
   });
   const stepArb = fc.oneof(
-    fc.record({ kind: fc.constant('fix' as const), device: fc.constantFrom('a', 'b', 'c'), x: fc.integer({ min: -900, max: 900 }), y: fc.integer({ min: -900, max: 900 }), dt: fc.integer({ min: -2, max: 15 }) }),
+    fc.record({
+      kind: fc.constant('fix' as const),
+      device: fc.constantFrom('a', 'b', 'c'),
+      x: fc.integer({ min: -900, max: 900 }),
+      y: fc.integer({ min: -900, max: 900 }),
+      dt: fc.integer({ min: -2, max: 15 }),
+    }),
     fc.record({ kind: fc.constant('tick' as const), dt: fc.integer({ min: 0, max: 15 }) }),
   );
   const m = 1 / 111_195; // degrees per metre near (0, 0)
 
   it('gives the same transitions for random geofences and random walks', () => {
     fc.assert(
-      fc.property(fc.array(fenceArb, { minLength: 1, maxLength: 6 }), fc.array(stepArb, { maxLength: 80 }), (specs, steps) => {
-        const fences = specs.map((s, i): Geofence => {
-          const common = { geofence_id: `g${i}`, type: s.positive ? 'Positive' : 'Negative', dwell_seconds: s.dwell, buffer_meters: s.buffer } as const;
-          if (s.circle) return circleFence({ ...common, center_lat: s.y * m, center_lng: s.x * m, radius: s.size });
-          const [y, x, h] = [s.y * m, s.x * m, s.size * m];
-          // A concave L shape.
-          return polygonFence([[y, x], [y + h, x], [y + h, x + h / 2], [y + h / 2, x + h / 2], [y + h / 2, x + h], [y, x + h]], common);
-        });
-        const engine = new GeofenceEngine(fences);
-        const reference = new ReferenceEngine(fences);
-        let clock = T0;
-        const deviceClock = new Map<string, number>();
-        for (const step of steps) {
-          if (step.kind === 'tick') {
-            clock += step.dt * 1000;
-            const got = engine
-              .tick(new Date(clock))
-              .flatMap((r) => r.transitions.map((t) => `${r.deviceId} ${t.kind} ${t.geofence.geofence_id} ${t.at.getTime()}`))
-              .sort();
-            expect(got).toEqual(reference.tick(clock));
-          } else {
-            const time = Math.max(deviceClock.get(step.device) ?? clock, clock) + step.dt * 1000;
-            deviceClock.set(step.device, Math.max(deviceClock.get(step.device) ?? 0, time));
-            clock = Math.max(clock, time);
-            const got = engine
-              .evaluate(step.device, step.y * m, step.x * m, new Date(time))
-              .map((t) => `${step.device} ${t.kind} ${t.geofence.geofence_id} ${t.at.getTime()}`)
-              .sort();
-            expect(got).toEqual(reference.evaluate(step.device, step.y * m, step.x * m, time));
+      fc.property(
+        fc.array(fenceArb, { minLength: 1, maxLength: 6 }),
+        fc.array(stepArb, { maxLength: 80 }),
+        (specs, steps) => {
+          const fences = specs.map((s, i): Geofence => {
+            const common = {
+              geofence_id: `g${i}`,
+              type: s.positive ? 'Positive' : 'Negative',
+              dwell_seconds: s.dwell,
+              buffer_meters: s.buffer,
+            } as const;
+            if (s.circle) return circleFence({ ...common, center_lat: s.y * m, center_lng: s.x * m, radius: s.size });
+            const [y, x, h] = [s.y * m, s.x * m, s.size * m];
+            // A concave L shape.
+            return polygonFence(
+              [
+                [y, x],
+                [y + h, x],
+                [y + h, x + h / 2],
+                [y + h / 2, x + h / 2],
+                [y + h / 2, x + h],
+                [y, x + h],
+              ],
+              common,
+            );
+          });
+          const engine = new GeofenceEngine(fences);
+          const reference = new ReferenceEngine(fences);
+          let clock = T0;
+          const deviceClock = new Map<string, number>();
+          for (const step of steps) {
+            if (step.kind === 'tick') {
+              clock += step.dt * 1000;
+              const got = engine
+                .tick(new Date(clock))
+                .flatMap((r) =>
+                  r.transitions.map((t) => `${r.deviceId} ${t.kind} ${t.geofence.geofence_id} ${t.at.getTime()}`),
+                )
+                .sort();
+              expect(got).toEqual(reference.tick(clock));
+            } else {
+              const time = Math.max(deviceClock.get(step.device) ?? clock, clock) + step.dt * 1000;
+              deviceClock.set(step.device, Math.max(deviceClock.get(step.device) ?? 0, time));
+              clock = Math.max(clock, time);
+              const got = engine
+                .evaluate(step.device, step.y * m, step.x * m, new Date(time))
+                .map((t) => `${step.device} ${t.kind} ${t.geofence.geofence_id} ${t.at.getTime()}`)
+                .sort();
+              expect(got).toEqual(reference.evaluate(step.device, step.y * m, step.x * m, time));
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

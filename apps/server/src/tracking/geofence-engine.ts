@@ -145,7 +145,16 @@ export class GeofenceEngine {
         existing.inside = fence.positive;
         existing.fresh = false;
       } else {
-        device.states.push({ fence, slot: fence.slot, positive: fence.positive, inside: fence.positive, since, started: true, fresh: false, seen: 0 });
+        device.states.push({
+          fence,
+          slot: fence.slot,
+          positive: fence.positive,
+          inside: fence.positive,
+          since,
+          started: true,
+          fresh: false,
+          seen: 0,
+        });
       }
       this.updatePending(device);
     }
@@ -166,7 +175,6 @@ export class GeofenceEngine {
 
     const index = this.index;
     const n = index.query(lat, lng);
-    const fences = index.fences;
     const slots = index.hitSlots;
     const codes = index.hitCodes;
     const states = device.states;
@@ -182,14 +190,14 @@ export class GeofenceEngine {
       }
       // In the default state (outside) only a point inside changes anything; the edge keeps "outside".
       if (position === -1 && code !== INSIDE) continue;
-      this.apply(device, fences[slot]!, position, code, at, stamp);
+      this.apply(device, slot, position, code, at, stamp);
     }
     // Geofences the device remembers but whose box does not hold the point: it is outside them.
     let pending = false;
     for (let k = states.length - 1; k >= 0; k--) {
       const state = states[k]!;
       if (state.seen !== stamp) {
-        this.apply(device, state.fence, k, OUTSIDE, at, stamp);
+        this.apply(device, state.slot, k, OUTSIDE, at, stamp);
         if (states[k] !== state) continue; // removed (back to the default); the one moved here was already visited
       }
       if (!state.started && state.inside === state.positive) pending = true;
@@ -237,7 +245,8 @@ export class GeofenceEngine {
     for (const state of device.states) if (state.started) result.push(state.fence.geofence);
     // Negative geofences the device has met and holds no state for are in their default: outside and alerted.
     for (const { fence, generation } of this.negatives) {
-      if (generation <= device.generation && !device.states.some((state) => state.fence === fence)) result.push(fence.geofence);
+      if (generation <= device.generation && !device.states.some((state) => state.fence === fence))
+        result.push(fence.geofence);
     }
     return result;
   }
@@ -260,17 +269,31 @@ export class GeofenceEngine {
     for (const state of states) this.marks[state.fence.slot] = mark;
     for (const { fence, generation } of this.negatives) {
       if (generation <= device.generation || this.marks[fence.slot] === mark) continue;
-      states.push({ fence, slot: fence.slot, positive: false, inside: false, since: t, started: false, fresh: true, seen: 0 });
+      states.push({
+        fence,
+        slot: fence.slot,
+        positive: false,
+        inside: false,
+        since: t,
+        started: false,
+        fresh: true,
+        seen: 0,
+      });
     }
     device.generation = this.generation;
   }
 
-  /** Applies one fix's containment to one (device, geofence) pair; `position` is the state's index or -1. */
-  private apply(device: DeviceTrack, fence: IndexedGeofence, position: number, code: number, at: Date, stamp: number) {
+  /**
+   * Applies one fix's containment to one (device, geofence) pair; `position` is the state's index or -1. Reads the
+   * geofence's numbers from the index's flat record; the geofence object is touched only to emit or remember.
+   */
+  private apply(device: DeviceTrack, slot: number, position: number, code: number, at: Date, stamp: number) {
     const t = at.getTime();
+    const index = this.index;
     const states = device.states;
     const state = position === -1 ? null : states[position]!;
-    const positive = fence.positive;
+    const positive = index.isPositive(slot);
+    const dwellMs = index.dwellMs(slot);
     const wasInside = state !== null ? state.inside : false;
     let started = state !== null ? state.started : !positive;
     let since = state !== null ? state.since : 0;
@@ -280,15 +303,15 @@ export class GeofenceEngine {
     const wasViolating = positive ? wasInside : !wasInside;
     if (violating) {
       if (!wasViolating) since = t;
-      if (!started && t - since >= fence.dwellMs) {
+      if (!started && t - since >= dwellMs) {
         started = true;
         // The violation counts from when its dwell elapsed (the fix itself when there is no dwell).
-        const startedAt = since + fence.dwellMs;
-        this.emit(fence, 'start', startedAt === t ? at : new Date(startedAt));
+        const startedAt = since + dwellMs;
+        this.emit(index.fences[slot]!, 'start', startedAt === t ? at : new Date(startedAt));
       }
     } else if (started) {
       started = false;
-      this.emit(fence, 'end', at);
+      this.emit(index.fences[slot]!, 'end', at);
     }
     const isDefault = positive ? !inside : !inside && started;
     if (isDefault) {
@@ -300,7 +323,7 @@ export class GeofenceEngine {
       state.fresh = false;
       state.seen = stamp;
     } else {
-      states.push({ fence, slot: fence.slot, positive, inside, since, started, fresh: false, seen: stamp });
+      states.push({ fence: index.fences[slot]!, slot, positive, inside, since, started, fresh: false, seen: stamp });
     }
   }
 
@@ -309,7 +332,10 @@ export class GeofenceEngine {
   }
 
   private updatePending(device: DeviceTrack) {
-    this.setPending(device, device.states.some((state) => !state.started && state.inside === state.positive));
+    this.setPending(
+      device,
+      device.states.some((state) => !state.started && state.inside === state.positive),
+    );
   }
 
   private setPending(device: DeviceTrack, pending: boolean) {

@@ -27,7 +27,8 @@ export const INSIDE = 1;
 /** Within `buffer_meters` of the boundary, on either side: the engine keeps the previous state there. */
 export const EDGE = 2;
 const CONTAINMENT_NAMES: readonly Containment[] = ['outside', 'inside', 'edge'];
-if (RING_OUTSIDE !== OUTSIDE || RING_INSIDE !== INSIDE || RING_NEAR_BOUNDARY !== EDGE) throw new Error('containment codes differ');
+if (RING_OUTSIDE !== OUTSIDE || RING_INSIDE !== INSIDE || RING_NEAR_BOUNDARY !== EDGE)
+  throw new Error('containment codes differ');
 
 /** A geofence compiled for fast tests; `slot` is its position in the index. */
 export interface IndexedGeofence {
@@ -60,10 +61,24 @@ export function compileGeofence(geofence: Geofence, slot: number): IndexedGeofen
     const centerLat = geofence.center_lat ?? 0;
     const centerLng = geofence.center_lng ?? 0;
     const radius = geofence.radius ?? 0;
-    return { ...common, centerLat, centerLng, radius, polygon: null, box: circleBoundingBox(centerLat, centerLng, radius, bufferMeters + EDGE_TOLERANCE_METERS) };
+    return {
+      ...common,
+      centerLat,
+      centerLng,
+      radius,
+      polygon: null,
+      box: circleBoundingBox(centerLat, centerLng, radius, bufferMeters + EDGE_TOLERANCE_METERS),
+    };
   }
   const polygon = preparePolygon(geofence.coordinates ?? []);
-  return { ...common, centerLat: 0, centerLng: 0, radius: 0, polygon, box: polygonBoundingBox(polygon, bufferMeters + EDGE_TOLERANCE_METERS) };
+  return {
+    ...common,
+    centerLat: 0,
+    centerLng: 0,
+    radius: 0,
+    polygon,
+    box: polygonBoundingBox(polygon, bufferMeters + EDGE_TOLERANCE_METERS),
+  };
 }
 
 /** Exact containment of one point in one compiled geofence, with its buffer. */
@@ -86,7 +101,7 @@ export interface Classification {
 }
 
 // Layout of one slot in `GeofenceIndex.shapes`.
-const SHAPE_FIELDS = 8;
+const SHAPE_FIELDS = 10;
 const CENTER_LAT = 0;
 const CENTER_LNG = 1;
 const RADIUS = 2;
@@ -95,6 +110,8 @@ const IS_POLYGON = 4;
 const REF_LNG = 5;
 const RING_START = 6;
 const RING_COUNT = 7;
+const POSITIVE = 8;
+const DWELL_MS = 9;
 
 /** The parts of a finished flatbush tree that the point query below walks (declared public by flatbush's types). */
 interface PackedTree {
@@ -146,6 +163,8 @@ export class GeofenceIndex {
       this.shapes[o + CENTER_LNG] = fence.centerLng;
       this.shapes[o + RADIUS] = fence.radius;
       this.shapes[o + BUFFER] = fence.bufferMeters;
+      this.shapes[o + POSITIVE] = fence.positive ? 1 : 0;
+      this.shapes[o + DWELL_MS] = fence.dwellMs;
       if (fence.polygon) {
         this.shapes[o + IS_POLYGON] = 1;
         this.shapes[o + REF_LNG] = fence.polygon.refLng;
@@ -168,7 +187,8 @@ export class GeofenceIndex {
     this.hitCodes = new Uint8Array(16);
     if (items.length > 0) {
       const tree = new Flatbush(items.length, 16);
-      for (let i = 0; i < items.length; i++) tree.add(boxes[4 * i]!, boxes[4 * i + 1]!, boxes[4 * i + 2]!, boxes[4 * i + 3]!);
+      for (let i = 0; i < items.length; i++)
+        tree.add(boxes[4 * i]!, boxes[4 * i + 1]!, boxes[4 * i + 2]!, boxes[4 * i + 3]!);
       tree.finish();
       this.tree = {
         boxes: tree._boxes as Float64Array,
@@ -177,7 +197,8 @@ export class GeofenceIndex {
         nodeSize: tree.nodeSize,
         numItems: tree.numItems,
       };
-      if (!(this.tree.boxes instanceof Float64Array) || !Array.isArray(this.tree.levelBounds)) throw new Error('unexpected flatbush layout');
+      if (!(this.tree.boxes instanceof Float64Array) || !Array.isArray(this.tree.levelBounds))
+        throw new Error('unexpected flatbush layout');
       this.stack = new Int32Array(2 * tree.nodeSize * (tree._levelBounds.length + 1));
     } else {
       this.tree = null;
@@ -235,7 +256,10 @@ export class GeofenceIndex {
     const n = this.query(lat, lng);
     const result: Classification[] = [];
     for (let i = 0; i < n; i++) {
-      result.push({ geofence: this.fences[this.hitSlots[i]!]!.geofence, containment: CONTAINMENT_NAMES[this.hitCodes[i]!]! });
+      result.push({
+        geofence: this.fences[this.hitSlots[i]!]!.geofence,
+        containment: CONTAINMENT_NAMES[this.hitCodes[i]!]!,
+      });
     }
     return result;
   }
@@ -248,6 +272,15 @@ export class GeofenceIndex {
     this.hitSlots[n] = slot;
     this.hitCodes[n] = this.containment(slot, lat, lng);
     this.hitCount = n + 1;
+  }
+
+  /** The geofence's type and dwell read from the same flat record as its shape (already in cache after a query). */
+  isPositive(slot: number): boolean {
+    return this.shapes[slot * SHAPE_FIELDS + POSITIVE] === 1;
+  }
+
+  dwellMs(slot: number): number {
+    return this.shapes[slot * SHAPE_FIELDS + DWELL_MS]!;
   }
 
   /** `containmentOf` for the geofence in `slot`, on the flat arrays. */
@@ -292,7 +325,9 @@ export function linearScanClassify(index: GeofenceIndex, lat: number, lng: numbe
       const minLng = boxes[b]!;
       const maxLng = boxes[b + 2]!;
       const inLng =
-        (lng >= minLng && lng <= maxLng) || (lng + 360 >= minLng && lng + 360 <= maxLng) || (lng - 360 >= minLng && lng - 360 <= maxLng);
+        (lng >= minLng && lng <= maxLng) ||
+        (lng + 360 >= minLng && lng + 360 <= maxLng) ||
+        (lng - 360 >= minLng && lng - 360 <= maxLng);
       if (inLng) code = index.containment(slot, lat, lng);
     }
     out[slot] = code;

@@ -18,7 +18,10 @@ export function circleFence(overrides: Partial<Geofence> & { geofence_id: string
   };
 }
 
-export function polygonFence(coordinates: [number, number][], overrides: Partial<Geofence> & { geofence_id: string }): Geofence {
+export function polygonFence(
+  coordinates: [number, number][],
+  overrides: Partial<Geofence> & { geofence_id: string },
+): Geofence {
   return {
     shape: coordinates.length === 4 ? 'Rectangle' : 'Polygon',
     name: overrides.geofence_id,

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { inArray, sql } from 'drizzle-orm';
 import type { FixOutcome } from '@prison/shared';
 import type { Db, Tx } from '../db/client';
-import { devices, positions } from '../db/schema';
+import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
 import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
@@ -238,7 +238,7 @@ export class TrackingService {
     const drafts: AlertDraft[] = [];
     const events: GeofenceEvent[] = [];
     const moved = new Set<TrackedDevice>();
-    const cameOnline: string[] = [];
+    const cameOnline = new Set<string>();
     const alarms: { index: number; fix: Fix; device: TrackedDevice }[] = [];
 
     for (const [index, fix] of fixes.entries()) {
@@ -263,13 +263,13 @@ export class TrackingService {
       device.lastSeenAt = now.getTime();
       if (!device.online) {
         device.online = true;
-        cameOnline.push(device.id);
+        cameOnline.add(device.id);
       }
       if (fix.alarm) alarms.push({ index, fix, device });
       const at = fix.recordedAt.getTime();
       // Older than the newest (or the same time): history only, no marker move, no engine.
       if (device.lastFixAt !== null && at <= device.lastFixAt) {
-        if (cameOnline.includes(device.id)) moved.add(device);
+        if (cameOnline.has(device.id)) moved.add(device);
         continue;
       }
       device.lastFixAt = at;
@@ -305,7 +305,7 @@ export class TrackingService {
         await this.saveDeviceState(tx, [...before.keys()]);
         const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
         await this.applyGeofenceEvents(tx, events, saved);
-        await endOpenAlerts(tx, cameOnline, 'offline', now);
+        await endOpenAlerts(tx, [...cameOnline], 'offline', now);
         return saved;
       });
     } catch (error) {

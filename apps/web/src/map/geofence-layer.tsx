@@ -36,13 +36,19 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
             {geofence.name} ({geofence.type}, {geofence.alert_type})
           </Tooltip>
         );
-        if (geofence.shape === 'Circle' && geofence.center_lat !== null && geofence.center_lng !== null && geofence.radius !== null) {
+        if (
+          geofence.shape === 'Circle' &&
+          geofence.center_lat !== null &&
+          geofence.center_lng !== null &&
+          geofence.radius !== null
+        ) {
           return (
             <Circle
               key={geofence.geofence_id}
               center={[geofence.center_lat, geofence.center_lng]}
               radius={geofence.radius}
-              className={className} pathOptions={pathOptions}
+              className={className}
+              pathOptions={pathOptions}
               eventHandlers={eventHandlers}
             >
               {label}
@@ -55,7 +61,8 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
             <Rectangle
               key={geofence.geofence_id}
               bounds={L.latLngBounds(geofence.coordinates)}
-              className={className} pathOptions={pathOptions}
+              className={className}
+              pathOptions={pathOptions}
               eventHandlers={eventHandlers}
             >
               {label}
@@ -63,7 +70,13 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
           );
         }
         return (
-          <Polygon key={geofence.geofence_id} positions={geofence.coordinates} className={className} pathOptions={pathOptions} eventHandlers={eventHandlers}>
+          <Polygon
+            key={geofence.geofence_id}
+            positions={geofence.coordinates}
+            className={className}
+            pathOptions={pathOptions}
+            eventHandlers={eventHandlers}
+          >
             {label}
           </Polygon>
         );

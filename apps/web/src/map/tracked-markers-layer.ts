@@ -5,6 +5,7 @@ import L from 'leaflet';
 export const GLIDE_MS = 1000;
 const RADIUS = 7;
 const HIT_RADIUS = RADIUS + 4;
+const PANE = 'trackedMarkers';
 
 export interface MarkerPosition {
   name: string;
@@ -88,7 +89,13 @@ function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
       }
     }
   }
-  return { size, opaqueX: Int16Array.from(ox), opaqueY: Int16Array.from(oy), opaqueColour: Uint32Array.from(oc), edge: Int16Array.from(edge) };
+  return {
+    size,
+    opaqueX: Int16Array.from(ox),
+    opaqueY: Int16Array.from(oy),
+    opaqueColour: Uint32Array.from(oc),
+    edge: Int16Array.from(edge),
+  };
 }
 
 /** Above this many markers the layer writes pixels itself instead of calling drawImage per marker. */
@@ -102,8 +109,13 @@ export class TrackedMarkersLayer extends L.Layer {
   private popupId: string | null = null;
   /** Zoom at which marker positions are projected to world pixels; reprojected when the zoom changes. */
   private projectionZoom: number | null = null;
-  private sprites: { ratio: number; normal: HTMLCanvasElement; alarm: HTMLCanvasElement; normalPixels: SpritePixels; alarmPixels: SpritePixels } | null =
-    null;
+  private sprites: {
+    ratio: number;
+    normal: HTMLCanvasElement;
+    alarm: HTMLCanvasElement;
+    normalPixels: SpritePixels;
+    alarmPixels: SpritePixels;
+  } | null = null;
   private frameImage: ImageData | null = null;
   /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
   pixelPathThreshold = PIXEL_PATH_THRESHOLD;
@@ -188,7 +200,10 @@ export class TrackedMarkersLayer extends L.Layer {
     const marker = this.markers.get(id);
     if (!marker) return null;
     const t = progress(marker, now);
-    return L.latLng(marker.fromLat + (marker.toLat - marker.fromLat) * t, marker.fromLng + (marker.toLng - marker.fromLng) * t);
+    return L.latLng(
+      marker.fromLat + (marker.toLat - marker.fromLat) * t,
+      marker.fromLng + (marker.toLng - marker.fromLng) * t,
+    );
   }
 
   openMarkerPopup(id: string): void {
@@ -214,9 +229,12 @@ export class TrackedMarkersLayer extends L.Layer {
     const canvas = document.createElement('canvas');
     canvas.className = 'tracked-markers-canvas';
     canvas.dataset.testid = 'tracked-markers-canvas';
-    // Above the geofences, below popups; clicks pass through to the map (drawing tools need them).
-    Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', zIndex: '450', pointerEvents: 'none' });
-    map.getContainer().appendChild(canvas);
+    // In a pane of its own: above the geofences (400), below popups and drawing tooltips (700). Clicks pass
+    // through to the map (the drawing tools need them); markerAt() finds the marker under a click.
+    const pane = map.getPane(PANE) ?? map.createPane(PANE);
+    Object.assign(pane.style, { zIndex: '450', pointerEvents: 'none' });
+    Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0' });
+    pane.appendChild(canvas);
     this.canvas = canvas;
     this.projectionZoom = map.getZoom();
     for (const marker of this.markers.values()) this.project(marker);
@@ -334,9 +352,11 @@ export class TrackedMarkersLayer extends L.Layer {
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
 
+    // The pane moves with the map while it is dragged: keep the canvas over the visible container.
+    const topLeft = map.containerPointToLayerPoint([0, 0]);
+    L.DomUtil.setPosition(canvas, topLeft);
     // World pixels -> canvas pixels: one offset per frame instead of a projection per marker.
     const origin = map.getPixelOrigin();
-    const topLeft = map.containerPointToLayerPoint([0, 0]);
     const offsetX = -origin.x - topLeft.x;
     const offsetY = -origin.y - topLeft.y;
     const { normal, alarm } = this.sprites;
@@ -365,7 +385,8 @@ export class TrackedMarkersLayer extends L.Layer {
       const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
       const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
       if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
-      if (image && words) blit(image, words, marker.inViolation ? this.sprites.alarmPixels : this.sprites.normalPixels, x, y);
+      if (image && words)
+        blit(image, words, marker.inViolation ? this.sprites.alarmPixels : this.sprites.normalPixels, x, y);
       else ctx.drawImage(marker.inViolation ? alarm : normal, x, y);
     }
     if (image) ctx.putImageData(image, 0, 0);

@@ -21,11 +21,21 @@ export function circleBoundingBox(centerLat: number, centerLng: number, radius: 
   const maxPhi = phi + delta;
   if (maxPhi >= Math.PI / 2 || minPhi <= -Math.PI / 2) {
     // The cap holds a pole: every longitude.
-    return { minLat: Math.max(-90, minPhi / DEG_TO_RAD), maxLat: Math.min(90, maxPhi / DEG_TO_RAD), minLng: -180, maxLng: 180 };
+    return {
+      minLat: Math.max(-90, minPhi / DEG_TO_RAD),
+      maxLat: Math.min(90, maxPhi / DEG_TO_RAD),
+      minLng: -180,
+      maxLng: 180,
+    };
   }
   // Widest longitude of a spherical cap (exact, not a small-angle approximation).
   const deltaLng = Math.asin(Math.min(1, Math.sin(delta) / Math.cos(phi))) / DEG_TO_RAD;
-  return { minLat: minPhi / DEG_TO_RAD, maxLat: maxPhi / DEG_TO_RAD, minLng: centerLng - deltaLng, maxLng: centerLng + deltaLng };
+  return {
+    minLat: minPhi / DEG_TO_RAD,
+    maxLat: maxPhi / DEG_TO_RAD,
+    minLng: centerLng - deltaLng,
+    maxLng: centerLng + deltaLng,
+  };
 }
 
 /**
@@ -37,7 +47,8 @@ export function polygonBoundingBox(polygon: PreparedPolygon, marginMeters = 0): 
   const minLat = polygon.minLat - dLat;
   const maxLat = polygon.maxLat + dLat;
   const widest = Math.max(Math.abs(minLat), Math.abs(maxLat));
-  if (widest >= 89.99) return { minLat: Math.max(-90, minLat), maxLat: Math.min(90, maxLat), minLng: -180, maxLng: 180 };
+  if (widest >= 89.99)
+    return { minLat: Math.max(-90, minLat), maxLat: Math.min(90, maxLat), minLng: -180, maxLng: 180 };
   const dLng = marginMeters / (METERS_PER_DEGREE * Math.cos(widest * DEG_TO_RAD));
   return { minLat, maxLat, minLng: polygon.minLng - dLng, maxLng: polygon.maxLng + dLng };
 }

@@ -15,12 +15,19 @@ export const EDGE_TOLERANCE_METERS = 0.001;
 export function haversineMeters(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const sinHalfDLat = Math.sin((lat2 - lat1) * DEG_TO_RAD * 0.5);
   const sinHalfDLng = Math.sin((lng2 - lng1) * DEG_TO_RAD * 0.5);
-  const a = sinHalfDLat * sinHalfDLat + Math.cos(lat1 * DEG_TO_RAD) * Math.cos(lat2 * DEG_TO_RAD) * sinHalfDLng * sinHalfDLng;
+  const a =
+    sinHalfDLat * sinHalfDLat + Math.cos(lat1 * DEG_TO_RAD) * Math.cos(lat2 * DEG_TO_RAD) * sinHalfDLng * sinHalfDLng;
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.sqrt(Math.min(1, a)));
 }
 
 /** True when the point is within `radius` metres (great-circle) of the centre; the edge counts as inside. */
-export function circleContains(centerLat: number, centerLng: number, radius: number, lat: number, lng: number): boolean {
+export function circleContains(
+  centerLat: number,
+  centerLng: number,
+  radius: number,
+  lat: number,
+  lng: number,
+): boolean {
   return haversineMeters(centerLat, centerLng, lat, lng) <= radius + EDGE_TOLERANCE_METERS;
 }
 
@@ -32,7 +39,8 @@ export function destinationPoint(lat: number, lng: number, distance: number, bea
   const sinPhi2 = Math.sin(phi1) * Math.cos(delta) + Math.cos(phi1) * Math.sin(delta) * Math.cos(theta);
   const phi2 = Math.asin(Math.max(-1, Math.min(1, sinPhi2)));
   const lambda2 =
-    lng * DEG_TO_RAD + Math.atan2(Math.sin(theta) * Math.sin(delta) * Math.cos(phi1), Math.cos(delta) - Math.sin(phi1) * sinPhi2);
+    lng * DEG_TO_RAD +
+    Math.atan2(Math.sin(theta) * Math.sin(delta) * Math.cos(phi1), Math.cos(delta) - Math.sin(phi1) * sinPhi2);
   return [phi2 / DEG_TO_RAD, normalizeLongitude(lambda2 / DEG_TO_RAD)];
 }
 

@@ -67,11 +67,17 @@ describe('great-circle distance', () => {
 
   it('is symmetric and agrees with the destination formula (property)', () => {
     fc.assert(
-      fc.property(lat, lng, fc.double({ min: 0, max: 50_000, noNaN: true }), fc.double({ min: 0, max: 360, noNaN: true }), (a, b, d, bearing) => {
-        const [lat2, lng2] = destinationPoint(a, b, d, bearing);
-        expect(haversineMeters(a, b, lat2, lng2)).toBeCloseTo(d, 3);
-        expect(haversineMeters(lat2, lng2, a, b)).toBeCloseTo(haversineMeters(a, b, lat2, lng2), 6);
-      }),
+      fc.property(
+        lat,
+        lng,
+        fc.double({ min: 0, max: 50_000, noNaN: true }),
+        fc.double({ min: 0, max: 360, noNaN: true }),
+        (a, b, d, bearing) => {
+          const [lat2, lng2] = destinationPoint(a, b, d, bearing);
+          expect(haversineMeters(a, b, lat2, lng2)).toBeCloseTo(d, 3);
+          expect(haversineMeters(lat2, lng2, a, b)).toBeCloseTo(haversineMeters(a, b, lat2, lng2), 6);
+        },
+      ),
     );
   });
 });
@@ -79,10 +85,17 @@ describe('great-circle distance', () => {
 describe('circle containment', () => {
   it('agrees with great-circle distance (property)', () => {
     fc.assert(
-      fc.property(lat, lng, fc.double({ min: 1, max: 20_000, noNaN: true }), lat, lng, (cLat, cLng, radius, pLat, pLng) => {
-        const distance = haversineMeters(cLat, cLng, pLat, pLng);
-        expect(circleContains(cLat, cLng, radius, pLat, pLng)).toBe(distance <= radius + EDGE_TOLERANCE_METERS);
-      }),
+      fc.property(
+        lat,
+        lng,
+        fc.double({ min: 1, max: 20_000, noNaN: true }),
+        lat,
+        lng,
+        (cLat, cLng, radius, pLat, pLng) => {
+          const distance = haversineMeters(cLat, cLng, pLat, pLng);
+          expect(circleContains(cLat, cLng, radius, pLat, pLng)).toBe(distance <= radius + EDGE_TOLERANCE_METERS);
+        },
+      ),
     );
   });
 
@@ -106,10 +119,16 @@ describe('circle containment', () => {
 
   it('counts the edge as inside (property)', () => {
     fc.assert(
-      fc.property(lat, lng, fc.double({ min: 1, max: 20_000, noNaN: true }), fc.double({ min: 0, max: 360, noNaN: true }), (cLat, cLng, radius, bearing) => {
-        const [pLat, pLng] = destinationPoint(cLat, cLng, radius, bearing);
-        expect(circleContains(cLat, cLng, radius, pLat, pLng)).toBe(true);
-      }),
+      fc.property(
+        lat,
+        lng,
+        fc.double({ min: 1, max: 20_000, noNaN: true }),
+        fc.double({ min: 0, max: 360, noNaN: true }),
+        (cLat, cLng, radius, bearing) => {
+          const [pLat, pLng] = destinationPoint(cLat, cLng, radius, bearing);
+          expect(circleContains(cLat, cLng, radius, pLat, pLng)).toBe(true);
+        },
+      ),
     );
   });
 
@@ -127,18 +146,30 @@ describe('rectangles', () => {
       height: fc.double({ min: 0.0001, max: 1, noNaN: true }),
       width: fc.double({ min: 0.0001, max: 1, noNaN: true }),
     })
-    .map(({ south, west, height, width }) => ({ south, west, north: south + height, east: Math.min(180, west + width) }));
+    .map(({ south, west, height, width }) => ({
+      south,
+      west,
+      north: south + height,
+      east: Math.min(180, west + width),
+    }));
 
   it('agrees with its bounding box (property)', () => {
     fc.assert(
-      fc.property(rectangle, fc.double({ min: -0.5, max: 1.5, noNaN: true }), fc.double({ min: -0.5, max: 1.5, noNaN: true }), (r, u, v) => {
-        const pLat = r.south + u * (r.north - r.south);
-        const pLng = r.west + v * (r.east - r.west);
-        const inBox = pLat >= r.south && pLat <= r.north && pLng >= r.west && pLng <= r.east;
-        // Points within the edge tolerance (0.1 mm) of a side count as on it; sides are tested below.
-        fc.pre(distanceToPolygonBoundaryMeters(rectangleCorners(r.south, r.west, r.north, r.east), pLat, pLng) > 0.001);
-        expect(polygonContains(rectangleCorners(r.south, r.west, r.north, r.east), pLat, pLng)).toBe(inBox);
-      }),
+      fc.property(
+        rectangle,
+        fc.double({ min: -0.5, max: 1.5, noNaN: true }),
+        fc.double({ min: -0.5, max: 1.5, noNaN: true }),
+        (r, u, v) => {
+          const pLat = r.south + u * (r.north - r.south);
+          const pLng = r.west + v * (r.east - r.west);
+          const inBox = pLat >= r.south && pLat <= r.north && pLng >= r.west && pLng <= r.east;
+          // Points within the edge tolerance (0.1 mm) of a side count as on it; sides are tested below.
+          fc.pre(
+            distanceToPolygonBoundaryMeters(rectangleCorners(r.south, r.west, r.north, r.east), pLat, pLng) > 0.001,
+          );
+          expect(polygonContains(rectangleCorners(r.south, r.west, r.north, r.east), pLat, pLng)).toBe(inBox);
+        },
+      ),
     );
   });
 
@@ -168,9 +199,30 @@ describe('rectangles', () => {
   it('recognises an axis-aligned rectangle and refuses other quadrilaterals', () => {
     expect(isAxisAlignedRectangle(rectangleCorners(1, 2, 3, 4))).toBe(true);
     expect(isAxisAlignedRectangle(rectangleCorners(1, 179, 3, -179))).toBe(true);
-    expect(isAxisAlignedRectangle([[1, 2], [3, 2], [3, 4], [1, 5]])).toBe(false);
-    expect(isAxisAlignedRectangle([[1, 2], [1, 4], [1, 2], [3, 2]])).toBe(false);
-    expect(isAxisAlignedRectangle([[1, 2], [3, 4], [1, 4], [3, 2]])).toBe(false);
+    expect(
+      isAxisAlignedRectangle([
+        [1, 2],
+        [3, 2],
+        [3, 4],
+        [1, 5],
+      ]),
+    ).toBe(false);
+    expect(
+      isAxisAlignedRectangle([
+        [1, 2],
+        [1, 4],
+        [1, 2],
+        [3, 2],
+      ]),
+    ).toBe(false);
+    expect(
+      isAxisAlignedRectangle([
+        [1, 2],
+        [3, 4],
+        [1, 4],
+        [3, 2],
+      ]),
+    ).toBe(false);
     expect(isAxisAlignedRectangle(rectangleCorners(1, 2, 1, 4))).toBe(false);
     expect(isAxisAlignedRectangle(rectangleCorners(1, 2, 3, 4).slice(0, 3))).toBe(false);
   });
@@ -178,10 +230,28 @@ describe('rectangles', () => {
 
 describe('concave polygons', () => {
   // A U: two arms (lng 0..1 and 2..3) joined at the bottom (lat 0..1); the notch lat 1..3, lng 1..2 is outside.
-  const u: LatLng[] = [[0, 0], [3, 0], [3, 1], [1, 1], [1, 2], [3, 2], [3, 3], [0, 3]].map(([a, b]) => [a! / 100, b! / 100] as LatLng);
-  const inU = (y: number, x: number) => (y >= 0 && y <= 0.01 && x >= 0 && x <= 0.03) || (y >= 0 && y <= 0.03 && ((x >= 0 && x <= 0.01) || (x >= 0.02 && x <= 0.03)));
+  const u: LatLng[] = [
+    [0, 0],
+    [3, 0],
+    [3, 1],
+    [1, 1],
+    [1, 2],
+    [3, 2],
+    [3, 3],
+    [0, 3],
+  ].map(([a, b]) => [a! / 100, b! / 100] as LatLng);
+  const inU = (y: number, x: number) =>
+    (y >= 0 && y <= 0.01 && x >= 0 && x <= 0.03) ||
+    (y >= 0 && y <= 0.03 && ((x >= 0 && x <= 0.01) || (x >= 0.02 && x <= 0.03)));
   // An L: the square 0..2 minus its upper right quarter.
-  const l: LatLng[] = [[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2]];
+  const l: LatLng[] = [
+    [0, 0],
+    [2, 0],
+    [2, 1],
+    [1, 1],
+    [1, 2],
+    [0, 2],
+  ];
   const inL = (y: number, x: number) => x >= 0 && y >= 0 && x <= 2 && y <= 2 && (x <= 1 || y <= 1);
 
   it('refuses points in the bounding box but outside the shape', () => {
@@ -194,10 +264,14 @@ describe('concave polygons', () => {
 
   it('agrees with the shape for every point of its box (property)', () => {
     fc.assert(
-      fc.property(fc.double({ min: -0.01, max: 0.04, noNaN: true }), fc.double({ min: -0.01, max: 0.04, noNaN: true }), (y, x) => {
-        fc.pre(distanceToPolygonBoundaryMeters(u, y, x) > 0.001);
-        expect(polygonContains(u, y, x)).toBe(inU(y, x));
-      }),
+      fc.property(
+        fc.double({ min: -0.01, max: 0.04, noNaN: true }),
+        fc.double({ min: -0.01, max: 0.04, noNaN: true }),
+        (y, x) => {
+          fc.pre(distanceToPolygonBoundaryMeters(u, y, x) > 0.001);
+          expect(polygonContains(u, y, x)).toBe(inU(y, x));
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.double({ min: -1, max: 3, noNaN: true }), fc.double({ min: -1, max: 3, noNaN: true }), (y, x) => {
@@ -209,15 +283,26 @@ describe('concave polygons', () => {
 
   it('agrees with an independent winding-number test on random simple polygons (property)', () => {
     fc.assert(
-      fc.property(starPolygon, fc.double({ min: -1.2, max: 1.2, noNaN: true }), fc.double({ min: -1.2, max: 1.2, noNaN: true }), (ring, u1, v1) => {
-        const prepared = preparePolygon(ring);
-        const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
-        const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
-        fc.pre(distanceToPolygonBoundaryMeters(prepared, y, x) > 0.01);
-        const unwrapped = ring.map(([a, b]): LatLng => [a, b - ring[0]![1]]);
-        const rel = normalizeLongitude(x - ring[0]![1]);
-        expect(polygonContains(ring, y, x)).toBe(windingContains(unwrapped.map(([a, b]) => [a, normalizeLongitude(b)] as LatLng), y, rel));
-      }),
+      fc.property(
+        starPolygon,
+        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+        (ring, u1, v1) => {
+          const prepared = preparePolygon(ring);
+          const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
+          const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
+          fc.pre(distanceToPolygonBoundaryMeters(prepared, y, x) > 0.01);
+          const unwrapped = ring.map(([a, b]): LatLng => [a, b - ring[0]![1]]);
+          const rel = normalizeLongitude(x - ring[0]![1]);
+          expect(polygonContains(ring, y, x)).toBe(
+            windingContains(
+              unwrapped.map(([a, b]) => [a, normalizeLongitude(b)] as LatLng),
+              y,
+              rel,
+            ),
+          );
+        },
+      ),
     );
   });
 });
@@ -238,7 +323,14 @@ describe('edges and vertices count as inside', () => {
   });
 
   it('contains the sides of the U and the L exactly', () => {
-    const l: LatLng[] = [[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2]];
+    const l: LatLng[] = [
+      [0, 0],
+      [2, 0],
+      [2, 1],
+      [1, 1],
+      [1, 2],
+      [0, 2],
+    ];
     expect(polygonContains(l, 1, 1.5)).toBe(true); // the inner edge
     expect(polygonContains(l, 1.5, 1)).toBe(true);
     expect(polygonContains(l, 1, 1)).toBe(true); // the reflex vertex
@@ -248,7 +340,12 @@ describe('edges and vertices count as inside', () => {
 });
 
 describe('antimeridian', () => {
-  const ring: LatLng[] = [[-1, 179], [-1, -179], [1, -179], [1, 179]];
+  const ring: LatLng[] = [
+    [-1, 179],
+    [-1, -179],
+    [1, -179],
+    [1, 179],
+  ];
 
   it('contains points on both sides of 180 and refuses the rest of the world', () => {
     expect(polygonContains(ring, 0, 180)).toBe(true);
@@ -271,15 +368,20 @@ describe('antimeridian', () => {
 
   it('agrees with a shifted copy of the same polygon away from 180 (property)', () => {
     fc.assert(
-      fc.property(starPolygon, fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), (ring0, du, dv) => {
-        // Move the polygon so its centre sits on the antimeridian, then compare with the same shape at longitude 0.
-        const shift = 180 - ring0[0]![1];
-        const atAntimeridian = ring0.map(([a, b]): LatLng => [a, normalizeLongitude(b + shift)]);
-        const atZero = ring0.map(([a, b]): LatLng => [a, normalizeLongitude(b + shift - 180)]);
-        const y = ring0[0]![0] + du * 0.06;
-        const x = dv * 0.06;
-        expect(polygonContains(atAntimeridian, y, normalizeLongitude(x + 180))).toBe(polygonContains(atZero, y, x));
-      }),
+      fc.property(
+        starPolygon,
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        (ring0, du, dv) => {
+          // Move the polygon so its centre sits on the antimeridian, then compare with the same shape at longitude 0.
+          const shift = 180 - ring0[0]![1];
+          const atAntimeridian = ring0.map(([a, b]): LatLng => [a, normalizeLongitude(b + shift)]);
+          const atZero = ring0.map(([a, b]): LatLng => [a, normalizeLongitude(b + shift - 180)]);
+          const y = ring0[0]![0] + du * 0.06;
+          const x = dv * 0.06;
+          expect(polygonContains(atAntimeridian, y, normalizeLongitude(x + 180))).toBe(polygonContains(atZero, y, x));
+        },
+      ),
     );
   });
 });
@@ -296,13 +398,24 @@ describe('distance to the boundary', () => {
 
   it('agrees with great-circle distance to the nearest vertex within 0.1 % at geofence scale (property)', () => {
     fc.assert(
-      fc.property(lat, lng, fc.double({ min: 10, max: 3000, noNaN: true }), fc.double({ min: 0, max: 360, noNaN: true }), (vLat, vLng, d, bearing) => {
-        // A point d metres from the corner of a large square, outward from the corner: the corner is the nearest point.
-        fc.pre(Math.abs(vLat) < 70);
-        const ring: LatLng[] = [[vLat, vLng], [vLat - 0.5, vLng], [vLat - 0.5, normalizeLongitude(vLng - 0.5)], [vLat, normalizeLongitude(vLng - 0.5)]];
-        const [pLat, pLng] = destinationPoint(vLat, vLng, d, 10 + (bearing % 70));
-        expect(Math.abs(distanceToPolygonBoundaryMeters(ring, pLat, pLng) - d) / d).toBeLessThan(0.001);
-      }),
+      fc.property(
+        lat,
+        lng,
+        fc.double({ min: 10, max: 3000, noNaN: true }),
+        fc.double({ min: 0, max: 360, noNaN: true }),
+        (vLat, vLng, d, bearing) => {
+          // A point d metres from the corner of a large square, outward from the corner: the corner is the nearest point.
+          fc.pre(Math.abs(vLat) < 70);
+          const ring: LatLng[] = [
+            [vLat, vLng],
+            [vLat - 0.5, vLng],
+            [vLat - 0.5, normalizeLongitude(vLng - 0.5)],
+            [vLat, normalizeLongitude(vLng - 0.5)],
+          ];
+          const [pLat, pLng] = destinationPoint(vLat, vLng, d, 10 + (bearing % 70));
+          expect(Math.abs(distanceToPolygonBoundaryMeters(ring, pLat, pLng) - d) / d).toBeLessThan(0.001);
+        },
+      ),
     );
   });
 });
@@ -310,26 +423,77 @@ describe('distance to the boundary', () => {
 describe('one-pass ring containment with a buffer', () => {
   it('agrees with the boundary distance and the containment test (property)', () => {
     fc.assert(
-      fc.property(starPolygon, fc.constantFrom(0, 1, 5, 50, 500), fc.double({ min: -1.3, max: 1.3, noNaN: true }), fc.double({ min: -1.3, max: 1.3, noNaN: true }), (ring, buffer, u1, v1) => {
-        const prepared = preparePolygon(ring);
-        const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
-        const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
-        const distance = distanceToPolygonBoundaryMeters(prepared, y, x);
-        fc.pre(Math.abs(distance - buffer) > 1e-6);
-        const expected = buffer > 0 && distance <= buffer ? RING_NEAR_BOUNDARY : polygonContains(prepared, y, x) ? RING_INSIDE : RING_OUTSIDE;
-        expect(ringContainment(prepared.coords, 0, prepared.count, prepared.refLng, y, x, buffer)).toBe(expected);
-      }),
+      fc.property(
+        starPolygon,
+        fc.constantFrom(0, 1, 5, 50, 500),
+        fc.double({ min: -1.3, max: 1.3, noNaN: true }),
+        fc.double({ min: -1.3, max: 1.3, noNaN: true }),
+        (ring, buffer, u1, v1) => {
+          const prepared = preparePolygon(ring);
+          const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
+          const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
+          const distance = distanceToPolygonBoundaryMeters(prepared, y, x);
+          fc.pre(Math.abs(distance - buffer) > 1e-6);
+          const expected =
+            buffer > 0 && distance <= buffer
+              ? RING_NEAR_BOUNDARY
+              : polygonContains(prepared, y, x)
+                ? RING_INSIDE
+                : RING_OUTSIDE;
+          expect(ringContainment(prepared.coords, 0, prepared.count, prepared.refLng, y, x, buffer)).toBe(expected);
+        },
+      ),
     );
   });
 });
 
 describe('shape checks', () => {
   it('finds crossing edges', () => {
-    expect(polygonEdgesCross([[0, 0], [1, 1], [1, 0], [0, 1]])).toBe(true); // a bow tie
-    expect(polygonEdgesCross([[0, 0], [0, 1], [1, 1], [1, 0]])).toBe(false);
-    expect(polygonEdgesCross([[0, 0], [0, 2], [1, 2], [0, 1], [-1, 1]])).toBe(true); // a vertex touching an edge
-    expect(polygonEdgesCross([[0, 0], [0, 2], [0, 1], [1, 1]])).toBe(true); // an edge folding back
-    expect(polygonEdgesCross([[0, 0], [3, 0], [3, 1], [1, 1], [1, 2], [3, 2], [3, 3], [0, 3]])).toBe(false); // U
+    expect(
+      polygonEdgesCross([
+        [0, 0],
+        [1, 1],
+        [1, 0],
+        [0, 1],
+      ]),
+    ).toBe(true); // a bow tie
+    expect(
+      polygonEdgesCross([
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [1, 0],
+      ]),
+    ).toBe(false);
+    expect(
+      polygonEdgesCross([
+        [0, 0],
+        [0, 2],
+        [1, 2],
+        [0, 1],
+        [-1, 1],
+      ]),
+    ).toBe(true); // a vertex touching an edge
+    expect(
+      polygonEdgesCross([
+        [0, 0],
+        [0, 2],
+        [0, 1],
+        [1, 1],
+      ]),
+    ).toBe(true); // an edge folding back
+    expect(
+      polygonEdgesCross([
+        [0, 0],
+        [3, 0],
+        [3, 1],
+        [1, 1],
+        [1, 2],
+        [3, 2],
+        [3, 3],
+        [0, 3],
+      ]),
+    ).toBe(false); // U
   });
 
   it('accepts every simple polygon (property)', () => {
@@ -343,7 +507,10 @@ describe('shape checks', () => {
   it('finds the crossing when two vertices of a simple polygon are swapped (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 5, max: 30 }), (n) => {
-        const ring = Array.from({ length: n }, (_, i): LatLng => [Math.sin((2 * Math.PI * i) / n), Math.cos((2 * Math.PI * i) / n)]);
+        const ring = Array.from({ length: n }, (_, i): LatLng => [
+          Math.sin((2 * Math.PI * i) / n),
+          Math.cos((2 * Math.PI * i) / n),
+        ]);
         [ring[0], ring[2]] = [ring[2]!, ring[0]!];
         expect(polygonEdgesCross(ring)).toBe(true);
       }),
@@ -351,9 +518,36 @@ describe('shape checks', () => {
   });
 
   it('normalises rings and measures area', () => {
-    expect(normalizeRing([[0, 0], [0, 0], [0, 1], [1, 1], [0, 0]])).toEqual([[0, 0], [0, 1], [1, 1]]);
-    expect(Math.abs(polygonPlanarArea([[0, 0], [0, 1], [1, 1], [1, 0]]))).toBe(1);
-    expect(polygonPlanarArea([[0, 0], [1, 1], [2, 2]])).toBe(0);
+    expect(
+      normalizeRing([
+        [0, 0],
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [0, 0],
+      ]),
+    ).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 1],
+    ]);
+    expect(
+      Math.abs(
+        polygonPlanarArea([
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toBe(1);
+    expect(
+      polygonPlanarArea([
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ]),
+    ).toBe(0);
   });
 });
 
@@ -378,13 +572,20 @@ describe('bounding boxes', () => {
 
   it('hold every point near a polygon (property)', () => {
     fc.assert(
-      fc.property(starPolygon, fc.double({ min: 0, max: 300, noNaN: true }), fc.double({ min: -1.5, max: 1.5, noNaN: true }), fc.double({ min: -1.5, max: 1.5, noNaN: true }), (ring, margin, u1, v1) => {
-        const prepared = preparePolygon(ring);
-        const box = polygonBoundingBox(prepared, margin);
-        const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
-        const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
-        if (polygonContains(prepared, y, x) || distanceToPolygonBoundaryMeters(prepared, y, x) <= margin) expect(boxContains(box, y, x)).toBe(true);
-      }),
+      fc.property(
+        starPolygon,
+        fc.double({ min: 0, max: 300, noNaN: true }),
+        fc.double({ min: -1.5, max: 1.5, noNaN: true }),
+        fc.double({ min: -1.5, max: 1.5, noNaN: true }),
+        (ring, margin, u1, v1) => {
+          const prepared = preparePolygon(ring);
+          const box = polygonBoundingBox(prepared, margin);
+          const y = prepared.minLat + ((u1 + 1) / 2) * (prepared.maxLat - prepared.minLat);
+          const x = normalizeLongitude(prepared.minLng + ((v1 + 1) / 2) * (prepared.maxLng - prepared.minLng));
+          if (polygonContains(prepared, y, x) || distanceToPolygonBoundaryMeters(prepared, y, x) <= margin)
+            expect(boxContains(box, y, x)).toBe(true);
+        },
+      ),
     );
   });
 

@@ -58,7 +58,8 @@ export function polygonContains(coordinates: readonly LatLng[] | PreparedPolygon
   const polygon = isPrepared(coordinates) ? coordinates : preparePolygon(coordinates);
   const x = unwrapLongitude(lng, polygon.refLng);
   const tol = EDGE_TOLERANCE_DEGREES;
-  if (lat < polygon.minLat - tol || lat > polygon.maxLat + tol || x < polygon.minLng - tol || x > polygon.maxLng + tol) return false;
+  if (lat < polygon.minLat - tol || lat > polygon.maxLat + tol || x < polygon.minLng - tol || x > polygon.maxLng + tol)
+    return false;
   return ringContains(polygon.coords, 0, polygon.count, polygon.refLng, lat, lng);
 }
 
@@ -66,7 +67,14 @@ export function polygonContains(coordinates: readonly LatLng[] | PreparedPolygon
  * Point in ring for `count` interleaved vertices starting at vertex `start` of `coords`, longitudes unwrapped around
  * `refLng`; edges and vertices count as inside. The flat form lets an index keep every polygon in one array.
  */
-export function ringContains(coords: Float64Array, start: number, count: number, refLng: number, lat: number, lng: number): boolean {
+export function ringContains(
+  coords: Float64Array,
+  start: number,
+  count: number,
+  refLng: number,
+  lat: number,
+  lng: number,
+): boolean {
   const x = unwrapLongitude(lng, refLng);
   // Ray casting (crossing number) in the plane of latitude and unwrapped longitude, as the map draws the shape.
   let inside = false;
@@ -153,7 +161,11 @@ function segmentDistanceSquared(px: number, py: number, ax: number, ay: number, 
  * Distance in metres from the point to the nearest edge of the polygon (inside or outside), in a local equirectangular
  * projection around the point: accurate to well under a metre at geofence scale (a few kilometres).
  */
-export function distanceToPolygonBoundaryMeters(coordinates: readonly LatLng[] | PreparedPolygon, lat: number, lng: number): number {
+export function distanceToPolygonBoundaryMeters(
+  coordinates: readonly LatLng[] | PreparedPolygon,
+  lat: number,
+  lng: number,
+): number {
   const polygon = isPrepared(coordinates) ? coordinates : preparePolygon(coordinates);
   return Math.sqrt(ringBoundaryDistanceSquared(polygon.coords, 0, polygon.count, polygon.refLng, lat, lng, 0));
 }
@@ -197,7 +209,14 @@ export function ringBoundaryDistanceSquared(
       const lngJ = coords[j + 1]! - x;
       if ((lngI > limitLng && lngJ > limitLng) || (lngI < -limitLng && lngJ < -limitLng)) continue;
     }
-    const d = segmentDistanceSquared(0, 0, (coords[j + 1]! - x) * kx, (coords[j]! - lat) * ky, (coords[i + 1]! - x) * kx, (coords[i]! - lat) * ky);
+    const d = segmentDistanceSquared(
+      0,
+      0,
+      (coords[j + 1]! - x) * kx,
+      (coords[j]! - lat) * ky,
+      (coords[i + 1]! - x) * kx,
+      (coords[i]! - lat) * ky,
+    );
     if (d < best) {
       best = d;
       if (best <= stopBelow) return best;
@@ -280,7 +299,8 @@ export function polygonEdgesCross(coordinates: readonly LatLng[]): boolean {
 export function polygonPlanarArea(coordinates: readonly LatLng[]): number {
   const { coords, count } = preparePolygon(coordinates);
   let twice = 0;
-  for (let i = 0, j = count - 1; i < count; j = i++) twice += coords[2 * j + 1]! * coords[2 * i]! - coords[2 * i + 1]! * coords[2 * j]!;
+  for (let i = 0, j = count - 1; i < count; j = i++)
+    twice += coords[2 * j + 1]! * coords[2 * i]! - coords[2 * i + 1]! * coords[2 * j]!;
   return twice / 2;
 }
 
@@ -294,7 +314,8 @@ export function normalizeRing(coordinates: readonly LatLng[]): [number, number][
     const last = ring[ring.length - 1];
     if (!last || last[0] !== lat || last[1] !== lng) ring.push([lat, lng]);
   }
-  while (ring.length > 1 && ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1]) ring.pop();
+  while (ring.length > 1 && ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1])
+    ring.pop();
   return ring;
 }
 

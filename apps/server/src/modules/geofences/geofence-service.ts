@@ -64,11 +64,13 @@ export function checkShape(input: GeofenceInput): [number, number][] | null {
   }
   const ring = normalizeRing(input.coordinates);
   if (ring.length < 3) throw badRequest('coordinates: a polygon needs at least 3 points');
-  if (ring.length > MAX_POLYGON_POINTS) throw badRequest(`coordinates: a polygon has at most ${MAX_POLYGON_POINTS} points`);
+  if (ring.length > MAX_POLYGON_POINTS)
+    throw badRequest(`coordinates: a polygon has at most ${MAX_POLYGON_POINTS} points`);
   const { minLng, maxLng } = preparePolygon(ring);
   if (maxLng - minLng >= 180) throw badRequest('coordinates: a polygon must span less than 180 degrees of longitude');
   if (polygonEdgesCross(ring)) throw badRequest(EDGES_CROSS_MESSAGE);
-  if (polygonPlanarArea(ring) === 0) throw badRequest('coordinates: the points of a polygon must not all lie on one line');
+  if (polygonPlanarArea(ring) === 0)
+    throw badRequest('coordinates: the points of a polygon must not all lie on one line');
   return ring;
 }
 
@@ -100,7 +102,12 @@ export async function createGeofence(db: DbOrTx, who: AuditActor, input: Geofenc
   });
 }
 
-export async function updateGeofence(db: DbOrTx, who: AuditActor, geofenceId: string, patch: GeofenceUpdate): Promise<Geofence> {
+export async function updateGeofence(
+  db: DbOrTx,
+  who: AuditActor,
+  geofenceId: string,
+  patch: GeofenceUpdate,
+): Promise<Geofence> {
   const columns = {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.type !== undefined && { type: patch.type }),
@@ -120,7 +127,13 @@ export async function updateGeofence(db: DbOrTx, who: AuditActor, geofenceId: st
     const after = toGeofence(row!);
     // A Positive zone turned Negative (or back) is a different rule: its running violations no longer apply.
     if (after.type !== current.type) await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
-    await recordAudit(tx, who, { action: 'update', entity: 'geofence', entityId: geofenceId, before: toGeofence(current), after });
+    await recordAudit(tx, who, {
+      action: 'update',
+      entity: 'geofence',
+      entityId: geofenceId,
+      before: toGeofence(current),
+      after,
+    });
     return after;
   });
 }
@@ -135,4 +148,3 @@ export async function deleteGeofence(db: DbOrTx, who: AuditActor, geofenceId: st
     return before;
   });
 }
-

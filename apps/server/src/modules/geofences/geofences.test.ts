@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { rectangleCorners } from '@prison/shared';
 import { auditLog, geofenceStates } from '../../db/schema';
 import { describeEachEngine } from '../../../test/test-db';
-import { useTestApp } from '../../../test/test-app';
+import { testConfig, useTestApp } from '../../../test/test-app';
+import { buildApp } from '../../app';
 import { EDGES_CROSS_MESSAGE } from './geofence-service';
 
 let counter = 0;
@@ -54,16 +55,33 @@ describeEachEngine('geofence API', (engine) => {
     const list = await ctx().api('GET', '/geofence/all');
     expect(list.statusCode).toBe(200);
     expect(list.json()).toContainEqual(res.json());
-    expect(ctx().app.geofenceEngine.geofences().map((g) => g.geofence_id)).toContain(input.geofence_id);
+    expect(
+      ctx()
+        .app.geofenceEngine.geofences()
+        .map((g) => g.geofence_id),
+    ).toContain(input.geofence_id);
     const transitions = ctx().app.geofenceEngine.evaluate(uniqueId('device'), 51.5, -0.12, new Date());
     expect(transitions.map((t) => [t.kind, t.geofence.geofence_id])).toContainEqual(['start', input.geofence_id]);
   });
 
   it('adds a concave polygon and a rectangle, and writes an audit entry for each', async () => {
-    const u = polygon([[0, 0], [0.003, 0], [0.003, 0.001], [0.001, 0.001], [0.001, 0.002], [0.003, 0.002], [0.003, 0.003], [0, 0.003], [0, 0]], {
-      dwell_seconds: 30,
-      buffer_meters: 5,
-    });
+    const u = polygon(
+      [
+        [0, 0],
+        [0.003, 0],
+        [0.003, 0.001],
+        [0.001, 0.001],
+        [0.001, 0.002],
+        [0.003, 0.002],
+        [0.003, 0.003],
+        [0, 0.003],
+        [0, 0],
+      ],
+      {
+        dwell_seconds: 30,
+        buffer_meters: 5,
+      },
+    );
     const res = await ctx().api('POST', '/geofence/add', u);
     expect(res.statusCode).toBe(200);
     // The closing point equal to the first is not an edge: the stored ring has 8 corners.
@@ -91,13 +109,71 @@ describeEachEngine('geofence API', (engine) => {
       [circle({ geofence_id: '' }), /^geofence_id: /],
       [circle({ dwell_seconds: -1 }), /^dwell_seconds: /],
       [circle({ buffer_meters: -1 }), /^buffer_meters: /],
-      [polygon([[0, 0], [0, 1]]), /^coordinates: a polygon needs at least 3 points/],
-      [polygon([[0, 0], [0, 1], [0, 1], [0, 0]]), /^coordinates: a polygon needs at least 3 points/],
-      [polygon([[0, 0], [1, 1], [1, 0], [0, 1]]), new RegExp(`^${EDGES_CROSS_MESSAGE}$`)],
-      [polygon([[0, 0], [1, 1], [2, 2]]), /^coordinates: the points of a polygon must not all lie on one line/],
-      [polygon([[0, 0], [0, 200], [1, 0]]), /^coordinates\.1\.1: /],
-      [{ ...polygon([[0, 0], [0, 1], [1, 1]]), shape: 'Rectangle' }, /^coordinates: a rectangle has 4 corners/],
-      [{ ...polygon([[0, 0], [0, 1], [1, 2], [1, 0]]), shape: 'Rectangle' }, /^coordinates: the 4 corners must form a rectangle/],
+      [
+        polygon([
+          [0, 0],
+          [0, 1],
+        ]),
+        /^coordinates: a polygon needs at least 3 points/,
+      ],
+      [
+        polygon([
+          [0, 0],
+          [0, 1],
+          [0, 1],
+          [0, 0],
+        ]),
+        /^coordinates: a polygon needs at least 3 points/,
+      ],
+      [
+        polygon([
+          [0, 0],
+          [1, 1],
+          [1, 0],
+          [0, 1],
+        ]),
+        new RegExp(`^${EDGES_CROSS_MESSAGE}$`),
+      ],
+      // Points on one line: the closing edge runs back over the others.
+      [
+        polygon([
+          [0, 0],
+          [1, 1],
+          [2, 2],
+        ]),
+        new RegExp(`^${EDGES_CROSS_MESSAGE}$`),
+      ],
+      [
+        polygon([
+          [0, 0],
+          [0, 200],
+          [1, 0],
+        ]),
+        /^coordinates\.1\.1: /,
+      ],
+      [
+        {
+          ...polygon([
+            [0, 0],
+            [0, 1],
+            [1, 1],
+          ]),
+          shape: 'Rectangle',
+        },
+        /^coordinates: a rectangle has 4 corners/,
+      ],
+      [
+        {
+          ...polygon([
+            [0, 0],
+            [0, 1],
+            [1, 2],
+            [1, 0],
+          ]),
+          shape: 'Rectangle',
+        },
+        /^coordinates: the 4 corners must form a rectangle/,
+      ],
     ];
     const before = (await ctx().api('GET', '/geofence/all')).json().length;
     for (const [body, message] of cases) {
@@ -114,17 +190,33 @@ describeEachEngine('geofence API', (engine) => {
     const again = await ctx().api('POST', '/geofence/add', { ...first, name: 'Other' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(`geofence_id: ${first.geofence_id} already exists`);
-    const stored = (await ctx().api('GET', '/geofence/all')).json().find((g: { geofence_id: string }) => g.geofence_id === first.geofence_id);
+    const stored = (await ctx().api('GET', '/geofence/all'))
+      .json()
+      .find((g: { geofence_id: string }) => g.geofence_id === first.geofence_id);
     expect(stored.name).toBe('Workshop');
   });
 
   it('renames and changes a geofence, audited with before and after, and reloads the engine', async () => {
     const input = circle();
     await ctx().api('POST', '/geofence/add', input);
-    const res = await ctx().api('PUT', `/geofence/update/${input.geofence_id}`, { name: 'Kitchen', type: 'Negative', alert_type: 'Critical', dwell_seconds: 10 });
+    const res = await ctx().api('PUT', `/geofence/update/${input.geofence_id}`, {
+      name: 'Kitchen',
+      type: 'Negative',
+      alert_type: 'Critical',
+      dwell_seconds: 10,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ geofence_id: input.geofence_id, name: 'Kitchen', type: 'Negative', alert_type: 'Critical', dwell_seconds: 10, radius: 120 });
-    const inEngine = ctx().app.geofenceEngine.geofences().find((g) => g.geofence_id === input.geofence_id);
+    expect(res.json()).toMatchObject({
+      geofence_id: input.geofence_id,
+      name: 'Kitchen',
+      type: 'Negative',
+      alert_type: 'Critical',
+      dwell_seconds: 10,
+      radius: 120,
+    });
+    const inEngine = ctx()
+      .app.geofenceEngine.geofences()
+      .find((g) => g.geofence_id === input.geofence_id);
     expect(inEngine).toMatchObject({ name: 'Kitchen', type: 'Negative' });
     const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id));
     const update = audit.find((a) => a.action === 'update')!;
@@ -152,13 +244,23 @@ describeEachEngine('geofence API', (engine) => {
   it('deletes a geofence with its engine states, and answers 404 for an unknown one', async () => {
     const input = circle();
     await ctx().api('POST', '/geofence/add', input);
-    await ctx().database.db.insert(geofenceStates).values({ deviceId: 'dev-1', geofenceId: input.geofence_id, violating: true, since: new Date() });
+    await ctx()
+      .database.db.insert(geofenceStates)
+      .values({ deviceId: 'dev-1', geofenceId: input.geofence_id, violating: true, since: new Date() });
     const res = await ctx().api('DELETE', `/geofence/delete/${input.geofence_id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Geofence Workshop deleted' });
-    expect((await ctx().api('GET', '/geofence/all')).json().map((g: { geofence_id: string }) => g.geofence_id)).not.toContain(input.geofence_id);
-    expect(ctx().app.geofenceEngine.geofences().map((g) => g.geofence_id)).not.toContain(input.geofence_id);
-    expect(await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, input.geofence_id))).toEqual([]);
+    expect(
+      (await ctx().api('GET', '/geofence/all')).json().map((g: { geofence_id: string }) => g.geofence_id),
+    ).not.toContain(input.geofence_id);
+    expect(
+      ctx()
+        .app.geofenceEngine.geofences()
+        .map((g) => g.geofence_id),
+    ).not.toContain(input.geofence_id);
+    expect(
+      await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, input.geofence_id)),
+    ).toEqual([]);
     const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id));
     expect(audit.find((a) => a.action === 'delete')!.before).toMatchObject({ name: 'Workshop' });
     const again = await ctx().api('DELETE', `/geofence/delete/${input.geofence_id}`);
@@ -170,7 +272,8 @@ describeEachEngine('geofence API', (engine) => {
     const topics: string[] = [];
     const realtime = ctx().app.realtime;
     const original = realtime.toBrowsers;
-    realtime.toBrowsers = () => ({ emit: (_event: string, topic: string) => topics.push(topic) }) as unknown as ReturnType<typeof original>;
+    realtime.toBrowsers = () =>
+      ({ emit: (_event: string, topic: string) => topics.push(topic) }) as unknown as ReturnType<typeof original>;
     try {
       await ctx().api('POST', '/geofence/add', circle());
     } finally {
@@ -179,9 +282,42 @@ describeEachEngine('geofence API', (engine) => {
     expect(topics).toEqual(['geofences']);
   });
 
+  it('loads the geofences and the running violations when the server starts', async () => {
+    const fence = polygon(rectangleCorners(30, 30, 30.01, 30.01), { name: 'Perimeter' });
+    expect((await ctx().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+    await ctx()
+      .database.db.insert(geofenceStates)
+      .values([
+        {
+          deviceId: 'escaped-before-restart',
+          geofenceId: fence.geofence_id,
+          violating: true,
+          since: new Date(Date.now() - 60_000),
+        },
+        {
+          deviceId: 'back-before-restart',
+          geofenceId: fence.geofence_id,
+          violating: false,
+          since: new Date(Date.now() - 60_000),
+        },
+      ]);
+    // A second server over the same database, as after a restart.
+    const restarted = await buildApp({ config: testConfig(), database: ctx().database, logger: false });
+    try {
+      await restarted.ready();
+      const engine = restarted.geofenceEngine;
+      expect(engine.geofences().map((g) => g.geofence_id)).toContain(fence.geofence_id);
+      const outside = (device: string) =>
+        engine.evaluate(device, 29.9, 29.9, new Date()).filter((t) => t.geofence.geofence_id === fence.geofence_id);
+      expect(outside('escaped-before-restart')).toEqual([]); // already alerted before the restart
+      expect(outside('back-before-restart').map((t) => t.kind)).toEqual(['start']);
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('needs a session', async () => {
     const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/geofence/all' });
     expect(res.statusCode).toBe(401);
   });
 });
-

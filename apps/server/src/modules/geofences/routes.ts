@@ -6,7 +6,9 @@ import { errorResponse, geofence, geofenceInput, geofenceUpdate, messageResponse
 import { auditActor } from '../../plugins/auth';
 import { createGeofence, deleteGeofence, listGeofences, updateGeofence } from './geofence-service';
 
-const idParams = z.object({ id: z.string().trim().min(1, 'id is required').max(100, 'id must be at most 100 characters') });
+const idParams = z.object({
+  id: z.string().trim().min(1, 'id is required').max(100, 'id must be at most 100 characters'),
+});
 
 const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = async () => {

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Prisoner, PrisonerListResponse } from '@prison/shared';
 import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
-import { auditLog } from '../../db/schema';
+import { auditLog, devices, prisoners } from '../../db/schema';
 
 describeEachEngine('prisoner records', (engine) => {
   const ctx = useTestApp(engine);
@@ -100,6 +100,17 @@ describeEachEngine('prisoner records', (engine) => {
       realtime.toBrowsers = original;
     }
     expect(topics).toEqual(['prisoners', 'cells', 'prisoners', 'cells', 'prisoners', 'cells']);
+  });
+
+  it("shows the assigned tracking device's id and name", async () => {
+    const p = await newPrisoner();
+    const db = ctx().database.db;
+    const deviceId = `dev-${engine}-${p.prisoner_id}`;
+    // Devices are registered by the devices feature; here the row is written directly.
+    await db.insert(devices).values({ id: deviceId, name: 'Ankle Tag 7', secretHash: 'x' });
+    await db.update(prisoners).set({ trackingDeviceId: deviceId }).where(eq(prisoners.prisonerId, p.prisoner_id));
+    const res = await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`);
+    expect(res.json().data).toMatchObject({ tracking_device_id: deviceId, tracking_device_name: 'Ankle Tag 7' });
   });
 
   it('accepts an empty create form (SPEC 5: no required fields)', async () => {

@@ -32,7 +32,10 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
     queryFn: () => api.get<{ data: Cell[] }>('/cell_controls/block', { block }).then((r) => r.data),
     enabled: open && block !== null,
   });
-  const sorted = useMemo(() => (sort && cells.data ? [...cells.data].sort(cellSorts[sort]) : cells.data), [cells.data, sort]);
+  const sorted = useMemo(
+    () => (sort && cells.data ? [...cells.data].sort(cellSorts[sort]) : cells.data),
+    [cells.data, sort],
+  );
 
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Select Block and Cell" wide>
@@ -80,20 +83,31 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
           ) : !sorted || sorted.length === 0 ? (
             <EmptyState>No cells available in this block.</EmptyState>
           ) : (
-            <ul className="flex max-h-96 flex-col divide-y divide-slate-200 overflow-y-auto rounded-md border border-slate-200" data-testid="cell-list">
+            <ul
+              className="flex max-h-96 flex-col divide-y divide-slate-200 overflow-y-auto rounded-md border border-slate-200"
+              data-testid="cell-list"
+            >
               {sorted.map((cell) => {
                 const full = cellIsFull(cell);
                 return (
-                  <li key={cell.cell_id} data-testid={`cell-${cell.cell_id}`} className="flex items-center justify-between gap-3 px-3 py-2">
+                  <li
+                    key={cell.cell_id}
+                    data-testid={`cell-${cell.cell_id}`}
+                    className="flex items-center justify-between gap-3 px-3 py-2"
+                  >
                     <div>
                       <p className="font-medium text-slate-900">
                         Cell {cell.cell_id}
-                        {cell.cell_id === currentCellId && <span className="ml-2 text-xs text-slate-500">(current)</span>}
+                        {cell.cell_id === currentCellId && (
+                          <span className="ml-2 text-xs text-slate-500">(current)</span>
+                        )}
                       </p>
                       <p className="text-xs text-slate-600">Security: {cell.security_level}</p>
                     </div>
                     <div className="flex items-center gap-3">
-                      <span className={clsx('text-sm tabular-nums', full ? 'font-semibold text-red-700' : 'text-slate-700')}>
+                      <span
+                        className={clsx('text-sm tabular-nums', full ? 'font-semibold text-red-700' : 'text-slate-700')}
+                      >
                         {cell.current_occupants}/{cell.capacity}
                         {full && ' full'}
                       </span>

@@ -15,7 +15,13 @@ export interface CountryComboboxProps {
   placeholder?: string;
 }
 
-export function CountryCombobox({ label, value, onChange, error, placeholder = 'Select a country' }: CountryComboboxProps) {
+export function CountryCombobox({
+  label,
+  value,
+  onChange,
+  error,
+  placeholder = 'Select a country',
+}: CountryComboboxProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   return (

@@ -8,7 +8,17 @@ import { CountryCombobox } from './country-combobox';
 import { SelectField, TextField } from './field';
 import { Modal } from './modal';
 
-const fields = ['first_name', 'last_name', 'date_of_birth', 'gender', 'national_id', 'entry_date', 'status', 'cell_id', 'release_date'] as const;
+const fields = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'gender',
+  'national_id',
+  'entry_date',
+  'status',
+  'cell_id',
+  'release_date',
+] as const;
 type FieldName = (typeof fields)[number];
 type FormValues = Record<FieldName, string>;
 
@@ -32,7 +42,14 @@ export function PrisonerFormDialog(props: PrisonerFormDialogProps) {
   return props.open ? <PrisonerForm {...props} /> : null;
 }
 
-function PrisonerForm({ onOpenChange, title, mode, prisoner, submitLabel = 'Save', onSubmit }: PrisonerFormDialogProps) {
+function PrisonerForm({
+  onOpenChange,
+  title,
+  mode,
+  prisoner,
+  submitLabel = 'Save',
+  onSubmit,
+}: PrisonerFormDialogProps) {
   const [values, setValues] = useState<FormValues>(() => toFormValues(prisoner));
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -79,8 +96,20 @@ function PrisonerForm({ onOpenChange, title, mode, prisoner, submitLabel = 'Save
     <Modal open onOpenChange={onOpenChange} title={title} wide>
       <form onSubmit={submit} noValidate aria-label={title}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" name="first_name" value={values.first_name} onChange={(e) => set('first_name')(e.target.value)} error={errors.first_name} />
-          <TextField label="Last name" name="last_name" value={values.last_name} onChange={(e) => set('last_name')(e.target.value)} error={errors.last_name} />
+          <TextField
+            label="First name"
+            name="first_name"
+            value={values.first_name}
+            onChange={(e) => set('first_name')(e.target.value)}
+            error={errors.first_name}
+          />
+          <TextField
+            label="Last name"
+            name="last_name"
+            value={values.last_name}
+            onChange={(e) => set('last_name')(e.target.value)}
+            error={errors.last_name}
+          />
           <TextField
             label="Date of birth"
             name="date_of_birth"
@@ -98,7 +127,12 @@ function PrisonerForm({ onOpenChange, title, mode, prisoner, submitLabel = 'Save
             onChange={(e) => set('gender')(e.target.value)}
             error={errors.gender}
           />
-          <CountryCombobox label="National ID" value={values.national_id} onChange={(name) => set('national_id')(name ?? '')} error={errors.national_id} />
+          <CountryCombobox
+            label="National ID"
+            value={values.national_id}
+            onChange={(name) => set('national_id')(name ?? '')}
+            error={errors.national_id}
+          />
           <TextField
             label="Entry date"
             name="entry_date"
@@ -131,7 +165,11 @@ function PrisonerForm({ onOpenChange, title, mode, prisoner, submitLabel = 'Save
               Cell ID
             </span>
             <div className="flex flex-wrap items-center gap-2">
-              <output aria-labelledby="cell-id-label" data-testid="chosen-cell" className="min-w-24 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm">
+              <output
+                aria-labelledby="cell-id-label"
+                data-testid="chosen-cell"
+                className="min-w-24 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm"
+              >
                 {values.cell_id || 'None'}
               </output>
               <Button variant="secondary" onClick={() => setPickerOpen(true)}>

@@ -38,7 +38,12 @@ export function AlertsPage() {
                 </li>
               ))}
             </ul>
-            <Pagination page={alerts.data.currentPage} totalPages={alerts.data.totalPages} onPageChange={setPage} label="Alert pages" />
+            <Pagination
+              page={alerts.data.currentPage}
+              totalPages={alerts.data.totalPages}
+              onPageChange={setPage}
+              label="Alert pages"
+            />
           </>
         )}
       </div>

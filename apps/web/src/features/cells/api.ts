@@ -13,7 +13,8 @@ export function useCellOverview() {
 export function usePrisonerSearch(q: string, enabled: boolean) {
   return useQuery({
     queryKey: ['prisoners', 'search', q],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit: 8 }).then((r) => r.prisoners),
+    queryFn: () =>
+      api.get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit: 8 }).then((r) => r.prisoners),
     enabled,
   });
 }

@@ -47,7 +47,11 @@ export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisoner
         }
       }}
       title={cell ? `Assign a prisoner to cell ${cell.cell_id}` : 'Assign a prisoner'}
-      description={cell ? `Block ${cell.block} · ${cell.security_level} security · ${cell.current_occupants}/${cell.capacity} occupied` : undefined}
+      description={
+        cell
+          ? `Block ${cell.block} · ${cell.security_level} security · ${cell.current_occupants}/${cell.capacity} occupied`
+          : undefined
+      }
     >
       <input
         type="search"

@@ -67,10 +67,13 @@ export function CellAssignPage() {
     }
   }
 
-  const totals = (overview.data ?? []).reduce((sum, b) => ({ occupants: sum.occupants + b.occupants, capacity: sum.capacity + b.capacity }), {
-    occupants: 0,
-    capacity: 0,
-  });
+  const totals = (overview.data ?? []).reduce(
+    (sum, b) => ({ occupants: sum.occupants + b.occupants, capacity: sum.capacity + b.capacity }),
+    {
+      occupants: 0,
+      capacity: 0,
+    },
+  );
 
   return (
     <Page title="Assign cells">
@@ -89,7 +92,11 @@ export function CellAssignPage() {
             </div>
             <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
               Block
-              <select value={block} onChange={(e) => setBlock(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+              <select
+                value={block}
+                onChange={(e) => setBlock(e.target.value)}
+                className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+              >
                 <option value="">All blocks</option>
                 {overview.data.map((b) => (
                   <option key={b.block} value={b.block}>
@@ -150,17 +157,37 @@ export function CellAssignPage() {
   );
 }
 
-function CellCard({ cell, onAssign, onMove }: { cell: CellWithOccupants; onAssign(): void; onMove(prisonerId: number, name: string): void }) {
+function CellCard({
+  cell,
+  onAssign,
+  onMove,
+}: {
+  cell: CellWithOccupants;
+  onAssign(): void;
+  onMove(prisonerId: number, name: string): void;
+}) {
   const full = cellIsFull(cell);
   return (
-    <li className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid={`cell-card-${cell.cell_id}`}>
+    <li
+      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 shadow-sm"
+      data-testid={`cell-card-${cell.cell_id}`}
+    >
       <div className="flex items-center justify-between gap-2">
         <h3 className="font-semibold text-slate-900">Cell {cell.cell_id}</h3>
-        <span className={clsx('rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', securityTone[cell.security_level])}>
+        <span
+          className={clsx(
+            'rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+            securityTone[cell.security_level],
+          )}
+        >
           {cell.security_level} security
         </span>
       </div>
-      <OccupancyBar occupants={cell.current_occupants} capacity={cell.capacity} label={`Cell ${cell.cell_id} occupancy`} />
+      <OccupancyBar
+        occupants={cell.current_occupants}
+        capacity={cell.capacity}
+        label={`Cell ${cell.cell_id} occupancy`}
+      />
       {cell.occupants.length === 0 ? (
         <p className="text-sm text-slate-500">Empty</p>
       ) : (
@@ -172,7 +199,12 @@ function CellCard({ cell, onAssign, onMove }: { cell: CellWithOccupants; onAssig
                 <Link to={`/prisoner-details/${o.prisoner_id}`} className="truncate text-brand-700 hover:underline">
                   {name}
                 </Link>
-                <Button variant="ghost" size="sm" aria-label={`Move ${name}`} onClick={() => onMove(o.prisoner_id, name)}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Move ${name}`}
+                  onClick={() => onMove(o.prisoner_id, name)}
+                >
                   Move
                 </Button>
               </li>
@@ -180,7 +212,14 @@ function CellCard({ cell, onAssign, onMove }: { cell: CellWithOccupants; onAssig
           })}
         </ul>
       )}
-      <Button size="sm" variant="secondary" className="mt-auto" disabled={full} onClick={onAssign} aria-label={`Assign a prisoner to cell ${cell.cell_id}`}>
+      <Button
+        size="sm"
+        variant="secondary"
+        className="mt-auto"
+        disabled={full}
+        onClick={onAssign}
+        aria-label={`Assign a prisoner to cell ${cell.cell_id}`}
+      >
         {full ? 'Full' : 'Assign prisoner'}
       </Button>
     </li>

@@ -1,8 +1,9 @@
 // GET /messages (newest first, paged back by id) and POST /messages; new entries arrive live (messagePosted).
+import { useEffect } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { LogMessage, MessageList } from '@prison/shared';
 import { api } from '../../lib/api-client';
-import { useSocketEvent } from '../../lib/realtime';
+import { useSocket, useSocketEvent } from '../../lib/realtime';
 
 export const MESSAGES_QUERY_KEY = ['messages'] as const;
 const PAGE_SIZE = 50;
@@ -23,9 +24,18 @@ function prepend(data: InfiniteData<MessageList, number | undefined> | undefined
   return { ...data, pages: [{ ...first!, messages: [message, ...first!.messages] }, ...rest] };
 }
 
-/** Live entries from every browser go straight into the list. */
+/** Live entries from every browser go straight into the list; after a reconnect the list is read again. */
 export function useLiveMessages() {
   const queryClient = useQueryClient();
+  const socket = useSocket();
+  useEffect(() => {
+    if (!socket) return;
+    const refetch = () => void queryClient.invalidateQueries({ queryKey: MESSAGES_QUERY_KEY });
+    socket.io.on('reconnect', refetch);
+    return () => {
+      socket.io.off('reconnect', refetch);
+    };
+  }, [socket, queryClient]);
   useSocketEvent('messagePosted', (message) => {
     queryClient.setQueryData<InfiniteData<MessageList, number | undefined>>(MESSAGES_QUERY_KEY, (data) => prepend(data, message));
   });

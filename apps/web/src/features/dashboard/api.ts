@@ -49,7 +49,8 @@ export function useStaffCount(role: StaffRole) {
 }
 
 export const createPrisoner = (input: PrisonerInput) => api.post<Prisoner>('/prisoner/add', input);
-export const registerCellOccupant = (cellId: string) => api.get<unknown>(`/cell_controls/addOccupant/${encodeURIComponent(cellId)}`);
+export const registerCellOccupant = (cellId: string) =>
+  api.get<unknown>(`/cell_controls/addOccupant/${encodeURIComponent(cellId)}`);
 export const deletePrisoner = (id: number) => api.delete<unknown>(`/prisoner/delete/${id}`);
 
 export const createStaff = (input: StaffInput) => api.post<StaffMember>('/staff/add', input);

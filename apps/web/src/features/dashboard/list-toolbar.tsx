@@ -19,7 +19,10 @@ export function ListToolbar(props: ListToolbarProps) {
   return (
     <div className="flex flex-wrap items-center gap-3">
       <div className="relative min-w-56 flex-1">
-        <Search className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
+          aria-hidden="true"
+        />
         <input
           type="search"
           aria-label={props.searchPlaceholder}
@@ -29,10 +32,17 @@ export function ListToolbar(props: ListToolbarProps) {
           className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm shadow-sm focus:border-brand-700 focus:outline-none"
         />
       </div>
-      <Button variant="secondary" aria-expanded={props.filtersOpen} aria-controls={props.filterPanelId} onClick={props.onToggleFilters}>
+      <Button
+        variant="secondary"
+        aria-expanded={props.filtersOpen}
+        aria-controls={props.filterPanelId}
+        onClick={props.onToggleFilters}
+      >
         <Filter className="h-4 w-4" aria-hidden="true" />
         Filter
-        {props.filtersActive && <span className="h-2 w-2 rounded-full bg-accent-500" title="Filters applied" aria-hidden="true" />}
+        {props.filtersActive && (
+          <span className="h-2 w-2 rounded-full bg-accent-500" title="Filters applied" aria-hidden="true" />
+        )}
       </Button>
       <Button onClick={props.onCreate}>
         <Plus className="h-4 w-4" aria-hidden="true" />
@@ -43,7 +53,17 @@ export function ListToolbar(props: ListToolbarProps) {
 }
 
 /** The filter panel: its fields, "Apply Filters" and a way to clear them. */
-export function FilterPanel({ id, children, onApply, onClear }: { id: string; children: ReactNode; onApply(): void; onClear(): void }) {
+export function FilterPanel({
+  id,
+  children,
+  onApply,
+  onClear,
+}: {
+  id: string;
+  children: ReactNode;
+  onApply(): void;
+  onClear(): void;
+}) {
   return (
     <form
       id={id}
@@ -66,8 +86,13 @@ export function FilterPanel({ id, children, onApply, onClear }: { id: string; ch
 }
 
 export function TableShell({ children }: { children: ReactNode }) {
-  return <div className="relative mt-4 overflow-x-auto rounded-md border border-slate-200 bg-white shadow-sm">{children}</div>;
+  return (
+    <div className="relative mt-4 overflow-x-auto rounded-md border border-slate-200 bg-white shadow-sm">
+      {children}
+    </div>
+  );
 }
 
-export const thClass = 'px-3 py-2 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase';
+export const thClass =
+  'px-3 py-2 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase';
 export const tdClass = 'px-3 py-2 text-sm whitespace-nowrap text-slate-800';

@@ -109,7 +109,11 @@ export function PrisonersTab() {
         <FilterPanel
           id="prisoner-filters"
           onApply={() => {
-            setApplied({ first_name: draft.first_name.trim(), last_name: draft.last_name.trim(), status: draft.status });
+            setApplied({
+              first_name: draft.first_name.trim(),
+              last_name: draft.last_name.trim(),
+              status: draft.status,
+            });
             setPage(1);
           }}
           onClear={() => {
@@ -118,8 +122,16 @@ export function PrisonersTab() {
             setPage(1);
           }}
         >
-          <TextField label="First name" value={draft.first_name} onChange={(e) => setDraft({ ...draft, first_name: e.target.value })} />
-          <TextField label="Last name" value={draft.last_name} onChange={(e) => setDraft({ ...draft, last_name: e.target.value })} />
+          <TextField
+            label="First name"
+            value={draft.first_name}
+            onChange={(e) => setDraft({ ...draft, first_name: e.target.value })}
+          />
+          <TextField
+            label="Last name"
+            value={draft.last_name}
+            onChange={(e) => setDraft({ ...draft, last_name: e.target.value })}
+          />
           <SelectField
             label="Status"
             options={PRISONER_STATUSES}
@@ -135,14 +147,29 @@ export function PrisonersTab() {
       ) : list.isError ? (
         <ErrorText>{errorMessage(list.error, 'Failed to fetch prisoners.')}</ErrorText>
       ) : list.data.prisoners.length === 0 ? (
-        <EmptyState>{q || filtersActive ? 'No prisoners match the search and filters.' : 'No prisoners yet.'}</EmptyState>
+        <EmptyState>
+          {q || filtersActive ? 'No prisoners match the search and filters.' : 'No prisoners yet.'}
+        </EmptyState>
       ) : (
         <>
           <TableShell>
-            <table className="min-w-full divide-y divide-slate-200" aria-label="Prisoners" aria-busy={list.isFetching || undefined}>
+            <table
+              className="min-w-full divide-y divide-slate-200"
+              aria-label="Prisoners"
+              aria-busy={list.isFetching || undefined}
+            >
               <thead className="bg-slate-50">
                 <tr>
-                  {['ID', 'First Name', 'Last Name', 'Date of Birth', 'Gender', 'National ID', 'Entry Date', 'Status'].map((h) => (
+                  {[
+                    'ID',
+                    'First Name',
+                    'Last Name',
+                    'Date of Birth',
+                    'Gender',
+                    'National ID',
+                    'Entry Date',
+                    'Status',
+                  ].map((h) => (
                     <th key={h} scope="col" className={thClass}>
                       {h}
                     </th>

@@ -1,6 +1,14 @@
 // Create and edit a police officer or a guard. Role is Police or Guard; department from the one list (DECISIONS.md 10).
 import { useState, type FormEvent } from 'react';
-import { DEPARTMENTS, GUARD_RANKS, STAFF_ROLES, staffInput, type StaffInput, type StaffMember, type StaffRole } from '@prison/shared';
+import {
+  DEPARTMENTS,
+  GUARD_RANKS,
+  STAFF_ROLES,
+  staffInput,
+  type StaffInput,
+  type StaffMember,
+  type StaffRole,
+} from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/field';
@@ -38,7 +46,8 @@ function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (name: FieldName) => (event: { target: { value: string } }) => setValues((all) => ({ ...all, [name]: event.target.value }));
+  const set = (name: FieldName) => (event: { target: { value: string } }) =>
+    setValues((all) => ({ ...all, [name]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -73,9 +82,20 @@ function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText
     <Modal open onOpenChange={onOpenChange} title={title}>
       <form onSubmit={submit} noValidate aria-label={title}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" value={values.first_name} onChange={set('first_name')} error={errors.first_name} />
+          <TextField
+            label="First name"
+            value={values.first_name}
+            onChange={set('first_name')}
+            error={errors.first_name}
+          />
           <TextField label="Last name" value={values.last_name} onChange={set('last_name')} error={errors.last_name} />
-          <SelectField label="Role" options={STAFF_ROLES} value={values.role} onChange={set('role')} error={errors.role} />
+          <SelectField
+            label="Role"
+            options={STAFF_ROLES}
+            value={values.role}
+            onChange={set('role')}
+            error={errors.role}
+          />
           <TextField
             label="Badge number"
             inputMode="numeric"
@@ -85,7 +105,10 @@ function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText
           />
           <TextField label="Rank" list={rankListId} value={values.rank} onChange={set('rank')} error={errors.rank} />
           <datalist id={rankListId}>
-            {(values.role === 'Guard' ? GUARD_RANKS : ['Constable', 'Sergeant', 'Inspector', 'Chief Inspector', 'Superintendent']).map((rank) => (
+            {(values.role === 'Guard'
+              ? GUARD_RANKS
+              : ['Constable', 'Sergeant', 'Inspector', 'Chief Inspector', 'Superintendent']
+            ).map((rank) => (
               <option key={rank} value={rank} />
             ))}
           </datalist>
@@ -97,7 +120,13 @@ function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText
             onChange={set('department')}
             error={errors.department}
           />
-          <TextField label="Contact info" className="sm:col-span-2" value={values.contact_info} onChange={set('contact_info')} error={errors.contact_info} />
+          <TextField
+            label="Contact info"
+            className="sm:col-span-2"
+            value={values.contact_info}
+            onChange={set('contact_info')}
+            error={errors.contact_info}
+          />
         </div>
         {serverError && (
           <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

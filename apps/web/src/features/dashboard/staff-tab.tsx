@@ -1,7 +1,14 @@
 // The Police and Guards tabs (SPEC.md section 2): one component, two roles.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { DEPARTMENTS, GUARD_RANKS, type Department, type StaffInput, type StaffMember, type StaffRole } from '@prison/shared';
+import {
+  DEPARTMENTS,
+  GUARD_RANKS,
+  type Department,
+  type StaffInput,
+  type StaffMember,
+  type StaffRole,
+} from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -106,7 +113,13 @@ export function StaffTab({ role }: { role: StaffRole }) {
       return;
     }
     setBadgeError(undefined);
-    setApplied({ ...draft, firstName: draft.firstName.trim(), lastName: draft.lastName.trim(), rank: draft.rank.trim(), badgeNumber: draft.badgeNumber.trim() });
+    setApplied({
+      ...draft,
+      firstName: draft.firstName.trim(),
+      lastName: draft.lastName.trim(),
+      rank: draft.rank.trim(),
+      badgeNumber: draft.badgeNumber.trim(),
+    });
     setPage(1);
   }
 
@@ -140,11 +153,23 @@ export function StaffTab({ role }: { role: StaffRole }) {
             setPage(1);
           }}
         >
-          <TextField label="First name" value={draft.firstName} onChange={(e) => setDraft({ ...draft, firstName: e.target.value })} />
-          <TextField label="Last name" value={draft.lastName} onChange={(e) => setDraft({ ...draft, lastName: e.target.value })} />
+          <TextField
+            label="First name"
+            value={draft.firstName}
+            onChange={(e) => setDraft({ ...draft, firstName: e.target.value })}
+          />
+          <TextField
+            label="Last name"
+            value={draft.lastName}
+            onChange={(e) => setDraft({ ...draft, lastName: e.target.value })}
+          />
           {role === 'Police' ? (
             <>
-              <TextField label="Rank" value={draft.rank} onChange={(e) => setDraft({ ...draft, rank: e.target.value })} />
+              <TextField
+                label="Rank"
+                value={draft.rank}
+                onChange={(e) => setDraft({ ...draft, rank: e.target.value })}
+              />
               <SelectField
                 label="Department"
                 options={DEPARTMENTS}
@@ -180,18 +205,25 @@ export function StaffTab({ role }: { role: StaffRole }) {
       ) : list.isError ? (
         <ErrorText>Failed to fetch police data.</ErrorText>
       ) : list.data.staffMembers.length === 0 ? (
-        <EmptyState>{q || filtersActive ? `No ${t.noun} match the search and filters.` : `No ${t.noun} yet.`}</EmptyState>
+        <EmptyState>
+          {q || filtersActive ? `No ${t.noun} match the search and filters.` : `No ${t.noun} yet.`}
+        </EmptyState>
       ) : (
         <>
           <TableShell>
-            <table className="min-w-full divide-y divide-slate-200" aria-label={role === 'Police' ? 'Police officers' : 'Guards'}>
+            <table
+              className="min-w-full divide-y divide-slate-200"
+              aria-label={role === 'Police' ? 'Police officers' : 'Guards'}
+            >
               <thead className="bg-slate-50">
                 <tr>
-                  {['ID', 'First Name', 'Last Name', 'Role', 'Badge Number', 'Rank', 'Department', 'Contact-info'].map((h) => (
-                    <th key={h} scope="col" className={thClass}>
-                      {h}
-                    </th>
-                  ))}
+                  {['ID', 'First Name', 'Last Name', 'Role', 'Badge Number', 'Rank', 'Department', 'Contact-info'].map(
+                    (h) => (
+                      <th key={h} scope="col" className={thClass}>
+                        {h}
+                      </th>
+                    ),
+                  )}
                   <th scope="col" className={thClass}>
                     <span className="sr-only">Actions</span>
                   </th>

@@ -34,7 +34,11 @@ export function RecentIncidents() {
   return (
     <ul className="grid gap-4 sm:grid-cols-2" aria-label="Recent incidents">
       {incidents.data.map((incident) => (
-        <li key={incident.id} className="flex flex-col gap-2 rounded-lg border-l-4 border-accent-500 bg-white p-4 shadow-sm" data-testid="incident-card">
+        <li
+          key={incident.id}
+          className="flex flex-col gap-2 rounded-lg border-l-4 border-accent-500 bg-white p-4 shadow-sm"
+          data-testid="incident-card"
+        >
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h3 className="font-semibold text-slate-900">{incident.prisonerName}</h3>
             <p className="text-xs text-slate-500">

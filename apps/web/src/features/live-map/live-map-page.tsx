@@ -36,7 +36,8 @@ declare global {
 export function LiveMapPage() {
   const settings = useClientSettings();
   if (settings.isPending) return <Loading text="Loading map..." />;
-  if (settings.isError) return <ErrorText>{errorMessage(settings.error, 'Failed to load the map settings.')}</ErrorText>;
+  if (settings.isError)
+    return <ErrorText>{errorMessage(settings.error, 'Failed to load the map settings.')}</ErrorText>;
   return <LiveMap settings={settings.data} />;
 }
 
@@ -100,8 +101,13 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
 
   return (
     <div className="flex h-[calc(100vh-3.5rem)] min-h-[32rem] flex-col-reverse md:flex-row">
-      <aside className="flex max-h-[40vh] w-full flex-col overflow-y-auto border-slate-200 bg-white md:max-h-none md:w-80 md:border-r" aria-label="Live map panel">
-        {selected && <GeofenceEditor key={selected.geofence_id} geofence={selected} onClose={() => setSelectedId(null)} />}
+      <aside
+        className="flex max-h-[40vh] w-full flex-col overflow-y-auto border-slate-200 bg-white md:max-h-none md:w-80 md:border-r"
+        aria-label="Live map panel"
+      >
+        {selected && (
+          <GeofenceEditor key={selected.geofence_id} geofence={selected} onClose={() => setSelectedId(null)} />
+        )}
         {geofences.isPending ? (
           <Loading text="Loading geofences..." />
         ) : geofences.isError ? (
@@ -202,7 +208,14 @@ function useLiveFeed(feed: LivePositionFeed) {
 }
 
 function trackedRows(
-  devices: { id: string; name: string; prisoner_id: number | null; prisoner_name: string | null; latitude: number | null; longitude: number | null }[],
+  devices: {
+    id: string;
+    name: string;
+    prisoner_id: number | null;
+    prisoner_name: string | null;
+    latitude: number | null;
+    longitude: number | null;
+  }[],
   live: ReadonlyMap<string, TrackedLocation>,
   violations: ReadonlySet<number>,
 ): TrackedPrisonerRow[] {

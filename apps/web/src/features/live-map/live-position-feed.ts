@@ -78,7 +78,11 @@ export class LivePositionFeed {
     if (this.current.get(id)?.name !== location.name) this.membershipChanged = true;
     this.current.set(id, location);
     const inViolation = location.id !== null && this.violations.has(location.id);
-    this.layer.upsert(id, { name: location.name, latitude: location.latitude, longitude: location.longitude, inViolation }, now);
+    this.layer.upsert(
+      id,
+      { name: location.name, latitude: location.latitude, longitude: location.longitude, inViolation },
+      now,
+    );
   }
 
   private forget(id: string): void {

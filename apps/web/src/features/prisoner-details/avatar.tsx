@@ -3,7 +3,13 @@
 export function PrisonerAvatar({ gender, className }: { gender: string | null; className?: string }) {
   const male = gender === 'Male';
   return (
-    <svg viewBox="0 0 96 96" role="img" aria-label={male ? 'Male prisoner picture' : 'Prisoner picture'} className={className} data-testid={male ? 'avatar-male' : 'avatar-other'}>
+    <svg
+      viewBox="0 0 96 96"
+      role="img"
+      aria-label={male ? 'Male prisoner picture' : 'Prisoner picture'}
+      className={className}
+      data-testid={male ? 'avatar-male' : 'avatar-other'}
+    >
       <circle cx="48" cy="48" r="48" fill={male ? '#dbeafe' : '#fce7f3'} />
       {male ? (
         <>

@@ -15,7 +15,17 @@ export interface InlineTextEditorProps {
   onCancel(): void;
 }
 
-export function InlineTextEditor({ title, value, editing, draft, busy, onStartEdit, onDraftChange, onSave, onCancel }: InlineTextEditorProps) {
+export function InlineTextEditor({
+  title,
+  value,
+  editing,
+  draft,
+  busy,
+  onStartEdit,
+  onDraftChange,
+  onSave,
+  onCancel,
+}: InlineTextEditorProps) {
   const id = useId();
   return (
     <section aria-labelledby={`${id}-title`} className="rounded-lg bg-white p-5 shadow-sm">

@@ -25,7 +25,8 @@ export function PrisonerDetailsPage() {
 
   if (!Number.isInteger(id) || id <= 0) return <PageMessage>Error: Failed to fetch prisoner details</PageMessage>;
   if (prisoner.isPending) return <PageMessage>Loading...</PageMessage>;
-  if (prisoner.isError) return <PageMessage error>Error: {errorMessage(prisoner.error, 'Failed to fetch prisoner details')}</PageMessage>;
+  if (prisoner.isError)
+    return <PageMessage error>Error: {errorMessage(prisoner.error, 'Failed to fetch prisoner details')}</PageMessage>;
   return <PrisonerDetails prisoner={prisoner.data} />;
 }
 
@@ -189,7 +190,15 @@ function summarySentence(nationality: string | null, born: string | null, entere
   ].join(', ')}.`;
 }
 
-function Item({ label, value, missing = NOT_FOUND }: { label: string; value: string | null | undefined; missing?: string }) {
+function Item({
+  label,
+  value,
+  missing = NOT_FOUND,
+}: {
+  label: string;
+  value: string | null | undefined;
+  missing?: string;
+}) {
   return (
     <div>
       <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>

@@ -42,7 +42,11 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
   }
 
   return (
-    <section aria-labelledby="device-title" className="rounded-lg bg-white p-5 shadow-sm" data-testid="tracking-device-box">
+    <section
+      aria-labelledby="device-title"
+      className="rounded-lg bg-white p-5 shadow-sm"
+      data-testid="tracking-device-box"
+    >
       <h2 id="device-title" className="mb-3 text-lg font-semibold text-slate-900">
         Tracking Device
       </h2>
@@ -85,7 +89,12 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
             </select>
           </label>
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" disabled={!chosen} busy={busy} onClick={() => void change(chosen, prisoner.prisoner_id, 'Tracking device assigned.')}>
+            <Button
+              size="sm"
+              disabled={!chosen}
+              busy={busy}
+              onClick={() => void change(chosen, prisoner.prisoner_id, 'Tracking device assigned.')}
+            >
               Assign
             </Button>
             {deviceId && (

@@ -19,20 +19,28 @@ function fromLocalInput(value: string): string | undefined {
 export function AlertFilters({ filters, onChange }: { filters: Filters; onChange(next: Filters): void }) {
   const empty = !filters.alert_type && !filters.status && !filters.from && !filters.to;
   return (
-    <form className="grid gap-3 rounded-md bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5" aria-label="Alert filters" onSubmit={(event) => event.preventDefault()}>
+    <form
+      className="grid gap-3 rounded-md bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5"
+      aria-label="Alert filters"
+      onSubmit={(event) => event.preventDefault()}
+    >
       <SelectField
         label="Type"
         options={ALERT_TYPES}
         placeholder="All types"
         value={filters.alert_type ?? ''}
-        onChange={(event) => onChange({ ...filters, alert_type: (event.target.value || undefined) as AlertType | undefined })}
+        onChange={(event) =>
+          onChange({ ...filters, alert_type: (event.target.value || undefined) as AlertType | undefined })
+        }
       />
       <SelectField
         label="Status"
         options={ALERT_STATUSES}
         placeholder="All statuses"
         value={filters.status ?? ''}
-        onChange={(event) => onChange({ ...filters, status: (event.target.value || undefined) as AlertStatus | undefined })}
+        onChange={(event) =>
+          onChange({ ...filters, status: (event.target.value || undefined) as AlertStatus | undefined })
+        }
       />
       <TextField
         label="From"

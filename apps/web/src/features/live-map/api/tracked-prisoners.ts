@@ -7,7 +7,8 @@ import { api } from '../../../lib/api-client';
 export function useAssignedDevices() {
   return useQuery({
     queryKey: ['devices'],
-    queryFn: async () => (await api.get<{ data: Device[] }>('/devices')).data.filter((device) => device.prisoner_id !== null),
+    queryFn: async () =>
+      (await api.get<{ data: Device[] }>('/devices')).data.filter((device) => device.prisoner_id !== null),
     refetchInterval: 60_000,
   });
 }
@@ -20,7 +21,12 @@ export function useOpenViolations() {
       const page = (await api.get<{ data: AlertPage }>('/alert/prisoneralerts', { limit: 100 })).data;
       const ids = new Set<number>();
       for (const alert of page.data) {
-        if (alert.kind === 'geofence' && alert.ended_at === null && alert.status !== 'Resolved' && alert.prisoner_id !== null) {
+        if (
+          alert.kind === 'geofence' &&
+          alert.ended_at === null &&
+          alert.status !== 'Resolved' &&
+          alert.prisoner_id !== null
+        ) {
           ids.add(alert.prisoner_id);
         }
       }

@@ -1,7 +1,14 @@
 // The selected geofence: rename, change type, alert type, dwell and buffer, or delete after a confirmation
 // (DECISIONS.md item 11; dwell and buffer from issue 4).
 import { useState, type FormEvent } from 'react';
-import { ALERT_TYPES, GEOFENCE_TYPES, geofenceUpdate, type AlertType, type Geofence, type GeofenceType } from '@prison/shared';
+import {
+  ALERT_TYPES,
+  GEOFENCE_TYPES,
+  geofenceUpdate,
+  type AlertType,
+  type Geofence,
+  type GeofenceType,
+} from '@prison/shared';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -55,7 +62,11 @@ export function GeofenceEditor({ geofence, onClose }: { geofence: Geofence; onCl
     });
 
   return (
-    <section aria-labelledby="geofence-editor-title" className="flex flex-col gap-3 border-b border-slate-200 p-4" data-testid="geofence-editor">
+    <section
+      aria-labelledby="geofence-editor-title"
+      className="flex flex-col gap-3 border-b border-slate-200 p-4"
+      data-testid="geofence-editor"
+    >
       <div className="flex items-center justify-between gap-2">
         <h2 id="geofence-editor-title" className="font-semibold">
           {geofence.shape} geofence
@@ -65,9 +76,24 @@ export function GeofenceEditor({ geofence, onClose }: { geofence: Geofence; onCl
         </Button>
       </div>
       <form className="flex flex-col gap-3" onSubmit={save} noValidate>
-        <TextField label="Geofence Name" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
-        <SelectField label="Geofence Type" options={GEOFENCE_TYPES} value={type} onChange={(event) => setType(event.target.value as GeofenceType)} />
-        <SelectField label="Alert Type" options={ALERT_TYPES} value={alertType} onChange={(event) => setAlertType(event.target.value as AlertType)} />
+        <TextField
+          label="Geofence Name"
+          value={name}
+          maxLength={100}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <SelectField
+          label="Geofence Type"
+          options={GEOFENCE_TYPES}
+          value={type}
+          onChange={(event) => setType(event.target.value as GeofenceType)}
+        />
+        <SelectField
+          label="Alert Type"
+          options={ALERT_TYPES}
+          value={alertType}
+          onChange={(event) => setAlertType(event.target.value as AlertType)}
+        />
         <div className="grid grid-cols-2 gap-3">
           <TextField
             label="Dwell (seconds)"

@@ -2,14 +2,24 @@
 import { GEOFENCE_COLORS, type Geofence } from '@prison/shared';
 import { clsx } from 'clsx';
 
-export function GeofenceList({ geofences, selectedId, onSelect }: { geofences: Geofence[]; selectedId: string | null; onSelect(id: string): void }) {
+export function GeofenceList({
+  geofences,
+  selectedId,
+  onSelect,
+}: {
+  geofences: Geofence[];
+  selectedId: string | null;
+  onSelect(id: string): void;
+}) {
   return (
     <section aria-labelledby="geofence-list-title" className="border-b border-slate-200 p-4">
       <h2 id="geofence-list-title" className="mb-2 font-semibold">
         Geofences ({geofences.length})
       </h2>
       {geofences.length === 0 ? (
-        <p className="text-sm text-slate-500">No geofences yet. Draw a circle, polygon or rectangle with the tools on the map.</p>
+        <p className="text-sm text-slate-500">
+          No geofences yet. Draw a circle, polygon or rectangle with the tools on the map.
+        </p>
       ) : (
         <ul className="flex max-h-40 flex-col gap-0.5 overflow-y-auto" aria-label="Geofences">
           {geofences.map((geofence) => (
@@ -24,7 +34,11 @@ export function GeofenceList({ geofences, selectedId, onSelect }: { geofences: G
                 onClick={() => onSelect(geofence.geofence_id)}
                 data-testid="geofence-item"
               >
-                <span aria-hidden="true" className="h-2.5 w-2.5 shrink-0 rounded-sm" style={{ backgroundColor: GEOFENCE_COLORS[geofence.shape] }} />
+                <span
+                  aria-hidden="true"
+                  className="h-2.5 w-2.5 shrink-0 rounded-sm"
+                  style={{ backgroundColor: GEOFENCE_COLORS[geofence.shape] }}
+                />
                 <span className="flex-1 truncate">{geofence.name}</span>
                 <span className="text-xs text-slate-500">
                   {geofence.type} · {geofence.alert_type}

@@ -31,7 +31,9 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return rows
-      .filter((row) => !needle || row.name.toLowerCase().includes(needle) || row.trackingId.toLowerCase().includes(needle))
+      .filter(
+        (row) => !needle || row.name.toLowerCase().includes(needle) || row.trackingId.toLowerCase().includes(needle),
+      )
       .sort((a, b) => rank(a) - rank(b) || byName(a.name, b.name));
   }, [rows, search]);
   const online = rows.filter((row) => row.online).length;
@@ -46,10 +48,17 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
         <p className="text-xs text-slate-600" data-testid="tracked-summary">
           {online} online · {rows.length - online} offline · {violations} in violation
         </p>
-        <TextField label="Search tracked prisoners" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <TextField
+          label="Search tracked prisoners"
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
       </div>
       {filtered.length === 0 ? (
-        <EmptyState>{rows.length === 0 ? 'No tracked prisoners yet.' : 'No tracked prisoner matches the search.'}</EmptyState>
+        <EmptyState>
+          {rows.length === 0 ? 'No tracked prisoners yet.' : 'No tracked prisoner matches the search.'}
+        </EmptyState>
       ) : (
         <ul className="min-h-0 flex-1 overflow-y-auto" aria-label="Tracked prisoners">
           {filtered.slice(0, MAX_ROWS).map((row) => (
@@ -63,7 +72,10 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
               >
                 <span
                   aria-hidden="true"
-                  className={clsx('h-2.5 w-2.5 shrink-0 rounded-full', row.inViolation ? 'bg-red-600' : row.online ? 'bg-green-600' : 'bg-slate-400')}
+                  className={clsx(
+                    'h-2.5 w-2.5 shrink-0 rounded-full',
+                    row.inViolation ? 'bg-red-600' : row.online ? 'bg-green-600' : 'bg-slate-400',
+                  )}
                 />
                 <span className="flex-1 truncate font-medium">{row.name}</span>
                 <span className={clsx('text-xs', row.inViolation ? 'font-semibold text-red-700' : 'text-slate-500')}>
@@ -73,7 +85,9 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
             </li>
           ))}
           {filtered.length > MAX_ROWS && (
-            <li className="px-4 py-2 text-xs text-slate-500">{filtered.length - MAX_ROWS} more: refine the search to see them.</li>
+            <li className="px-4 py-2 text-xs text-slate-500">
+              {filtered.length - MAX_ROWS} more: refine the search to see them.
+            </li>
           )}
         </ul>
       )}

@@ -1,0 +1,70 @@
+// The simulator and the demo report through the real device protocols of a listening server.
+import { expect, it } from 'vitest';
+import { count, eq, like } from 'drizzle-orm';
+import { devices, geofences, positions, prisoners } from '../db/schema';
+import { startDemoTracking } from '../seed/demo-tracking';
+import { addDevice, useListeningApp } from '../tracking/tracking-test-kit';
+import { describeEachEngine } from '../../test/test-db';
+import { PrisonSite } from './site';
+import { osmandTransport, Simulator, socketTransport } from './simulator';
+
+const waitFor = async (check: () => Promise<boolean>, ms = 8000) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('condition not met in time');
+};
+
+describeEachEngine('simulator', (engine) => {
+  const ctx = useListeningApp(engine);
+  const site = new PrisonSite(51.5007, -0.1246);
+  const fixesOf = async (id: string) =>
+    (await ctx().database.db.select({ n: count() }).from(positions).where(eq(positions.deviceId, id)))[0]!.n;
+
+  it('the site lays out the demo geofences: a Negative perimeter, two restricted zones, a yard', () => {
+    const [perimeter] = site.geofences();
+    expect(perimeter).toMatchObject({ name: 'Perimeter', type: 'Negative', alert_type: 'Critical', shape: 'Polygon' });
+    expect(site.geofences().map((g) => [g.name, g.type, g.alert_type, g.shape])).toEqual([
+      ['Perimeter', 'Negative', 'Critical', 'Polygon'],
+      ['Workshop', 'Positive', 'Warning', 'Rectangle'],
+      ['Armoury', 'Positive', 'Warning', 'Circle'],
+      ['Exercise Yard', 'Positive', 'Informational', 'Circle'],
+    ]);
+  });
+
+  it('walks devices through OsmAnd HTTP and through Socket.IO', async () => {
+    const a = await addDevice(ctx());
+    const b = await addDevice(ctx());
+    const overHttp = new Simulator({ site, devices: [{ id: a.id }], transport: osmandTransport(ctx().osmandUrl), rateHz: 10 });
+    const overSocket = new Simulator({ site, devices: [b], transport: socketTransport(ctx().baseUrl, [b]), rateHz: 10 });
+    overHttp.start();
+    overSocket.start();
+    try {
+      await waitFor(async () => (await fixesOf(a.id)) >= 3 && (await fixesOf(b.id)) >= 3);
+    } finally {
+      await overHttp.stop();
+      await overSocket.stop();
+    }
+    expect(overHttp.stats.failed + overSocket.stats.failed).toBe(0);
+  });
+
+  it('the demo seeds the prison geofences, gives most incarcerated prisoners a tracker and moves them', async () => {
+    const db = ctx().database.db;
+    await db.delete(geofences);
+    await db.insert(prisoners).values(
+      Array.from({ length: 6 }, (_, i) => ({ firstName: 'Demo', lastName: `Inmate ${i}`, status: i < 5 ? 'Incarcerated' : 'Released' })),
+    );
+    const demo = await startDemoTracking(ctx().app);
+    try {
+      const names = (await db.select({ name: geofences.name }).from(geofences)).map((g) => g.name).sort();
+      expect(names).toEqual(['Armoury', 'Exercise Yard', 'Perimeter', 'Workshop']);
+      const demoDevices = await db.select({ id: devices.id }).from(devices).where(like(devices.id, 'demo-%'));
+      expect(demoDevices.length).toBeGreaterThanOrEqual(4); // most of the 5 incarcerated, of those without one
+      await waitFor(async () => (await fixesOf(demoDevices[0]!.id)) >= 1);
+    } finally {
+      await demo.stop();
+    }
+  });
+});

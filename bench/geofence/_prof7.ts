@@ -1,2 +1,0 @@
-process.argv.push('--seconds', '1');
-await import('./run');
