@@ -86,10 +86,14 @@ async function main() {
     const tFill = performance.now();
     await fill(client);
     const fillSeconds = ms(tFill) / 1000;
-    const { rows: [stats] } = await client.query<{ n: string; size: string }>(
+    const {
+      rows: [stats],
+    } = await client.query<{ n: string; size: string }>(
       `select count(*)::text as n, pg_size_pretty(pg_total_relation_size('positions')) as size from positions`,
     );
-    log(`${Number(stats!.n).toLocaleString('en-US')} fixes (${stats!.size} with indexes), filled in ${fillSeconds.toFixed(0)} s`);
+    log(
+      `${Number(stats!.n).toLocaleString('en-US')} fixes (${stats!.size} with indexes), filled in ${fillSeconds.toFixed(0)} s`,
+    );
 
     const from = new Date(DAY_START).toISOString();
     const to = new Date(DAY_START + SECONDS * 1000 - 1).toISOString();
@@ -98,20 +102,28 @@ async function main() {
 
     const thinned = await timed(RUNS, () => readHistory(database.db, query));
     const thinnedBytes = JSON.stringify(thinned.last).length;
-    log(`thinned answer: ${thinned.last.points.length} of ${thinned.last.total} fixes, ${(thinnedBytes / 1024).toFixed(0)} KiB JSON, ` +
-      `${(thinned.last.distance_m / 1000).toFixed(1)} km, ${thinned.last.geofence_time.length} geofences, ${thinned.last.alerts.length} alerts`);
+    log(
+      `thinned answer: ${thinned.last.points.length} of ${thinned.last.total} fixes, ${(thinnedBytes / 1024).toFixed(0)} KiB JSON, ` +
+        `${(thinned.last.distance_m / 1000).toFixed(1)} km, ${thinned.last.geofence_time.length} geofences, ${thinned.last.alerts.length} alerts`,
+    );
 
     // Baseline 1: the same service without thinning, i.e. every fix sent to the browser (timed with its JSON).
     const unthinned = await timed(Math.max(5, Math.floor(RUNS / 4)), async () => {
       const full = await readHistory(database.db, { ...query, max_points: 100_000 });
       return JSON.stringify(full).length;
     });
-    const thinnedWithJson = await timed(Math.max(5, Math.floor(RUNS / 4)), async () => JSON.stringify(await readHistory(database.db, query)).length);
+    const thinnedWithJson = await timed(
+      Math.max(5, Math.floor(RUNS / 4)),
+      async () => JSON.stringify(await readHistory(database.db, query)).length,
+    );
 
     // Baseline 2: the service's fixes query alone, with the index, and on a connection that may not use indexes.
     const indexed = await timed(RUNS, () => readFixes(database.db, PRISONER, new Date(from), new Date(to)));
     const noIndexUrl = new URL(url);
-    noIndexUrl.searchParams.set('options', '-c enable_indexscan=off -c enable_indexonlyscan=off -c enable_bitmapscan=off');
+    noIndexUrl.searchParams.set(
+      'options',
+      '-c enable_indexscan=off -c enable_indexonlyscan=off -c enable_bitmapscan=off',
+    );
     const noIndexDb = fromPostgres(noIndexUrl.toString(), 1);
     const noIndex = await timed(3, () => readFixes(noIndexDb.db, PRISONER, new Date(from), new Date(to)));
     await noIndexDb.close();
@@ -122,12 +134,43 @@ async function main() {
     if (thinned.last.total !== SECONDS) throw new Error(`expected ${SECONDS} fixes, read ${thinned.last.total}`);
 
     const figures: Figure[] = [
-      { name: 'history p50 (thinned to 2,000 points)', value: percentile(thinned.times, 50), unit: 'ms', baseline: percentile(unthinned.times, 50) },
-      { name: 'history p95 (thinned to 2,000 points)', value: percentile(thinned.times, 95), unit: 'ms', baseline: percentile(unthinned.times, 95), target: '<= 300 ms' },
-      { name: 'history p95 incl. JSON (thinned vs all 86,400)', value: percentile(thinnedWithJson.times, 95), unit: 'ms', baseline: percentile(unthinned.times, 95) },
-      { name: 'answer size (thinned vs all 86,400)', value: thinnedBytes / 1024, unit: 'KiB', baseline: unthinned.last / 1024 },
-      { name: 'fixes query p50 (index vs no index)', value: percentile(indexed.times, 50), unit: 'ms', baseline: percentile(noIndex.times, 50) },
-      { name: 'fixes query p95 (index vs no index)', value: percentile(indexed.times, 95), unit: 'ms', baseline: percentile(noIndex.times, 95) },
+      {
+        name: 'history p50 (thinned to 2,000 points)',
+        value: percentile(thinned.times, 50),
+        unit: 'ms',
+        baseline: percentile(unthinned.times, 50),
+      },
+      {
+        name: 'history p95 (thinned to 2,000 points)',
+        value: percentile(thinned.times, 95),
+        unit: 'ms',
+        baseline: percentile(unthinned.times, 95),
+        target: '<= 300 ms',
+      },
+      {
+        name: 'history p95 incl. JSON (thinned vs all 86,400)',
+        value: percentile(thinnedWithJson.times, 95),
+        unit: 'ms',
+        baseline: percentile(unthinned.times, 95),
+      },
+      {
+        name: 'answer size (thinned vs all 86,400)',
+        value: thinnedBytes / 1024,
+        unit: 'KiB',
+        baseline: unthinned.last / 1024,
+      },
+      {
+        name: 'fixes query p50 (index vs no index)',
+        value: percentile(indexed.times, 50),
+        unit: 'ms',
+        baseline: percentile(noIndex.times, 50),
+      },
+      {
+        name: 'fixes query p95 (index vs no index)',
+        value: percentile(indexed.times, 95),
+        unit: 'ms',
+        baseline: percentile(noIndex.times, 95),
+      },
     ];
     printFigures(
       `Location history: 24 h of 1 Hz fixes (86,400) of one prisoner from ${Number(stats!.n).toLocaleString('en-US')} stored fixes, PostgreSQL, ${RUNS} runs`,
@@ -136,7 +179,11 @@ async function main() {
     const p95 = percentile(thinned.times, 95);
     console.log(p95 <= 300 ? `PASS: p95 ${p95.toFixed(0)} ms <= 300 ms` : `MISS: p95 ${p95.toFixed(0)} ms > 300 ms`);
     // Figures on a shared machine mean little without its load beside them.
-    console.log(`load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+    console.log(
+      `load average at the end of the run: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${cpus().length} cores`,
+    );
   } finally {
     await client.end().catch(() => undefined);
     await database.close();

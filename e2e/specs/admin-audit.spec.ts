@@ -7,14 +7,19 @@ test('acknowledging and resolving an alert is on the audit trail', async ({ admi
   const created = await api.post('/api/v1/alert/all', { data: { alert_type: 'Critical', details } });
   expect([200, 201], await created.text()).toContain(created.status());
   const alert = (await created.json()) as { id: number };
-  expect((await api.post(`/api/v1/alert/${alert.id}/acknowledge`, { data: { note: 'Guard on the way' } })).status()).toBe(200);
+  expect(
+    (await api.post(`/api/v1/alert/${alert.id}/acknowledge`, { data: { note: 'Guard on the way' } })).status(),
+  ).toBe(200);
   expect((await api.post(`/api/v1/alert/${alert.id}/resolve`, { data: { note: 'Back in cell' } })).status()).toBe(200);
 
   await page.goto('/audit');
   await expect(page.getByRole('heading', { name: 'Audit trail' })).toBeVisible();
   await page.getByLabel('Entity').fill('alert');
   await page.getByRole('button', { name: 'Apply Filters' }).click();
-  const rowsOf = (action: string) => page.locator(`[data-testid="audit-row"][data-entity="alert"][data-entity-id="${alert.id}"][data-action="${action}"]`);
+  const rowsOf = (action: string) =>
+    page.locator(
+      `[data-testid="audit-row"][data-entity="alert"][data-entity-id="${alert.id}"][data-action="${action}"]`,
+    );
   await expect(rowsOf('acknowledge')).toHaveCount(1);
   const resolved = rowsOf('resolve');
   await expect(resolved).toHaveCount(1);

@@ -71,7 +71,11 @@ test('revokes another session: that browser is logged out at once', async ({ bro
   await other.close();
 });
 
-test('creates an admin and disables them: their open browser is logged out', async ({ adminPage: page, api, browser }) => {
+test('creates an admin and disables them: their open browser is logged out', async ({
+  adminPage: page,
+  api,
+  browser,
+}) => {
   const username = unique('dis');
   await page.goto('/profile');
   await page.getByRole('button', { name: 'Create admin' }).click();
@@ -97,11 +101,15 @@ test('creates an admin and disables them: their open browser is logged out', asy
   await page.getByRole('dialog', { name: 'Disable admin' }).getByRole('button', { name: 'Disable' }).click();
   await expect(row).toContainText('Disabled');
   await expect(theirPage).toHaveURL(/\/login$/, { timeout: 15_000 });
-  const relogin = await theirs.request.post('/api/v1/admin/login', { data: { username, password: 'disable password' } });
+  const relogin = await theirs.request.post('/api/v1/admin/login', {
+    data: { username, password: 'disable password' },
+  });
   expect(relogin.status()).toBe(401);
 
   await row.getByRole('button', { name: 'Enable' }).click();
   await expect(row).toContainText('Active');
-  expect((await api.post('/api/v1/admin/login', { data: { username, password: 'disable password' } })).status()).toBe(200);
+  expect((await api.post('/api/v1/admin/login', { data: { username, password: 'disable password' } })).status()).toBe(
+    200,
+  );
   await theirs.close();
 });

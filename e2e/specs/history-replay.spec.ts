@@ -6,13 +6,17 @@ const FIXES = 120;
 
 test('replays a prisoner track, jumps the player and exports GPX', async ({ adminPage: page, api }) => {
   const firstName = unique('Hist');
-  const created = await api.post('/api/v1/prisoner/add', { data: { first_name: firstName, last_name: 'Replay', status: 'Incarcerated' } });
+  const created = await api.post('/api/v1/prisoner/add', {
+    data: { first_name: firstName, last_name: 'Replay', status: 'Incarcerated' },
+  });
   expect(created.status(), await created.text()).toBe(200);
   const prisonerId = (await created.json()).prisoner_id as number;
   const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag` } });
   expect([200, 201], await device.text()).toContain(device.status());
   const { id: deviceId, secret } = (await device.json()) as { id: string; secret: string };
-  const assign = await api.put(`/api/v1/devices/${encodeURIComponent(deviceId)}/assign`, { data: { prisoner_id: prisonerId } });
+  const assign = await api.put(`/api/v1/devices/${encodeURIComponent(deviceId)}/assign`, {
+    data: { prisoner_id: prisonerId },
+  });
   expect(assign.status(), await assign.text()).toBe(200);
 
   // 120 fixes, one every 10 s over the last 20 minutes, walking north about 11 m a fix.
@@ -31,7 +35,10 @@ test('replays a prisoner track, jumps the player and exports GPX', async ({ admi
 
   await page.goto('/location-history');
   await page.getByRole('searchbox', { name: 'Prisoner' }).fill(firstName);
-  await page.getByRole('list', { name: 'Prisoners' }).getByRole('button', { name: new RegExp(firstName) }).click();
+  await page
+    .getByRole('list', { name: 'Prisoners' })
+    .getByRole('button', { name: new RegExp(firstName) })
+    .click();
   await expect(page.getByRole('heading', { name: `${firstName} Replay` })).toBeVisible();
   await expect(page.getByText(`${FIXES} fixes`)).toBeVisible();
   // 119 steps of ~11.1 m.
@@ -45,7 +52,9 @@ test('replays a prisoner track, jumps the player and exports GPX', async ({ admi
   await page.getByLabel('Speed').selectOption('60');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
-  await expect.poll(async () => Number(await clock.getAttribute('data-time')) - startTime, { timeout: 10_000 }).toBeGreaterThan(60_000);
+  await expect
+    .poll(async () => Number(await clock.getAttribute('data-time')) - startTime, { timeout: 10_000 })
+    .toBeGreaterThan(60_000);
   await expect(where).not.toHaveText('51.50000, -0.12000');
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   const paused = Number(await clock.getAttribute('data-time'));
@@ -62,7 +71,9 @@ test('replays a prisoner track, jumps the player and exports GPX', async ({ admi
   const downloadPromise = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export GPX' }).click();
   const download = await downloadPromise;
-  expect(download.suggestedFilename()).toMatch(new RegExp(`^track-prisoner-${prisonerId}-\\d{8}T\\d{6}Z-\\d{8}T\\d{6}Z\\.gpx$`));
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^track-prisoner-${prisonerId}-\\d{8}T\\d{6}Z-\\d{8}T\\d{6}Z\\.gpx$`),
+  );
   const gpx = readFileSync((await download.path())!, 'utf8');
   expect(gpx).toContain('<gpx version="1.1"');
   expect(gpx).toContain(`<name>${firstName} Replay (prisoner ${prisonerId})</name>`);
@@ -89,13 +100,23 @@ test('an alert of the range jumps the player to its moment', async ({ adminPage:
   expect((await api.post('/api/v1/ingest/positions', { data: { positions } })).status()).toBe(200);
   const alertAt = new Date(start + 10 * 60_000);
   const alert = await api.post('/api/v1/alert/all', {
-    data: { device_id: deviceId, alert_type: 'Warning', details: `${firstName} climbed the fence`, timestamp: alertAt.toISOString().slice(0, 19).replace('T', ' ') },
+    data: {
+      device_id: deviceId,
+      alert_type: 'Warning',
+      details: `${firstName} climbed the fence`,
+      timestamp: alertAt.toISOString().slice(0, 19).replace('T', ' '),
+    },
   });
   expect([200, 201], await alert.text()).toContain(alert.status());
 
   await page.goto('/location-history');
   await page.getByRole('searchbox', { name: 'Prisoner' }).fill(firstName);
-  await page.getByRole('list', { name: 'Prisoners' }).getByRole('button', { name: new RegExp(firstName) }).click();
+  await page
+    .getByRole('list', { name: 'Prisoners' })
+    .getByRole('button', { name: new RegExp(firstName) })
+    .click();
   await page.getByRole('button', { name: new RegExp(`${firstName} climbed the fence`) }).click();
-  await expect.poll(async () => Number(await page.getByTestId('player-time').getAttribute('data-time'))).toBe(alertAt.getTime());
+  await expect
+    .poll(async () => Number(await page.getByTestId('player-time').getAttribute('data-time')))
+    .toBe(alertAt.getTime());
 });

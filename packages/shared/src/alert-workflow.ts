@@ -10,7 +10,10 @@ export const ALERT_WORKFLOW_ACTIONS = ['acknowledge', 'resolve'] as const;
 export type AlertWorkflowAction = (typeof ALERT_WORKFLOW_ACTIONS)[number];
 
 export const alertBulkRequest = z.object({
-  ids: z.array(z.number().int().positive()).min(1, 'ids must hold at least one alert id').max(500, 'ids may hold at most 500 alert ids'),
+  ids: z
+    .array(z.number().int().positive())
+    .min(1, 'ids must hold at least one alert id')
+    .max(500, 'ids may hold at most 500 alert ids'),
   action: z.enum(ALERT_WORKFLOW_ACTIONS, { message: 'action must be acknowledge or resolve' }),
   note,
 });

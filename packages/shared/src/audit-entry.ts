@@ -17,7 +17,11 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-const instant = (field: string) => z.string().datetime({ offset: true, message: `${field} must be an ISO instant` }).optional();
+const instant = (field: string) =>
+  z
+    .string()
+    .datetime({ offset: true, message: `${field} must be an ISO instant` })
+    .optional();
 
 export const auditQuery = pageQuery.extend({
   /** Exact entity, e.g. prisoner, alert, session. */

@@ -10,10 +10,14 @@ export const HISTORY_MAX_RANGE_DAYS = 31;
 /** A gap between two fixes longer than this is a loss of signal: it counts towards no geofence. */
 export const HISTORY_MAX_GAP_SECONDS = 300;
 
-const instant = (field: string) => z.string().datetime({ offset: true, message: `${field} must be an ISO instant, e.g. 2026-01-31T08:00:00Z` });
+const instant = (field: string) =>
+  z.string().datetime({ offset: true, message: `${field} must be an ISO instant, e.g. 2026-01-31T08:00:00Z` });
 
 const range = z.object({
-  prisoner_id: z.coerce.number({ message: 'prisoner_id must be a number' }).int().positive('prisoner_id must be a positive id'),
+  prisoner_id: z.coerce
+    .number({ message: 'prisoner_id must be a number' })
+    .int()
+    .positive('prisoner_id must be a positive id'),
   from: instant('from'),
   to: instant('to'),
 });
@@ -24,13 +28,22 @@ function checkRange(value: { from: string; to: string }, ctx: z.RefinementCtx) {
   const to = Date.parse(value.to);
   if (!(from < to)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be after from' });
   else if (to - from > HISTORY_MAX_RANGE_DAYS * 86_400_000) {
-    ctx.addIssue({ code: 'custom', path: ['to'], message: `the range may span at most ${HISTORY_MAX_RANGE_DAYS} days` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['to'],
+      message: `the range may span at most ${HISTORY_MAX_RANGE_DAYS} days`,
+    });
   }
 }
 
 export const historyQuery = range
   .extend({
-    max_points: z.coerce.number().int().min(2, 'max_points must be at least 2').max(HISTORY_MAX_POINTS_LIMIT).default(HISTORY_DEFAULT_MAX_POINTS),
+    max_points: z.coerce
+      .number()
+      .int()
+      .min(2, 'max_points must be at least 2')
+      .max(HISTORY_MAX_POINTS_LIMIT)
+      .default(HISTORY_DEFAULT_MAX_POINTS),
   })
   .superRefine(checkRange);
 export type HistoryQuery = z.infer<typeof historyQuery>;

@@ -14,7 +14,11 @@ export const logMessage = z.object({
 export type LogMessage = z.infer<typeof logMessage>;
 
 export const messageInput = z.object({
-  body: z.string().trim().min(1, 'body is required').max(MESSAGE_MAX_LENGTH, `body must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  body: z
+    .string()
+    .trim()
+    .min(1, 'body is required')
+    .max(MESSAGE_MAX_LENGTH, `body must be at most ${MESSAGE_MAX_LENGTH} characters`),
 });
 export type MessageInput = z.infer<typeof messageInput>;
 

@@ -24,8 +24,10 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(500).send({ message: 'Internal server error' });
     }
     // Unique violations that slipped past a service check still answer as a conflict, not a crash.
-    if (error.code === '23505') return reply.status(409).send({ message: `Duplicate value (${error.constraint ?? 'unique'})` });
-    if (error.code === '23503') return reply.status(409).send({ message: 'The record is referenced by another record' });
+    // Drizzle wraps the driver's error (DrizzleQueryError): the database's code is then on `cause`.
+    const dbError = (error.cause as PgLikeError | undefined)?.code ? (error.cause as PgLikeError) : error;
+    if (dbError.code === '23505') return reply.status(409).send({ message: `Duplicate value (${dbError.constraint ?? 'unique'})` });
+    if (dbError.code === '23503') return reply.status(409).send({ message: 'The record is referenced by another record' });
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, countDistinct, eq, isNotNull, sql } from 'drizzle-orm';
 import { PRISONER_STATUSES, isCountryName } from '@prison/shared';
 import { createTestDatabase, describeEachEngine } from '../../test/test-db';
@@ -85,4 +85,38 @@ describeEachEngine('demo records seed', (engine) => {
     const [p] = await database.db.select({ n: count() }).from(prisoners);
     expect(p!.n).toBe(DEMO_COUNTS.prisoners);
   });
+});
+
+describe('demo records seed is reproducible', () => {
+  it('creates the same records for the same day', async () => {
+    const now = new Date('2026-03-02T09:00:00Z');
+    const snapshot = async () => {
+      const database = await createTestDatabase('pglite');
+      try {
+        await seedDemoRecords(database.db, now);
+        const rows = await database.db
+          .select({
+            id: prisoners.prisonerId,
+            first: prisoners.firstName,
+            last: prisoners.lastName,
+            dob: prisoners.dateOfBirth,
+            cell: prisoners.cellId,
+            status: prisoners.status,
+            release: prisoners.releaseDate,
+          })
+          .from(prisoners)
+          .orderBy(prisoners.prisonerId);
+        const recent = await database.db
+          .select({ date: incidents.date, who: incidents.prisonerName })
+          .from(incidents)
+          .orderBy(incidents.id);
+        return { rows, recent };
+      } finally {
+        await database.close();
+      }
+    };
+    const [first, second] = [await snapshot(), await snapshot()];
+    expect(second).toEqual(first);
+    expect(first.recent.at(-1)!.date).toBe('2026-03-01'); // incidents are dated around the seed day
+  }, 120_000);
 });

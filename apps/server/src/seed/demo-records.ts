@@ -206,8 +206,8 @@ const addDays = (isoDate: string, days: number) =>
 /** 60 cells over blocks A (high security), B (medium) and C (low, larger dormitory cells). */
 function demoCells(random: Random): CellInput[] {
   const plan = [
-    { block: 'A', levels: ['High', 'High', 'High', 'Medium'] as const, capacities: [1, 1, 2, 2] },
-    { block: 'B', levels: ['Medium', 'Medium', 'High', 'Low'] as const, capacities: [2, 2, 3, 1] },
+    { block: 'A', levels: ['High', 'High', 'High', 'Medium'] as const, capacities: [1, 2, 2] },
+    { block: 'B', levels: ['Medium', 'Medium', 'High', 'Low'] as const, capacities: [2, 3, 3, 4] },
     { block: 'C', levels: ['Low', 'Low', 'Medium'] as const, capacities: [2, 3, 4, 4] },
   ];
   return plan.flatMap(({ block, levels, capacities }) =>
@@ -232,29 +232,35 @@ function pickNameGroup(random: Random): NameGroup {
 }
 
 function statusFor(index: number): PrisonerStatus {
-  // About 55% incarcerated, 22% on trial, 13% released, 10% transferred.
-  const slot = index % 100;
-  if (slot < 55) return 'Incarcerated';
-  if (slot < 77) return 'On Trial';
-  if (slot < 90) return 'Released';
+  // Of every twenty: 11 incarcerated, 4 on trial, 3 released, 2 transferred.
+  const slot = index % 20;
+  if (slot < 11) return 'Incarcerated';
+  if (slot < 15) return 'On Trial';
+  if (slot < 18) return 'Released';
   return 'Transferred';
 }
 
-/** A prisoner's record without the cell: the seed assigns cells afterwards, as an operator would. */
-function demoPrisoner(random: Random, status: PrisonerStatus): PrisonerInput {
+/** A prisoner's record without the cell (the seed assigns cells afterwards, as an operator would). */
+function demoPrisoner(random: Random, status: PrisonerStatus, today: string): PrisonerInput {
   const group = pickNameGroup(random);
   const gender = random.chance(0.9) ? 'Male' : random.chance(0.95) ? 'Female' : 'Other';
   const firstNames =
     gender === 'Female' ? group.female : gender === 'Male' ? group.male : [...group.male, ...group.female];
-  const birth = iso(new Date(Date.UTC(random.int(1958, 2004), random.int(0, 11), random.int(1, 28))));
-  // Entry after the 18th birthday, and before the seed's reference day.
-  const earliestEntry = Math.max(Date.parse(addDays(birth, 18 * 365 + 5)), Date.UTC(2012, 0, 1));
-  const latestEntry = status === 'On Trial' ? Date.UTC(2025, 9, 1) : Date.UTC(2025, 3, 1);
+  const year = Number(today.slice(0, 4));
+  const birth = iso(new Date(Date.UTC(random.int(year - 67, year - 21), random.int(0, 11), random.int(1, 28))));
+  // Entry after the 18th birthday, within the last fourteen years; people on trial arrived in the last 18 months.
+  const lookBack = status === 'On Trial' ? -540 : -14 * 365;
+  const earliestEntry = Math.max(Date.parse(addDays(birth, 18 * 365 + 5)), Date.parse(addDays(today, lookBack)));
+  const latestEntry = Date.parse(addDays(today, status === 'On Trial' ? -7 : -120));
   const entry = iso(new Date(earliestEntry + random.next() * Math.max(0, latestEntry - earliestEntry)));
   let release: string | null = null;
-  if (status === 'Released') release = addDays(entry, random.int(90, 2500));
-  if (status === 'Incarcerated' && random.chance(0.8)) release = addDays(entry, random.int(365, 365 * 15)); // end of sentence
-  if (status === 'Transferred' && random.chance(0.5)) release = addDays(entry, random.int(365, 365 * 10));
+  if (status === 'Released') {
+    const from = Date.parse(addDays(entry, 30));
+    release = iso(new Date(from + random.next() * Math.max(0, Date.parse(addDays(today, -1)) - from)));
+  }
+  // The end of the sentence, when one is set, lies ahead.
+  if (status === 'Incarcerated' && random.chance(0.8)) release = addDays(today, random.int(30, 365 * 12));
+  if (status === 'Transferred' && random.chance(0.5)) release = addDays(today, random.int(60, 365 * 8));
   return {
     first_name: random.pick(firstNames),
     last_name: random.pick(group.last),
@@ -304,60 +310,65 @@ function demoStaff(random: Random): StaffInput[] {
   return [...police, ...guards];
 }
 
-function demoIncidents(prisonerNames: string[], guardNames: string[]) {
+function demoIncidents(prisonerNames: string[], guardNames: string[], today: string) {
   const samples = [
     {
-      date: '2025-10-14',
+      daysAgo: 13,
       time: '07:45',
       description: 'Fight in the B-block canteen queue during breakfast; one prisoner with a cut above the eye.',
       actionTaken:
         'Both prisoners separated and escorted to their cells; injured prisoner treated by the nurse; CCTV retained.',
     },
     {
-      date: '2025-10-16',
+      daysAgo: 11,
       time: '14:20',
       description: 'Mobile phone and charger found hidden inside a hollowed-out book during a routine cell search.',
       actionTaken:
         'Items confiscated and logged as evidence; prisoner placed on report; cell added to the search rota.',
     },
     {
-      date: '2025-10-19',
+      daysAgo: 8,
       time: '22:10',
       description: 'Prisoner refused to return to cell at lock-up and barricaded himself in the association room.',
       actionTaken:
         'Supervisor negotiated for 25 minutes; prisoner returned voluntarily; loss of association privileges for 7 days.',
     },
     {
-      date: '2025-10-22',
+      daysAgo: 5,
       time: '10:05',
       description: 'Visitor attempted to pass a small package during a visit in the main visits hall.',
       actionTaken:
         'Visit terminated; package seized (suspected drugs) and handed to the police; visitor banned pending review.',
     },
     {
-      date: '2025-10-25',
+      daysAgo: 2,
       time: '03:30',
       description: 'Night patrol found a prisoner unwell and short of breath in a single cell on A wing.',
       actionTaken:
         'Cell opened under the emergency protocol; first aid given; prisoner taken to hospital under escort and returned the next day.',
     },
     {
-      date: '2025-10-27',
+      daysAgo: 1,
       time: '16:50',
       description: 'Tracking tag reported tampering during an outdoor work party near the perimeter fence.',
       actionTaken:
         'Work party stopped and counted; tag inspected and replaced; prisoner moved to indoor work pending investigation.',
     },
   ];
-  return samples.map((sample, i) => ({
+  return samples.map(({ daysAgo, ...sample }, i) => ({
     ...sample,
+    date: addDays(today, -daysAgo),
     prisonerName: prisonerNames[(i * 17) % prisonerNames.length] ?? 'Unknown prisoner',
     guardName: guardNames[(i * 5) % guardNames.length] ?? 'Duty officer',
   }));
 }
 
-/** Seeds a believable prison on an empty database (no prisoners and no cells); otherwise does nothing. */
-export async function seedDemoRecords(db: Db): Promise<{ seeded: boolean }> {
+/**
+ * Seeds a believable prison on an empty database (no prisoners and no cells); otherwise does nothing.
+ * The same records every time; their dates are placed around `now` so the demo reads as current.
+ */
+export async function seedDemoRecords(db: Db, now = new Date()): Promise<{ seeded: boolean }> {
+  const today = iso(now);
   return db.transaction(async (tx) => {
     const [[p], [c]] = await Promise.all([
       tx.select({ n: count() }).from(prisoners),
@@ -369,20 +380,25 @@ export async function seedDemoRecords(db: Db): Promise<{ seeded: boolean }> {
     const cellPlan = demoCells(random);
     for (const cell of cellPlan) await createCell(tx, SEED_ACTOR, cell);
 
-    // Fill about a quarter of the cells to capacity, then spread the other occupants over the cells with room.
+    // Fill a fifth of the cells to capacity, then spread the other occupants over the cells with room.
     const freePlaces = new Map(cellPlan.map((cell) => [cell.cell_id, cell.capacity]));
-    const fillFirst = random.shuffle(cellPlan.map((cell) => cell.cell_id)).slice(0, 15);
+    const fillFirst = random.shuffle(cellPlan.map((cell) => cell.cell_id)).slice(0, 12);
     const placeFor = () => {
       const target = fillFirst.find((id) => freePlaces.get(id)! > 0);
       if (target) return target;
-      const open = [...freePlaces].filter(([, free]) => free > 0).map(([id]) => id);
-      return open.length ? random.pick(open) : null;
+      // Otherwise a cell chosen in proportion to its free places, so the rest fill evenly.
+      let roll = random.next() * [...freePlaces.values()].reduce((sum, free) => sum + free, 0);
+      for (const [id, free] of freePlaces) {
+        roll -= free;
+        if (free > 0 && roll < 0) return id;
+      }
+      return null;
     };
 
     const prisonerNames: string[] = [];
     for (let i = 0; i < DEMO_COUNTS.prisoners; i++) {
       const status = statusFor(i);
-      const record = demoPrisoner(random, status);
+      const record = demoPrisoner(random, status, today);
       if (status === 'On Trial' || status === 'Incarcerated') {
         const cellId = placeFor();
         if (cellId) {
@@ -402,7 +418,9 @@ export async function seedDemoRecords(db: Db): Promise<{ seeded: boolean }> {
       if (created.role === 'Guard') guardNames.push(`${created.first_name} ${created.last_name}`);
     }
 
-    for (const incident of demoIncidents(prisonerNames, guardNames)) await createIncident(tx, SEED_ACTOR, incident);
+    for (const incident of demoIncidents(prisonerNames, guardNames, today)) {
+      await createIncident(tx, SEED_ACTOR, incident);
+    }
     return { seeded: true };
   });
 }

@@ -47,5 +47,7 @@ async function receiveFix(tracking: TrackingService, deviceId: string, secret: s
     accuracy: event.accuracy ?? null,
     battery: event.battery ?? null,
   });
-  await tracking.submit([fix]);
+  const [outcome] = await tracking.submit([fix]);
+  // Removed while the fix waited for its transaction.
+  if (outcome === 'refused') throw new FixRefused(`Unknown device ${deviceId}`);
 }

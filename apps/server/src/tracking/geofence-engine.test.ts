@@ -217,6 +217,31 @@ describe('geofence engine: geofence changes and forgotten devices', () => {
   });
 });
 
+describe('geofence engine: sparse states', () => {
+  it('keeps no state for the many Negative geofences a device is outside of, once alerted', () => {
+    // 500 small Negative zones far away and one Positive workshop; the device is outside all the zones.
+    const zones = Array.from({ length: 500 }, (_, i) =>
+      circleFence({ geofence_id: `zone-${i}`, type: 'Negative', center_lat: 1 + i * 0.01, center_lng: 1, radius: 50 }),
+    );
+    const engine = new GeofenceEngine([...zones, workshop]);
+    expect(engine.evaluate('d1', ...east(500), at(0))).toHaveLength(500); // each left zone is raised once
+    expect(engine.stats()).toMatchObject({
+      geofences: 501,
+      negativeGeofences: 500,
+      devices: 1,
+      states: 0,
+      pendingDevices: 0,
+    });
+    expect(engine.activeViolations('d1')).toHaveLength(500);
+    expect(engine.evaluate('d1', ...east(50), at(1)).map((t) => t.geofence.name)).toEqual(['Workshop']);
+    expect(engine.stats().states).toBe(1);
+    // Entering one zone ends its violation; leaving it raises it again.
+    expect(summary(engine.evaluate('d1', 1.05, 1, at(2))).sort()).toEqual(['end Workshop', 'end zone-5']);
+    expect(summary(engine.evaluate('d1', ...east(500), at(3)))).toEqual(['start zone-5']);
+    expect(engine.stats().states).toBe(0);
+  });
+});
+
 /**
  * A plain reference model of the rules: one state per device and geofence, every geofence examined on every fix.
  * The engine (sparse states, spatial index) must give the same transitions.

@@ -251,6 +251,19 @@ export class GeofenceEngine {
     return result;
   }
 
+  /** Sizes for health checks and tests: states stay few because only non-default states are kept. */
+  stats(): { geofences: number; negativeGeofences: number; devices: number; states: number; pendingDevices: number } {
+    let states = 0;
+    for (const device of this.devices.values()) states += device.states.length;
+    return {
+      geofences: this.index.size,
+      negativeGeofences: this.negatives.length,
+      devices: this.devices.size,
+      states,
+      pendingDevices: this.pendingDevices.size,
+    };
+  }
+
   private device(deviceId: string): DeviceTrack {
     let device = this.devices.get(deviceId);
     if (!device) {

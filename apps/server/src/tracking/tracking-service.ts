@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { inArray, sql } from 'drizzle-orm';
 import type { FixOutcome } from '@prison/shared';
-import type { Db, Tx } from '../db/client';
+import type { Db, DbOrTx, Tx } from '../db/client';
 import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
@@ -15,7 +15,7 @@ import { LivePositions } from './live-positions';
 
 /** Fixes arriving within this window share one transaction. */
 const FLUSH_DELAY_MS = 2;
-/** Most fixes per transaction (well under PostgreSQL's 65,535 bind parameters). */
+/** Most fixes per transaction: bounds the latency of the fixes that wait behind a large batch. */
 const MAX_FIXES_PER_TRANSACTION = 2000;
 export const LOW_BATTERY_PERCENT = 15;
 export const BATTERY_REARM_PERCENT = 20;
@@ -50,21 +50,35 @@ type PositionRow = typeof positions.$inferInsert & { recordedAt: Date };
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * One multi-row insert of fixes; a fix already stored (same device and time) is skipped. Answers the keys
- * (`device|ms`) of the rows actually inserted. Column arrays keep it to 11 parameters however many fixes.
+ * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
+ * device and time, is skipped) and an update of the devices they came from. Column arrays keep it to 19 parameters
+ * however many fixes. A single statement is atomic, so a batch that raises nothing needs no explicit transaction.
+ * Answers the keys (`device|ms`) of the fixes actually inserted.
  */
-async function insertPositions(tx: Tx, rows: PositionRow[]): Promise<Set<string>> {
+async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const column = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
-  const result = (await tx.execute(sql`
-    insert into positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)
-    select * from unnest(${column((r) => r.deviceId)}::text[], ${column((r) => r.prisonerId ?? null)}::int[],
-      ${column((r) => r.recordedAt.toISOString())}::timestamptz[], ${column((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
-      ${column((r) => r.latitude)}::float8[], ${column((r) => r.longitude)}::float8[], ${column((r) => r.accuracy ?? null)}::real[],
-      ${column((r) => r.speed ?? null)}::real[], ${column((r) => r.bearing ?? null)}::real[], ${column((r) => r.altitude ?? null)}::real[],
-      ${column((r) => r.battery ?? null)}::real[])
-    on conflict (device_id, recorded_at) do nothing
-    returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms`)) as unknown as { rows: { device_id: string; ms: number | string }[] };
+  const fix = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
+  const device = <T>(pick: (d: TrackedDevice) => T) => sql.param(states.map(pick));
+  const result = (await db.execute(sql`
+    with inserted as (
+      insert into positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)
+      select * from unnest(${fix((r) => r.deviceId)}::text[], ${fix((r) => r.prisonerId ?? null)}::int[],
+        ${fix((r) => r.recordedAt.toISOString())}::timestamptz[], ${fix((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
+        ${fix((r) => r.latitude)}::float8[], ${fix((r) => r.longitude)}::float8[], ${fix((r) => r.accuracy ?? null)}::real[],
+        ${fix((r) => r.speed ?? null)}::real[], ${fix((r) => r.bearing ?? null)}::real[], ${fix((r) => r.altitude ?? null)}::real[],
+        ${fix((r) => r.battery ?? null)}::real[])
+      on conflict (device_id, recorded_at) do nothing
+      returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms
+    ), state as (
+      update devices as d set last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
+        last_battery = v.battery, online = v.online, low_battery_alerted = v.low
+      from unnest(${device((d) => d.id)}::text[], ${device((d) => iso(d.lastSeenAt))}::timestamptz[], ${device((d) => iso(d.lastFixAt))}::timestamptz[],
+        ${device((d) => d.latitude)}::float8[], ${device((d) => d.longitude)}::float8[], ${device((d) => d.battery)}::real[],
+        ${device((d) => d.online)}::boolean[], ${device((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)
+      where d.id = v.id
+      returning 1
+    )
+    select device_id, ms from inserted`)) as unknown as { rows: { device_id: string; ms: number | string }[] };
   return new Set(result.rows.map((r) => `${r.device_id}|${Number(r.ms)}`));
 }
 
@@ -289,25 +303,36 @@ export class TrackingService {
     }
 
     const outcomes: FixOutcome[] = present.map((p) => (p ? 'duplicate' : 'refused'));
+    // Sorted, so concurrent writers (the offline watcher) lock device rows in one order.
+    const states = [...before.keys()]
+      .sort()
+      .map((id) => this.registry.get(id)!)
+      .filter(Boolean);
+    const markStored = (fresh: Set<string>) => {
+      for (const [index, fix] of fixes.entries()) {
+        // The first copy of a fix in this batch is the stored one; later copies are duplicates.
+        if (present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) outcomes[index] = 'stored';
+      }
+    };
     let stored: StoredAlert[] = [];
     try {
-      stored = await this.options.db.transaction(async (tx) => {
-        const fresh = await insertPositions(tx, rows);
-        for (const [index, fix] of fixes.entries()) {
-          // The first copy of a fix in this batch is the stored one; later copies are duplicates.
-          if (present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) outcomes[index] = 'stored';
-        }
-        for (const { index, fix, device } of alarms) {
-          if (outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
-          const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
-          drafts.push(this.draft(device, 'Critical', fix.alarm!, text, fix.recordedAt));
-        }
-        await this.saveDeviceState(tx, [...before.keys()]);
-        const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
-        await this.applyGeofenceEvents(tx, events, saved);
-        await endOpenAlerts(tx, [...cameOnline], 'offline', now);
-        return saved;
-      });
+      if (drafts.length === 0 && events.length === 0 && alarms.length === 0 && cameOnline.size === 0) {
+        // The common case, nothing to raise: one statement, one round trip.
+        markStored(await writeFixes(this.options.db, rows, states));
+      } else {
+        stored = await this.options.db.transaction(async (tx) => {
+          markStored(await writeFixes(tx, rows, states));
+          for (const { index, fix, device } of alarms) {
+            if (outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
+            const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
+            drafts.push(this.draft(device, 'Critical', fix.alarm!, text, fix.recordedAt));
+          }
+          const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+          await this.applyGeofenceEvents(tx, events, saved);
+          await endOpenAlerts(tx, [...cameOnline], 'offline', now);
+          return saved;
+        });
+      }
     } catch (error) {
       // Nothing was stored: put the devices back as they were, so a retry is treated as new.
       for (const [id, state] of before) {
@@ -356,23 +381,6 @@ export class TrackingService {
       drafts.push(this.draft(device, t.geofence.alert_type, 'geofence', geofenceAlertMessage(displayName(device), t.geofence), t.at, geofenceId));
       events.push({ kind: 'start', deviceId: device.id, geofenceId, at: t.at, draft: drafts.length - 1 });
     }
-  }
-
-  /** Writes the in-memory state of these devices in one statement (column arrays: one parameter per column). */
-  private async saveDeviceState(tx: Tx, ids: string[]): Promise<void> {
-    const list = ids
-      .sort()
-      .map((id) => this.registry.get(id))
-      .filter((d): d is TrackedDevice => !!d);
-    if (list.length === 0) return;
-    const column = <T>(pick: (d: TrackedDevice) => T) => sql.param(list.map(pick));
-    await tx.execute(sql`
-      update devices as d set last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
-        last_battery = v.battery, online = v.online, low_battery_alerted = v.low
-      from unnest(${column((d) => d.id)}::text[], ${column((d) => iso(d.lastSeenAt))}::timestamptz[], ${column((d) => iso(d.lastFixAt))}::timestamptz[],
-        ${column((d) => d.latitude)}::float8[], ${column((d) => d.longitude)}::float8[], ${column((d) => d.battery)}::real[],
-        ${column((d) => d.online)}::boolean[], ${column((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)
-      where d.id = v.id`);
   }
 
   /**

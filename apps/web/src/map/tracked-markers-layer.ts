@@ -66,6 +66,8 @@ interface SpritePixels {
   opaqueColour: Uint32Array;
   /** Anti-aliased edge pixels, blended over what is below: x, y, r, g, b, a per pixel. */
   edge: Int16Array;
+  /** The same edge pixels as words, written as they are where nothing is below (most of the time). */
+  edgeColour: Uint32Array;
 }
 
 function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
@@ -76,6 +78,7 @@ function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
   const oy: number[] = [];
   const oc: number[] = [];
   const edge: number[] = [];
+  const edgeColour: number[] = [];
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       const i = y * size + x;
@@ -86,6 +89,7 @@ function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
         oc.push(words[i]!);
       } else if (alpha > 0) {
         edge.push(x, y, image.data[i * 4]!, image.data[i * 4 + 1]!, image.data[i * 4 + 2]!, alpha);
+        edgeColour.push(words[i]!);
       }
     }
   }
@@ -95,6 +99,7 @@ function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
     opaqueY: Int16Array.from(oy),
     opaqueColour: Uint32Array.from(oc),
     edge: Int16Array.from(edge),
+    edgeColour: Uint32Array.from(edgeColour),
   };
 }
 
@@ -403,7 +408,7 @@ export class TrackedMarkersLayer extends L.Layer {
 function blit(image: ImageData, words: Uint32Array, sprite: SpritePixels, x: number, y: number): void {
   const { width, height, data } = image;
   const inside = x >= 0 && y >= 0 && x + sprite.size <= width && y + sprite.size <= height;
-  const { opaqueX, opaqueY, opaqueColour, edge } = sprite;
+  const { opaqueX, opaqueY, opaqueColour, edge, edgeColour } = sprite;
   for (let i = 0; i < opaqueX.length; i++) {
     const px = x + opaqueX[i]!;
     const py = y + opaqueY[i]!;
@@ -415,8 +420,12 @@ function blit(image: ImageData, words: Uint32Array, sprite: SpritePixels, x: num
     const py = y + edge[i + 1]!;
     if (!inside && (px < 0 || py < 0 || px >= width || py >= height)) continue;
     const at = (py * width + px) * 4;
-    const sa = edge[i + 5]! / 255;
     const da = data[at + 3]! / 255;
+    if (da === 0) {
+      words[py * width + px] = edgeColour[i / 6]!;
+      continue;
+    }
+    const sa = edge[i + 5]! / 255;
     const keep = da * (1 - sa);
     const outA = sa + keep;
     data[at] = (edge[i + 2]! * sa + data[at]! * keep) / outA;

@@ -13,7 +13,9 @@ import {
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import { dailyAlertCounts, stepAlert, stepAlerts } from './workflow-service';
 
-const alertIdParams = z.object({ id: z.coerce.number({ message: 'id must be a number' }).int().positive('id must be a positive id') });
+const alertIdParams = z.object({
+  id: z.coerce.number({ message: 'id must be a number' }).int().positive('id must be a positive id'),
+});
 const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse };
 
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -22,11 +24,22 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/:id/acknowledge',
     {
-      schema: { tags: ['alerts'], summary: 'Acknowledge a New alert, with an optional note', params: alertIdParams, body: alertStepRequest.nullish(), response: stepResponses },
+      schema: {
+        tags: ['alerts'],
+        summary: 'Acknowledge a New alert, with an optional note',
+        params: alertIdParams,
+        body: alertStepRequest.nullish(),
+        response: stepResponses,
+      },
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const record = await stepAlert(app.db, request.params.id, { action: 'acknowledge', note: request.body?.note, adminId: admin.id }, auditActor(request));
+      const record = await stepAlert(
+        app.db,
+        request.params.id,
+        { action: 'acknowledge', note: request.body?.note, adminId: admin.id },
+        auditActor(request),
+      );
       changed();
       return record;
     },
@@ -35,11 +48,22 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/:id/resolve',
     {
-      schema: { tags: ['alerts'], summary: 'Resolve an alert, with an optional note', params: alertIdParams, body: alertStepRequest.nullish(), response: stepResponses },
+      schema: {
+        tags: ['alerts'],
+        summary: 'Resolve an alert, with an optional note',
+        params: alertIdParams,
+        body: alertStepRequest.nullish(),
+        response: stepResponses,
+      },
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const record = await stepAlert(app.db, request.params.id, { action: 'resolve', note: request.body?.note, adminId: admin.id }, auditActor(request));
+      const record = await stepAlert(
+        app.db,
+        request.params.id,
+        { action: 'resolve', note: request.body?.note, adminId: admin.id },
+        auditActor(request),
+      );
       changed();
       return record;
     },
@@ -57,7 +81,12 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { ids, action, note } = request.body;
-      const result = await stepAlerts(app.db, ids, { action, note, adminId: requireAdmin(request).id }, auditActor(request));
+      const result = await stepAlerts(
+        app.db,
+        ids,
+        { action, note, adminId: requireAdmin(request).id },
+        auditActor(request),
+      );
       if (result.updated.length) changed();
       return result;
     },

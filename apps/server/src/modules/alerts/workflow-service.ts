@@ -11,7 +11,8 @@ const RANK = { New: 0, Acknowledged: 1, Resolved: 2 } as const;
 const TARGET = { acknowledge: 'Acknowledged', resolve: 'Resolved' } as const;
 
 /** A note adds to what earlier steps wrote, so nothing said about an alert is lost. */
-const joinNotes = (before: string | null, note: string | undefined) => (note ? (before ? `${before}\n${note}` : note) : before);
+const joinNotes = (before: string | null, note: string | undefined) =>
+  note ? (before ? `${before}\n${note}` : note) : before;
 
 interface Step {
   action: AlertWorkflowAction;
@@ -20,10 +21,16 @@ interface Step {
 }
 
 /** Moves locked alerts forward; returns the ids that moved. Alerts already at or past the target are left alone. */
-async function applyStep(tx: DbOrTx, ids: number[], step: Step, who: AuditActor): Promise<{ updated: number[]; skipped: number[] }> {
+async function applyStep(
+  tx: DbOrTx,
+  ids: number[],
+  step: Step,
+  who: AuditActor,
+): Promise<{ updated: number[]; skipped: number[] }> {
   const rows = await tx.select().from(alerts).where(inArray(alerts.id, ids)).orderBy(alerts.id).for('update');
   const missing = ids.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length) throw notFound(missing.length === 1 ? `Alert ${missing[0]} not found` : `Alerts not found: ${missing.join(', ')}`);
+  if (missing.length)
+    throw notFound(missing.length === 1 ? `Alert ${missing[0]} not found` : `Alerts not found: ${missing.join(', ')}`);
   const target = TARGET[step.action];
   const now = new Date();
   const updated: number[] = [];
@@ -89,7 +96,8 @@ export async function dailyAlertCounts(db: DbOrTx, days: number, now = new Date(
   }
   for (const row of rows) {
     const entry = byDay.get(row.day);
-    if (entry && (ALERT_TYPES as readonly string[]).includes(row.type)) entry[row.type as keyof Omit<AlertDailyCount, 'date'>] += Number(row.n);
+    if (entry && (ALERT_TYPES as readonly string[]).includes(row.type))
+      entry[row.type as keyof Omit<AlertDailyCount, 'date'>] += Number(row.n);
   }
   return [...byDay.values()];
 }

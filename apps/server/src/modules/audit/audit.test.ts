@@ -8,14 +8,22 @@ describeEachEngine('audit trail', (engine) => {
 
   it('lists entries newest first with who, what, which record, before, after and address', async () => {
     const db = ctx().database.db;
-    await recordAudit(db, { adminId: null, actor: 'auditor-x', ip: '10.0.0.7' }, {
-      action: 'prisoner.update',
-      entity: 'prisoner',
-      entityId: 42,
-      before: { status: 'On Trial' },
-      after: { status: 'Incarcerated' },
-    });
-    await recordAudit(db, { adminId: null, actor: 'auditor-x' }, { action: 'prisoner.delete', entity: 'prisoner', entityId: 43 });
+    await recordAudit(
+      db,
+      { adminId: null, actor: 'auditor-x', ip: '10.0.0.7' },
+      {
+        action: 'prisoner.update',
+        entity: 'prisoner',
+        entityId: 42,
+        before: { status: 'On Trial' },
+        after: { status: 'Incarcerated' },
+      },
+    );
+    await recordAudit(
+      db,
+      { adminId: null, actor: 'auditor-x' },
+      { action: 'prisoner.delete', entity: 'prisoner', entityId: 43 },
+    );
     const res = await ctx().api('GET', '/audit?actor=auditor-x');
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -38,7 +46,8 @@ describeEachEngine('audit trail', (engine) => {
     const future = await ctx().api('GET', '/audit?from=2999-01-01T00:00:00Z');
     expect(future.json()).toMatchObject({ entries: [], total: 0, totalPages: 1 });
     const db = ctx().database.db;
-    for (let i = 0; i < 5; i++) await recordAudit(db, { adminId: null, actor: 'pager' }, { action: 'note.create', entity: 'note', entityId: i });
+    for (let i = 0; i < 5; i++)
+      await recordAudit(db, { adminId: null, actor: 'pager' }, { action: 'note.create', entity: 'note', entityId: i });
     const page2 = await ctx().api('GET', '/audit?actor=pager&limit=2&page=2');
     expect(page2.json()).toMatchObject({ currentPage: 2, totalPages: 3, total: 5 });
     expect(page2.json().entries.map((e: { entity_id: string }) => e.entity_id)).toEqual(['2', '1']);

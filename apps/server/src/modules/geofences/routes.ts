@@ -12,7 +12,10 @@ const idParams = z.object({
 
 const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = async () => {
-    await app.reloadGeofences();
+    // The write is committed: a failed reload is logged, not reported as a failed write (the next reload catches up).
+    await app
+      .reloadGeofences()
+      .catch((error: unknown) => app.log.error({ err: error }, 'geofence engine reload failed'));
     app.realtime.toBrowsers().emit('dataChanged', 'geofences');
   };
 

@@ -24,9 +24,7 @@ interface ExportRow {
 async function* fixChunks(db: DbOrTx, prisonerId: number, from: Date, to: Date): AsyncGenerator<ExportRow[]> {
   let after: { at: string; id: number } | null = null;
   for (;;) {
-    const cursor = after
-      ? sql`and (recorded_at, id) > (${after.at}::timestamptz, ${after.id})`
-      : sql``;
+    const cursor = after ? sql`and (recorded_at, id) > (${after.at}::timestamptz, ${after.id})` : sql``;
     const result = (await db.execute(sql`
       select id::float8 as id,
         to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at,
@@ -68,17 +66,25 @@ export async function* exportLines(
   if (query.format === 'csv') {
     yield `${CSV_HEADER}\n`;
     for await (const rows of chunks) {
-      yield rows
-        .map((r) => [r.recorded_at, r.lat, r.lng, r.speed, r.accuracy, r.altitude, r.bearing, r.battery, r.device_id].map(csvField).join(','))
-        .join('\n') + '\n';
+      yield (
+        rows
+          .map((r) =>
+            [r.recorded_at, r.lat, r.lng, r.speed, r.accuracy, r.altitude, r.bearing, r.battery, r.device_id]
+              .map(csvField)
+              .join(','),
+          )
+          .join('\n') + '\n'
+      );
     }
     return;
   }
   const name = xmlEscape(`${prisonerName} (prisoner ${query.prisoner_id})`);
-  yield '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  yield (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<gpx version="1.1" creator="Prison Control" xmlns="http://www.topografix.com/GPX/1/1">\n' +
     `  <metadata><name>${name}</name><time>${new Date().toISOString()}</time></metadata>\n` +
-    `  <trk><name>${name}</name><trkseg>\n`;
+    `  <trk><name>${name}</name><trkseg>\n`
+  );
   for await (const rows of chunks) {
     yield rows
       .map((r) => {
@@ -92,8 +98,15 @@ export async function* exportLines(
 
 /** e.g. track-prisoner-12-20260131T080000Z-20260131T090000Z.gpx */
 export function exportFilename(query: HistoryExportQuery): string {
-  const compact = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const compact = (iso: string) =>
+    new Date(iso)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replace(/[-:]/g, '');
   return `track-prisoner-${query.prisoner_id}-${compact(query.from)}-${compact(query.to)}.${query.format}`;
 }
 
-export const EXPORT_CONTENT_TYPES = { gpx: 'application/gpx+xml; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
+export const EXPORT_CONTENT_TYPES = {
+  gpx: 'application/gpx+xml; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+} as const;

@@ -28,29 +28,44 @@ export async function findPrisonerName(db: DbOrTx, prisonerId: number): Promise<
   return `${row.first} ${row.last}`.trim() || `Prisoner ${prisonerId}`;
 }
 
+/** Bytes per fix in the packed answer: t, lat, lng as float8, speed and accuracy as float4 (NaN = none). */
+const PACKED_FIX_BYTES = 32;
+
 /**
  * Every fix of a prisoner in [from, to], oldest first, as plain numbers. The scan is index-only (the covering
- * positions_prisoner_time_idx), and the fixes travel as one text value "t,lat,lng,speed,accuracy;..." because
- * tens of thousands of result rows cost more to send and parse than one string (bench/history measures it).
- * date_part gives a float8 epoch (extract would compute in slower numeric); float8 prints exactly.
+ * positions_prisoner_time_idx), and the fixes travel packed in one binary value (float8send/float4send, big-endian):
+ * tens of thousands of result rows, or floats printed as text, cost far more to send and parse (bench/history).
  */
 export async function readFixes(db: DbOrTx, prisonerId: number, from: Date, to: Date): Promise<FixRow[]> {
   const result = (await db.execute(sql`
     select string_agg(
-      concat(round(date_part('epoch', recorded_at) * 1000)::bigint, ',', latitude, ',', longitude, ',', speed, ',', accuracy),
-      ';' order by recorded_at) as fixes
+      float8send(date_part('epoch', recorded_at) * 1000) || float8send(latitude) || float8send(longitude)
+        || coalesce(float4send(speed), decode('7fc00000', 'hex')) || coalesce(float4send(accuracy), decode('7fc00000', 'hex')),
+      ''::bytea order by recorded_at) as fixes
     from positions
     where prisoner_id = ${prisonerId} and recorded_at >= ${from.toISOString()}::timestamptz and recorded_at <= ${to.toISOString()}::timestamptz`)) as unknown as {
-    rows: { fixes: string | null }[];
+    rows: { fixes: Uint8Array | null }[];
   };
-  const text = result.rows[0]?.fixes;
-  if (!text) return [];
-  const optional = (value: string | undefined) => (value ? Number(value) : null);
-  return text.split(';').map((fix) => {
-    const [t, lat, lng, speed, accuracy] = fix.split(',');
-    return { t: Number(t), lat: Number(lat), lng: Number(lng), speed: optional(speed), accuracy: optional(accuracy) };
-  });
+  const bytes = result.rows[0]?.fixes;
+  if (!bytes) return [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const fixes: FixRow[] = new Array(bytes.byteLength / PACKED_FIX_BYTES);
+  for (let i = 0, o = 0; i < fixes.length; i++, o += PACKED_FIX_BYTES) {
+    const speed = view.getFloat32(o + 24);
+    const accuracy = view.getFloat32(o + 28);
+    fixes[i] = {
+      t: Math.round(view.getFloat64(o)),
+      lat: view.getFloat64(o + 8),
+      lng: view.getFloat64(o + 16),
+      speed: Number.isNaN(speed) ? null : speed,
+      accuracy: Number.isNaN(accuracy) ? null : accuracy,
+    };
+  }
+  return fixes;
 }
+
+/** A float4 as the database prints it (1.1, not 1.100000023841858). */
+const real = (value: number | null) => (value === null ? null : Number(value.toPrecision(7)));
 
 async function loadGeofences(db: DbOrTx): Promise<PreparedGeofence[]> {
   const rows = await db
@@ -101,11 +116,21 @@ export async function readHistory(db: DbOrTx, query: HistoryQuery): Promise<Hist
   const seconds = timeInGeofences(fixes, fences, HISTORY_MAX_GAP_SECONDS);
   const geofenceTime = fences
     .filter((fence) => seconds.has(fence.geofenceId))
-    .map((fence) => ({ geofence_id: fence.geofenceId, name: fence.name, seconds: Math.round(seconds.get(fence.geofenceId)!) }))
+    .map((fence) => ({
+      geofence_id: fence.geofenceId,
+      name: fence.name,
+      seconds: Math.round(seconds.get(fence.geofenceId)!),
+    }))
     .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
   const points = thinIndexes(fixes.length, query.max_points).map((index) => {
     const fix = fixes[index]!;
-    return { t: new Date(fix.t).toISOString(), lat: fix.lat, lng: fix.lng, speed: fix.speed, accuracy: fix.accuracy };
+    return {
+      t: new Date(fix.t).toISOString(),
+      lat: fix.lat,
+      lng: fix.lng,
+      speed: real(fix.speed),
+      accuracy: real(fix.accuracy),
+    };
   });
   return {
     prisoner_id: query.prisoner_id,

@@ -16,7 +16,15 @@ const square = prepareGeofence({
     [51.51, -0.13],
   ],
 })!;
-const circle = prepareGeofence({ geofenceId: 'c', name: 'Circle', shape: 'Circle', radius: 100, centerLat: 51.5, centerLng: -0.1, coordinates: null })!;
+const circle = prepareGeofence({
+  geofenceId: 'c',
+  name: 'Circle',
+  shape: 'Circle',
+  radius: 100,
+  centerLat: 51.5,
+  centerLng: -0.1,
+  coordinates: null,
+})!;
 
 describe('track geometry', () => {
   it('thins to at most maxPoints, evenly, keeping the first and the last', () => {

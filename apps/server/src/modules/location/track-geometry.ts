@@ -60,11 +60,21 @@ export function prepareGeofence(fence: GeofenceShape): PreparedGeofence | null {
   if (fence.shape === 'Circle') {
     const { radius, centerLat, centerLng } = fence;
     if (radius == null || centerLat == null || centerLng == null) return null;
-    return { geofenceId, name, box: circleBoundingBox(centerLat, centerLng, radius), contains: circleTest(centerLat, centerLng, radius) };
+    return {
+      geofenceId,
+      name,
+      box: circleBoundingBox(centerLat, centerLng, radius),
+      contains: circleTest(centerLat, centerLng, radius),
+    };
   }
   if (!fence.coordinates || fence.coordinates.length < 3) return null;
   const polygon = preparePolygon(fence.coordinates);
-  return { geofenceId, name, box: polygonBoundingBox(polygon), contains: (lat, lng) => polygonContains(polygon, lat, lng) };
+  return {
+    geofenceId,
+    name,
+    box: polygonBoundingBox(polygon),
+    contains: (lat, lng) => polygonContains(polygon, lat, lng),
+  };
 }
 
 export interface TrackFix {
@@ -89,7 +99,11 @@ export function trackDistance(fixes: readonly TrackFix[]): number {
  * Seconds spent inside each geofence: each fix's state holds until the next fix, but a gap longer than
  * `maxGapSeconds` is a loss of signal and counts for at most that long.
  */
-export function timeInGeofences(fixes: readonly TrackFix[], fences: readonly PreparedGeofence[], maxGapSeconds: number): Map<string, number> {
+export function timeInGeofences(
+  fixes: readonly TrackFix[],
+  fences: readonly PreparedGeofence[],
+  maxGapSeconds: number,
+): Map<string, number> {
   const seconds = new Map<string, number>();
   if (fences.length === 0) return seconds;
   for (let i = 0; i < fixes.length - 1; i++) {
@@ -97,7 +111,8 @@ export function timeInGeofences(fixes: readonly TrackFix[], fences: readonly Pre
     const held = Math.min((fixes[i + 1]!.t - fix.t) / 1000, maxGapSeconds);
     if (held <= 0) continue;
     for (const fence of fences) {
-      if (boxContains(fence.box, fix.lat, fix.lng) && fence.contains(fix.lat, fix.lng)) seconds.set(fence.geofenceId, (seconds.get(fence.geofenceId) ?? 0) + held);
+      if (boxContains(fence.box, fix.lat, fix.lng) && fence.contains(fix.lat, fix.lng))
+        seconds.set(fence.geofenceId, (seconds.get(fence.geofenceId) ?? 0) + held);
     }
   }
   return seconds;

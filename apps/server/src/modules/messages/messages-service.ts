@@ -25,10 +25,23 @@ export async function listMessages(db: Db, query: MessageListQuery): Promise<Mes
   return { messages: rows.slice(0, query.limit).map(toMessage), hasMore: rows.length > query.limit };
 }
 
-export async function postMessage(db: Db, author: AuthenticatedAdmin, input: MessageInput, who: AuditActor): Promise<LogMessage> {
+export async function postMessage(
+  db: Db,
+  author: AuthenticatedAdmin,
+  input: MessageInput,
+  who: AuditActor,
+): Promise<LogMessage> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(messages).values({ adminId: author.id, authorName: author.name, body: input.body }).returning();
-    await recordAudit(tx, who, { action: 'message.create', entity: 'message', entityId: row!.id, after: { body: row!.body } });
+    const [row] = await tx
+      .insert(messages)
+      .values({ adminId: author.id, authorName: author.name, body: input.body })
+      .returning();
+    await recordAudit(tx, who, {
+      action: 'message.create',
+      entity: 'message',
+      entityId: row!.id,
+      after: { body: row!.body },
+    });
     return toMessage(row!);
   });
 }

@@ -11,7 +11,11 @@ describeEachEngine('control-room log', (engine) => {
   it('posts a message with its author and lists it newest first, paging back with before', async () => {
     const first = await ctx().api('POST', '/messages', { body: '  Shift handover: block C quiet.  ' });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ body: 'Shift handover: block C quiet.', author_name: TEST_ADMIN.name, author_id: expect.any(Number) });
+    expect(first.json()).toMatchObject({
+      body: 'Shift handover: block C quiet.',
+      author_name: TEST_ADMIN.name,
+      author_id: expect.any(Number),
+    });
     for (let i = 0; i < 3; i++) await ctx().api('POST', '/messages', { body: `note ${i}` });
     const page = await ctx().api('GET', '/messages?limit=2');
     expect(page.statusCode).toBe(200);
@@ -38,7 +42,9 @@ describeEachEngine('control-room log', (engine) => {
 
   it('needs a session', async () => {
     expect((await ctx().app.inject({ method: 'GET', url: `${API_PREFIX}/messages` })).statusCode).toBe(401);
-    expect((await ctx().app.inject({ method: 'POST', url: `${API_PREFIX}/messages`, payload: { body: 'x' } })).statusCode).toBe(401);
+    expect(
+      (await ctx().app.inject({ method: 'POST', url: `${API_PREFIX}/messages`, payload: { body: 'x' } })).statusCode,
+    ).toBe(401);
   });
 
   it('pushes a new message to every connected browser', async () => {

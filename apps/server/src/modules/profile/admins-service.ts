@@ -61,19 +61,34 @@ async function accountById(db: Db, id: number): Promise<AdminAccount> {
 export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActor): Promise<AdminAccount> {
   const id = await db.transaction(async (tx) => {
     const created = await createAdmin(tx, input);
-    await recordAudit(tx, who, { action: 'admin.create', entity: 'admin', entityId: created.id, after: { username: created.username, name: created.name } });
+    await recordAudit(tx, who, {
+      action: 'admin.create',
+      entity: 'admin',
+      entityId: created.id,
+      after: { username: created.username, name: created.name },
+    });
     return created.id;
   });
   return accountById(db, id);
 }
 
 /** Disables an admin and ends every session; returns the ended session ids so their sockets are disconnected. */
-export async function disableAdmin(db: Db, id: number, byAdminId: number, who: AuditActor): Promise<{ account: AdminAccount; endedSessions: string[] }> {
+export async function disableAdmin(
+  db: Db,
+  id: number,
+  byAdminId: number,
+  who: AuditActor,
+): Promise<{ account: AdminAccount; endedSessions: string[] }> {
   if (id === byAdminId) throw badRequest('id: you cannot disable your own account');
   const endedSessions = await db.transaction(async (tx) => {
-    const [row] = await tx.select({ disabledAt: admins.disabledAt }).from(admins).where(eq(admins.id, id)).for('update');
+    const [row] = await tx
+      .select({ disabledAt: admins.disabledAt })
+      .from(admins)
+      .where(eq(admins.id, id))
+      .for('update');
     if (!row) throw notFound(`No admin with id ${id}`);
-    if (!row.disabledAt) await tx.update(admins).set({ disabledAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, id));
+    if (!row.disabledAt)
+      await tx.update(admins).set({ disabledAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, id));
     const ended = await tx
       .update(sessions)
       .set({ revokedAt: sql`now()` })
@@ -93,10 +108,20 @@ export async function disableAdmin(db: Db, id: number, byAdminId: number, who: A
 
 export async function enableAdmin(db: Db, id: number, who: AuditActor): Promise<AdminAccount> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.select({ disabledAt: admins.disabledAt }).from(admins).where(eq(admins.id, id)).for('update');
+    const [row] = await tx
+      .select({ disabledAt: admins.disabledAt })
+      .from(admins)
+      .where(eq(admins.id, id))
+      .for('update');
     if (!row) throw notFound(`No admin with id ${id}`);
     await tx.update(admins).set({ disabledAt: null, updatedAt: new Date() }).where(eq(admins.id, id));
-    await recordAudit(tx, who, { action: 'admin.enable', entity: 'admin', entityId: id, before: { disabled: row.disabledAt !== null }, after: { disabled: false } });
+    await recordAudit(tx, who, {
+      action: 'admin.enable',
+      entity: 'admin',
+      entityId: id,
+      before: { disabled: row.disabledAt !== null },
+      after: { disabled: false },
+    });
   });
   return accountById(db, id);
 }

@@ -22,12 +22,18 @@ const liveSessions = (adminId: number) =>
  * Changes the password when the current one is right. Every other session of this admin ends (a stolen session
  * must not outlive the change); the one that asked stays. Returns the ended session ids, to disconnect their sockets.
  */
-export async function changePassword(db: Db, admin: AuthenticatedAdmin, input: PasswordChangeRequest, who: AuditActor): Promise<string[]> {
+export async function changePassword(
+  db: Db,
+  admin: AuthenticatedAdmin,
+  input: PasswordChangeRequest,
+  who: AuditActor,
+): Promise<string[]> {
   const [row] = await db.select({ passwordHash: admins.passwordHash }).from(admins).where(eq(admins.id, admin.id));
   if (!row || !(await verifyPassword(row.passwordHash, input.current_password))) {
     throw badRequest('current_password: is not correct');
   }
-  if (input.new_password === input.current_password) throw badRequest('new_password: must differ from the current password');
+  if (input.new_password === input.current_password)
+    throw badRequest('new_password: must differ from the current password');
   const passwordHash = await hashPassword(input.new_password);
   return db.transaction(async (tx) => {
     await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, admin.id));
@@ -38,13 +44,22 @@ export async function changePassword(db: Db, admin: AuthenticatedAdmin, input: P
       .returning({ id: sessions.id });
     const endedIds = ended.map((s) => s.id);
     // Never the hash: only that the password changed and which sessions ended.
-    await recordAudit(tx, who, { action: 'admin.password_change', entity: 'admin', entityId: admin.id, after: { ended_sessions: endedIds.length } });
+    await recordAudit(tx, who, {
+      action: 'admin.password_change',
+      entity: 'admin',
+      entityId: admin.id,
+      after: { ended_sessions: endedIds.length },
+    });
     return endedIds;
   });
 }
 
 export async function listSessions(db: Db, admin: AuthenticatedAdmin): Promise<SessionInfo[]> {
-  const rows = await db.select().from(sessions).where(liveSessions(admin.id)).orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(liveSessions(admin.id))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
   return rows.map((row) => ({
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -59,7 +74,12 @@ export async function listSessions(db: Db, admin: AuthenticatedAdmin): Promise<S
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Revokes one of the admin's own live sessions; another admin's session is as unknown as a missing one. */
-export async function revokeOwnSession(db: Db, admin: AuthenticatedAdmin, sessionId: string, who: AuditActor): Promise<void> {
+export async function revokeOwnSession(
+  db: Db,
+  admin: AuthenticatedAdmin,
+  sessionId: string,
+  who: AuditActor,
+): Promise<void> {
   if (!UUID.test(sessionId)) throw notFound(`No active session with id ${sessionId}`);
   await db.transaction(async (tx) => {
     const [row] = await tx
@@ -68,6 +88,11 @@ export async function revokeOwnSession(db: Db, admin: AuthenticatedAdmin, sessio
       .where(and(liveSessions(admin.id), eq(sessions.id, sessionId)))
       .returning({ id: sessions.id, ip: sessions.ip, userAgent: sessions.userAgent });
     if (!row) throw notFound(`No active session with id ${sessionId}`);
-    await recordAudit(tx, who, { action: 'session.revoke', entity: 'session', entityId: sessionId, before: { ip: row.ip, user_agent: row.userAgent } });
+    await recordAudit(tx, who, {
+      action: 'session.revoke',
+      entity: 'session',
+      entityId: sessionId,
+      before: { ip: row.ip, user_agent: row.userAgent },
+    });
   });
 }

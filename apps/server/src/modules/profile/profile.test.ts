@@ -9,16 +9,35 @@ import { createAdmin } from '../admin/admin-service';
 describeEachEngine('profile and admins', (engine) => {
   const ctx = useTestApp(engine);
   const login = async (username: string, password: string) =>
-    ctx().app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password }, headers: { 'user-agent': 'vitest-browser' } });
+    ctx().app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/admin/login`,
+      payload: { username, password },
+      headers: { 'user-agent': 'vitest-browser' },
+    });
   const asToken = (token: string, method: string, url: string, payload?: Record<string, unknown>) =>
-    ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload, headers: { authorization: `Bearer ${token}` } });
+    ctx().app.inject({
+      method: method as 'GET',
+      url: `${API_PREFIX}${url}`,
+      payload,
+      headers: { authorization: `Bearer ${token}` },
+    });
   const auditActions = async (entityId: string | number) =>
-    (await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, String(entityId)))).map((e) => e.action);
+    (
+      await ctx()
+        .database.db.select()
+        .from(auditLog)
+        .where(eq(auditLog.entityId, String(entityId)))
+    ).map((e) => e.action);
 
   it('shows the signed-in admin', async () => {
     const res = await ctx().api('GET', '/profile');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ username: TEST_ADMIN.username, name: TEST_ADMIN.name, admin_id: expect.any(Number) });
+    expect(res.json()).toMatchObject({
+      username: TEST_ADMIN.username,
+      name: TEST_ADMIN.name,
+      admin_id: expect.any(Number),
+    });
   });
 
   it('changes the password with the current one; other sessions end, this one stays', async () => {
@@ -26,17 +45,26 @@ describeEachEngine('profile and admins', (engine) => {
     const a = (await login('pw-changer', 'old password 1')).json().token as string;
     const b = (await login('pw-changer', 'old password 1')).json().token as string;
 
-    const wrong = await asToken(a, 'POST', '/profile/password', { current_password: 'not it', new_password: 'new password 2' });
+    const wrong = await asToken(a, 'POST', '/profile/password', {
+      current_password: 'not it',
+      new_password: 'new password 2',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ message: 'current_password: is not correct' });
-    const short = await asToken(a, 'POST', '/profile/password', { current_password: 'old password 1', new_password: 'short' });
+    const short = await asToken(a, 'POST', '/profile/password', {
+      current_password: 'old password 1',
+      new_password: 'short',
+    });
     expect(short.statusCode).toBe(400);
     expect(short.json().message).toMatch(/^new_password: new_password must be at least 8 characters/);
     const missing = await asToken(a, 'POST', '/profile/password', { new_password: 'new password 2' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toMatch(/^current_password/);
 
-    const ok = await asToken(a, 'POST', '/profile/password', { current_password: 'old password 1', new_password: 'new password 2' });
+    const ok = await asToken(a, 'POST', '/profile/password', {
+      current_password: 'old password 1',
+      new_password: 'new password 2',
+    });
     expect(ok.statusCode).toBe(200);
     expect((await asToken(a, 'GET', '/profile')).statusCode).toBe(200);
     expect((await asToken(b, 'GET', '/profile')).statusCode).toBe(401);
@@ -71,9 +99,19 @@ describeEachEngine('profile and admins', (engine) => {
   });
 
   it('creates an admin, refusing bad and duplicate usernames', async () => {
-    const res = await ctx().api('POST', '/admins', { username: 'new-officer', name: 'New Officer', password: 'long enough' });
+    const res = await ctx().api('POST', '/admins', {
+      username: 'new-officer',
+      name: 'New Officer',
+      password: 'long enough',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ username: 'new-officer', name: 'New Officer', disabled: false, locked_until: null, active_sessions: 0 });
+    expect(res.json()).toMatchObject({
+      username: 'new-officer',
+      name: 'New Officer',
+      disabled: false,
+      locked_until: null,
+      active_sessions: 0,
+    });
     expect((await login('new-officer', 'long enough')).statusCode).toBe(200);
     const dup = await ctx().api('POST', '/admins', { username: 'new-officer', password: 'long enough' });
     expect(dup.statusCode).toBe(409);
@@ -116,12 +154,17 @@ describeEachEngine('profile and admins', (engine) => {
     for (let i = 0; i < 5; i++) await login('locked-out', `wrong ${i}`);
     const refused = await login('locked-out', 'right password');
     expect(refused.json()).toEqual({ message: LOCKED_LOGIN_MESSAGE });
-    const listed = (await ctx().api('GET', '/admins')).json().admins.find((a: { username: string }) => a.username === 'locked-out');
+    const listed = (await ctx().api('GET', '/admins'))
+      .json()
+      .admins.find((a: { username: string }) => a.username === 'locked-out');
     expect(listed.locked_until).toEqual(expect.any(String));
     const res = await ctx().api('POST', `/admins/${listed.id}/unlock`);
     expect(res.statusCode).toBe(200);
     expect(res.json().locked_until).toBeNull();
-    const rows = await ctx().database.db.select().from(loginThrottle).where(sql`${loginThrottle.username} = 'locked-out'`);
+    const rows = await ctx()
+      .database.db.select()
+      .from(loginThrottle)
+      .where(sql`${loginThrottle.username} = 'locked-out'`);
     expect(rows).toHaveLength(0);
     expect((await login('locked-out', 'right password')).statusCode).toBe(200);
     expect(await auditActions(listed.id)).toContain('admin.unlock');

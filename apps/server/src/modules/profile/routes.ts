@@ -15,11 +15,15 @@ import { auditActor, requireAdmin } from '../../plugins/auth';
 import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin } from './admins-service';
 import { changePassword, getProfile, listSessions, revokeOwnSession } from './profile-service';
 
-const adminIdParams = z.object({ id: z.coerce.number({ message: 'id must be a number' }).int().positive('id must be a positive id') });
+const adminIdParams = z.object({
+  id: z.coerce.number({ message: 'id must be a number' }).int().positive('id must be a positive id'),
+});
 
 const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/profile', { schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } } }, async (request) =>
-    getProfile(app.db, requireAdmin(request).id),
+  app.get(
+    '/profile',
+    { schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } } },
+    async (request) => getProfile(app.db, requireAdmin(request).id),
   );
 
   app.post(
@@ -62,9 +66,13 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/admins', { schema: { tags: ['admins'], summary: 'Every admin account', response: { 200: adminList } } }, async () => ({
-    admins: await listAdmins(app.db),
-  }));
+  app.get(
+    '/admins',
+    { schema: { tags: ['admins'], summary: 'Every admin account', response: { 200: adminList } } },
+    async () => ({
+      admins: await listAdmins(app.db),
+    }),
+  );
 
   app.post(
     '/admins',
@@ -90,7 +98,12 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { account, endedSessions } = await disableAdmin(app.db, request.params.id, requireAdmin(request).id, auditActor(request));
+      const { account, endedSessions } = await disableAdmin(
+        app.db,
+        request.params.id,
+        requireAdmin(request).id,
+        auditActor(request),
+      );
       for (const sessionId of endedSessions) app.realtime.endSession(sessionId);
       return account;
     },
@@ -99,7 +112,12 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins/:id/enable',
     {
-      schema: { tags: ['admins'], summary: 'Enable a disabled admin', params: adminIdParams, response: { 200: adminAccount, 404: errorResponse } },
+      schema: {
+        tags: ['admins'],
+        summary: 'Enable a disabled admin',
+        params: adminIdParams,
+        response: { 200: adminAccount, 404: errorResponse },
+      },
     },
     async (request) => enableAdmin(app.db, request.params.id, auditActor(request)),
   );

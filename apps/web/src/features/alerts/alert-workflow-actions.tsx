@@ -54,7 +54,13 @@ export function AlertWorkflowNoteDialog({
         </>
       }
     >
-      <TextAreaField label="Note (optional)" rows={3} maxLength={2000} value={note} onChange={(event) => setNote(event.target.value)} />
+      <TextAreaField
+        label="Note (optional)"
+        rows={3}
+        maxLength={2000}
+        value={note}
+        onChange={(event) => setNote(event.target.value)}
+      />
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700">
           {error}
@@ -68,7 +74,15 @@ export function AlertWorkflowNoteDialog({
  * Mount in each alert card: `<AlertWorkflowActions alertId={alert.id} status={alert.status} />`.
  * Shows Acknowledge while New, Resolve until Resolved, and who did what once done is on the card itself.
  */
-export function AlertWorkflowActions({ alertId, status, compact }: { alertId: number; status: AlertStatus; compact?: boolean }) {
+export function AlertWorkflowActions({
+  alertId,
+  status,
+  compact,
+}: {
+  alertId: number;
+  status: AlertStatus;
+  compact?: boolean;
+}) {
   const step = useAlertStep();
   const { notify } = useToast();
   const [action, setAction] = useState<AlertWorkflowAction | null>(null);

@@ -16,7 +16,8 @@ export function useAlertStep() {
 export function useAlertBulk() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { ids: number[]; action: AlertWorkflowAction; note?: string }) => api.post<AlertBulkResponse>('/alert/bulk', input),
+    mutationFn: (input: { ids: number[]; action: AlertWorkflowAction; note?: string }) =>
+      api.post<AlertBulkResponse>('/alert/bulk', input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['alerts'] }),
   });
 }

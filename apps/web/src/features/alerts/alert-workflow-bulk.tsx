@@ -46,9 +46,18 @@ export function AlertWorkflowBulkBar({ selection, pageIds }: { selection: AlertS
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selection.selected.has(id));
 
   return (
-    <div role="toolbar" aria-label="Bulk actions" className="mb-3 flex flex-wrap items-center gap-3 rounded-md border border-slate-200 bg-white px-3 py-2">
+    <div
+      role="toolbar"
+      aria-label="Bulk actions"
+      className="mb-3 flex flex-wrap items-center gap-3 rounded-md border border-slate-200 bg-white px-3 py-2"
+    >
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={allOnPage} onChange={(event) => selection.setAll(pageIds, event.target.checked)} className="h-4 w-4" />
+        <input
+          type="checkbox"
+          checked={allOnPage}
+          onChange={(event) => selection.setAll(pageIds, event.target.checked)}
+          className="h-4 w-4"
+        />
         Select all on this page
       </label>
       <span className="text-sm text-slate-600">{count} selected</span>
@@ -74,7 +83,9 @@ export function AlertWorkflowBulkBar({ selection, pageIds }: { selection: AlertS
             {
               onSuccess: (result) => {
                 const verb = action === 'resolve' ? 'resolved' : 'acknowledged';
-                notify(`${result.updated.length} alerts ${verb}${result.skipped.length ? `, ${result.skipped.length} already ${verb}` : ''}.`);
+                notify(
+                  `${result.updated.length} alerts ${verb}${result.skipped.length ? `, ${result.skipped.length} already ${verb}` : ''}.`,
+                );
                 selection.clear();
                 setAction(null);
               },

@@ -5,12 +5,17 @@ import { errorMessage } from '../../lib/api-client';
 import { useAlertDailyStats } from './alert-workflow-api';
 
 const COLORS = { Critical: '#dc2626', Warning: '#eab308', Informational: '#3b82f6' } as const;
-const dayLabel = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayLabel = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 export function AlertWorkflowChart({ days = 30 }: { days?: number }) {
   const stats = useAlertDailyStats(days);
   return (
-    <section aria-label={`Alerts per day, last ${days} days`} className="rounded-lg border border-slate-200 bg-white p-4" data-testid="alerts-chart">
+    <section
+      aria-label={`Alerts per day, last ${days} days`}
+      className="rounded-lg border border-slate-200 bg-white p-4"
+      data-testid="alerts-chart"
+    >
       <h2 className="mb-2 text-sm font-semibold text-slate-700">Alerts per day (last {days} days, UTC)</h2>
       {stats.isPending ? (
         <Loading text="Loading chart..." />

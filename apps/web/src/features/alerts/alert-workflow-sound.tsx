@@ -26,7 +26,8 @@ let audio: AudioContext | null = null;
 
 /** Three short 880 Hz beeps, about 0.6 s in all. */
 export function playCriticalBeep() {
-  const Context = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+  const Context =
+    window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!Context) return;
   audio ??= new Context();
   void audio.resume();

@@ -1,12 +1,15 @@
 // Before and after of an audit entry, field by field: changed fields are marked, unchanged ones kept for context.
 import { clsx } from 'clsx';
 
-const show = (value: unknown) => (value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
+const show = (value: unknown) =>
+  value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function AuditDiff({ before, after }: { before: unknown; after: unknown }) {
-  if (before == null && after == null) return <p className="text-sm text-slate-500">No before or after recorded for this entry.</p>;
+  if (before == null && after == null)
+    return <p className="text-sm text-slate-500">No before or after recorded for this entry.</p>;
   if (!isRecord(before ?? {}) || !isRecord(after ?? {})) {
     return (
       <div className="grid gap-2 text-xs md:grid-cols-2">
@@ -31,9 +34,15 @@ export function AuditDiff({ before, after }: { before: unknown; after: unknown }
         {fields.map((field) => {
           const changed = JSON.stringify(b[field]) !== JSON.stringify(a[field]);
           return (
-            <tr key={field} data-changed={changed || undefined} className={clsx(changed ? 'bg-amber-50' : 'text-slate-500')}>
+            <tr
+              key={field}
+              data-changed={changed || undefined}
+              className={clsx(changed ? 'bg-amber-50' : 'text-slate-500')}
+            >
               <td className="py-1 pr-3 font-mono">{field}</td>
-              <td className={clsx('py-1 pr-3 break-all', changed && 'text-red-800 line-through decoration-red-300')}>{show(b[field])}</td>
+              <td className={clsx('py-1 pr-3 break-all', changed && 'text-red-800 line-through decoration-red-300')}>
+                {show(b[field])}
+              </td>
               <td className={clsx('py-1 break-all', changed && 'font-medium text-green-800')}>{show(a[field])}</td>
             </tr>
           );

@@ -12,7 +12,11 @@ import { errorMessage } from '../../lib/api-client';
 import { AuditDiff } from './audit-diff';
 import { useAuditPage, type AuditFilters } from './api';
 
-const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+const utc = (iso: string) =>
+  iso
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
 const local = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 /** A datetime-local value (local time) as an ISO instant. */
 const toInstant = (value: string) => (value ? new Date(value).toISOString() : undefined);
@@ -21,7 +25,8 @@ const EMPTY_FORM = { entity: '', action: '', actor: '', from: '', to: '' };
 
 function FilterForm({ onApply }: { onApply(filters: AuditFilters): void }) {
   const [form, setForm] = useState(EMPTY_FORM);
-  const set = (field: keyof typeof EMPTY_FORM) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));
+  const set = (field: keyof typeof EMPTY_FORM) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: event.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply({
@@ -33,12 +38,24 @@ function FilterForm({ onApply }: { onApply(filters: AuditFilters): void }) {
     });
   };
   return (
-    <form onSubmit={submit} aria-label="Audit filters" className="mb-4 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6">
-      <TextField label="Entity" placeholder="prisoner, alert, session…" value={form.entity} onChange={set('entity')} list="audit-entities" />
+    <form
+      onSubmit={submit}
+      aria-label="Audit filters"
+      className="mb-4 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
+    >
+      <TextField
+        label="Entity"
+        placeholder="prisoner, alert, session…"
+        value={form.entity}
+        onChange={set('entity')}
+        list="audit-entities"
+      />
       <datalist id="audit-entities">
-        {['prisoner', 'staff', 'cell', 'geofence', 'alert', 'device', 'admin', 'session', 'message', 'positions'].map((e) => (
-          <option key={e} value={e} />
-        ))}
+        {['prisoner', 'staff', 'cell', 'geofence', 'alert', 'device', 'admin', 'session', 'message', 'positions'].map(
+          (e) => (
+            <option key={e} value={e} />
+          ),
+        )}
       </datalist>
       <TextField label="Action" placeholder="login, create, resolve…" value={form.action} onChange={set('action')} />
       <TextField label="Who" placeholder="username" value={form.actor} onChange={set('actor')} />
@@ -70,7 +87,8 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         data-action={entry.action}
         data-entity={entry.entity}
         data-entity-id={entry.entity_id ?? undefined}
-        className="border-b border-slate-100 align-top">
+        className="border-b border-slate-100 align-top"
+      >
         <td className="py-2 pr-3">
           {hasDiff && (
             <button
@@ -151,7 +169,12 @@ export function AuditPage() {
               </tbody>
             </table>
           </div>
-          <Pagination page={audit.data.currentPage} totalPages={audit.data.totalPages} onPageChange={setPage} label="Audit pages" />
+          <Pagination
+            page={audit.data.currentPage}
+            totalPages={audit.data.totalPages}
+            onPageChange={setPage}
+            label="Audit pages"
+          />
         </div>
       )}
     </Page>

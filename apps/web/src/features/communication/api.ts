@@ -37,7 +37,9 @@ export function useLiveMessages() {
     };
   }, [socket, queryClient]);
   useSocketEvent('messagePosted', (message) => {
-    queryClient.setQueryData<InfiniteData<MessageList, number | undefined>>(MESSAGES_QUERY_KEY, (data) => prepend(data, message));
+    queryClient.setQueryData<InfiniteData<MessageList, number | undefined>>(MESSAGES_QUERY_KEY, (data) =>
+      prepend(data, message),
+    );
   });
 }
 
@@ -46,6 +48,8 @@ export function usePostMessage() {
   return useMutation({
     mutationFn: (body: string) => api.post<LogMessage>('/messages', { body }),
     onSuccess: (message) =>
-      queryClient.setQueryData<InfiniteData<MessageList, number | undefined>>(MESSAGES_QUERY_KEY, (data) => prepend(data, message)),
+      queryClient.setQueryData<InfiniteData<MessageList, number | undefined>>(MESSAGES_QUERY_KEY, (data) =>
+        prepend(data, message),
+      ),
   });
 }

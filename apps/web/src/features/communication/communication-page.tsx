@@ -30,7 +30,10 @@ function MessageComposer() {
   };
 
   return (
-    <form onSubmit={submit} className="mb-6 flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <form
+      onSubmit={submit}
+      className="mb-6 flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+    >
       <TextAreaField
         label="New log entry"
         rows={3}
@@ -74,7 +77,11 @@ export function CommunicationPage() {
         <>
           <ol aria-label="Log entries" className="flex flex-col gap-3">
             {all.map((message) => (
-              <li key={message.id} data-testid="log-entry" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+              <li
+                key={message.id}
+                data-testid="log-entry"
+                className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+              >
                 <div className="mb-1 flex flex-wrap items-baseline justify-between gap-2 text-sm">
                   <span className="font-semibold text-slate-900">{message.author_name}</span>
                   <time dateTime={message.created_at} title={`${message.created_at} (UTC)`} className="text-slate-500">
@@ -87,7 +94,11 @@ export function CommunicationPage() {
           </ol>
           {messages.hasNextPage && (
             <div className="mt-4 flex justify-center">
-              <Button variant="secondary" busy={messages.isFetchingNextPage} onClick={() => void messages.fetchNextPage()}>
+              <Button
+                variant="secondary"
+                busy={messages.isFetchingNextPage}
+                onClick={() => void messages.fetchNextPage()}
+              >
                 Older messages
               </Button>
             </div>

@@ -14,7 +14,12 @@ export interface HistoryRange {
 export function useHistory(range: HistoryRange | null) {
   return useQuery({
     queryKey: ['location-history', range],
-    queryFn: () => api.get<HistoryResponse>('/location/history', { prisoner_id: range!.prisonerId, from: range!.from, to: range!.to }),
+    queryFn: () =>
+      api.get<HistoryResponse>('/location/history', {
+        prisoner_id: range!.prisonerId,
+        from: range!.from,
+        to: range!.to,
+      }),
     enabled: range !== null,
   });
 }

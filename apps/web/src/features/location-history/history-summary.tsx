@@ -43,7 +43,10 @@ export function HistorySummary({ history, onJump }: { history: HistoryResponse; 
                 <button
                   type="button"
                   onClick={() => onJump(Date.parse(alert.timestamp))}
-                  className={clsx('w-full rounded-md border-l-4 px-3 py-2 text-left text-sm hover:brightness-95', alertTone[alert.alert_type])}
+                  className={clsx(
+                    'w-full rounded-md border-l-4 px-3 py-2 text-left text-sm hover:brightness-95',
+                    alertTone[alert.alert_type],
+                  )}
                   title="Jump the player to this moment"
                 >
                   <span className="block font-medium">{alert.details}</span>

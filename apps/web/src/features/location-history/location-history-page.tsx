@@ -29,7 +29,8 @@ function RangePicker({ onChange }: { onChange(range: { from: string; to: string 
   const applyCustom = () => {
     const from = new Date(custom.from);
     const to = new Date(custom.to);
-    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return setError('Enter both the start and the end.');
+    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
+      return setError('Enter both the start and the end.');
     if (from >= to) return setError('The end must be after the start.');
     setError(null);
     onChange({ from: from.toISOString(), to: to.toISOString() });
@@ -40,15 +41,32 @@ function RangePicker({ onChange }: { onChange(range: { from: string; to: string 
       <legend className="mb-1 text-sm font-medium text-slate-700">Time range</legend>
       <div className="flex flex-wrap gap-1" role="radiogroup" aria-label="Time range">
         {RANGE_PRESETS.map((p) => (
-          <Button key={p} size="sm" variant={preset === p ? 'primary' : 'secondary'} role="radio" aria-checked={preset === p} onClick={() => choose(p)}>
+          <Button
+            key={p}
+            size="sm"
+            variant={preset === p ? 'primary' : 'secondary'}
+            role="radio"
+            aria-checked={preset === p}
+            onClick={() => choose(p)}
+          >
             {PRESET_LABELS[p]}
           </Button>
         ))}
       </div>
       {preset === 'custom' && (
         <div className="flex flex-col gap-2">
-          <TextField label="From" type="datetime-local" value={custom.from} onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))} />
-          <TextField label="To" type="datetime-local" value={custom.to} onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))} />
+          <TextField
+            label="From"
+            type="datetime-local"
+            value={custom.from}
+            onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
+          />
+          <TextField
+            label="To"
+            type="datetime-local"
+            value={custom.to}
+            onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
+          />
           {error && (
             <p role="alert" className="text-xs text-red-700">
               {error}
@@ -71,7 +89,8 @@ function TrackView({ history, range }: { history: HistoryResponse; range: Histor
   const [follow, setFollow] = useState(false);
 
   if (settings.isPending) return <Loading text="Loading map..." />;
-  if (settings.isError) return <ErrorText>{errorMessage(settings.error, 'Failed to load the map settings.')}</ErrorText>;
+  if (settings.isError)
+    return <ErrorText>{errorMessage(settings.error, 'Failed to load the map settings.')}</ErrorText>;
 
   return (
     <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
@@ -114,7 +133,13 @@ function TrackView({ history, range }: { history: HistoryResponse; range: Histor
           />
         )}
         {geofences.isError && <ErrorText>{errorMessage(geofences.error, 'Failed to fetch the geofences.')}</ErrorText>}
-        <HistoryMap settings={settings.data} geofences={geofences.data ?? []} points={points} position={player.position} follow={follow} />
+        <HistoryMap
+          settings={settings.data}
+          geofences={geofences.data ?? []}
+          points={points}
+          position={player.position}
+          follow={follow}
+        />
       </div>
       <HistorySummary
         history={history}

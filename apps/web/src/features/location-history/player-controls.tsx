@@ -22,7 +22,11 @@ interface PlayerControlsProps {
 export function PlayerControls(props: PlayerControlsProps) {
   const { start, end, time, playing, speed, follow } = props;
   return (
-    <div role="group" aria-label="Track player" className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3">
+    <div
+      role="group"
+      aria-label="Track player"
+      className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3"
+    >
       {playing ? (
         <Button onClick={props.onPause} aria-label="Pause">
           <Pause className="h-4 w-4" aria-hidden /> Pause
@@ -58,11 +62,19 @@ export function PlayerControls(props: PlayerControlsProps) {
         onChange={(event) => props.onSeek(Number(event.target.value))}
         className="min-w-48 flex-1 accent-red-600"
       />
-      <output data-testid="player-time" data-time={Math.round(time)} className="w-40 text-sm tabular-nums text-slate-800">
+      <output
+        data-testid="player-time"
+        data-time={Math.round(time)}
+        className="w-40 text-sm tabular-nums text-slate-800"
+      >
         {formatPlayerTime(time)}
       </output>
       {props.position && (
-        <span data-testid="player-position" className="text-xs tabular-nums text-slate-500" title="Position at the player's time">
+        <span
+          data-testid="player-position"
+          className="text-xs tabular-nums text-slate-500"
+          title="Position at the player's time"
+        >
           {props.position.lat.toFixed(5)}, {props.position.lng.toFixed(5)}
         </span>
       )}

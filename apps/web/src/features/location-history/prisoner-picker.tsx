@@ -13,7 +13,13 @@ export interface PickedPrisoner {
   name: string;
 }
 
-export function PrisonerPicker({ value, onChange }: { value: PickedPrisoner | null; onChange(prisoner: PickedPrisoner): void }) {
+export function PrisonerPicker({
+  value,
+  onChange,
+}: {
+  value: PickedPrisoner | null;
+  onChange(prisoner: PickedPrisoner): void;
+}) {
   const [q, setQ] = useState('');
   const debounced = useDebouncedValue(q.trim(), 250);
   const search = usePrisonerSearch(debounced);
@@ -22,10 +28,18 @@ export function PrisonerPicker({ value, onChange }: { value: PickedPrisoner | nu
 
   return (
     <div className="flex flex-col gap-2">
-      <TextField label="Prisoner" type="search" placeholder="Search prisoner" value={q} onChange={(event) => setQ(event.target.value)} />
+      <TextField
+        label="Prisoner"
+        type="search"
+        placeholder="Search prisoner"
+        value={q}
+        onChange={(event) => setQ(event.target.value)}
+      />
       {search.isError && <ErrorText>{errorMessage(search.error, 'Failed to fetch prisoners.')}</ErrorText>}
       <ul aria-label="Prisoners" className="max-h-48 overflow-y-auto rounded-md border border-slate-200 bg-white">
-        {prisoners.length === 0 && !search.isPending && <li className="px-3 py-2 text-sm text-slate-500">No prisoners found.</li>}
+        {prisoners.length === 0 && !search.isPending && (
+          <li className="px-3 py-2 text-sm text-slate-500">No prisoners found.</li>
+        )}
         {prisoners.map((p) => (
           <li key={p.prisoner_id}>
             <button

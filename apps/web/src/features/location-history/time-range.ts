@@ -40,4 +40,10 @@ export function formatDistance(metres: number): string {
 }
 
 export const formatPlayerTime = (ms: number) =>
-  new Date(ms).toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  new Date(ms).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });

@@ -16,7 +16,10 @@ import { useAdminAction, useAdmins, useCreateAdmin, type AdminAction } from './a
 function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const create = useCreateAdmin();
   const { notify } = useToast();
-  const form = useForm<AdminCreateRequest>({ resolver: zodResolver(adminCreateRequest), defaultValues: { username: '', name: '', password: '' } });
+  const form = useForm<AdminCreateRequest>({
+    resolver: zodResolver(adminCreateRequest),
+    defaultValues: { username: '', name: '', password: '' },
+  });
   const { errors } = form.formState;
   const close = () => {
     form.reset();
@@ -48,9 +51,21 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
       }
     >
       <form id="create-admin-form" onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <TextField label="Username" autoComplete="off" error={errors.username?.message} {...form.register('username')} />
+        <TextField
+          label="Username"
+          autoComplete="off"
+          error={errors.username?.message}
+          {...form.register('username')}
+        />
         <TextField label="Display name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-        <TextField label="Password" type="password" autoComplete="new-password" hint="At least 8 characters." error={errors.password?.message} {...form.register('password')} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
         {create.isError && (
           <p role="alert" className="text-sm text-red-700">
             {errorMessage(create.error, 'The admin could not be created.')}
@@ -63,7 +78,8 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
 
 function statusText(admin: AdminAccount) {
   if (admin.disabled) return 'Disabled';
-  if (admin.locked_until) return `Locked until ${new Date(admin.locked_until).toLocaleTimeString('en-GB', { timeStyle: 'short' })}`;
+  if (admin.locked_until)
+    return `Locked until ${new Date(admin.locked_until).toLocaleTimeString('en-GB', { timeStyle: 'short' })}`;
   return 'Active';
 }
 
@@ -114,7 +130,12 @@ export function AdminsSection() {
             </thead>
             <tbody>
               {admins.data.map((admin) => (
-                <tr key={admin.id} data-testid="admin-row" data-username={admin.username} className="border-b border-slate-100">
+                <tr
+                  key={admin.id}
+                  data-testid="admin-row"
+                  data-username={admin.username}
+                  className="border-b border-slate-100"
+                >
                   <td className="py-2 pr-4 font-medium">{admin.username}</td>
                   <td className="py-2 pr-4">{admin.name}</td>
                   <td className="py-2 pr-4">{statusText(admin)}</td>

@@ -19,7 +19,10 @@ export function useChangePassword() {
 }
 
 export function useSessions() {
-  return useQuery({ queryKey: SESSIONS_KEY, queryFn: async () => (await api.get<{ sessions: SessionInfo[] }>('/profile/sessions')).sessions });
+  return useQuery({
+    queryKey: SESSIONS_KEY,
+    queryFn: async () => (await api.get<{ sessions: SessionInfo[] }>('/profile/sessions')).sessions,
+  });
 }
 
 export function useRevokeSession() {
@@ -31,7 +34,10 @@ export function useRevokeSession() {
 }
 
 export function useAdmins() {
-  return useQuery({ queryKey: ADMINS_KEY, queryFn: async () => (await api.get<{ admins: AdminAccount[] }>('/admins')).admins });
+  return useQuery({
+    queryKey: ADMINS_KEY,
+    queryFn: async () => (await api.get<{ admins: AdminAccount[] }>('/admins')).admins,
+  });
 }
 
 export function useCreateAdmin() {
@@ -47,7 +53,8 @@ export type AdminAction = 'disable' | 'enable' | 'unlock';
 export function useAdminAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: number; action: AdminAction }) => api.post<AdminAccount>(`/admins/${id}/${action}`),
+    mutationFn: ({ id, action }: { id: number; action: AdminAction }) =>
+      api.post<AdminAccount>(`/admins/${id}/${action}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
   });
 }

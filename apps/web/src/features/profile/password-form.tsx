@@ -11,7 +11,10 @@ import { useChangePassword } from './api';
 
 const formSchema = passwordChangeRequest
   .extend({ confirm_password: z.string().min(1, 'confirm the new password') })
-  .refine((v) => v.confirm_password === v.new_password, { path: ['confirm_password'], message: 'the two new passwords differ' });
+  .refine((v) => v.confirm_password === v.new_password, {
+    path: ['confirm_password'],
+    message: 'the two new passwords differ',
+  });
 type FormValues = z.infer<typeof formSchema>;
 
 export function PasswordForm() {
@@ -37,9 +40,28 @@ export function PasswordForm() {
 
   return (
     <form onSubmit={submit} className="flex max-w-md flex-col gap-3" noValidate aria-label="Change password">
-      <TextField label="Current password" type="password" autoComplete="current-password" error={errors.current_password?.message} {...form.register('current_password')} />
-      <TextField label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." error={errors.new_password?.message} {...form.register('new_password')} />
-      <TextField label="Confirm new password" type="password" autoComplete="new-password" error={errors.confirm_password?.message} {...form.register('confirm_password')} />
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.current_password?.message}
+        {...form.register('current_password')}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 8 characters."
+        error={errors.new_password?.message}
+        {...form.register('new_password')}
+      />
+      <TextField
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirm_password?.message}
+        {...form.register('confirm_password')}
+      />
       {change.isError && (
         <p role="alert" className="text-sm text-red-700">
           {errorMessage(change.error, 'The password could not be changed.')}

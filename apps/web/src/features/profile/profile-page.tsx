@@ -38,7 +38,13 @@ export function ProfilePage() {
             <dt className="text-slate-600">Username</dt>
             <dd>{profile.data.username}</dd>
             <dt className="text-slate-600">Admin since</dt>
-            <dd>{new Date(profile.data.created_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}</dd>
+            <dd>
+              {new Date(profile.data.created_at).toLocaleDateString('en-GB', {
+                day: 'numeric',
+                month: 'long',
+                year: 'numeric',
+              })}
+            </dd>
           </dl>
         )}
       </Section>

@@ -49,7 +49,12 @@ export function SessionsSection() {
           </thead>
           <tbody>
             {sessions.data.map((session) => (
-              <tr key={session.id} data-testid="session-row" data-current={session.current || undefined} className="border-b border-slate-100">
+              <tr
+                key={session.id}
+                data-testid="session-row"
+                data-current={session.current || undefined}
+                className="border-b border-slate-100"
+              >
                 <td className="py-2 pr-4 whitespace-nowrap">{when(session.created_at)}</td>
                 <td className="py-2 pr-4 whitespace-nowrap">{when(session.last_seen_at)}</td>
                 <td className="py-2 pr-4">{session.ip ?? '—'}</td>
@@ -57,7 +62,9 @@ export function SessionsSection() {
                   {session.user_agent ?? '—'}
                 </td>
                 <td className="py-2 text-right whitespace-nowrap">
-                  {session.current && <span className="mr-3 rounded bg-green-100 px-2 py-0.5 text-xs text-green-800">This browser</span>}
+                  {session.current && (
+                    <span className="mr-3 rounded bg-green-100 px-2 py-0.5 text-xs text-green-800">This browser</span>
+                  )}
                   <Button variant="secondary" size="sm" onClick={() => setTarget(session)}>
                     Revoke
                   </Button>
