@@ -185,6 +185,8 @@ async function main() {
         unit: 'ms',
         baseline: percentile(noIndex.times, 95),
       },
+      { name: 'database execution of the packed read', value: dbMs, unit: 'ms' },
+      { name: 'server CPU per history call (p50)', value: percentile(cpu, 50), unit: 'ms' },
     ];
     printFigures(
       `Location history: 24 h of 1 Hz fixes (86,400) of one prisoner from ${Number(stats!.n).toLocaleString('en-US')} stored fixes, PostgreSQL, ${RUNS} runs`,
