@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two cores: more workers than that only adds contention for PGlite and argon2.
+    maxWorkers: 2,
     projects: [
       {
         test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'], environment: 'node' },
@@ -15,8 +17,6 @@ export default defineConfig({
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Two cores: more workers than that only adds contention for PGlite and argon2.
-          maxWorkers: 2,
         },
       },
     ],
