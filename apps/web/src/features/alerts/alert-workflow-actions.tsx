@@ -72,52 +72,68 @@ export function AlertWorkflowNoteDialog({
 
 /**
  * Mount in each alert card: `<AlertWorkflowActions alertId={alert.id} status={alert.status} />`.
- * Shows Acknowledge while New, Resolve until Resolved, and who did what once done is on the card itself.
+ * Shows Acknowledge while New and Resolve until Resolved; each asks for an optional note first. `direct` acts at
+ * once without the note dialog (a toast disappears after 5 s, and a dialog must not vanish with it).
  */
 export function AlertWorkflowActions({
   alertId,
   status,
-  compact,
+  direct,
 }: {
   alertId: number;
   status: AlertStatus;
-  compact?: boolean;
+  direct?: boolean;
 }) {
   const step = useAlertStep();
   const { notify } = useToast();
   const [action, setAction] = useState<AlertWorkflowAction | null>(null);
   if (status === 'Resolved') return null;
+
+  const run = (next: AlertWorkflowAction, note?: string) =>
+    step.mutate(
+      { id: alertId, action: next, note },
+      {
+        onSuccess: () => {
+          notify(DONE[next]);
+          setAction(null);
+        },
+        onError: (error) => direct && notify(errorMessage(error, 'The alert could not be updated.'), 'error'),
+      },
+    );
+  const choose = (next: AlertWorkflowAction) => (direct ? run(next) : setAction(next));
+
   return (
     <div className="mt-2 flex gap-2" data-testid="alert-workflow-actions">
       {status === 'New' && (
-        <Button size="sm" variant="secondary" onClick={() => setAction('acknowledge')}>
+        <Button
+          size="sm"
+          variant="secondary"
+          busy={direct && step.isPending && step.variables?.action === 'acknowledge'}
+          onClick={() => choose('acknowledge')}
+        >
           Acknowledge
         </Button>
       )}
-      <Button size="sm" variant={compact ? 'secondary' : 'primary'} onClick={() => setAction('resolve')}>
+      <Button
+        size="sm"
+        variant={direct ? 'secondary' : 'primary'}
+        busy={direct && step.isPending && step.variables?.action === 'resolve'}
+        onClick={() => choose('resolve')}
+      >
         Resolve
       </Button>
-      <AlertWorkflowNoteDialog
-        action={action}
-        busy={step.isPending}
-        error={step.isError ? errorMessage(step.error, 'The alert could not be updated.') : null}
-        onCancel={() => {
-          step.reset();
-          setAction(null);
-        }}
-        onConfirm={(note) =>
-          action &&
-          step.mutate(
-            { id: alertId, action, note },
-            {
-              onSuccess: () => {
-                notify(DONE[action]);
-                setAction(null);
-              },
-            },
-          )
-        }
-      />
+      {!direct && (
+        <AlertWorkflowNoteDialog
+          action={action}
+          busy={step.isPending}
+          error={step.isError ? errorMessage(step.error, 'The alert could not be updated.') : null}
+          onCancel={() => {
+            step.reset();
+            setAction(null);
+          }}
+          onConfirm={(note) => action && run(action, note)}
+        />
+      )}
     </div>
   );
 }
@@ -127,5 +143,5 @@ export function AlertWorkflowActions({
  * A toast carries the stored alert's id (alertId) when the server raised it; it is then New.
  */
 export function alertWorkflowToastActions(alert: { alertId?: number }) {
-  return alert.alertId ? <AlertWorkflowActions alertId={alert.alertId} status="New" compact /> : null;
+  return alert.alertId ? <AlertWorkflowActions alertId={alert.alertId} status="New" direct /> : null;
 }

@@ -1,0 +1,65 @@
+// The alert workflow on the alerts screen: acknowledge and resolve a card, act in bulk, the 30-day chart and the
+// Critical sound switch, then the steps on the audit trail. It runs once the alerts screen mounts the workflow
+// components (features/alerts/alert-workflow-*.tsx); until then it is skipped, and admin-audit.spec.ts covers the
+// same steps through the API.
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test, unique } from '../fixtures';
+
+async function newAlert(api: APIRequestContext, details: string) {
+  const res = await api.post('/api/v1/alert/all', { data: { alert_type: 'Critical', details } });
+  expect([200, 201], await res.text()).toContain(res.status());
+  return (await res.json()) as { id: number };
+}
+
+test('acknowledge, resolve and bulk-resolve alerts on the alerts screen, then see them on the audit trail', async ({
+  adminPage: page,
+  api,
+}) => {
+  const tag = unique('wf');
+  const single = await newAlert(api, `${tag} single`);
+  const bulkA = await newAlert(api, `${tag} bulk A`);
+  const bulkB = await newAlert(api, `${tag} bulk B`);
+
+  await page.goto('/alerts');
+  const card = page.getByTestId('alert-card').filter({ hasText: `${tag} single` });
+  await expect(card).toBeVisible();
+  test.skip(
+    (await page.getByTestId('alert-workflow-actions').count()) === 0,
+    'the alerts screen does not mount AlertWorkflowActions yet',
+  );
+
+  await card.getByRole('button', { name: 'Acknowledge' }).click();
+  const ackDialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
+  await ackDialog.getByLabel('Note (optional)').fill('Guard sent to the yard');
+  await ackDialog.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(card).toContainText('Acknowledged');
+  await card.getByRole('button', { name: 'Resolve' }).click();
+  await page.getByRole('dialog', { name: 'Resolve alert' }).getByRole('button', { name: 'Resolve' }).click();
+  await expect(card).toContainText('Resolved');
+  await expect(card.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
+
+  await page.getByLabel(`Select alert ${bulkA.id}`).check();
+  await page.getByLabel(`Select alert ${bulkB.id}`).check();
+  await page.getByRole('button', { name: 'Resolve selected' }).click();
+  await page.getByRole('dialog', { name: 'Resolve alerts (2)' }).getByRole('button', { name: 'Resolve' }).click();
+  await expect(page.getByText('2 alerts resolved.')).toBeVisible();
+  await expect(page.getByTestId('alert-card').filter({ hasText: `${tag} bulk A` })).toContainText('Resolved');
+
+  await expect(page.getByTestId('alerts-chart')).toBeVisible();
+  await page.getByRole('switch', { name: 'Sound for Critical alerts' }).check();
+  expect(await page.evaluate(() => localStorage.getItem('prison.criticalAlertSound'))).toBe('on');
+
+  await page.goto('/audit');
+  await page.getByLabel('Entity').fill('alert');
+  await page.getByRole('button', { name: 'Apply Filters' }).click();
+  for (const [id, action] of [
+    [single.id, 'acknowledge'],
+    [single.id, 'resolve'],
+    [bulkA.id, 'resolve'],
+    [bulkB.id, 'resolve'],
+  ] as const) {
+    await expect(
+      page.locator(`[data-testid="audit-row"][data-entity-id="${id}"][data-action="${action}"]`),
+    ).toHaveCount(1);
+  }
+});
