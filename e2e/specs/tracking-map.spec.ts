@@ -231,7 +231,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
 
   // Leaving the map and coming back: the page asks the open socket for a fresh snapshot.
   await page.getByRole('link', { name: 'Alerts and Notifications' }).click();
-  await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Live Map' }).click();
   await expect.poll(markerPosition).toEqual(outside);
 
@@ -241,7 +241,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect.poll(markerPosition).toBeNull();
 
   await page.goto('/allAlerts');
-  await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
   const card = page.getByTestId('alert-card').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
   await expect(card).toHaveCount(1);
   await expect(card).toContainText(`Prisoner: ${firstName} ${lastName}`);

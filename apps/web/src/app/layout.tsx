@@ -5,6 +5,7 @@ import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { Button } from '../components/ui/button';
+import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 
 const desktopLinks = [
   { to: '/', label: 'Home' },
@@ -40,6 +41,7 @@ export function Layout() {
 
   return (
     <div className="flex min-h-full flex-col">
+      {loggedIn && <AlertWorkflowCriticalSound />}
       <header className="bg-brand-900 text-white shadow">
         <div className="mx-auto flex max-w-screen-2xl items-center gap-4 px-4 py-3">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">

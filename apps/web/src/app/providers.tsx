@@ -4,6 +4,7 @@ import { AuthProvider } from '../lib/auth';
 import { RealtimeProvider } from '../lib/realtime';
 import { ToastProvider } from '../lib/toast';
 import { ApiError } from '../lib/api-client';
+import { alertWorkflowToastActions } from '../features/alerts/alert-workflow-actions';
 
 function makeQueryClient() {
   return new QueryClient({
@@ -23,7 +24,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <ToastProvider>
+        <ToastProvider alertActions={alertWorkflowToastActions}>
           <RealtimeProvider>{children}</RealtimeProvider>
         </ToastProvider>
       </AuthProvider>

@@ -8,11 +8,15 @@ import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { useAlertPage, type AlertFilters as Filters } from './api/alert-page';
 import { AlertCard } from './components/alert-card';
 import { AlertFilters } from './components/alert-filters';
+import { AlertWorkflowBulkBar, AlertWorkflowCheckbox, useAlertSelection } from './alert-workflow-bulk';
+import { AlertWorkflowChart } from './alert-workflow-chart';
+import { AlertWorkflowSoundToggle } from './alert-workflow-sound';
 
 export function AlertsPage() {
   const [page, setPage] = useState(1);
   const [filters, setFilters] = useState<Filters>({});
   const alerts = useAlertPage(page, filters);
+  const selection = useAlertSelection();
 
   const changeFilters = (next: Filters) => {
     setFilters(next);
@@ -20,9 +24,18 @@ export function AlertsPage() {
   };
 
   return (
-    <Page title="Alerts" actions={alerts.data && <AlertCounts page={alerts.data} />}>
+    <Page
+      title="Alerts"
+      actions={
+        <div className="flex flex-wrap items-center gap-3">
+          {alerts.data && <AlertCounts page={alerts.data} />}
+          <AlertWorkflowSoundToggle />
+        </div>
+      }
+    >
       <div className="flex flex-col gap-4">
         <AlertFilters filters={filters} onChange={changeFilters} />
+        <AlertWorkflowChart />
         {alerts.isPending ? (
           <Loading text="Loading alerts..." />
         ) : alerts.isError ? (
@@ -31,10 +44,14 @@ export function AlertsPage() {
           <EmptyState>No alerts.</EmptyState>
         ) : (
           <>
+            <AlertWorkflowBulkBar selection={selection} pageIds={alerts.data.data.map((alert) => alert.id)} />
             <ul className="flex flex-col gap-3" aria-label="Alerts" aria-busy={alerts.isFetching || undefined}>
               {alerts.data.data.map((alert) => (
-                <li key={alert.id}>
-                  <AlertCard alert={alert} />
+                <li key={alert.id} className="flex items-start gap-2">
+                  <AlertWorkflowCheckbox alertId={alert.id} selection={selection} />
+                  <div className="min-w-0 flex-1">
+                    <AlertCard alert={alert} />
+                  </div>
                 </li>
               ))}
             </ul>

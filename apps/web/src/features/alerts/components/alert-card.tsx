@@ -3,6 +3,7 @@ import { clsx } from 'clsx';
 import type { AlertRecord } from '@prison/shared';
 import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
+import { AlertWorkflowActions } from '../alert-workflow-actions';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
   const name = [alert.first_name, alert.last_name].filter(Boolean).join(' ');
@@ -26,6 +27,7 @@ export function AlertCard({ alert }: { alert: AlertRecord }) {
         <span>Status: {alert.status}</span>
         {alert.ended_at && <span>Ended {formatAlertDateTime(alert.ended_at)}</span>}
       </div>
+      <AlertWorkflowActions alertId={alert.id} status={alert.status} />
     </article>
   );
 }
