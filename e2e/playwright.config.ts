@@ -46,6 +46,8 @@ export default defineConfig({
       OSMAND_PORT: String(port + 1),
       // Map tiles cannot load here; the map must work without them.
       MAP_TILE_URL: `http://127.0.0.1:9/{z}/{x}/{y}.png`,
+      // Every spec logs in through the API from 127.0.0.1; the per-IP limit itself is covered by an integration test.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
       E2E: '1',
       ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },

@@ -93,6 +93,24 @@ describeEachEngine('admin authentication', (engine) => {
   });
 });
 
+describe('login rate limit per IP address', () => {
+  const ctx = useTestApp('pglite', { LOGIN_RATE_LIMIT_PER_MINUTE: 3 });
+  it('answers 429 once an address has used up its logins for the minute', async () => {
+    const attempt = () =>
+      ctx().app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/admin/login`,
+        payload: { username: `nobody-${Math.random()}`, password: 'x' },
+        remoteAddress: '203.0.113.7',
+      });
+    // useTestApp's own login came from another address, so this one has all three attempts.
+    for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
+    const limited = await attempt();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/rate limit/i);
+  });
+});
+
 describe('first admin with a generated password', () => {
   it('is created as `admin` with a printed password', async () => {
     const { createTestDatabase } = await import('../../../test/test-db');
