@@ -77,6 +77,32 @@ function listConditions(query: PrisonerListQuery): SQL | undefined {
 const newestFirst = [desc(prisoners.createdAt), desc(prisoners.prisonerId)];
 
 /**
+ * List totals, cached per filter: counting 100,000 rows on every page view costs more than the page itself.
+ * Every prisoner write in this process bumps `generation` after its commit, which drops every cached total; a
+ * count remembers the generation it started in, so one that raced a write is never kept. The short lifetime bounds
+ * how long another server process's writes can go unseen.
+ */
+const TOTAL_TTL_MS = 2_000;
+const totals = new Map<string, { total: number; generation: number; at: number }>();
+let generation = 0;
+
+export function prisonersChanged(): void {
+  generation++;
+  totals.clear();
+}
+
+async function countPrisoners(db: DbOrTx, query: PrisonerListQuery, where: SQL | undefined): Promise<number> {
+  const key = JSON.stringify([query.q ?? '', query.first_name ?? '', query.last_name ?? '', query.status ?? '']);
+  const cached = totals.get(key);
+  if (cached && cached.generation === generation && Date.now() - cached.at < TOTAL_TTL_MS) return cached.total;
+  const startedIn = generation;
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(prisoners).where(where);
+  const total = Number(counted?.n ?? 0);
+  if (startedIn === generation) totals.set(key, { total, generation: startedIn, at: Date.now() });
+  return total;
+}
+
+/**
  * One page, newest first with a stable tie-break, and the total matching the same conditions.
  * The page's ids are chosen on the prisoners table alone (an index walk), and only those 20 rows are joined:
  * joining before the OFFSET would join every skipped row of a deep page.
@@ -91,14 +117,11 @@ export async function listPrisoners(db: DbOrTx, query: PrisonerListQuery) {
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .as('page');
-  const [rows, [counted]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     selectPrisoners(db)
       .innerJoin(page, eq(page.id, prisoners.prisonerId))
       .orderBy(...newestFirst),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(prisoners)
-      .where(where),
+    countPrisoners(db, query, where),
   ]);
-  return { prisoners: rows.map(toPrisoner), total: Number(counted?.n ?? 0) };
+  return { prisoners: rows.map(toPrisoner), total };
 }

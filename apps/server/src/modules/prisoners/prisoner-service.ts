@@ -8,7 +8,7 @@ import { prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { isOccupying, requireCellExists, reservePlaceInCell } from '../cells/occupancy';
-import { findPrisoner, listPrisoners } from './prisoner-repository';
+import { findPrisoner, listPrisoners, prisonersChanged } from './prisoner-repository';
 
 export const PRISONER_DELETED_MESSAGE = 'Prisoner deleted successfully.';
 
@@ -77,8 +77,17 @@ async function checkCell(tx: Tx, before: PrisonerState | null, after: PrisonerSt
   else if (after.cellId !== before?.cellId) await requireCellExists(tx, after.cellId);
 }
 
+/** Runs a prisoner write in a transaction, then drops the cached list totals (also when the write failed midway). */
+async function inPrisonerWrite<T>(db: DbOrTx, write: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(write);
+  } finally {
+    prisonersChanged();
+  }
+}
+
 export async function createPrisoner(db: DbOrTx, who: AuditActor, input: PrisonerInput): Promise<Prisoner> {
-  return db.transaction(async (tx) => {
+  return inPrisonerWrite(db, async (tx) => {
     const columns = toColumns(input);
     const state: PrisonerState = {
       dateOfBirth: columns.dateOfBirth ?? null,
@@ -105,7 +114,7 @@ export async function updatePrisoner(
 ): Promise<Prisoner> {
   const columns = toColumns(input);
   if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
-  return db.transaction(async (tx) => {
+  return inPrisonerWrite(db, async (tx) => {
     // Locked so two edits of one prisoner cannot both pass the checks on a stale record.
     const [current] = await tx.select().from(prisoners).where(eq(prisoners.prisonerId, prisonerId)).for('update');
     if (!current) throw notFound(`Prisoner ${prisonerId} not found`);
@@ -134,7 +143,7 @@ export async function assignPrisonerToCell(
 }
 
 export async function deletePrisoner(db: DbOrTx, who: AuditActor, prisonerId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await inPrisonerWrite(db, async (tx) => {
     const before = await findPrisoner(tx, prisonerId);
     if (!before) throw notFound(`Prisoner ${prisonerId} not found`);
     await tx.delete(prisoners).where(eq(prisoners.prisonerId, prisonerId));
