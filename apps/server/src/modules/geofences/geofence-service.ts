@@ -1,6 +1,6 @@
 // Geofences: list, create (with the shape checks the drawing tool makes), update and delete, each audited in the
 // same transaction as the change. The routes reload the engine after every write.
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   GEOFENCE_SHAPES,
   isAxisAlignedRectangle,
@@ -13,7 +13,7 @@ import {
   type GeofenceUpdate,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { geofenceStates, geofences } from '../../db/schema';
+import { alerts, geofenceStates, geofences } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 
@@ -37,6 +37,17 @@ export function toGeofence(row: GeofenceRow): Geofence {
     dwell_seconds: row.dwellSeconds,
     buffer_meters: row.bufferMeters,
   };
+}
+
+/**
+ * The violations of a geofence that is deleted or changes type are over: their open alerts end now, so nothing
+ * (the live map reads "in violation" from geofence alerts with no end) keeps showing a zone that no longer applies.
+ */
+async function endOpenGeofenceAlerts(tx: DbOrTx, geofenceId: string): Promise<void> {
+  await tx
+    .update(alerts)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(alerts.kind, 'geofence'), eq(alerts.geofenceId, geofenceId), isNull(alerts.endedAt)));
 }
 
 const knownShape = (row: GeofenceRow) => (GEOFENCE_SHAPES as readonly string[]).includes(row.shape);
@@ -126,7 +137,10 @@ export async function updateGeofence(
       .returning();
     const after = toGeofence(row!);
     // A Positive zone turned Negative (or back) is a different rule: its running violations no longer apply.
-    if (after.type !== current.type) await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
+    if (after.type !== current.type) {
+      await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
+      await endOpenGeofenceAlerts(tx, geofenceId);
+    }
     await recordAudit(tx, who, {
       action: 'update',
       entity: 'geofence',
@@ -138,11 +152,12 @@ export async function updateGeofence(
   });
 }
 
-/** Deletes the geofence; its engine states go with it (foreign key cascade). */
+/** Deletes the geofence; its engine states go with it (foreign key cascade) and its open alerts end. */
 export async function deleteGeofence(db: DbOrTx, who: AuditActor, geofenceId: string): Promise<Geofence> {
   return db.transaction(async (tx) => {
     const [row] = await tx.delete(geofences).where(eq(geofences.geofenceId, geofenceId)).returning();
     if (!row) throw notFound(`Geofence ${geofenceId} not found`);
+    await endOpenGeofenceAlerts(tx, geofenceId);
     const before = toGeofence(row);
     await recordAudit(tx, who, { action: 'delete', entity: 'geofence', entityId: geofenceId, before });
     return before;

@@ -1,10 +1,11 @@
-import { expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { and, eq, inArray } from 'drizzle-orm';
 import { rectangleCorners } from '@prison/shared';
-import { auditLog, geofenceStates } from '../../db/schema';
+import { alerts, auditLog, geofenceStates } from '../../db/schema';
 import { describeEachEngine } from '../../../test/test-db';
 import { testConfig, useTestApp } from '../../../test/test-app';
 import { buildApp } from '../../app';
+import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 import { EDGES_CROSS_MESSAGE } from './geofence-service';
 
 let counter = 0;
@@ -314,6 +315,154 @@ describeEachEngine('geofence API', (engine) => {
     } finally {
       await restarted.close();
     }
+  });
+
+  describe('open alerts of a geofence that goes away', () => {
+    // Far from every other fence of this file. A Negative zone is left: one fix inside, then one about 1.1 km north.
+    const LAT = 40.5;
+    const LNG = 10.5;
+    let clock = Date.now() - 3_600_000;
+
+    /** A tracked prisoner whose device reports through the gateway batch endpoint, one fix a second. */
+    async function trackedPrisoner() {
+      const prisoner = await addPrisoner(ctx(), 'Fence', `Walker${++counter}`);
+      const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
+      const send = async (lat: number) => {
+        clock += 1000;
+        const fix = {
+          device_id: device.id,
+          secret: device.secret,
+          latitude: lat,
+          longitude: LNG,
+          timestamp: new Date(clock).toISOString(),
+        };
+        const res = await ctx().api('POST', '/ingest/positions', { positions: [fix] });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().stored).toBe(1);
+      };
+      return { device, inside: () => send(LAT), outside: () => send(LAT + 0.01) };
+    }
+
+    async function negativeFence(name: string) {
+      const fence = circle({
+        name,
+        type: 'Negative',
+        alert_type: 'Critical',
+        radius: 200,
+        center_lat: LAT,
+        center_lng: LNG,
+      });
+      expect((await ctx().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+      return fence.geofence_id as string;
+    }
+
+    const geofenceAlerts = (deviceId: string, geofenceId: string) =>
+      ctx()
+        .database.db.select()
+        .from(alerts)
+        .where(and(eq(alerts.deviceId, deviceId), eq(alerts.kind, 'geofence'), eq(alerts.geofenceId, geofenceId)))
+        .orderBy(alerts.id);
+
+    it('deleting a geofence ends its running violations, and only its own', async () => {
+      const doomed = await negativeFence('Doomed yard');
+      const kept = await negativeFence('Kept yard');
+      const { device, inside, outside } = await trackedPrisoner();
+      await inside();
+      await outside();
+      const [open] = await geofenceAlerts(device.id, doomed);
+      expect(open).toMatchObject({ endedAt: null, status: 'New' });
+      expect(await geofenceAlerts(device.id, kept)).toMatchObject([{ endedAt: null }]);
+
+      const startedDelete = Date.now();
+      expect((await ctx().api('DELETE', `/geofence/delete/${doomed}`)).statusCode).toBe(200);
+
+      const [ended] = await geofenceAlerts(device.id, doomed);
+      expect(ended!.endedAt).not.toBeNull();
+      expect(ended!.endedAt!.getTime()).toBeGreaterThanOrEqual(startedDelete - 1000);
+      expect(ended!.endedAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(ended).toMatchObject({ status: 'New', details: open!.details }); // ended, not acknowledged or resolved
+      // Another zone's violation runs on.
+      expect(await geofenceAlerts(device.id, kept)).toMatchObject([{ endedAt: null }]);
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, doomed));
+      expect(audit.map((a) => a.action)).toEqual(['create', 'delete']);
+
+      // Still outside: nothing new for the deleted zone, nothing re-opened.
+      await outside();
+      expect(await geofenceAlerts(device.id, doomed)).toMatchObject([{ id: open!.id, endedAt: ended!.endedAt }]);
+      await ctx().api('DELETE', `/geofence/delete/${kept}`);
+    });
+
+    it('changing the type of a geofence ends its running violations; other edits do not', async () => {
+      const fenceId = await negativeFence('Exercise yard');
+      const { device, inside, outside } = await trackedPrisoner();
+      await inside();
+      await outside();
+      await inside(); // the first violation ends when the prisoner comes back
+      await outside(); // a second one is running
+      const [first, second] = await geofenceAlerts(device.id, fenceId);
+      expect(first!.endedAt).not.toBeNull();
+      expect(second!.endedAt).toBeNull();
+
+      const renamed = await ctx().api('PUT', `/geofence/update/${fenceId}`, {
+        name: 'Big yard',
+        alert_type: 'Warning',
+        dwell_seconds: 5,
+      });
+      expect(renamed.statusCode).toBe(200);
+      expect((await geofenceAlerts(device.id, fenceId))[1]!.endedAt).toBeNull();
+
+      const startedUpdate = Date.now();
+      const retyped = await ctx().api('PUT', `/geofence/update/${fenceId}`, { type: 'Positive' });
+      expect(retyped.statusCode).toBe(200);
+
+      const after = await geofenceAlerts(device.id, fenceId);
+      expect(after).toHaveLength(2);
+      expect(after[0]!.endedAt).toEqual(first!.endedAt); // an ended violation keeps its end
+      expect(after[1]!.endedAt).not.toBeNull();
+      expect(after[1]!.endedAt!.getTime()).toBeGreaterThanOrEqual(startedUpdate - 1000);
+      expect(
+        await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, fenceId)),
+      ).toEqual([]);
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fenceId));
+      expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'update']);
+      expect(audit[2]!.before).toMatchObject({ type: 'Negative' });
+      expect(audit[2]!.after).toMatchObject({ type: 'Positive' });
+      await ctx().api('DELETE', `/geofence/delete/${fenceId}`);
+    });
+
+    it('ends an open geofence alert stored without a running state, leaving other kinds alone', async () => {
+      const fence = circle({ center_lat: LAT + 1, center_lng: LNG + 1 });
+      await ctx().api('POST', '/geofence/add', fence);
+      const row = (kind: string, endedAt: Date | null = null) => ({
+        alertType: 'Critical',
+        kind,
+        details: `${kind} alert`,
+        date: '2026-01-01',
+        timestamp: new Date('2026-01-01T10:00:00Z'),
+        deviceId: 'no-such-device',
+        geofenceId: fence.geofence_id as string,
+        endedAt,
+      });
+      const earlier = new Date('2026-01-01T10:05:00Z');
+      const inserted = await ctx()
+        .database.db.insert(alerts)
+        .values([row('geofence'), row('geofence', earlier), row('manual')])
+        .returning({ id: alerts.id });
+      expect((await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`)).statusCode).toBe(200);
+      const stored = await ctx()
+        .database.db.select()
+        .from(alerts)
+        .where(
+          inArray(
+            alerts.id,
+            inserted.map((r) => r.id),
+          ),
+        )
+        .orderBy(alerts.id);
+      expect(stored[0]!.endedAt).not.toBeNull();
+      expect(stored[1]!.endedAt).toEqual(earlier);
+      expect(stored[2]!.endedAt).toBeNull();
+    });
   });
 
   it('needs a session', async () => {

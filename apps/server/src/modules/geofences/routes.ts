@@ -17,6 +17,8 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
       .reloadGeofences()
       .catch((error: unknown) => app.log.error({ err: error }, 'geofence engine reload failed'));
     app.realtime.toBrowsers().emit('dataChanged', 'geofences');
+    // A delete or a type change ends the zone's open alerts: the map's "in violation" and alert lists refetch too.
+    app.realtime.toBrowsers().emit('dataChanged', 'alerts');
   };
 
   app.get(

@@ -20,6 +20,7 @@ import {
   listPrisonerPage,
   updatePrisoner,
 } from './prisoner-service';
+import { findPrisoner } from './prisoner-repository';
 
 const idParams = z.object({ id: z.coerce.number().int().positive('id must be a positive whole number') });
 
@@ -42,6 +43,17 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     // A prisoner write can change a cell's occupancy too.
     app.realtime.toBrowsers().emit('dataChanged', 'prisoners');
     app.realtime.toBrowsers().emit('dataChanged', 'cells');
+  };
+
+  // The live map and alert messages show the wearer's name from the tracking registry: reload the device at once
+  // rather than at the next periodic refresh. The write is committed, so a failed reload is logged, not reported.
+  const trackedDeviceChanged = async (deviceId: string | null | undefined) => {
+    if (!deviceId) return;
+    try {
+      await app.tracking.deviceChanged(deviceId);
+    } catch (error) {
+      app.log.error({ err: error, deviceId }, 'tracking device reload after a prisoner change failed');
+    }
   };
 
   app.get(
@@ -104,6 +116,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const updated = await updatePrisoner(app.db, auditActor(request), request.params.id, request.body);
       changed();
+      await trackedDeviceChanged(updated.tracking_device_id);
       return updated;
     },
   );
@@ -119,8 +132,11 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      // The device the prisoner wore, read before the delete leaves it unassigned (foreign key: set null).
+      const wore = (await findPrisoner(app.db, request.params.id))?.tracking_device_id;
       await deletePrisoner(app.db, auditActor(request), request.params.id);
       changed();
+      await trackedDeviceChanged(wore);
       return { message: PRISONER_DELETED_MESSAGE };
     },
   );
