@@ -280,7 +280,7 @@ describeEachEngine('geofence API', (engine) => {
     } finally {
       realtime.toBrowsers = original;
     }
-    expect(topics).toEqual(['geofences']);
+    expect(topics).toEqual(['geofences', 'alerts']);
   });
 
   it('loads the geofences and the running violations when the server starts', async () => {
