@@ -30,15 +30,64 @@ export async function createSession(
   return { token, sessionId: row!.id, expiresAt };
 }
 
+/**
+ * Live sessions looked up in the last 2 s, by token hash: every authenticated request asks, and the answer rarely
+ * changes. Every revocation in this process calls `sessionsChanged()` after its commit, which empties the cache, and a
+ * lookup that raced a revocation is never kept (it remembers the generation it started in). The short lifetime bounds
+ * how long a revocation made by another process (the admin CLI, a second server) takes to reach this one.
+ */
+const SESSION_CACHE_MS = 2_000;
+const liveSessionCache = new Map<string, { admin: AuthenticatedAdmin; until: number }>();
+let sessionGeneration = 0;
+
+export function sessionsChanged(): void {
+  sessionGeneration++;
+  liveSessionCache.clear();
+}
+
+/** Runs a change that may end sessions, then drops the cached lookups (also when it failed midway). */
+export async function endingSessions<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } finally {
+    sessionsChanged();
+  }
+}
+
 /** The admin behind a live token, or null when the token is unknown, expired, revoked or its admin disabled. */
 export async function findSessionAdmin(db: DbOrTx, token: string): Promise<AuthenticatedAdmin | null> {
+  const tokenHash = hashToken(token);
+  const cached = liveSessionCache.get(tokenHash);
+  if (cached && cached.until > Date.now()) return cached.admin;
+  const startedIn = sessionGeneration;
+  const admin = await lookUpSession(db, tokenHash);
+  if (admin && startedIn === sessionGeneration) {
+    liveSessionCache.set(tokenHash, {
+      admin: admin.admin,
+      until: Math.min(Date.now() + SESSION_CACHE_MS, admin.expiresAt),
+    });
+  }
+  return admin?.admin ?? null;
+}
+
+async function lookUpSession(
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<{ admin: AuthenticatedAdmin; expiresAt: number } | null> {
   const [row] = await db
-    .select({ id: admins.id, username: admins.username, name: admins.name, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      id: admins.id,
+      username: admins.username,
+      name: admins.name,
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(admins, eq(admins.id, sessions.adminId))
     .where(
       and(
-        eq(sessions.tokenHash, hashToken(token)),
+        eq(sessions.tokenHash, tokenHash),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
         isNull(admins.disabledAt),
@@ -48,15 +97,31 @@ export async function findSessionAdmin(db: DbOrTx, token: string): Promise<Authe
   if (!row) return null;
   // Touch last_seen at most once a minute: the sessions list shows it, the hot path should not write every time.
   if (Date.now() - row.lastSeenAt.getTime() > 60_000) {
-    await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.sessionId));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(eq(sessions.id, row.sessionId));
   }
-  return { id: row.id, username: row.username, name: row.name, sessionId: row.sessionId };
+  return {
+    admin: { id: row.id, username: row.username, name: row.name, sessionId: row.sessionId },
+    expiresAt: row.expiresAt.getTime(),
+  };
 }
 
 export async function revokeSession(db: DbOrTx, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await endingSessions(() =>
+    db
+      .update(sessions)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
+  );
 }
 
 export async function revokeAllSessions(db: DbOrTx, adminId: number): Promise<void> {
-  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.adminId, adminId), isNull(sessions.revokedAt)));
+  await endingSessions(() =>
+    db
+      .update(sessions)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(sessions.adminId, adminId), isNull(sessions.revokedAt))),
+  );
 }

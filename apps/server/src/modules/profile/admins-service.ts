@@ -6,6 +6,7 @@ import { admins, loginThrottle, sessions } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { createAdmin } from '../admin/admin-service';
+import { endingSessions } from '../admin/session-service';
 
 export async function listAdmins(db: Db): Promise<AdminAccount[]> {
   const live = db
@@ -80,29 +81,31 @@ export async function disableAdmin(
   who: AuditActor,
 ): Promise<{ account: AdminAccount; endedSessions: string[] }> {
   if (id === byAdminId) throw badRequest('id: you cannot disable your own account');
-  const endedSessions = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ disabledAt: admins.disabledAt })
-      .from(admins)
-      .where(eq(admins.id, id))
-      .for('update');
-    if (!row) throw notFound(`No admin with id ${id}`);
-    if (!row.disabledAt)
-      await tx.update(admins).set({ disabledAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, id));
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.adminId, id), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.id });
-    await recordAudit(tx, who, {
-      action: 'admin.disable',
-      entity: 'admin',
-      entityId: id,
-      before: { disabled: row.disabledAt !== null },
-      after: { disabled: true, ended_sessions: ended.length },
-    });
-    return ended.map((s) => s.id);
-  });
+  const endedSessions = await endingSessions(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ disabledAt: admins.disabledAt })
+        .from(admins)
+        .where(eq(admins.id, id))
+        .for('update');
+      if (!row) throw notFound(`No admin with id ${id}`);
+      if (!row.disabledAt)
+        await tx.update(admins).set({ disabledAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, id));
+      const ended = await tx
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(sessions.adminId, id), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      await recordAudit(tx, who, {
+        action: 'admin.disable',
+        entity: 'admin',
+        entityId: id,
+        before: { disabled: row.disabledAt !== null },
+        after: { disabled: true, ended_sessions: ended.length },
+      });
+      return ended.map((s) => s.id);
+    }),
+  );
   return { account: await accountById(db, id), endedSessions };
 }
 

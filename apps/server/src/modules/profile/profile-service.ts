@@ -7,7 +7,7 @@ import type { AuditActor } from '../../lib/audit';
 import { recordAudit } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { hashPassword, verifyPassword } from '../admin/password';
-import type { AuthenticatedAdmin } from '../admin/session-service';
+import { endingSessions, type AuthenticatedAdmin } from '../admin/session-service';
 
 export async function getProfile(db: Db, adminId: number): Promise<Profile> {
   const [row] = await db.select().from(admins).where(eq(admins.id, adminId));
@@ -35,23 +35,25 @@ export async function changePassword(
   if (input.new_password === input.current_password)
     throw badRequest('new_password: must differ from the current password');
   const passwordHash = await hashPassword(input.new_password);
-  return db.transaction(async (tx) => {
-    await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, admin.id));
-    const ended = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(liveSessions(admin.id), ne(sessions.id, admin.sessionId)))
-      .returning({ id: sessions.id });
-    const endedIds = ended.map((s) => s.id);
-    // Never the hash: only that the password changed and which sessions ended.
-    await recordAudit(tx, who, {
-      action: 'admin.password_change',
-      entity: 'admin',
-      entityId: admin.id,
-      after: { ended_sessions: endedIds.length },
-    });
-    return endedIds;
-  });
+  return endingSessions(() =>
+    db.transaction(async (tx) => {
+      await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, admin.id));
+      const ended = await tx
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(and(liveSessions(admin.id), ne(sessions.id, admin.sessionId)))
+        .returning({ id: sessions.id });
+      const endedIds = ended.map((s) => s.id);
+      // Never the hash: only that the password changed and which sessions ended.
+      await recordAudit(tx, who, {
+        action: 'admin.password_change',
+        entity: 'admin',
+        entityId: admin.id,
+        after: { ended_sessions: endedIds.length },
+      });
+      return endedIds;
+    }),
+  );
 }
 
 export async function listSessions(db: Db, admin: AuthenticatedAdmin): Promise<SessionInfo[]> {
@@ -81,18 +83,20 @@ export async function revokeOwnSession(
   who: AuditActor,
 ): Promise<void> {
   if (!UUID.test(sessionId)) throw notFound(`No active session with id ${sessionId}`);
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(liveSessions(admin.id), eq(sessions.id, sessionId)))
-      .returning({ id: sessions.id, ip: sessions.ip, userAgent: sessions.userAgent });
-    if (!row) throw notFound(`No active session with id ${sessionId}`);
-    await recordAudit(tx, who, {
-      action: 'session.revoke',
-      entity: 'session',
-      entityId: sessionId,
-      before: { ip: row.ip, user_agent: row.userAgent },
-    });
-  });
+  await endingSessions(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(and(liveSessions(admin.id), eq(sessions.id, sessionId)))
+        .returning({ id: sessions.id, ip: sessions.ip, userAgent: sessions.userAgent });
+      if (!row) throw notFound(`No active session with id ${sessionId}`);
+      await recordAudit(tx, who, {
+        action: 'session.revoke',
+        entity: 'session',
+        entityId: sessionId,
+        before: { ip: row.ip, user_agent: row.userAgent },
+      });
+    }),
+  );
 }
