@@ -21,53 +21,36 @@ const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = () => app.realtime.toBrowsers().emit('dataChanged', 'alerts');
 
-  app.post(
-    '/alert/:id/acknowledge',
-    {
-      schema: {
-        tags: ['alerts'],
-        summary: 'Acknowledge a New alert, with an optional note',
-        params: alertIdParams,
-        body: alertStepRequest.nullish(),
-        response: stepResponses,
+  // One route per workflow step; both take an optional note and answer the updated alert.
+  const steps = [
+    { action: 'acknowledge', summary: 'Acknowledge a New alert, with an optional note' },
+    { action: 'resolve', summary: 'Resolve an alert, with an optional note' },
+  ] as const;
+  for (const step of steps) {
+    app.post(
+      `/alert/:id/${step.action}`,
+      {
+        schema: {
+          tags: ['alerts'],
+          summary: step.summary,
+          params: alertIdParams,
+          body: alertStepRequest.nullish(),
+          response: stepResponses,
+        },
       },
-    },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const record = await stepAlert(
-        app.db,
-        request.params.id,
-        { action: 'acknowledge', note: request.body?.note, adminId: admin.id },
-        auditActor(request),
-      );
-      changed();
-      return record;
-    },
-  );
-
-  app.post(
-    '/alert/:id/resolve',
-    {
-      schema: {
-        tags: ['alerts'],
-        summary: 'Resolve an alert, with an optional note',
-        params: alertIdParams,
-        body: alertStepRequest.nullish(),
-        response: stepResponses,
+      async (request) => {
+        const admin = requireAdmin(request);
+        const record = await stepAlert(
+          app.db,
+          request.params.id,
+          { action: step.action, note: request.body?.note, adminId: admin.id },
+          auditActor(request),
+        );
+        changed();
+        return record;
       },
-    },
-    async (request) => {
-      const admin = requireAdmin(request);
-      const record = await stepAlert(
-        app.db,
-        request.params.id,
-        { action: 'resolve', note: request.body?.note, adminId: admin.id },
-        auditActor(request),
-      );
-      changed();
-      return record;
-    },
-  );
+    );
+  }
 
   app.post(
     '/alert/bulk',
