@@ -3,9 +3,7 @@ import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm
 import { totalPages, type AuditEntry, type AuditPage, type AuditQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { auditLog } from '../../db/schema';
-
-/** LIKE wildcards typed by a user are matched literally. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { containsPattern, escapeLike } from '../../lib/like-patterns';
 
 function filters(query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -15,7 +13,7 @@ function filters(query: AuditQuery): SQL | undefined {
     // `login` finds login, login.failed and login.locked.
     conditions.push(or(eq(auditLog.action, query.action), ilike(auditLog.action, `${escapeLike(query.action)}.%`)));
   }
-  if (query.actor) conditions.push(ilike(auditLog.actor, `%${escapeLike(query.actor)}%`));
+  if (query.actor) conditions.push(ilike(auditLog.actor, containsPattern(query.actor)));
   if (query.from) conditions.push(gte(auditLog.at, new Date(query.from)));
   if (query.to) conditions.push(lte(auditLog.at, new Date(query.to)));
   return and(...conditions);

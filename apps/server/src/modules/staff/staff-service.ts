@@ -6,6 +6,7 @@ import type { DbOrTx } from '../../db/client';
 import { staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/http-errors';
+import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
 
 export const STAFF_DELETED_MESSAGE = 'Staff member deleted successfully.';
 
@@ -37,14 +38,10 @@ function toStaffMember(row: StaffRow): StaffMember {
   };
 }
 
-/** `%text%` for ILIKE, with the user's own % and _ taken literally. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const startsWith = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function listConditions(role: StaffRole, query: StaffListQuery): SQL {
   const conditions: SQL[] = [eq(staff.role, role)];
   if (query.q) {
-    const pattern = contains(query.q);
+    const pattern = containsPattern(query.q);
     conditions.push(
       or(
         ilike(staff.firstName, pattern),
@@ -58,12 +55,12 @@ function listConditions(role: StaffRole, query: StaffListQuery): SQL {
     );
   }
   // Name filters match from the start of the name, like the prisoner filters.
-  if (query.firstName) conditions.push(ilike(staff.firstName, startsWith(query.firstName)));
-  if (query.lastName) conditions.push(ilike(staff.lastName, startsWith(query.lastName)));
+  if (query.firstName) conditions.push(ilike(staff.firstName, startsWithPattern(query.firstName)));
+  if (query.lastName) conditions.push(ilike(staff.lastName, startsWithPattern(query.lastName)));
   // For guards the UI's "role" filter (Security, Supervisor) arrives here as rank.
-  if (query.rank) conditions.push(ilike(staff.rank, contains(query.rank)));
+  if (query.rank) conditions.push(ilike(staff.rank, containsPattern(query.rank)));
   if (query.department) conditions.push(eq(staff.department, query.department));
-  if (query.badgeNumber) conditions.push(ilike(staff.badgeNumber, startsWith(query.badgeNumber)));
+  if (query.badgeNumber) conditions.push(ilike(staff.badgeNumber, startsWithPattern(query.badgeNumber)));
   return and(...conditions)!;
 }
 
