@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { SESSION_TTL_SECONDS } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, sessions } from '../../db/schema';
+import { ShortLivedCache } from '../../lib/short-lived-cache';
 
 export interface AuthenticatedAdmin {
   id: number;
@@ -32,17 +33,13 @@ export async function createSession(
 
 /**
  * Live sessions looked up in the last 2 s, by token hash: every authenticated request asks, and the answer rarely
- * changes. Every revocation in this process calls `sessionsChanged()` after its commit, which empties the cache, and a
- * lookup that raced a revocation is never kept (it remembers the generation it started in). The short lifetime bounds
- * how long a revocation made by another process (the admin CLI, a second server) takes to reach this one.
+ * changes. Every revocation in this process calls `sessionsChanged()` after its commit; another process's revocation
+ * (the admin CLI, a second server) reaches this one within the 2 s.
  */
-const SESSION_CACHE_MS = 2_000;
-const liveSessionCache = new Map<string, { admin: AuthenticatedAdmin; until: number }>();
-let sessionGeneration = 0;
+const liveSessions = new ShortLivedCache<{ admin: AuthenticatedAdmin; expiresAt: number } | null>(2_000);
 
 export function sessionsChanged(): void {
-  sessionGeneration++;
-  liveSessionCache.clear();
+  liveSessions.invalidate();
 }
 
 /** Runs a change that may end sessions, then drops the cached lookups (also when it failed midway). */
@@ -57,17 +54,11 @@ export async function endingSessions<T>(change: () => Promise<T>): Promise<T> {
 /** The admin behind a live token, or null when the token is unknown, expired, revoked or its admin disabled. */
 export async function findSessionAdmin(db: DbOrTx, token: string): Promise<AuthenticatedAdmin | null> {
   const tokenHash = hashToken(token);
-  const cached = liveSessionCache.get(tokenHash);
-  if (cached && cached.until > Date.now()) return cached.admin;
-  const startedIn = sessionGeneration;
-  const admin = await lookUpSession(db, tokenHash);
-  if (admin && startedIn === sessionGeneration) {
-    liveSessionCache.set(tokenHash, {
-      admin: admin.admin,
-      until: Math.min(Date.now() + SESSION_CACHE_MS, admin.expiresAt),
-    });
-  }
-  return admin?.admin ?? null;
+  const found = await liveSessions.get(tokenHash, () => lookUpSession(db, tokenHash), {
+    keep: (session) => session !== null,
+    expiresAt: (session) => session?.expiresAt ?? 0,
+  });
+  return found?.admin ?? null;
 }
 
 async function lookUpSession(

@@ -3,6 +3,8 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Prisoner, PrisonerListQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, devices, prisoners } from '../../db/schema';
+import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
+import { ShortLivedCache } from '../../lib/short-lived-cache';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 const prisonerColumns = {
@@ -44,13 +46,9 @@ export async function findPrisoner(db: DbOrTx, prisonerId: number): Promise<Pris
   return row ? toPrisoner(row) : null;
 }
 
-/** The user's own %, _ and backslash are taken literally in LIKE patterns. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-const containsPattern = (text: string) => `%${escapeLike(text)}%`;
-
 /** Case-insensitive "starts with", written so the lower(name) text_pattern_ops indexes serve it. */
 const startsWith = (column: AnyPgColumn, text: string) =>
-  sql`lower(${column}) like ${`${escapeLike(text.toLowerCase())}%`}`;
+  sql`lower(${column}) like ${startsWithPattern(text.toLowerCase())}`;
 
 function listConditions(query: PrisonerListQuery): SQL | undefined {
   const conditions: SQL[] = [];
@@ -78,28 +76,23 @@ const newestFirst = [desc(prisoners.createdAt), desc(prisoners.prisonerId)];
 
 /**
  * List totals, cached per filter: counting 100,000 rows on every page view costs more than the page itself.
- * Every prisoner write in this process bumps `generation` after its commit, which drops every cached total; a
- * count remembers the generation it started in, so one that raced a write is never kept. The short lifetime bounds
- * how long another server process's writes can go unseen.
+ * Every prisoner write in this process invalidates them after its commit (see ShortLivedCache for the guarantees).
  */
-const TOTAL_TTL_MS = 2_000;
-const totals = new Map<string, { total: number; generation: number; at: number }>();
-let generation = 0;
+const totals = new ShortLivedCache<number>(2_000);
 
 export function prisonersChanged(): void {
-  generation++;
-  totals.clear();
+  totals.invalidate();
 }
 
-async function countPrisoners(db: DbOrTx, query: PrisonerListQuery, where: SQL | undefined): Promise<number> {
+function countPrisoners(db: DbOrTx, query: PrisonerListQuery, where: SQL | undefined): Promise<number> {
   const key = JSON.stringify([query.q ?? '', query.first_name ?? '', query.last_name ?? '', query.status ?? '']);
-  const cached = totals.get(key);
-  if (cached && cached.generation === generation && Date.now() - cached.at < TOTAL_TTL_MS) return cached.total;
-  const startedIn = generation;
-  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(prisoners).where(where);
-  const total = Number(counted?.n ?? 0);
-  if (startedIn === generation) totals.set(key, { total, generation: startedIn, at: Date.now() });
-  return total;
+  return totals.get(key, async () => {
+    const [counted] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(prisoners)
+      .where(where);
+    return Number(counted?.n ?? 0);
+  });
 }
 
 /**
