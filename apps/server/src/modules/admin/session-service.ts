@@ -34,9 +34,12 @@ export async function createSession(
 /**
  * Live sessions looked up in the last 2 s, by token hash: every authenticated request asks, and the answer rarely
  * changes. Every revocation in this process calls `sessionsChanged()` after its commit; another process's revocation
- * (the admin CLI, a second server) reaches this one within the 2 s.
+ * (the admin CLI, a second server) reaches this one within the 2 s. A session in use is re-read in the background
+ * after 1 s, so its requests never queue behind their own lookup.
  */
-const liveSessions = new ShortLivedCache<{ admin: AuthenticatedAdmin; expiresAt: number } | null>(2_000);
+const liveSessions = new ShortLivedCache<{ admin: AuthenticatedAdmin; expiresAt: number } | null>(2_000, {
+  refreshAfterMs: 1_000,
+});
 
 export function sessionsChanged(): void {
   liveSessions.invalidate();

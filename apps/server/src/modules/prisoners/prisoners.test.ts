@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, like, sql } from 'drizzle-orm';
 import type { Prisoner, PrisonerListResponse } from '@prison/shared';
 import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
 import { auditLog, devices, prisoners } from '../../db/schema';
+import { prisonersChanged } from './prisoner-repository';
 
 describeEachEngine('prisoner records', (engine) => {
   const ctx = useTestApp(engine);
@@ -307,5 +308,66 @@ describeEachEngine('prisoner records', (engine) => {
     expect((await api('GET', `/prisoner/all?status=&first_name=&last_name=${tag}`)).json().totalPrisoners).toBe(23);
     const none = (await api('GET', '/prisoner/all?q=nobody-by-this-name')).json();
     expect(none).toEqual({ prisoners: [], currentPage: 1, totalPages: 1, totalPrisoners: 0 });
+  });
+
+  it('answers deep pages (read from cached anchors) exactly as a plain OFFSET would, also after a write', async () => {
+    const tag = unique('Deep');
+    // 2,600 rows, many sharing one created_at to the microsecond: the anchors must keep the tie-break and the
+    // microseconds (a JS Date would round them away).
+    const rows = Array.from({ length: 2_600 }, (_, i) => ({
+      firstName: 'Deep',
+      lastName: `${tag} ${i}`,
+      status: i % 3 ? 'Incarcerated' : 'Released',
+      createdAt: sql`timestamptz '2031-01-01 00:00:00.123456+00' + make_interval(secs => ${Math.floor(i / 7)})`,
+    }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await ctx()
+        .database.db.insert(prisoners)
+        .values(rows.slice(i, i + 500) as never);
+    }
+    prisonersChanged(); // written behind the service's back
+
+    const expected = async (filter: 'all' | 'released', page: number) => {
+      const where = and(
+        like(prisoners.lastName, `${tag} %`),
+        filter === 'released' ? eq(prisoners.status, 'Released') : undefined,
+      );
+      const ids = await ctx()
+        .database.db.select({ id: prisoners.prisonerId })
+        .from(prisoners)
+        .where(where)
+        .orderBy(desc(prisoners.createdAt), desc(prisoners.prisonerId))
+        .limit(20)
+        .offset((page - 1) * 20);
+      return ids.map((r) => r.id);
+    };
+    const listed = async (query: string) => {
+      const res = await api('GET', `/prisoner/all?last_name=${encodeURIComponent(tag)}&${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<PrisonerListResponse>();
+    };
+
+    for (const page of [1, 49, 50, 51, 52, 100, 101, 130]) {
+      const got = await listed(`page=${page}`);
+      expect(got.totalPrisoners).toBe(2_600);
+      expect(
+        got.prisoners.map((p) => p.prisoner_id),
+        `page ${page}`,
+      ).toEqual(await expected('all', page));
+    }
+    for (const page of [1, 50, 51, 52, 87]) {
+      const got = await listed(`status=Released&page=${page}`);
+      expect(
+        got.prisoners.map((p) => p.prisoner_id),
+        `released page ${page}`,
+      ).toEqual(await expected('released', page));
+    }
+    expect((await listed('page=131')).prisoners).toEqual([]);
+
+    // A newer prisoner shifts every page by one; the API's own write drops the cached anchors.
+    await newPrisoner({ last_name: `${tag} newest` });
+    const shifted = await listed('page=51');
+    expect(shifted.totalPrisoners).toBe(2_601);
+    expect(shifted.prisoners.map((p) => p.prisoner_id)).toEqual(await expected('all', 51));
   });
 });
