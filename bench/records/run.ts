@@ -1,14 +1,20 @@
-// bench/records: the prisoner list API with 100,000 prisoners, through the real app (auth, validation, service,
-// serialisation) at 50 concurrent clients, on PostgreSQL and on PGlite. Prints p50 and p99 per query beside a
-// baseline measured in the same run (GET /admin/verify-token: the same request path with a trivial body), and the
-// p50 of one client alone (the cost of the request without queueing).
+// bench/records: the prisoner list API with 100,000 prisoners, served over HTTP by the real app (auth, validation,
+// service, serialisation) started in this process, on PostgreSQL and on PGlite. wrk, a C load generator, plays the
+// 50 concurrent clients (each sends its next request when the previous one answers), so the clients' own work does
+// not share the server's one JavaScript thread. Prints p50 and p99 per query beside a baseline measured in the same
+// run (GET /admin/verify-token: the same request path, session only), and the p50 of one client alone.
 //
-//   npm run records -w @prison/bench      (RECORDS_BENCH_PRISONERS=100000 RECORDS_BENCH_REQUESTS=1000 by default)
+//   npm run records -w @prison/bench      (needs wrk: apt-get install -y wrk)
+//   RECORDS_BENCH_PRISONERS=100000 RECORDS_BENCH_SECONDS=10 RECORDS_BENCH_ENGINES=postgres,pglite by default
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
-// PGlite: an in-memory database. RECORDS_BENCH_ENGINES=postgres or =pglite runs one engine only.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
@@ -18,11 +24,11 @@ import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
-import { percentile, printFigures, type Figure } from '../lib/report';
+import { printFigures, type Figure } from '../lib/report';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PRISONERS = Number(process.env.RECORDS_BENCH_PRISONERS ?? 100_000);
-const REQUESTS = Number(process.env.RECORDS_BENCH_REQUESTS ?? 1_000);
+const SECONDS = Number(process.env.RECORDS_BENCH_SECONDS ?? 10);
 const CLIENTS = 50;
 const ENGINES = (process.env.RECORDS_BENCH_ENGINES ?? 'postgres,pglite').split(',');
 
@@ -61,6 +67,35 @@ async function fill(database: Database) {
   );
 }
 
+const WRK_REPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-report.lua');
+
+interface WrkResult {
+  requests: number;
+  durationUs: number;
+  socketErrors: number;
+  non2xx: number;
+  p50: number;
+  p99: number;
+}
+
+/** `clients` connections for `seconds`, each sending its next request when the previous one answers. */
+async function wrk(url: string, token: string, clients: number, seconds: number): Promise<WrkResult> {
+  const { stdout } = await promisify(execFile)('wrk', [
+    '--threads=1',
+    `--connections=${clients}`,
+    `--duration=${seconds}s`,
+    '--timeout=10s',
+    `--header=Authorization: Bearer ${token}`,
+    `--script=${WRK_REPORT}`,
+    url,
+  ]);
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as WrkResult;
+  if (result.non2xx > 0 || result.socketErrors > 0 || result.requests === 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.socketErrors} socket errors`);
+  }
+  return result;
+}
+
 async function measure(database: Database): Promise<Figure[]> {
   await fill(database);
   const app = await buildApp({
@@ -68,67 +103,56 @@ async function measure(database: Database): Promise<Figure[]> {
     database,
     logger: false,
   });
-  await app.ready();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
   await createAdmin(database.db, { username: 'bench', password: 'bench password 123' });
   const login = await app.inject({
     method: 'POST',
     url: `${API_PREFIX}/admin/login`,
     payload: { username: 'bench', password: 'bench password 123' },
   });
-  const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
+  const token = login.json<{ token: string }>().token;
 
-  const once = (url: string) => app.inject({ method: 'GET', url: `${API_PREFIX}${url}`, headers });
-
-  /** REQUESTS requests from `clients` clients, each sending its next request when the previous answers. */
-  async function run(url: string, clients: number, requests = REQUESTS): Promise<number[]> {
-    const times: number[] = [];
-    let sent = 0;
-    const client = async () => {
-      while (sent < requests) {
-        sent++;
-        const t0 = performance.now();
-        const res = await once(url);
-        times.push(performance.now() - t0);
-        if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
-      }
-    };
-    await once(url); // warm-up: plans and caches
-    await Promise.all(Array.from({ length: clients }, client));
-    return times.sort((a, b) => a - b);
+  /** One client alone (the cost of the request itself), then 50 at once (plus the queueing for CPU). */
+  async function run(url: string) {
+    await wrk(`${origin}${url}`, token, CLIENTS, 2); // warm-up: JIT, plans, caches
+    const alone = await wrk(`${origin}${url}`, token, 1, 3);
+    const busy = await wrk(`${origin}${url}`, token, CLIENTS, SECONDS);
+    log(
+      `${database.kind}: ${url}: ${busy.requests.toLocaleString('en-US')} requests at ${CLIENTS} clients, ` +
+        `${Math.round(busy.requests / (busy.durationUs / 1e6)).toLocaleString('en-US')}/s`,
+    );
+    return { alone, busy };
   }
 
-  const baseline = await run('/admin/verify-token', CLIENTS);
-  const baselineAlone = await run('/admin/verify-token', 1, 200);
+  const baseline = await run('/admin/verify-token');
   const figures: Figure[] = [];
   for (const scenario of SCENARIOS) {
-    const check = (await once(scenario.url)).json<{ totalPrisoners: number; prisoners: unknown[] }>();
+    const check = (
+      await app.inject({
+        method: 'GET',
+        url: `${API_PREFIX}${scenario.url}`,
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json<{ totalPrisoners: number; prisoners: unknown[] }>();
     log(
       `${database.kind}: ${scenario.name}: ${check.prisoners.length} rows of ${check.totalPrisoners.toLocaleString('en-US')}`,
     );
-    // One client alone shows the cost of the request itself; 50 at once add the queueing for CPU and connections.
-    const alone = await run(scenario.url, 1, 200);
-    const times = await run(scenario.url, CLIENTS);
+    const { alone, busy } = await run(scenario.url);
     const target = database.kind === 'postgres' ? '≤ 50 ms' : undefined;
     const name = `${database.kind} ${scenario.name}`;
-    figures.push({
-      name: `${name}, 1 client, p50`,
-      value: percentile(alone, 50),
-      unit: 'ms',
-      baseline: percentile(baselineAlone, 50),
-    });
-    figures.push({
-      name: `${name}, ${CLIENTS} clients, p50`,
-      value: percentile(times, 50),
-      unit: 'ms',
-      baseline: percentile(baseline, 50),
-    });
-    figures.push({
-      name: `${name}, ${CLIENTS} clients, p99`,
-      value: percentile(times, 99),
-      unit: 'ms',
-      baseline: percentile(baseline, 99),
-      target,
-    });
+    const ms = (us: number) => us / 1000;
+    figures.push(
+      { name: `${name}, 1 client, p50`, value: ms(alone.p50), unit: 'ms', baseline: ms(baseline.alone.p50) },
+      { name: `${name}, ${CLIENTS} clients, p50`, value: ms(busy.p50), unit: 'ms', baseline: ms(baseline.busy.p50) },
+      {
+        name: `${name}, ${CLIENTS} clients, p99`,
+        value: ms(busy.p99),
+        unit: 'ms',
+        baseline: ms(baseline.busy.p99),
+        target,
+      },
+    );
   }
   await app.close();
   return figures;
@@ -167,7 +191,7 @@ async function main() {
   if (ENGINES.includes('postgres')) figures.push(...(await onPostgres()));
   if (ENGINES.includes('pglite')) figures.push(...(await onPglite()));
   printFigures(
-    `Prisoner list with ${PRISONERS.toLocaleString('en-US')} prisoners, ${CLIENTS} concurrent clients, ${REQUESTS} requests per query (baseline: GET /admin/verify-token)`,
+    `Prisoner list with ${PRISONERS.toLocaleString('en-US')} prisoners over HTTP, ${CLIENTS} concurrent clients for ${SECONDS} s per query (baseline: GET /admin/verify-token)`,
     figures,
   );
 }

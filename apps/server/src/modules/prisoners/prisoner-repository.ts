@@ -114,40 +114,30 @@ function listConditions(shape: ListShape): SQL | undefined {
 const newestFirst = [desc(prisoners.createdAt), desc(prisoners.prisonerId)];
 
 /**
- * Deep pages start from an anchor: the sort key of every ANCHOR_STRIDE-th row of the list, found by one walk of the
- * index and cached like the totals. Page 2,500 of 100,000 rows then skips at most ANCHOR_STRIDE index entries from
- * its anchor instead of 50,000 from the top (docs/decisions/008-prisoner-list-speed.md).
+ * Every page starts from an anchor: the sort key of its first row. Page 1 starts at the top; the anchors of the
+ * others come from one walk of the index, cached like the totals. A page is then one index walk of `limit` entries
+ * (page 2,500 of 100,000 rows does not skip 50,000 entries), and with no OFFSET and a literal LIMIT its statement
+ * has a plan PostgreSQL can prepare once and reuse: planning used to cost more than running it.
  */
-const ANCHOR_STRIDE = 1_000;
-
 interface Anchor {
   /** created_at as PostgreSQL prints it: full microsecond precision, which a JS Date would lose. */
   at: string;
   id: number;
 }
 
-/** The top of the list: every row sorts at or after it, so the first pages need no anchor. */
+/** The top of the list: every row sorts at or after it. */
 const TOP: Anchor = { at: 'infinity', id: 2_147_483_647 };
 
-function buildListStatements(db: DbOrTx, shape: ListShape) {
-  const key = shapeKey(shape);
+function buildListStatements(db: DbOrTx, shape: ListShape, limit: number) {
+  const name = `${shapeKey(shape)}_${limit}`;
   const where = listConditions(shape);
-  /** The page's ids, chosen by a walk of one index from the anchor (no row is read for the skipped ones). */
-  const pageIds = db
-    .select({ id: prisoners.prisonerId })
-    .from(prisoners)
-    .where(
-      and(
-        where,
-        sql`(${prisoners.createdAt}, ${prisoners.prisonerId}) <= (${sql.placeholder('anchorAt')}::timestamptz, ${sql.placeholder('anchorId')}::int)`,
-      ),
-    )
-    .orderBy(...newestFirst)
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
+  const fromAnchor = sql`(${prisoners.createdAt}, ${prisoners.prisonerId}) <= (${sql.placeholder('anchorAt')}::timestamptz, ${sql.placeholder('anchorId')}::int)`;
+  // Written out: Drizzle would send the LIMIT as a parameter, and a plan for an unknown LIMIT is never reused.
+  const pageIds = sql`select ${prisoners.prisonerId} from ${prisoners} where ${and(where, fromAnchor)}
+    order by ${prisoners.createdAt} desc, ${prisoners.prisonerId} desc limit ${sql.raw(String(limit))}`;
   const ranked = db
     .select({
-      at: sql<string>`${prisoners.createdAt}::text`.as('at'),
+      at: sql<string>`${prisoners.createdAt}`.as('at'),
       id: sql<number>`${prisoners.prisonerId}`.as('id'),
       n: sql<number>`row_number() over (order by ${prisoners.createdAt} desc, ${prisoners.prisonerId} desc)`.as('n'),
     })
@@ -158,18 +148,19 @@ function buildListStatements(db: DbOrTx, shape: ListShape) {
     page: selectPrisoners(db)
       .where(sql`${prisoners.prisonerId} = any(array(${pageIds}))`)
       .orderBy(...newestFirst)
-      .prepare(`prisoner_page_${key}`),
+      .prepare(`prisoner_page_${name}`),
     count: db
       .select({ n: sql<number>`count(*)::int` })
       .from(prisoners)
       .where(where)
-      .prepare(`prisoner_count_${key}`),
+      .prepare(`prisoner_count_${name}`),
+    /** The first row of every page after the first, in page order. */
     anchors: db
-      .select({ at: ranked.at, id: ranked.id })
+      .select({ at: sql<string>`${ranked.at}::text`, id: ranked.id })
       .from(ranked)
-      .where(sql`${ranked.n} % ${sql.raw(String(ANCHOR_STRIDE))} = 1 and ${ranked.n} > 1`)
+      .where(sql`${ranked.n} % ${sql.raw(String(limit))} = 1 and ${ranked.n} > 1`)
       .orderBy(ranked.n)
-      .prepare(`prisoner_anchors_${key}`),
+      .prepare(`prisoner_anchors_${name}`),
   };
 }
 
@@ -178,18 +169,18 @@ type ListStatements = ReturnType<typeof buildListStatements>;
 /** Prepared statements belong to the handle they were built on (a pool, or one transaction). */
 const statementsByHandle = new WeakMap<DbOrTx, Map<string, ListStatements>>();
 
-function listStatements(db: DbOrTx, shape: ListShape): ListStatements {
-  let byShape = statementsByHandle.get(db);
-  if (!byShape) statementsByHandle.set(db, (byShape = new Map()));
-  const key = shapeKey(shape);
-  let statements = byShape.get(key);
-  if (!statements) byShape.set(key, (statements = buildListStatements(db, shape)));
+function listStatements(db: DbOrTx, shape: ListShape, limit: number): ListStatements {
+  let byName = statementsByHandle.get(db);
+  if (!byName) statementsByHandle.set(db, (byName = new Map()));
+  const name = `${shapeKey(shape)}_${limit}`;
+  let statements = byName.get(name);
+  if (!statements) byName.set(name, (statements = buildListStatements(db, shape, limit)));
   return statements;
 }
 
 /**
- * List totals and deep-page anchors, cached per filter: counting 100,000 rows on every page view costs more than
- * the page itself. Every prisoner write in this process invalidates them after its commit; see ShortLivedCache for
+ * List totals and page anchors, cached per filter: counting 100,000 rows on every page view costs more than the page
+ * itself. Every prisoner write in this process invalidates them after its commit; see ShortLivedCache for
  * the guarantees. A write by another process shows within the TTL.
  */
 const totals = new ShortLivedCache<number>(2_000, { refreshAfterMs: 1_000 });
@@ -203,28 +194,24 @@ export function prisonersChanged(): void {
 /** One page, newest first with a stable tie-break, and the total matching the same conditions. */
 export async function listPrisoners(db: DbOrTx, query: PrisonerListQuery) {
   const shape = shapeOf(query);
-  const statements = listStatements(db, shape);
+  const statements = listStatements(db, shape, query.limit);
   const values = filterValues(query);
-  const cacheKey = JSON.stringify(values);
-  const offset = (query.page - 1) * query.limit;
+  const filterKey = JSON.stringify(values);
 
   const readPage = async () => {
-    const strides = Math.floor(offset / ANCHOR_STRIDE);
-    const list = strides > 0 ? await anchors.get(cacheKey, () => statements.anchors.execute(values)) : [];
-    // A list that shrank since its anchors were read has fewer of them: start from the last one there is.
-    const used = Math.min(strides, list.length);
-    const anchor = list[used - 1] ?? TOP;
-    return statements.page.execute({
-      ...values,
-      anchorAt: anchor.at,
-      anchorId: anchor.id,
-      limit: query.limit,
-      offset: offset - used * ANCHOR_STRIDE,
-    });
+    let anchor = TOP;
+    if (query.page > 1) {
+      const pageStarts = await anchors.get(`${filterKey}|${query.limit}`, () => statements.anchors.execute(values));
+      const start = pageStarts[query.page - 2];
+      // Past the last page (by the anchors, which agree with the cached total): nothing to read.
+      if (!start) return [];
+      anchor = start;
+    }
+    return statements.page.execute({ ...values, anchorAt: anchor.at, anchorId: anchor.id });
   };
   const [rows, total] = await Promise.all([
     readPage(),
-    totals.get(cacheKey, async () => Number((await statements.count.execute(values))[0]?.n ?? 0)),
+    totals.get(filterKey, async () => Number((await statements.count.execute(values))[0]?.n ?? 0)),
   ]);
   return { prisoners: rows.map(toPrisoner), total };
 }

@@ -327,7 +327,7 @@ describeEachEngine('prisoner records', (engine) => {
     }
     prisonersChanged(); // written behind the service's back
 
-    const expected = async (filter: 'all' | 'released', page: number) => {
+    const expected = async (filter: 'all' | 'released', page: number, limit = 20) => {
       const where = and(
         like(prisoners.lastName, `${tag} %`),
         filter === 'released' ? eq(prisoners.status, 'Released') : undefined,
@@ -337,8 +337,8 @@ describeEachEngine('prisoner records', (engine) => {
         .from(prisoners)
         .where(where)
         .orderBy(desc(prisoners.createdAt), desc(prisoners.prisonerId))
-        .limit(20)
-        .offset((page - 1) * 20);
+        .limit(limit)
+        .offset((page - 1) * limit);
       return ids.map((r) => r.id);
     };
     const listed = async (query: string) => {
@@ -363,6 +363,15 @@ describeEachEngine('prisoner records', (engine) => {
       ).toEqual(await expected('released', page));
     }
     expect((await listed('page=131')).prisoners).toEqual([]);
+    // Anchors are kept per page size.
+    for (const page of [2, 300, 372]) {
+      const got = await listed(`limit=7&page=${page}`);
+      expect(
+        got.prisoners.map((p) => p.prisoner_id),
+        `7 per page, page ${page}`,
+      ).toEqual(await expected('all', page, 7));
+    }
+    expect((await listed('limit=7&page=373')).prisoners).toEqual([]);
 
     // A newer prisoner shifts every page by one; the API's own write drops the cached anchors.
     await newPrisoner({ last_name: `${tag} newest` });
