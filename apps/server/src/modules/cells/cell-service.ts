@@ -5,7 +5,8 @@ import type { DbOrTx } from '../../db/client';
 import { cells, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/http-errors';
-import { lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
+import { prisonersChanged } from '../prisoners/prisoner-repository';
+import { countOccupants, lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
 
 // A correlated count, so a query for one block or one cell reads only its prisoners (prisoners_cell_idx).
 // Written with explicit qualifiers: drizzle leaves column names unqualified inside a select list.
@@ -149,16 +150,40 @@ export async function updateCell(db: DbOrTx, who: AuditActor, cellId: string, in
   });
 }
 
+/**
+ * Removes a cell that holds nobody. Released or Transferred prisoners whose record still names it (their last cell)
+ * do not keep it: their cell is cleared in the same transaction, each with an audit entry that keeps the old value.
+ */
 export async function deleteCell(db: DbOrTx, who: AuditActor, cellId: string): Promise<void> {
+  try {
+    await removeEmptyCell(db, who, cellId);
+  } finally {
+    prisonersChanged(); // the cached list totals and page anchors (some records lost their last cell)
+  }
+}
+
+async function removeEmptyCell(db: DbOrTx, who: AuditActor, cellId: string): Promise<void> {
   await db.transaction(async (tx) => {
     if (!(await lockCell(tx, cellId))) throw notFound(`Cell ${cellId} not found`);
     const before = (await findCell(tx, cellId))!;
-    // Any prisoner record still pointing at the cell keeps it (the foreign key would refuse anyway).
-    const [{ n } = { n: 0 }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(prisoners)
-      .where(eq(prisoners.cellId, cellId));
-    if (n > 0) throw conflict(`Cell ${cellId} still holds ${n} ${n === 1 ? 'prisoner' : 'prisoners'}`);
+    const occupants = await countOccupants(tx, cellId);
+    if (occupants > 0) {
+      throw conflict(`Cell ${cellId} still holds ${occupants} ${occupants === 1 ? 'prisoner' : 'prisoners'}`);
+    }
+    const formerOccupants = await tx
+      .update(prisoners)
+      .set({ cellId: null, updatedAt: new Date() })
+      .where(eq(prisoners.cellId, cellId))
+      .returning({ id: prisoners.prisonerId });
+    for (const { id } of formerOccupants) {
+      await recordAudit(tx, who, {
+        action: 'clear_cell',
+        entity: 'prisoner',
+        entityId: id,
+        before: { cell_id: cellId },
+        after: { cell_id: null },
+      });
+    }
     await tx.delete(cells).where(eq(cells.cellId, cellId));
     await recordAudit(tx, who, { action: 'delete', entity: 'cell', entityId: cellId, before });
   });

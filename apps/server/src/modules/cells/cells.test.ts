@@ -174,6 +174,32 @@ describeEachEngine('cells and blocks', (engine) => {
     expect((await api('DELETE', '/cell_controls/cells/RM-2')).statusCode).toBe(404);
   });
 
+  it('removes a cell whose only records are released or transferred prisoners, clearing their cell with an audit entry', async () => {
+    await newCell('RM-3', 'RM', 1);
+    const occupant = await newPrisoner({ cell_id: 'RM-3' });
+    const released = await newPrisoner({ cell_id: 'RM-3', status: 'Released' });
+    const transferred = await newPrisoner({ cell_id: 'RM-3', status: 'Transferred' });
+    const held = await api('DELETE', '/cell_controls/cells/RM-3');
+    expect(held.json()).toEqual({ message: 'Cell RM-3 still holds 1 prisoner' });
+    // Nothing changed by the refusal.
+    expect((await api('GET', `/prisoner/prisonerid/${released.prisoner_id}`)).json().data.cell_id).toBe('RM-3');
+
+    await api('PUT', `/prisoner/update/${occupant.prisoner_id}`, { status: 'Released' });
+    expect((await api('DELETE', '/cell_controls/cells/RM-3')).statusCode).toBe(200);
+    for (const p of [occupant, released, transferred]) {
+      const now = (await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`)).json().data;
+      expect(now).toMatchObject({ cell_id: null, cell_block: null });
+    }
+    const cleared = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.action, 'clear_cell')));
+    expect(cleared.map((a) => a.entityId).sort()).toEqual(
+      [occupant, released, transferred].map((p) => String(p.prisoner_id)).sort(),
+    );
+    expect(cleared[0]).toMatchObject({ before: { cell_id: 'RM-3' }, after: { cell_id: null } });
+  });
+
   it('moves a prisoner between cells with the capacity check', async () => {
     await newCell('MV-1', 'MV', 1);
     await newCell('MV-2', 'MV', 1);

@@ -130,14 +130,16 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['cells'],
-        summary: 'Remove a cell that no prisoner is assigned to (409 "Cell X still holds N prisoners" otherwise)',
+        summary:
+          'Remove a cell with no occupant (409 "Cell X still holds N prisoners" otherwise); released or ' +
+          'transferred prisoners who last stayed there keep no cell',
         params: cellParams,
         response: { 200: messageResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
       await deleteCell(app.db, auditActor(request), request.params.cell_id);
-      changed('cells');
+      changed('cells', 'prisoners');
       return { message: 'Cell deleted successfully.' };
     },
   );
