@@ -13,13 +13,12 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
-import { fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
+import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
 import { devices, geofences, positions } from '../../apps/server/src/db/schema';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
@@ -49,7 +48,7 @@ const log = (text: string) => console.log(`[ingest bench] ${text}`);
 
 async function openDatabase(engine: 'postgres' | 'pglite'): Promise<{ database: Database; drop(): Promise<void> }> {
   if (engine === 'pglite') {
-    const database = fromPglite(await PGlite.create());
+    const database = fromPglite(await createPglite());
     return { database, drop: () => database.close() };
   }
   const name = `prison_bench_ingest_${randomBytes(4).toString('hex')}`;
@@ -80,7 +79,12 @@ function benchGeofences(): (typeof geofences.$inferInsert)[] {
     const lat = CENTRE.lat + (Math.random() - 0.5) * SPAN_DEGREES;
     const lng = CENTRE.lng + (Math.random() - 0.5) * SPAN_DEGREES;
     const size = 50 + Math.random() * 150;
-    const base = { geofenceId: `bench-fence-${i}`, name: `Zone ${i}`, type: 'Positive', alertType: ['Informational', 'Warning', 'Critical'][i % 3]! };
+    const base = {
+      geofenceId: `bench-fence-${i}`,
+      name: `Zone ${i}`,
+      type: 'Positive',
+      alertType: ['Informational', 'Warning', 'Critical'][i % 3]!,
+    };
     if (i % 3 === 0) return { ...base, shape: 'Circle', radius: size, centerLat: lat, centerLng: lng };
     if (i % 3 === 1) {
       return {
@@ -108,7 +112,11 @@ async function seed(database: Database) {
   const t0 = performance.now();
   const fences = benchGeofences();
   for (let i = 0; i < fences.length; i += 500) await database.db.insert(geofences).values(fences.slice(i, i + 500));
-  const rows = Array.from({ length: DEVICES }, (_, i) => ({ id: `bench-${i}`, name: `Bench tracker ${i}`, secretHash: hashSecret(`bench-secret-${i}`) }));
+  const rows = Array.from({ length: DEVICES }, (_, i) => ({
+    id: `bench-${i}`,
+    name: `Bench tracker ${i}`,
+    secretHash: hashSecret(`bench-secret-${i}`),
+  }));
   for (let i = 0; i < rows.length; i += 2000) await database.db.insert(devices).values(rows.slice(i, i + 2000));
   await createAdmin(database.db, ADMIN);
   log(`seeded ${DEVICES} devices and ${GEOFENCES} geofences in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -165,15 +173,28 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
     await seed(database);
     const baseline = await baselinePerFixTransactions(database, Math.min(5, SECONDS));
     log(`${engine}: baseline, one transaction per fix: ${Math.round(baseline)} fixes/s`);
-    const config = loadConfig({ DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', OSMAND_PORT: '0', HOST: '127.0.0.1', DEVICE_OFFLINE_SECONDS: '3600' });
+    const config = loadConfig({
+      DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/nonexistent',
+      OSMAND_PORT: '0',
+      HOST: '127.0.0.1',
+      DEVICE_OFFLINE_SECONDS: '3600',
+    });
     const app = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     for (let i = 0; i < 100 && app.osmandPort() === null; i++) await new Promise((r) => setTimeout(r, 20));
     try {
-      const login = await app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username: ADMIN.username, password: ADMIN.password } });
+      const login = await app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/admin/login`,
+        payload: { username: ADMIN.username, password: ADMIN.password },
+      });
       const token = login.json<{ token: string }>().token;
       const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      log(`${engine}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`);
+      log(
+        `${engine}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`,
+      );
       const result = await runLoad({
         baseUrl,
         osmandUrl: `http://127.0.0.1:${app.osmandPort()}`,
@@ -198,11 +219,22 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
       if (missing > 0) throw new Error(`${missing} acknowledged fixes are not in the database`);
       const seconds = result.elapsedMs / 1000;
       return [
-        { name: `${engine}: fixes stored per second`, value: acked / seconds, unit: 'fixes/s', baseline, target: engine === 'postgres' ? '>= 5,000' : '' },
+        {
+          name: `${engine}: fixes stored per second`,
+          value: acked / seconds,
+          unit: 'fixes/s',
+          baseline,
+          target: engine === 'postgres' ? '>= 5,000' : '',
+        },
         { name: `${engine}: OsmAnd HTTP (1 fix/request)`, value: result.ackedOsmand / seconds, unit: 'fixes/s' },
         { name: `${engine}: gateway batch`, value: result.ackedBatch / seconds, unit: 'fixes/s' },
         { name: `${engine}: fix sent -> showAlert p50`, value: percentile(latencies, 50), unit: 'ms' },
-        { name: `${engine}: fix sent -> showAlert p99`, value: percentile(latencies, 99), unit: 'ms', target: engine === 'postgres' ? '<= 250' : '' },
+        {
+          name: `${engine}: fix sent -> showAlert p99`,
+          value: percentile(latencies, 99),
+          unit: 'ms',
+          target: engine === 'postgres' ? '<= 250' : '',
+        },
         { name: `${engine}: alerts timed`, value: latencies.length, unit: 'alerts' },
         { name: `${engine}: acknowledged fixes missing from the database`, value: missing, unit: 'fixes', target: '0' },
       ];
@@ -214,7 +246,11 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
   }
 }
 
-const engines: ('postgres' | 'pglite')[] = args.engine === 'both' ? ['postgres', 'pglite'] : [args.engine as 'postgres' | 'pglite'];
+const engines: ('postgres' | 'pglite')[] =
+  args.engine === 'both' ? ['postgres', 'pglite'] : [args.engine as 'postgres' | 'pglite'];
 const figures: Figure[] = [];
 for (const engine of engines) figures.push(...(await benchEngine(engine)));
-printFigures(`bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine (baseline: one transaction per fix)`, figures);
+printFigures(
+  `bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine (baseline: one transaction per fix)`,
+  figures,
+);

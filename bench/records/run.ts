@@ -15,14 +15,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { API_PREFIX } from '@prison/shared';
 import type {} from '../../apps/server/src/types';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
-import { fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
+import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { printFigures, type Figure } from '../lib/report';
 
@@ -177,7 +176,7 @@ async function onPostgres(): Promise<Figure[]> {
 }
 
 async function onPglite(): Promise<Figure[]> {
-  const database = fromPglite(await PGlite.create());
+  const database = fromPglite(await createPglite());
   try {
     await database.migrate();
     return await measure(database);

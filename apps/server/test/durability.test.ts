@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../src/db/client';
 import { afterAll, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -58,7 +58,11 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
   });
   const { token } = (await login.json()) as { token: string };
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const device = await fetch(`${base}/api/v1/devices`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Durable tag' }) });
+  const device = await fetch(`${base}/api/v1/devices`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'Durable tag' }),
+  });
   expect(device.status).toBe(201);
   const { id: deviceId } = (await device.json()) as { id: string };
   const prisoner = await fetch(`${base}/api/v1/prisoner/add`, {
@@ -77,7 +81,9 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
     while (!killed) {
       const timestamp = start + next++;
       try {
-        const res = await fetch(`${base}/api/v1/ingest/osmand?id=${deviceId}&lat=51.5&lon=-0.12&timestamp=${timestamp}`);
+        const res = await fetch(
+          `${base}/api/v1/ingest/osmand?id=${deviceId}&lat=51.5&lon=-0.12&timestamp=${timestamp}`,
+        );
         if (res.status === 200) acknowledged.push(timestamp);
       } catch {
         return; // the process is gone
@@ -89,11 +95,12 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
   killed = true;
   server.kill('SIGKILL');
   await clients;
-  if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server!.once('exit', resolve));
+  if (server.exitCode === null && server.signalCode === null)
+    await new Promise((resolve) => server!.once('exit', resolve));
   expect(acknowledged.length).toBeGreaterThan(20);
 
   // The data directory as the killed process left it: recovery must find every acknowledged fix.
-  const db = await PGlite.create(path.join(dataDir, 'pglite'));
+  const db = await createPglite({ dataDir: path.join(dataDir, 'pglite') });
   const { rows } = await db.query<{ t: string }>(
     `select (extract(epoch from recorded_at) * 1000)::bigint::text as t from positions where device_id = $1`,
     [deviceId],

@@ -1,10 +1,9 @@
 // Once per test run: migrate one PGlite template and dump it, and one PostgreSQL template database when a server answers.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { fromPglite, fromPostgres } from '../src/db/client';
+import { createPglite, fromPglite, fromPostgres } from '../src/db/client';
 
 const tmpDir = path.resolve(import.meta.dirname, '../../../.tmp');
 const runId = `${process.pid}_${Date.now().toString(36)}`;
@@ -35,7 +34,7 @@ async function postgresReachable(url: string): Promise<boolean> {
 export default async function setup(project: TestProject) {
   mkdirSync(tmpDir, { recursive: true });
   const templateFile = path.join(tmpDir, `pglite-template-${runId}.tar.gz`);
-  const client = await PGlite.create();
+  const client = await createPglite();
   const database = fromPglite(client);
   await database.migrate();
   const dump = await client.dumpDataDir('gzip');

@@ -28,18 +28,29 @@ afterAll(async () => {
 
 it('only the routes public by design are marked public', () => {
   const publicApi = app.registeredRoutes.filter((r) => r.public && r.url.startsWith(API_PREFIX));
-  for (const route of publicApi) expect(PUBLIC_BY_DESIGN, `${route.method} ${route.url}`).toContain(`${route.method} ${route.url}`);
+  for (const route of publicApi)
+    expect(PUBLIC_BY_DESIGN, `${route.method} ${route.url}`).toContain(`${route.method} ${route.url}`);
 });
 
 it('every other /api/v1 route answers 401 without a session', async () => {
-  const guarded = app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`) && !PUBLIC_BY_DESIGN.has(`${r.method} ${r.url}`));
+  const guarded = app.registeredRoutes.filter(
+    (r) => r.url.startsWith(`${API_PREFIX}/`) && !PUBLIC_BY_DESIGN.has(`${r.method} ${r.url}`),
+  );
   expect(guarded.length).toBeGreaterThan(0);
   for (const route of guarded) {
     const url = route.url.replace(/:(\w+)/g, '1').replace('*', 'x');
-    const res = await app.inject({ method: route.method as 'GET', url, payload: route.method === 'GET' ? undefined : {} });
+    const res = await app.inject({
+      method: route.method as 'GET',
+      url,
+      payload: route.method === 'GET' ? undefined : {},
+    });
     expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
     // A bad or revoked token is no better than none.
-    const bad = await app.inject({ method: route.method as 'GET', url, headers: { authorization: 'Bearer not-a-session' } });
+    const bad = await app.inject({
+      method: route.method as 'GET',
+      url,
+      headers: { authorization: 'Bearer not-a-session' },
+    });
     expect(bad.statusCode, `${route.method} ${route.url} with a bad token`).toBe(401);
   }
 });

@@ -17,7 +17,12 @@ export interface TestContext {
   cookie: string;
   token: string;
   /** `app.inject` under /api/v1 as the logged-in admin. */
-  api(method: string, url: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  api(
+    method: string,
+    url: string,
+    payload?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

@@ -1,17 +1,16 @@
 // Fresh, migrated databases for a test file: PGlite always, PostgreSQL when the run found one.
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
-import { fromPglite, fromPostgres, type Database } from '../src/db/client';
+import { createPglite, fromPglite, fromPostgres, type Database } from '../src/db/client';
 
 export type Engine = 'pglite' | 'postgres';
 
 export async function createTestDatabase(engine: Engine): Promise<Database> {
   if (engine === 'pglite') {
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    return fromPglite(await PGlite.create({ loadDataDir: blob }));
+    return fromPglite(await createPglite({ loadDataDir: blob }));
   }
   const adminUrl = inject('postgresAdminUrl');
   const name = `prison_test_${inject('testRunId')}_${randomBytes(4).toString('hex')}`;

@@ -1,6 +1,7 @@
 // The whole relational model. Occupancy is never stored: it is counted from prisoners (DECISIONS.md item 7).
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   date,
@@ -80,6 +81,18 @@ export const devices = pgTable('devices', {
   createdAt: createdAt(),
 });
 
+/**
+ * What the free-text prisoner search (`q`) reads: full name, nationality and cell in one lower-case text, so one
+ * trigram index (migration 0004, pg_trgm) answers "contains" queries instead of a scan of every row.
+ */
+export const prisonerSearchText = (t: {
+  firstName: AnyPgColumn;
+  lastName: AnyPgColumn;
+  nationalId: AnyPgColumn;
+  cellId: AnyPgColumn;
+}) =>
+  sql`lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.nationalId}, '') || ' ' || coalesce(${t.cellId}, ''))`;
+
 export const prisoners = pgTable(
   'prisoners',
   {
@@ -110,6 +123,7 @@ export const prisoners = pgTable(
     index('prisoners_last_name_prefix_idx').using('btree', sql`lower(${t.lastName}) text_pattern_ops`),
     index('prisoners_first_name_prefix_idx').using('btree', sql`lower(${t.firstName}) text_pattern_ops`),
     index('prisoners_status_idx').on(t.status, t.createdAt, t.prisonerId),
+    index('prisoners_search_trgm_idx').using('gin', sql`${prisonerSearchText(t)} gin_trgm_ops`),
   ],
 );
 
@@ -257,4 +271,3 @@ export const messages = pgTable(
   },
   (t) => [index('messages_created_idx').on(t.createdAt)],
 );
-

@@ -1,8 +1,8 @@
 // Reading prisoners as the API shows them: joined with their cell's block and their tracking device's name.
-import { and, desc, eq, ilike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Prisoner, PrisonerListQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { cells, devices, prisoners } from '../../db/schema';
+import { cells, devices, prisoners, prisonerSearchText } from '../../db/schema';
 import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
 import { ShortLivedCache } from '../../lib/short-lived-cache';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -81,7 +81,7 @@ const shapeKey = (shape: ListShape) =>
 /** The values bound to a shape's placeholders. */
 function filterValues(query: PrisonerListQuery) {
   return {
-    q: query.q ? containsPattern(query.q) : '',
+    q: query.q ? containsPattern(query.q.toLowerCase()) : '',
     qId: query.q && /^\d{1,9}$/.test(query.q) ? Number(query.q) : 0,
     // Name filters match from the start of the name ("Smi" finds Smith), as a roll-call list is read.
     firstName: query.first_name ? startsWithPattern(query.first_name.toLowerCase()) : '',
@@ -93,17 +93,9 @@ function filterValues(query: PrisonerListQuery) {
 function listConditions(shape: ListShape): SQL | undefined {
   const conditions: SQL[] = [];
   if (shape.q) {
-    const pattern = sql.placeholder('q');
-    const anyField = [
-      ilike(prisoners.firstName, pattern),
-      ilike(prisoners.lastName, pattern),
-      ilike(prisoners.nationalId, pattern),
-      ilike(prisoners.cellId, pattern),
-      // "Ann Smith" finds the prisoner by full name too.
-      ilike(sql`${prisoners.firstName} || ' ' || ${prisoners.lastName}`, pattern),
-    ];
-    if (shape.qIsId) anyField.push(eq(prisoners.prisonerId, sql.placeholder('qId')));
-    conditions.push(or(...anyField)!);
+    // Name, full name, nationality or cell contain the text (one trigram-indexed text), or it is the prisoner's id.
+    const matches = sql`${prisonerSearchText(prisoners)} like ${sql.placeholder('q')}`;
+    conditions.push(shape.qIsId ? or(matches, eq(prisoners.prisonerId, sql.placeholder('qId')))! : matches);
   }
   if (shape.firstName) conditions.push(startsWith(prisoners.firstName, sql.placeholder('firstName')));
   if (shape.lastName) conditions.push(startsWith(prisoners.lastName, sql.placeholder('lastName')));
