@@ -221,6 +221,10 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect(toast).toBeVisible();
   await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
   await expect.poll(markerPosition, { timeout: 5000 }).toEqual(outside);
+  // The side panel marks the breach while it lasts (GET /alert/open-violations).
+  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(
+    'In violation',
+  );
 
   // The marker's popup reads "Name: " and the name; a click in the list centres the map on it.
   await page

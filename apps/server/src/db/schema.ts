@@ -238,6 +238,10 @@ export const alerts = pgTable(
     index('alerts_timestamp_idx').on(t.timestamp),
     index('alerts_prisoner_idx').on(t.prisonerId, t.timestamp),
     index('alerts_status_idx').on(t.status),
+    // The live map's "in violation" mark: geofence violations that have not ended, however old.
+    index('alerts_open_violation_idx')
+      .on(t.prisonerId)
+      .where(sql`${t.kind} = 'geofence' and ${t.endedAt} is null`),
   ],
 );
 

@@ -1,8 +1,16 @@
 // Stored alerts: raised by the tracking service (geofence, offline, sos, tamper, battery) or posted by an operator
 // or an outside system (manual). Reusable by other alert routes (acknowledge, resolve).
-import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AlertInput, AlertListQuery, AlertPage, AlertRecord, AlertStatus, AlertType, ShowAlertEvent } from '@prison/shared';
+import type {
+  AlertInput,
+  AlertListQuery,
+  AlertPage,
+  AlertRecord,
+  AlertStatus,
+  AlertType,
+  ShowAlertEvent,
+} from '@prison/shared';
 import { ALERT_TYPES, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, alerts, devices, prisoners } from '../../db/schema';
@@ -123,6 +131,25 @@ export async function findAlertRecord(db: DbOrTx, id: number): Promise<AlertReco
   return toAlertRecord(row);
 }
 
+/**
+ * Prisoners whose geofence violation is still going on (its alert has not ended) and has not been resolved by an
+ * operator: the live map marks them. Read from every open alert, not from a page of the newest ones.
+ */
+export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ prisonerId: alerts.prisonerId })
+    .from(alerts)
+    .where(
+      and(
+        eq(alerts.kind, 'geofence'),
+        isNull(alerts.endedAt),
+        isNotNull(alerts.prisonerId),
+        ne(alerts.status, 'Resolved'),
+      ),
+    );
+  return rows.map((row) => row.prisonerId!).sort((a, b) => a - b);
+}
+
 /** The newest few, for the home page's Recent Alerts panel. */
 export async function listRecentAlerts(db: DbOrTx, limit: number): Promise<AlertRecord[]> {
   const rows = await selectAlertRecords(db).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
@@ -154,7 +181,8 @@ export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery): Pro
     db.select({ alertType: alerts.alertType, n: count() }).from(alerts).where(countWhere).groupBy(alerts.alertType),
   ]);
   const counts = { Critical: 0, Warning: 0, Informational: 0 };
-  for (const c of typeCounts) if ((ALERT_TYPES as readonly string[]).includes(c.alertType)) counts[c.alertType as AlertType] = c.n;
+  for (const c of typeCounts)
+    if ((ALERT_TYPES as readonly string[]).includes(c.alertType)) counts[c.alertType as AlertType] = c.n;
   const total = query.alert_type ? counts[query.alert_type] : counts.Critical + counts.Warning + counts.Informational;
   return {
     data: rows.map(toAlertRecord),
@@ -180,14 +208,23 @@ export async function createManualAlert(
   input: AlertInput,
   now = new Date(),
 ): Promise<{ alert: StoredAlert; record: AlertRecord; prisonerName: string | null }> {
-  const at = input.timestamp ? parseAlertTimestamp(input.timestamp) : input.date ? new Date(`${input.date}T00:00:00Z`) : now;
+  const at = input.timestamp
+    ? parseAlertTimestamp(input.timestamp)
+    : input.date
+      ? new Date(`${input.date}T00:00:00Z`)
+      : now;
   const deviceId = input.device_id || null;
   return db.transaction(async (tx) => {
     let prisonerId: number | null = null;
     let prisonerName: string | null = null;
     if (deviceId) {
       const [device] = await tx
-        .select({ id: devices.id, prisonerId: prisoners.prisonerId, firstName: prisoners.firstName, lastName: prisoners.lastName })
+        .select({
+          id: devices.id,
+          prisonerId: prisoners.prisonerId,
+          firstName: prisoners.firstName,
+          lastName: prisoners.lastName,
+        })
         .from(devices)
         .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
         .where(eq(devices.id, deviceId));
@@ -199,7 +236,8 @@ export async function createManualAlert(
       { alertType: input.alert_type, kind: 'manual', details: input.details, at, deviceId, prisonerId },
     ]);
     // The stored day is the one the caller gave (SPEC.md sends both date and timestamp).
-    if (input.date && input.date !== isoDay(at)) await tx.update(alerts).set({ date: input.date }).where(eq(alerts.id, alert!.id));
+    if (input.date && input.date !== isoDay(at))
+      await tx.update(alerts).set({ date: input.date }).where(eq(alerts.id, alert!.id));
     const record = await findAlertRecord(tx, alert!.id);
     await recordAudit(tx, who, { action: 'create', entity: 'alert', entityId: alert!.id, after: record });
     return { alert: alert!, record, prisonerName };

@@ -3,7 +3,14 @@ import { eq } from 'drizzle-orm';
 import type { AlertPage, AlertRecord, ShowAlertEvent } from '@prison/shared';
 import { alerts, auditLog } from '../../db/schema';
 import { insertAlerts } from './alert-service';
-import { addDevice, addPrisoner, browserSocket, connected, nextEvent, useListeningApp } from '../../tracking/tracking-test-kit';
+import {
+  addDevice,
+  addPrisoner,
+  browserSocket,
+  connected,
+  nextEvent,
+  useListeningApp,
+} from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
 
 describeEachEngine('alerts API', (engine) => {
@@ -37,7 +44,12 @@ describeEachEngine('alerts API', (engine) => {
         last_name: 'Roe',
         status: 'New',
       });
-      expect(await shown).toMatchObject({ alert_type: 'Warning', message: 'Fight in block C', alertId: record.id, prisonerName: 'Jane Roe' });
+      expect(await shown).toMatchObject({
+        alert_type: 'Warning',
+        message: 'Fight in block C',
+        alertId: record.id,
+        prisonerName: 'Jane Roe',
+      });
       const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entity, 'alert'));
       expect(audit.some((a) => a.entityId === String(record.id) && a.action === 'create')).toBe(true);
     } finally {
@@ -96,15 +108,57 @@ describeEachEngine('alerts API', (engine) => {
     };
     const first = await page(`prisoner_id=${prisoner.id}&limit=10`);
     expect(first.data.map((a) => a.details)).toEqual(Array.from({ length: 10 }, (_, i) => `alert ${24 - i}`));
-    expect(first).toMatchObject({ currentPage: 1, totalPages: 3, totalAlerts: 25, counts: { Critical: 9, Warning: 8, Informational: 8 } });
+    expect(first).toMatchObject({
+      currentPage: 1,
+      totalPages: 3,
+      totalAlerts: 25,
+      counts: { Critical: 9, Warning: 8, Informational: 8 },
+    });
     const third = await page(`prisoner_id=${prisoner.id}&limit=10&page=3`);
     expect(third.data).toHaveLength(5);
     const critical = await page(`prisoner_id=${prisoner.id}&alert_type=Critical`);
     expect(critical.totalAlerts).toBe(9);
     expect(critical.data.every((a) => a.alert_type === 'Critical')).toBe(true);
-    const ranged = await page(`prisoner_id=${prisoner.id}&from=${new Date(base + 20 * 60_000).toISOString()}&to=${new Date(base + 22 * 60_000).toISOString()}`);
+    const ranged = await page(
+      `prisoner_id=${prisoner.id}&from=${new Date(base + 20 * 60_000).toISOString()}&to=${new Date(base + 22 * 60_000).toISOString()}`,
+    );
     expect(ranged.data.map((a) => a.details)).toEqual(['alert 22', 'alert 21', 'alert 20']);
     expect((await ctx().api('GET', '/alert/prisoneralerts?alert_type=Severe')).statusCode).toBe(400);
     expect((await ctx().api('GET', '/alert/prisoneralerts?limit=101')).statusCode).toBe(400);
+  });
+
+  it('GET /alert/open-violations lists prisoners whose geofence violation is open, however many alerts came after', async () => {
+    const open = await addPrisoner(ctx(), 'Open', 'Violation');
+    const ended = await addPrisoner(ctx(), 'Ended', 'Violation');
+    const resolved = await addPrisoner(ctx(), 'Resolved', 'Violation');
+    const busy = await addPrisoner(ctx(), 'Busy', 'Offline');
+    const at = new Date(Date.UTC(2031, 0, 1));
+    const draft = (prisonerId: number, kind: 'geofence' | 'offline', minutes = 0) => ({
+      alertType: 'Critical' as const,
+      kind,
+      details: `${kind} ${prisonerId}`,
+      at: new Date(at.getTime() + minutes * 60_000),
+      deviceId: null,
+      prisonerId,
+    });
+    const [, endedAlert, resolvedAlert] = await insertAlerts(ctx().database.db, [
+      draft(open.id, 'geofence'),
+      draft(ended.id, 'geofence'),
+      draft(resolved.id, 'geofence'),
+    ]);
+    await ctx().database.db.update(alerts).set({ endedAt: new Date() }).where(eq(alerts.id, endedAlert!.id));
+    await ctx().database.db.update(alerts).set({ status: 'Resolved' }).where(eq(alerts.id, resolvedAlert!.id));
+    // 150 newer alerts of another kind: the open violation is older than any page of recent alerts.
+    await insertAlerts(
+      ctx().database.db,
+      Array.from({ length: 150 }, (_, i) => draft(busy.id, 'offline', i + 1)),
+    );
+    const res = await ctx().api('GET', '/alert/open-violations');
+    expect(res.statusCode).toBe(200);
+    const ids = res.json<{ data: number[] }>().data;
+    expect(ids).toContain(open.id);
+    expect(ids).not.toContain(ended.id);
+    expect(ids).not.toContain(resolved.id);
+    expect(ids).not.toContain(busy.id);
   });
 });

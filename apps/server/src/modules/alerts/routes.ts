@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
-import { createManualAlert, listPrisonerAlerts, listRecentAlerts, showAlertEvent } from './alert-service';
+import {
+  createManualAlert,
+  listOpenViolations,
+  listPrisonerAlerts,
+  listRecentAlerts,
+  showAlertEvent,
+} from './alert-service';
 
 const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -12,7 +18,14 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['alerts'],
         summary: 'The newest alerts (10 unless limit says otherwise)',
-        querystring: z.object({ limit: z.coerce.number().int().min(1, 'limit must be 1 or more').max(100, 'limit must be at most 100').default(10) }),
+        querystring: z.object({
+          limit: z.coerce
+            .number()
+            .int()
+            .min(1, 'limit must be 1 or more')
+            .max(100, 'limit must be at most 100')
+            .default(10),
+        }),
         response: { 200: z.object({ data: z.array(alertRecord) }), 400: errorResponse },
       },
     },
@@ -30,6 +43,18 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ data: await listPrisonerAlerts(app.db, request.query) }),
+  );
+
+  app.get(
+    '/alert/open-violations',
+    {
+      schema: {
+        tags: ['alerts'],
+        summary: 'Ids of the prisoners in a geofence violation now (not ended, not resolved), for the live map',
+        response: { 200: z.object({ data: z.array(z.number().int()) }) },
+      },
+    },
+    async () => ({ data: await listOpenViolations(app.db) }),
   );
 
   app.post(

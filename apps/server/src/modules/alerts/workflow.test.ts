@@ -10,15 +10,30 @@ describeEachEngine('alert workflow', (engine) => {
   const ctx = useTestApp(engine);
 
   async function newAlert(alertType: 'Informational' | 'Warning' | 'Critical' = 'Warning', at = new Date()) {
-    const [prisoner] = await ctx().database.db.insert(prisoners).values({ firstName: 'Alert', lastName: 'Subject' }).returning();
+    const [prisoner] = await ctx()
+      .database.db.insert(prisoners)
+      .values({ firstName: 'Alert', lastName: 'Subject' })
+      .returning();
     const [row] = await ctx()
       .database.db.insert(alerts)
-      .values({ alertType, kind: 'geofence', details: 'Left the yard', date: at.toISOString().slice(0, 10), timestamp: at, prisonerId: prisoner!.prisonerId })
+      .values({
+        alertType,
+        kind: 'geofence',
+        details: 'Left the yard',
+        date: at.toISOString().slice(0, 10),
+        timestamp: at,
+        prisonerId: prisoner!.prisonerId,
+      })
       .returning();
     return row!.id;
   }
   const auditOf = async (id: number) =>
-    (await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, String(id)))).filter((e) => e.entity === 'alert');
+    (
+      await ctx()
+        .database.db.select()
+        .from(auditLog)
+        .where(eq(auditLog.entityId, String(id)))
+    ).filter((e) => e.entity === 'alert');
 
   it('acknowledges then resolves with who, when and notes, each step audited', async () => {
     const id = await newAlert();
@@ -37,19 +52,38 @@ describeEachEngine('alert workflow', (engine) => {
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: `Alert ${id} is already acknowledged` });
     const resolved = await ctx().api('POST', `/alert/${id}/resolve`, { note: 'Back in cell' });
-    expect(resolved.json()).toMatchObject({ status: 'Resolved', resolved_by: TEST_ADMIN.username, note: 'Guard sent\nBack in cell' });
+    expect(resolved.json()).toMatchObject({
+      status: 'Resolved',
+      resolved_by: TEST_ADMIN.username,
+      note: 'Guard sent\nBack in cell',
+    });
     expect((await ctx().api('POST', `/alert/${id}/resolve`)).statusCode).toBe(409);
-    expect((await ctx().api('POST', `/alert/${id}/acknowledge`)).json().message).toBe(`Alert ${id} is already resolved`);
+    expect((await ctx().api('POST', `/alert/${id}/acknowledge`)).json().message).toBe(
+      `Alert ${id} is already resolved`,
+    );
     const audit = await auditOf(id);
     expect(audit.map((e) => e.action).sort()).toEqual(['acknowledge', 'resolve']);
-    expect(audit.find((e) => e.action === 'resolve')).toMatchObject({ actor: TEST_ADMIN.username, before: { status: 'Acknowledged' }, after: { status: 'Resolved' } });
+    expect(audit.find((e) => e.action === 'resolve')).toMatchObject({
+      actor: TEST_ADMIN.username,
+      before: { status: 'Acknowledged' },
+      after: { status: 'Resolved' },
+    });
   });
 
   it('resolves a New alert directly (acknowledging it too), with no body at all', async () => {
     const id = await newAlert();
-    const res = await ctx().app.inject({ method: 'POST', url: `${API_PREFIX}/alert/${id}/resolve`, headers: { cookie: ctx().cookie } });
+    const res = await ctx().app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/alert/${id}/resolve`,
+      headers: { cookie: ctx().cookie },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'Resolved', acknowledged_by: TEST_ADMIN.username, resolved_by: TEST_ADMIN.username, note: null });
+    expect(res.json()).toMatchObject({
+      status: 'Resolved',
+      acknowledged_by: TEST_ADMIN.username,
+      resolved_by: TEST_ADMIN.username,
+      note: null,
+    });
   });
 
   it('refuses bad input and unknown alerts', async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "alerts_open_violation_idx" ON "alerts" USING btree ("prisoner_id") WHERE "alerts"."kind" = 'geofence' and "alerts"."ended_at" is null;
