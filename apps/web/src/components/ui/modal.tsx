@@ -1,6 +1,7 @@
-// Accessible modal dialog (Radix): focus trap, Escape to close, labelled by its title.
+// Accessible modal dialog (Radix): focus trap, Escape to close, labelled by its title, and focus back on whatever
+// opened it when it closes (Radix does that only for a Dialog.Trigger; our dialogs are opened by plain buttons).
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { clsx } from 'clsx';
 
 export interface ModalProps {
@@ -14,6 +15,13 @@ export interface ModalProps {
 }
 
 export function Modal({ open, onOpenChange, title, description, children, footer, wide }: ModalProps) {
+  // Noted while rendering the opening: by the time the content mounts, an autofocused field already has the focus.
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current) {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  }
+  wasOpen.current = open;
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -23,7 +31,14 @@ export function Modal({ open, onOpenChange, title, description, children, footer
             'fixed top-1/2 left-1/2 z-[1001] max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
             wide ? 'max-w-3xl' : 'max-w-lg',
           )}
-          aria-describedby={description ? undefined : undefined}
+          onCloseAutoFocus={(event) => {
+            // The opener may be gone (e.g. the card of a removed cell): then Radix's default applies.
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+            opener.current = null;
+          }}
         >
           <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
           {description ? (

@@ -1,6 +1,14 @@
-// The occupancy picture and moves between cells (issue 3, /cell-assign).
+// The occupancy picture, moves between cells, and adding, editing and removing cells (issue 3, /cell-assign).
 import { useQuery } from '@tanstack/react-query';
-import type { AssignCellInput, BlockOverview, Prisoner, PrisonerListResponse } from '@prison/shared';
+import type {
+  AssignCellInput,
+  BlockOverview,
+  Cell,
+  CellInput,
+  CellUpdateInput,
+  Prisoner,
+  PrisonerListResponse,
+} from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export function useCellOverview() {
@@ -21,3 +29,15 @@ export function usePrisonerSearch(q: string, enabled: boolean) {
 
 export const assignToCell = (input: AssignCellInput) =>
   api.post<{ message: string; prisoner: Prisoner }>('/cell_controls/assign', input);
+
+/** 409 when the id is taken; 400 naming the field. */
+export const createCell = (input: CellInput) =>
+  api.post<{ message: string; cell: Cell }>('/cell_controls/cells', input);
+
+/** Partial: only the fields given change. 409 when the capacity would drop below the current occupants. */
+export const updateCell = (cellId: string, input: CellUpdateInput) =>
+  api.put<{ message: string; cell: Cell }>(`/cell_controls/cells/${encodeURIComponent(cellId)}`, input);
+
+/** 409 "Cell X still holds N prisoners" while anyone occupies it. */
+export const deleteCell = (cellId: string) =>
+  api.delete<{ message: string }>(`/cell_controls/cells/${encodeURIComponent(cellId)}`);

@@ -1,25 +1,22 @@
 // /cell-assign, "Assign cells": the occupancy picture of the prison (each block, each cell with occupants against
-// capacity, security level and the prisoners in it); assign or move a prisoner with the server's capacity check.
+// capacity, security level and the prisoners in it); assign or move a prisoner with the server's capacity check; add,
+// edit and remove cells (the server refuses a taken ID, a capacity below the occupants, removing an occupied cell).
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { clsx } from 'clsx';
-import { cellIsFull, type CellWithOccupants } from '@prison/shared';
+import { Plus } from 'lucide-react';
+import { cellIsFull, type Cell, type CellInput, type CellUpdateInput, type CellWithOccupants } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { CellPickerDialog } from '../../components/ui/cell-picker-dialog';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
-import { assignToCell, useCellOverview } from './api';
+import { assignToCell, createCell, deleteCell, updateCell, useCellOverview } from './api';
 import { AssignPrisonerDialog } from './assign-prisoner-dialog';
+import { CellCard } from './cell-card';
+import { CellFormDialog, type CellFormTarget } from './cell-form-dialog';
 import { OccupancyBar } from './occupancy-bar';
-
-const securityTone: Record<string, string> = {
-  High: 'bg-red-50 text-red-800 ring-red-600/20',
-  Medium: 'bg-amber-50 text-amber-800 ring-amber-600/20',
-  Low: 'bg-slate-100 text-slate-700 ring-slate-500/20',
-};
+import { RemoveCellDialog } from './remove-cell-dialog';
 
 interface Moving {
   prisonerId: number;
@@ -36,23 +33,31 @@ export function CellAssignPage() {
   const [assignTarget, setAssignTarget] = useState<CellWithOccupants | null>(null);
   const [moving, setMoving] = useState<Moving | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
+  const [formTarget, setFormTarget] = useState<CellFormTarget | null>(null);
+  const [removing, setRemoving] = useState<CellWithOccupants | null>(null);
 
+  const blockNames = useMemo(() => (overview.data ?? []).map((b) => b.block), [overview.data]);
+  // A block whose last cell was removed is no filter any more.
+  const activeBlock = blockNames.includes(block) ? block : '';
   const blocks = useMemo(
     () =>
       (overview.data ?? [])
-        .filter((b) => !block || b.block === block)
+        .filter((b) => !activeBlock || b.block === activeBlock)
         .map((b) => ({ ...b, cells: withRoomOnly ? b.cells.filter((c) => !cellIsFull(c)) : b.cells })),
-    [overview.data, block, withRoomOnly],
+    [overview.data, activeBlock, withRoomOnly],
   );
+
+  const refetch = (alsoPrisoners: boolean) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['cells'] }),
+      alsoPrisoners && queryClient.invalidateQueries({ queryKey: ['prisoners'] }),
+    ]);
 
   async function assign(prisonerId: number, cellId: string) {
     const result = await assignToCell({ prisoner_id: prisonerId, cell_id: cellId });
     notify(`${result.prisoner.first_name} ${result.prisoner.last_name} is now in cell ${cellId}.`);
     setAssignTarget(null);
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['cells'] }),
-      queryClient.invalidateQueries({ queryKey: ['prisoners'] }),
-    ]);
+    await refetch(true);
   }
 
   async function move(cellId: string) {
@@ -67,6 +72,47 @@ export function CellAssignPage() {
     }
   }
 
+  function openForm(target: CellFormTarget) {
+    setFormTarget(target);
+  }
+  function closeForm() {
+    setFormTarget(null);
+  }
+  function openRemove(cell: CellWithOccupants) {
+    setRemoving(cell);
+  }
+  function closeRemove() {
+    setRemoving(null);
+  }
+
+  async function saveCell(input: CellInput) {
+    if (formTarget?.mode === 'edit') {
+      const before = formTarget.cell;
+      const changes = changedFields(before, input);
+      if (Object.keys(changes).length === 0) notify(`Nothing to change in cell ${before.cell_id}.`, 'info');
+      else {
+        await updateCell(before.cell_id, changes);
+        notify(`Cell ${before.cell_id} updated.`);
+      }
+      closeForm();
+      await refetch(true);
+    } else {
+      await createCell(input);
+      notify(`Cell ${input.cell_id} added to block ${input.block}.`);
+      closeForm();
+      await refetch(false);
+    }
+    // Keep the saved cell in view when one block is shown.
+    if (activeBlock && activeBlock !== input.block) setBlock(input.block);
+  }
+
+  async function removeCell(cell: Cell) {
+    await deleteCell(cell.cell_id);
+    notify(`Cell ${cell.cell_id} removed.`);
+    closeRemove();
+    await refetch(true);
+  }
+
   const totals = (overview.data ?? []).reduce(
     (sum, b) => ({ occupants: sum.occupants + b.occupants, capacity: sum.capacity + b.capacity }),
     {
@@ -76,13 +122,21 @@ export function CellAssignPage() {
   );
 
   return (
-    <Page title="Assign cells">
+    <Page
+      title="Assign cells"
+      actions={
+        <Button onClick={() => openForm({ mode: 'create', block: activeBlock || undefined })}>
+          <Plus className="h-4 w-4" aria-hidden="true" />
+          Add cell
+        </Button>
+      }
+    >
       {overview.isPending ? (
         <Loading text="Loading cells..." />
       ) : overview.isError ? (
         <ErrorText>{errorMessage(overview.error, 'Failed to fetch cells.')}</ErrorText>
       ) : overview.data.length === 0 ? (
-        <EmptyState>No blocks available</EmptyState>
+        <EmptyState>No blocks available. Add a cell to start.</EmptyState>
       ) : (
         <div className="flex flex-col gap-6">
           <div className="flex flex-wrap items-end gap-4 rounded-lg bg-white p-4 shadow-sm">
@@ -93,7 +147,7 @@ export function CellAssignPage() {
             <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
               Block
               <select
-                value={block}
+                value={activeBlock}
                 onChange={(e) => setBlock(e.target.value)}
                 className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
               >
@@ -124,6 +178,15 @@ export function CellAssignPage() {
                 <div className="w-64">
                   <OccupancyBar occupants={b.occupants} capacity={b.capacity} label={`Block ${b.block} occupancy`} />
                 </div>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={`Add cell to block ${b.block}`}
+                  onClick={() => openForm({ mode: 'create', block: b.block })}
+                >
+                  <Plus className="h-4 w-4" aria-hidden="true" />
+                  Add cell
+                </Button>
               </div>
               {b.cells.length === 0 ? (
                 <EmptyState>No cells available in this block.</EmptyState>
@@ -138,6 +201,8 @@ export function CellAssignPage() {
                         setMoveError(null);
                         setMoving({ prisonerId, name, fromCell: cell.cell_id });
                       }}
+                      onEdit={() => openForm({ mode: 'edit', cell })}
+                      onRemove={() => openRemove(cell)}
                     />
                   ))}
                 </ul>
@@ -153,75 +218,17 @@ export function CellAssignPage() {
         currentCellId={moving?.fromCell}
         onSelect={(cellId) => void move(cellId)}
       />
+      <CellFormDialog target={formTarget} blocks={blockNames} onClose={closeForm} onSubmit={saveCell} />
+      <RemoveCellDialog cell={removing} onClose={closeRemove} onConfirm={removeCell} />
     </Page>
   );
 }
 
-function CellCard({
-  cell,
-  onAssign,
-  onMove,
-}: {
-  cell: CellWithOccupants;
-  onAssign(): void;
-  onMove(prisonerId: number, name: string): void;
-}) {
-  const full = cellIsFull(cell);
-  return (
-    <li
-      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 shadow-sm"
-      data-testid={`cell-card-${cell.cell_id}`}
-    >
-      <div className="flex items-center justify-between gap-2">
-        <h3 className="font-semibold text-slate-900">Cell {cell.cell_id}</h3>
-        <span
-          className={clsx(
-            'rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
-            securityTone[cell.security_level],
-          )}
-        >
-          {cell.security_level} security
-        </span>
-      </div>
-      <OccupancyBar
-        occupants={cell.current_occupants}
-        capacity={cell.capacity}
-        label={`Cell ${cell.cell_id} occupancy`}
-      />
-      {cell.occupants.length === 0 ? (
-        <p className="text-sm text-slate-500">Empty</p>
-      ) : (
-        <ul className="flex flex-col gap-1 text-sm" aria-label={`Prisoners in cell ${cell.cell_id}`}>
-          {cell.occupants.map((o) => {
-            const name = `${o.first_name} ${o.last_name}`;
-            return (
-              <li key={o.prisoner_id} className="flex items-center justify-between gap-2">
-                <Link to={`/prisoner-details/${o.prisoner_id}`} className="truncate text-brand-700 hover:underline">
-                  {name}
-                </Link>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Move ${name}`}
-                  onClick={() => onMove(o.prisoner_id, name)}
-                >
-                  Move
-                </Button>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <Button
-        size="sm"
-        variant="secondary"
-        className="mt-auto"
-        disabled={full}
-        onClick={onAssign}
-        aria-label={`Assign a prisoner to cell ${cell.cell_id}`}
-      >
-        {full ? 'Full' : 'Assign prisoner'}
-      </Button>
-    </li>
-  );
+/** Only what the form changed, so a concurrent edit of another field is not overwritten. */
+function changedFields(before: Cell, after: CellInput): CellUpdateInput {
+  const changes: CellUpdateInput = {};
+  if (after.block !== before.block) changes.block = after.block;
+  if (after.capacity !== before.capacity) changes.capacity = after.capacity;
+  if (after.security_level !== before.security_level) changes.security_level = after.security_level;
+  return changes;
 }
