@@ -1,5 +1,12 @@
 // Labelled form controls with an error line under each.
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { clsx } from 'clsx';
 
 const controlClass =
@@ -31,7 +38,10 @@ function FieldShell({ label, error, id, children, hint }: FieldShellProps) {
 }
 
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string };
-export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField({ label, error, hint, className, id, ...rest }, ref) {
+export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField(
+  { label, error, hint, className, id, ...rest },
+  ref,
+) {
   const generated = useId();
   const inputId = id ?? generated;
   return (
@@ -48,7 +58,12 @@ export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextF
   );
 });
 
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; options: readonly string[]; placeholder?: string };
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  error?: string;
+  options: readonly string[];
+  placeholder?: string;
+};
 export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function SelectField(
   { label, error, options, placeholder, className, id, ...rest },
   ref,
@@ -57,7 +72,13 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function S
   const selectId = id ?? generated;
   return (
     <FieldShell label={label} error={error} id={selectId}>
-      <select ref={ref} id={selectId} aria-invalid={error ? true : undefined} className={clsx(controlClass, className)} {...rest}>
+      <select
+        ref={ref}
+        id={selectId}
+        aria-invalid={error ? true : undefined}
+        className={clsx(controlClass, className)}
+        {...rest}
+      >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (
           <option key={option} value={option}>
@@ -70,12 +91,31 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function S
 });
 
 type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string };
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField({ label, error, className, id, ...rest }, ref) {
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField(
+  { label, error, className, id, ...rest },
+  ref,
+) {
   const generated = useId();
   const areaId = id ?? generated;
   return (
     <FieldShell label={label} error={error} id={areaId}>
-      <textarea ref={ref} id={areaId} aria-invalid={error ? true : undefined} className={clsx(controlClass, className)} {...rest} />
+      <textarea
+        ref={ref}
+        id={areaId}
+        aria-invalid={error ? true : undefined}
+        className={clsx(controlClass, className)}
+        {...rest}
+      />
     </FieldShell>
   );
 });
+
+/** The server's refusal of a whole form (400/409 message), announced to screen readers; nothing when there is none. */
+export function FormError({ message, margin = 'mt-4' }: { message: string | null | undefined; margin?: string }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className={clsx(margin, 'rounded-md bg-red-50 px-3 py-2 text-sm text-red-700')}>
+      {message}
+    </p>
+  );
+}

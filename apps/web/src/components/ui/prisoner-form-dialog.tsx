@@ -5,7 +5,7 @@ import { GENDERS, PRISONER_STATUSES, prisonerInput, type Prisoner, type Prisoner
 import { Button } from './button';
 import { CellPickerDialog } from './cell-picker-dialog';
 import { CountryCombobox } from './country-combobox';
-import { SelectField, TextField } from './field';
+import { SelectField, TextField, FormError } from './field';
 import { Modal } from './modal';
 
 const fields = [
@@ -184,11 +184,7 @@ function PrisonerForm({
             {errors.cell_id && <p className="text-xs text-red-700">{errors.cell_id}</p>}
           </div>
         </div>
-        {serverError && (
-          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {serverError}
-          </p>
-        )}
+        <FormError message={serverError} />
         <div className="mt-6 flex justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel

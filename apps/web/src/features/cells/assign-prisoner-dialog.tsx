@@ -8,6 +8,7 @@ import { Modal } from '../../components/ui/modal';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { usePrisonerSearch } from './api';
+import { FormError } from '../../components/ui/field';
 
 export interface AssignPrisonerDialogProps {
   cell: CellWithOccupants | null;
@@ -62,11 +63,7 @@ export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisoner
         onChange={(event) => setSearch(event.target.value)}
         className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand-700 focus:outline-none"
       />
-      {error && (
-        <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError message={error} margin="mt-3" />
       <div className="mt-3">
         {results.isPending ? (
           <Loading text="Searching..." />

@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { SECURITY_LEVELS, cellInput, type Cell, type CellInput } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
-import { SelectField, TextField } from '../../components/ui/field';
+import { SelectField, TextField, FormError } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
 
 /** What the dialog is open for: a new cell (optionally in a given block) or an existing cell. */
@@ -142,11 +142,7 @@ function CellForm({ target, blocks, onClose, onSubmit }: CellFormDialogProps & {
             error={errors.security_level}
           />
         </div>
-        {serverError && (
-          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {serverError}
-          </p>
-        )}
+        <FormError message={serverError} />
         <div className="mt-6 flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
             Cancel

@@ -11,7 +11,7 @@ import {
 } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
-import { SelectField, TextField } from '../../components/ui/field';
+import { SelectField, TextField, FormError } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
 
 type FieldName = keyof StaffInput;
@@ -128,11 +128,7 @@ function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText
             error={errors.contact_info}
           />
         </div>
-        {serverError && (
-          <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {serverError}
-          </p>
-        )}
+        <FormError message={serverError} />
         <div className="mt-6 flex justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel
