@@ -44,7 +44,16 @@ test('unknown paths land on /, and /login when logged in lands on /', async ({ a
 });
 
 test('every protected page redirects to /login when logged out', async ({ page }) => {
-  for (const path of ['/dashboard', '/live-map', '/allAlerts', '/alerts', '/cell-assign', '/location-history', '/prisoner-details/1', '/profile']) {
+  for (const path of [
+    '/dashboard',
+    '/live-map',
+    '/allAlerts',
+    '/alerts',
+    '/cell-assign',
+    '/location-history',
+    '/prisoner-details/1',
+    '/profile',
+  ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/login$/);
   }
@@ -61,7 +70,9 @@ test('the mobile menu opens and navigates', async ({ adminPage: page }) => {
 
 test('the API refuses a request after logout with the old token', async ({ playwright, baseURL }) => {
   const request = await playwright.request.newContext({ baseURL });
-  const login = await request.post('/api/v1/admin/login', { data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password } });
+  const login = await request.post('/api/v1/admin/login', {
+    data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password },
+  });
   const { token } = await login.json();
   expect((await request.post('/api/v1/admin/logout')).status()).toBe(200);
   const verify = await request.get('/api/v1/admin/verify-token', { headers: { authorization: `Bearer ${token}` } });

@@ -1,7 +1,17 @@
 // Every screen works under the server's Content-Security-Policy: no CSP violation and no script error on any page.
 import { expect, test } from '../fixtures';
 
-const SCREENS = ['/', '/dashboard', '/live-map', '/allAlerts', '/location-history', '/cell-assign', '/audit', '/profile', '/communication'];
+const SCREENS = [
+  '/',
+  '/dashboard',
+  '/live-map',
+  '/allAlerts',
+  '/location-history',
+  '/cell-assign',
+  '/audit',
+  '/profile',
+  '/communication',
+];
 
 test('no CSP violation or script error on any screen', async ({ adminPage: page }) => {
   const problems: string[] = [];

@@ -1,17 +1,7 @@
 // Accessibility of the records screens (axe, WCAG 2 A and AA) and keyboard use of the row menus.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, test, unique } from '../fixtures';
+import { expectNoViolations } from './axe';
 import { seedCell, seedPrisoner, seedStaff } from './records-helpers';
-
-async function expectNoViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(
-    results.violations.map(
-      (v) => `${label}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    ),
-  ).toEqual([]);
-}
 
 test('the records screens have no accessibility violations', async ({ adminPage: page, api }) => {
   const { cellId } = await seedCell(api);

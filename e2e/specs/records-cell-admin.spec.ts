@@ -1,18 +1,9 @@
 // Adding, editing and removing cells on /cell-assign through its dialogs, with the real server's refusals shown:
 // a taken cell ID, a capacity below the current occupants, removing a cell that still holds a prisoner.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, unique } from '../fixtures';
+import { expectNoViolations } from './axe';
 import { seedCell, seedPrisoner } from './records-helpers';
-
-async function expectNoViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(
-    results.violations.map(
-      (v) => `${label}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    ),
-  ).toEqual([]);
-}
 
 /** Loads /cell-assign afresh showing one block, so changes made through the API are on screen. */
 async function showBlock(page: Page, block: string) {

@@ -1,33 +1,7 @@
 // The live map end to end (issue 4, "Must show"): draw and save a geofence, cancel discards a drawn shape, and a
 // device reporting through the OsmAnd protocol moves its marker, raises a toast and lands on the alerts screen.
-import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, unique } from '../fixtures';
-
-interface GeofenceRow {
-  geofence_id: string;
-  name: string;
-  shape: string;
-  type: string;
-  alert_type: string;
-}
-
-async function geofenceNames(api: APIRequestContext): Promise<GeofenceRow[]> {
-  const res = await api.get('/api/v1/geofence/all');
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as GeofenceRow[];
-}
-
-/** Drags on the middle of the map with the mouse, as a person draws a circle or rectangle. */
-async function dragOnMap(page: Page, dx: number, dy: number) {
-  const box = (await page.getByTestId('live-map').boundingBox())!;
-  const x = box.x + box.width / 2;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x + dx / 2, y + dy / 2, { steps: 4 });
-  await page.mouse.move(x + dx, y + dy, { steps: 4 });
-  await page.mouse.up();
-}
+import { dragFromMiddle, listGeofences } from './map-helpers';
 
 test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({
   adminPage: page,
@@ -48,7 +22,7 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await expect(map.locator('.leaflet-top.leaflet-right .leaflet-draw')).toHaveCount(1);
 
   await map.locator('.leaflet-draw-draw-circle').click();
-  await dragOnMap(page, 90, 30);
+  await dragFromMiddle(page, page.getByTestId('live-map'), 90, 30);
 
   const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
   await expect(dialog).toBeVisible();
@@ -64,7 +38,7 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toBeVisible();
 
-  const saved = (await geofenceNames(api)).find((geofence) => geofence.name === name);
+  const saved = (await listGeofences(api)).find((geofence) => geofence.name === name);
   expect(saved).toMatchObject({ shape: 'Circle', type: 'Negative', alert_type: 'Warning' });
 
   await page.reload();
@@ -85,7 +59,7 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await editor.getByRole('button', { name: 'Delete Geofence' }).click();
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toHaveCount(0);
-  expect((await geofenceNames(api)).some((geofence) => geofence.name.startsWith(name))).toBe(false);
+  expect((await listGeofences(api)).some((geofence) => geofence.name.startsWith(name))).toBe(false);
   expect(errors).toEqual([]);
 });
 
@@ -93,13 +67,13 @@ test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adm
   await page.goto('/live-map');
   const map = page.getByTestId('live-map');
   await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();
-  const before = (await geofenceNames(api)).length;
+  const before = (await listGeofences(api)).length;
   await expect(page.getByTestId('geofence-item')).toHaveCount(before);
   const shapes = map.locator('.leaflet-overlay-pane path');
   const shapesBefore = await shapes.count();
 
   await map.locator('.leaflet-draw-draw-rectangle').click();
-  await dragOnMap(page, 120, 80);
+  await dragFromMiddle(page, page.getByTestId('live-map'), 120, 80);
   const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
   await expect(dialog).toBeVisible();
   await expect(shapes).toHaveCount(shapesBefore + 1);
@@ -107,7 +81,7 @@ test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adm
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(shapes).toHaveCount(shapesBefore);
-  expect((await geofenceNames(api)).length).toBe(before);
+  expect((await listGeofences(api)).length).toBe(before);
 });
 
 test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" and closes with 3 points', async ({

@@ -32,28 +32,71 @@ const common = {
   buffer_meters: z.number().min(0, 'buffer_meters must be 0 or more').max(10_000).default(0),
 };
 
+// The geometry of each shape, shared by create and update so a new shape is checked the same way either way.
+const circleGeometry = {
+  shape: z.literal('Circle'),
+  radius: z.number().finite().positive('radius must be a positive number of metres'),
+  center_lat: latitude,
+  center_lng: longitude,
+};
+const polygonGeometry = {
+  shape: z.literal('Polygon'),
+  coordinates: z.array(latLng).min(3, 'a polygon needs at least 3 points'),
+};
+const rectangleGeometry = {
+  shape: z.literal('Rectangle'),
+  coordinates: z.array(latLng).length(4, 'a rectangle has 4 corners'),
+};
+const shapeMessage = { message: `shape must be one of ${GEOFENCE_SHAPES.join(', ')}` };
+
 /** POST /geofence/add. Self-intersection and rectangle corners are checked on the server with the geometry module. */
-export const geofenceInput = z.discriminatedUnion('shape', [
-  z.object({
-    ...common,
-    shape: z.literal('Circle'),
-    radius: z.number().finite().positive('radius must be a positive number of metres'),
-    center_lat: latitude,
-    center_lng: longitude,
-  }),
-  z.object({ ...common, shape: z.literal('Polygon'), coordinates: z.array(latLng).min(3, 'a polygon needs at least 3 points') }),
-  z.object({ ...common, shape: z.literal('Rectangle'), coordinates: z.array(latLng).length(4, 'a rectangle has 4 corners') }),
-]);
+export const geofenceInput = z.discriminatedUnion(
+  'shape',
+  [
+    z.object({ ...common, ...circleGeometry }),
+    z.object({ ...common, ...polygonGeometry }),
+    z.object({ ...common, ...rectangleGeometry }),
+  ],
+  shapeMessage,
+);
 export type GeofenceInput = z.infer<typeof geofenceInput>;
 
-/** PUT /geofence/update/{id}: rename, change type, alert type, dwell, buffer (and optionally the shape). */
-export const geofenceUpdate = z.object({
+/** The geometry fields of a geofence, as `geofenceInput` has them. */
+export type GeofenceGeometry =
+  | Pick<Extract<GeofenceInput, { shape: 'Circle' }>, 'shape' | 'radius' | 'center_lat' | 'center_lng'>
+  | Pick<Extract<GeofenceInput, { shape: 'Polygon' | 'Rectangle' }>, 'shape' | 'coordinates'>;
+
+const updateFields = {
   name: common.name.optional(),
   type: common.type.optional(),
   alert_type: z.enum(ALERT_TYPES).optional(),
   dwell_seconds: z.number().int().min(0).max(86_400).optional(),
   buffer_meters: z.number().min(0).max(10_000).optional(),
-});
+};
+// Without a shape, a geometry field would be dropped unseen: refuse it, naming the field.
+const noShape = z.undefined({ message: 'shape is required to change the geometry' }).optional();
+
+/**
+ * PUT /geofence/update/{id}: rename, change type, alert type, dwell, buffer, and optionally the shape. A new shape is
+ * sent whole, with the same fields and checks as `geofenceInput` (the server adds the same crossing checks).
+ */
+export const geofenceUpdate = z.discriminatedUnion(
+  'shape',
+  [
+    z.object({
+      ...updateFields,
+      shape: z.undefined().optional(),
+      radius: noShape,
+      center_lat: noShape,
+      center_lng: noShape,
+      coordinates: noShape,
+    }),
+    z.object({ ...updateFields, ...circleGeometry }),
+    z.object({ ...updateFields, ...polygonGeometry }),
+    z.object({ ...updateFields, ...rectangleGeometry }),
+  ],
+  shapeMessage,
+);
 export type GeofenceUpdate = z.infer<typeof geofenceUpdate>;
 
 /** Colours on the map (SPEC.md section 9). */

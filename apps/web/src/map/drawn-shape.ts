@@ -1,6 +1,6 @@
-// Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (SPEC.md section 3).
+// Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (SPEC.md section 3), and back.
 import L from 'leaflet';
-import type { LatLngTuple } from '@prison/shared';
+import type { Geofence, LatLngTuple } from '@prison/shared';
 
 export type DrawnGeometry =
   | { shape: 'Circle'; radius: number; center_lat: number; center_lng: number }
@@ -23,4 +23,27 @@ export function geometryOfDrawnLayer(layerType: string, layer: L.Layer): DrawnGe
     return { shape: layerType === 'rectangle' ? 'Rectangle' : 'Polygon', coordinates };
   }
   return null;
+}
+
+/** The Leaflet layer of a geometry (a shape typed in, or one being edited): the reverse of `geometryOfDrawnLayer`. */
+export function layerOfGeometry(geometry: DrawnGeometry, options: L.PolylineOptions = {}): L.Circle | L.Polygon {
+  if (geometry.shape === 'Circle') {
+    return L.circle([geometry.center_lat, geometry.center_lng], { ...options, radius: geometry.radius });
+  }
+  if (geometry.shape === 'Rectangle') return L.rectangle(L.latLngBounds(geometry.coordinates), options);
+  return L.polygon(geometry.coordinates, options);
+}
+
+/** leaflet-draw's name for the shape, as `geometryOfDrawnLayer` takes it. */
+export const layerTypeOf = (geometry: DrawnGeometry) => geometry.shape.toLowerCase();
+
+/** The geometry of a stored geofence, or null when its fields are incomplete. */
+export function geometryOfGeofence(geofence: Geofence): DrawnGeometry | null {
+  const { shape, radius, center_lat, center_lng, coordinates } = geofence;
+  if (shape === 'Circle') {
+    return radius !== null && center_lat !== null && center_lng !== null
+      ? { shape, radius, center_lat, center_lng }
+      : null;
+  }
+  return coordinates && coordinates.length >= 3 ? { shape, coordinates } : null;
 }

@@ -9,6 +9,7 @@ import {
   polygonPlanarArea,
   preparePolygon,
   type Geofence,
+  type GeofenceGeometry,
   type GeofenceInput,
   type GeofenceUpdate,
 } from '@prison/shared';
@@ -65,7 +66,7 @@ export async function getGeofence(db: DbOrTx, geofenceId: string): Promise<Geofe
 }
 
 /** The checks zod cannot make: polygon edges must not cross, a rectangle's corners must form one. Returns the ring to store. */
-export function checkShape(input: GeofenceInput): [number, number][] | null {
+export function checkShape(input: GeofenceGeometry): [number, number][] | null {
   if (input.shape === 'Circle') return null;
   if (input.shape === 'Rectangle') {
     if (!isAxisAlignedRectangle(input.coordinates)) {
@@ -85,22 +86,37 @@ export function checkShape(input: GeofenceInput): [number, number][] | null {
   return ring;
 }
 
+/** The columns of a checked shape; the fields of the other shapes are cleared (a circle has no coordinates). */
+function shapeColumns(geometry: GeofenceGeometry) {
+  const ring = checkShape(geometry);
+  const circle = geometry.shape === 'Circle' ? geometry : null;
+  return {
+    shape: geometry.shape,
+    radius: circle?.radius ?? null,
+    centerLat: circle?.center_lat ?? null,
+    centerLng: circle?.center_lng ?? null,
+    coordinates: ring,
+  };
+}
+
+const sameShape = (a: Geofence, b: Geofence) =>
+  a.shape === b.shape &&
+  a.radius === b.radius &&
+  a.center_lat === b.center_lat &&
+  a.center_lng === b.center_lng &&
+  JSON.stringify(a.coordinates) === JSON.stringify(b.coordinates);
+
 export async function createGeofence(db: DbOrTx, who: AuditActor, input: GeofenceInput): Promise<Geofence> {
-  const ring = checkShape(input);
-  const circle = input.shape === 'Circle' ? input : null;
+  const shape = shapeColumns(input);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(geofences)
       .values({
         geofenceId: input.geofence_id,
         name: input.name,
-        shape: input.shape,
+        ...shape,
         type: input.type,
         alertType: input.alert_type,
-        radius: circle?.radius ?? null,
-        centerLat: circle?.center_lat ?? null,
-        centerLng: circle?.center_lng ?? null,
-        coordinates: ring,
         dwellSeconds: input.dwell_seconds,
         bufferMeters: input.buffer_meters,
       })
@@ -119,7 +135,9 @@ export async function updateGeofence(
   geofenceId: string,
   patch: GeofenceUpdate,
 ): Promise<Geofence> {
+  // A new shape is checked before the transaction: bad geometry answers 400 and changes nothing.
   const columns = {
+    ...(patch.shape !== undefined && shapeColumns(patch)),
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.type !== undefined && { type: patch.type }),
     ...(patch.alert_type !== undefined && { alertType: patch.alert_type }),
@@ -135,9 +153,11 @@ export async function updateGeofence(
       .set({ ...columns, updatedAt: new Date() })
       .where(eq(geofences.geofenceId, geofenceId))
       .returning();
+    const before = toGeofence(current);
     const after = toGeofence(row!);
-    // A Positive zone turned Negative (or back) is a different rule: its running violations no longer apply.
-    if (after.type !== current.type) {
+    // A Positive zone turned Negative (or back), or given a new shape, is a different zone: its running violations
+    // no longer apply (the engine drops their states on reload too), and the next fix is judged afresh.
+    if (after.type !== before.type || !sameShape(before, after)) {
       await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
       await endOpenGeofenceAlerts(tx, geofenceId);
     }
@@ -145,7 +165,7 @@ export async function updateGeofence(
       action: 'update',
       entity: 'geofence',
       entityId: geofenceId,
-      before: toGeofence(current),
+      before,
       after,
     });
     return after;

@@ -465,6 +465,273 @@ describeEachEngine('geofence API', (engine) => {
     });
   });
 
+  describe('changing the shape', () => {
+    // Far from every other fence of this file. 0.001 degree of latitude is about 111 m.
+    const LAT = 44.5;
+    const LNG = 14.5;
+    let clock = Date.now() - 3_600_000;
+
+    /** A tracked prisoner whose device reports through the gateway batch endpoint, one fix a second. */
+    async function trackedPrisoner() {
+      const prisoner = await addPrisoner(ctx(), 'Shape', `Walker${++counter}`);
+      const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
+      const at = async (latitude: number, longitude: number) => {
+        clock += 1000;
+        const fix = {
+          device_id: device.id,
+          secret: device.secret,
+          latitude,
+          longitude,
+          timestamp: new Date(clock).toISOString(),
+        };
+        const res = await ctx().api('POST', '/ingest/positions', { positions: [fix] });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().stored).toBe(1);
+      };
+      return { device, at };
+    }
+
+    const geofenceAlerts = (deviceId: string, geofenceId: string) =>
+      ctx()
+        .database.db.select()
+        .from(alerts)
+        .where(and(eq(alerts.deviceId, deviceId), eq(alerts.kind, 'geofence'), eq(alerts.geofenceId, geofenceId)))
+        .orderBy(alerts.id);
+
+    const stored = async (geofenceId: string) =>
+      (await ctx().api('GET', '/geofence/all'))
+        .json()
+        .find((g: { geofence_id: string }) => g.geofence_id === geofenceId);
+
+    it("changes a circle's radius, audited and keeping its id, and fixes are judged against the new circle", async () => {
+      const fence = circle({ name: 'Chapel', center_lat: LAT, center_lng: LNG, radius: 100 });
+      expect((await ctx().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+      const { device, at } = await trackedPrisoner();
+      // About 300 m north: outside the 100 m circle, so no alert.
+      await at(LAT + 0.0027, LNG);
+      expect(await geofenceAlerts(device.id, fence.geofence_id)).toEqual([]);
+
+      const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
+        shape: 'Circle',
+        radius: 500,
+        center_lat: LAT,
+        center_lng: LNG,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        geofence_id: fence.geofence_id,
+        name: 'Chapel',
+        shape: 'Circle',
+        radius: 500,
+        center_lat: LAT,
+        center_lng: LNG,
+        coordinates: null,
+      });
+      expect(await stored(fence.geofence_id)).toEqual(res.json());
+      const inEngine = ctx()
+        .app.geofenceEngine.geofences()
+        .find((g) => g.geofence_id === fence.geofence_id);
+      expect(inEngine).toMatchObject({ radius: 500 });
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fence.geofence_id));
+      expect(audit.map((a) => a.action)).toEqual(['create', 'update']);
+      expect(audit[1]!.before).toMatchObject({ radius: 100 });
+      expect(audit[1]!.after).toMatchObject({ radius: 500 });
+
+      // The same spot is inside the 500 m circle: the Positive zone's alert is raised.
+      await at(LAT + 0.0027, LNG);
+      expect(await geofenceAlerts(device.id, fence.geofence_id)).toMatchObject([{ endedAt: null }]);
+      await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`);
+    });
+
+    it("moves a polygon's points: the running violation ends and fixes are judged against the new polygon", async () => {
+      const west = LNG + 0.01;
+      const fence = polygon(
+        [
+          [LAT, west],
+          [LAT + 0.002, west],
+          [LAT + 0.002, west + 0.002],
+          [LAT, west + 0.002],
+        ],
+        { name: 'Laundry', type: 'Positive', alert_type: 'Warning' },
+      );
+      expect((await ctx().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+      const { device, at } = await trackedPrisoner();
+      const first = [LAT + 0.001, west + 0.001] as const; // inside the first square
+      const second = [LAT + 0.001, west + 0.005] as const; // inside the moved one only
+      await at(...first);
+      const [open] = await geofenceAlerts(device.id, fence.geofence_id);
+      expect(open).toMatchObject({ endedAt: null });
+
+      // The same square, 0.004 degrees further east (a triangle, so the number of points changes too).
+      const moved: [number, number][] = [
+        [LAT, west + 0.004],
+        [LAT + 0.003, west + 0.005],
+        [LAT, west + 0.006],
+      ];
+      const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
+        shape: 'Polygon',
+        coordinates: moved,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ shape: 'Polygon', name: 'Laundry', coordinates: moved, radius: null });
+      expect(await stored(fence.geofence_id)).toMatchObject({ coordinates: moved });
+      // The old zone's violation is over; its state is gone with it.
+      const [ended] = await geofenceAlerts(device.id, fence.geofence_id);
+      expect(ended!.endedAt).not.toBeNull();
+      expect(
+        await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, fence.geofence_id)),
+      ).toEqual([]);
+
+      // Where the old square was is outside the new polygon: nothing new.
+      await at(...first);
+      expect(await geofenceAlerts(device.id, fence.geofence_id)).toHaveLength(1);
+      // Inside the new polygon: a new alert.
+      await at(...second);
+      const after = await geofenceAlerts(device.id, fence.geofence_id);
+      expect(after).toHaveLength(2);
+      expect(after[1]).toMatchObject({ endedAt: null });
+      await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`);
+    });
+
+    it('turns a circle into a rectangle, clearing the circle fields', async () => {
+      const fence = circle({ center_lat: LAT + 1, center_lng: LNG + 1 });
+      await ctx().api('POST', '/geofence/add', fence);
+      const corners = rectangleCorners(LAT + 1, LNG + 1, LAT + 1.001, LNG + 1.002);
+      const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
+        shape: 'Rectangle',
+        coordinates: corners,
+        name: 'Gate',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        shape: 'Rectangle',
+        name: 'Gate',
+        coordinates: corners,
+        radius: null,
+        center_lat: null,
+        center_lng: null,
+      });
+    });
+
+    it('refuses bad geometry with 400 naming the field, changing nothing', async () => {
+      const square: [number, number][] = [
+        [LAT + 2, LNG + 2],
+        [LAT + 2.001, LNG + 2],
+        [LAT + 2.001, LNG + 2.001],
+        [LAT + 2, LNG + 2.001],
+      ];
+      const fence = polygon(square, { name: 'Kept' });
+      expect((await ctx().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+      const original = await stored(fence.geofence_id);
+      const ring = (n: number) =>
+        Array.from({ length: n }, (_, i): [number, number] => [
+          LAT + 2 + 0.01 * Math.sin((2 * Math.PI * i) / n),
+          LNG + 2 + 0.01 * Math.cos((2 * Math.PI * i) / n),
+        ]);
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [
+          {
+            shape: 'Polygon',
+            coordinates: [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+            ],
+          },
+          new RegExp(`^${EDGES_CROSS_MESSAGE}$`),
+        ],
+        // A valid rename with a bad shape changes neither.
+        [
+          {
+            name: 'Renamed',
+            shape: 'Polygon',
+            coordinates: [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+            ],
+          },
+          new RegExp(`^${EDGES_CROSS_MESSAGE}$`),
+        ],
+        [
+          {
+            shape: 'Polygon',
+            coordinates: [
+              [0, 0],
+              [0, 1],
+            ],
+          },
+          /^coordinates: a polygon needs at least 3 points/,
+        ],
+        [{ shape: 'Polygon', coordinates: ring(1001) }, /^coordinates: a polygon has at most 1000 points/],
+        [
+          {
+            shape: 'Polygon',
+            coordinates: [
+              [0, -100],
+              [1, 0],
+              [0, 100],
+            ],
+          },
+          /^coordinates: a polygon must span less than 180 degrees/,
+        ],
+        [
+          {
+            shape: 'Polygon',
+            coordinates: [
+              [0, 0],
+              [0, 200],
+              [1, 0],
+            ],
+          },
+          /^coordinates\.1\.1: /,
+        ],
+        [
+          {
+            shape: 'Rectangle',
+            coordinates: [
+              [0, 0],
+              [0, 1],
+              [1, 2],
+              [1, 0],
+            ],
+          },
+          /^coordinates: the 4 corners must form a rectangle/,
+        ],
+        [{ shape: 'Rectangle', coordinates: square.slice(0, 3) }, /^coordinates: a rectangle has 4 corners/],
+        [{ shape: 'Circle', radius: 0, center_lat: LAT, center_lng: LNG }, /^radius: /],
+        [{ shape: 'Circle', radius: 50, center_lat: 91, center_lng: LNG }, /^center_lat: /],
+        [{ shape: 'Circle', radius: 50, center_lat: LAT }, /^center_lng: /],
+        [{ shape: 'Triangle', coordinates: square }, /^shape: /],
+        // Geometry without its shape is refused, not dropped unseen.
+        [{ radius: 50 }, /^radius: shape is required to change the geometry/],
+        [{ name: 'Renamed', coordinates: square }, /^coordinates: shape is required to change the geometry/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, body);
+        expect(res.statusCode, JSON.stringify(body).slice(0, 200)).toBe(400);
+        expect(res.json().message, JSON.stringify(body).slice(0, 200)).toMatch(message);
+      }
+      expect(await stored(fence.geofence_id)).toEqual(original);
+      expect(
+        ctx()
+          .app.geofenceEngine.geofences()
+          .find((g) => g.geofence_id === fence.geofence_id),
+      ).toEqual(original);
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fence.geofence_id));
+      expect(audit.map((a) => a.action)).toEqual(['create']);
+    });
+  });
+
+  it('documents the update with its optional shape in the API documentation', async () => {
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const body = JSON.stringify(res.json().paths['/api/v1/geofence/update/{id}'].put.requestBody);
+    for (const field of ['"radius"', '"coordinates"', '"Polygon"', '"Rectangle"']) expect(body).toContain(field);
+  });
+
   it('needs a session', async () => {
     const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/geofence/all' });
     expect(res.statusCode).toBe(401);

@@ -17,7 +17,8 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
       .reloadGeofences()
       .catch((error: unknown) => app.log.error({ err: error }, 'geofence engine reload failed'));
     app.realtime.toBrowsers().emit('dataChanged', 'geofences');
-    // A delete or a type change ends the zone's open alerts: the map's "in violation" and alert lists refetch too.
+    // A delete, a type change or a new shape ends the zone's open alerts: the map's "in violation" and alert lists
+    // refetch too.
     app.realtime.toBrowsers().emit('dataChanged', 'alerts');
   };
 
@@ -55,7 +56,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['geofences'],
-        summary: 'Rename a geofence or change its type, alert type, dwell time or buffer',
+        summary: 'Rename a geofence or change its type, alert type, dwell time, buffer or shape',
         params: idParams,
         body: geofenceUpdate,
         response: { 200: geofence, 400: errorResponse, 404: errorResponse },

@@ -1,21 +1,33 @@
-// /live-map (SPEC.md section 2): geofences drawn and edited on a Leaflet map, tracked prisoners moving live on
-// a canvas layer, and a side panel listing them.
+// /live-map (SPEC.md section 2): geofences drawn (or typed in) and edited on a Leaflet map, tracked prisoners moving
+// live on a canvas layer, and a side panel listing them.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type L from 'leaflet';
-import type { ClientSettings, TrackedLocation } from '@prison/shared';
+import { useMap } from 'react-leaflet';
+import { GEOFENCE_COLORS, type ClientSettings, type TrackedLocation } from '@prison/shared';
+import { Button } from '../../components/ui/button';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useSocket } from '../../lib/realtime';
 import { useToast } from '../../lib/toast';
 import { MapView } from '../../map/map-view';
 import { DrawControl, type DrawnShape } from '../../map/draw-control';
+import {
+  geometryOfDrawnLayer,
+  geometryOfGeofence,
+  layerOfGeometry,
+  layerTypeOf,
+  type DrawnGeometry,
+} from '../../map/drawn-shape';
+import { EditableShape } from '../../map/editable-shape';
 import { GeofenceLayer } from '../../map/geofence-layer';
+import { MapControl } from '../../map/map-control';
 import { TrackedMarkers } from '../../map/tracked-markers';
 import { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { useClientSettings } from './api/settings';
 import { useCreateGeofence, useGeofences } from './api/geofences';
 import { useAssignedDevices, useOpenViolations } from './api/tracked-prisoners';
 import { LivePositionFeed } from './live-position-feed';
+import { CoordinatesModal } from './components/coordinates-modal';
 import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './components/geofence-details-modal';
 import { GeofenceEditor } from './components/geofence-editor';
 import { GeofenceList } from './components/geofence-list';
@@ -87,6 +99,19 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   const geofences = useGeofences();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selected = geofences.data?.find((geofence) => geofence.geofence_id === selectedId) ?? null;
+  // The selected geofence's shape while it is edited on the map; selecting another geofence leaves the edit.
+  const [shapeDraft, setShapeDraft] = useState<{ id: string; geometry: DrawnGeometry } | null>(null);
+  const editing = shapeDraft && shapeDraft.id === selected?.geofence_id ? shapeDraft : null;
+  const select = (id: string | null) => {
+    if (id !== selectedId) setShapeDraft(null);
+    setSelectedId(id);
+  };
+  const selectedGeometry = selected ? geometryOfGeofence(selected) : null;
+  // The edited geofence is drawn by its editable layer alone.
+  const shown = useMemo(
+    () => (geofences.data ?? []).filter((geofence) => geofence.geofence_id !== editing?.id),
+    [geofences.data, editing?.id],
+  );
 
   const devices = useAssignedDevices();
   const rows = useMemo(() => trackedRows(devices.data ?? [], live, violationIds), [devices.data, live, violationIds]);
@@ -106,25 +131,41 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         aria-label="Live map panel"
       >
         {selected && (
-          <GeofenceEditor key={selected.geofence_id} geofence={selected} onClose={() => setSelectedId(null)} />
+          <GeofenceEditor
+            key={selected.geofence_id}
+            geofence={selected}
+            shapeDraft={editing?.geometry ?? null}
+            onEditShape={
+              selectedGeometry && (() => setShapeDraft({ id: selected.geofence_id, geometry: selectedGeometry }))
+            }
+            onEndShapeEdit={() => setShapeDraft(null)}
+            onClose={() => select(null)}
+          />
         )}
         {geofences.isPending ? (
           <Loading text="Loading geofences..." />
         ) : geofences.isError ? (
           <ErrorText>{errorMessage(geofences.error, 'Failed to load geofences.')}</ErrorText>
         ) : (
-          <GeofenceList geofences={geofences.data} selectedId={selectedId} onSelect={setSelectedId} />
+          <GeofenceList geofences={geofences.data} selectedId={selectedId} onSelect={select} />
         )}
         <TrackedPrisonerList rows={rows} onFocus={focus} />
       </aside>
       <div ref={containerRef} className="relative min-h-0 flex-1" data-testid="live-map" data-marker-count="0">
         <MapView settings={settings} className="h-full w-full" mapRef={mapRef}>
           <GeofenceLayer
-            geofences={geofences.data ?? []}
+            geofences={shown}
             selectedId={selectedId}
-            onSelect={setSelectedId}
+            onSelect={select}
             isMarkerAt={(point) => layer.markerAt(point) !== null}
           />
+          {editing && (
+            <EditableShape
+              key={editing.id}
+              geometry={editing.geometry}
+              onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
+            />
+          )}
           <TrackedMarkers layer={layer} />
           <NewGeofence />
         </MapView>
@@ -133,11 +174,35 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   );
 }
 
-/** The drawing toolbar and the "Enter Geofence Details" modal for the shape just drawn. */
+/**
+ * The drawing toolbar, the "Enter coordinates" button beside it (the keyboard's way to make a shape), and the
+ * "Enter Geofence Details" modal for the shape just drawn or typed in.
+ */
 function NewGeofence() {
+  const map = useMap();
   const [drawn, setDrawn] = useState<{ shape: DrawnShape; key: number } | null>(null);
+  const [typing, setTyping] = useState<{ lat: number; lng: number } | null>(null);
+  const [typed, setTyped] = useState<DrawnGeometry | null>(null);
   const create = useCreateGeofence();
+  const resetCreate = create.reset;
   const { notify } = useToast();
+
+  // A typed shape goes on once the coordinates dialog has closed and, a tick later, handed focus back to its
+  // button (Radix does so in a timeout); opened any sooner, the details modal would lose its focus to that button.
+  useEffect(() => {
+    if (!typed) return;
+    const timer = setTimeout(() => {
+      setTyped(null);
+      // Put on the map as the draw tool would and read back the same way, so the result is identical to drawing.
+      const layer = layerOfGeometry(typed, { color: GEOFENCE_COLORS[typed.shape] }).addTo(map);
+      const bounds = layer.getBounds();
+      if (!map.getBounds().contains(bounds)) map.fitBounds(bounds);
+      resetCreate();
+      const geometry = geometryOfDrawnLayer(layerTypeOf(typed), layer) ?? typed;
+      setDrawn({ shape: { geometry, discard: () => layer.remove() }, key: Date.now() });
+    });
+    return () => clearTimeout(timer);
+  }, [typed, map, resetCreate]);
 
   const cancel = () => {
     drawn?.shape.discard();
@@ -169,6 +234,30 @@ function NewGeofence() {
           setDrawn({ shape, key: Date.now() });
         }}
       />
+      <MapControl position="topright">
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shadow"
+          aria-haspopup="dialog"
+          onClick={() => {
+            const center = map.getCenter().wrap();
+            setTyping({ lat: center.lat, lng: center.lng });
+          }}
+        >
+          Enter coordinates
+        </Button>
+      </MapControl>
+      {typing && (
+        <CoordinatesModal
+          center={typing}
+          onCancel={() => setTyping(null)}
+          onContinue={(geometry) => {
+            setTyping(null);
+            setTyped(geometry);
+          }}
+        />
+      )}
       {drawn && (
         <GeofenceDetailsModal
           key={drawn.key}

@@ -1,6 +1,6 @@
-// The selected geofence: rename, change type, alert type, dwell and buffer, or delete after a confirmation
-// (DECISIONS.md item 11; dwell and buffer from issue 4).
-import { useState, type FormEvent } from 'react';
+// The selected geofence: rename, change type, alert type, dwell and buffer, change its shape on the map, or delete
+// after a confirmation (DECISIONS.md item 11; dwell and buffer from issue 4). A new shape keeps the geofence's id.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   ALERT_TYPES,
   GEOFENCE_TYPES,
@@ -14,9 +14,28 @@ import { SelectField, TextField } from '../../../components/ui/field';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useToast } from '../../../lib/toast';
+import type { DrawnGeometry } from '../../../map/drawn-shape';
 import { useDeleteGeofence, useUpdateGeofence } from '../api/geofences';
 
-export function GeofenceEditor({ geofence, onClose }: { geofence: Geofence; onClose(): void }) {
+/** What the edit handles on the map do, per shape (leaflet-draw's edit handlers). */
+const SHAPE_HINTS = {
+  Circle: 'Drag the square handles on the map: the centre one moves the circle, the other changes its radius.',
+  Rectangle: 'Drag the square handles on the map: a corner resizes the rectangle, the centre one moves it.',
+  Polygon: 'Drag the square handles on the map: a corner moves, a midpoint adds a corner; click a corner to remove it.',
+} as const;
+
+interface GeofenceEditorProps {
+  geofence: Geofence;
+  /** The shape being edited on the map, as it now is; null when the shape is not being edited. */
+  shapeDraft: DrawnGeometry | null;
+  /** Null when the stored shape is incomplete and cannot be edited. */
+  onEditShape: (() => void) | null;
+  /** Leaves shape editing: the map draws the geofence as the server has it. */
+  onEndShapeEdit(): void;
+  onClose(): void;
+}
+
+export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEdit, onClose }: GeofenceEditorProps) {
   const [name, setName] = useState(geofence.name);
   const [type, setType] = useState<GeofenceType>(geofence.type);
   const [alertType, setAlertType] = useState<AlertType>(geofence.alert_type);
@@ -25,8 +44,39 @@ export function GeofenceEditor({ geofence, onClose }: { geofence: Geofence; onCl
   const [formError, setFormError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const update = useUpdateGeofence();
+  const updateShape = useUpdateGeofence();
   const remove = useDeleteGeofence();
   const { notify } = useToast();
+
+  // Keyboard focus follows the shape buttons as they replace each other.
+  const editShapeButton = useRef<HTMLButtonElement>(null);
+  const saveShapeButton = useRef<HTMLButtonElement>(null);
+  const editingShape = shapeDraft !== null;
+  const wasEditingShape = useRef(editingShape);
+  useEffect(() => {
+    if (wasEditingShape.current === editingShape) return;
+    wasEditingShape.current = editingShape;
+    (editingShape ? saveShapeButton : editShapeButton).current?.focus();
+  }, [editingShape]);
+
+  const saveShape = () => {
+    if (!shapeDraft) return;
+    updateShape.mutate(
+      { id: geofence.geofence_id, changes: shapeDraft },
+      {
+        // The list was refetched before this runs: the map draws the saved shape at once.
+        onSuccess: () => {
+          notify('Geofence shape saved.');
+          onEndShapeEdit();
+        },
+      },
+    );
+  };
+
+  const cancelShape = () => {
+    updateShape.reset();
+    onEndShapeEdit();
+  };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -129,6 +179,35 @@ export function GeofenceEditor({ geofence, onClose }: { geofence: Geofence; onCl
           </Button>
         </div>
       </form>
+      <div className="flex flex-col gap-2 border-t border-slate-200 pt-3">
+        <h3 className="text-sm font-medium text-slate-700">Shape</h3>
+        {shapeDraft ? (
+          <>
+            <p className="text-sm text-slate-600">{SHAPE_HINTS[shapeDraft.shape]}</p>
+            {updateShape.error && (
+              <p role="alert" className="text-sm text-red-700">
+                {errorMessage(updateShape.error, 'Failed to save the shape.')}
+              </p>
+            )}
+            <div className="flex flex-wrap gap-2">
+              <Button ref={saveShapeButton} onClick={saveShape} busy={updateShape.isPending}>
+                Save shape
+              </Button>
+              <Button variant="secondary" onClick={cancelShape} disabled={updateShape.isPending}>
+                Cancel
+              </Button>
+            </div>
+          </>
+        ) : (
+          onEditShape && (
+            <div>
+              <Button ref={editShapeButton} variant="secondary" onClick={onEditShape}>
+                Edit shape
+              </Button>
+            </div>
+          )
+        )}
+      </div>
       <ConfirmDialog
         open={confirmDelete}
         title="Delete geofence"

@@ -18,7 +18,7 @@ export function GeofenceList({
       </h2>
       {geofences.length === 0 ? (
         <p className="text-sm text-slate-500">
-          No geofences yet. Draw a circle, polygon or rectangle with the tools on the map.
+          No geofences yet. Draw a circle, polygon or rectangle with the tools on the map, or use "Enter coordinates".
         </p>
       ) : (
         <ul className="flex max-h-40 flex-col gap-0.5 overflow-y-auto" aria-label="Geofences">
@@ -40,7 +40,7 @@ export function GeofenceList({
                   style={{ backgroundColor: GEOFENCE_COLORS[geofence.shape] }}
                 />
                 <span className="flex-1 truncate">{geofence.name}</span>
-                <span className="text-xs text-slate-500">
+                <span className="text-xs text-slate-600">
                   {geofence.type} · {geofence.alert_type}
                 </span>
               </button>

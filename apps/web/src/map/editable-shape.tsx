@@ -1,0 +1,77 @@
+// The selected geofence's shape, editable with leaflet-draw's edit handlers: a polygon's corners (a midpoint adds
+// one, a click removes one), a rectangle's corners, a circle's resize handle, and the centre handle that moves a
+// circle or rectangle. The layer belongs to this component: unmounting it (Cancel, or after Save) removes it, and the
+// geofence is drawn from the server's list again.
+import { useEffect, useRef, useState } from 'react';
+import { useMap } from 'react-leaflet';
+import L from 'leaflet';
+// leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
+import 'leaflet-draw';
+import { GEOFENCE_COLORS } from '@prison/shared';
+import { POLYGON_CROSSING_ERROR } from './draw-control';
+import { geometryOfDrawnLayer, layerOfGeometry, layerTypeOf, type DrawnGeometry } from './drawn-shape';
+
+// leaflet-draw 1.0.4 assigns an undeclared `radius` when a circle is resized, which throws in strict mode (this
+// bundle is an ES module), so circles could not be resized (Leaflet.draw issues #945 and #1053). The same steps,
+// with the variable declared; the edit tooltip it also updated is not used here.
+interface CircleEditHandler {
+  _map: L.Map;
+  _moveMarker: L.Marker;
+  _shape: L.Circle;
+}
+(L.Edit.Circle.prototype as unknown as { _resize(this: CircleEditHandler, latlng: L.LatLng): void })._resize =
+  function (latlng) {
+    const radius = this._map.distance(this._moveMarker.getLatLng(), latlng);
+    this._shape.setRadius(radius);
+    this._map.fire(L.Draw.Event.EDITRESIZE, { layer: this._shape });
+  };
+
+// The edit handles are leaflet-draw's own markers: as Leaflet markers they would be focusable unnamed buttons that
+// no key moves. Left to the mouse, out of the tab order (the shape can be typed in instead: "Enter coordinates").
+(L.Marker as unknown as { Touch: typeof L.Marker }).Touch.mergeOptions({ keyboard: false });
+
+interface EditableShapeProps {
+  /** The shape when editing starts; later changes come from the map, not from this prop. */
+  geometry: DrawnGeometry;
+  /** After each finished drag, with the shape as it now is. */
+  onChange(geometry: DrawnGeometry): void;
+}
+
+export function EditableShape({ geometry, onChange }: EditableShapeProps) {
+  const map = useMap();
+  const [initial] = useState(geometry);
+  const latest = useRef(onChange);
+  latest.current = onChange;
+
+  useEffect(() => {
+    // `poly` is read by leaflet-draw's vertex editing: a drag across an edge is undone, as drawing refuses it
+    // (SPEC.md section 5).
+    const poly = { allowIntersection: false, drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR } };
+    const options = {
+      color: GEOFENCE_COLORS[initial.shape],
+      weight: 4,
+      dashArray: '2 6',
+      className: 'geofence-editing',
+      poly,
+    };
+    const layer = layerOfGeometry(initial, options).addTo(map);
+    // The handles must be in view to be dragged.
+    const bounds = layer.getBounds();
+    if (!map.getBounds().contains(bounds)) map.fitBounds(bounds);
+    // leaflet-draw gives every path an `editing` handler; it needs the layer on the map when enabled.
+    const editing = (layer as unknown as { editing: L.Handler }).editing;
+    editing.enable();
+    const edited = () => {
+      const changed = geometryOfDrawnLayer(layerTypeOf(initial), layer);
+      if (changed) latest.current(changed);
+    };
+    layer.on('edit', edited);
+    return () => {
+      layer.off('edit', edited);
+      editing.disable();
+      layer.remove();
+    };
+  }, [map, initial]);
+
+  return null;
+}

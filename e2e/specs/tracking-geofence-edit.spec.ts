@@ -1,0 +1,248 @@
+// The live map's geofence shapes end to end: "Edit shape" drags a circle's resize handle or a polygon's vertex and
+// saves the new shape under the same id (Cancel puts the old one back), and a circle is made with the keyboard alone
+// through "Enter coordinates" and "Enter Geofence Details".
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test, unique } from '../fixtures';
+import { expectNoViolations } from './axe';
+import { dragFromMiddle, listGeofences, type GeofenceRow } from './map-helpers';
+
+async function storedGeofence(api: APIRequestContext, id: string): Promise<GeofenceRow | undefined> {
+  return (await listGeofences(api)).find((geofence) => geofence.geofence_id === id);
+}
+
+// Every geofence a test makes is deleted after it: a zone left behind would raise alerts in other specs (a prisoner
+// outside any Negative zone is in violation).
+const madeNames: string[] = [];
+test.afterEach(async ({ api }) => {
+  const res = await api.get('/api/v1/geofence/all');
+  const names = madeNames.splice(0);
+  for (const geofence of (await res.json()) as GeofenceRow[]) {
+    if (names.includes(geofence.name)) await api.delete(`/api/v1/geofence/delete/${geofence.geofence_id}`);
+  }
+});
+
+async function addGeofence(api: APIRequestContext, body: Record<string, unknown>): Promise<GeofenceRow> {
+  madeNames.push(body.name as string);
+  const res = await api.post('/api/v1/geofence/add', {
+    data: { geofence_id: crypto.randomUUID(), type: 'Positive', alert_type: 'Warning', ...body },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as GeofenceRow;
+}
+
+/** 6 decimals, as typed (the map keeps 7). */
+const round = (value: number) => Number(value.toFixed(6));
+
+/** A point south-west of the map's start (51.5007, -0.1246), in view, apart from other specs' shapes. */
+const near = () => ({ lat: round(51.488 + Math.random() * 0.004), lng: round(-0.142 + Math.random() * 0.004) });
+
+test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved under the same id', async ({
+  adminPage: page,
+  api,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const centre = near();
+  const fence = await addGeofence(api, {
+    shape: 'Circle',
+    name: unique('Chapel '),
+    radius: 300,
+    center_lat: centre.lat,
+    center_lng: centre.lng,
+  });
+
+  await page.goto('/live-map');
+  const map = page.getByTestId('live-map');
+  await page.getByTestId('geofence-item').filter({ hasText: fence.name }).click();
+  const editor = page.getByTestId('geofence-editor');
+  await expect(editor.getByRole('heading', { name: 'Circle geofence' })).toBeVisible();
+  // The selected geofence is drawn thicker (weight 5): the only such path.
+  const selectedPath = map.locator('path.geofence-shape[stroke-width="5"]');
+  await expect(selectedPath).toHaveCount(1);
+  const original = (await selectedPath.boundingBox())!;
+
+  // Edit, drag the resize handle outward, then Cancel: the stored circle comes back unchanged.
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  await expect(editor.getByRole('button', { name: 'Save shape' })).toBeFocused();
+  const editing = map.locator('path.geofence-editing');
+  await expect(editing).toHaveCount(1);
+  await expect(selectedPath).toHaveCount(0);
+  const resize = page.locator('.leaflet-marker-pane .leaflet-edit-resize');
+  await expect(resize).toHaveCount(1);
+  await expectNoViolations(page, 'editing a shape');
+  await dragFromMiddle(page, resize, 40, -40);
+  await expect.poll(async () => (await editing.boundingBox())!.width).toBeGreaterThan(original.width + 30);
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await expect(editing).toHaveCount(0);
+  await expect(resize).toHaveCount(0);
+  await expect(selectedPath).toHaveCount(1);
+  const restored = (await selectedPath.boundingBox())!;
+  expect(Math.abs(restored.width - original.width)).toBeLessThan(2);
+  expect(Math.abs(restored.x - original.x)).toBeLessThan(2);
+  expect(await storedGeofence(api, fence.geofence_id)).toEqual(fence);
+  await expect(editor.getByRole('button', { name: 'Edit shape' })).toBeFocused();
+
+  // Again, and Save shape: the radius grows, the centre and the id stay.
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  await dragFromMiddle(page, resize, 40, -40);
+  await expect.poll(async () => (await editing.boundingBox())!.width).toBeGreaterThan(original.width + 30);
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editing).toHaveCount(0);
+  await expect(selectedPath).toHaveCount(1);
+  expect((await selectedPath.boundingBox())!.width).toBeGreaterThan(original.width + 30);
+  const saved = (await storedGeofence(api, fence.geofence_id))!;
+  expect(saved).toMatchObject({ shape: 'Circle', name: fence.name, center_lat: centre.lat, center_lng: centre.lng });
+  expect(saved.radius).toBeGreaterThan(400);
+
+  await page.reload();
+  await page.getByTestId('geofence-item').filter({ hasText: fence.name }).click();
+  await expect(selectedPath).toHaveCount(1);
+  expect((await selectedPath.boundingBox())!.width).toBeGreaterThan(original.width + 30);
+  expect(await storedGeofence(api, fence.geofence_id)).toEqual(saved);
+  expect(errors).toEqual([]);
+});
+
+test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is shown", async ({
+  adminPage: page,
+  api,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const { lat, lng } = near();
+  const fence = await addGeofence(api, {
+    shape: 'Polygon',
+    name: unique('Laundry '),
+    coordinates: [
+      [lat, lng],
+      [round(lat + 0.005), lng],
+      [round(lat + 0.005), round(lng + 0.008)],
+      [lat, round(lng + 0.008)],
+    ],
+  });
+
+  await page.goto('/live-map');
+  await page.getByTestId('geofence-item').filter({ hasText: fence.name }).click();
+  const editor = page.getByTestId('geofence-editor');
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  // One handle per vertex, then one per edge midpoint (leaflet-draw adds them in that order).
+  const handles = page.locator('.leaflet-marker-pane .leaflet-editing-icon');
+  await expect(handles).toHaveCount(8);
+  await dragFromMiddle(page, handles.first(), -30, 30);
+
+  // The server's message is shown, and the shape stays in edit.
+  await page.route('**/api/v1/geofence/update/**', (route) =>
+    route.fulfill({ status: 400, json: { message: 'coordinates: shape edges cannot cross' } }),
+  );
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editor.getByRole('alert')).toHaveText('coordinates: shape edges cannot cross');
+  await expect(page.locator('path.geofence-editing')).toHaveCount(1);
+  await page.unroute('**/api/v1/geofence/update/**');
+
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(page.locator('path.geofence-editing')).toHaveCount(0);
+  await expect(editor.getByRole('alert')).toHaveCount(0);
+  const saved = (await storedGeofence(api, fence.geofence_id))!;
+  expect(saved.shape).toBe('Polygon');
+  expect(saved.coordinates).toHaveLength(4);
+  // The first vertex moved south-west; the others stayed.
+  expect(saved.coordinates![0]![0]).toBeLessThan(lat - 0.0001);
+  expect(saved.coordinates![0]![1]).toBeLessThan(lng - 0.0001);
+  expect(saved.coordinates!.slice(1)).toEqual(fence.coordinates!.slice(1));
+
+  await page.reload();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: fence.name })).toBeVisible();
+  expect(await storedGeofence(api, fence.geofence_id)).toEqual(saved);
+  expect(errors).toEqual([]);
+});
+
+test('a circle made with the keyboard alone: "Enter coordinates", then "Enter Geofence Details"', async ({
+  adminPage: page,
+  api,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const name = unique('Typed ');
+  madeNames.push(name);
+  const centre = near();
+  await page.goto('/live-map');
+  await expect(page.getByTestId('live-map').locator('.leaflet-draw-draw-circle')).toBeVisible();
+
+  // Tab reaches the button beside the draw tools.
+  const button = page.getByRole('button', { name: 'Enter coordinates' });
+  for (let i = 0; i < 200 && !(await button.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(button).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  const dialog = page.getByRole('dialog', { name: 'Enter Coordinates' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Shape')).toBeFocused();
+  await expect(dialog.getByLabel('Shape')).toHaveValue('Circle');
+  // Prefilled from the map centre (the server's MAP_CENTER default).
+  await expect(dialog.getByLabel('Centre latitude')).toHaveValue('51.5007');
+  await expect(dialog.getByLabel('Centre longitude')).toHaveValue('-0.1246');
+  await expect(dialog.getByLabel('Radius (metres)')).toHaveValue('100');
+  await expectNoViolations(page, 'coordinates dialog');
+
+  // Polygon and rectangle are there too, with their own fields.
+  await page.keyboard.press('ArrowDown');
+  await expect(dialog.getByLabel('Shape')).toHaveValue('Rectangle');
+  await expect(dialog.getByLabel('Corner 2 longitude')).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(dialog.getByLabel('Shape')).toHaveValue('Polygon');
+  await expect(dialog.getByLabel(/^Points/)).toHaveValue(/^[-\d.]+, [-\d.]+\n[-\d.]+, [-\d.]+\n[-\d.]+, [-\d.]+$/);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(dialog.getByLabel('Shape')).toHaveValue('Circle');
+
+  const typeInto = async (value: string) => {
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(value);
+  };
+  await typeInto(String(centre.lat));
+  await typeInto('200');
+  await typeInto('-5');
+  await page.keyboard.press('Enter');
+  // Each field names itself in its message; the dialog stays open.
+  await expect(dialog.getByText('Centre longitude must be a number between -180 and 180')).toBeVisible();
+  await expect(dialog.getByText('Radius must be a positive number of metres')).toBeVisible();
+  await expect(dialog.getByLabel('Radius (metres)')).toHaveAttribute('aria-invalid', 'true');
+  await expectNoViolations(page, 'coordinates dialog with errors');
+
+  // Focus went to the first field in error.
+  await expect(dialog.getByLabel('Centre longitude')).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(String(centre.lng));
+  await typeInto('150');
+  await page.keyboard.press('Enter');
+
+  // On to the same modal as a drawn shape, its defaults in place.
+  await expect(dialog).toBeHidden();
+  const details = page.getByRole('dialog', { name: 'Enter Geofence Details' });
+  await expect(details).toBeVisible();
+  await expect(details.getByLabel('Geofence Name')).toBeFocused();
+  await page.keyboard.type(name);
+  await page.keyboard.press('Tab');
+  await expect(details.getByLabel('Geofence Type')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(details.getByLabel('Geofence Type')).toHaveValue('Negative');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(details).toBeHidden();
+
+  await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toBeVisible();
+  const res = await api.get('/api/v1/geofence/all');
+  const saved = ((await res.json()) as GeofenceRow[]).find((geofence) => geofence.name === name);
+  expect(saved).toMatchObject({
+    shape: 'Circle',
+    type: 'Negative',
+    alert_type: 'Informational',
+    radius: 150,
+    center_lat: centre.lat,
+    center_lng: centre.lng,
+    coordinates: null,
+  });
+  expect(errors).toEqual([]);
+});
