@@ -6,6 +6,7 @@ import { describeEachEngine } from '../../../test/test-db';
 import { testConfig, useTestApp } from '../../../test/test-app';
 import { buildApp } from '../../app';
 import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
+import type { TestContext } from '../../../test/test-app';
 import { EDGES_CROSS_MESSAGE } from './geofence-service';
 
 let counter = 0;
@@ -22,6 +23,34 @@ const circle = (overrides: Record<string, unknown> = {}) => ({
   center_lng: -0.12,
   ...overrides,
 });
+
+/** A tracked prisoner whose device reports through the gateway batch endpoint, one fix a second from an hour ago. */
+async function trackedPrisonerAt(ctx: TestContext, firstName: string) {
+  const prisoner = await addPrisoner(ctx, firstName, `Walker${++counter}`);
+  const device = await addDevice(ctx, { prisoner_id: prisoner.id });
+  let clock = Date.now() - 3_600_000;
+  const at = async (latitude: number, longitude: number) => {
+    clock += 1000;
+    const fix = {
+      device_id: device.id,
+      secret: device.secret,
+      latitude,
+      longitude,
+      timestamp: new Date(clock).toISOString(),
+    };
+    const res = await ctx.api('POST', '/ingest/positions', { positions: [fix] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().stored).toBe(1);
+  };
+  return { device, at };
+}
+
+const geofenceAlerts = (ctx: TestContext, deviceId: string, geofenceId: string) =>
+  ctx.database.db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.deviceId, deviceId), eq(alerts.kind, 'geofence'), eq(alerts.geofenceId, geofenceId)))
+    .orderBy(alerts.id);
 
 const polygon = (coordinates: [number, number][], overrides: Record<string, unknown> = {}) => ({
   geofence_id: uniqueId('polygon'),
@@ -321,26 +350,10 @@ describeEachEngine('geofence API', (engine) => {
     // Far from every other fence of this file. A Negative zone is left: one fix inside, then one about 1.1 km north.
     const LAT = 40.5;
     const LNG = 10.5;
-    let clock = Date.now() - 3_600_000;
 
-    /** A tracked prisoner whose device reports through the gateway batch endpoint, one fix a second. */
     async function trackedPrisoner() {
-      const prisoner = await addPrisoner(ctx(), 'Fence', `Walker${++counter}`);
-      const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
-      const send = async (lat: number) => {
-        clock += 1000;
-        const fix = {
-          device_id: device.id,
-          secret: device.secret,
-          latitude: lat,
-          longitude: LNG,
-          timestamp: new Date(clock).toISOString(),
-        };
-        const res = await ctx().api('POST', '/ingest/positions', { positions: [fix] });
-        expect(res.statusCode, res.body).toBe(200);
-        expect(res.json().stored).toBe(1);
-      };
-      return { device, inside: () => send(LAT), outside: () => send(LAT + 0.01) };
+      const { device, at } = await trackedPrisonerAt(ctx(), 'Fence');
+      return { device, inside: () => at(LAT, LNG), outside: () => at(LAT + 0.01, LNG) };
     }
 
     async function negativeFence(name: string) {
@@ -356,39 +369,32 @@ describeEachEngine('geofence API', (engine) => {
       return fence.geofence_id as string;
     }
 
-    const geofenceAlerts = (deviceId: string, geofenceId: string) =>
-      ctx()
-        .database.db.select()
-        .from(alerts)
-        .where(and(eq(alerts.deviceId, deviceId), eq(alerts.kind, 'geofence'), eq(alerts.geofenceId, geofenceId)))
-        .orderBy(alerts.id);
-
     it('deleting a geofence ends its running violations, and only its own', async () => {
       const doomed = await negativeFence('Doomed yard');
       const kept = await negativeFence('Kept yard');
       const { device, inside, outside } = await trackedPrisoner();
       await inside();
       await outside();
-      const [open] = await geofenceAlerts(device.id, doomed);
+      const [open] = await geofenceAlerts(ctx(), device.id, doomed);
       expect(open).toMatchObject({ endedAt: null, status: 'New' });
-      expect(await geofenceAlerts(device.id, kept)).toMatchObject([{ endedAt: null }]);
+      expect(await geofenceAlerts(ctx(), device.id, kept)).toMatchObject([{ endedAt: null }]);
 
       const startedDelete = Date.now();
       expect((await ctx().api('DELETE', `/geofence/delete/${doomed}`)).statusCode).toBe(200);
 
-      const [ended] = await geofenceAlerts(device.id, doomed);
+      const [ended] = await geofenceAlerts(ctx(), device.id, doomed);
       expect(ended!.endedAt).not.toBeNull();
       expect(ended!.endedAt!.getTime()).toBeGreaterThanOrEqual(startedDelete - 1000);
       expect(ended!.endedAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
       expect(ended).toMatchObject({ status: 'New', details: open!.details }); // ended, not acknowledged or resolved
       // Another zone's violation runs on.
-      expect(await geofenceAlerts(device.id, kept)).toMatchObject([{ endedAt: null }]);
+      expect(await geofenceAlerts(ctx(), device.id, kept)).toMatchObject([{ endedAt: null }]);
       const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, doomed));
       expect(audit.map((a) => a.action)).toEqual(['create', 'delete']);
 
       // Still outside: nothing new for the deleted zone, nothing re-opened.
       await outside();
-      expect(await geofenceAlerts(device.id, doomed)).toMatchObject([{ id: open!.id, endedAt: ended!.endedAt }]);
+      expect(await geofenceAlerts(ctx(), device.id, doomed)).toMatchObject([{ id: open!.id, endedAt: ended!.endedAt }]);
       await ctx().api('DELETE', `/geofence/delete/${kept}`);
     });
 
@@ -399,7 +405,7 @@ describeEachEngine('geofence API', (engine) => {
       await outside();
       await inside(); // the first violation ends when the prisoner comes back
       await outside(); // a second one is running
-      const [first, second] = await geofenceAlerts(device.id, fenceId);
+      const [first, second] = await geofenceAlerts(ctx(), device.id, fenceId);
       expect(first!.endedAt).not.toBeNull();
       expect(second!.endedAt).toBeNull();
 
@@ -409,13 +415,13 @@ describeEachEngine('geofence API', (engine) => {
         dwell_seconds: 5,
       });
       expect(renamed.statusCode).toBe(200);
-      expect((await geofenceAlerts(device.id, fenceId))[1]!.endedAt).toBeNull();
+      expect((await geofenceAlerts(ctx(), device.id, fenceId))[1]!.endedAt).toBeNull();
 
       const startedUpdate = Date.now();
       const retyped = await ctx().api('PUT', `/geofence/update/${fenceId}`, { type: 'Positive' });
       expect(retyped.statusCode).toBe(200);
 
-      const after = await geofenceAlerts(device.id, fenceId);
+      const after = await geofenceAlerts(ctx(), device.id, fenceId);
       expect(after).toHaveLength(2);
       expect(after[0]!.endedAt).toEqual(first!.endedAt); // an ended violation keeps its end
       expect(after[1]!.endedAt).not.toBeNull();
@@ -469,34 +475,8 @@ describeEachEngine('geofence API', (engine) => {
     // Far from every other fence of this file. 0.001 degree of latitude is about 111 m.
     const LAT = 44.5;
     const LNG = 14.5;
-    let clock = Date.now() - 3_600_000;
 
-    /** A tracked prisoner whose device reports through the gateway batch endpoint, one fix a second. */
-    async function trackedPrisoner() {
-      const prisoner = await addPrisoner(ctx(), 'Shape', `Walker${++counter}`);
-      const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
-      const at = async (latitude: number, longitude: number) => {
-        clock += 1000;
-        const fix = {
-          device_id: device.id,
-          secret: device.secret,
-          latitude,
-          longitude,
-          timestamp: new Date(clock).toISOString(),
-        };
-        const res = await ctx().api('POST', '/ingest/positions', { positions: [fix] });
-        expect(res.statusCode, res.body).toBe(200);
-        expect(res.json().stored).toBe(1);
-      };
-      return { device, at };
-    }
-
-    const geofenceAlerts = (deviceId: string, geofenceId: string) =>
-      ctx()
-        .database.db.select()
-        .from(alerts)
-        .where(and(eq(alerts.deviceId, deviceId), eq(alerts.kind, 'geofence'), eq(alerts.geofenceId, geofenceId)))
-        .orderBy(alerts.id);
+    const trackedPrisoner = () => trackedPrisonerAt(ctx(), 'Shape');
 
     const stored = async (geofenceId: string) =>
       (await ctx().api('GET', '/geofence/all'))
@@ -509,7 +489,7 @@ describeEachEngine('geofence API', (engine) => {
       const { device, at } = await trackedPrisoner();
       // About 300 m north: outside the 100 m circle, so no alert.
       await at(LAT + 0.0027, LNG);
-      expect(await geofenceAlerts(device.id, fence.geofence_id)).toEqual([]);
+      expect(await geofenceAlerts(ctx(), device.id, fence.geofence_id)).toEqual([]);
 
       const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
         shape: 'Circle',
@@ -539,7 +519,7 @@ describeEachEngine('geofence API', (engine) => {
 
       // The same spot is inside the 500 m circle: the Positive zone's alert is raised.
       await at(LAT + 0.0027, LNG);
-      expect(await geofenceAlerts(device.id, fence.geofence_id)).toMatchObject([{ endedAt: null }]);
+      expect(await geofenceAlerts(ctx(), device.id, fence.geofence_id)).toMatchObject([{ endedAt: null }]);
       await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`);
     });
 
@@ -559,7 +539,7 @@ describeEachEngine('geofence API', (engine) => {
       const first = [LAT + 0.001, west + 0.001] as const; // inside the first square
       const second = [LAT + 0.001, west + 0.005] as const; // inside the moved one only
       await at(...first);
-      const [open] = await geofenceAlerts(device.id, fence.geofence_id);
+      const [open] = await geofenceAlerts(ctx(), device.id, fence.geofence_id);
       expect(open).toMatchObject({ endedAt: null });
 
       // The same square, 0.004 degrees further east (a triangle, so the number of points changes too).
@@ -576,7 +556,7 @@ describeEachEngine('geofence API', (engine) => {
       expect(res.json()).toMatchObject({ shape: 'Polygon', name: 'Laundry', coordinates: moved, radius: null });
       expect(await stored(fence.geofence_id)).toMatchObject({ coordinates: moved });
       // The old zone's violation is over; its state is gone with it.
-      const [ended] = await geofenceAlerts(device.id, fence.geofence_id);
+      const [ended] = await geofenceAlerts(ctx(), device.id, fence.geofence_id);
       expect(ended!.endedAt).not.toBeNull();
       expect(
         await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, fence.geofence_id)),
@@ -584,10 +564,10 @@ describeEachEngine('geofence API', (engine) => {
 
       // Where the old square was is outside the new polygon: nothing new.
       await at(...first);
-      expect(await geofenceAlerts(device.id, fence.geofence_id)).toHaveLength(1);
+      expect(await geofenceAlerts(ctx(), device.id, fence.geofence_id)).toHaveLength(1);
       // Inside the new polygon: a new alert.
       await at(...second);
-      const after = await geofenceAlerts(device.id, fence.geofence_id);
+      const after = await geofenceAlerts(ctx(), device.id, fence.geofence_id);
       expect(after).toHaveLength(2);
       expect(after[1]).toMatchObject({ endedAt: null });
       await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`);
