@@ -94,4 +94,22 @@ describe('ShortLivedCache with refreshAfterMs', () => {
     await cache.get('s', async () => 'session', { expiresAt: () => Date.now() - 1 });
     expect(await cache.get('s', async () => 'reloaded')).toBe('reloaded');
   });
+
+  it('drops the old answer when a background reload finds nothing to keep', async () => {
+    let now = 5_000_000;
+    const realNow = Date.now;
+    Date.now = () => now;
+    try {
+      const cache = new ShortLivedCache<string | null>(2_000, { refreshAfterMs: 1_000 });
+      const keep = { keep: (v: string | null) => v !== null };
+      expect(await cache.get('token', async () => 'live session', keep)).toBe('live session');
+      now += 1_500;
+      // Due: answered from the cache while the reload (revoked elsewhere: null) runs.
+      expect(await cache.get('token', async () => null, keep)).toBe('live session');
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(await cache.get('token', async () => null, keep)).toBeNull();
+    } finally {
+      Date.now = realNow;
+    }
+  });
 });

@@ -59,7 +59,11 @@ export class ShortLivedCache<V> {
     const loaded = load().then(
       (value) => {
         if (this.loading.get(key) === loaded) this.loading.delete(key);
-        if (startedIn === this.generation && (options.keep?.(value) ?? true)) this.store(key, value, options);
+        if (startedIn === this.generation) {
+          // A reload that finds nothing worth keeping (e.g. the session was revoked elsewhere) drops the old answer.
+          if (options.keep?.(value) ?? true) this.store(key, value, options);
+          else this.entries.delete(key);
+        }
         return value;
       },
       (error: unknown) => {
