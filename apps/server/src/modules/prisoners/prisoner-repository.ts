@@ -63,10 +63,13 @@ interface ListShape {
   status: boolean;
 }
 
+/** A search text that could be a prisoner's id (a serial, so at most 9 digits). */
+const looksLikeId = (q: string | undefined) => q !== undefined && /^\d{1,9}$/.test(q);
+
 function shapeOf(query: PrisonerListQuery): ListShape {
   return {
     q: Boolean(query.q),
-    qIsId: Boolean(query.q && /^\d{1,9}$/.test(query.q)),
+    qIsId: looksLikeId(query.q),
     firstName: Boolean(query.first_name),
     lastName: Boolean(query.last_name),
     status: Boolean(query.status),
@@ -82,7 +85,7 @@ const shapeKey = (shape: ListShape) =>
 function filterValues(query: PrisonerListQuery) {
   return {
     q: query.q ? containsPattern(query.q.toLowerCase()) : '',
-    qId: query.q && /^\d{1,9}$/.test(query.q) ? Number(query.q) : 0,
+    qId: looksLikeId(query.q) ? Number(query.q) : 0,
     // Name filters match from the start of the name ("Smi" finds Smith), as a roll-call list is read.
     firstName: query.first_name ? startsWithPattern(query.first_name.toLowerCase()) : '',
     lastName: query.last_name ? startsWithPattern(query.last_name.toLowerCase()) : '',
@@ -142,7 +145,8 @@ function buildListStatements(db: DbOrTx, shape: ListShape, limit: number) {
       .select({ n: sql<number>`count(*)::int` })
       .from(prisoners)
       .where(where)
-      .prepare(`prisoner_count_${name}`),
+      // One statement per filter, whatever the page size (same name, same text on every connection).
+      .prepare(`prisoner_count_${shapeKey(shape)}`),
     /**
      * The first row of every page after the first, in page order: one JSON value, because parsing and mapping 5,000
      * rows of two columns cost the server's thread 15 ms, and JSON.parse of the same takes one.
