@@ -120,8 +120,8 @@ type Anchor = [at: string, id: number];
 /** The top of the list: every row sorts at or after it. */
 const TOP: Anchor = ['infinity', 2_147_483_647];
 
-function buildListStatements(db: DbOrTx, shape: ListShape, limit: number) {
-  const name = `${shapeKey(shape)}_${limit}`;
+/** `name` (filter shape and page size) names the prepared statements, so it must say everything the SQL depends on. */
+function buildListStatements(db: DbOrTx, shape: ListShape, limit: number, name: string) {
   const where = listConditions(shape);
   const fromAnchor = sql`(${prisoners.createdAt}, ${prisoners.prisonerId}) <= (${sql.placeholder('anchorAt')}::timestamptz, ${sql.placeholder('anchorId')}::int)`;
   // Written out: Drizzle would send the LIMIT as a parameter, and a plan for an unknown LIMIT is never reused.
@@ -171,7 +171,7 @@ function listStatements(db: DbOrTx, shape: ListShape, limit: number): ListStatem
   if (!byName) statementsByHandle.set(db, (byName = new Map()));
   const name = `${shapeKey(shape)}_${limit}`;
   let statements = byName.get(name);
-  if (!statements) byName.set(name, (statements = buildListStatements(db, shape, limit)));
+  if (!statements) byName.set(name, (statements = buildListStatements(db, shape, limit, name)));
   return statements;
 }
 

@@ -13,7 +13,16 @@ export interface ConfirmDialogProps {
   onCancel(): void;
 }
 
-export function ConfirmDialog({ open, title, message, confirmLabel = 'Confirm', busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel = 'Confirm',
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Modal
       open={open}

@@ -5,8 +5,9 @@ import { GENDERS, PRISONER_STATUSES, prisonerInput, type Prisoner, type Prisoner
 import { Button } from './button';
 import { CellPickerDialog } from './cell-picker-dialog';
 import { CountryCombobox } from './country-combobox';
-import { SelectField, TextField, FormError } from './field';
+import { SelectField, TextField } from './field';
 import { Modal } from './modal';
+import { FormActions } from './form-actions';
 
 const fields = [
   'first_name',
@@ -184,15 +185,12 @@ function PrisonerForm({
             {errors.cell_id && <p className="text-xs text-red-700">{errors.cell_id}</p>}
           </div>
         </div>
-        <FormError message={serverError} />
-        <div className="mt-6 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={busy}>
-            {submitLabel}
-          </Button>
-        </div>
+        <FormActions
+          serverError={serverError}
+          busy={busy}
+          submitLabel={submitLabel}
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
       <CellPickerDialog
         open={pickerOpen}

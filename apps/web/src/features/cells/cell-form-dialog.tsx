@@ -3,9 +3,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SECURITY_LEVELS, cellInput, type Cell, type CellInput } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
-import { Button } from '../../components/ui/button';
-import { SelectField, TextField, FormError } from '../../components/ui/field';
+import { SelectField, TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
+import { FormActions } from '../../components/ui/form-actions';
 
 /** What the dialog is open for: a new cell (optionally in a given block) or an existing cell. */
 export type CellFormTarget = { mode: 'create'; block?: string } | { mode: 'edit'; cell: Cell };
@@ -142,15 +142,12 @@ function CellForm({ target, blocks, onClose, onSubmit }: CellFormDialogProps & {
             error={errors.security_level}
           />
         </div>
-        <FormError message={serverError} />
-        <div className="mt-6 flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={busy}>
-            {editing ? 'Save changes' : 'Add cell'}
-          </Button>
-        </div>
+        <FormActions
+          serverError={serverError}
+          busy={busy}
+          submitLabel={editing ? 'Save changes' : 'Add cell'}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -10,9 +10,9 @@ import {
   type StaffRole,
 } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
-import { Button } from '../../components/ui/button';
-import { SelectField, TextField, FormError } from '../../components/ui/field';
+import { SelectField, TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
+import { FormActions } from '../../components/ui/form-actions';
 
 type FieldName = keyof StaffInput;
 type FormValues = Record<FieldName, string>;
@@ -128,15 +128,12 @@ function StaffForm({ onOpenChange, title, role, member, submitLabel, failureText
             error={errors.contact_info}
           />
         </div>
-        <FormError message={serverError} />
-        <div className="mt-6 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={busy}>
-            {submitLabel}
-          </Button>
-        </div>
+        <FormActions
+          serverError={serverError}
+          busy={busy}
+          submitLabel={submitLabel}
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </Modal>
   );
