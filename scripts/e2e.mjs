@@ -13,5 +13,6 @@ function run(command, args, env = {}, cwd = '.') {
 }
 
 run('node', ['scripts/ensure-chromium.mjs']);
-run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webDist, '--emptyOutDir'], {}, 'apps/web');
+// A test build: keeps the test hooks a production build compiles out.
+run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webDist, '--emptyOutDir'], { VITE_TEST_HOOKS: '1' }, 'apps/web');
 run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], { WEB_DIST: webDist, E2E_PORT: port });

@@ -10,5 +10,6 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': api, '/socket.io': { target: api, ws: true } },
   },
-  build: { sourcemap: true, chunkSizeWarningLimit: 1500 },
+  // No source map in the build: the server would publish the app's whole source (SECURITY.md).
+  build: { sourcemap: false, chunkSizeWarningLimit: 1500 },
 });

@@ -26,6 +26,8 @@ function buildWeb(outDir: string) {
   const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
     cwd: path.join(root, 'apps/web'),
     stdio: 'inherit',
+    // A test build: the page's test hook is compiled out of production builds.
+    env: { ...process.env, VITE_TEST_HOOKS: '1' },
   });
   if (result.status !== 0) throw new Error('web build failed');
 }

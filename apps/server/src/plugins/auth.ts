@@ -1,6 +1,8 @@
-// Default-deny authentication: every /api/v1 route needs a live session unless its config says `public: true`.
+// Default-deny authentication: every route needs a live session unless its config says `public: true`.
+// Decided from the route that matched (its options), never from the URL text: `/%61pi/v1/...`, `/api/v%31/...` and
+// `/api/v1/...` reach the same handler, so they must meet the same check.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
+import { AUTH_COOKIE } from '@prison/shared';
 import { findSessionAdmin } from '../modules/admin/session-service';
 import type { AuthenticatedAdmin } from '../modules/admin/session-service';
 import type { Db } from '../db/client';
@@ -20,7 +22,8 @@ export async function adminFromRequest(db: Db, request: FastifyRequest): Promise
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('admin', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith(`${API_PREFIX}/`)) return;
+    // Nothing matched: the not-found handler answers, and it reads no data.
+    if (request.is404) return;
     if (request.routeOptions.config?.public) return;
     request.admin = await adminFromRequest(app.db, request);
     if (!request.admin) return reply.status(401).send({ message: 'Authentication required' });

@@ -38,10 +38,11 @@ export async function registerSecurity(app: FastifyInstance) {
   await app.register(rateLimit, { global: false });
 
   // Browsers send Origin on cross-site writes; refuse any that is not this host (the cookie is SameSite=Lax too).
+  // Every write is checked, whatever its path: the URL text says nothing about which route will answer it.
   app.addHook('onRequest', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
     const origin = request.headers.origin;
-    if (!origin || !request.url.startsWith('/api/')) return;
+    if (!origin) return;
     let host: string;
     try {
       host = new URL(origin).host;

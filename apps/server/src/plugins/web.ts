@@ -14,7 +14,23 @@ function isApiPath(url: string) {
 export async function registerWeb(app: FastifyInstance, distDir: string) {
   const hasWeb = existsSync(path.join(distDir, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    // The built app's files are public (the login screen is one of them). Declared on their routes, which
+    // @fastify/static marks with the folder they serve, so the default-deny auth hook sees it; the API documentation's
+    // own static files (another folder) stay behind a session.
+    const servedFrom = (config: unknown) => (config as { rootPath?: string } | undefined)?.rootPath;
+    app.addHook('onRoute', (route) => {
+      const folder = servedFrom(route.config);
+      if (folder && path.resolve(folder) === path.resolve(distDir)) route.config = { ...route.config, public: true };
+    });
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+      // A source map left in the folder (a development build) would publish the app's source.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
+    });
   } else {
     app.log.warn({ distDir }, 'web app not built: run `npm run build` to serve the UI');
   }

@@ -706,7 +706,7 @@ describeEachEngine('geofence API', (engine) => {
   });
 
   it('documents the update with its optional shape in the API documentation', async () => {
-    const res = await ctx().app.inject({ method: 'GET', url: '/api/docs/json' });
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie: ctx().cookie } });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     const body = JSON.stringify(res.json().paths['/api/v1/geofence/update/{id}'].put.requestBody);
     for (const field of ['"radius"', '"coordinates"', '"Polygon"', '"Rectangle"']) expect(body).toContain(field);

@@ -5,7 +5,7 @@ import { useTestApp } from '../../../test/test-app';
 describe('openapi of the history, audit, profile, log and alert workflow routes', () => {
   const ctx = useTestApp('pglite');
   it('documents the history, audit, profile, messages and alert workflow routes', async () => {
-    const res = await ctx().app.inject({ method: 'GET', url: '/api/docs/json' });
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie: ctx().cookie } });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     const paths = Object.keys(res.json().paths);
     for (const path of [

@@ -36,11 +36,15 @@ import { TrackedPrisonerList, type TrackedPrisonerRow } from './components/track
 /** The side panel re-renders at most this often (and only when devices appear or leave); markers move every frame. */
 const PANEL_REFRESH_MS = 500;
 const EMPTY_VIOLATIONS: ReadonlySet<number> = new Set();
-const TEST_HOOKS_KEY = 'live-map-test-hooks';
+/**
+ * Test hooks exist in development and in builds made for tests and benchmarks (`VITE_TEST_HOOKS=1`); a production
+ * build compiles them out, so nothing outside the app can reach its internals.
+ */
+const TEST_HOOKS = import.meta.env.DEV || import.meta.env.VITE_TEST_HOOKS === '1';
 
 declare global {
   interface Window {
-    /** Test and benchmark hook (development builds, or a tab that opened the map with ?testHooks). */
+    /** Test and benchmark hook (development and test builds only). */
     __liveMap?: { feed: LivePositionFeed; layer: TrackedMarkersLayer; map: L.Map | null };
   }
 }
@@ -81,9 +85,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   useEffect(() => feed.setViolations(violationIds), [feed, violationIds]);
 
   useEffect(() => {
-    if (new URLSearchParams(window.location.search).has('testHooks')) sessionStorage.setItem(TEST_HOOKS_KEY, '1');
-    // Kept for the tab's session, so a test can leave the map and come back through the app's own links.
-    if (!import.meta.env.DEV && !sessionStorage.getItem(TEST_HOOKS_KEY)) return;
+    if (!TEST_HOOKS) return;
     window.__liveMap = {
       feed,
       layer,

@@ -1,0 +1,79 @@
+// A production build leaks nothing: no source map is built or served, the test hooks are compiled out, and the API
+// documentation needs a session.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestContext } from './test-app';
+
+const webRoot = path.resolve(import.meta.dirname, '../../web');
+let dist: string;
+let ctx: TestContext;
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+  );
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(tmpdir(), 'prison-web-prod-'));
+  // The build `npm start` makes: production mode, no VITE_TEST_HOOKS.
+  const { VITE_TEST_HOOKS: _hooks, ...env } = process.env;
+  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', dist, '--emptyOutDir'], {
+    cwd: webRoot,
+    env: { ...env, NODE_ENV: 'production' },
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`web build failed: ${build.stderr}`);
+  ctx = await startTestApp('pglite', { WEB_DIST: dist });
+}, 180_000);
+
+afterAll(async () => {
+  await ctx?.app.close();
+  await ctx?.database.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+it('builds no source map and references none', () => {
+  const files = filesUnder(dist);
+  expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  for (const file of files.filter((f) => f.endsWith('.js') || f.endsWith('.css'))) {
+    expect(readFileSync(file, 'utf8'), file).not.toContain('sourceMappingURL');
+  }
+});
+
+it('compiles the test hooks out', () => {
+  const scripts = filesUnder(dist).filter((f) => f.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const file of scripts) expect(readFileSync(file, 'utf8'), file).not.toContain('__liveMap');
+});
+
+it('never serves a source map, even one left in the folder', async () => {
+  const script = filesUnder(path.join(dist, 'assets')).find((f) => f.endsWith('.js'))!;
+  writeFileSync(`${script}.map`, '{"version":3,"sources":["secret.ts"]}');
+  // Files are registered when the app starts: a second app sees the planted map.
+  const second = await startTestApp('pglite', { WEB_DIST: dist });
+  try {
+    const name = path.basename(script);
+    expect((await second.app.inject({ method: 'GET', url: `/assets/${name}` })).statusCode).toBe(200);
+    const map = await second.app.inject({ method: 'GET', url: `/assets/${name}.map` });
+    expect(map.statusCode).toBe(404);
+    expect(map.body).not.toContain('secret.ts');
+  } finally {
+    await second.app.close();
+    await second.database.close();
+  }
+});
+
+it('serves the app to anyone, and the API documentation only with a session', async () => {
+  const page = await ctx.app.inject({ method: 'GET', url: '/live-map?testHooks=1' });
+  expect(page.statusCode).toBe(200);
+  expect(page.headers['content-type']).toMatch(/text\/html/);
+  for (const url of ['/api/docs', '/api/docs/json', '/api/docs/static/index.html']) {
+    expect((await ctx.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+  }
+  const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie: ctx.cookie } });
+  expect(docs.statusCode).toBe(200);
+  expect(docs.json()).toHaveProperty('openapi');
+});
