@@ -42,11 +42,13 @@ const version = installedVersion();
 const available = version !== null && commandExists('pg_createcluster') && process.getuid?.() === 0;
 if (!available) {
   const why = 'needs pg_createcluster (postgresql-common), a PostgreSQL server package and root';
-  if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but the database outage test cannot run: it ${why}`);
+  if (process.env.REQUIRE_POSTGRES === '1')
+    throw new Error(`REQUIRE_POSTGRES=1 but the database outage test cannot run: it ${why}`);
   console.warn(`database-outage.test.ts skipped: it ${why} (REQUIRE_POSTGRES=1 makes this a failure)`);
 }
 
-const run = (command: string, args: string[]) => execFileSync(command, args, { stdio: 'pipe', timeout: 60_000 }).toString();
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { stdio: 'pipe', timeout: 60_000 }).toString();
 
 /** A port of the range that no cluster claims and nothing listens on. */
 async function freePort(): Promise<number> {
@@ -104,8 +106,10 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
   let clock = Date.UTC(2026, 0, 1) / 1000;
   const nextTimestamp = () => ++clock;
 
-  const ctl = (action: 'start' | 'stop') => run('pg_ctlcluster', action === 'stop' ? [version!, cluster, 'stop', '-m', 'fast'] : [version!, cluster, 'start']);
-  const osmand = (root: string, timestamp: number) => fetch(`${root}?id=${device.id}&lat=51.5&lon=-0.12&timestamp=${timestamp}`);
+  const ctl = (action: 'start' | 'stop') =>
+    run('pg_ctlcluster', action === 'stop' ? [version!, cluster, 'stop', '-m', 'fast'] : [version!, cluster, 'start']);
+  const osmand = (root: string, timestamp: number) =>
+    fetch(`${root}?id=${device.id}&lat=51.5&lon=-0.12&timestamp=${timestamp}`);
 
   beforeAll(async () => {
     const port = await freePort();
@@ -121,11 +125,16 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
 
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString().split('\n'))
+          if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
-    app = await buildApp({ config: testConfig({ OSMAND_PORT: 0, HOST: '127.0.0.1' }), database, logger: { level: 'info', stream } });
+    app = await buildApp({
+      config: testConfig({ OSMAND_PORT: 0, HOST: '127.0.0.1' }),
+      database,
+      logger: { level: 'info', stream },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     await waitFor('the OsmAnd port', async () => app.osmandPort() !== null, 5_000);
@@ -139,7 +148,12 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     });
     expect(login.status).toBe(200);
     cookie = `${AUTH_COOKIE}=${((await login.json()) as { token: string }).token}`;
-    const created = await app.inject({ method: 'POST', url: `${API_PREFIX}/devices`, headers: { cookie }, payload: { name: 'Outage tracker' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/devices`,
+      headers: { cookie },
+      payload: { name: 'Outage tracker' },
+    });
     expect(created.statusCode).toBe(201);
     device = created.json<DeviceCreated>();
   }, 60_000);
@@ -153,19 +167,33 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
   }, 30_000);
 
   it('answers 503 with Retry-After everywhere while the database is down, tells browsers, logs no SQL, and recovers without a restart', async () => {
-    browser = connect(base, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { cookie } });
+    browser = connect(base, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { cookie },
+    });
     const statuses = recordStatuses(browser);
     await waitFor('the status sent on connect', async () => statuses.length > 0, 5_000);
     expect(statuses[0]).toEqual({ database: 'ok' });
 
-    deviceSocket = connect(base, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { deviceId: device.id, secret: device.secret } });
+    deviceSocket = connect(base, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: { deviceId: device.id, secret: device.secret },
+    });
     await new Promise<void>((resolve, reject) => {
       deviceSocket.once('connect', resolve);
       deviceSocket.once('connect_error', reject);
     });
     const sendOverSocket = (timestamp: number) =>
       new Promise<{ ok: boolean; message?: string }>((resolve) =>
-        deviceSocket.emit('updateLocation', { trackingId: device.id, latitude: 51.5, longitude: -0.12, timestamp: timestamp * 1000 }, resolve),
+        deviceSocket.emit(
+          'updateLocation',
+          { trackingId: device.id, latitude: 51.5, longitude: -0.12, timestamp: timestamp * 1000 },
+          resolve,
+        ),
       );
 
     // Fixes stream in while the database stops: every acknowledged one must survive.
@@ -203,7 +231,11 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     // public ones get a valid request, so they reach the database too.
     const publicBodies: Record<string, unknown> = {
       'POST /api/v1/admin/login': { username: TEST_ADMIN.username, password: TEST_ADMIN.password },
-      'POST /api/v1/ingest/positions': { positions: [{ device_id: device.id, secret: device.secret, latitude: 51.5, longitude: -0.12, timestamp: nextTimestamp() }] },
+      'POST /api/v1/ingest/positions': {
+        positions: [
+          { device_id: device.id, secret: device.secret, latitude: 51.5, longitude: -0.12, timestamp: nextTimestamp() },
+        ],
+      },
       'POST /api/v1/ingest/osmand': { id: device.id, lat: '51.5', lon: '-0.12', timestamp: String(nextTimestamp()) },
     };
     const routes = app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`));
@@ -212,14 +244,22 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     for (const route of routes) {
       const key = `${route.method} ${route.url}`;
       let url = route.url.replace(/:(\w+)/g, '1').replace('*', 'x');
-      if (key === 'GET /api/v1/ingest/osmand') url += `?id=${device.id}&lat=51.5&lon=-0.12&timestamp=${nextTimestamp()}`;
+      if (key === 'GET /api/v1/ingest/osmand')
+        url += `?id=${device.id}&lat=51.5&lon=-0.12&timestamp=${nextTimestamp()}`;
       const res = await app.inject({
         method: route.method as 'GET',
         url,
         headers: { cookie },
-        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : ((publicBodies[key] ?? {}) as Record<string, unknown>),
+        payload:
+          route.method === 'GET' || route.method === 'DELETE'
+            ? undefined
+            : ((publicBodies[key] ?? {}) as Record<string, unknown>),
       });
-      if (res.statusCode !== 503 || !/^\d+$/.test(String(res.headers['retry-after'])) || res.json<{ message: string }>().message !== DATABASE_UNAVAILABLE_MESSAGE) {
+      if (
+        res.statusCode !== 503 ||
+        !/^\d+$/.test(String(res.headers['retry-after'])) ||
+        res.json<{ message: string }>().message !== DATABASE_UNAVAILABLE_MESSAGE
+      ) {
         wrong.push(`${key} -> ${res.statusCode} ${res.body.slice(0, 120)}`);
       }
     }
@@ -239,7 +279,12 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     expect(await sendOverSocket(nextTimestamp())).toEqual({ ok: false, message: DATABASE_UNAVAILABLE_MESSAGE });
 
     // A browser connecting now is refused with a reason it can show (the banner), not "Authentication failed".
-    const late = connect(base, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { cookie } });
+    const late = connect(base, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { cookie },
+    });
     const refusal = await new Promise<Error & { data?: unknown }>((resolve) => late.once('connect_error', resolve));
     late.close();
     expect(refusal.message).toBe('Service unavailable');

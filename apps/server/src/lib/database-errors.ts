@@ -4,12 +4,22 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 
 /** What every client is told while the database is unreachable. */
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database cannot be reached: data cannot be stored or read right now. Try again shortly.';
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database cannot be reached: data cannot be stored or read right now. Try again shortly.';
 /** Seconds a client is asked to wait before retrying (the `Retry-After` header). */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket errors of a connection that could not be opened or was lost. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 /** SQLSTATEs of a server that is shutting down, starting up or full (class 08 is matched by its prefix). */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** node-postgres and pg-pool report lost connections and connect timeouts with these messages and no code. */

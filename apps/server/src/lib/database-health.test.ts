@@ -28,13 +28,20 @@ afterEach(() => {
 
 describe('databaseUnavailableReason', () => {
   it('knows a lost or refused connection, a shutting-down or full server, and a connect timeout, through Drizzle', () => {
-    const refused = Object.assign(new AggregateError([pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5441')]), {});
+    const refused = Object.assign(
+      new AggregateError([pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5441')]),
+      {},
+    );
     expect(databaseUnavailableReason(wrapped(refused))).toBe('ECONNREFUSED');
-    expect(databaseUnavailableReason(wrapped(pgError('57P01', 'terminating connection due to administrator command')))).toBe('57P01');
+    expect(
+      databaseUnavailableReason(wrapped(pgError('57P01', 'terminating connection due to administrator command'))),
+    ).toBe('57P01');
     expect(databaseUnavailableReason(wrapped(pgError('57P03', 'the database system is starting up')))).toBe('57P03');
     expect(databaseUnavailableReason(pgError('08006'))).toBe('08006');
     expect(databaseUnavailableReason(pgError('53300', 'too many connections'))).toBe('53300');
-    expect(databaseUnavailableReason(wrapped(new Error('Connection terminated unexpectedly')))).toBe('connection terminated');
+    expect(databaseUnavailableReason(wrapped(new Error('Connection terminated unexpectedly')))).toBe(
+      'connection terminated',
+    );
     expect(databaseUnavailableReason(new Error('timeout exceeded when trying to connect'))).toBe('connection timeout');
   });
 
@@ -57,7 +64,10 @@ describe('RateLimitedLog', () => {
     const limited = new RateLimitedLog(log, 10_000);
     for (let i = 0; i < 500; i++) limited.error('database unreachable: ECONNREFUSED', { where: 'storing fixes' });
     limited.error('database error 22003: value out of range');
-    expect(lines.map((l) => l.msg)).toEqual(['database unreachable: ECONNREFUSED', 'database error 22003: value out of range']);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'database unreachable: ECONNREFUSED',
+      'database error 22003: value out of range',
+    ]);
     vi.advanceTimersByTime(10_000);
     expect(lines.at(-1)?.msg).toBe('database unreachable: ECONNREFUSED (499 more in the last 10 s)');
     vi.advanceTimersByTime(60_000);
@@ -73,7 +83,12 @@ describe('DatabaseHealth', () => {
     vi.useFakeTimers();
     let up = false;
     const { lines, log } = fakeLog();
-    const health = new DatabaseHealth({ ping: async () => (up ? true : Promise.reject(pgError('ECONNREFUSED'))), log, probeMs: 0, retryMs: 1_000 });
+    const health = new DatabaseHealth({
+      ping: async () => (up ? true : Promise.reject(pgError('ECONNREFUSED'))),
+      log,
+      probeMs: 0,
+      retryMs: 1_000,
+    });
     const seen: string[] = [];
     health.onChange((status) => seen.push(status));
     health.start();

@@ -74,7 +74,10 @@ export class DatabaseHealth {
   async probe(): Promise<boolean> {
     let timeout: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timeout = setTimeout(() => reject(new Error('Connection terminated due to connection timeout')), this.options.probeTimeoutMs ?? 5_000);
+      timeout = setTimeout(
+        () => reject(new Error('Connection terminated due to connection timeout')),
+        this.options.probeTimeoutMs ?? 5_000,
+      );
     });
     try {
       const answered = await Promise.race([this.options.ping(), timedOut]);

@@ -43,7 +43,10 @@ export class RateLimitedLog {
       const window = this.windows.get(kind);
       this.windows.delete(kind);
       if (!window?.suppressed) return;
-      this.log.error({ kind, repeats: window.suppressed, intervalMs: this.intervalMs }, `${kind} (${window.suppressed} more in the last ${this.intervalMs / 1000} s)`);
+      this.log.error(
+        { kind, repeats: window.suppressed, intervalMs: this.intervalMs },
+        `${kind} (${window.suppressed} more in the last ${this.intervalMs / 1000} s)`,
+      );
       // Still failing: the next summary comes one interval later, not with the next failure.
       this.openWindow(kind);
     }, this.intervalMs);
