@@ -9,6 +9,10 @@ export default defineConfig({
         test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'], environment: 'node' },
       },
       {
+        // The web app's logic that needs no browser (the pages themselves are tested end to end).
+        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'], environment: 'node' },
+      },
+      {
         test: {
           name: 'server',
           root: 'apps/server',

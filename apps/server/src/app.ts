@@ -9,6 +9,7 @@ import type { Database } from './db/client';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
 import { registerAuth } from './plugins/auth';
+import { registerDatabaseHealth } from './plugins/database-health';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRealtime } from './plugins/realtime';
@@ -55,6 +56,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     }
   });
 
+  registerDatabaseHealth(app);
   registerErrorHandler(app);
   await registerSecurity(app);
   await app.register(cookie);

@@ -46,6 +46,16 @@ export const updateLocationEvent = z.object({
 });
 export type UpdateLocationEvent = z.infer<typeof updateLocationEvent>;
 
+/** Whether the server can reach its database; sent on connect and whenever it changes (browsers show a banner). */
+export interface ServiceStatusEvent {
+  database: 'ok' | 'unavailable';
+}
+
+/** The `data` of a refused browser handshake when the session could not be checked because the database is down. */
+export interface ServiceUnavailableData {
+  database: 'unavailable';
+}
+
 export interface ServerToClientEvents {
   locationUpdate: (snapshot: LocationSnapshot) => void;
   locationChanges: (changes: LocationChanges) => void;
@@ -56,6 +66,7 @@ export interface ServerToClientEvents {
   sessionRevoked: () => void;
   /** A new entry of the control-room log (/communication). */
   messagePosted: (message: LogMessage) => void;
+  serviceStatus: (status: ServiceStatusEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -50,9 +50,15 @@ export function fromPglite(client: PGlite): Database {
 }
 
 export function fromPostgres(connectionString: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
-  // An idle client that loses its connection must not crash the process.
+  // A connection that cannot be opened within 5 s fails (503 to the client) instead of queueing requests forever.
+  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its connection (the server stopped) must not crash the process; the pool drops it and
+  // the next query opens a new one, so the app recovers when the server returns. The loss itself is seen and logged
+  // by the database health probe (lib/database-health), once, not per client.
   pool.on('error', () => undefined);
+  // A client checked out between statements (inside a transaction) has no pool listener: its connection error would
+  // be an uncaught exception. The statement that follows fails instead, and the pool discards the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const nodeDb = drizzlePg(pool, { schema });
   return {
     db: nodeDb as unknown as Db,

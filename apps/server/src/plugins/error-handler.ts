@@ -1,7 +1,10 @@
 // Central error handler: 4xx answers { message } naming what was wrong; 5xx hides internals and logs them.
+// A database that cannot be reached answers 503 with Retry-After (the client may send the same request again);
+// database failures are logged once per kind per interval (lib/database-health), never with their SQL.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-errors';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../lib/database-errors';
 
 interface PgLikeError {
   code?: string;
@@ -30,7 +33,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (dbError.code === '23503') return reply.status(409).send({ message: 'The record is referenced by another record' });
     const status = error.statusCode ?? 500;
     if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      const where = `${request.method} ${request.routeOptions.url ?? 'unmatched route'}`;
+      if (app.databaseHealth.failed(error, where)) {
+        return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ message: DATABASE_UNAVAILABLE_MESSAGE });
+      }
       return reply.status(status).send({ message: 'Internal server error' });
     }
     return reply.status(status).send({ message: error.message });

@@ -1,7 +1,7 @@
 // Socket.IO on the same HTTP server. Browsers are admitted only with a live session cookie (DECISIONS.md item 3).
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import { AUTH_COOKIE, type ClientToServerEvents, type ServerToClientEvents } from '@prison/shared';
+import { AUTH_COOKIE, type ClientToServerEvents, type ServerToClientEvents, type ServiceUnavailableData } from '@prison/shared';
 import { findSessionAdmin, type AuthenticatedAdmin } from '../modules/admin/session-service';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -55,8 +55,12 @@ export function registerRealtime(app: FastifyInstance) {
       socket.data.admin = admin;
       next();
     } catch (error) {
-      app.log.error({ err: error }, 'socket authentication failed');
-      next(new Error('Authentication failed'));
+      // The session could not be checked. With the database down the browser is told so: it shows the outage banner
+      // and connects again later (socket.io-client does not retry a refused handshake by itself).
+      const unavailable = app.databaseHealth.failed(error, 'socket authentication');
+      const refusal: Error & { data?: ServiceUnavailableData } = new Error(unavailable ? 'Service unavailable' : 'Authentication failed');
+      if (unavailable) refusal.data = { database: 'unavailable' };
+      next(refusal);
     }
   });
 

@@ -1,9 +1,11 @@
 // The phone app's protocol (DECISIONS.md "Facts"): Socket.IO `updateLocation`, now with the device's credentials in
 // the handshake `auth: { deviceId, secret }`. Each fix is acknowledged `{ ok }` only after it is committed.
 import { updateLocationEvent } from '@prison/shared';
+import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableReason } from '../lib/database-errors';
+import { HttpError } from '../lib/http-errors';
 import type { RealtimeSocket } from '../plugins/realtime';
 import { checkFix, FixRefused, parseFixTime } from './fix';
-import type { TrackingService } from './tracking-service';
+import { ServiceStopped, type TrackingService } from './tracking-service';
 
 type Ack = (result: { ok: boolean; message?: string }) => void;
 
@@ -22,11 +24,18 @@ export function deviceSocketHandler(tracking: TrackingService) {
       const reply: Ack = typeof ack === 'function' ? ack : () => undefined;
       void receiveFix(tracking, id, secret, payload).then(
         () => reply({ ok: true }),
-        (error: unknown) => reply({ ok: false, message: error instanceof Error ? error.message : 'Fix not stored' }),
+        (error: unknown) => reply({ ok: false, message: failureMessage(error) }),
       );
     });
     return true;
   };
+}
+
+/** What the device is told: the reason of a refused fix, never a database error's text (it holds the SQL). */
+function failureMessage(error: unknown): string {
+  if (error instanceof HttpError || error instanceof ServiceStopped) return error.message;
+  if (databaseUnavailableReason(error)) return DATABASE_UNAVAILABLE_MESSAGE;
+  return 'Fix not stored; send it again';
 }
 
 async function receiveFix(tracking: TrackingService, deviceId: string, secret: string | undefined, payload: unknown): Promise<void> {

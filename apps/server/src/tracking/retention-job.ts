@@ -54,7 +54,7 @@ export function startRetentionJob(app: FastifyInstance, intervalMs = RETENTION_I
         return deleted;
       })
       .catch((error: unknown) => {
-        app.log.error({ err: error }, 'retention: pass failed');
+        app.databaseHealth.failed(error, 'retention pass');
         return 0;
       })
       .finally(() => {

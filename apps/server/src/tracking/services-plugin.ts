@@ -20,6 +20,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     realtime: app.realtime,
     engine: () => engineOf(app),
     log: app.log.child({ module: 'tracking' }),
+    databaseHealth: app.databaseHealth,
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
   });
   let osmand: OsmandPortServer | null = null;
@@ -39,7 +40,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   // Only a listening server opens the device port: tests that never listen build many apps side by side.
   app.addHook('onListen', async () => {
     try {
-      osmand = await startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.log);
+      osmand = await startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.databaseHealth);
       app.log.info(`OsmAnd device protocol on port ${osmand.port}`);
     } catch (error) {
       app.log.error({ err: error }, `OsmAnd port ${app.config.OSMAND_PORT} could not be opened; devices can still use /api/v1/ingest/osmand`);

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { inArray, sql } from 'drizzle-orm';
 import type { FixOutcome } from '@prison/shared';
 import type { Db, DbOrTx, Tx } from '../db/client';
+import type { DatabaseHealth } from '../lib/database-health';
 import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
@@ -27,6 +28,8 @@ export interface TrackingOptions {
   realtime: Realtime;
   engine: () => GeofenceEngineLike | null;
   log: FastifyBaseLogger;
+  /** Database failures are reported here: logged once per kind per interval, without SQL; an outage is announced. */
+  databaseHealth: Pick<DatabaseHealth, 'failed'>;
   offlineSeconds: number;
 }
 
@@ -144,9 +147,9 @@ export class TrackingService {
     this.live.start();
     // Checked several times per threshold, so an offline device is reported within about a quarter of it late.
     const every = Math.min(5000, Math.max(200, this.offlineMs / 4));
-    this.watcher = setInterval(() => void this.checkSilence().catch((error) => this.options.log.error({ err: error }, 'offline check failed')), every);
+    this.watcher = setInterval(() => void this.checkSilence().catch((error) => this.options.databaseHealth.failed(error, 'offline check')), every);
     this.watcher.unref();
-    this.refresher = setInterval(() => void this.registry.refreshAll(this.options.db).catch(() => undefined), REGISTRY_REFRESH_MS);
+    this.refresher = setInterval(() => void this.registry.refreshAll(this.options.db).catch((error) => this.options.databaseHealth.failed(error, 'device registry refresh')), REGISTRY_REFRESH_MS);
     this.refresher.unref();
   }
 
@@ -238,7 +241,7 @@ export class TrackingService {
         offset += group.fixes.length;
       }
     } catch (error) {
-      this.options.log.error({ err: error }, 'storing fixes failed');
+      this.options.databaseHealth.failed(error, 'storing fixes');
       for (const group of batch) group.reject(error);
     }
   }

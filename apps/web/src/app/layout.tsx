@@ -5,6 +5,7 @@ import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { Button } from '../components/ui/button';
+import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 
 const desktopLinks = [
@@ -95,6 +96,7 @@ export function Layout() {
           </nav>
         )}
       </header>
+      <DatabaseOutageBanner />
       <main className="flex flex-1 flex-col">
         <Outlet />
       </main>

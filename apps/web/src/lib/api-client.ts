@@ -1,5 +1,6 @@
 // fetch for /api/v1: JSON in and out, the session cookie sent, errors carrying the server's message.
 import { API_PREFIX } from '@prison/shared';
+import { reportApiStatus } from './service-status';
 
 export class ApiError extends Error {
   constructor(
@@ -35,6 +36,8 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   } catch {
     throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
   }
+  // A 503 shows the outage banner on every screen (and a later success hides it).
+  reportApiStatus(response.status);
   const text = await response.text();
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {

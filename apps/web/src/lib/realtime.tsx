@@ -2,8 +2,9 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ClientToServerEvents, ServerToClientEvents } from '@prison/shared';
+import type { ClientToServerEvents, ServerToClientEvents, ServiceUnavailableData } from '@prison/shared';
 import { useAuth } from './auth';
+import { reportServerDatabaseStatus } from './service-status';
 import { useToast } from './toast';
 
 export type BrowserSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -36,8 +37,19 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       for (const topic of ['alerts', 'geofences', 'devices']) void queryClient.invalidateQueries({ queryKey: [topic] });
     });
     next.on('sessionRevoked', () => window.location.assign('/login'));
+    next.on('serviceStatus', (status) => reportServerDatabaseStatus(status.database));
+    // A handshake refused because the database is down (the session cannot be checked) is not retried by
+    // socket.io-client itself: show the banner and try again later.
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    next.on('connect_error', (error: Error & { data?: Partial<ServiceUnavailableData> }) => {
+      if (error.data?.database !== 'unavailable') return;
+      reportServerDatabaseStatus('unavailable');
+      clearTimeout(retry);
+      retry = setTimeout(() => next.connect(), 5_000);
+    });
     setSocket(next);
     return () => {
+      clearTimeout(retry);
       next.close();
       setSocket(null);
     };

@@ -15,7 +15,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
     // The write is committed: a failed reload is logged, not reported as a failed write (the next reload catches up).
     await app
       .reloadGeofences()
-      .catch((error: unknown) => app.log.error({ err: error }, 'geofence engine reload failed'));
+      .catch((error: unknown) => app.databaseHealth.failed(error, 'geofence engine reload'));
     app.realtime.toBrowsers().emit('dataChanged', 'geofences');
     // A delete, a type change or a new shape ends the zone's open alerts: the map's "in violation" and alert lists
     // refetch too.

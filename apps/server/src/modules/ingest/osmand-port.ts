@@ -2,7 +2,8 @@
 // Client: any path, GET query, form POST or JSON POST, handled exactly as /api/v1/ingest/osmand.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/database-errors';
+import type { DatabaseHealth } from '../../lib/database-health';
 import { HttpError } from '../../lib/http-errors';
 import type { TrackingService } from '../../tracking/tracking-service';
 import { ingestOsmand } from './ingest-service';
@@ -40,7 +41,9 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
 }
 
 function send(response: ServerResponse, status: number, body: { message: string }) {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  // A device asked to come back later may do so: the fix was not stored (the database is down or the server stopping).
+  const retry = status === 503 ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } : {};
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...retry });
   response.end(JSON.stringify(body));
 }
 
@@ -50,7 +53,7 @@ export interface OsmandPortServer {
   close(): Promise<void>;
 }
 
-export async function startOsmandPort(tracking: TrackingService, port: number, host: string, log: FastifyBaseLogger): Promise<OsmandPortServer> {
+export async function startOsmandPort(tracking: TrackingService, port: number, host: string, health: Pick<DatabaseHealth, 'failed'>): Promise<OsmandPortServer> {
   const server = createServer((request, response) => {
     void (async () => {
       if (request.method !== 'GET' && request.method !== 'POST') return send(response, 405, { message: 'Use GET or POST' });
@@ -60,8 +63,8 @@ export async function startOsmandPort(tracking: TrackingService, port: number, h
       send(response, 200, result);
     })().catch((error: unknown) => {
       if (error instanceof HttpError && error.statusCode < 500) return send(response, error.statusCode, { message: error.message });
-      log.error({ err: error }, 'OsmAnd fix failed');
-      send(response, 503, { message: 'Fix not stored; send it again' });
+      const unavailable = health.failed(error, 'OsmAnd port');
+      send(response, 503, { message: unavailable ? DATABASE_UNAVAILABLE_MESSAGE : 'Fix not stored; send it again' });
     });
   });
   server.keepAliveTimeout = 65_000;

@@ -52,7 +52,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     try {
       await app.tracking.deviceChanged(deviceId);
     } catch (error) {
-      app.log.error({ err: error, deviceId }, 'tracking device reload after a prisoner change failed');
+      app.databaseHealth.failed(error, 'tracking device reload after a prisoner change');
     }
   };
 
