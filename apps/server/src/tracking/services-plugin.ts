@@ -21,6 +21,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     engine: () => engineOf(app),
     log: app.log.child({ module: 'tracking' }),
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
+    maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
   });
   let osmand: OsmandPortServer | null = null;
   app.decorate('tracking', tracking);
