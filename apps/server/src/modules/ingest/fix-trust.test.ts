@@ -166,8 +166,8 @@ describeEachEngine('fix validation, isolation and clock skew', (engine) => {
       const dbUsed = ctx().app.db;
       const unreachable = () => Promise.reject(new Error('Connection terminated unexpectedly'));
       // Devices coming online are written in a transaction, the others in one statement: both fail.
-      const statements = vi.spyOn(dbUsed, 'execute').mockImplementation(unreachable);
-      const transactions = vi.spyOn(dbUsed, 'transaction').mockImplementation(unreachable);
+      const statements = vi.spyOn(dbUsed, 'execute').mockImplementation(unreachable as never);
+      const transactions = vi.spyOn(dbUsed, 'transaction').mockImplementation(unreachable as never);
       try {
         const answers = await Promise.all(group.map((d) => osmandGet(ctx().osmandUrl, { id: d.id, lat: LAT, lon: LNG })));
         expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503]);
