@@ -26,6 +26,8 @@ const configSchema = z.object({
   MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
   MAP_CENTER_LNG: z.coerce.number().min(-180).max(180).default(-0.1246),
   SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
+  // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
+  MAX_FUTURE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -14,7 +14,10 @@ export interface TrackedDevice {
   prisonerName: string | null;
   /** Receive time of the last fix (ms), what the offline watcher measures silence against. */
   lastSeenAt: number | null;
-  /** Device time of the newest fix (ms): older fixes go to history only. */
+  /**
+   * Time of the newest fix (ms): its device time, or its receive time when the device clock was ahead. Never later
+   * than the server's clock, so no fix from the future keeps later ones from counting. Older fixes go to history only.
+   */
   lastFixAt: number | null;
   latitude: number | null;
   longitude: number | null;
@@ -55,7 +58,8 @@ function selectDevices(db: DbOrTx, id?: string) {
   return id === undefined ? query : query.where(eq(devices.id, id));
 }
 
-function fromRow(row: DeviceRow): TrackedDevice {
+/** `now` caps the newest fix time: one stored ahead of the clock (before MAX_FUTURE_SECONDS) must not block the device. */
+function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
   return {
     id: row.id,
     name: row.name,
@@ -63,7 +67,7 @@ function fromRow(row: DeviceRow): TrackedDevice {
     prisonerId: row.prisonerId ?? null,
     prisonerName: row.prisonerName ?? null,
     lastSeenAt: row.lastSeenAt?.getTime() ?? null,
-    lastFixAt: row.lastFixAt?.getTime() ?? null,
+    lastFixAt: row.lastFixAt ? Math.min(row.lastFixAt.getTime(), now) : null,
     latitude: row.latitude,
     longitude: row.longitude,
     battery: row.battery,
@@ -79,7 +83,7 @@ export class DeviceRegistry {
   async load(db: DbOrTx, startedAt: number): Promise<void> {
     this.byId.clear();
     for (const row of await selectDevices(db)) {
-      const device = fromRow(row);
+      const device = fromRow(row, startedAt);
       if (device.online) device.lastSeenAt = Math.max(device.lastSeenAt ?? 0, startedAt);
       this.byId.set(device.id, device);
     }

@@ -4,7 +4,7 @@ import { updateLocationEvent } from '@prison/shared';
 import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableReason } from '../lib/database-errors';
 import { HttpError } from '../lib/http-errors';
 import type { RealtimeSocket } from '../plugins/realtime';
-import { checkFix, FixRefused, parseFixTime } from './fix';
+import { checkFix, FixRefused, parseFixTime, REFUSED_BY_DATABASE } from './fix';
 import { ServiceStopped, type TrackingService } from './tracking-service';
 
 type Ack = (result: { ok: boolean; message?: string }) => void;
@@ -23,7 +23,7 @@ export function deviceSocketHandler(tracking: TrackingService) {
     socket.on('updateLocation', (payload: unknown, ack?: Ack) => {
       const reply: Ack = typeof ack === 'function' ? ack : () => undefined;
       void receiveFix(tracking, id, secret, payload).then(
-        () => reply({ ok: true }),
+        (ignored) => reply(ignored.length ? { ok: true, message: ignored.join('; ') } : { ok: true }),
         (error: unknown) => reply({ ok: false, message: failureMessage(error) }),
       );
     });
@@ -38,7 +38,8 @@ function failureMessage(error: unknown): string {
   return 'Fix not stored; send it again';
 }
 
-async function receiveFix(tracking: TrackingService, deviceId: string, secret: string | undefined, payload: unknown): Promise<void> {
+/** Resolves with the measurements dropped for being out of range, once the fix is stored. */
+async function receiveFix(tracking: TrackingService, deviceId: string, secret: string | undefined, payload: unknown): Promise<string[]> {
   const parsed = updateLocationEvent.safeParse(payload);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -48,15 +49,20 @@ async function receiveFix(tracking: TrackingService, deviceId: string, secret: s
   if (event.trackingId !== deviceId) throw new FixRefused('trackingId does not match the connected device');
   // The secret may have been rotated or the device removed since the socket connected.
   tracking.registry.authenticate(deviceId, secret, { secretRequired: true });
-  const fix = checkFix({
-    deviceId,
-    latitude: event.latitude,
-    longitude: event.longitude,
-    recordedAt: parseFixTime(event.timestamp),
-    accuracy: event.accuracy ?? null,
-    battery: event.battery ?? null,
-  });
+  const { fix, ignored } = checkFix(
+    {
+      deviceId,
+      latitude: event.latitude,
+      longitude: event.longitude,
+      recordedAt: parseFixTime(event.timestamp),
+      accuracy: event.accuracy ?? null,
+      battery: event.battery ?? null,
+    },
+    { maxFutureSeconds: tracking.maxFutureSeconds },
+  );
   const [outcome] = await tracking.submit([fix]);
   // Removed while the fix waited for its transaction.
   if (outcome === 'refused') throw new FixRefused(`Unknown device ${deviceId}`);
+  if (outcome === 'invalid') throw new FixRefused(REFUSED_BY_DATABASE);
+  return ignored;
 }

@@ -2,6 +2,7 @@
 // services use. Read through this accessor so the services run (without geofence alerts) when no engine is loaded.
 import type { FastifyInstance } from 'fastify';
 import type { AlertType, GeofenceType } from '@prison/shared';
+import type { SavedDevice } from './geofence-engine';
 
 export interface EngineGeofence {
   geofence_id: string;
@@ -20,6 +21,9 @@ export interface GeofenceEngineLike {
   evaluate(deviceId: string, lat: number, lng: number, at: Date): EngineTransitionLike[];
   tick(now: Date): { deviceId: string; transitions: EngineTransitionLike[] }[];
   forgetDevice(deviceId: string): void;
+  /** Opaque copy of one device's state, and putting it back (after fixes that were evaluated but not stored). */
+  saveDevice(deviceId: string): SavedDevice;
+  restoreDevice(deviceId: string, saved: SavedDevice): void;
 }
 
 export function engineOf(app: FastifyInstance): GeofenceEngineLike | null {

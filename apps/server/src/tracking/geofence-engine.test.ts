@@ -209,6 +209,23 @@ describe('geofence engine: geofence changes and forgotten devices', () => {
     expect(summary(engine.evaluate('d1', ...east(50), at(1)))).toEqual(['start Workshop']);
   });
 
+  it('puts a device back as saved, so fixes that were not stored raise their alerts when written again', () => {
+    const engine = new GeofenceEngine([workshop, perimeter]);
+    expect(engine.evaluate('d1', ...inPerimeter, at(0))).toEqual([]);
+    const saved = engine.saveDevice('d1');
+    expect(summary(engine.evaluate('d1', ...east(50), at(1)))).toEqual(['start Workshop']);
+    engine.restoreDevice('d1', saved);
+    expect(summary(engine.evaluate('d1', ...east(50), at(1)))).toEqual(['start Workshop']);
+    // A device never seen before is forgotten again; a geofence reshaped meanwhile loses its saved state.
+    engine.restoreDevice('d2', engine.saveDevice('d2'));
+    expect(engine.stats().devices).toBe(1);
+    const inside = engine.saveDevice('d1');
+    engine.setGeofences([{ ...workshop, radius: 200 }, perimeter]);
+    engine.restoreDevice('d1', inside);
+    expect(engine.activeViolations('d1')).toEqual([]);
+    expect(summary(engine.evaluate('d1', ...east(60), at(2)))).toEqual(['start Workshop']);
+  });
+
   it('forgets a device entirely', () => {
     const engine = new GeofenceEngine([perimeter]);
     expect(summary(engine.evaluate('d1', ...outside, at(0)))).toEqual(['start Perimeter']);

@@ -60,6 +60,9 @@ interface NegativeEntry {
   generation: number;
 }
 
+/** What `saveDevice` copies (null: the engine had never seen the device). */
+export type SavedDevice = { lastAt: number; generation: number; states: FenceState[] } | null;
+
 const NO_TRANSITIONS: EngineTransition[] = [];
 Object.freeze(NO_TRANSITIONS);
 
@@ -228,6 +231,30 @@ export class GeofenceEngine {
       if (transitions.length > 0) result.push({ deviceId: device.id, transitions });
     }
     return result;
+  }
+
+  /** A copy of what the engine knows about one device, to put back when the fixes evaluated since were not stored. */
+  saveDevice(deviceId: string): SavedDevice {
+    const device = this.devices.get(deviceId);
+    if (!device) return null;
+    return { lastAt: device.lastAt, generation: device.generation, states: device.states.map((state) => ({ ...state })) };
+  }
+
+  /**
+   * Puts back a device as `saveDevice` copied it. States of a geofence removed or reshaped since (a reload while the
+   * fixes were being written) are dropped, as `setGeofences` drops them.
+   */
+  restoreDevice(deviceId: string, saved: SavedDevice): void {
+    this.forgetDevice(deviceId);
+    if (!saved) return;
+    const device = this.device(deviceId);
+    device.lastAt = saved.lastAt;
+    device.generation = saved.generation;
+    for (const state of saved.states) {
+      const fence = this.byId.get(state.fence.id);
+      if (fence && sameZone(state.fence.geofence, fence.geofence)) device.states.push({ ...state, fence, slot: fence.slot });
+    }
+    this.updatePending(device);
   }
 
   forgetDevice(deviceId: string): void {

@@ -75,7 +75,8 @@ describeEachEngine('realtime to browsers', (engine) => {
     const socket = browserSocket(ctx().baseUrl, ctx().cookie);
     try {
       await connected(socket);
-      const t = nowSeconds();
+      // A minute ago: a device time ahead of the server would count as the receive time (docs/decisions/011).
+      const t = nowSeconds() - 60;
       await send(device.id, LAT, LNG, t);
       const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (a) => a.index === device.id && a.message.includes('Perimeter'));
       await send(device.id, LAT + 0.01, LNG, t + 1); // about 1.1 km north: outside

@@ -22,6 +22,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     log: app.log.child({ module: 'tracking' }),
     databaseHealth: app.databaseHealth,
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
+    maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
   });
   let osmand: OsmandPortServer | null = null;
   app.decorate('tracking', tracking);

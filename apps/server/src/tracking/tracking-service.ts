@@ -9,9 +9,11 @@ import type { DatabaseHealth } from '../lib/database-health';
 import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
+import { isDataRefusal, sqlStateOf } from '../lib/sql-state';
 import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
-import type { Fix } from './fix';
+import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
+import type { SavedDevice } from './geofence-engine';
 import { LivePositions } from './live-positions';
 
 /** Fixes arriving within this window share one transaction. */
@@ -31,11 +33,16 @@ export interface TrackingOptions {
   /** Database failures are reported here: logged once per kind per interval, without SQL; an outage is announced. */
   databaseHealth: Pick<DatabaseHealth, 'failed'>;
   offlineSeconds: number;
+  /** MAX_FUTURE_SECONDS: how far ahead of the server clock a fix may be dated. */
+  maxFutureSeconds?: number;
 }
+
+/** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
+export type SubmitOutcome = FixOutcome | 'invalid';
 
 interface PendingGroup {
   fixes: Fix[];
-  resolve(outcomes: FixOutcome[]): void;
+  resolve(outcomes: SubmitOutcome[]): void;
   reject(error: unknown): void;
 }
 
@@ -142,6 +149,11 @@ export class TrackingService {
     return this.options.offlineSeconds * 1000;
   }
 
+  /** Fixes dated further ahead than this are refused before they reach the service (tracking/fix.ts `checkFix`). */
+  get maxFutureSeconds(): number {
+    return this.options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS;
+  }
+
   async start(): Promise<void> {
     await this.registry.load(this.options.db, Date.now());
     this.live.start();
@@ -168,9 +180,10 @@ export class TrackingService {
 
   /**
    * Stores authenticated, checked fixes; resolves once they are committed. All fixes of one call share one
-   * transaction. A fix already stored answers 'duplicate' and raises nothing.
+   * transaction, unless the database refuses one of them: then it alone answers 'invalid' and the others are stored.
+   * A fix already stored answers 'duplicate' and raises nothing.
    */
-  submit(fixes: Fix[]): Promise<FixOutcome[]> {
+  submit(fixes: Fix[]): Promise<SubmitOutcome[]> {
     if (this.stopped) return Promise.reject(new ServiceStopped());
     if (fixes.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
@@ -234,7 +247,7 @@ export class TrackingService {
     }
     if (batch.length === 0) return;
     try {
-      const outcomes = await this.writeBatch(batch.flatMap((g) => g.fixes));
+      const outcomes = await this.writeIsolated(batch.flatMap((g) => g.fixes));
       let offset = 0;
       for (const group of batch) {
         group.resolve(outcomes.slice(offset, offset + group.fixes.length));
@@ -246,17 +259,39 @@ export class TrackingService {
     }
   }
 
+  /**
+   * Fixes of many devices share one statement. When the database refuses a value of one of them (class 22 or 23),
+   * the batch is written again in halves, so only the fixes it refuses fail and every other one is stored and
+   * acknowledged. A database that cannot be reached (any other failure) fails the whole batch at once: trying again
+   * piece by piece would only multiply the failures.
+   */
+  private async writeIsolated(fixes: Fix[]): Promise<SubmitOutcome[]> {
+    try {
+      return await this.writeBatch(fixes);
+    } catch (error) {
+      if (!isDataRefusal(error)) throw error;
+      if (fixes.length === 1) {
+        this.options.log.warn({ deviceId: fixes[0]!.deviceId, sqlState: sqlStateOf(error) }, 'the database refused a fix; it was not stored');
+        return ['invalid'];
+      }
+      const half = Math.ceil(fixes.length / 2);
+      const first = await this.writeIsolated(fixes.slice(0, half));
+      return [...first, ...(await this.writeIsolated(fixes.slice(half)))];
+    }
+  }
+
   private async writeBatch(fixes: Fix[]): Promise<FixOutcome[]> {
     const now = new Date();
     const engine = this.options.engine();
     const before = new Map<string, TrackedDevice>();
+    const engineBefore = new Map<string, SavedDevice>();
     const rows: PositionRow[] = [];
     const present: boolean[] = [];
     const drafts: AlertDraft[] = [];
     const events: GeofenceEvent[] = [];
     const moved = new Set<TrackedDevice>();
     const cameOnline = new Set<string>();
-    const alarms: { index: number; fix: Fix; device: TrackedDevice }[] = [];
+    const alarms: { index: number; fix: Fix; device: TrackedDevice; at: Date }[] = [];
 
     for (const [index, fix] of fixes.entries()) {
       const device = this.registry.get(fix.deviceId);
@@ -282,8 +317,12 @@ export class TrackingService {
         device.online = true;
         cameOnline.add(device.id);
       }
-      if (fix.alarm) alarms.push({ index, fix, device });
-      const at = fix.recordedAt.getTime();
+      // A device clock slightly ahead (within MAX_FUTURE_SECONDS) counts as the receive time: the history keeps the
+      // device's own time, but the newest fix, the engine and the alerts never run ahead of the server, so the next
+      // real fix is newer again.
+      const effective = fix.recordedAt.getTime() > now.getTime() ? now : fix.recordedAt;
+      const at = effective.getTime();
+      if (fix.alarm) alarms.push({ index, fix, device, at: effective });
       // Older than the newest (or the same time): history only, no marker move, no engine.
       if (device.lastFixAt !== null && at <= device.lastFixAt) {
         if (cameOnline.has(device.id)) moved.add(device);
@@ -297,12 +336,16 @@ export class TrackingService {
         device.battery = fix.battery;
         if (fix.battery < LOW_BATTERY_PERCENT && !device.lowBatteryAlerted) {
           device.lowBatteryAlerted = true;
-          drafts.push(this.draft(device, 'Warning', 'battery', `${displayName(device)}'s tracker battery is low (${Math.round(fix.battery)} %)`, fix.recordedAt));
+          drafts.push(this.draft(device, 'Warning', 'battery', `${displayName(device)}'s tracker battery is low (${Math.round(fix.battery)} %)`, effective));
         } else if (fix.battery > BATTERY_REARM_PERCENT && device.lowBatteryAlerted) {
           device.lowBatteryAlerted = false;
         }
       }
-      if (engine) this.collectTransitions(device, this.evaluate(engine, device, fix), drafts, events);
+      if (engine) {
+        // Copied before the first evaluation, to put back if this batch is not stored.
+        if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
+        this.collectTransitions(device, this.evaluate(engine, device, fix, effective), drafts, events);
+      }
     }
 
     const outcomes: FixOutcome[] = present.map((p) => (p ? 'duplicate' : 'refused'));
@@ -325,10 +368,10 @@ export class TrackingService {
       } else {
         stored = await this.options.db.transaction(async (tx) => {
           markStored(await writeFixes(tx, rows, states));
-          for (const { index, fix, device } of alarms) {
+          for (const { index, fix, device, at } of alarms) {
             if (outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
             const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
-            drafts.push(this.draft(device, 'Critical', fix.alarm!, text, fix.recordedAt));
+            drafts.push(this.draft(device, 'Critical', fix.alarm!, text, at));
           }
           const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
           await this.applyGeofenceEvents(tx, events, saved);
@@ -337,11 +380,13 @@ export class TrackingService {
         });
       }
     } catch (error) {
-      // Nothing was stored: put the devices back as they were, so a retry is treated as new.
+      // Nothing was stored: put the devices back as they were (in the engine too), so a retry is treated as new and
+      // raises what these fixes would have raised.
       for (const [id, state] of before) {
         const device = this.registry.get(id);
         if (device) Object.assign(device, state);
       }
+      if (engine) for (const [id, saved] of engineBefore) engine.restoreDevice(id, saved);
       throw error;
     }
 
@@ -351,9 +396,9 @@ export class TrackingService {
   }
 
   /** A failing engine must not cost the fix: it is stored and shown, only its geofence check is lost (and logged). */
-  private evaluate(engine: GeofenceEngineLike, device: TrackedDevice, fix: Fix): EngineTransitionLike[] {
+  private evaluate(engine: GeofenceEngineLike, device: TrackedDevice, fix: Fix, at: Date): EngineTransitionLike[] {
     try {
-      return engine.evaluate(device.id, fix.latitude, fix.longitude, fix.recordedAt);
+      return engine.evaluate(device.id, fix.latitude, fix.longitude, at);
     } catch (error) {
       this.logEngineFailure(error);
       return [];

@@ -5,6 +5,7 @@ import type { TrackingService } from '../../tracking/tracking-service';
 import {
   checkFix,
   FixRefused,
+  REFUSED_BY_DATABASE,
   KNOTS_TO_METRES_PER_SECOND,
   optionalNumber,
   parseAlarm,
@@ -100,10 +101,13 @@ export async function ingestOsmand(tracking: TrackingService, query: Params, bod
   const now = new Date();
   const request = parseOsmand(query, body, now);
   tracking.registry.authenticate(request.deviceId, request.secret, { secretRequired: false, unknownStatus: request.json ? 404 : 400 });
-  const fixes = request.fixes.map((fix) => checkFix(fix, now));
-  const outcomes = await tracking.submit(fixes);
+  const checked = request.fixes.map((fix) => checkFix(fix, { now, maxFutureSeconds: tracking.maxFutureSeconds }));
+  const outcomes = await tracking.submit(checked.map((c) => c.fix));
   if (outcomes.includes('refused')) throw new FixRefused(`Unknown device ${request.deviceId}`, request.json ? 404 : 400);
-  return { message: outcomes.every((o) => o === 'duplicate') ? 'Duplicate fix: already stored' : 'Stored' };
+  if (outcomes.includes('invalid')) throw new FixRefused(REFUSED_BY_DATABASE);
+  const message = outcomes.every((o) => o === 'duplicate') ? 'Duplicate fix: already stored' : 'Stored';
+  const ignored = [...new Set(checked.flatMap((c) => c.ignored))];
+  return { message: ignored.length ? `${message}; ${ignored.join('; ')}` : message };
 }
 
 function parseBatchPosition(item: unknown, now: Date): { fix: Fix; secret: string } {
@@ -133,21 +137,23 @@ function parseBatchPosition(item: unknown, now: Date): { fix: Fix; secret: strin
 export async function ingestBatch(tracking: TrackingService, items: unknown[]): Promise<BatchPositionsResponse> {
   const now = new Date();
   const results: BatchPositionsResponse['results'] = [];
-  const valid: { index: number; fix: Fix }[] = [];
+  const valid: { index: number; fix: Fix; ignored: string[] }[] = [];
   for (const [index, item] of items.entries()) {
     try {
       const { fix, secret } = parseBatchPosition(item, now);
       tracking.registry.authenticate(fix.deviceId, secret, { secretRequired: true });
-      valid.push({ index, fix: checkFix(fix, now) });
+      valid.push({ index, ...checkFix(fix, { now, maxFutureSeconds: tracking.maxFutureSeconds }) });
     } catch (error) {
       if (!(error instanceof FixRefused)) throw error;
       results[index] = { index, outcome: 'refused', message: error.message };
     }
   }
   const outcomes = await tracking.submit(valid.map((v) => v.fix));
-  valid.forEach(({ index }, i) => {
-    const outcome: FixOutcome = outcomes[i]!;
-    results[index] = outcome === 'refused' ? { index, outcome, message: 'Unknown device' } : { index, outcome };
+  valid.forEach(({ index, ignored }, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome === 'refused') results[index] = { index, outcome, message: 'Unknown device' };
+    else if (outcome === 'invalid') results[index] = { index, outcome: 'refused', message: REFUSED_BY_DATABASE };
+    else results[index] = ignored.length ? { index, outcome, message: ignored.join('; ') } : { index, outcome };
   });
   const tally = (outcome: FixOutcome) => results.filter((r) => r.outcome === outcome).length;
   return { stored: tally('stored'), duplicates: tally('duplicate'), refused: tally('refused'), results };
