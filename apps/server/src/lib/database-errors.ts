@@ -66,14 +66,26 @@ export function databaseUnavailableReason(error: unknown): string | null {
   return null;
 }
 
-/** The driver's SQLSTATE and message (no SQL, no parameters) when the error came from the database. */
+/**
+ * The driver's SQLSTATE and message (no SQL, no parameters) when the database server answered with an error. Only
+ * an error the server sent carries a severity: Node's `EPIPE` is five capitals too.
+ */
 export function databaseErrorOf(error: unknown): { code: string; message: string } | null {
-  for (const item of chain(error)) {
-    if (typeof item.code === 'string' && /^[0-9A-Z]{5}$/.test(item.code)) {
+  for (const item of chain(error) as (ErrorLike & { severity?: unknown })[]) {
+    if (typeof item.code === 'string' && /^[0-9A-Z]{5}$/.test(item.code) && typeof item.severity === 'string') {
       return { code: item.code, message: typeof item.message === 'string' ? item.message : '' };
     }
   }
   return null;
+}
+
+/**
+ * The database refused these values: a data exception (class 22, e.g. a number out of a column's range) or an
+ * integrity constraint (class 23). Another row may well be accepted, unlike a database that cannot be reached.
+ */
+export function isDataRefusal(error: unknown): boolean {
+  const code = databaseErrorOf(error)?.code ?? '';
+  return code.startsWith('22') || code.startsWith('23');
 }
 
 /** Drizzle's wrapper carries the statement and its parameters in its message and fields: never log it whole. */

@@ -9,7 +9,7 @@ import type { DatabaseHealth } from '../lib/database-health';
 import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
-import { isDataRefusal, sqlStateOf } from '../lib/sql-state';
+import { isDataRefusal } from '../lib/database-errors';
 import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
@@ -271,7 +271,8 @@ export class TrackingService {
     } catch (error) {
       if (!isDataRefusal(error)) throw error;
       if (fixes.length === 1) {
-        this.options.log.warn({ deviceId: fixes[0]!.deviceId, sqlState: sqlStateOf(error) }, 'the database refused a fix; it was not stored');
+        // Logged once per kind per interval: a device sending bad values all day must not flood the log.
+        this.options.databaseHealth.failed(error, 'storing a fix the database refused');
         return ['invalid'];
       }
       const half = Math.ceil(fixes.length / 2);
