@@ -38,7 +38,7 @@ const common = {
   dwell_seconds: z.number().int().min(0, 'dwell_seconds must be 0 or more').max(86_400).default(0),
   buffer_meters: z.number().min(0, 'buffer_meters must be 0 or more').max(10_000).default(0),
 };
-const radiusMessage = `radius must be between ${GEOFENCE_MIN_RADIUS} and ${GEOFENCE_MAX_RADIUS} metres`;
+const radiusMessage = `must be between ${GEOFENCE_MIN_RADIUS} and ${GEOFENCE_MAX_RADIUS} metres`;
 
 // The geometry of each shape, shared by create and update so a new shape is checked the same way either way.
 const circleGeometry = {
