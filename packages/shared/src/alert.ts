@@ -36,7 +36,7 @@ export const alertInput = z.object({
   date: recentDate.optional(),
   /** Within a day of now: an alert is about something happening, not history or the future. */
   timestamp: recentTimestamp.optional(),
-  details: boundedText(2000, { min: 1, multiline: true }),
+  details: boundedText(2000, { multiline: true }).min(1, 'details is required'),
 });
 export type AlertInput = z.infer<typeof alertInput>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { boundedText } from './text';
 
 export const loginRequest = z.object({
-  username: boundedText(100, { min: 1 }),
+  username: boundedText(100).min(1, 'username is required'),
   password: z.string().min(1, 'password is required').max(200),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;

@@ -20,7 +20,7 @@ export type Device = z.infer<typeof device>;
 export const deviceInput = z.object({
   /** A UUID is generated when absent; or the id a phone app shows. */
   id: z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, 'id may hold letters, digits, . : - and _ only').optional(),
-  name: nameText(100, { min: 1 }).optional(),
+  name: nameText(100).min(1, 'name is required').optional(),
   prisoner_id: int32().nullable().optional(),
 });
 export type DeviceInput = z.infer<typeof deviceInput>;

@@ -31,8 +31,8 @@ export const geofence = z.object({
 export type Geofence = z.infer<typeof geofence>;
 
 const common = {
-  geofence_id: boundedText(100, { min: 1 }),
-  name: nameText(100, { min: 1 }),
+  geofence_id: boundedText(100).min(1, 'geofence_id is required'),
+  name: nameText(100).min(1, 'name is required'),
   type: z.enum(GEOFENCE_TYPES, { message: 'type must be Positive or Negative' }),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
   dwell_seconds: z.number().int().min(0, 'dwell_seconds must be 0 or more').max(86_400).default(0),

@@ -13,12 +13,12 @@ export const incident = z.object({
 export type Incident = z.infer<typeof incident>;
 
 export const incidentInput = z.object({
-  prisonerName: nameText(200, { min: 1 }),
-  guardName: nameText(200, { min: 1 }),
+  prisonerName: nameText(200).min(1, 'prisonerName is required'),
+  guardName: nameText(200).min(1, 'guardName is required'),
   date: pastDate,
   time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM'),
-  description: boundedText(5000, { min: 1, multiline: true }),
-  actionTaken: boundedText(5000, { min: 1, multiline: true }),
+  description: boundedText(5000, { multiline: true }).min(1, 'description is required'),
+  actionTaken: boundedText(5000, { multiline: true }).min(1, 'actionTaken is required'),
 });
 export type IncidentInput = z.infer<typeof incidentInput>;
 

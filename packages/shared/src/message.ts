@@ -15,7 +15,7 @@ export const logMessage = z.object({
 export type LogMessage = z.infer<typeof logMessage>;
 
 export const messageInput = z.object({
-  body: boundedText(MESSAGE_MAX_LENGTH, { min: 1, multiline: true }),
+  body: boundedText(MESSAGE_MAX_LENGTH, { multiline: true }).min(1, 'body is required'),
 });
 export type MessageInput = z.infer<typeof messageInput>;
 

@@ -19,8 +19,8 @@ export const staffMember = z.object({
 export type StaffMember = z.infer<typeof staffMember>;
 
 export const staffInput = z.object({
-  first_name: nameText(100, { min: 1 }),
-  last_name: nameText(100, { min: 1 }),
+  first_name: nameText(100).min(1, 'first_name is required'),
+  last_name: nameText(100).min(1, 'last_name is required'),
   role: z.enum(STAFF_ROLES, { message: `role must be one of ${STAFF_ROLES.join(', ')}` }),
   badge_number: z.string().trim().regex(/^\d{1,12}$/, 'badge_number must be a number (digits only)'),
   rank: nameText(100).nullable().optional(),

@@ -24,32 +24,30 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 export interface TextOptions {
   /** Free text of several lines (notes, records): tab, line feed and carriage return are allowed. */
   multiline?: boolean;
-  /** Required: at least this many characters after trimming. */
-  min?: number;
 }
 
 /**
  * Text as people type it: trimmed, normalised to Unicode NFC (so one name is stored one way), at most `max`
- * characters, without NUL or other control characters and without lone surrogates.
+ * characters, without NUL or other control characters and without lone surrogates. A required field adds
+ * `.min(1, 'field is required')`, which then applies to the trimmed text.
  */
-export function boundedText(max: number, { multiline = false, min = 0 }: TextOptions = {}) {
+export function boundedText(max: number, { multiline = false }: TextOptions = {}) {
   const control = multiline ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS;
-  let schema = z
+  return z
     .string({ message: 'must be text' })
     .trim()
     .normalize('NFC')
     .refine((value) => !LONE_SURROGATE.test(value), { message: 'must not contain lone surrogate characters', abort: true })
-    .refine((value) => !control.test(value), { message: 'must not contain control characters', abort: true });
-  if (min > 0) schema = schema.min(min, min === 1 ? 'is required' : `must be at least ${min} characters`);
-  return schema.max(max, `must be at most ${max} characters`);
+    .refine((value) => !control.test(value), { message: 'must not contain control characters', abort: true })
+    .max(max, `must be at most ${max} characters`);
 }
 
 /**
  * A person's or a place's name: `boundedText`, and no invisible or direction-changing characters, and at least one
  * letter or digit when not empty (a name made only of marks or punctuation is nobody's name).
  */
-export function nameText(max: number, options: Omit<TextOptions, 'multiline'> = {}) {
-  return boundedText(max, options)
+export function nameText(max: number) {
+  return boundedText(max)
     .refine((value) => !INVISIBLE_IN_NAMES.test(value), 'must not contain invisible or text-direction characters')
     .refine((value) => value === '' || LETTER_OR_DIGIT.test(value), 'must contain a letter or a digit');
 }

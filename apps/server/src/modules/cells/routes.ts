@@ -29,8 +29,8 @@ import {
 
 export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully!';
 
-const cellParams = z.object({ cell_id: boundedText(50, { min: 1 }) });
-const blockQuery = z.object({ block: boundedText(50, { min: 1 }) });
+const cellParams = z.object({ cell_id: boundedText(50).min(1, 'cell_id is required') });
+const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required') });
 
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = (...topics: string[]) => {

@@ -5,7 +5,7 @@ import { boundedText, device, deviceAssignInput, deviceCreated, deviceInput, dev
 import { auditActor } from '../../plugins/auth';
 import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret } from './device-service';
 
-const idParams = z.object({ id: boundedText(100, { min: 1 }) });
+const idParams = z.object({ id: boundedText(100).min(1, 'id is required') });
 
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -6,7 +6,7 @@ import { boundedText, errorResponse, geofence, geofenceInput, geofenceUpdate, me
 import { auditActor } from '../../plugins/auth';
 import { createGeofence, deleteGeofence, listGeofences, updateGeofence } from './geofence-service';
 
-const idParams = z.object({ id: boundedText(100, { min: 1 }) });
+const idParams = z.object({ id: boundedText(100).min(1, 'id is required') });
 
 const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = async () => {

@@ -55,7 +55,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Revoke one of my sessions: its browser is logged out at once',
-        params: z.object({ id: boundedText(100, { min: 1 }) }),
+        params: z.object({ id: boundedText(100).min(1, 'id is required') }),
         response: { 200: messageResponse, 404: errorResponse },
       },
     },
