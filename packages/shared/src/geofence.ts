@@ -55,7 +55,7 @@ const polygonGeometry = {
   coordinates: z
     .array(latLng)
     .min(3, 'a polygon needs at least 3 points')
-    .max(GEOFENCE_MAX_POINTS, `a polygon may have at most ${GEOFENCE_MAX_POINTS} points`),
+    .max(GEOFENCE_MAX_POINTS, `a polygon has at most ${GEOFENCE_MAX_POINTS} points`),
 };
 const rectangleGeometry = {
   shape: z.literal('Rectangle'),
