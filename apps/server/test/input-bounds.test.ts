@@ -31,11 +31,22 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   }
 
   it('a NUL byte in a name or a query answers 400 naming the field, not 500', async () => {
-    expect(await refused('POST', '/prisoner/add', { first_name: 'Ada\u0000', last_name: 'Lovelace' }, 'first_name')).toBe(
-      'first_name: must not contain control characters',
+    expect(
+      await refused('POST', '/prisoner/add', { first_name: 'Ada\u0000', last_name: 'Lovelace' }, 'first_name'),
+    ).toBe('first_name: must not contain control characters');
+    await refused(
+      'POST',
+      '/staff/add',
+      { first_name: 'Joe', last_name: '\u0000', role: 'Guard', badge_number: '1' },
+      'last_name',
+      staff,
     );
-    await refused('POST', '/staff/add', { first_name: 'Joe', last_name: '\u0000', role: 'Guard', badge_number: '1' }, 'last_name', staff);
-    for (const url of ['/prisoner/all?q=%00', '/staff/getbyRole/Guard?q=a%00b', '/audit?actor=%00', '/cell_controls/block?block=%00']) {
+    for (const url of [
+      '/prisoner/all?q=%00',
+      '/staff/getbyRole/Guard?q=a%00b',
+      '/audit?actor=%00',
+      '/cell_controls/block?block=%00',
+    ]) {
       const res = await ctx().api('GET', url);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
       expect(res.json().message).toMatch(/^(q|actor|block): must not contain control characters/);
@@ -91,7 +102,14 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   it('birth and incident dates may not be in the future', async () => {
     const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
     await refused('POST', '/prisoner/add', { first_name: 'Ada', date_of_birth: nextYear }, 'date_of_birth');
-    const incident = { prisonerName: 'Ada', guardName: 'Joe', date: nextYear, time: '10:00', description: 'x', actionTaken: 'y' };
+    const incident = {
+      prisonerName: 'Ada',
+      guardName: 'Joe',
+      date: nextYear,
+      time: '10:00',
+      description: 'x',
+      actionTaken: 'y',
+    };
     expect(await refused('POST', '/incident/add', incident, 'date', incidents)).toBe('date: must not be in the future');
   });
 
@@ -106,7 +124,13 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
     expect(await refused('POST', '/alert/all', alert('2026-02-30 10:00:00'), 'timestamp', alerts)).toBe(
       'timestamp: must be a real timestamp as YYYY-MM-DD HH:MM:SS',
     );
-    await refused('POST', '/alert/all', alert(`${utcTimestamp(Date.now()).slice(0, 10)} 24:00:00`), 'timestamp', alerts);
+    await refused(
+      'POST',
+      '/alert/all',
+      alert(`${utcTimestamp(Date.now()).slice(0, 10)} 24:00:00`),
+      'timestamp',
+      alerts,
+    );
     await refused('POST', '/alert/all', { alert_type: 'Warning', details: 'x', date: '1970-01-01' }, 'date', alerts);
     // An hour ago is fine.
     const res = await ctx().api('POST', '/alert/all', alert(utcTimestamp(Date.now() - 3_600_000)));
@@ -114,11 +138,43 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   });
 
   it('names of control, zero-width, bidi-override or lone-surrogate characters are refused; names are stored in NFC', async () => {
-    for (const name of ['\u0007\u0008', '\u200B\u200C\u200D', 'Ada\u200BLovelace', '\u202Eecila\u202C', '\u2066x\u2069', '\uFEFF\uFEFFa\u2060', '\uD800', 'Ad\uDC00a', '\u0085', '...', '\u0301']) {
+    for (const name of [
+      '\u0007\u0008',
+      '\u200B\u200C\u200D',
+      'Ada\u200BLovelace',
+      '\u202Eecila\u202C',
+      '\u2066x\u2069',
+      '\uFEFF\uFEFFa\u2060',
+      '\uD800',
+      'Ad\uDC00a',
+      '\u0085',
+      '...',
+      '\u0301',
+    ]) {
       await refused('POST', '/prisoner/add', { first_name: name, last_name: 'Lovelace' }, 'first_name');
     }
-    await refused('POST', '/staff/add', { first_name: 'Joe', last_name: '\u202Edrau\u202C', role: 'Guard', badge_number: '7' }, 'last_name', staff);
-    await refused('POST', '/geofence/add', { geofence_id: 'g-bidi', shape: 'Circle', name: '\u202EdraY', type: 'Negative', radius: 10, center_lat: 1, center_lng: 1 }, 'name', geofences);
+    await refused(
+      'POST',
+      '/staff/add',
+      { first_name: 'Joe', last_name: '\u202Edrau\u202C', role: 'Guard', badge_number: '7' },
+      'last_name',
+      staff,
+    );
+    await refused(
+      'POST',
+      '/geofence/add',
+      {
+        geofence_id: 'g-bidi',
+        shape: 'Circle',
+        name: '\u202EdraY',
+        type: 'Negative',
+        radius: 10,
+        center_lat: 1,
+        center_lng: 1,
+      },
+      'name',
+      geofences,
+    );
     // "é" typed as e + combining acute is stored as the one character U+00E9.
     const res = await ctx().api('POST', '/prisoner/add', { first_name: 'Ame\u0301lie', last_name: 'Poulain' });
     expect(res.statusCode, res.body).toBe(200);
@@ -130,7 +186,15 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   });
 
   it('geofence radius 1e300, 3e7 and 1e-300 m, and polygons of 1,001 points, are refused', async () => {
-    const circle = (radius: number) => ({ geofence_id: `g-${radius}`, shape: 'Circle', name: 'Zone', type: 'Negative', radius, center_lat: 51.5, center_lng: -0.12 });
+    const circle = (radius: number) => ({
+      geofence_id: `g-${radius}`,
+      shape: 'Circle',
+      name: 'Zone',
+      type: 'Negative',
+      radius,
+      center_lat: 51.5,
+      center_lng: -0.12,
+    });
     for (const radius of [1e300, 3e7, 1e-300, 0.5, 100_001]) {
       expect(await refused('POST', '/geofence/add', circle(radius), 'radius', geofences)).toBe(
         'radius: must be between 1 and 100000 metres',
@@ -139,13 +203,28 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
     // A circle with a valid geometry is stored; changing it to a world-covering one is refused too.
     const stored = await ctx().api('POST', '/geofence/add', circle(100_000));
     expect(stored.statusCode, stored.body).toBe(200);
-    const grow = await ctx().api('PUT', '/geofence/update/g-100000', { shape: 'Circle', radius: 1e300, center_lat: 51.5, center_lng: -0.12 });
+    const grow = await ctx().api('PUT', '/geofence/update/g-100000', {
+      shape: 'Circle',
+      radius: 1e300,
+      center_lat: 51.5,
+      center_lng: -0.12,
+    });
     expect(grow.statusCode).toBe(400);
     const [row] = await ctx().database.db.select().from(geofences);
     expect(row!.radius).toBe(100_000);
     // A regular 1,001-gon: no crossing edges, so only the point count refuses it.
-    const ring = (n: number) => Array.from({ length: n }, (_, i) => [51.5 + 0.01 * Math.sin((2 * Math.PI * i) / n), -0.12 + 0.01 * Math.cos((2 * Math.PI * i) / n)]);
-    const polygon = (n: number) => ({ geofence_id: `p-${n}`, shape: 'Polygon', name: 'Ring', type: 'Negative', coordinates: ring(n) });
+    const ring = (n: number) =>
+      Array.from({ length: n }, (_, i) => [
+        51.5 + 0.01 * Math.sin((2 * Math.PI * i) / n),
+        -0.12 + 0.01 * Math.cos((2 * Math.PI * i) / n),
+      ]);
+    const polygon = (n: number) => ({
+      geofence_id: `p-${n}`,
+      shape: 'Polygon',
+      name: 'Ring',
+      type: 'Negative',
+      coordinates: ring(n),
+    });
     expect(await refused('POST', '/geofence/add', polygon(1001), 'coordinates', geofences)).toBe(
       'coordinates: a polygon has at most 1000 points',
     );

@@ -61,7 +61,23 @@ const BAD_TEXTS = [
   '../../etc/passwd',
   '{"$ne":null}',
 ];
-const BAD_NUMBERS = [3.5e38, -3.5e38, 1e300, -1e300, 1e-300, 3e7, -1, 0, 0.5, 3_000_000_000, 2_147_483_648, -2_147_483_649, Number.MAX_SAFE_INTEGER, 361, -0];
+const BAD_NUMBERS = [
+  3.5e38,
+  -3.5e38,
+  1e300,
+  -1e300,
+  1e-300,
+  3e7,
+  -1,
+  0,
+  0.5,
+  3_000_000_000,
+  2_147_483_648,
+  -2_147_483_649,
+  Number.MAX_SAFE_INTEGER,
+  361,
+  -0,
+];
 
 const deepArray = (depth: number): unknown => (depth === 0 ? [] : [deepArray(depth - 1)]);
 
@@ -76,7 +92,13 @@ const badValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.double() },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}, [1, 2], { nested: { deeper: '\u0000' } }) },
-  { weight: 1, arbitrary: fc.constantFrom(deepArray(500), Array.from({ length: 1001 }, (_, i) => [51.5 + i * 1e-5, -0.12])) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      deepArray(500),
+      Array.from({ length: 1001 }, (_, i) => [51.5 + i * 1e-5, -0.12]),
+    ),
+  },
   { weight: 1, arbitrary: fc.array(badText, { maxLength: 3 }) },
 );
 
@@ -208,7 +230,7 @@ function encode(value: string): string {
     return '%ED%A0%80';
   }
 }
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
 interface RouteFields {
   query: string[];
@@ -251,12 +273,16 @@ function requestArbitrary(method: string, url: string, fields: RouteFields, s: S
   const knownBodyFields = fields.body ?? [];
   const extra = ['unexpected', 'id', 'prisoner_id', 'name', '__proto__'];
   const pick = (name: string, example: unknown) =>
-    example === undefined ? badValue : fc.oneof({ weight: 1, arbitrary: fc.constant(example) }, { weight: 1, arbitrary: badValue });
+    example === undefined
+      ? badValue
+      : fc.oneof({ weight: 1, arbitrary: fc.constant(example) }, { weight: 1, arbitrary: badValue });
   const pathArb = fc.tuple(...params.map((p) => pick(p, pathExample(url, p, s)).map(asText)));
   const queryArb = fc.array(
-    fc.tuple(fc.constantFrom(...fields.query, ...extra), fc.boolean()).chain(([name, repeated]) =>
-      fc.tuple(fc.constant(name), pick(name, examples[name]).map(asText), repeated ? badText : fc.constant(null)),
-    ),
+    fc
+      .tuple(fc.constantFrom(...fields.query, ...extra), fc.boolean())
+      .chain(([name, repeated]) =>
+        fc.tuple(fc.constant(name), pick(name, examples[name]).map(asText), repeated ? badText : fc.constant(null)),
+      ),
     { maxLength: Math.max(3, fields.query.length + 1) },
   );
   const objectBody = fc
@@ -264,7 +290,9 @@ function requestArbitrary(method: string, url: string, fields: RouteFields, s: S
       fc.subarray(knownBodyFields, { minLength: Math.min(1, knownBodyFields.length) }),
       fc.array(fc.constantFrom(...extra), { maxLength: 1 }),
     )
-    .chain(([names, more]) => fc.tuple(...[...names, ...more].map((name) => fc.tuple(fc.constant(name), pick(name, examples[name])))))
+    .chain(([names, more]) =>
+      fc.tuple(...[...names, ...more].map((name) => fc.tuple(fc.constant(name), pick(name, examples[name])))),
+    )
     .map((entries) => Object.fromEntries(entries));
   const bodyArb: fc.Arbitrary<unknown> =
     method === 'GET'
@@ -272,7 +300,10 @@ function requestArbitrary(method: string, url: string, fields: RouteFields, s: S
       : fc.oneof(
           { weight: 8, arbitrary: objectBody },
           { weight: 1, arbitrary: badValue },
-          { weight: 1, arbitrary: fc.constantFrom('{"unterminated": ', '\u0000', 'null', '[]') .map((raw) => ({ raw })) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom('{"unterminated": ', '\u0000', 'null', '[]').map((raw) => ({ raw })),
+          },
         );
   return fc.record({ path: pathArb, query: queryArb, body: bodyArb });
 }
@@ -286,7 +317,8 @@ async function fingerprintQuery(ctx: TestContext): Promise<string> {
   const tables = await ctx.database.db.execute<{ table_name: string }>(
     sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
   );
-  const rows = (tables as unknown as { rows: { table_name: string }[] }).rows ?? (tables as unknown as { table_name: string }[]);
+  const rows =
+    (tables as unknown as { rows: { table_name: string }[] }).rows ?? (tables as unknown as { table_name: string }[]);
   const parts = rows
     .map((r) => r.table_name)
     .filter((t) => t !== 'login_throttle')
@@ -304,7 +336,9 @@ async function fingerprintQuery(ctx: TestContext): Promise<string> {
 
 async function fingerprint(ctx: TestContext, query: string): Promise<string> {
   const result = await ctx.database.db.execute<{ t: string; h: string }>(sql.raw(query));
-  const rows = (result as unknown as { rows?: { t: string; h: string }[] }).rows ?? (result as unknown as { t: string; h: string }[]);
+  const rows =
+    (result as unknown as { rows?: { t: string; h: string }[] }).rows ??
+    (result as unknown as { t: string; h: string }[]);
   return rows.map((r) => `${r.t}:${r.h}`).join(' ');
 }
 
@@ -326,9 +360,19 @@ async function seed(ctx: TestContext): Promise<Seeded> {
     return res.json();
   };
   await ok('POST', '/cell_controls/cells', { cell_id: 'FZ-1', block: 'A', capacity: 5, security_level: 'Low' });
-  const prisoner = await ok('POST', '/prisoner/add', { first_name: 'Ada', last_name: 'Lovelace', cell_id: 'FZ-1', status: 'Incarcerated' });
+  const prisoner = await ok('POST', '/prisoner/add', {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    cell_id: 'FZ-1',
+    status: 'Incarcerated',
+  });
   const other = await ok('POST', '/prisoner/add', { first_name: 'Grace', last_name: 'Hopper' });
-  const staff = await ok('POST', '/staff/add', { first_name: 'Joe', last_name: 'Guard', role: 'Guard', badge_number: '100' });
+  const staff = await ok('POST', '/staff/add', {
+    first_name: 'Joe',
+    last_name: 'Guard',
+    role: 'Guard',
+    badge_number: '100',
+  });
   await ok('POST', '/incident/add', {
     prisonerName: 'Ada Lovelace',
     guardName: 'Joe Guard',
@@ -337,11 +381,23 @@ async function seed(ctx: TestContext): Promise<Seeded> {
     description: 'Shouting',
     actionTaken: 'Talked',
   });
-  await ok('POST', '/geofence/add', { geofence_id: 'fz-yard', name: 'Yard', shape: 'Circle', type: 'Negative', radius: 30, center_lat: 10, center_lng: 10 });
+  await ok('POST', '/geofence/add', {
+    geofence_id: 'fz-yard',
+    name: 'Yard',
+    shape: 'Circle',
+    type: 'Negative',
+    radius: 30,
+    center_lat: 10,
+    center_lng: 10,
+  });
   const device = await ok('POST', '/devices', { name: 'Tag', prisoner_id: prisoner.prisoner_id });
   const alert = await ok('POST', '/alert/all', { alert_type: 'Warning', details: 'Seeded' });
   await ok('POST', '/messages', { body: 'Seeded' });
-  const admin = await ok('POST', '/admins', { username: 'second', name: 'Second', password: 'a long enough passphrase 7' });
+  const admin = await ok('POST', '/admins', {
+    username: 'second',
+    name: 'Second',
+    password: 'a long enough passphrase 7',
+  });
   return {
     prisonerId: prisoner.prisoner_id,
     otherPrisonerId: other.prisoner_id,
@@ -373,7 +429,9 @@ for (const engine of availableEngines()) {
     it('no generated request gets a 5xx, and none refused with a 4xx changes the database', async () => {
       const { app } = ctx;
       const doc = app.swagger() as unknown as OpenApi;
-      const routes = app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`) && !SKIPPED.has(`${r.method} ${r.url}`));
+      const routes = app.registeredRoutes.filter(
+        (r) => r.url.startsWith(`${API_PREFIX}/`) && !SKIPPED.has(`${r.method} ${r.url}`),
+      );
       expect(routes.length).toBeGreaterThan(40);
       const query = await fingerprintQuery(ctx);
       let before = await fingerprint(ctx, query);
@@ -385,35 +443,44 @@ for (const engine of availableEngines()) {
       for (const route of routes) {
         const fields = routeFields(doc, route.method, route.url);
         await fc.assert(
-          fc.asyncProperty(requestArbitrary(route.method, route.url, fields, seeded), async ({ path, query: pairs, body }) => {
-            let i = 0;
-            const url =
-              route.url.replace(/:(\w+)/g, () => encode(path[i++] ?? '')) +
-              (pairs.length
-                ? `?${pairs.flatMap(([k, v, again]) => [`${encode(k)}=${encode(v)}`, ...(again === null ? [] : [`${encode(k)}=${encode(again)}`])]).join('&')}`
-                : '');
-            const raw = body && typeof body === 'object' && 'raw' in body ? String((body as { raw: string }).raw) : undefined;
-            const res = await app.inject({
-              method: route.method as 'GET',
-              url,
-              headers: { cookie: ctx.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-              ...(body === undefined ? {} : { payload: raw ?? JSON.stringify(body) ?? 'null' }),
-            });
-            sent++;
-            statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-            const what = `${route.method} ${url.slice(0, 300)} ${raw ?? JSON.stringify(body)?.slice(0, 300)} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
-            // Collected rather than thrown, so one run lists every failure (not just the first).
-            if (res.statusCode >= 500) fiveHundreds.push(what);
-            if (!route.public) expect(res.statusCode, `the test's session ended: ${what}`).not.toBe(401);
-            const after = await fingerprint(ctx, query);
-            if (res.statusCode >= 400 && after !== before) changedByRefusal.push(`${what}\n  ${diff(before, after)}`);
-            before = after;
-          }),
+          fc.asyncProperty(
+            requestArbitrary(route.method, route.url, fields, seeded),
+            async ({ path, query: pairs, body }) => {
+              let i = 0;
+              const url =
+                route.url.replace(/:(\w+)/g, () => encode(path[i++] ?? '')) +
+                (pairs.length
+                  ? `?${pairs.flatMap(([k, v, again]) => [`${encode(k)}=${encode(v)}`, ...(again === null ? [] : [`${encode(k)}=${encode(again)}`])]).join('&')}`
+                  : '');
+              const raw =
+                body && typeof body === 'object' && 'raw' in body ? String((body as { raw: string }).raw) : undefined;
+              const res = await app.inject({
+                method: route.method as 'GET',
+                url,
+                headers: { cookie: ctx.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+                ...(body === undefined ? {} : { payload: raw ?? JSON.stringify(body) ?? 'null' }),
+              });
+              sent++;
+              statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+              const what = `${route.method} ${url.slice(0, 300)} ${raw ?? JSON.stringify(body)?.slice(0, 300)} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
+              // Collected rather than thrown, so one run lists every failure (not just the first).
+              if (res.statusCode >= 500) fiveHundreds.push(what);
+              if (!route.public) expect(res.statusCode, `the test's session ended: ${what}`).not.toBe(401);
+              const after = await fingerprint(ctx, query);
+              if (res.statusCode >= 400 && after !== before) changedByRefusal.push(`${what}\n  ${diff(before, after)}`);
+              before = after;
+            },
+          ),
           { numRuns: RUNS[engine] },
         );
       }
-      const codes = [...statuses].sort(([a], [b]) => a - b).map(([code, n]) => `${code}x${n}`).join(' ');
-      console.log(`route fuzz [${engine}]: ${routes.length} routes, ${sent} requests, ${fiveHundreds.length} 5xx (${codes})`);
+      const codes = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([code, n]) => `${code}x${n}`)
+        .join(' ');
+      console.log(
+        `route fuzz [${engine}]: ${routes.length} routes, ${sent} requests, ${fiveHundreds.length} 5xx (${codes})`,
+      );
       expect(fiveHundreds).toEqual([]);
       expect(changedByRefusal).toEqual([]);
     }, 240_000);

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { boundedText, int32, intText, isoDate, isoInstant, nameText, parseTimestamp, pastDate, recentTimestamp } from './text';
+import {
+  boundedText,
+  int32,
+  intText,
+  isoDate,
+  isoInstant,
+  nameText,
+  parseTimestamp,
+  pastDate,
+  recentTimestamp,
+} from './text';
 
-const message = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
+const message = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues[0]?.message;
 
 describe('boundedText', () => {
   const single = boundedText(10);
@@ -27,11 +38,23 @@ describe('boundedText', () => {
 describe('nameText', () => {
   const name = nameText(50).min(1, 'name is required');
   it('accepts names of any script', () => {
-    for (const ok of ["O'Brien", 'Zoë', 'José-María', '李小龙', 'Ἀθηνᾶ', 'محمد', 'R2D2']) expect(name.parse(ok)).toBe(ok.normalize('NFC'));
+    for (const ok of ["O'Brien", 'Zoë', 'José-María', '李小龙', 'Ἀθηνᾶ', 'محمد', 'R2D2'])
+      expect(name.parse(ok)).toBe(ok.normalize('NFC'));
   });
   it('refuses zero-width, bidi and invisible characters, and names without a letter or digit', () => {
-    for (const bad of ['A\u200Bb', 'A\u200Cb', 'A\u200Db', 'A\u2060b', 'A\uFEFFb', '\u202Eabc', 'a\u2066b\u2069', 'a\u200Fb']) {
-      expect(message(name.safeParse(bad)), JSON.stringify(bad)).toBe('must not contain invisible or text-direction characters');
+    for (const bad of [
+      'A\u200Bb',
+      'A\u200Cb',
+      'A\u200Db',
+      'A\u2060b',
+      'A\uFEFFb',
+      '\u202Eabc',
+      'a\u2066b\u2069',
+      'a\u200Fb',
+    ]) {
+      expect(message(name.safeParse(bad)), JSON.stringify(bad)).toBe(
+        'must not contain invisible or text-direction characters',
+      );
     }
     expect(message(name.safeParse('...'))).toBe('must contain a letter or a digit');
     expect(message(name.safeParse('  '))).toBe('name is required');
@@ -50,14 +73,24 @@ describe('numbers', () => {
   });
   it('int32 bounds JSON numbers to the integer column', () => {
     expect(int32().parse(7)).toBe(7);
-    for (const bad of [0, -1, 1.5, 3_000_000_000, Infinity, Number.NaN]) expect(int32().safeParse(bad).success, String(bad)).toBe(false);
+    for (const bad of [0, -1, 1.5, 3_000_000_000, Infinity, Number.NaN])
+      expect(int32().safeParse(bad).success, String(bad)).toBe(false);
   });
 });
 
 describe('dates and instants', () => {
   it('isoDate: real dates in 1900-2100', () => {
     expect(isoDate.parse('2024-02-29')).toBe('2024-02-29');
-    for (const bad of ['2026-02-30', '2023-02-29', '0000-01-01', '1899-12-31', '2101-01-01', '9999-12-31', '2026-13-01', '26-01-01']) {
+    for (const bad of [
+      '2026-02-30',
+      '2023-02-29',
+      '0000-01-01',
+      '1899-12-31',
+      '2101-01-01',
+      '9999-12-31',
+      '2026-13-01',
+      '26-01-01',
+    ]) {
       expect(isoDate.safeParse(bad).success, bad).toBe(false);
     }
   });
@@ -69,7 +102,13 @@ describe('dates and instants', () => {
   it('parseTimestamp checks every calendar field instead of rolling over', () => {
     expect(parseTimestamp('2026-01-02 10:30:00')?.toISOString()).toBe('2026-01-02T10:30:00.000Z');
     expect(parseTimestamp('2026-01-02T12:30:00.250+02:00')?.toISOString()).toBe('2026-01-02T10:30:00.250Z');
-    for (const bad of ['2026-02-30 10:00:00', '2026-01-01 24:00:00', '2026-01-01 10:60:00', '2026-01-01 10:00:00junk', 'yesterday']) {
+    for (const bad of [
+      '2026-02-30 10:00:00',
+      '2026-01-01 24:00:00',
+      '2026-01-01 10:60:00',
+      '2026-01-01 10:00:00junk',
+      'yesterday',
+    ]) {
       expect(parseTimestamp(bad), bad).toBeNull();
     }
   });
@@ -78,7 +117,9 @@ describe('dates and instants', () => {
     expect(recentTimestamp.safeParse(at(Date.now() - 3_600_000)).success).toBe(true);
     expect(message(recentTimestamp.safeParse('9999-12-31 23:59:59'))).toBe('must be within a day of now');
     expect(message(recentTimestamp.safeParse('1970-01-01 00:00:00'))).toBe('must be within a day of now');
-    expect(message(recentTimestamp.safeParse('2026-02-30 10:00:00'))).toBe('must be a real timestamp as YYYY-MM-DD HH:MM:SS');
+    expect(message(recentTimestamp.safeParse('2026-02-30 10:00:00'))).toBe(
+      'must be a real timestamp as YYYY-MM-DD HH:MM:SS',
+    );
   });
   it('isoInstant: an ISO instant in 1900-2100', () => {
     expect(isoInstant().safeParse('2026-01-01T00:00:00Z').success).toBe(true);

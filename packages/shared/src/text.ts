@@ -12,8 +12,10 @@ export const MAX_YEAR = 2100;
 const DAY_MS = 86_400_000;
 
 // C0 controls, DEL and C1 controls. Multi-line free text may hold tab, line feed and carriage return.
+/* eslint-disable no-control-regex -- matching control characters is the point of these two */
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
 const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/* eslint-enable no-control-regex */
 // Half of a UTF-16 pair on its own: not a character at all; PostgreSQL would store U+FFFD instead.
 const LONE_SURROGATE = /\p{Cs}/u;
 // Invisible characters that make two names look alike or reorder how a name is shown: zero-width space, (non-)joiner,
@@ -37,7 +39,10 @@ export function boundedText(max: number, { multiline = false }: TextOptions = {}
     .string({ message: 'must be text' })
     .trim()
     .normalize('NFC')
-    .refine((value) => !LONE_SURROGATE.test(value), { message: 'must not contain lone surrogate characters', abort: true })
+    .refine((value) => !LONE_SURROGATE.test(value), {
+      message: 'must not contain lone surrogate characters',
+      abort: true,
+    })
     .refine((value) => !control.test(value), { message: 'must not contain control characters', abort: true })
     .max(max, `must be at most ${max} characters`);
 }
@@ -151,10 +156,7 @@ export const recentTimestamp = z
     message: 'must be a real timestamp as YYYY-MM-DD HH:MM:SS',
     abort: true,
   })
-  .refine(
-    (value) => Math.abs(parseTimestamp(value)!.getTime() - Date.now()) <= DAY_MS,
-    'must be within a day of now',
-  );
+  .refine((value) => Math.abs(parseTimestamp(value)!.getTime() - Date.now()) <= DAY_MS, 'must be within a day of now');
 
 /** An ISO instant with an offset (query ranges), in the years 1900 to 2100. */
 export function isoInstant(message = 'must be an ISO instant, e.g. 2026-01-31T08:00:00Z') {
