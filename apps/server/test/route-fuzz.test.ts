@@ -14,7 +14,7 @@ import { availableEngines, type Engine } from './test-db';
  * Generated requests per route. PGlite (single-threaded, in this process) is the slower engine here: about 10 ms a
  * request with its fingerprint against 3 ms on PostgreSQL, so PostgreSQL gets more runs within the ~60 s budget.
  */
-const RUNS: Record<Engine, number> = { pglite: 30, postgres: 60 };
+const RUNS: Record<Engine, number> = { pglite: 30, postgres: 45 };
 
 // Ending the test's own session would turn every later request into a 401 and prove nothing.
 const SKIPPED = new Set([`POST ${API_PREFIX}/admin/logout`]);
