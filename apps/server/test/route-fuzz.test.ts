@@ -16,6 +16,9 @@ import { availableEngines, type Engine } from './test-db';
  */
 const RUNS: Record<Engine, number> = { pglite: 30, postgres: 45 };
 
+// A new seed each run explores new inputs; FUZZ_SEED=<seed from the summary line> replays a run.
+const SEED = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
+
 // Ending the test's own session would turn every later request into a 401 and prove nothing.
 const SKIPPED = new Set([`POST ${API_PREFIX}/admin/logout`]);
 
@@ -443,7 +446,7 @@ for (const engine of availableEngines()) {
       const changedByRefusal: string[] = [];
       const statuses = new Map<number, number>();
 
-      for (const route of routes) {
+      for (const [index, route] of routes.entries()) {
         const fields = routeFields(doc, route.method, route.url);
         await fc.assert(
           fc.asyncProperty(
@@ -474,7 +477,7 @@ for (const engine of availableEngines()) {
               before = after;
             },
           ),
-          { numRuns: RUNS[engine] },
+          { numRuns: RUNS[engine], seed: SEED + index },
         );
       }
       const codes = [...statuses]
@@ -482,7 +485,7 @@ for (const engine of availableEngines()) {
         .map(([code, n]) => `${code}x${n}`)
         .join(' ');
       console.log(
-        `route fuzz [${engine}]: ${routes.length} routes, ${sent} requests, ${fiveHundreds.length} 5xx (${codes})`,
+        `route fuzz [${engine}]: ${routes.length} routes, ${sent} requests, ${fiveHundreds.length} 5xx (${codes}), seed ${SEED}`,
       );
       expect(fiveHundreds).toEqual([]);
       expect(changedByRefusal).toEqual([]);
