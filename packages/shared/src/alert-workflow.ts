@@ -1,7 +1,8 @@
 // The alert workflow (issue 5): acknowledge, resolve, in bulk, and the 30-day chart.
 import { z } from 'zod';
+import { boundedText, int32, intText } from './text';
 
-const note = z.string().trim().max(2000, 'note must be at most 2000 characters').optional();
+const note = boundedText(2000, { multiline: true }).optional();
 
 export const alertStepRequest = z.object({ note });
 export type AlertStepRequest = z.infer<typeof alertStepRequest>;
@@ -11,7 +12,7 @@ export type AlertWorkflowAction = (typeof ALERT_WORKFLOW_ACTIONS)[number];
 
 export const alertBulkRequest = z.object({
   ids: z
-    .array(z.number().int().positive())
+    .array(int32())
     .min(1, 'ids must hold at least one alert id')
     .max(500, 'ids may hold at most 500 alert ids'),
   action: z.enum(ALERT_WORKFLOW_ACTIONS, { message: 'action must be acknowledge or resolve' }),
@@ -27,7 +28,7 @@ export const alertBulkResponse = z.object({
 });
 export type AlertBulkResponse = z.infer<typeof alertBulkResponse>;
 
-export const alertDailyStatsQuery = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) });
+export const alertDailyStatsQuery = z.object({ days: intText(1, 366).default(30) });
 
 export const alertDailyCount = z.object({
   /** UTC day, YYYY-MM-DD. */

@@ -1,7 +1,8 @@
 // Alerts (SPEC.md sections 3 and 7; DECISIONS.md item 2; the workflow of "Beyond the spec").
 import { z } from 'zod';
 import { ALERT_STATUSES, ALERT_TYPES } from './constants';
-import { isoDate, pageQuery } from './api';
+import { pageQuery } from './api';
+import { boundedText, intText, isoInstant, recentDate, recentTimestamp } from './text';
 
 export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual'] as const;
 
@@ -29,23 +30,22 @@ export type AlertRecord = z.infer<typeof alertRecord>;
 
 /** POST /alert/all: an alert from an operator or an outside system (SPEC.md section 7 fields). */
 export const alertInput = z.object({
-  device_id: z.string().trim().max(100).nullable().optional(),
+  device_id: boundedText(100).nullable().optional(),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }),
-  date: isoDate.optional(),
-  timestamp: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/, 'timestamp must be YYYY-MM-DD HH:MM:SS')
-    .optional(),
-  details: z.string().trim().min(1, 'details is required').max(2000),
+  /** The alert's day, within a day of today. */
+  date: recentDate.optional(),
+  /** Within a day of now: an alert is about something happening, not history or the future. */
+  timestamp: recentTimestamp.optional(),
+  details: boundedText(2000, { multiline: true }).min(1, 'details is required'),
 });
 export type AlertInput = z.infer<typeof alertInput>;
 
 export const alertListQuery = pageQuery.extend({
   status: z.enum(ALERT_STATUSES).optional(),
   alert_type: z.enum(ALERT_TYPES).optional(),
-  prisoner_id: z.coerce.number().int().optional(),
-  from: z.string().datetime({ offset: true }).optional(),
-  to: z.string().datetime({ offset: true }).optional(),
+  prisoner_id: intText().optional(),
+  from: isoInstant().optional(),
+  to: isoInstant().optional(),
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 

@@ -1,6 +1,7 @@
 // The audit trail as the Audit screen reads it (append-only; no route changes or deletes an entry).
 import { z } from 'zod';
 import { pageQuery } from './api';
+import { boundedText, isoInstant } from './text';
 
 export const auditEntry = z.object({
   id: z.number().int(),
@@ -17,22 +18,16 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-const instant = (field: string) =>
-  z
-    .string()
-    .datetime({ offset: true, message: `${field} must be an ISO instant` })
-    .optional();
-
 export const auditQuery = pageQuery.extend({
   /** Exact entity, e.g. prisoner, alert, session. */
-  entity: z.string().trim().max(100).optional(),
-  entity_id: z.string().trim().max(200).optional(),
+  entity: boundedText(100).optional(),
+  entity_id: boundedText(200).optional(),
   /** An action or its prefix: `login` finds login, login.failed and login.locked. */
-  action: z.string().trim().max(100).optional(),
+  action: boundedText(100).optional(),
   /** Part of the actor's username, any case. */
-  actor: z.string().trim().max(100).optional(),
-  from: instant('from'),
-  to: instant('to'),
+  actor: boundedText(100).optional(),
+  from: isoInstant().optional(),
+  to: isoInstant().optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 

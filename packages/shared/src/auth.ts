@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { boundedText } from './text';
 
 export const loginRequest = z.object({
-  username: z.string().trim().min(1, 'username is required').max(100),
+  username: boundedText(100).min(1, 'username is required'),
   password: z.string().min(1, 'password is required').max(200),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;

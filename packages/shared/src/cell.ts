@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SECURITY_LEVELS } from './constants';
 import { prisoner } from './prisoner';
+import { boundedText, int32, nameText } from './text';
 
 export const cell = z.object({
   cell_id: z.string(),
@@ -27,7 +28,7 @@ export type Block = z.infer<typeof block>;
 
 export const cellInput = z.object({
   cell_id: z.string().trim().min(1, 'cell_id is required').max(50).regex(/^[\w-]+$/, 'cell_id may hold letters, digits, - and _ only'),
-  block: z.string().trim().min(1, 'block is required').max(50),
+  block: nameText(50).min(1, 'block is required'),
   capacity: z.number().int('capacity must be a whole number').min(1, 'capacity must be at least 1').max(100, 'capacity must be at most 100'),
   security_level: z.enum(SECURITY_LEVELS, { message: `security_level must be one of ${SECURITY_LEVELS.join(', ')}` }),
 });
@@ -37,7 +38,7 @@ export const cellUpdateInput = cellInput.omit({ cell_id: true }).partial();
 export type CellUpdateInput = z.infer<typeof cellUpdateInput>;
 
 /** Move (or first assign) a prisoner into a cell; refused with 409 "Cell X is full" when it has no room. */
-export const assignCellInput = z.object({ prisoner_id: z.number().int().positive(), cell_id: z.string().trim().min(1, 'cell_id is required') });
+export const assignCellInput = z.object({ prisoner_id: int32(), cell_id: boundedText(50).min(1, 'cell_id is required') });
 export type AssignCellInput = z.infer<typeof assignCellInput>;
 /** POST /cell_controls/assign: the prisoner after the move and the cell it is now in. */
 export const assignCellResponse = z.object({ message: z.string(), prisoner, cell });

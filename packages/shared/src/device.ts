@@ -1,5 +1,6 @@
 // Tracking devices: records with a secret, assigned to at most one prisoner ("Beyond the spec").
 import { z } from 'zod';
+import { int32, nameText } from './text';
 
 export const DEFAULT_DEVICE_NAME = 'Prisoner Tracker A8';
 
@@ -19,8 +20,8 @@ export type Device = z.infer<typeof device>;
 export const deviceInput = z.object({
   /** A UUID is generated when absent; or the id a phone app shows. */
   id: z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, 'id may hold letters, digits, . : - and _ only').optional(),
-  name: z.string().trim().min(1, 'name is required').max(100).optional(),
-  prisoner_id: z.number().int().positive().nullable().optional(),
+  name: nameText(100).min(1, 'name is required').optional(),
+  prisoner_id: int32().nullable().optional(),
 });
 export type DeviceInput = z.infer<typeof deviceInput>;
 
@@ -30,7 +31,7 @@ export type DeviceCreated = z.infer<typeof deviceCreated>;
 
 /** PUT /devices/{id}/assign: null unassigns. A prisoner has at most one device; assigning moves it. */
 export const deviceAssignInput = z.object({
-  prisoner_id: z.number({ message: 'prisoner_id must be a prisoner id or null' }).int().positive().nullable(),
+  prisoner_id: int32().nullable(),
 });
 export type DeviceAssignInput = z.infer<typeof deviceAssignInput>;
 

@@ -1,6 +1,13 @@
 // Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
+import { boundedText, nameText } from './text';
+
+/** A circle's radius, in metres: a cell is more than 1 m across, a prison less than 100 km. */
+export const GEOFENCE_MIN_RADIUS = 1;
+export const GEOFENCE_MAX_RADIUS = 100_000;
+/** The most corners a polygon may have: plenty for a drawn zone, few enough to test every fix against. */
+export const GEOFENCE_MAX_POINTS = 1000;
 
 const latitude = z.number().finite().min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90');
 const longitude = z.number().finite().min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180');
@@ -24,24 +31,31 @@ export const geofence = z.object({
 export type Geofence = z.infer<typeof geofence>;
 
 const common = {
-  geofence_id: z.string().trim().min(1, 'geofence_id is required').max(100),
-  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  geofence_id: boundedText(100).min(1, 'geofence_id is required'),
+  name: nameText(100).min(1, 'name is required'),
   type: z.enum(GEOFENCE_TYPES, { message: 'type must be Positive or Negative' }),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
   dwell_seconds: z.number().int().min(0, 'dwell_seconds must be 0 or more').max(86_400).default(0),
   buffer_meters: z.number().min(0, 'buffer_meters must be 0 or more').max(10_000).default(0),
 };
+const radiusMessage = `must be between ${GEOFENCE_MIN_RADIUS} and ${GEOFENCE_MAX_RADIUS} metres`;
 
 // The geometry of each shape, shared by create and update so a new shape is checked the same way either way.
 const circleGeometry = {
   shape: z.literal('Circle'),
-  radius: z.number().finite().positive('radius must be a positive number of metres'),
+  radius: z
+    .number({ message: 'radius must be a number of metres' })
+    .min(GEOFENCE_MIN_RADIUS, radiusMessage)
+    .max(GEOFENCE_MAX_RADIUS, radiusMessage),
   center_lat: latitude,
   center_lng: longitude,
 };
 const polygonGeometry = {
   shape: z.literal('Polygon'),
-  coordinates: z.array(latLng).min(3, 'a polygon needs at least 3 points'),
+  coordinates: z
+    .array(latLng)
+    .min(3, 'a polygon needs at least 3 points')
+    .max(GEOFENCE_MAX_POINTS, `a polygon has at most ${GEOFENCE_MAX_POINTS} points`),
 };
 const rectangleGeometry = {
   shape: z.literal('Rectangle'),

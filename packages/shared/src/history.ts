@@ -1,6 +1,7 @@
 // Location history (issue 5): a prisoner's stored fixes over a time range, thinned for drawing, and exported.
 import { z } from 'zod';
 import { ALERT_STATUSES, ALERT_TYPES } from './constants';
+import { intText, isoInstant } from './text';
 
 /** The most points a history answer draws by default; longer ranges are thinned on the server. */
 export const HISTORY_DEFAULT_MAX_POINTS = 2000;
@@ -10,16 +11,10 @@ export const HISTORY_MAX_RANGE_DAYS = 31;
 /** A gap between two fixes longer than this is a loss of signal: it counts towards no geofence. */
 export const HISTORY_MAX_GAP_SECONDS = 300;
 
-const instant = (field: string) =>
-  z.string().datetime({ offset: true, message: `${field} must be an ISO instant, e.g. 2026-01-31T08:00:00Z` });
-
 const range = z.object({
-  prisoner_id: z.coerce
-    .number({ message: 'prisoner_id must be a number' })
-    .int()
-    .positive('prisoner_id must be a positive id'),
-  from: instant('from'),
-  to: instant('to'),
+  prisoner_id: intText(),
+  from: isoInstant(),
+  to: isoInstant(),
 });
 
 /** Shared checks of both history queries: the range is ordered and not too long. */
@@ -38,12 +33,7 @@ function checkRange(value: { from: string; to: string }, ctx: z.RefinementCtx) {
 
 export const historyQuery = range
   .extend({
-    max_points: z.coerce
-      .number()
-      .int()
-      .min(2, 'max_points must be at least 2')
-      .max(HISTORY_MAX_POINTS_LIMIT)
-      .default(HISTORY_DEFAULT_MAX_POINTS),
+    max_points: intText(2, HISTORY_MAX_POINTS_LIMIT).default(HISTORY_DEFAULT_MAX_POINTS),
   })
   .superRefine(checkRange);
 export type HistoryQuery = z.infer<typeof historyQuery>;

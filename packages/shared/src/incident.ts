@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate } from './api';
+import { boundedText, intText, nameText, pastDate } from './text';
 
 export const incident = z.object({
   id: z.number().int(),
@@ -13,16 +13,16 @@ export const incident = z.object({
 export type Incident = z.infer<typeof incident>;
 
 export const incidentInput = z.object({
-  prisonerName: z.string().trim().min(1, 'prisonerName is required').max(200),
-  guardName: z.string().trim().min(1, 'guardName is required').max(200),
-  date: isoDate,
+  prisonerName: nameText(200).min(1, 'prisonerName is required'),
+  guardName: nameText(200).min(1, 'guardName is required'),
+  date: pastDate,
   time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM'),
-  description: z.string().trim().min(1, 'description is required').max(5000),
-  actionTaken: z.string().trim().min(1, 'actionTaken is required').max(5000),
+  description: boundedText(5000, { multiline: true }).min(1, 'description is required'),
+  actionTaken: boundedText(5000, { multiline: true }).min(1, 'actionTaken is required'),
 });
 export type IncidentInput = z.infer<typeof incidentInput>;
 
 /** GET /incident/recent?limit= (newest first; 10 unless asked, at most 100). */
-export const recentIncidentsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
+export const recentIncidentsQuery = z.object({ limit: intText(1, 100).default(10) });
 
 export const incidentsResponse = z.object({ data: z.array(incident) });

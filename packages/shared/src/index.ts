@@ -1,4 +1,5 @@
 export * from './constants';
+export * from './text';
 export * from './api';
 export * from './auth';
 export * from './settings';

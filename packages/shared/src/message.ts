@@ -1,5 +1,6 @@
 // The control-room log (/communication): timestamped messages between admins on duty.
 import { z } from 'zod';
+import { boundedText, intText } from './text';
 
 export const MESSAGE_MAX_LENGTH = 2000;
 
@@ -14,18 +15,14 @@ export const logMessage = z.object({
 export type LogMessage = z.infer<typeof logMessage>;
 
 export const messageInput = z.object({
-  body: z
-    .string()
-    .trim()
-    .min(1, 'body is required')
-    .max(MESSAGE_MAX_LENGTH, `body must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  body: boundedText(MESSAGE_MAX_LENGTH, { multiline: true }).min(1, 'body is required'),
 });
 export type MessageInput = z.infer<typeof messageInput>;
 
 export const messageListQuery = z.object({
   /** Only messages older than this id (the oldest one already shown). */
-  before: z.coerce.number().int().positive('before must be a message id').optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  before: intText().optional(),
+  limit: intText(1, 100).default(50),
 });
 export type MessageListQuery = z.infer<typeof messageListQuery>;
 

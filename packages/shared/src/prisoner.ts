@@ -1,11 +1,11 @@
 // Prisoners (SPEC.md sections 3 and 7; DECISIONS.md items 7 to 9).
 import { z } from 'zod';
 import { GENDERS, PRISONER_STATUSES } from './constants';
-import { isoDate, pageQuery } from './api';
+import { pageQuery } from './api';
 import { isCountryName } from './countries';
+import { boundedText, isoDate, nameText, pastDate } from './text';
 
-const optionalText = (field: string, max = 5000) =>
-  z.string().max(max, `${field} must be at most ${max} characters`).nullable().optional();
+const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
 
 /** A prisoner as every endpoint returns it. `cell_block` and `tracking_device_name` are joined for the details screen. */
 export const prisoner = z.object({
@@ -34,9 +34,9 @@ export type Prisoner = z.infer<typeof prisoner>;
  * what is filled in must be valid (the server answers 400 naming the field otherwise).
  */
 export const prisonerInput = z.object({
-  first_name: z.string().trim().max(100, 'first_name must be at most 100 characters').optional(),
-  last_name: z.string().trim().max(100, 'last_name must be at most 100 characters').optional(),
-  date_of_birth: isoDate.nullable().optional(),
+  first_name: nameText(100).optional(),
+  last_name: nameText(100).optional(),
+  date_of_birth: pastDate.nullable().optional(),
   gender: z.enum(GENDERS, { message: `gender must be one of ${GENDERS.join(', ')}` }).nullable().optional(),
   national_id: z
     .string()
@@ -46,17 +46,17 @@ export const prisonerInput = z.object({
   entry_date: isoDate.nullable().optional(),
   release_date: isoDate.nullable().optional(),
   status: z.enum(PRISONER_STATUSES, { message: `status must be one of ${PRISONER_STATUSES.join(', ')}` }).nullable().optional(),
-  cell_id: z.string().trim().max(50).nullable().optional(),
-  behavior_record: optionalText('behavior_record'),
-  medical_history: optionalText('medical_history'),
+  cell_id: boundedText(50).nullable().optional(),
+  behavior_record: optionalText(),
+  medical_history: optionalText(),
 });
 export type PrisonerInput = z.infer<typeof prisonerInput>;
 
 export const prisonerListQuery = pageQuery.extend({
   /** Free-text search over first name, last name, national_id, cell and id. */
-  q: z.string().trim().max(100).optional(),
-  first_name: z.string().trim().max(100).optional(),
-  last_name: z.string().trim().max(100).optional(),
+  q: boundedText(100).optional(),
+  first_name: boundedText(100).optional(),
+  last_name: boundedText(100).optional(),
   status: z.enum(PRISONER_STATUSES).optional(),
 });
 export type PrisonerListQuery = z.infer<typeof prisonerListQuery>;

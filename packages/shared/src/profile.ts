@@ -1,5 +1,6 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
+import { nameText } from './text';
 
 export const MIN_ADMIN_PASSWORD_LENGTH = 8;
 
@@ -53,7 +54,7 @@ export const adminCreateRequest = z.object({
     .min(1, 'username is required')
     .max(100, 'username must be at most 100 characters')
     .regex(/^[\w.@-]+$/, 'username may hold letters, digits, . @ - and _ only'),
-  name: z.string().trim().max(100, 'name must be at most 100 characters').optional(),
+  name: nameText(100).optional(),
   password: z
     .string()
     .min(MIN_ADMIN_PASSWORD_LENGTH, `password must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`)

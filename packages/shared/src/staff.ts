@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DEPARTMENTS, STAFF_ROLES } from './constants';
 import { pageQuery } from './api';
+import { boundedText, nameText } from './text';
 
 export const staffMember = z.object({
   staff_id: z.number().int(),
@@ -18,23 +19,23 @@ export const staffMember = z.object({
 export type StaffMember = z.infer<typeof staffMember>;
 
 export const staffInput = z.object({
-  first_name: z.string().trim().min(1, 'first_name is required').max(100),
-  last_name: z.string().trim().min(1, 'last_name is required').max(100),
+  first_name: nameText(100).min(1, 'first_name is required'),
+  last_name: nameText(100).min(1, 'last_name is required'),
   role: z.enum(STAFF_ROLES, { message: `role must be one of ${STAFF_ROLES.join(', ')}` }),
   badge_number: z.string().trim().regex(/^\d{1,12}$/, 'badge_number must be a number (digits only)'),
-  rank: z.string().trim().max(100).nullable().optional(),
+  rank: nameText(100).nullable().optional(),
   department: z.enum(DEPARTMENTS, { message: `department must be one of ${DEPARTMENTS.join(', ')}` }).nullable().optional(),
-  contact_info: z.string().trim().max(200).nullable().optional(),
+  contact_info: boundedText(200).nullable().optional(),
 });
 export type StaffInput = z.infer<typeof staffInput>;
 
 export const staffListQuery = pageQuery.extend({
-  q: z.string().trim().max(100).optional(),
-  firstName: z.string().trim().max(100).optional(),
-  lastName: z.string().trim().max(100).optional(),
-  rank: z.string().trim().max(100).optional(),
+  q: boundedText(100).optional(),
+  firstName: boundedText(100).optional(),
+  lastName: boundedText(100).optional(),
+  rank: boundedText(100).optional(),
   department: z.enum(DEPARTMENTS).optional(),
-  badgeNumber: z.string().trim().regex(/^\d*$/, 'badgeNumber must be digits').optional(),
+  badgeNumber: z.string().trim().regex(/^\d{0,12}$/, 'badgeNumber must be at most 12 digits').optional(),
 });
 export type StaffListQuery = z.infer<typeof staffListQuery>;
 

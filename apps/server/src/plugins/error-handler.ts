@@ -31,6 +31,12 @@ export function registerErrorHandler(app: FastifyInstance) {
     const dbError = (error.cause as PgLikeError | undefined)?.code ? (error.cause as PgLikeError) : error;
     if (dbError.code === '23505') return reply.status(409).send({ message: `Duplicate value (${dbError.constraint ?? 'unique'})` });
     if (dbError.code === '23503') return reply.status(409).send({ message: 'The record is referenced by another record' });
+    // Second line behind the route schemas (decision 010): a value the database cannot hold (class 22 "data
+    // exception": NUL in text, a number or date out of the column's range...) is the caller's mistake, not a crash.
+    if (dbError.code?.startsWith('22')) {
+      request.log.warn({ code: dbError.code, route: request.routeOptions.url }, 'value refused by the database');
+      return reply.status(400).send({ message: 'A value of the request is out of range or holds characters that cannot be stored' });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       const where = `${request.method} ${request.routeOptions.url ?? 'unmatched route'}`;

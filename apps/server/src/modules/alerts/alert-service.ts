@@ -11,7 +11,7 @@ import type {
   AlertType,
   ShowAlertEvent,
 } from '@prison/shared';
-import { ALERT_TYPES, totalPages } from '@prison/shared';
+import { ALERT_TYPES, parseTimestamp, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, alerts, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -195,9 +195,8 @@ export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery): Pro
 
 /** "YYYY-MM-DD HH:MM:SS" (SPEC.md section 7) read as UTC; an ISO instant with an offset is honoured. */
 function parseAlertTimestamp(value: string): Date {
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
-  const at = new Date(hasZone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
-  if (Number.isNaN(at.getTime())) throw badRequest('timestamp must be YYYY-MM-DD HH:MM:SS');
+  const at = parseTimestamp(value);
+  if (!at) throw badRequest('timestamp: must be a real timestamp as YYYY-MM-DD HH:MM:SS');
   return at;
 }
 

@@ -1,7 +1,7 @@
 // Alerts: the newest few (home page), the paginated list with counts (alerts screen), and operator alerts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse } from '@prison/shared';
+import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse, intText } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
 import {
   createManualAlert,
@@ -18,14 +18,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['alerts'],
         summary: 'The newest alerts (10 unless limit says otherwise)',
-        querystring: z.object({
-          limit: z.coerce
-            .number()
-            .int()
-            .min(1, 'limit must be 1 or more')
-            .max(100, 'limit must be at most 100')
-            .default(10),
-        }),
+        querystring: z.object({ limit: intText(1, 100).default(10) }),
         response: { 200: z.object({ data: z.array(alertRecord) }), 400: errorResponse },
       },
     },

@@ -9,13 +9,12 @@ import {
   alertRecord,
   alertStepRequest,
   errorResponse,
+  intText,
 } from '@prison/shared';
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import { dailyAlertCounts, stepAlert, stepAlerts } from './workflow-service';
 
-const alertIdParams = z.object({
-  id: z.coerce.number({ message: 'id must be a number' }).int().positive('id must be a positive id'),
-});
+const alertIdParams = z.object({ id: intText() });
 const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse };
 
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -6,6 +6,7 @@ import {
   assignCellInput,
   assignCellResponse,
   blocksResponse,
+  boundedText,
   cellInput,
   cellOverviewResponse,
   cellUpdateInput,
@@ -28,8 +29,8 @@ import {
 
 export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully!';
 
-const cellParams = z.object({ cell_id: z.string().trim().min(1, 'cell_id is required').max(50) });
-const blockQuery = z.object({ block: z.string().trim().min(1, 'block is required').max(50) });
+const cellParams = z.object({ cell_id: boundedText(50).min(1, 'cell_id is required') });
+const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required') });
 
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = (...topics: string[]) => {

@@ -2,6 +2,7 @@
 // same transaction as the change. The routes reload the engine after every write.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
+  GEOFENCE_MAX_POINTS,
   GEOFENCE_SHAPES,
   isAxisAlignedRectangle,
   normalizeRing,
@@ -20,7 +21,7 @@ import { badRequest, conflict, notFound } from '../../lib/http-errors';
 
 /** The drawing tool's own words for a crossing polygon (SPEC.md section 5), as a field message. */
 export const EDGES_CROSS_MESSAGE = 'coordinates: shape edges cannot cross';
-export const MAX_POLYGON_POINTS = 1000;
+export const MAX_POLYGON_POINTS = GEOFENCE_MAX_POINTS;
 
 type GeofenceRow = typeof geofences.$inferSelect;
 

@@ -2,13 +2,11 @@
 // and tells every browser to refetch.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse, geofence, geofenceInput, geofenceUpdate, messageResponse } from '@prison/shared';
+import { boundedText, errorResponse, geofence, geofenceInput, geofenceUpdate, messageResponse } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
 import { createGeofence, deleteGeofence, listGeofences, updateGeofence } from './geofence-service';
 
-const idParams = z.object({
-  id: z.string().trim().min(1, 'id is required').max(100, 'id must be at most 100 characters'),
-});
+const idParams = z.object({ id: boundedText(100).min(1, 'id is required') });
 
 const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = async () => {

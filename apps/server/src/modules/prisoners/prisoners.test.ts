@@ -123,7 +123,7 @@ describeEachEngine('prisoner records', (engine) => {
   it.each([
     [{ date_of_birth: '2001-02-30' }, /^date_of_birth: /],
     [{ date_of_birth: '17/05/1980' }, /^date_of_birth: /],
-    [{ date_of_birth: '2999-01-01' }, /^date_of_birth: must be in the past/],
+    [{ date_of_birth: '2099-01-01' }, /^date_of_birth: must not be in the future/],
     [{ entry_date: '2020-13-01' }, /^entry_date: /],
     [{ date_of_birth: '1990-01-01', entry_date: '1985-01-01' }, /^entry_date: must not be before date_of_birth/],
     [{ entry_date: '2020-01-10', release_date: '2019-12-31' }, /^release_date: must not be before entry_date/],

@@ -4,6 +4,7 @@ import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
   errorResponse,
+  intText,
   messageResponse,
   prisoner,
   prisonerEnvelope,
@@ -22,7 +23,7 @@ import {
 } from './prisoner-service';
 import { findPrisoner } from './prisoner-repository';
 
-const idParams = z.object({ id: z.coerce.number().int().positive('id must be a positive whole number') });
+const idParams = z.object({ id: intText() });
 
 // Forms send "" for a field left empty; for dates, lists and the cell that means "none", exactly like null.
 const EMPTY_MEANS_NULL = ['date_of_birth', 'gender', 'national_id', 'entry_date', 'release_date', 'status', 'cell_id'];

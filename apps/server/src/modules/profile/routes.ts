@@ -5,7 +5,9 @@ import {
   adminAccount,
   adminCreateRequest,
   adminList,
+  boundedText,
   errorResponse,
+  intText,
   messageResponse,
   passwordChangeRequest,
   profile,
@@ -15,9 +17,7 @@ import { auditActor, requireAdmin } from '../../plugins/auth';
 import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin } from './admins-service';
 import { changePassword, getProfile, listSessions, revokeOwnSession } from './profile-service';
 
-const adminIdParams = z.object({
-  id: z.coerce.number({ message: 'id must be a number' }).int().positive('id must be a positive id'),
-});
+const adminIdParams = z.object({ id: intText() });
 
 const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -55,7 +55,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Revoke one of my sessions: its browser is logged out at once',
-        params: z.object({ id: z.string().min(1) }),
+        params: z.object({ id: boundedText(100).min(1, 'id is required') }),
         response: { 200: messageResponse, 404: errorResponse },
       },
     },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   STAFF_ROLES,
   errorResponse,
+  intText,
   messageResponse,
   staffInput,
   staffListQuery,
@@ -21,7 +22,7 @@ import {
   updateStaffMember,
 } from './staff-service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive('id must be a positive whole number') });
+const idParams = z.object({ id: intText() });
 const roleParams = z.object({
   role: z.enum(STAFF_ROLES, { message: `role must be one of ${STAFF_ROLES.join(', ')}` }),
 });

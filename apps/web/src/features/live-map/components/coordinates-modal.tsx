@@ -2,6 +2,9 @@
 // typed in, checked here with messages naming the field, then goes on to "Enter Geofence Details" as a drawn one does.
 import { useId, useState, type FormEvent } from 'react';
 import {
+  GEOFENCE_MAX_POINTS,
+  GEOFENCE_MAX_RADIUS,
+  GEOFENCE_MIN_RADIUS,
   normalizeRing,
   polygonEdgesCross,
   rectangleCorners,
@@ -31,9 +34,9 @@ const triangle = (lat: number, lng: number): LatLngTuple[] => [
 
 /** A number typed into a field, or null when the text is not one. */
 function parseNumber(text: string): number | null {
+  // Plain decimal only: Number() would also read "0x33" as 51 or "1e3" as 1000.
   const trimmed = text.trim();
-  const value = Number(trimmed);
-  return trimmed !== '' && Number.isFinite(value) ? value : null;
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(trimmed) ? Number(trimmed) : null;
 }
 
 function checkLatitude(label: string, text: string): [number | null, string | undefined] {
@@ -111,7 +114,12 @@ export function CoordinatesModal({ center, onCancel, onContinue }: CoordinatesMo
       const [centerLat, latError] = checkLatitude('Centre latitude', values.lat);
       const [centerLng, lngError] = checkLongitude('Centre longitude', values.lng);
       const radius = parseNumber(values.radius);
-      const radiusError = radius === null || radius <= 0 ? 'Radius must be a positive number of metres' : undefined;
+      const radiusError =
+        radius === null || radius <= 0
+          ? 'Radius must be a positive number of metres'
+          : radius < GEOFENCE_MIN_RADIUS || radius > GEOFENCE_MAX_RADIUS
+            ? `Radius must be between ${GEOFENCE_MIN_RADIUS} and ${GEOFENCE_MAX_RADIUS.toLocaleString('en-GB')} metres`
+            : undefined;
       if (latError || lngError || radiusError) return { lat: latError, lng: lngError, radius: radiusError };
       return { shape, center_lat: centerLat!, center_lng: centerLng!, radius: radius! };
     }
@@ -134,6 +142,9 @@ export function CoordinatesModal({ center, onCancel, onContinue }: CoordinatesMo
     // The drawing tool's rules (SPEC.md section 5): at least 3 points, edges that do not cross.
     const ring = normalizeRing(parsed.points);
     if (ring.length < 3) return { points: 'Points: a polygon needs at least 3 points' };
+    if (parsed.points.length > GEOFENCE_MAX_POINTS) {
+      return { points: `Points: a polygon may have at most ${GEOFENCE_MAX_POINTS.toLocaleString('en-GB')} points` };
+    }
     if (polygonEdgesCross(ring)) return { points: 'Points: shape edges cannot cross' };
     return { shape, coordinates: parsed.points };
   }
