@@ -26,7 +26,9 @@ async function logOut(page: Page) {
 
 test('enrols on /profile, logs in with a code once, and with a recovery code once', async ({ browser, api }) => {
   const username = unique('tfa');
-  const created = await api.post('/api/v1/admins', { data: { username, name: `Officer ${username}`, password: PASSWORD } });
+  const created = await api.post('/api/v1/admins', {
+    data: { username, name: `Officer ${username}`, password: PASSWORD },
+  });
   expect(created.status(), await created.text()).toBe(200);
   const context = await browser.newContext();
   await loginThroughApi(context.request, username, PASSWORD);

@@ -37,7 +37,11 @@ const configSchema = z.object({
     .default('false')
     .transform((value, ctx) => {
       const parsed = parseTrustProxy(value);
-      if (parsed === undefined) ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or comma-separated addresses/CIDRs' });
+      if (parsed === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be true, false, a hop count or comma-separated addresses/CIDRs',
+        });
       return parsed ?? false;
     }),
   /** Every admin without two-factor login must enrol before reaching any other screen. */
@@ -50,9 +54,13 @@ export function parseTrustProxy(value: string): boolean | number | string[] | un
   if (['', 'false', '0', 'no', 'off'].includes(text)) return false;
   if (['true', 'yes', 'on'].includes(text)) return true;
   if (/^\d+$/.test(text)) return Number(text);
-  const addresses = text.split(',').map((a) => a.trim()).filter(Boolean);
+  const addresses = text
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   // IPv4 or IPv6 with an optional /prefix, or proxy-addr's names (loopback, linklocal, uniquelocal).
-  const valid = (a: string) => /^[\d.:a-f]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a);
+  const valid = (a: string) =>
+    /^[\d.:a-f]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a);
   return addresses.length > 0 && addresses.every(valid) ? addresses : undefined;
 }
 

@@ -55,14 +55,14 @@ export const adminList = z.object({ admins: z.array(adminAccount) });
 
 export const adminCreateRequest = z
   .object({
-  username: z
-    .string()
-    .trim()
-    .min(1, 'username is required')
-    .max(100, 'username must be at most 100 characters')
-    .regex(/^[\w.@-]+$/, 'username may hold letters, digits, . @ - and _ only'),
-  name: z.string().trim().max(100, 'name must be at most 100 characters').optional(),
-  password: newPassword('password'),
+    username: z
+      .string()
+      .trim()
+      .min(1, 'username is required')
+      .max(100, 'username must be at most 100 characters')
+      .regex(/^[\w.@-]+$/, 'username may hold letters, digits, . @ - and _ only'),
+    name: z.string().trim().max(100, 'name must be at most 100 characters').optional(),
+    password: newPassword('password'),
   })
   .superRefine((value, ctx) => {
     if (passwordProblem(value.password, value.username) === 'must not contain the username')

@@ -21,7 +21,10 @@ export function accountActions(
   admin: Pick<AuthenticatedAdmin, 'passwordChangeRequired' | 'totpEnabled'>,
   requireTotp: boolean,
 ): AccountActions {
-  return { passwordChangeRequired: admin.passwordChangeRequired, totpEnrolmentRequired: requireTotp && !admin.totpEnabled };
+  return {
+    passwordChangeRequired: admin.passwordChangeRequired,
+    totpEnrolmentRequired: requireTotp && !admin.totpEnabled,
+  };
 }
 
 export function registerAccountGate(app: FastifyInstance) {

@@ -117,12 +117,16 @@ export async function login(db: Db, input: LoginInput): Promise<LoginResult> {
       await tx.update(admins).set({ passwordChangeRequired }).where(eq(admins.id, admin.id));
   });
   const session = await createSession(db, admin.id, { ip: input.ip, userAgent: input.userAgent });
-  await recordAudit(db, { adminId: admin.id, actor: admin.username, ip: input.ip }, {
-    action: 'login',
-    entity: 'session',
-    entityId: session.sessionId,
-    after: admin.totpSecret ? { second_factor: true } : undefined,
-  });
+  await recordAudit(
+    db,
+    { adminId: admin.id, actor: admin.username, ip: input.ip },
+    {
+      action: 'login',
+      entity: 'session',
+      entityId: session.sessionId,
+      after: admin.totpSecret ? { second_factor: true } : undefined,
+    },
+  );
   return {
     kind: 'loggedIn',
     ...session,

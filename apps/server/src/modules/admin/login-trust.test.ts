@@ -66,7 +66,12 @@ describe('TRUST_PROXY names the proxies whose X-Forwarded-For is read', () => {
     expect(parseTrustProxy('false')).toBe(false);
     expect(parseTrustProxy('true')).toBe(true);
     expect(parseTrustProxy('2')).toBe(2);
-    expect(parseTrustProxy('127.0.0.1, 10.0.0.0/8,::1,loopback')).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'loopback']);
+    expect(parseTrustProxy('127.0.0.1, 10.0.0.0/8,::1,loopback')).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
     expect(parseTrustProxy('proxy.example.com')).toBeUndefined();
   });
 });
@@ -146,10 +151,15 @@ describeEachEngine('password rule', (engine) => {
     }
     const withName = await ctx().api('POST', '/admins', { username: 'sergeant', password: 'I am Sergeant, really' });
     expect(withName.json()).toEqual({ message: 'password: password must not contain the username' });
-    const [row] = await ctx().database.db.select().from(admins).where(inArray(admins.username, ['weakling', 'sergeant']));
+    const [row] = await ctx()
+      .database.db.select()
+      .from(admins)
+      .where(inArray(admins.username, ['weakling', 'sergeant']));
     expect(row).toBeUndefined();
     // A long phrase is fine, with no composition rules.
-    expect((await ctx().api('POST', '/admins', { username: 'phrase', password: 'tea kettle on the moon' })).statusCode).toBe(200);
+    expect(
+      (await ctx().api('POST', '/admins', { username: 'phrase', password: 'tea kettle on the moon' })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses weak passwords in the CLI, at a reset, at a change, and as the first admin', async () => {
@@ -158,7 +168,11 @@ describeEachEngine('password rule', (engine) => {
     await createAdmin(db, { username: 'changer', password: 'first start phrase' });
     await expect(resetPassword(db, 'changer', '123456789012')).rejects.toThrow(/most common/);
     const token = (
-      await ctx().app.inject({ method: 'POST', url: loginUrl, payload: { username: 'changer', password: 'first start phrase' } })
+      await ctx().app.inject({
+        method: 'POST',
+        url: loginUrl,
+        payload: { username: 'changer', password: 'first start phrase' },
+      })
     ).json().token as string;
     const change = await ctx().app.inject({
       method: 'POST',
@@ -171,7 +185,9 @@ describeEachEngine('password rule', (engine) => {
     const { createTestDatabase } = await import('../../../test/test-db');
     const empty = await createTestDatabase(engine);
     try {
-      await expect(ensureFirstAdmin(empty.db, { username: 'root', password: 'password' })).rejects.toThrow(/^ADMIN_PASSWORD must be at least 12/);
+      await expect(ensureFirstAdmin(empty.db, { username: 'root', password: 'password' })).rejects.toThrow(
+        /^ADMIN_PASSWORD must be at least 12/,
+      );
     } finally {
       await empty.close();
     }
@@ -180,18 +196,32 @@ describeEachEngine('password rule', (engine) => {
   it('an existing weak password still logs in, and only its change is allowed until it is changed', async () => {
     const { db } = ctx().database;
     // Stored before the rule existed.
-    await db.insert(admins).values({ username: 'oldtimer', name: 'Old Timer', passwordHash: await hashPassword('password') });
-    const res = await ctx().app.inject({ method: 'POST', url: loginUrl, payload: { username: 'oldtimer', password: 'password' } });
+    await db
+      .insert(admins)
+      .values({ username: 'oldtimer', name: 'Old Timer', passwordHash: await hashPassword('password') });
+    const res = await ctx().app.inject({
+      method: 'POST',
+      url: loginUrl,
+      payload: { username: 'oldtimer', password: 'password' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ passwordChangeRequired: true, totpEnrolmentRequired: false });
     const as = (method: string, url: string, payload?: Record<string, unknown>) =>
-      ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload, headers: { authorization: `Bearer ${res.json().token}` } });
+      ctx().app.inject({
+        method: method as 'GET',
+        url: `${API_PREFIX}${url}`,
+        payload,
+        headers: { authorization: `Bearer ${res.json().token}` },
+      });
     expect((await as('GET', '/admin/verify-token')).json()).toMatchObject({ passwordChangeRequired: true });
     const blocked = await as('GET', '/admins');
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json()).toEqual({ message: PASSWORD_CHANGE_REQUIRED_MESSAGE });
     expect((await as('GET', '/profile')).statusCode).toBe(200);
-    const changed = await as('POST', '/profile/password', { current_password: 'password', new_password: 'a much better phrase' });
+    const changed = await as('POST', '/profile/password', {
+      current_password: 'password',
+      new_password: 'a much better phrase',
+    });
     expect(changed.statusCode).toBe(200);
     expect((await as('GET', '/admin/verify-token')).json()).toMatchObject({ passwordChangeRequired: false });
     expect((await as('GET', '/admins')).statusCode).toBe(200);

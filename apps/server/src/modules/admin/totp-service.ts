@@ -49,7 +49,11 @@ async function acceptTotpCode(db: DbOrTx, adminId: number, secret: string, code:
     .update(admins)
     .set({ totpLastStep: step })
     .where(
-      and(eq(admins.id, adminId), eq(admins.totpSecret, secret), or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step))),
+      and(
+        eq(admins.id, adminId),
+        eq(admins.totpSecret, secret),
+        or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step)),
+      ),
     )
     .returning({ id: admins.id });
   return taken.length === 1;
@@ -59,7 +63,12 @@ async function acceptTotpCode(db: DbOrTx, adminId: number, secret: string, code:
 async function acceptRecoveryCode(db: DbOrTx, adminId: number, code: string): Promise<boolean> {
   const used = await db
     .delete(adminRecoveryCodes)
-    .where(and(eq(adminRecoveryCodes.adminId, adminId), eq(adminRecoveryCodes.codeHash, hashRecoveryCode(normaliseRecoveryCode(code)))))
+    .where(
+      and(
+        eq(adminRecoveryCodes.adminId, adminId),
+        eq(adminRecoveryCodes.codeHash, hashRecoveryCode(normaliseRecoveryCode(code))),
+      ),
+    )
     .returning({ id: adminRecoveryCodes.id });
   return used.length === 1;
 }
@@ -78,7 +87,10 @@ export async function acceptSecondFactor(
 
 export async function getTotpStatus(db: Db, adminId: number, required: boolean): Promise<TotpStatus> {
   const [row] = await db.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, adminId));
-  const [left] = await db.select({ n: count() }).from(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+  const [left] = await db
+    .select({ n: count() })
+    .from(adminRecoveryCodes)
+    .where(eq(adminRecoveryCodes.adminId, adminId));
   const enabled = !!row?.secret;
   return { enabled, recovery_codes_left: enabled ? Number(left?.n ?? 0) : 0, required: required && !enabled };
 }
@@ -131,7 +143,11 @@ export async function confirmTotpEnrolment(
 /** Turns two-factor login off, proven by a current code or a recovery code. */
 export async function disableTotp(db: Db, admin: AuthenticatedAdmin, code: string, who: AuditActor): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, admin.id)).for('update');
+    const [row] = await tx
+      .select({ secret: admins.totpSecret })
+      .from(admins)
+      .where(eq(admins.id, admin.id))
+      .for('update');
     if (!row?.secret) throw badRequest('code: two-factor login is not on');
     if (!(await acceptSecondFactor(tx, { id: admin.id, totpSecret: row.secret }, code)))
       throw badRequest('code: is not a valid code, or was already used');

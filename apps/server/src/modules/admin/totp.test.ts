@@ -43,7 +43,12 @@ async function enrol(ctx: TestContext, username: string, password: string, code:
   await createAdmin(ctx.database.db, { username, password });
   const token = (await loginAs(ctx, username, password)).json().token as string;
   const as = (method: string, url: string, payload?: Record<string, unknown>) =>
-    ctx.app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload, headers: { authorization: `Bearer ${token}` } });
+    ctx.app.inject({
+      method: method as 'GET',
+      url: `${API_PREFIX}${url}`,
+      payload,
+      headers: { authorization: `Bearer ${token}` },
+    });
   const setup = await as('POST', '/profile/totp/setup');
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json() as { secret: string };
@@ -60,8 +65,17 @@ describeEachEngine('two-factor login', (engine) => {
     await createAdmin(ctx().database.db, { username: 'otp-enrol', password: 'enrolment phrase' });
     const token = (await loginAs(ctx(), 'otp-enrol', 'enrolment phrase')).json().token as string;
     const as = (method: string, url: string, payload?: Record<string, unknown>) =>
-      ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload, headers: { authorization: `Bearer ${token}` } });
-    expect((await as('GET', '/profile/totp')).json()).toEqual({ enabled: false, recovery_codes_left: 0, required: false });
+      ctx().app.inject({
+        method: method as 'GET',
+        url: `${API_PREFIX}${url}`,
+        payload,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await as('GET', '/profile/totp')).json()).toEqual({
+      enabled: false,
+      recovery_codes_left: 0,
+      required: false,
+    });
     const confirmEarly = await as('POST', '/profile/totp/confirm', { code: '123456' });
     expect(confirmEarly.statusCode).toBe(400);
 
@@ -69,7 +83,9 @@ describeEachEngine('two-factor login', (engine) => {
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.otpauth_url).toMatch(/^otpauth:\/\/totp\/.*otp-enrol.*secret=/);
     expect(setup.qr_code).toMatch(/^data:image\/png;base64,/);
-    const wrong = await as('POST', '/profile/totp/confirm', { code: '000000' === (await generate({ secret: setup.secret })) ? '111111' : '000000' });
+    const wrong = await as('POST', '/profile/totp/confirm', {
+      code: '000000' === (await generate({ secret: setup.secret })) ? '111111' : '000000',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toMatch(/^code: /);
 
@@ -78,7 +94,11 @@ describeEachEngine('two-factor login', (engine) => {
     const codes = confirm.json().recovery_codes as string[];
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
-    expect((await as('GET', '/profile/totp')).json()).toEqual({ enabled: true, recovery_codes_left: 10, required: false });
+    expect((await as('GET', '/profile/totp')).json()).toEqual({
+      enabled: true,
+      recovery_codes_left: 10,
+      required: false,
+    });
     // A second set-up is refused while it is on.
     expect((await as('POST', '/profile/totp/setup')).statusCode).toBe(409);
   });
@@ -92,7 +112,9 @@ describeEachEngine('two-factor login', (engine) => {
     expect(asked.statusCode).toBe(401);
     expect(asked.json()).toEqual({ message: TOTP_REQUIRED_MESSAGE, totpRequired: true });
     // A wrong password with no code gives nothing away.
-    expect((await loginAs(ctx(), 'otp-login', 'not the phrase')).json()).toEqual({ message: 'Invalid username or password' });
+    expect((await loginAs(ctx(), 'otp-login', 'not the phrase')).json()).toEqual({
+      message: 'Invalid username or password',
+    });
 
     const code = await generate({ secret, epoch: clock.epoch() });
     const ok = await loginAs(ctx(), 'otp-login', 'login phrase here', code);
@@ -101,7 +123,10 @@ describeEachEngine('two-factor login', (engine) => {
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ message: INVALID_TOTP_MESSAGE });
     // An older code than the last accepted is refused too.
-    expect((await loginAs(ctx(), 'otp-login', 'login phrase here', await generate({ secret, epoch: clock.epoch(-1) }))).statusCode).toBe(401);
+    expect(
+      (await loginAs(ctx(), 'otp-login', 'login phrase here', await generate({ secret, epoch: clock.epoch(-1) })))
+        .statusCode,
+    ).toBe(401);
 
     clock.advance(1);
     const next = await generate({ secret, epoch: clock.epoch() });
@@ -118,11 +143,19 @@ describeEachEngine('two-factor login', (engine) => {
   });
 
   it('counts failed codes toward the lockout', async () => {
-    const { secret } = await enrol(ctx(), 'otp-lock', 'lockout phrase here', (s) => generate({ secret: s, epoch: clock.epoch(-1) }));
+    const { secret } = await enrol(ctx(), 'otp-lock', 'lockout phrase here', (s) =>
+      generate({ secret: s, epoch: clock.epoch(-1) }),
+    );
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await loginAs(ctx(), 'otp-lock', 'lockout phrase here', `00000${i}`)).statusCode);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await loginAs(ctx(), 'otp-lock', 'lockout phrase here', `00000${i}`)).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
-    const right = await loginAs(ctx(), 'otp-lock', 'lockout phrase here', await generate({ secret, epoch: clock.epoch() }));
+    const right = await loginAs(
+      ctx(),
+      'otp-lock',
+      'lockout phrase here',
+      await generate({ secret, epoch: clock.epoch() }),
+    );
     expect(right.statusCode).toBe(429);
     expect(right.json()).toEqual({ message: LOCKED_LOGIN_MESSAGE });
   });
@@ -147,14 +180,20 @@ describe('REQUIRE_TOTP', () => {
 
   it('lets an admin without two-factor login reach only its enrolment until it is on', async () => {
     const verify = await ctx().api('GET', '/admin/verify-token');
-    expect(verify.json()).toMatchObject({ username: TEST_ADMIN.username, totpEnrolmentRequired: true, passwordChangeRequired: false });
+    expect(verify.json()).toMatchObject({
+      username: TEST_ADMIN.username,
+      totpEnrolmentRequired: true,
+      passwordChangeRequired: false,
+    });
     const blocked = await ctx().api('GET', '/admins');
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json()).toEqual({ message: TOTP_ENROLMENT_REQUIRED_MESSAGE });
     expect((await ctx().api('GET', '/profile/totp')).json()).toMatchObject({ enabled: false, required: true });
 
     const { secret } = (await ctx().api('POST', '/profile/totp/setup')).json();
-    expect((await ctx().api('POST', '/profile/totp/confirm', { code: await generate({ secret }) })).statusCode).toBe(200);
+    expect((await ctx().api('POST', '/profile/totp/confirm', { code: await generate({ secret }) })).statusCode).toBe(
+      200,
+    );
     expect((await ctx().api('GET', '/admin/verify-token')).json()).toMatchObject({ totpEnrolmentRequired: false });
     expect((await ctx().api('GET', '/admins')).statusCode).toBe(200);
   });

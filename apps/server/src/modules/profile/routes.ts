@@ -31,7 +31,10 @@ const adminIdParams = z.object({
 const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile',
-    { config: { accountSetup: true }, schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } } },
+    {
+      config: { accountSetup: true },
+      schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } },
+    },
     async (request) => getProfile(app.db, requireAdmin(request).id),
   );
 
@@ -57,7 +60,11 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/profile/totp',
     {
       config: { accountSetup: true },
-      schema: { tags: ['profile'], summary: 'Whether two-factor login is on, and recovery codes left', response: { 200: totpStatus } },
+      schema: {
+        tags: ['profile'],
+        summary: 'Whether two-factor login is on, and recovery codes left',
+        response: { 200: totpStatus },
+      },
     },
     async (request) => getTotpStatus(app.db, requireAdmin(request).id, app.config.REQUIRE_TOTP),
   );

@@ -30,7 +30,11 @@ export function ProfilePage() {
         {name}
       </p>
       {restricted && (
-        <p role="status" data-testid="account-action" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+        <p
+          role="status"
+          data-testid="account-action"
+          className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
           {passwordChangeRequired
             ? 'Your password no longer meets the password rule. Choose a new one before going on.'
             : 'Two-factor login is required. Set it up below before going on.'}

@@ -43,9 +43,18 @@ function Enrolment({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed: (cod
         Scan this QR code with an authenticator app (for example FreeOTP, Aegis or Google Authenticator), or type the
         key below into it. Then enter the 6-digit code it shows.
       </p>
-      <img src={setup.qr_code} alt="QR code for your authenticator app" width={240} height={240} className="self-start" />
+      <img
+        src={setup.qr_code}
+        alt="QR code for your authenticator app"
+        width={240}
+        height={240}
+        className="self-start"
+      />
       <p className="text-sm">
-        Key: <code data-testid="totp-secret" className="break-all rounded bg-slate-100 px-1 font-mono">{setup.secret}</code>
+        Key:{' '}
+        <code data-testid="totp-secret" className="break-all rounded bg-slate-100 px-1 font-mono">
+          {setup.secret}
+        </code>
       </p>
       <TextField
         label="Code from the app"
@@ -111,7 +120,8 @@ export function TwoFactorSection() {
 
   if (recoveryCodes) return <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />;
   if (status.isPending) return <Loading />;
-  if (status.isError) return <ErrorText>{errorMessage(status.error, 'Failed to fetch the two-factor status.')}</ErrorText>;
+  if (status.isError)
+    return <ErrorText>{errorMessage(status.error, 'Failed to fetch the two-factor status.')}</ErrorText>;
 
   if (status.data.enabled) {
     return (
