@@ -43,7 +43,7 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:543
 const CENTRE = { lat: 51.5, lng: -0.12 };
 /** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
 const SPAN_DEGREES = 0.5;
-const ADMIN = { username: 'bench', name: 'Bench', password: 'bench password 123' };
+const ADMIN = { username: 'bench', name: 'Bench', password: 'measure twice, cut once' };
 const log = (text: string) => console.log(`[ingest bench] ${text}`);
 
 async function openDatabase(engine: 'postgres' | 'pglite'): Promise<{ database: Database; drop(): Promise<void> }> {

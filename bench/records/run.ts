@@ -104,11 +104,11 @@ async function measure(database: Database): Promise<Figure[]> {
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
-  await createAdmin(database.db, { username: 'bench', password: 'bench password 123' });
+  await createAdmin(database.db, { username: 'bench', password: 'measure twice, cut once' });
   const login = await app.inject({
     method: 'POST',
     url: `${API_PREFIX}/admin/login`,
-    payload: { username: 'bench', password: 'bench password 123' },
+    payload: { username: 'bench', password: 'measure twice, cut once' },
   });
   const token = login.json<{ token: string }>().token;
 

@@ -84,7 +84,7 @@ test('creates an admin and disables them: their open browser is logged out', asy
   await dialog.getByLabel('Display name').fill('To Be Disabled');
   await dialog.getByLabel('Password').fill('short');
   await dialog.getByRole('button', { name: 'Create admin' }).click();
-  await expect(dialog.getByText('password must be at least 8 characters')).toBeVisible();
+  await expect(dialog.getByText('password must be at least 12 characters')).toBeVisible();
   await dialog.getByLabel('Password').fill('disable password');
   await dialog.getByRole('button', { name: 'Create admin' }).click();
   await expect(dialog).toBeHidden();

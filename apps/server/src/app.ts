@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
+import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
 import { registerDatabaseHealth } from './plugins/database-health';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -39,7 +40,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // A hop count as proxy-addr reads one (Fastify's types take it only as a function).
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
+        : config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -63,6 +68,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(formbody);
   await registerOpenApi(app);
   registerAuth(app);
+  registerAccountGate(app);
   registerRealtime(app);
   await registerTracking(app);
 

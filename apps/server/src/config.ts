@@ -28,7 +28,43 @@ const configSchema = z.object({
   SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
   // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
   MAX_FUTURE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  // Login (issue 9, decision 013).
+  /**
+   * Whose X-Forwarded-For is believed: off (default: the socket address is the client), `true` (any: only behind a
+   * proxy that overwrites the header), a hop count, or comma-separated proxy addresses, CIDRs or proxy-addr names
+   * (loopback, linklocal, uniquelocal).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be true, false, a hop count or comma-separated addresses/CIDRs',
+        });
+      return parsed ?? false;
+    }),
+  /** Every admin without two-factor login must enrol before reaching any other screen. */
+  REQUIRE_TOTP: bool.default(false),
 });
+
+/** TRUST_PROXY as Fastify's `trustProxy` option; undefined when it is none of the accepted forms. */
+export function parseTrustProxy(value: string): boolean | number | string[] | undefined {
+  const text = value.trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const addresses = text
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  // IPv4 or IPv6 with an optional /prefix, or proxy-addr's names (loopback, linklocal, uniquelocal).
+  const valid = (a: string) =>
+    /^[\d.:a-f]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a);
+  return addresses.length > 0 && addresses.every(valid) ? addresses : undefined;
+}
 
 export type RawConfig = z.infer<typeof configSchema>;
 export interface Config extends Omit<RawConfig, 'DEMO'> {

@@ -43,7 +43,7 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
       DEMO: 'false',
       DATABASE_URL: '',
       ADMIN_USERNAME: 'durable',
-      ADMIN_PASSWORD: 'durable-password',
+      ADMIN_PASSWORD: 'kill nine survivor',
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     },
@@ -54,7 +54,7 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
   const login = await fetch(`${base}/api/v1/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'durable', password: 'durable-password' }),
+    body: JSON.stringify({ username: 'durable', password: 'kill nine survivor' }),
   });
   const { token } = (await login.json()) as { token: string };
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -18,3 +18,4 @@ export * from './profile';
 export * from './message';
 export * from './alert-workflow';
 export * from './geo';
+export * from './password-policy';

@@ -1,8 +1,18 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
 import { nameText } from './text';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
 
-export const MIN_ADMIN_PASSWORD_LENGTH = 8;
+/** A new password under the shared rule (the server also refuses the common ones); `field` starts each message. */
+function newPassword(field: string) {
+  return z
+    .string()
+    .max(MAX_PASSWORD_LENGTH * 2, `${field} must be at most ${MAX_PASSWORD_LENGTH} characters`)
+    .superRefine((value, ctx) => {
+      const problem = passwordProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
+    });
+}
 
 export const profile = z.object({
   admin_id: z.number().int(),
@@ -14,10 +24,7 @@ export type Profile = z.infer<typeof profile>;
 
 export const passwordChangeRequest = z.object({
   current_password: z.string().min(1, 'current_password is required').max(200),
-  new_password: z
-    .string()
-    .min(MIN_ADMIN_PASSWORD_LENGTH, `new_password must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`)
-    .max(200, 'new_password must be at most 200 characters'),
+  new_password: newPassword('new_password'),
 });
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>;
 
@@ -47,17 +54,59 @@ export const adminAccount = z.object({
 export type AdminAccount = z.infer<typeof adminAccount>;
 export const adminList = z.object({ admins: z.array(adminAccount) });
 
-export const adminCreateRequest = z.object({
-  username: z
-    .string()
-    .trim()
-    .min(1, 'username is required')
-    .max(100, 'username must be at most 100 characters')
-    .regex(/^[\w.@-]+$/, 'username may hold letters, digits, . @ - and _ only'),
-  name: nameText(100).optional(),
-  password: z
-    .string()
-    .min(MIN_ADMIN_PASSWORD_LENGTH, `password must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`)
-    .max(200, 'password must be at most 200 characters'),
-});
+export const adminCreateRequest = z
+  .object({
+    username: z
+      .string()
+      .trim()
+      .min(1, 'username is required')
+      .max(100, 'username must be at most 100 characters')
+      .regex(/^[\w.@-]+$/, 'username may hold letters, digits, . @ - and _ only'),
+    name: nameText(100).optional(),
+    password: newPassword('password'),
+  })
+  .superRefine((value, ctx) => {
+    if (passwordProblem(value.password, value.username) === 'must not contain the username')
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'password must not contain the username' });
+  });
 export type AdminCreateRequest = z.infer<typeof adminCreateRequest>;
+
+/** Two-factor login (TOTP, RFC 6238: 30 s steps, 6 digits, SHA-1) and its single-use recovery codes. */
+export const RECOVERY_CODE_COUNT = 10;
+
+export const totpStatus = z.object({
+  enabled: z.boolean(),
+  /** Unused recovery codes left. */
+  recovery_codes_left: z.number().int(),
+  /** REQUIRE_TOTP is on: this admin must enrol before anything else. */
+  required: z.boolean(),
+});
+export type TotpStatus = z.infer<typeof totpStatus>;
+
+/** A new secret, waiting for its first code: the QR code (a data: URL of a PNG) and the secret as text. */
+export const totpSetup = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+  qr_code: z.string(),
+});
+export type TotpSetup = z.infer<typeof totpSetup>;
+
+/** A 6-digit code from the authenticator app, or (where accepted) one of the recovery codes. */
+export const totpCode = z
+  .string()
+  .trim()
+  .min(1, 'code is required')
+  .max(32, 'code must be at most 32 characters')
+  .regex(/^[\w -]+$/, 'code may hold letters, digits, spaces and dashes only');
+
+export const totpConfirmRequest = z.object({
+  code: totpCode.regex(/^\d{6}$/, 'code must be the 6 digits your app shows'),
+});
+export type TotpConfirmRequest = z.infer<typeof totpConfirmRequest>;
+
+/** Shown once, at enrolment. */
+export const totpRecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
+export type TotpRecoveryCodes = z.infer<typeof totpRecoveryCodes>;
+
+export const totpDisableRequest = z.object({ code: totpCode });
+export type TotpDisableRequest = z.infer<typeof totpDisableRequest>;

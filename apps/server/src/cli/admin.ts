@@ -1,13 +1,17 @@
-// `npm run admin -- create USERNAME PASSWORD [NAME]` or `npm run admin -- reset-password USERNAME PASSWORD`.
+// `npm run admin -- create USERNAME PASSWORD [NAME]`, `npm run admin -- reset-password USERNAME PASSWORD`, or
+// `npm run admin -- reset-totp USERNAME` (a lost phone: two-factor login off, recovery codes gone, sessions ended).
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
-import { createAdmin, resetPassword } from '../modules/admin/admin-service';
+import { createAdmin, resetPassword, resetTotp } from '../modules/admin/admin-service';
 import { recordAudit } from '../lib/audit';
 
 const [command, username, password, ...nameParts] = process.argv.slice(2);
-const usage = 'Usage:\n  npm run admin -- create USERNAME PASSWORD [DISPLAY NAME]\n  npm run admin -- reset-password USERNAME NEW_PASSWORD';
+const usage =
+  'Usage:\n  npm run admin -- create USERNAME PASSWORD [DISPLAY NAME]\n  npm run admin -- reset-password USERNAME NEW_PASSWORD\n' +
+  '  npm run admin -- reset-totp USERNAME';
 
-if (!command || !username || !password || !['create', 'reset-password'].includes(command)) {
+const withPassword = ['create', 'reset-password'];
+if (!command || !username || !(withPassword.includes(command) ? password : command === 'reset-totp')) {
   console.error(usage);
   process.exit(2);
 }
@@ -18,11 +22,15 @@ try {
   await database.migrate();
   const who = { adminId: null, actor: 'cli' };
   if (command === 'create') {
-    const admin = await createAdmin(database.db, { username, password, name: nameParts.join(' ') || undefined });
+    const admin = await createAdmin(database.db, { username, password: password!, name: nameParts.join(' ') || undefined });
     await recordAudit(database.db, who, { action: 'create', entity: 'admin', entityId: admin.id, after: { username: admin.username, name: admin.name } });
     console.log(`Admin ${admin.username} created.`);
+  } else if (command === 'reset-totp') {
+    const admin = await resetTotp(database.db, username);
+    await recordAudit(database.db, who, { action: 'reset_totp', entity: 'admin', entityId: admin.id });
+    console.log(`Two-factor login of ${username} removed; their sessions were ended. They can enrol again on /profile.`);
   } else {
-    const admin = await resetPassword(database.db, username, password);
+    const admin = await resetPassword(database.db, username, password!);
     await recordAudit(database.db, who, { action: 'reset_password', entity: 'admin', entityId: admin.id });
     console.log(`Password of ${username} reset; their sessions were ended.`);
   }

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   date,
@@ -27,9 +28,30 @@ export const admins = pgTable('admins', {
   name: text('name').notNull(),
   passwordHash: text('password_hash').notNull(),
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  /** Set at login when the password no longer meets the rule; cleared by a change. Until then only /profile works. */
+  passwordChangeRequired: boolean('password_change_required').notNull().default(false),
+  /** Two-factor login (base32 TOTP secret); null when not enrolled. */
+  totpSecret: text('totp_secret'),
+  /** A secret being enrolled, until its first code confirms it. */
+  totpPendingSecret: text('totp_pending_secret'),
+  /** The last accepted TOTP time step: only a later one is accepted, so no code works twice. */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/** Single-use recovery codes for two-factor login, stored as sha256 (they are random, like session tokens). */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    adminId: integer('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+  },
+  (t) => [uniqueIndex('admin_recovery_codes_code_idx').on(t.adminId, t.codeHash)],
+);
 
 export const sessions = pgTable(
   'sessions',

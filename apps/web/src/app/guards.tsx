@@ -4,12 +4,17 @@ import { useRef } from 'react';
 import { useAuth, type AuthStatus } from '../lib/auth';
 import { Loading } from '../components/ui/status';
 
-/** A protected page redirects to /login when the user is not authenticated. */
+/**
+ * A protected page redirects to /login when the user is not authenticated, and to /profile while the admin must
+ * first change a too-weak password or enrol two-factor login (REQUIRE_TOTP); the server refuses the rest meanwhile.
+ */
 export function RequireAuth() {
-  const { status } = useAuth();
+  const { status, passwordChangeRequired, totpEnrolmentRequired } = useAuth();
   const location = useLocation();
   if (status === 'unknown') return <Loading />;
   if (status === 'unauthenticated') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if ((passwordChangeRequired || totpEnrolmentRequired) && location.pathname !== '/profile')
+    return <Navigate to="/profile" replace />;
   return <Outlet />;
 }
 

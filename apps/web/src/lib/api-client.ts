@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's JSON, for the fields beside `message` (the login's `totpRequired`). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -42,7 +44,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const message = (data as { message?: string } | undefined)?.message ?? `Request failed (${response.status})`;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, data);
   }
   return data as T;
 }

@@ -10,11 +10,20 @@ interface AuthState {
   status: AuthStatus;
   name: string | null;
   adminId: number | null;
-  login(username: string, password: string): Promise<void>;
+  /** Until done, the admin is sent to /profile: a too-weak password to change, or two-factor login to enrol. */
+  passwordChangeRequired: boolean;
+  totpEnrolmentRequired: boolean;
+  /** Throws TotpRequiredError when the password was right and the account asks for its code. */
+  login(username: string, password: string, totp?: string): Promise<void>;
+  /** Re-reads the session's flags after the admin changed the password or enrolled. */
+  refresh(): Promise<void>;
   logout(): Promise<void>;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+
+/** The password was right; the account has two-factor login and the code is needed. */
+export class TotpRequiredError extends Error {}
 export const SESSION_QUERY_KEY = ['session'] as const;
 
 async function fetchSession(): Promise<VerifyTokenResponse | null> {
@@ -32,11 +41,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const session = useQuery({ queryKey: SESSION_QUERY_KEY, queryFn: fetchSession, staleTime: 60_000, retry: 1 });
 
   const login = useCallback(
-    async (username: string, password: string) => {
-      const result = await api.post<LoginResponse>('/admin/login', { username, password });
+    async (username: string, password: string, totp?: string) => {
+      let result: LoginResponse;
+      try {
+        result = await api.post<LoginResponse>('/admin/login', { username, password, ...(totp ? { totp } : {}) });
+      } catch (error) {
+        if (error instanceof ApiError && (error.body as { totpRequired?: boolean } | undefined)?.totpRequired)
+          throw new TotpRequiredError(error.message);
+        throw error;
+      }
       // Drop what an earlier user saw; the session is known from the answer, so the caller can navigate at once.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
-      const session: VerifyTokenResponse = { isAuthenticated: true, name: result.name, username: result.username, adminId: result.adminId };
+      const session: VerifyTokenResponse = {
+        isAuthenticated: true,
+        name: result.name,
+        username: result.username,
+        adminId: result.adminId,
+        passwordChangeRequired: result.passwordChangeRequired,
+        totpEnrolmentRequired: result.totpEnrolmentRequired,
+      };
       queryClient.setQueryData(SESSION_QUERY_KEY, session);
     },
     [queryClient],
@@ -52,10 +75,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     window.location.assign('/login');
   }, []);
 
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }), [queryClient]);
+
   const value = useMemo<AuthState>(() => {
     const status: AuthStatus = session.isPending ? 'unknown' : session.data ? 'authenticated' : 'unauthenticated';
-    return { status, name: session.data?.name ?? null, adminId: session.data?.adminId ?? null, login, logout };
-  }, [session.isPending, session.data, login, logout]);
+    return {
+      status,
+      name: session.data?.name ?? null,
+      adminId: session.data?.adminId ?? null,
+      passwordChangeRequired: session.data?.passwordChangeRequired ?? false,
+      totpEnrolmentRequired: session.data?.totpEnrolmentRequired ?? false,
+      login,
+      logout,
+      refresh,
+    };
+  }, [session.isPending, session.data, login, logout, refresh]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -2,19 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { admins, loginThrottle } from '../../db/schema';
+import { adminRecoveryCodes, admins, loginThrottle } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { hashPassword, MIN_PASSWORD_LENGTH } from './password';
+import { checkNewPassword, hashPassword, newPasswordProblem } from './password';
 import { revokeAllSessions } from './session-service';
-
-function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-}
 
 export async function createAdmin(db: DbOrTx, input: { username: string; name?: string; password: string }) {
   const username = input.username.trim();
   if (!username) throw badRequest('username: is required');
-  checkPassword(input.password);
+  checkNewPassword(input.password, username);
   const [existing] = await db.select({ id: admins.id }).from(admins).where(eq(admins.username, username));
   if (existing) throw conflict(`username: ${username} already exists`);
   const [row] = await db
@@ -25,15 +21,28 @@ export async function createAdmin(db: DbOrTx, input: { username: string; name?: 
 }
 
 export async function resetPassword(db: DbOrTx, username: string, password: string) {
-  checkPassword(password);
+  checkNewPassword(password, username);
   const [row] = await db
     .update(admins)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .set({ passwordHash: await hashPassword(password), passwordChangeRequired: false, updatedAt: new Date() })
     .where(eq(admins.username, username))
     .returning({ id: admins.id });
   if (!row) throw notFound(`No admin named ${username}`);
   // A reset also ends the lockout and every open session of that admin.
   await db.delete(loginThrottle).where(eq(loginThrottle.username, username));
+  await revokeAllSessions(db, row.id);
+  return row;
+}
+
+/** For a lost phone: removes the admin's two-factor login and recovery codes, and ends their sessions. */
+export async function resetTotp(db: DbOrTx, username: string) {
+  const [row] = await db
+    .update(admins)
+    .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, updatedAt: new Date() })
+    .where(eq(admins.username, username))
+    .returning({ id: admins.id });
+  if (!row) throw notFound(`No admin named ${username}`);
+  await db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, row.id));
   await revokeAllSessions(db, row.id);
   return row;
 }
@@ -54,6 +63,9 @@ export async function ensureFirstAdmin(
   if (n > 0) return { created: false };
   const username = env.username?.trim() || 'admin';
   const generatedPassword = env.password ? undefined : generatePassword();
+  // A weak ADMIN_PASSWORD stops the start with the reason, rather than leaving a guessable first account.
+  const problem = env.password ? newPasswordProblem(env.password, username) : null;
+  if (problem) throw new Error(`ADMIN_PASSWORD ${problem} (the password rule: docs/decisions/013-login-totp-passwords.md)`);
   await createAdmin(db, { username, name: username === 'admin' ? 'Administrator' : username, password: env.password ?? generatedPassword! });
   return { created: true, username, generatedPassword };
 }

@@ -1,47 +1,71 @@
 // Login with a per-username lockout: 5 failures within 15 minutes lock the name for 15 minutes.
+// Every attempt first reserves its try under a row lock, before any password is checked, so a parallel burst gets no
+// more tries than a sequential one; and every refusal costs one argon2 verify, so disabled, unknown and existing
+// accounts take the same time to refuse.
 import { eq, sql } from 'drizzle-orm';
 import {
   INVALID_LOGIN_MESSAGE,
+  INVALID_TOTP_MESSAGE,
   LOCKED_LOGIN_MESSAGE,
   LOGIN_LOCK_MINUTES,
   LOGIN_MAX_FAILURES,
   LOGIN_WINDOW_MINUTES,
+  TOTP_REQUIRED_MESSAGE,
 } from '@prison/shared';
 import type { Db } from '../../db/client';
 import { admins, loginThrottle } from '../../db/schema';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit, type AuditActor } from '../../lib/audit';
 import { HttpError, tooManyRequests } from '../../lib/http-errors';
-import { dummyPasswordHash, verifyPassword } from './password';
+import { dummyPasswordHash, newPasswordProblem, verifyPassword } from './password';
 import { createSession } from './session-service';
+import { acceptSecondFactor } from './totp-service';
 
 interface LoginInput {
   username: string;
   password: string;
+  totp?: string;
   ip?: string;
   userAgent?: string;
 }
 
-async function isLocked(db: Db, username: string): Promise<boolean> {
-  const [row] = await db.select().from(loginThrottle).where(eq(loginThrottle.username, username));
-  return !!row?.lockedUntil && row.lockedUntil.getTime() > Date.now();
+export type LoginResult =
+  | { kind: 'totpRequired'; message: string }
+  | {
+      kind: 'loggedIn';
+      token: string;
+      sessionId: string;
+      expiresAt: Date;
+      admin: { id: number; username: string; name: string };
+      passwordChangeRequired: boolean;
+      totpEnabled: boolean;
+    };
+
+/**
+ * Counts this attempt as a failure before its password is checked (a success clears the count), all under a lock
+ * of the username's throttle row. Returns the attempt's number in the window, or null when the name is locked or
+ * the window's tries are all taken by attempts still being checked.
+ */
+async function reserveAttempt(db: Db, username: string): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    await tx.insert(loginThrottle).values({ username }).onConflictDoNothing();
+    const [row] = await tx.select().from(loginThrottle).where(eq(loginThrottle.username, username)).for('update');
+    const now = Date.now();
+    if (!row || (row.lockedUntil && row.lockedUntil.getTime() > now)) return null;
+    // A failure outside the window starts a new window.
+    const windowOver = row.windowStartedAt.getTime() < now - LOGIN_WINDOW_MINUTES * 60_000;
+    const attempt = windowOver ? 1 : row.failures + 1;
+    if (attempt > LOGIN_MAX_FAILURES) return null;
+    await tx
+      .update(loginThrottle)
+      .set({ failures: attempt, windowStartedAt: windowOver ? new Date(now) : row.windowStartedAt })
+      .where(eq(loginThrottle.username, username));
+    return attempt;
+  });
 }
 
-/** Counts one failure; returns true when this failure locked the name. */
-async function recordFailure(db: Db, username: string): Promise<boolean> {
-  const windowMs = LOGIN_WINDOW_MINUTES * 60_000;
-  const [row] = await db
-    .insert(loginThrottle)
-    .values({ username, failures: 1, windowStartedAt: new Date() })
-    .onConflictDoUpdate({
-      target: loginThrottle.username,
-      // A failure outside the window starts a new window.
-      set: {
-        failures: sql`case when ${loginThrottle.windowStartedAt} < now() - ${`${windowMs} milliseconds`}::interval then 1 else ${loginThrottle.failures} + 1 end`,
-        windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < now() - ${`${windowMs} milliseconds`}::interval then now() else ${loginThrottle.windowStartedAt} end`,
-      },
-    })
-    .returning({ failures: loginThrottle.failures });
-  if ((row?.failures ?? 0) < LOGIN_MAX_FAILURES) return false;
+/** The reserved try failed: the last one of the window locks the name. Returns true when it did. */
+async function settleFailure(db: Db, username: string, attempt: number): Promise<boolean> {
+  if (attempt < LOGIN_MAX_FAILURES) return false;
   await db
     .update(loginThrottle)
     .set({ lockedUntil: new Date(Date.now() + LOGIN_LOCK_MINUTES * 60_000), failures: 0, windowStartedAt: new Date() })
@@ -49,29 +73,65 @@ async function recordFailure(db: Db, username: string): Promise<boolean> {
   return true;
 }
 
-export async function login(db: Db, input: LoginInput) {
+/** A right password still waiting for its code is not a failure: give the reserved try back. */
+async function releaseAttempt(db: Db, username: string): Promise<void> {
+  await db
+    .update(loginThrottle)
+    .set({ failures: sql`greatest(${loginThrottle.failures} - 1, 0)` })
+    .where(eq(loginThrottle.username, username));
+}
+
+export async function login(db: Db, input: LoginInput): Promise<LoginResult> {
   const username = input.username.trim();
-  const who = { adminId: null, actor: username, ip: input.ip };
-  if (await isLocked(db, username)) {
+  const who: AuditActor = { adminId: null, actor: username, ip: input.ip };
+  const attempt = await reserveAttempt(db, username);
+  if (attempt === null) {
     await recordAudit(db, who, { action: 'login.refused_locked', entity: 'admin', entityId: username });
     throw tooManyRequests(LOCKED_LOGIN_MESSAGE);
   }
-  const [admin] = await db.select().from(admins).where(eq(admins.username, username));
-  const ok = admin
-    ? !admin.disabledAt && (await verifyPassword(admin.passwordHash, input.password))
-    : (await verifyPassword(await dummyPasswordHash(), input.password)) && false;
-  if (!admin || !ok) {
-    const locked = await recordFailure(db, username);
-    await recordAudit(db, who, { action: locked ? 'login.locked' : 'login.failed', entity: 'admin', entityId: username });
+  const refuse = async (action: string, message: string): Promise<never> => {
+    const locked = await settleFailure(db, username, attempt);
+    await recordAudit(db, who, { action: locked ? 'login.locked' : action, entity: 'admin', entityId: username });
     if (locked) throw tooManyRequests(LOCKED_LOGIN_MESSAGE);
-    throw new HttpError(401, INVALID_LOGIN_MESSAGE);
+    throw new HttpError(401, message);
+  };
+
+  const [admin] = await db.select().from(admins).where(eq(admins.username, username));
+  // Exactly one argon2 verify whoever asks: a dummy hash for an unknown name, the real one for a disabled account.
+  const passwordOk = await verifyPassword(admin?.passwordHash ?? (await dummyPasswordHash()), input.password);
+  if (!admin || admin.disabledAt || !passwordOk) return refuse('login.failed', INVALID_LOGIN_MESSAGE);
+
+  if (admin.totpSecret) {
+    if (!input.totp) {
+      await releaseAttempt(db, username);
+      return { kind: 'totpRequired', message: TOTP_REQUIRED_MESSAGE };
+    }
+    if (!(await acceptSecondFactor(db, admin, input.totp))) return refuse('login.totp_failed', INVALID_TOTP_MESSAGE);
   }
-  await db.delete(loginThrottle).where(eq(loginThrottle.username, username));
-  const session = await createSession(db, admin.id, { ip: input.ip, userAgent: input.userAgent });
-  await recordAudit(db, { adminId: admin.id, actor: admin.username, ip: input.ip }, {
-    action: 'login',
-    entity: 'session',
-    entityId: session.sessionId,
+
+  // An existing password that no longer meets the rule still logs in, and must be changed before anything else.
+  const passwordChangeRequired = newPasswordProblem(input.password, admin.username) !== null;
+  await db.transaction(async (tx) => {
+    await tx.delete(loginThrottle).where(eq(loginThrottle.username, username));
+    if (passwordChangeRequired !== admin.passwordChangeRequired)
+      await tx.update(admins).set({ passwordChangeRequired }).where(eq(admins.id, admin.id));
   });
-  return { ...session, admin: { id: admin.id, username: admin.username, name: admin.name } };
+  const session = await createSession(db, admin.id, { ip: input.ip, userAgent: input.userAgent });
+  await recordAudit(
+    db,
+    { adminId: admin.id, actor: admin.username, ip: input.ip },
+    {
+      action: 'login',
+      entity: 'session',
+      entityId: session.sessionId,
+      after: admin.totpSecret ? { second_factor: true } : undefined,
+    },
+  );
+  return {
+    kind: 'loggedIn',
+    ...session,
+    admin: { id: admin.id, username: admin.username, name: admin.name },
+    passwordChangeRequired,
+    totpEnabled: !!admin.totpSecret,
+  };
 }

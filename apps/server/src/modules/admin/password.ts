@@ -1,5 +1,9 @@
-// argon2id with the OWASP Password Storage Cheat Sheet parameters (19 MiB, 2 iterations, 1 lane).
+// argon2id with the OWASP Password Storage Cheat Sheet parameters (19 MiB, 2 iterations, 1 lane), and the password
+// rule: the shared one (length, username...) plus the common-password list of @zxcvbn-ts/language-common.
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { COMMON_PASSWORD_PROBLEM, passwordProblem } from '@prison/shared';
+import { badRequest } from '../../lib/http-errors';
 
 /** Algorithm.Argon2id; the enum is a const enum that isolated modules cannot read. */
 const ARGON2ID = 2 as Algorithm;
@@ -25,4 +29,20 @@ export function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-export const MIN_PASSWORD_LENGTH = 8;
+/** About 49,000 of the most common passwords (zxcvbn's list, from leaked-password frequency), lower-cased, loaded once. */
+let commonPasswords: Set<string> | undefined;
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  return commonPasswords.has(password.toLowerCase());
+}
+
+/** What is wrong with a password under the whole rule, or null. */
+export function newPasswordProblem(password: string, username: string): string | null {
+  return passwordProblem(password, username) ?? (isCommonPassword(password) ? COMMON_PASSWORD_PROBLEM : null);
+}
+
+/** Throws 400 `{field} {problem}` when a new password breaks the rule. */
+export function checkNewPassword(password: string, username: string, field = 'password'): void {
+  const problem = newPasswordProblem(password, username);
+  if (problem) throw badRequest(`${field}: ${field} ${problem}`);
+}

@@ -1,5 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AUTH_COOKIE, SESSION_TTL_SECONDS, errorResponse, loginRequest, loginResponse, messageResponse, verifyTokenResponse } from '@prison/shared';
+import {
+  AUTH_COOKIE,
+  SESSION_TTL_SECONDS,
+  errorResponse,
+  loginRefusal,
+  loginRequest,
+  loginResponse,
+  messageResponse,
+  verifyTokenResponse,
+} from '@prison/shared';
+import { accountActions } from '../../plugins/account-gate';
 import { adminFromRequest, auditActor, requireAdmin } from '../../plugins/auth';
 import { recordAudit } from '../../lib/audit';
 import { unauthorized } from '../../lib/http-errors';
@@ -15,9 +25,11 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true, rateLimit: { max: app.config.LOGIN_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' } },
       schema: {
         tags: ['admin'],
-        summary: 'Log in with username and password; sets the auth-cookie for 1 day',
+        summary:
+          'Log in with username and password (and `totp`, the code or a recovery code, once two-factor login is on); ' +
+          'sets the auth-cookie for 1 day. A right password without its code answers 401 with `totpRequired: true`.',
         body: loginRequest,
-        response: { 200: loginResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+        response: { 200: loginResponse, 400: errorResponse, 401: loginRefusal, 429: errorResponse },
       },
     },
     async (request, reply) => {
@@ -26,6 +38,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
+      if (result.kind === 'totpRequired') return reply.status(401).send({ message: result.message, totpRequired: true });
       reply.setCookie(AUTH_COOKIE, result.token, {
         path: '/',
         httpOnly: true,
@@ -39,6 +52,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         name: result.admin.name,
         username: result.admin.username,
         adminId: result.admin.id,
+        ...accountActions(result, app.config.REQUIRE_TOTP),
       };
     },
   );
@@ -56,13 +70,20 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const admin = await adminFromRequest(app.db, request);
       if (!admin) throw unauthorized('Not authenticated');
-      return { isAuthenticated: true as const, name: admin.name, username: admin.username, adminId: admin.id };
+      return {
+        isAuthenticated: true as const,
+        name: admin.name,
+        username: admin.username,
+        adminId: admin.id,
+        ...accountActions(admin, app.config.REQUIRE_TOTP),
+      };
     },
   );
 
   app.post(
     '/admin/logout',
     {
+      config: { accountSetup: true },
       schema: { tags: ['admin'], summary: 'Revoke this session and clear the cookie', response: { 200: messageResponse } },
     },
     async (request, reply) => {

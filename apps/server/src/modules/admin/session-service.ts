@@ -11,6 +11,9 @@ export interface AuthenticatedAdmin {
   username: string;
   name: string;
   sessionId: string;
+  /** What the admin must do before anything else (read with the session, so a change shows within the cache's 2 s). */
+  passwordChangeRequired: boolean;
+  totpEnabled: boolean;
 }
 
 export function hashToken(token: string): string {
@@ -73,6 +76,8 @@ async function lookUpSession(
       id: admins.id,
       username: admins.username,
       name: admins.name,
+      passwordChangeRequired: admins.passwordChangeRequired,
+      totpEnabled: sql<boolean>`${admins.totpSecret} is not null`,
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
@@ -97,7 +102,14 @@ async function lookUpSession(
       .where(eq(sessions.id, row.sessionId));
   }
   return {
-    admin: { id: row.id, username: row.username, name: row.name, sessionId: row.sessionId },
+    admin: {
+      id: row.id,
+      username: row.username,
+      name: row.name,
+      sessionId: row.sessionId,
+      passwordChangeRequired: row.passwordChangeRequired,
+      totpEnabled: row.totpEnabled,
+    },
     expiresAt: row.expiresAt.getTime(),
   };
 }

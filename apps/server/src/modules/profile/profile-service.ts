@@ -6,7 +6,7 @@ import { admins, sessions } from '../../db/schema';
 import type { AuditActor } from '../../lib/audit';
 import { recordAudit } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
-import { hashPassword, verifyPassword } from '../admin/password';
+import { checkNewPassword, hashPassword, verifyPassword } from '../admin/password';
 import { endingSessions, type AuthenticatedAdmin } from '../admin/session-service';
 
 export async function getProfile(db: Db, adminId: number): Promise<Profile> {
@@ -34,10 +34,14 @@ export async function changePassword(
   }
   if (input.new_password === input.current_password)
     throw badRequest('new_password: must differ from the current password');
+  checkNewPassword(input.new_password, admin.username, 'new_password');
   const passwordHash = await hashPassword(input.new_password);
   return endingSessions(() =>
     db.transaction(async (tx) => {
-      await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, admin.id));
+      await tx
+        .update(admins)
+        .set({ passwordHash, passwordChangeRequired: false, updatedAt: new Date() })
+        .where(eq(admins.id, admin.id));
       const ended = await tx
         .update(sessions)
         .set({ revokedAt: sql`now()` })

@@ -56,7 +56,7 @@ describeEachEngine('profile and admins', (engine) => {
       new_password: 'short',
     });
     expect(short.statusCode).toBe(400);
-    expect(short.json().message).toMatch(/^new_password: new_password must be at least 8 characters/);
+    expect(short.json().message).toMatch(/^new_password: new_password must be at least 12 characters/);
     const missing = await asToken(a, 'POST', '/profile/password', { new_password: 'new password 2' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toMatch(/^current_password/);
@@ -102,7 +102,7 @@ describeEachEngine('profile and admins', (engine) => {
     const res = await ctx().api('POST', '/admins', {
       username: 'new-officer',
       name: 'New Officer',
-      password: 'long enough',
+      password: 'long enough phrase',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -112,10 +112,10 @@ describeEachEngine('profile and admins', (engine) => {
       locked_until: null,
       active_sessions: 0,
     });
-    expect((await login('new-officer', 'long enough')).statusCode).toBe(200);
-    const dup = await ctx().api('POST', '/admins', { username: 'new-officer', password: 'long enough' });
+    expect((await login('new-officer', 'long enough phrase')).statusCode).toBe(200);
+    const dup = await ctx().api('POST', '/admins', { username: 'new-officer', password: 'long enough phrase' });
     expect(dup.statusCode).toBe(409);
-    const bad = await ctx().api('POST', '/admins', { username: 'with space', password: 'long enough' });
+    const bad = await ctx().api('POST', '/admins', { username: 'with space', password: 'long enough phrase' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^username/);
     const weak = await ctx().api('POST', '/admins', { username: 'weak', password: 'short' });
@@ -127,17 +127,17 @@ describeEachEngine('profile and admins', (engine) => {
   });
 
   it('disables an admin (their sessions end at once), enables them again, and never disables oneself', async () => {
-    await createAdmin(ctx().database.db, { username: 'to-disable', password: 'disable me' });
-    const token = (await login('to-disable', 'disable me')).json().token as string;
+    await createAdmin(ctx().database.db, { username: 'to-disable', password: 'disable me please' });
+    const token = (await login('to-disable', 'disable me please')).json().token as string;
     const id = (await asToken(token, 'GET', '/profile')).json().admin_id as number;
     const res = await ctx().api('POST', `/admins/${id}/disable`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ disabled: true, active_sessions: 0 });
     expect((await asToken(token, 'GET', '/profile')).statusCode).toBe(401);
-    expect((await login('to-disable', 'disable me')).statusCode).toBe(401);
+    expect((await login('to-disable', 'disable me please')).statusCode).toBe(401);
     const enabled = await ctx().api('POST', `/admins/${id}/enable`);
     expect(enabled.json()).toMatchObject({ disabled: false });
-    expect((await login('to-disable', 'disable me')).statusCode).toBe(200);
+    expect((await login('to-disable', 'disable me please')).statusCode).toBe(200);
 
     const self = (await ctx().api('GET', '/profile')).json().admin_id;
     const selfDisable = await ctx().api('POST', `/admins/${self}/disable`);

@@ -12,23 +12,36 @@ import {
   passwordChangeRequest,
   profile,
   sessionList,
+  totpConfirmRequest,
+  totpDisableRequest,
+  totpRecoveryCodes,
+  totpSetup,
+  totpStatus,
 } from '@prison/shared';
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin } from './admins-service';
 import { changePassword, getProfile, listSessions, revokeOwnSession } from './profile-service';
+import { confirmTotpEnrolment, disableTotp, getTotpStatus, startTotpEnrolment } from '../admin/totp-service';
+
+/** Guessing a 6-digit code from a stolen session is slowed down like a login. */
+const codeRateLimit = { max: 10, timeWindow: '1 minute' };
 
 const adminIdParams = z.object({ id: intText() });
 
 const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile',
-    { schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } } },
+    {
+      config: { accountSetup: true },
+      schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } },
+    },
     async (request) => getProfile(app.db, requireAdmin(request).id),
   );
 
   app.post(
     '/profile/password',
     {
+      config: { accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Change the password (the current one is required); every other session of this admin ends',
@@ -40,6 +53,65 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       const ended = await changePassword(app.db, requireAdmin(request), request.body, auditActor(request));
       for (const sessionId of ended) app.realtime.endSession(sessionId);
       return { message: 'Password changed' };
+    },
+  );
+
+  app.get(
+    '/profile/totp',
+    {
+      config: { accountSetup: true },
+      schema: {
+        tags: ['profile'],
+        summary: 'Whether two-factor login is on, and recovery codes left',
+        response: { 200: totpStatus },
+      },
+    },
+    async (request) => getTotpStatus(app.db, requireAdmin(request).id, app.config.REQUIRE_TOTP),
+  );
+
+  app.post(
+    '/profile/totp/setup',
+    {
+      config: { accountSetup: true },
+      schema: {
+        tags: ['profile'],
+        summary: 'Start two-factor enrolment: a new secret as a QR code and as text, waiting for its first code',
+        response: { 200: totpSetup, 409: errorResponse },
+      },
+    },
+    async (request) => startTotpEnrolment(app.db, requireAdmin(request)),
+  );
+
+  app.post(
+    '/profile/totp/confirm',
+    {
+      config: { accountSetup: true, rateLimit: codeRateLimit },
+      schema: {
+        tags: ['profile'],
+        summary: 'Confirm enrolment with the first code; answers the ten single-use recovery codes, shown this once',
+        body: totpConfirmRequest,
+        response: { 200: totpRecoveryCodes, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => ({
+      recovery_codes: await confirmTotpEnrolment(app.db, requireAdmin(request), request.body.code, auditActor(request)),
+    }),
+  );
+
+  app.post(
+    '/profile/totp/disable',
+    {
+      config: { accountSetup: true, rateLimit: codeRateLimit },
+      schema: {
+        tags: ['profile'],
+        summary: 'Turn two-factor login off with a current code or a recovery code',
+        body: totpDisableRequest,
+        response: { 200: messageResponse, 400: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => {
+      await disableTotp(app.db, requireAdmin(request), request.body.code, auditActor(request));
+      return { message: 'Two-factor login is off' };
     },
   );
 

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocation, useNavigate } from 'react-router';
 import { loginRequest, type LoginRequest } from '@prison/shared';
-import { useAuth } from '../../lib/auth';
+import { TotpRequiredError, useAuth } from '../../lib/auth';
 import { errorMessage } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
@@ -13,19 +13,27 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [serverError, setServerError] = useState<string | null>(null);
+  // Two-factor login: after a right password the server asks for the code, and the form shows its field.
+  const [codePrompt, setCodePrompt] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<LoginRequest>({ resolver: zodResolver(loginRequest), defaultValues: { username: '', password: '' } });
+  } = useForm<LoginRequest>({ resolver: zodResolver(loginRequest), defaultValues: { username: '', password: '', totp: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     setServerError(null);
     try {
-      await login(values.username, values.password);
+      await login(values.username, values.password, codePrompt ? values.totp : undefined);
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
     } catch (error) {
+      if (error instanceof TotpRequiredError) {
+        setCodePrompt(error.message);
+        setTimeout(() => setFocus('totp'));
+        return;
+      }
       // The server's message text below the form (SPEC.md section 8).
       setServerError(errorMessage(error, 'Login failed. Please try again.'));
     }
@@ -47,6 +55,16 @@ export function LoginPage() {
             error={errors.password?.message}
             {...register('password')}
           />
+          {codePrompt && (
+            <TextField
+              label="Authentication code"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              hint={codePrompt}
+              error={errors.totp?.message}
+              {...register('totp')}
+            />
+          )}
         </div>
         <p role="alert" data-testid="login-error" className="mt-4 min-h-5 text-sm text-red-700">
           {serverError}

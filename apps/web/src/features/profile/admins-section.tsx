@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adminCreateRequest, type AdminAccount, type AdminCreateRequest } from '@prison/shared';
+import { PASSWORD_HINT, adminCreateRequest, type AdminAccount, type AdminCreateRequest } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';
@@ -62,7 +62,7 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
           label="Password"
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters."
+          hint={PASSWORD_HINT}
           error={errors.password?.message}
           {...form.register('password')}
         />

@@ -1,6 +1,15 @@
 // Profile and admins: GET /profile, POST /profile/password, sessions, and the admins list with its actions.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminAccount, AdminCreateRequest, PasswordChangeRequest, Profile, SessionInfo } from '@prison/shared';
+import type {
+  AdminAccount,
+  AdminCreateRequest,
+  PasswordChangeRequest,
+  Profile,
+  SessionInfo,
+  TotpRecoveryCodes,
+  TotpSetup,
+  TotpStatus,
+} from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 const SESSIONS_KEY = ['profile', 'sessions'] as const;
@@ -56,5 +65,31 @@ export function useAdminAction() {
     mutationFn: ({ id, action }: { id: number; action: AdminAction }) =>
       api.post<AdminAccount>(`/admins/${id}/${action}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
+  });
+}
+
+const TOTP_KEY = ['profile', 'totp'] as const;
+
+export function useTotpStatus() {
+  return useQuery({ queryKey: TOTP_KEY, queryFn: () => api.get<TotpStatus>('/profile/totp') });
+}
+
+export function useStartTotp() {
+  return useMutation({ mutationFn: () => api.post<TotpSetup>('/profile/totp/setup') });
+}
+
+export function useConfirmTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => api.post<TotpRecoveryCodes>('/profile/totp/confirm', { code }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: TOTP_KEY }),
+  });
+}
+
+export function useDisableTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => api.post<{ message: string }>('/profile/totp/disable', { code }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: TOTP_KEY }),
   });
 }

@@ -2,10 +2,11 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { passwordChangeRequest } from '@prison/shared';
+import { PASSWORD_HINT, passwordChangeRequest } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';
+import { useAuth } from '../../lib/auth';
 import { useToast } from '../../lib/toast';
 import { useChangePassword } from './api';
 
@@ -20,6 +21,7 @@ type FormValues = z.infer<typeof formSchema>;
 export function PasswordForm() {
   const change = useChangePassword();
   const { notify } = useToast();
+  const { refresh } = useAuth();
   const form = useForm<FormValues>({
     resolver: zodResolver(formSchema),
     defaultValues: { current_password: '', new_password: '', confirm_password: '' },
@@ -32,6 +34,7 @@ export function PasswordForm() {
       {
         onSuccess: () => {
           form.reset();
+          void refresh(); // a required change is now done
           notify('Password changed. Your other sessions were logged out.');
         },
       },
@@ -51,7 +54,7 @@ export function PasswordForm() {
         label="New password"
         type="password"
         autoComplete="new-password"
-        hint="At least 8 characters."
+        hint={PASSWORD_HINT}
         error={errors.new_password?.message}
         {...form.register('new_password')}
       />

@@ -8,6 +8,7 @@ import { AdminsSection } from './admins-section';
 import { useProfile } from './api';
 import { PasswordForm } from './password-form';
 import { SessionsSection } from './sessions-section';
+import { TwoFactorSection } from './two-factor-section';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -19,13 +20,26 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export function ProfilePage() {
-  const { name } = useAuth();
+  const { name, passwordChangeRequired, totpEnrolmentRequired } = useAuth();
   const profile = useProfile();
+  // While a step is required the server refuses everything else, so only that step's section is shown.
+  const restricted = passwordChangeRequired || totpEnrolmentRequired;
   return (
     <Page title="Profile">
       <p className="mb-4 text-lg" data-testid="profile-name">
         {name}
       </p>
+      {restricted && (
+        <p
+          role="status"
+          data-testid="account-action"
+          className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          {passwordChangeRequired
+            ? 'Your password no longer meets the password rule. Choose a new one before going on.'
+            : 'Two-factor login is required. Set it up below before going on.'}
+        </p>
+      )}
       <Section title="Account">
         {profile.isPending ? (
           <Loading />
@@ -48,15 +62,27 @@ export function ProfilePage() {
           </dl>
         )}
       </Section>
-      <Section title="Change password">
-        <PasswordForm />
-      </Section>
-      <Section title="Active sessions">
-        <SessionsSection />
-      </Section>
-      <Section title="Admins">
-        <AdminsSection />
-      </Section>
+      {/* Conditional siblings keep their places, so the two-factor section keeps its state when a step is done. */}
+      {!(restricted && !passwordChangeRequired) && (
+        <Section title="Change password">
+          <PasswordForm />
+        </Section>
+      )}
+      {!passwordChangeRequired && (
+        <Section title="Two-factor login">
+          <TwoFactorSection />
+        </Section>
+      )}
+      {!restricted && (
+        <Section title="Active sessions">
+          <SessionsSection />
+        </Section>
+      )}
+      {!restricted && (
+        <Section title="Admins">
+          <AdminsSection />
+        </Section>
+      )}
     </Page>
   );
 }
