@@ -26,7 +26,39 @@ const configSchema = z.object({
   MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
   MAP_CENTER_LNG: z.coerce.number().min(-180).max(180).default(-0.1246),
   SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
+  // Sessions and socket origins (decision 012).
+  /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),
+  /** Other origins whose pages may open this server's socket, comma-separated (e.g. https://control.example:8443). */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins: string[] = [];
+      for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+        const origin = parseOrigin(entry);
+        if (!origin) {
+          context.addIssue({ code: 'custom', message: `${entry} is not an origin like https://control.example:8443` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
 });
+
+/** `scheme://host[:port]` with http or https and nothing after it, normalised as browsers send `Origin`; else null. */
+function parseOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const onlyOrigin = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return onlyOrigin && !text.endsWith('#') && !text.endsWith('?') ? url.origin : null;
+}
 
 export type RawConfig = z.infer<typeof configSchema>;
 export interface Config extends Omit<RawConfig, 'DEMO'> {

@@ -1,6 +1,7 @@
 export * from './constants';
 export * from './api';
 export * from './auth';
+export * from './session-end';
 export * from './settings';
 export * from './realtime';
 export * from './countries';

@@ -40,7 +40,7 @@ export async function changePassword(
       await tx.update(admins).set({ passwordHash, updatedAt: new Date() }).where(eq(admins.id, admin.id));
       const ended = await tx
         .update(sessions)
-        .set({ revokedAt: sql`now()` })
+        .set({ revokedAt: sql`now()`, endReason: 'password_changed' })
         .where(and(liveSessions(admin.id), ne(sessions.id, admin.sessionId)))
         .returning({ id: sessions.id });
       const endedIds = ended.map((s) => s.id);
@@ -87,7 +87,7 @@ export async function revokeOwnSession(
     db.transaction(async (tx) => {
       const [row] = await tx
         .update(sessions)
-        .set({ revokedAt: sql`now()` })
+        .set({ revokedAt: sql`now()`, endReason: 'revoked' })
         .where(and(liveSessions(admin.id), eq(sessions.id, sessionId)))
         .returning({ id: sessions.id, ip: sessions.ip, userAgent: sessions.userAgent });
       if (!row) throw notFound(`No active session with id ${sessionId}`);

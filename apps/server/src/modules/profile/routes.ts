@@ -38,7 +38,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const ended = await changePassword(app.db, requireAdmin(request), request.body, auditActor(request));
-      for (const sessionId of ended) app.realtime.endSession(sessionId);
+      for (const sessionId of ended) app.realtime.endSession(sessionId, 'password_changed');
       return { message: 'Password changed' };
     },
   );
@@ -61,7 +61,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await revokeOwnSession(app.db, requireAdmin(request), request.params.id, auditActor(request));
-      app.realtime.endSession(request.params.id);
+      app.realtime.endSession(request.params.id, 'revoked');
       return { message: 'Session revoked' };
     },
   );
@@ -104,7 +104,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         requireAdmin(request).id,
         auditActor(request),
       );
-      for (const sessionId of endedSessions) app.realtime.endSession(sessionId);
+      for (const sessionId of endedSessions) app.realtime.endSession(sessionId, 'disabled');
       return account;
     },
   );
