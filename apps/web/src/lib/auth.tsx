@@ -1,8 +1,10 @@
 // The session as the web app sees it: learned from GET /admin/verify-token (DECISIONS.md item 4).
-import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginResponse, VerifyTokenResponse } from '@prison/shared';
 import { api, ApiError } from './api-client';
+import { forgetSessionEnd, markLoggingOut } from './session-end';
+import { watchUserActivity } from './user-activity';
 
 export type AuthStatus = 'unknown' | 'authenticated' | 'unauthenticated';
 
@@ -38,11 +40,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
       const session: VerifyTokenResponse = { isAuthenticated: true, name: result.name, username: result.username, adminId: result.adminId };
       queryClient.setQueryData(SESSION_QUERY_KEY, session);
+      forgetSessionEnd();
     },
     [queryClient],
   );
 
   const logout = useCallback(async () => {
+    markLoggingOut();
     try {
       await api.post('/admin/logout');
     } catch (error) {
@@ -51,6 +55,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // Logout goes to /login and reloads the page (SPEC.md section 4).
     window.location.assign('/login');
   }, []);
+
+  // Mouse and keyboard use keeps the session alive while no request goes out (SESSION_IDLE_MINUTES).
+  const authenticated = !!session.data;
+  useEffect(() => {
+    if (!authenticated) return;
+    return watchUserActivity(() => void api.post('/admin/activity').catch(() => undefined));
+  }, [authenticated]);
 
   const value = useMemo<AuthState>(() => {
     const status: AuthStatus = session.isPending ? 'unknown' : session.data ? 'authenticated' : 'unauthenticated';

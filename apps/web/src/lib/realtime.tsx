@@ -3,7 +3,8 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { io, type Socket } from 'socket.io-client';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ClientToServerEvents, ServerToClientEvents } from '@prison/shared';
-import { useAuth } from './auth';
+import { SESSION_QUERY_KEY, useAuth } from './auth';
+import { leaveForLogin } from './session-end';
 import { useToast } from './toast';
 
 export type BrowserSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -35,7 +36,12 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     next.io.on('reconnect', () => {
       for (const topic of ['alerts', 'geofences', 'devices']) void queryClient.invalidateQueries({ queryKey: [topic] });
     });
-    next.on('sessionRevoked', () => window.location.assign('/login'));
+    // The session ended (idle, expired, logged out, revoked, password changed, disabled): /login says why.
+    next.on('sessionEnded', ({ message }) => leaveForLogin(message));
+    // A reconnect refused for want of a session: the session check finds out why and the guards go to /login.
+    next.on('connect_error', (error) => {
+      if (error.message === 'Authentication required') void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+    });
     setSocket(next);
     return () => {
       next.close();
