@@ -46,7 +46,7 @@ export function isAllowedOrigin(request: Pick<IncomingMessage, 'headers'>, allow
   if (allowedOrigins.includes(origin)) return true;
   try {
     // Compared by host, like the cross-origin guard of the API (a TLS proxy in front changes the scheme).
-    return new URL(origin).host === request.headers.host;
+    return new URL(origin).host === request.headers.host?.toLowerCase();
   } catch {
     return false;
   }
