@@ -20,6 +20,7 @@ describeEachEngine('browser sockets end with their session', (engine) => {
   const ctx = useListeningApp(engine, { SESSION_IDLE_MINUTES: 1, ALLOWED_ORIGINS: [ALLOWED] });
   let deviceId = '';
   let streaming: NodeJS.Timeout | undefined;
+  let lastFix: Promise<unknown> | null = null;
 
   // A device keeps reporting, so every connected browser keeps receiving locationChanges.
   beforeAll(async () => {
@@ -27,11 +28,19 @@ describeEachEngine('browser sockets end with their session', (engine) => {
     deviceId = (await addDevice(ctx(), { prisoner_id: prisoner.id })).id;
     let step = 0;
     streaming = setInterval(() => {
+      if (lastFix) return;
       step++;
-      void osmandGet(ctx().osmandUrl, { id: deviceId, lat: LAT + step * 0.00001, lon: LNG, timestamp: Date.now() }).catch(() => undefined);
+      const position = { id: deviceId, lat: LAT + step * 0.00001, lon: LNG, timestamp: Date.now() };
+      lastFix = osmandGet(ctx().osmandUrl, position)
+        .catch(() => undefined)
+        .finally(() => (lastFix = null));
     }, 100);
   });
-  afterAll(() => clearInterval(streaming));
+  // Before the app closes (after-hooks run last-registered first): no fix may still be on its way.
+  afterAll(async () => {
+    clearInterval(streaming);
+    await lastFix;
+  });
 
   let adminCounter = 0;
   async function loggedInSocket() {
