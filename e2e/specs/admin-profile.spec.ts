@@ -65,6 +65,9 @@ test('revokes another session: that browser is logged out at once', async ({ bro
 
   // The other browser is sent to /login by the socket, without a reload of its own.
   await expect(otherPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await expect(otherPage.getByTestId('session-ended')).toHaveText(
+    'This session was ended from the sessions list on the profile page. Log in again.',
+  );
   await otherPage.goto('/dashboard');
   await expect(otherPage).toHaveURL(/\/login$/);
   await mine.close();
@@ -101,6 +104,7 @@ test('creates an admin and disables them: their open browser is logged out', asy
   await page.getByRole('dialog', { name: 'Disable admin' }).getByRole('button', { name: 'Disable' }).click();
   await expect(row).toContainText('Disabled');
   await expect(theirPage).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await expect(theirPage.getByTestId('session-ended')).toHaveText('Your account was disabled by another administrator.');
   const relogin = await theirs.request.post('/api/v1/admin/login', {
     data: { username, password: 'disable password' },
   });

@@ -48,6 +48,25 @@ const configSchema = z.object({
     }),
   /** Every admin without two-factor login must enrol before reaching any other screen. */
   REQUIRE_TOTP: bool.default(false),
+  // Sessions and socket origins (decision 012).
+  /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),
+  /** Other origins whose pages may open this server's socket, comma-separated (e.g. https://control.example:8443). */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins: string[] = [];
+      for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+        const origin = parseOrigin(entry);
+        if (!origin) {
+          context.addIssue({ code: 'custom', message: `${entry} is not an origin like https://control.example:8443` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
 });
 
 /** TRUST_PROXY as Fastify's `trustProxy` option; undefined when it is none of the accepted forms. */
@@ -64,6 +83,19 @@ export function parseTrustProxy(value: string): boolean | number | string[] | un
   const valid = (a: string) =>
     /^[\d.:a-f]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a);
   return addresses.length > 0 && addresses.every(valid) ? addresses : undefined;
+}
+
+/** `scheme://host[:port]` with http or https and nothing after it, normalised as browsers send `Origin`; else null. */
+function parseOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const onlyOrigin = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return onlyOrigin && !text.endsWith('#') && !text.endsWith('?') ? url.origin : null;
 }
 
 export type RawConfig = z.infer<typeof configSchema>;

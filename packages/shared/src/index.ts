@@ -2,6 +2,7 @@ export * from './constants';
 export * from './text';
 export * from './api';
 export * from './auth';
+export * from './session-end';
 export * from './settings';
 export * from './realtime';
 export * from './countries';

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ALERT_TYPES } from './constants';
 import type { LogMessage } from './message';
+import type { SessionEnded } from './session-end';
 
 /** A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). */
 export const trackedLocation = z.object({
@@ -63,7 +64,9 @@ export interface ServerToClientEvents {
   showAlert: (alert: ShowAlertEvent) => void;
   /** Tells every browser that some data changed, so open lists refetch. */
   dataChanged: (topic: string) => void;
-  sessionRevoked: () => void;
+  /** This browser's session ended (idle, expired, logged out, revoked, password changed, disabled): the socket is
+   * disconnected right after. */
+  sessionEnded: (ended: SessionEnded) => void;
   /** A new entry of the control-room log (/communication). */
   messagePosted: (message: LogMessage) => void;
   serviceStatus: (status: ServiceStatusEvent) => void;

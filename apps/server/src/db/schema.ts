@@ -65,7 +65,11 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Last user activity (not background refetches), for SESSION_IDLE_MINUTES; written at most every few seconds. */
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Why it was revoked (SESSION_END_REASONS), so the browser can say why; null for rows revoked before 0006. */
+    endReason: text('end_reason'),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },

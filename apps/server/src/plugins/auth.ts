@@ -2,10 +2,8 @@
 // Decided from the route that matched (its options), never from the URL text: `/%61pi/v1/...`, `/api/v%31/...` and
 // `/api/v1/...` reach the same handler, so they must meet the same check.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AUTH_COOKIE } from '@prison/shared';
-import { findSessionAdmin } from '../modules/admin/session-service';
-import type { AuthenticatedAdmin } from '../modules/admin/session-service';
-import type { Db } from '../db/client';
+import { AUTH_COOKIE, BACKGROUND_REQUEST_HEADER, sessionEndedMessage, type SessionEndReason } from '@prison/shared';
+import { checkSession, type AuthenticatedAdmin, type SessionCheck } from '../modules/admin/session-service';
 
 /** The session token from the auth-cookie, or from `Authorization: Bearer` for API clients. */
 export function tokenFromRequest(request: Pick<FastifyRequest, 'headers' | 'cookies'>): string | null {
@@ -14,9 +12,34 @@ export function tokenFromRequest(request: Pick<FastifyRequest, 'headers' | 'cook
   return request.cookies?.[AUTH_COOKIE] || null;
 }
 
-export async function adminFromRequest(db: Db, request: FastifyRequest): Promise<AuthenticatedAdmin | null> {
+/**
+ * Whether the request is the user's activity for the idle timeout (decision 012): every request of an API client
+ * (Bearer), and every browser request the web app does not mark as background (refetches after live events).
+ */
+export function isUserActivity(request: Pick<FastifyRequest, 'headers'>): boolean {
+  if (request.headers.authorization?.startsWith('Bearer ')) return true;
+  return request.headers[BACKGROUND_REQUEST_HEADER] !== '1';
+}
+
+/** The session behind the request's token: its admin, or why there is none. */
+export async function sessionFromRequest(request: FastifyRequest): Promise<SessionCheck> {
   const token = tokenFromRequest(request);
-  return token ? findSessionAdmin(db, token) : null;
+  if (!token) return { admin: null, ended: null };
+  return checkSession(request.server.db, token, {
+    idleMinutes: request.server.config.SESSION_IDLE_MINUTES,
+    activity: isUserActivity(request),
+  });
+}
+
+/**
+ * Answers 401. For a session that ended it says why (the browser shows it on /login) and drops the dead cookie;
+ * otherwise only that a session is needed.
+ */
+export function refuseWithoutSession(reply: FastifyReply, ended: SessionEndReason | null, message = 'Authentication required') {
+  if (!ended) return reply.status(401).send({ message });
+  reply.clearCookie(AUTH_COOKIE, { path: '/' });
+  const idleMinutes = reply.server.config.SESSION_IDLE_MINUTES;
+  return reply.status(401).send({ message: sessionEndedMessage(ended, idleMinutes), reason: ended });
 }
 
 export function registerAuth(app: FastifyInstance) {
@@ -25,8 +48,9 @@ export function registerAuth(app: FastifyInstance) {
     // Nothing matched: the not-found handler answers, and it reads no data.
     if (request.is404) return;
     if (request.routeOptions.config?.public) return;
-    request.admin = await adminFromRequest(app.db, request);
-    if (!request.admin) return reply.status(401).send({ message: 'Authentication required' });
+    const session = await sessionFromRequest(request);
+    request.admin = session.admin;
+    if (!request.admin) return refuseWithoutSession(reply, session.ended);
   });
 }
 

@@ -1,8 +1,18 @@
-// Socket.IO on the same HTTP server. Browsers are admitted only with a live session cookie (DECISIONS.md item 3).
+// Socket.IO on the same HTTP server. Browsers are admitted only from this app's own origin (or ALLOWED_ORIGINS) and
+// with a live session cookie (DECISIONS.md item 3), and are disconnected when that session ends (decision 012).
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import { AUTH_COOKIE, type ClientToServerEvents, type ServerToClientEvents, type ServiceUnavailableData } from '@prison/shared';
-import { findSessionAdmin, type AuthenticatedAdmin } from '../modules/admin/session-service';
+import {
+  AUTH_COOKIE,
+  sessionEndedMessage,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type ServiceUnavailableData,
+  type SessionEndReason,
+} from '@prison/shared';
+import { accountActions } from './account-gate';
+import { findEndedSessions, findSessionAdmin, type AuthenticatedAdmin } from '../modules/admin/session-service';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -20,8 +30,28 @@ export interface Realtime {
   /** Handlers run for each authenticated browser on connect (the tracking module sends its snapshot). */
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
   setDeviceHandler(handler: DeviceConnectionHandler): void;
-  /** Disconnects every browser socket of a session (logout, revocation). */
-  endSession(sessionId: string): void;
+  /** Tells every browser socket of a session why it ended, then disconnects them (logout, revocation). */
+  endSession(sessionId: string, reason: SessionEndReason): void;
+}
+
+/** How often connected browsers' sessions are checked again (idle, expired, or ended by another process). */
+export const SESSION_SWEEP_MS = 2_500;
+
+/**
+ * Whether a handshake may open a socket: a browser's `Origin` must be this server's own host or one of
+ * ALLOWED_ORIGINS, so a page of another site (or another port of this host) cannot use the operator's cookie. A
+ * request without `Origin` (a device, a server-side client) is not a browser page; its credentials decide.
+ */
+export function isAllowedOrigin(request: Pick<IncomingMessage, 'headers'>, allowedOrigins: readonly string[]): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (allowedOrigins.includes(origin)) return true;
+  try {
+    // Compared by host, like the cross-origin guard of the API (a TLS proxy in front changes the scheme).
+    return new URL(origin).host === request.headers.host?.toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 declare module 'fastify' {
@@ -31,10 +61,13 @@ declare module 'fastify' {
 }
 
 export function registerRealtime(app: FastifyInstance) {
+  const allowedOrigins = app.config.ALLOWED_ORIGINS;
   const io: RealtimeServer = new Server(app.server, {
     serveClient: false,
-    // Same origin only: the web app is served by this server.
-    cors: { origin: false },
+    // The web app is served by this server; pages of ALLOWED_ORIGINS may use the polling transport too.
+    cors: allowedOrigins.length > 0 ? { origin: allowedOrigins, credentials: true } : { origin: false },
+    // Refuses the HTTP request itself (polling and the WebSocket upgrade) before any Socket.IO handshake.
+    allowRequest: (request, callback) => callback(null, isAllowedOrigin(request, allowedOrigins)),
   });
   const browserHandlers: ((socket: RealtimeSocket, admin: AuthenticatedAdmin) => void)[] = [];
   let deviceHandler: DeviceConnectionHandler | null = null;
@@ -49,8 +82,12 @@ export function registerRealtime(app: FastifyInstance) {
       const cookies = app.parseCookie(socket.handshake.headers.cookie ?? '');
       const bearer = typeof auth?.token === 'string' ? auth.token : undefined;
       const token = cookies[AUTH_COOKIE] ?? bearer;
-      const admin = token ? await findSessionAdmin(app.db, token) : null;
+      // Connecting is not the user's activity (a reconnect happens by itself); an ended session cannot reconnect.
+      const admin = token ? await findSessionAdmin(app.db, token, app.config.SESSION_IDLE_MINUTES) : null;
       if (!admin) return next(new Error('Authentication required'));
+      // A password to change or two-factor login to enrol first (plugins/account-gate): no live data until then.
+      const pending = accountActions(admin, app.config.REQUIRE_TOTP);
+      if (pending.passwordChangeRequired || pending.totpEnrolmentRequired) return next(new Error('Account setup required'));
       socket.data.kind = 'browser';
       socket.data.admin = admin;
       next();
@@ -82,13 +119,39 @@ export function registerRealtime(app: FastifyInstance) {
     setDeviceHandler: (handler) => {
       deviceHandler = handler;
     },
-    endSession: (sessionId) => {
-      io.to(sessionRoom(sessionId)).emit('sessionRevoked');
+    endSession: (sessionId, reason) => {
+      const message = sessionEndedMessage(reason, app.config.SESSION_IDLE_MINUTES);
+      io.to(sessionRoom(sessionId)).emit('sessionEnded', { reason, message });
       io.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
   };
   app.decorate('realtime', realtime);
+
+  // Sessions also end without a request of theirs: idle, expired, or revoked by another process (the admin CLI, a
+  // second server). One query for every connected browser's session; an ended one is told why and disconnected.
+  let sweeping = false;
+  const sweep = async () => {
+    const connectedSessions = new Set<string>();
+    for (const socket of io.sockets.sockets.values()) {
+      if (socket.data.kind === 'browser') connectedSessions.add((socket.data.admin as AuthenticatedAdmin).sessionId);
+    }
+    if (connectedSessions.size === 0) return;
+    const ended = await findEndedSessions(app.db, [...connectedSessions], app.config.SESSION_IDLE_MINUTES);
+    for (const [sessionId, reason] of ended) realtime.endSession(sessionId, reason);
+  };
+  const sweepTimer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'checking the sessions of connected browsers failed'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, SESSION_SWEEP_MS);
+  sweepTimer.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(sweepTimer);
     await io.close();
   });
 }

@@ -13,6 +13,11 @@ function tileOrigin(tileUrl: string): string | null {
   }
 }
 
+/** Each allowed origin and its WebSocket form (https -> wss, http -> ws). */
+export function connectSources(allowedOrigins: readonly string[]): string[] {
+  return allowedOrigins.flatMap((origin) => [origin, origin.replace(/^http/, 'ws')]);
+}
+
 export async function registerSecurity(app: FastifyInstance) {
   const tiles = tileOrigin(app.config.MAP_TILE_URL);
   // Built once: @fastify/helmet rebuilds the middleware (and re-parses the CSP) on every request, which cost 4 % of
@@ -26,7 +31,8 @@ export async function registerSecurity(app: FastifyInstance) {
         // Leaflet and React set inline style attributes.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        // 'self' covers this host's ws: and wss: (CSP 3); other hosts only when ALLOWED_ORIGINS names them.
+        'connect-src': ["'self'", ...connectSources(app.config.ALLOWED_ORIGINS)],
         'media-src': ["'self'", 'data:'],
         'upgrade-insecure-requests': null,
       },

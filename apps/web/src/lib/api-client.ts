@@ -1,5 +1,8 @@
-// fetch for /api/v1: JSON in and out, the session cookie sent, errors carrying the server's message.
-import { API_PREFIX } from '@prison/shared';
+// fetch for /api/v1: JSON in and out, the session cookie sent, errors carrying the server's message. A 401 where a
+// session was expected means it ended: the browser goes to /login and says why (decision 012).
+import { API_PREFIX, BACKGROUND_REQUEST_HEADER } from '@prison/shared';
+import { leaveForLogin, rememberSessionEnd, SESSION_ENDED_FALLBACK } from './session-end';
+import { activitySent, isBackgroundRequest } from './user-activity';
 import { reportApiStatus } from './service-status';
 
 export class ApiError extends Error {
@@ -27,12 +30,17 @@ export function withQuery(path: string, query?: Query): string {
 }
 
 export async function apiRequest<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  // Not the user's doing (a refetch after a live event, polling): it must not keep an idle session alive.
+  if (isBackgroundRequest()) headers[BACKGROUND_REQUEST_HEADER] = '1';
+  else activitySent();
   let response: Response;
   try {
     response = await fetch(`${API_PREFIX}${withQuery(path, query)}`, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -43,10 +51,21 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   const text = await response.text();
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
-    const message = (data as { message?: string } | undefined)?.message ?? `Request failed (${response.status})`;
+    const { message = `Request failed (${response.status})`, reason } = (data ?? {}) as { message?: string; reason?: string };
+    if (response.status === 401) sessionRefused(path, message, reason !== undefined);
     throw new ApiError(response.status, message, data);
   }
   return data as T;
+}
+
+/** A 401: on a wrong password nothing; on the session check remember why (the guards go to /login); else leave. */
+function sessionRefused(path: string, message: string, ended: boolean) {
+  if (path === '/admin/login') return;
+  if (path === '/admin/verify-token') {
+    if (ended) rememberSessionEnd(message);
+    return;
+  }
+  leaveForLogin(ended ? message : SESSION_ENDED_FALLBACK);
 }
 
 function safeJson(text: string): unknown {

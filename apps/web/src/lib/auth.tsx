@@ -1,8 +1,10 @@
 // The session as the web app sees it: learned from GET /admin/verify-token (DECISIONS.md item 4).
-import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginResponse, VerifyTokenResponse } from '@prison/shared';
 import { api, ApiError } from './api-client';
+import { forgetSessionEnd, markLoggingOut } from './session-end';
+import { watchUserActivity } from './user-activity';
 
 export type AuthStatus = 'unknown' | 'authenticated' | 'unauthenticated';
 
@@ -61,11 +63,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         totpEnrolmentRequired: result.totpEnrolmentRequired,
       };
       queryClient.setQueryData(SESSION_QUERY_KEY, session);
+      forgetSessionEnd();
     },
     [queryClient],
   );
 
   const logout = useCallback(async () => {
+    markLoggingOut();
     try {
       await api.post('/admin/logout');
     } catch (error) {
@@ -76,6 +80,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }), [queryClient]);
+  // Mouse and keyboard use keeps the session alive while no request goes out (SESSION_IDLE_MINUTES).
+  const authenticated = !!session.data;
+  useEffect(() => {
+    if (!authenticated) return;
+    return watchUserActivity(() => void api.post('/admin/activity').catch(() => undefined));
+  }, [authenticated]);
 
   const value = useMemo<AuthState>(() => {
     const status: AuthStatus = session.isPending ? 'unknown' : session.data ? 'authenticated' : 'unauthenticated';

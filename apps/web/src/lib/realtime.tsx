@@ -3,7 +3,8 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { io, type Socket } from 'socket.io-client';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ClientToServerEvents, ServerToClientEvents, ServiceUnavailableData } from '@prison/shared';
-import { useAuth } from './auth';
+import { SESSION_QUERY_KEY, useAuth } from './auth';
+import { leaveForLogin } from './session-end';
 import { reportServerDatabaseStatus } from './service-status';
 import { useToast } from './toast';
 
@@ -36,12 +37,15 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     next.io.on('reconnect', () => {
       for (const topic of ['alerts', 'geofences', 'devices']) void queryClient.invalidateQueries({ queryKey: [topic] });
     });
-    next.on('sessionRevoked', () => window.location.assign('/login'));
+    // The session ended (idle, expired, logged out, revoked, password changed, disabled): /login says why.
+    next.on('sessionEnded', ({ message }) => leaveForLogin(message));
     next.on('serviceStatus', (status) => reportServerDatabaseStatus(status.database));
-    // A handshake refused because the database is down (the session cannot be checked) is not retried by
-    // socket.io-client itself: show the banner and try again later.
     let retry: ReturnType<typeof setTimeout> | undefined;
     next.on('connect_error', (error: Error & { data?: Partial<ServiceUnavailableData> }) => {
+      // A reconnect refused for want of a session: the session check finds out why and the guards go to /login.
+      if (error.message === 'Authentication required') void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+      // A handshake refused because the database is down (the session cannot be checked) is not retried by
+      // socket.io-client itself: show the banner and try again later.
       if (error.data?.database !== 'unavailable') return;
       reportServerDatabaseStatus('unavailable');
       clearTimeout(retry);

@@ -30,7 +30,7 @@ export async function resetPassword(db: DbOrTx, username: string, password: stri
   if (!row) throw notFound(`No admin named ${username}`);
   // A reset also ends the lockout and every open session of that admin.
   await db.delete(loginThrottle).where(eq(loginThrottle.username, username));
-  await revokeAllSessions(db, row.id);
+  await revokeAllSessions(db, row.id, 'password_changed');
   return row;
 }
 
@@ -43,7 +43,7 @@ export async function resetTotp(db: DbOrTx, username: string) {
     .returning({ id: admins.id });
   if (!row) throw notFound(`No admin named ${username}`);
   await db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, row.id));
-  await revokeAllSessions(db, row.id);
+  await revokeAllSessions(db, row.id, 'two_factor_reset');
   return row;
 }
 

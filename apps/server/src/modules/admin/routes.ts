@@ -7,12 +7,12 @@ import {
   loginRequest,
   loginResponse,
   messageResponse,
+  unauthorizedResponse,
   verifyTokenResponse,
 } from '@prison/shared';
 import { accountActions } from '../../plugins/account-gate';
-import { adminFromRequest, auditActor, requireAdmin } from '../../plugins/auth';
+import { auditActor, refuseWithoutSession, requireAdmin, sessionFromRequest } from '../../plugins/auth';
 import { recordAudit } from '../../lib/audit';
-import { unauthorized } from '../../lib/http-errors';
 import { login } from './login-service';
 import { revokeSession } from './session-service';
 
@@ -64,12 +64,12 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Tell whether the cookie or bearer token is a live session',
-        response: { 200: verifyTokenResponse, 401: errorResponse },
+        response: { 200: verifyTokenResponse, 401: unauthorizedResponse },
       },
     },
-    async (request) => {
-      const admin = await adminFromRequest(app.db, request);
-      if (!admin) throw unauthorized('Not authenticated');
+    async (request, reply) => {
+      const { admin, ended } = await sessionFromRequest(request);
+      if (!admin) return refuseWithoutSession(reply, ended, 'Not authenticated');
       return {
         isAuthenticated: true as const,
         name: admin.name,
@@ -81,6 +81,21 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    '/admin/activity',
+    {
+      // Typing a new password on /profile is activity too.
+      config: { accountSetup: true },
+      schema: {
+        tags: ['admin'],
+        summary: 'Tell the server the user is active (mouse or keyboard) so the session does not end as idle',
+        response: { 200: messageResponse },
+      },
+    },
+    // The auth hook has recorded the activity: this request is not marked as background.
+    async () => ({ message: 'Activity recorded' }),
+  );
+
+  app.post(
     '/admin/logout',
     {
       config: { accountSetup: true },
@@ -88,7 +103,9 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
-      await revokeSession(app.db, admin.sessionId);
+      await revokeSession(app.db, admin.sessionId, 'logout');
+      // The session's other tabs learn it at once.
+      app.realtime.endSession(admin.sessionId, 'logout');
       await recordAudit(app.db, auditActor(request), { action: 'logout', entity: 'session', entityId: admin.sessionId });
       reply.clearCookie(AUTH_COOKIE, { path: '/' });
       return { message: 'Logged out' };

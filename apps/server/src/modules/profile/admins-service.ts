@@ -93,7 +93,7 @@ export async function disableAdmin(
         await tx.update(admins).set({ disabledAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, id));
       const ended = await tx
         .update(sessions)
-        .set({ revokedAt: sql`now()` })
+        .set({ revokedAt: sql`now()`, endReason: 'disabled' })
         .where(and(eq(sessions.adminId, id), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
       await recordAudit(tx, who, {

@@ -44,7 +44,7 @@ export async function changePassword(
         .where(eq(admins.id, admin.id));
       const ended = await tx
         .update(sessions)
-        .set({ revokedAt: sql`now()` })
+        .set({ revokedAt: sql`now()`, endReason: 'password_changed' })
         .where(and(liveSessions(admin.id), ne(sessions.id, admin.sessionId)))
         .returning({ id: sessions.id });
       const endedIds = ended.map((s) => s.id);
@@ -91,7 +91,7 @@ export async function revokeOwnSession(
     db.transaction(async (tx) => {
       const [row] = await tx
         .update(sessions)
-        .set({ revokedAt: sql`now()` })
+        .set({ revokedAt: sql`now()`, endReason: 'revoked' })
         .where(and(liveSessions(admin.id), eq(sessions.id, sessionId)))
         .returning({ id: sessions.id, ip: sessions.ip, userAgent: sessions.userAgent });
       if (!row) throw notFound(`No active session with id ${sessionId}`);

@@ -51,7 +51,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const ended = await changePassword(app.db, requireAdmin(request), request.body, auditActor(request));
-      for (const sessionId of ended) app.realtime.endSession(sessionId);
+      for (const sessionId of ended) app.realtime.endSession(sessionId, 'password_changed');
       return { message: 'Password changed' };
     },
   );
@@ -133,7 +133,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await revokeOwnSession(app.db, requireAdmin(request), request.params.id, auditActor(request));
-      app.realtime.endSession(request.params.id);
+      app.realtime.endSession(request.params.id, 'revoked');
       return { message: 'Session revoked' };
     },
   );
@@ -176,7 +176,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         requireAdmin(request).id,
         auditActor(request),
       );
-      for (const sessionId of endedSessions) app.realtime.endSession(sessionId);
+      for (const sessionId of endedSessions) app.realtime.endSession(sessionId, 'disabled');
       return account;
     },
   );

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocation, useNavigate } from 'react-router';
 import { loginRequest, type LoginRequest } from '@prison/shared';
 import { TotpRequiredError, useAuth } from '../../lib/auth';
 import { errorMessage } from '../../lib/api-client';
+import { forgetSessionEnd, sessionEndMessage } from '../../lib/session-end';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 
@@ -15,6 +16,9 @@ export function LoginPage() {
   const [serverError, setServerError] = useState<string | null>(null);
   // Two-factor login: after a right password the server asks for the code, and the form shows its field.
   const [codePrompt, setCodePrompt] = useState<string | null>(null);
+  // Why the last session ended (idle, expired, revoked...), shown once: a reload of /login no longer shows it.
+  const [sessionEnded] = useState(sessionEndMessage);
+  useEffect(forgetSessionEnd, []);
   const {
     register,
     handleSubmit,
@@ -45,6 +49,11 @@ export function LoginPage() {
         <h1 id="login-title" className="mb-6 text-2xl font-semibold">
           Login
         </h1>
+        {sessionEnded && (
+          <p role="status" data-testid="session-ended" className="mb-4 rounded bg-amber-50 p-3 text-sm text-amber-900">
+            {sessionEnded}
+          </p>
+        )}
         <div className="flex flex-col gap-4">
           <TextField label="Username" autoComplete="username" required error={errors.username?.message} {...register('username')} />
           <TextField

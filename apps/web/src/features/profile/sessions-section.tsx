@@ -25,7 +25,7 @@ export function SessionsSection() {
     revoke.mutate(target.id, {
       onSuccess: () => {
         setTarget(null);
-        // Revoking this browser's own session logs it out (the socket's sessionRevoked does the same).
+        // Revoking this browser's own session logs it out (the socket's sessionEnded does the same).
         if (target.current) window.location.assign('/login');
         else notify('Session revoked.');
       },
