@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_PREFIX } from '@prison/shared';
+import { serializeErrorWithoutStatement } from './lib/database-errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { apiModules } from './modules';
@@ -36,9 +37,16 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** Logger options as given, with the error serializer that keeps SQL out of the log. */
+function withSafeErrors(logger: FastifyServerOptions['logger'], level: string): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const options = typeof logger === 'object' && logger ? logger : { level };
+  return { ...options, serializers: { err: serializeErrorWithoutStatement, ...options.serializers } };
+}
+
 export async function buildApp({ config, database, logger }: BuildAppOptions) {
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    logger: withSafeErrors(logger, config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
     // A hop count as proxy-addr reads one (Fastify's types take it only as a function).
     trustProxy:

@@ -92,3 +92,14 @@ export function isDataRefusal(error: unknown): boolean {
 export function withoutStatement(error: unknown): unknown {
   return error instanceof DrizzleQueryError ? (error.cause ?? new Error('database query failed')) : error;
 }
+
+/**
+ * The `err` serializer of every logger the app builds: whatever logs an error, a Drizzle wrapper never puts the
+ * statement and its parameters (prisoners' data) in the log.
+ */
+export function serializeErrorWithoutStatement(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+  const plain = withoutStatement(error);
+  if (!(plain instanceof Error)) return { type: typeof plain, message: String(plain), stack: '' };
+  const { code } = plain as { code?: unknown };
+  return { type: plain.name, message: plain.message, stack: plain.stack ?? '', ...(code !== undefined ? { code } : {}) };
+}

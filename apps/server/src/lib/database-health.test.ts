@@ -127,3 +127,25 @@ describe('error handler', () => {
     await app.close();
   });
 });
+
+describe('the app logger', () => {
+  it('never writes the statement or parameters of a Drizzle error, whoever logs it', async () => {
+    const { buildApp } = await import('../app');
+    const { testConfig } = await import('../../test/test-app');
+    const { Writable } = await import('node:stream');
+    let written = '';
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        written += String(chunk);
+        done();
+      },
+    });
+    const database = { db: {}, ping: async () => true, close: async () => undefined, migrate: async () => undefined };
+    const app = await buildApp({ config: testConfig(), database: database as never, logger: { level: 'info', stream } });
+    app.log.error({ err: wrapped(pgError('22003', 'value out of range for type real')) }, 'something failed');
+    await app.close();
+    expect(written).toContain('value out of range for type real');
+    expect(written).not.toContain('insert into');
+    expect(written).not.toContain('dev-1');
+  });
+});

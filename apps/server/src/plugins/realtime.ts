@@ -143,7 +143,7 @@ export function registerRealtime(app: FastifyInstance) {
     if (sweeping) return;
     sweeping = true;
     sweep()
-      .catch((error: unknown) => app.log.warn({ err: error }, 'checking the sessions of connected browsers failed'))
+      .catch((error: unknown) => app.databaseHealth.failed(error, 'checking the sessions of connected browsers'))
       .finally(() => {
         sweeping = false;
       });
