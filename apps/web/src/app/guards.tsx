@@ -18,6 +18,13 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
+/** The public home page too sends an admin with a required step (see RequireAuth) to /profile first. */
+export function AccountSetupFirst() {
+  const { status, passwordChangeRequired, totpEnrolmentRequired } = useAuth();
+  if (status === 'authenticated' && (passwordChangeRequired || totpEnrolmentRequired)) return <Navigate to="/profile" replace />;
+  return <Outlet />;
+}
+
 /**
  * /login redirects to / when the visitor arrives already authenticated. A login made on this page is not such an
  * arrival: the login form itself then navigates on to the dashboard.

@@ -1,7 +1,7 @@
 // The route table of SPEC.md section 2, with DECISIONS.md items 5 and 6.
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Layout } from './layout';
-import { RedirectIfAuthenticated, RequireAuth } from './guards';
+import { AccountSetupFirst, RedirectIfAuthenticated, RequireAuth } from './guards';
 import { HomePage } from '../features/home/home-page';
 import { LoginPage } from '../features/auth/login-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
@@ -18,7 +18,7 @@ export const router = createBrowserRouter([
   {
     element: <Layout />,
     children: [
-      { path: '/', element: <HomePage /> },
+      { element: <AccountSetupFirst />, children: [{ path: '/', element: <HomePage /> }] },
       { element: <RedirectIfAuthenticated />, children: [{ path: '/login', element: <LoginPage /> }] },
       {
         element: <RequireAuth />,
