@@ -49,6 +49,8 @@ export default defineConfig({
       // Every spec logs in through the API from 127.0.0.1; the per-IP limit itself is covered by an integration test.
       LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
       E2E: '1',
+      // The spec's client is served from another origin, behind a proxy (specs/spec-client.spec.ts).
+      ALLOWED_ORIGINS: `http://localhost:${port + 5}`,
       ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },
   },
