@@ -12,7 +12,7 @@ import {
   type SessionEndReason,
 } from '@prison/shared';
 import { accountActions } from './account-gate';
-import { findEndedSessions, findSessionAdmin, type AuthenticatedAdmin } from '../modules/admin/session-service';
+import { findEndedSessions, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../modules/admin/session-service';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -137,6 +137,9 @@ export function registerRealtime(app: FastifyInstance) {
     }
     if (connectedSessions.size === 0) return;
     const ended = await findEndedSessions(app.db, [...connectedSessions], app.config.SESSION_IDLE_MINUTES);
+    if (ended.size === 0) return;
+    // Ended elsewhere (another process wrote it): cached lookups of these sessions must not let a reconnect back in.
+    sessionsChanged();
     for (const [sessionId, reason] of ended) realtime.endSession(sessionId, reason);
   };
   const sweepTimer = setInterval(() => {
