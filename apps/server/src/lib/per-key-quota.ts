@@ -1,10 +1,15 @@
-// At most `max` uses per key (e.g. a session) in each fixed window of time, counted in this process. Used where
-// @fastify/rate-limit cannot decide: it counts every request before the handler runs, and some requests of a route
-// (a repeated alert post) must not count. Fixed windows, like @fastify/rate-limit's: a key may use up to twice `max`
-// across a window's edge.
+// At most `max` uses per key (e.g. a session) in a window of time that starts at the key's first use, counted in this
+// process. For where @fastify/rate-limit cannot decide: it counts every request before the handler runs, and some
+// requests of a route (a repeated alert post) must not count.
+interface Use {
+  count: number;
+  /** The window ends at this time (ms since the epoch). */
+  until: number;
+}
+
 export class PerKeyQuota {
-  private readonly used = new Map<string, number>();
-  private window = -1;
+  private readonly uses = new Map<string, Use>();
+  private nextSweep = 0;
 
   constructor(
     private readonly max: number,
@@ -13,20 +18,27 @@ export class PerKeyQuota {
 
   /** Counts one use of `key` and answers true, or answers false (counting nothing) when its quota is spent. */
   take(key: string, now = Date.now()): boolean {
-    const window = Math.floor(now / this.windowMs);
-    // A new window forgets every key at once: the map never holds more than one window's keys.
-    if (window !== this.window) {
-      this.window = window;
-      this.used.clear();
+    this.sweep(now);
+    let use = this.uses.get(key);
+    if (!use || use.until <= now) {
+      use = { count: 0, until: now + this.windowMs };
+      this.uses.set(key, use);
     }
-    const used = this.used.get(key) ?? 0;
-    if (used >= this.max) return false;
-    this.used.set(key, used + 1);
+    if (use.count >= this.max) return false;
+    use.count++;
     return true;
   }
 
-  /** Whole seconds until the current window ends (a 429's Retry-After). */
-  secondsToNextWindow(now = Date.now()): number {
-    return Math.ceil((this.windowMs - (now % this.windowMs)) / 1000);
+  /** Whole seconds until `key` may use its quota again (a 429's Retry-After). */
+  secondsUntilReset(key: string, now = Date.now()): number {
+    const until = this.uses.get(key)?.until ?? now;
+    return Math.max(0, Math.ceil((until - now) / 1000));
+  }
+
+  /** Forgets ended windows once per window length, so the map holds only keys used lately. */
+  private sweep(now: number): void {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + this.windowMs;
+    for (const [key, use] of this.uses) if (use.until <= now) this.uses.delete(key);
   }
 }

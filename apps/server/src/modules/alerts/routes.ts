@@ -75,7 +75,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         echoWindowSeconds: app.config.ALERT_ECHO_WINDOW_SECONDS,
         beforeStore: () => {
           if (newAlertQuota.take(sessionId)) return;
-          reply.header('retry-after', newAlertQuota.secondsToNextWindow());
+          reply.header('retry-after', newAlertQuota.secondsUntilReset(sessionId));
           throw tooManyRequests(
             `Too many new alerts from this session: at most ${app.config.ALERT_POST_RATE_PER_MINUTE} a minute`,
           );
