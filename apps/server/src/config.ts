@@ -48,6 +48,11 @@ const configSchema = z.object({
     }),
   /** Every admin without two-factor login must enrol before reaching any other screen. */
   REQUIRE_TOTP: bool.default(false),
+  // POST /alert/all (issue 10, docs/decisions/019): the spec's client re-posts every live alert it receives.
+  /** A post repeating an alert stored this many seconds ago or less (same device, type and text) stores nothing. */
+  ALERT_ECHO_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
+  ALERT_POST_RATE_PER_MINUTE: z.coerce.number().int().positive().default(60),
   // Sessions and socket origins (decision 012).
   /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),

@@ -28,7 +28,12 @@ export const alertRecord = z.object({
 });
 export type AlertRecord = z.infer<typeof alertRecord>;
 
-/** POST /alert/all: an alert from an operator or an outside system (SPEC.md section 7 fields). */
+/**
+ * POST /alert/all: an alert from an operator or an outside system (SPEC.md section 7 fields). Idempotent (DECISIONS.md
+ * 19, docs/decisions/019): device_id, alert_type and details name the alert; a post naming one stored within the echo
+ * window (as the spec's client posts back every showAlert: index, alert_type, message) answers it with 200 and
+ * changes nothing; a new one answers 201. date and timestamp say when it happened and play no part in that.
+ */
 export const alertInput = z.object({
   device_id: boundedText(100).nullable().optional(),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }),

@@ -264,6 +264,8 @@ export const alerts = pgTable(
     index('alerts_timestamp_idx').on(t.timestamp),
     index('alerts_prisoner_idx').on(t.prisonerId, t.timestamp),
     index('alerts_status_idx').on(t.status),
+    // POST /alert/all's repeat check (decision 019): one device's alerts stored in the last few minutes.
+    index('alerts_device_created_idx').on(t.deviceId, t.createdAt),
     // The live map's "in violation" mark: geofence violations that have not ended, however old.
     index('alerts_open_violation_idx')
       .on(t.prisonerId)

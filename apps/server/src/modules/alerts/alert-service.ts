@@ -200,20 +200,78 @@ function parseAlertTimestamp(value: string): Date {
   return at;
 }
 
-/** POST /alert/all: an alert from an operator or an outside system. */
+/** What makes two alerts the same one for POST /alert/all (decision 019): its device, type and text. */
+interface AlertIdentity {
+  deviceId: string | null;
+  alertType: AlertType;
+  details: string;
+}
+
+/** Arbitrary, fixed: the first key of this check's advisory locks, so they never meet another feature's locks. */
+const ALERT_POST_LOCK_CLASS = 19_019;
+
+/**
+ * The newest alert with this identity stored within the last `windowSeconds` (by the database's clock, when it was
+ * stored, not the time it is about: a late fix raises an alert about an hour ago), whatever its status. One indexed
+ * query that also reads what the answer shows.
+ */
+async function findRecentSameAlert(db: DbOrTx, same: AlertIdentity, windowSeconds: number): Promise<AlertRecord | null> {
+  const [row] = await selectAlertRecords(db)
+    .where(
+      and(
+        same.deviceId === null ? isNull(alerts.deviceId) : eq(alerts.deviceId, same.deviceId),
+        gte(alerts.createdAt, sql`now() - make_interval(secs => ${windowSeconds})`),
+        eq(alerts.alertType, same.alertType),
+        eq(alerts.details, same.details),
+      ),
+    )
+    .orderBy(desc(alerts.createdAt), desc(alerts.id))
+    .limit(1);
+  return row ? toAlertRecord(row) : null;
+}
+
+export interface PostAlertOptions {
+  /** A post repeating an alert stored this recently answers that alert (ALERT_ECHO_WINDOW_SECONDS). */
+  echoWindowSeconds: number;
+  /** Runs just before a new alert is stored, never for a repeat; throws to refuse it (the per-session limit). */
+  beforeStore?: () => void;
+}
+
+export type PostedAlert =
+  | { created: true; alert: StoredAlert; record: AlertRecord; prisonerName: string | null }
+  | { created: false; record: AlertRecord };
+
+/**
+ * POST /alert/all: an alert from an operator or an outside system. The spec's client posts back every `showAlert` it
+ * receives (device_id = index, details = message), and an outside system may retry: a post with the device, type
+ * and text of an alert stored within the window answers that alert and changes nothing (decision 019). Posts with one
+ * identity are serialised by an advisory lock, so parallel copies store exactly one alert.
+ */
 export async function createManualAlert(
   db: DbOrTx,
   who: AuditActor,
   input: AlertInput,
+  options: PostAlertOptions,
   now = new Date(),
-): Promise<{ alert: StoredAlert; record: AlertRecord; prisonerName: string | null }> {
+): Promise<PostedAlert> {
+  const same: AlertIdentity = { deviceId: input.device_id || null, alertType: input.alert_type, details: input.details };
+  // Repeats are the common case (every browser of the spec's client echoes every live alert): answered by one read.
+  const repeated = await findRecentSameAlert(db, same, options.echoWindowSeconds);
+  if (repeated) return { created: false, record: repeated };
+
   const at = input.timestamp
     ? parseAlertTimestamp(input.timestamp)
     : input.date
       ? new Date(`${input.date}T00:00:00Z`)
       : now;
-  const deviceId = input.device_id || null;
-  return db.transaction(async (tx) => {
+  const { deviceId } = same;
+  return db.transaction(async (tx): Promise<PostedAlert> => {
+    const identity = JSON.stringify([same.deviceId, same.alertType, same.details]);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ALERT_POST_LOCK_CLASS}, hashtext(${identity}))`);
+    // A parallel copy may have stored it while this one waited for the lock.
+    const stored = await findRecentSameAlert(tx, same, options.echoWindowSeconds);
+    if (stored) return { created: false, record: stored };
+
     let prisonerId: number | null = null;
     let prisonerName: string | null = null;
     if (deviceId) {
@@ -231,6 +289,7 @@ export async function createManualAlert(
       prisonerId = device.prisonerId ?? null;
       prisonerName = device.prisonerId ? `${device.firstName} ${device.lastName}`.trim() : null;
     }
+    options.beforeStore?.();
     const [alert] = await insertAlerts(tx, [
       { alertType: input.alert_type, kind: 'manual', details: input.details, at, deviceId, prisonerId },
     ]);
@@ -239,7 +298,7 @@ export async function createManualAlert(
       await tx.update(alerts).set({ date: input.date }).where(eq(alerts.id, alert!.id));
     const record = await findAlertRecord(tx, alert!.id);
     await recordAudit(tx, who, { action: 'create', entity: 'alert', entityId: alert!.id, after: record });
-    return { alert: alert!, record, prisonerName };
+    return { created: true, alert: alert!, record, prisonerName };
   });
 }
 

@@ -2,7 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse, intText } from '@prison/shared';
-import { auditActor } from '../../plugins/auth';
+import { tooManyRequests } from '../../lib/http-errors';
+import { PerKeyQuota } from '../../lib/per-key-quota';
+import { auditActor, requireAdmin } from '../../plugins/auth';
 import {
   createManualAlert,
   listOpenViolations,
@@ -50,22 +52,40 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ data: await listOpenViolations(app.db) }),
   );
 
+  // Counted per session, and only for alerts actually stored: the spec's client re-posts every live alert it
+  // receives, and those repeats must never be refused however busy the prison is (decision 019).
+  const newAlertQuota = new PerKeyQuota(app.config.ALERT_POST_RATE_PER_MINUTE);
+
   app.post(
     '/alert/all',
     {
       schema: {
         tags: ['alerts'],
-        summary: 'Record an alert from an operator or an outside system; it is pushed live to every browser',
+        summary:
+          'Record an alert from an operator or an outside system (201), pushed live once. A post repeating an alert ' +
+          'stored in the last ALERT_ECHO_WINDOW_SECONDS (same device_id, alert_type and details, as the spec\'s ' +
+          'client posts back every showAlert) answers that alert with 200 and stores and pushes nothing',
         body: alertInput,
-        response: { 201: alertRecord, 400: errorResponse, 404: errorResponse },
+        response: { 200: alertRecord, 201: alertRecord, 400: errorResponse, 404: errorResponse, 429: errorResponse },
       },
     },
     async (request, reply) => {
-      const { alert, record, prisonerName } = await createManualAlert(app.db, auditActor(request), request.body);
+      const { sessionId } = requireAdmin(request);
+      const posted = await createManualAlert(app.db, auditActor(request), request.body, {
+        echoWindowSeconds: app.config.ALERT_ECHO_WINDOW_SECONDS,
+        beforeStore: () => {
+          if (newAlertQuota.take(sessionId)) return;
+          reply.header('retry-after', newAlertQuota.secondsUntilReset(sessionId));
+          throw tooManyRequests(
+            `Too many new alerts from this session: at most ${app.config.ALERT_POST_RATE_PER_MINUTE} a minute`,
+          );
+        },
+      });
+      if (!posted.created) return reply.status(200).send(posted.record);
       const browsers = app.realtime.toBrowsers();
-      browsers.emit('showAlert', showAlertEvent(alert, prisonerName));
+      browsers.emit('showAlert', showAlertEvent(posted.alert, posted.prisonerName));
       browsers.emit('dataChanged', 'alerts');
-      return reply.status(201).send(record);
+      return reply.status(201).send(posted.record);
     },
   );
 };

@@ -1,0 +1,1 @@
+CREATE INDEX "alerts_device_created_idx" ON "alerts" USING btree ("device_id","created_at");
