@@ -24,7 +24,7 @@ describeEachEngine("SPEC 7 as the spec's client reads it", (engine) => {
     return { status: res.statusCode, data: res.body ? res.json() : undefined };
   };
 
-  it('POST /admin/login answers token; GET /admin/verify-token answers isAuthenticated and name', async () => {
+  it('POST /admin/login answers token; GET /admin/verify-token answers isAuthenticated and name; logout ends it', async () => {
     const login = await ctx().app.inject({
       method: 'POST',
       url: '/api/v1/admin/login',
@@ -40,6 +40,12 @@ describeEachEngine("SPEC 7 as the spec's client reads it", (engine) => {
     expect(typeof refused.json().message).toBe('string');
     const verify = await call('GET', '/admin/verify-token');
     expect(verify.data).toMatchObject({ isAuthenticated: true, name: 'Test Warden' });
+    // POST /admin/logout: its answer is not read; the session of that login ends.
+    const bearer = { authorization: `Bearer ${login.json().token as string}` };
+    const logout = await ctx().app.inject({ method: 'POST', url: '/api/v1/admin/logout', headers: bearer });
+    expect(logout.statusCode).toBe(200);
+    const after = await ctx().app.inject({ method: 'GET', url: '/api/v1/admin/verify-token', headers: bearer });
+    expect(after.statusCode).toBe(401);
   });
 
   it('GET /cell_controls/blocks answers data: block names; each name lists its cells with /cell_controls/block', async () => {
