@@ -3,7 +3,7 @@
 //   npx tsx bench/geofence/run.ts            (or: npm run geofence -w @prison/bench)
 // Options: --seconds S (per measurement, default 2), --devices N (default 10000), --geofences 1000,10000.
 import { cpus, loadavg } from 'node:os';
-import { destinationPoint, normalizeLongitude, type Geofence } from '@prison/shared';
+import { destinationPoint, normalizeLongitude, type StoredGeofence } from '@prison/shared';
 import { GeofenceEngine } from '../../apps/server/src/tracking/geofence-engine';
 import { GeofenceIndex, linearScanClassify } from '../../apps/server/src/tracking/geofence-index';
 import { printFigures, type Figure } from '../lib/report';
@@ -36,9 +36,9 @@ function pointInArea(rand: () => number): [number, number] {
 }
 
 /** Mixed geofences: a third circles, a third 32-point (concave) polygons, a third rectangles; one in ten Negative. */
-function makeGeofences(count: number, seed: number): Geofence[] {
+function makeGeofences(count: number, seed: number): StoredGeofence[] {
   const rand = random(seed);
-  const fences: Geofence[] = [];
+  const fences: StoredGeofence[] = [];
   for (let i = 0; i < count; i++) {
     const [lat, lng] = pointInArea(rand);
     const size = 30 + rand() * 270; // metres

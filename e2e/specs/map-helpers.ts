@@ -11,7 +11,8 @@ export interface GeofenceRow {
   radius: number | null;
   center_lat: number | null;
   center_lng: number | null;
-  coordinates: [number, number][] | null;
+  /** `{ lat, lng }` points, as every answer gives them (DECISIONS.md item 18). */
+  coordinates: { lat: number; lng: number }[] | null;
 }
 
 export async function listGeofences(api: APIRequestContext): Promise<GeofenceRow[]> {

@@ -112,11 +112,12 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   const fence = await addGeofence(api, {
     shape: 'Polygon',
     name: unique('Laundry '),
+    // Posted as the spec's client posts a polygon: `{ lat, lng }` points.
     coordinates: [
-      [lat, lng],
-      [round(lat + 0.005), lng],
-      [round(lat + 0.005), round(lng + 0.008)],
-      [lat, round(lng + 0.008)],
+      { lat, lng },
+      { lat: round(lat + 0.005), lng },
+      { lat: round(lat + 0.005), lng: round(lng + 0.008) },
+      { lat, lng: round(lng + 0.008) },
     ],
   });
 
@@ -145,8 +146,8 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   expect(saved.shape).toBe('Polygon');
   expect(saved.coordinates).toHaveLength(4);
   // The first vertex moved south-west; the others stayed.
-  expect(saved.coordinates![0]![0]).toBeLessThan(lat - 0.0001);
-  expect(saved.coordinates![0]![1]).toBeLessThan(lng - 0.0001);
+  expect(saved.coordinates![0]!.lat).toBeLessThan(lat - 0.0001);
+  expect(saved.coordinates![0]!.lng).toBeLessThan(lng - 0.0001);
   expect(saved.coordinates!.slice(1)).toEqual(fence.coordinates!.slice(1));
 
   await page.reload();

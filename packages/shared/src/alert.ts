@@ -54,7 +54,10 @@ export const alertListQuery = pageQuery.extend({
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 
-/** GET /alert/prisoneralerts answers { data: { data: [...] , ...page } } (SPEC.md: the client reads data.data). */
+/**
+ * GET /alert/prisoneralerts answers this body: the list in `data`, paging and counts beside it (DECISIONS.md item 17:
+ * the spec's client reads `response.data.data`, and `response.data` is the body).
+ */
 export const alertPage = z.object({
   data: z.array(alertRecord),
   currentPage: z.number().int(),

@@ -43,7 +43,13 @@ export type AssignCellInput = z.infer<typeof assignCellInput>;
 /** POST /cell_controls/assign: the prisoner after the move and the cell it is now in. */
 export const assignCellResponse = z.object({ message: z.string(), prisoner, cell });
 
-export const blocksResponse = z.object({ data: z.array(block) });
+/**
+ * GET /cell_controls/blocks: the block names, sorted (SPEC.md section 7, DECISIONS.md item 17: the spec's client reads
+ * `response.data.data` as names and asks for `/cell_controls/block?block={name}`).
+ */
+export const blocksResponse = z.object({ data: z.array(z.string()) });
+/** GET /cell_controls/block-summaries: every block with its number of cells, capacity and occupants (our screens). */
+export const blockSummariesResponse = z.object({ data: z.array(block) });
 export const cellsResponse = z.object({ data: z.array(cell) });
 
 /** GET /cell_controls/addOccupant/{cell_id}: the cell as it stands after the prisoner was created in it. */

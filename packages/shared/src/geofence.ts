@@ -11,9 +11,23 @@ export const GEOFENCE_MAX_POINTS = 1000;
 
 const latitude = z.number().finite().min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90');
 const longitude = z.number().finite().min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180');
-/** [latitude, longitude] */
+/** [latitude, longitude]: how points are stored and how the geometry module reads them. */
 export const latLng = z.tuple([latitude, longitude]);
 export type LatLngTuple = z.infer<typeof latLng>;
+
+/** `{ lat, lng }` (Leaflet's LatLng): how every answer gives a point (DECISIONS.md item 18). */
+export const geoPoint = z.object({ lat: latitude, lng: longitude });
+export type GeoPoint = z.infer<typeof geoPoint>;
+
+/**
+ * A point in a request: `{ lat, lng }` (what the spec's client sends) or a `[lat, lng]` pair, read as a pair. A bad
+ * value is named by its place in the form given (`coordinates.1.lat` or `coordinates.1.0`).
+ */
+export const pointInput = z
+  .union([geoPoint, latLng])
+  .transform((point): LatLngTuple => (Array.isArray(point) ? point : [point.lat, point.lng]));
+
+export const toGeoPoint = ([lat, lng]: readonly [number, number]): GeoPoint => ({ lat, lng });
 
 export const geofence = z.object({
   geofence_id: z.string(),
@@ -24,11 +38,20 @@ export const geofence = z.object({
   radius: z.number().nullable(),
   center_lat: z.number().nullable(),
   center_lng: z.number().nullable(),
-  coordinates: z.array(latLng).nullable(),
+  coordinates: z.array(geoPoint).nullable(),
   dwell_seconds: z.number().int(),
   buffer_meters: z.number(),
 });
+/** A geofence as every answer gives it: points are `{ lat, lng }`. */
 export type Geofence = z.infer<typeof geofence>;
+
+/** A geofence as stored and evaluated by the engine: points are `[lat, lng]` pairs (compact, read by `geo/`). */
+export type StoredGeofence = Omit<Geofence, 'coordinates'> & { coordinates: LatLngTuple[] | null };
+
+/** The answer's form of a stored geofence. */
+export function geofenceAnswer(stored: StoredGeofence): Geofence {
+  return { ...stored, coordinates: stored.coordinates?.map(toGeoPoint) ?? null };
+}
 
 const common = {
   geofence_id: boundedText(100).min(1, 'geofence_id is required'),
@@ -53,13 +76,13 @@ const circleGeometry = {
 const polygonGeometry = {
   shape: z.literal('Polygon'),
   coordinates: z
-    .array(latLng)
+    .array(pointInput)
     .min(3, 'a polygon needs at least 3 points')
     .max(GEOFENCE_MAX_POINTS, `a polygon has at most ${GEOFENCE_MAX_POINTS} points`),
 };
 const rectangleGeometry = {
   shape: z.literal('Rectangle'),
-  coordinates: z.array(latLng).length(4, 'a rectangle has 4 corners'),
+  coordinates: z.array(pointInput).length(4, 'a rectangle has 4 corners'),
 };
 const shapeMessage = { message: `shape must be one of ${GEOFENCE_SHAPES.join(', ')}` };
 
@@ -73,7 +96,10 @@ export const geofenceInput = z.discriminatedUnion(
   ],
   shapeMessage,
 );
+/** The body as the server reads it: points are `[lat, lng]` pairs. */
 export type GeofenceInput = z.infer<typeof geofenceInput>;
+/** The body as a client may send it: points as `{ lat, lng }` or `[lat, lng]`. */
+export type GeofenceRequest = z.input<typeof geofenceInput>;
 
 /** The geometry fields of a geofence, as `geofenceInput` has them. */
 export type GeofenceGeometry =
@@ -112,6 +138,7 @@ export const geofenceUpdate = z.discriminatedUnion(
   shapeMessage,
 );
 export type GeofenceUpdate = z.infer<typeof geofenceUpdate>;
+export type GeofenceUpdateRequest = z.input<typeof geofenceUpdate>;
 
 /** Colours on the map (SPEC.md section 9). */
 export const GEOFENCE_COLORS = { Circle: 'blue', Polygon: 'red', Rectangle: 'green' } as const;

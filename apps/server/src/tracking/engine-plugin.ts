@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { geofenceStates } from '../db/schema';
-import { listGeofences } from '../modules/geofences/geofence-service';
+import { listStoredGeofences } from '../modules/geofences/geofence-service';
 import { GeofenceEngine, type StoredGeofenceState } from './geofence-engine';
 
 declare module 'fastify' {
@@ -20,7 +20,7 @@ export async function registerGeofenceEngine(app: FastifyInstance): Promise<void
   // Reloads run one after another, so the last one always reads the latest committed geofences.
   let queue: Promise<void> = Promise.resolve();
   const reload = () => {
-    const next = queue.then(async () => engine.setGeofences(await listGeofences(app.db)));
+    const next = queue.then(async () => engine.setGeofences(await listStoredGeofences(app.db)));
     queue = next.catch(() => undefined);
     return next;
   };

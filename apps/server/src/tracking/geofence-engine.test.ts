@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Geofence } from '@prison/shared';
+import type { StoredGeofence } from '@prison/shared';
 import { GeofenceEngine, type EngineTransition } from './geofence-engine';
 import { EDGE, INSIDE, compileGeofence, containmentOf } from './geofence-index';
 import { circleFence, east, perimeterCorners, polygonFence } from './geofence-test-shapes';
@@ -266,7 +266,7 @@ describe('geofence engine: sparse states', () => {
 class ReferenceEngine {
   private states = new Map<string, { inside: boolean; since: number; started: boolean }>();
   private last = new Map<string, number>();
-  constructor(private fences: Geofence[]) {}
+  constructor(private fences: StoredGeofence[]) {}
 
   evaluate(device: string, lat: number, lng: number, time: number): string[] {
     if (!((this.last.get(device) ?? -Infinity) < time)) return [];
@@ -340,7 +340,7 @@ describe('geofence engine: agrees with a plain reference model (property)', () =
         fc.array(fenceArb, { minLength: 1, maxLength: 6 }),
         fc.array(stepArb, { maxLength: 80 }),
         (specs, steps) => {
-          const fences = specs.map((s, i): Geofence => {
+          const fences = specs.map((s, i): StoredGeofence => {
             const common = {
               geofence_id: `g${i}`,
               type: s.positive ? 'Positive' : 'Negative',

@@ -8,11 +8,11 @@
 // geofence is "outside, no violation"; for a Negative geofence it is "outside, violation started" (alerted). A
 // device is inside few geofences, so few states exist. A device met for the first time (or a Negative geofence
 // added) gets a pending state per Negative geofence once, so leaving a Negative geofence raises its alert.
-import type { Geofence } from '@prison/shared';
+import type { StoredGeofence } from '@prison/shared';
 import { EDGE, GeofenceIndex, INSIDE, OUTSIDE, type IndexedGeofence } from './geofence-index';
 
 export interface EngineTransition {
-  geofence: Geofence;
+  geofence: StoredGeofence;
   kind: 'start' | 'end';
   at: Date;
 }
@@ -79,13 +79,13 @@ export class GeofenceEngine {
   /** Transitions of the call in progress; allocated only when one happens. */
   private out: EngineTransition[] | null = null;
 
-  constructor(geofences: Geofence[], states: StoredGeofenceState[] = []) {
+  constructor(geofences: StoredGeofence[], states: StoredGeofenceState[] = []) {
     this.index = new GeofenceIndex([]);
     this.setGeofences(geofences);
     this.restoreStates(states);
   }
 
-  geofences(): Geofence[] {
+  geofences(): StoredGeofence[] {
     return this.index.fences.map((fence) => fence.geofence);
   }
 
@@ -94,7 +94,7 @@ export class GeofenceEngine {
    * changed (it is a different zone now). Renames, alert type, dwell and buffer changes keep the states.
    * No transitions are emitted for dropped states.
    */
-  setGeofences(geofences: Geofence[]): void {
+  setGeofences(geofences: StoredGeofence[]): void {
     const previous = this.byId;
     const previousGenerations = new Map(this.negatives.map((entry) => [entry.fence.id, entry.generation]));
     const index = new GeofenceIndex(geofences);
@@ -265,10 +265,10 @@ export class GeofenceEngine {
   }
 
   /** The geofences a device is violating now (alerted), for screens and tests. */
-  activeViolations(deviceId: string): Geofence[] {
+  activeViolations(deviceId: string): StoredGeofence[] {
     const device = this.devices.get(deviceId);
     if (!device) return [];
-    const result: Geofence[] = [];
+    const result: StoredGeofence[] = [];
     for (const state of device.states) if (state.started) result.push(state.fence.geofence);
     // Negative geofences the device has met and holds no state for are in their default: outside and alerted.
     for (const { fence, generation } of this.negatives) {
@@ -387,7 +387,7 @@ export class GeofenceEngine {
 }
 
 /** Same zone: the same shape and type, so the states computed for it still hold. */
-function sameZone(a: Geofence, b: Geofence): boolean {
+function sameZone(a: StoredGeofence, b: StoredGeofence): boolean {
   return (
     a.shape === b.shape &&
     a.type === b.type &&

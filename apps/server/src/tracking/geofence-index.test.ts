@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeLongitude, rectangleCorners, type Geofence } from '@prison/shared';
+import { normalizeLongitude, rectangleCorners, type StoredGeofence } from '@prison/shared';
 import { GeofenceIndex, containmentName, containmentOf, linearScanClassify } from './geofence-index';
 import { circleFence, east, perimeterCorners, polygonFence } from './geofence-test-shapes';
 
@@ -61,7 +61,7 @@ describe('geofence index', () => {
           { maxLength: 40 },
         ),
         (specs, probes) => {
-          const fences = specs.map((s, i): Geofence => {
+          const fences = specs.map((s, i): StoredGeofence => {
             const common = { geofence_id: `g${i}`, buffer_meters: s.buffer };
             if (s.shape === 'Circle')
               return circleFence({ ...common, center_lat: s.lat, center_lng: s.lng, radius: s.size * 111_195 });

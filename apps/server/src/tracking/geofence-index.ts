@@ -15,7 +15,7 @@ import {
   RING_OUTSIDE,
   EDGE_TOLERANCE_METERS,
   type GeoBox,
-  type Geofence,
+  type StoredGeofence,
   type PreparedPolygon,
 } from '@prison/shared';
 
@@ -32,7 +32,7 @@ if (RING_OUTSIDE !== OUTSIDE || RING_INSIDE !== INSIDE || RING_NEAR_BOUNDARY !==
 
 /** A geofence compiled for fast tests; `slot` is its position in the index. */
 export interface IndexedGeofence {
-  readonly geofence: Geofence;
+  readonly geofence: StoredGeofence;
   readonly id: string;
   readonly slot: number;
   readonly positive: boolean;
@@ -47,7 +47,7 @@ export interface IndexedGeofence {
   readonly polygon: PreparedPolygon | null;
 }
 
-export function compileGeofence(geofence: Geofence, slot: number): IndexedGeofence {
+export function compileGeofence(geofence: StoredGeofence, slot: number): IndexedGeofence {
   const bufferMeters = Math.max(0, geofence.buffer_meters || 0);
   const common = {
     geofence,
@@ -96,7 +96,7 @@ export function containmentOf(fence: IndexedGeofence, lat: number, lng: number):
 }
 
 export interface Classification {
-  geofence: Geofence;
+  geofence: StoredGeofence;
   containment: Containment;
 }
 
@@ -143,7 +143,7 @@ export class GeofenceIndex {
   private queryStamp = 0;
   private hitCount = 0;
 
-  constructor(geofences: readonly Geofence[]) {
+  constructor(geofences: readonly StoredGeofence[]) {
     this.fences = geofences.map(compileGeofence);
     const items: number[] = [];
     const boxes: number[] = [];

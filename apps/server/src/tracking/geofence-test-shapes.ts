@@ -1,8 +1,8 @@
 // Geofences and points for the engine and index tests, around (0, 0) where a degree is 111,195 m.
-import type { Geofence } from '@prison/shared';
+import type { StoredGeofence } from '@prison/shared';
 import { destinationPoint, rectangleCorners } from '@prison/shared';
 
-export function circleFence(overrides: Partial<Geofence> & { geofence_id: string }): Geofence {
+export function circleFence(overrides: Partial<StoredGeofence> & { geofence_id: string }): StoredGeofence {
   return {
     shape: 'Circle',
     name: overrides.geofence_id,
@@ -20,8 +20,8 @@ export function circleFence(overrides: Partial<Geofence> & { geofence_id: string
 
 export function polygonFence(
   coordinates: [number, number][],
-  overrides: Partial<Geofence> & { geofence_id: string },
-): Geofence {
+  overrides: Partial<StoredGeofence> & { geofence_id: string },
+): StoredGeofence {
   return {
     shape: coordinates.length === 4 ? 'Rectangle' : 'Polygon',
     name: overrides.geofence_id,

@@ -1,25 +1,26 @@
 // Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (SPEC.md section 3), and back.
+// Points are `{ lat, lng }`, as the API answers and takes them (DECISIONS.md item 18) and as Leaflet reads them.
 import L from 'leaflet';
-import type { Geofence, LatLngTuple } from '@prison/shared';
+import type { GeoPoint, Geofence } from '@prison/shared';
 
 export type DrawnGeometry =
   | { shape: 'Circle'; radius: number; center_lat: number; center_lng: number }
-  | { shape: 'Polygon' | 'Rectangle'; coordinates: LatLngTuple[] };
+  | { shape: 'Polygon' | 'Rectangle'; coordinates: GeoPoint[] };
 
 const round = (value: number) => Math.round(value * 1e7) / 1e7;
-const tuple = (point: L.LatLng): LatLngTuple => {
-  const wrapped = point.wrap();
-  return [round(wrapped.lat), round(wrapped.lng)];
+const pointOf = (latLng: L.LatLng): GeoPoint => {
+  const wrapped = latLng.wrap();
+  return { lat: round(wrapped.lat), lng: round(wrapped.lng) };
 };
 
 export function geometryOfDrawnLayer(layerType: string, layer: L.Layer): DrawnGeometry | null {
   if (layerType === 'circle' && layer instanceof L.Circle) {
-    const [lat, lng] = tuple(layer.getLatLng());
+    const { lat, lng } = pointOf(layer.getLatLng());
     return { shape: 'Circle', radius: Math.round(layer.getRadius() * 100) / 100, center_lat: lat, center_lng: lng };
   }
   if ((layerType === 'rectangle' || layerType === 'polygon') && layer instanceof L.Polygon) {
     const rings = layer.getLatLngs() as L.LatLng[][];
-    const coordinates = (rings[0] ?? []).map(tuple);
+    const coordinates = (rings[0] ?? []).map(pointOf);
     return { shape: layerType === 'rectangle' ? 'Rectangle' : 'Polygon', coordinates };
   }
   return null;

@@ -106,7 +106,7 @@ describeEachEngine('alerts API', (engine) => {
     const page = async (query: string) => {
       const res = await ctx().api('GET', `/alert/prisoneralerts?${query}`);
       expect(res.statusCode).toBe(200);
-      return res.json<{ data: AlertPage }>().data;
+      return res.json<AlertPage>();
     };
     const first = await page(`prisoner_id=${prisoner.id}&limit=10`);
     expect(first.data.map((a) => a.details)).toEqual(Array.from({ length: 10 }, (_, i) => `alert ${24 - i}`));

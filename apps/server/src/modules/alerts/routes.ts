@@ -32,12 +32,12 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['alerts'],
-        summary: 'Alerts newest first, paginated and filtered, with the count per type (the list is data.data)',
+        summary: 'Alerts newest first, paginated and filtered: the list in data, paging and the count per type beside it',
         querystring: alertListQuery,
-        response: { 200: z.object({ data: alertPage }), 400: errorResponse },
+        response: { 200: alertPage, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listPrisonerAlerts(app.db, request.query) }),
+    async (request) => listPrisonerAlerts(app.db, request.query),
   );
 
   app.get(

@@ -65,6 +65,12 @@ function sumBlocks(all: Cell[]) {
   }));
 }
 
+/** The block names, sorted: what the spec's client lists and then asks the cells of (SPEC.md section 7). */
+export async function listBlockNames(db: DbOrTx): Promise<string[]> {
+  const rows = await db.selectDistinct({ block: cells.block }).from(cells).orderBy(asc(cells.block));
+  return rows.map((row) => row.block);
+}
+
 /** Each block with its number of cells, total capacity and occupants, sorted by block name. */
 export async function listBlocks(db: DbOrTx) {
   return sumBlocks(await listAllCells(db)).map(({ block, blockCells, capacity, occupants }) => ({

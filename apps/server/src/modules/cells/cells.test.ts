@@ -29,15 +29,17 @@ describeEachEngine('cells and blocks', (engine) => {
   const cellNow = async (cellId: string) =>
     (await api('GET', `/cell_controls/addOccupant/${cellId}`)).json().cell as Cell;
 
-  it('lists blocks with their cells, capacity and occupants, and the cells of a block sorted by id', async () => {
+  it('lists block names, block summaries with their cells, capacity and occupants, and the cells of a block sorted by id', async () => {
     expect((await api('GET', '/cell_controls/blocks')).json()).toEqual({ data: [] });
+    expect((await api('GET', '/cell_controls/block-summaries')).json()).toEqual({ data: [] });
     await newCell('B-2', 'B', 2, 'High');
     await newCell('B-1', 'B', 3, 'Medium');
     await newCell('A-1', 'A', 1);
     await newPrisoner({ cell_id: 'B-1' });
     await newPrisoner({ cell_id: 'B-1', status: 'On Trial' });
     await newPrisoner({ cell_id: 'B-2', status: 'Transferred' }); // takes no place
-    const blocks = (await api('GET', '/cell_controls/blocks')).json();
+    expect((await api('GET', '/cell_controls/blocks')).json()).toEqual({ data: ['A', 'B'] });
+    const blocks = (await api('GET', '/cell_controls/block-summaries')).json();
     expect(blocks).toEqual({
       data: [
         { block: 'A', cells: 1, capacity: 1, occupants: 0 },

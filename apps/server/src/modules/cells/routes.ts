@@ -5,6 +5,7 @@ import {
   addOccupantResponse,
   assignCellInput,
   assignCellResponse,
+  blockSummariesResponse,
   blocksResponse,
   boundedText,
   cellInput,
@@ -22,6 +23,7 @@ import {
   createCell,
   deleteCell,
   getCell,
+  listBlockNames,
   listBlocks,
   listCellsInBlock,
   updateCell,
@@ -42,8 +44,20 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['cells'],
-        summary: 'Every block with its number of cells, total capacity and current occupants',
+        summary: 'The block names, sorted; GET /cell_controls/block?block={name} lists the cells of one',
         response: { 200: blocksResponse },
+      },
+    },
+    async () => ({ data: await listBlockNames(app.db) }),
+  );
+
+  app.get(
+    '/cell_controls/block-summaries',
+    {
+      schema: {
+        tags: ['cells'],
+        summary: 'Every block with its number of cells, total capacity and current occupants',
+        response: { 200: blockSummariesResponse },
       },
     },
     async () => ({ data: await listBlocks(app.db) }),

@@ -4,6 +4,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   GEOFENCE_MAX_POINTS,
   GEOFENCE_SHAPES,
+  geofenceAnswer,
   isAxisAlignedRectangle,
   normalizeRing,
   polygonEdgesCross,
@@ -13,6 +14,7 @@ import {
   type GeofenceGeometry,
   type GeofenceInput,
   type GeofenceUpdate,
+  type StoredGeofence,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { alerts, geofenceStates, geofences } from '../../db/schema';
@@ -25,7 +27,8 @@ export const MAX_POLYGON_POINTS = GEOFENCE_MAX_POINTS;
 
 type GeofenceRow = typeof geofences.$inferSelect;
 
-export function toGeofence(row: GeofenceRow): Geofence {
+/** The stored form: points stay `[lat, lng]` pairs in the table, the engine and the geometry module. */
+export function toStoredGeofence(row: GeofenceRow): StoredGeofence {
   return {
     geofence_id: row.geofenceId,
     shape: row.shape as Geofence['shape'],
@@ -41,6 +44,9 @@ export function toGeofence(row: GeofenceRow): Geofence {
   };
 }
 
+/** The answer's form: points as `{ lat, lng }` (DECISIONS.md item 18). */
+export const toGeofence = (row: GeofenceRow): Geofence => geofenceAnswer(toStoredGeofence(row));
+
 /**
  * The violations of a geofence that is deleted or changes type are over: their open alerts end now, so nothing
  * (the live map reads "in violation" from geofence alerts with no end) keeps showing a zone that no longer applies.
@@ -54,10 +60,19 @@ async function endOpenGeofenceAlerts(tx: DbOrTx, geofenceId: string): Promise<vo
 
 const knownShape = (row: GeofenceRow) => (GEOFENCE_SHAPES as readonly string[]).includes(row.shape);
 
+async function knownGeofenceRows(db: DbOrTx): Promise<GeofenceRow[]> {
+  const rows = await db.select().from(geofences).orderBy(asc(geofences.createdAt), asc(geofences.geofenceId));
+  return rows.filter(knownShape);
+}
+
 /** Every geofence, oldest first (the order they were drawn); rows of an unknown shape are dropped (SPEC.md section 7). */
 export async function listGeofences(db: DbOrTx): Promise<Geofence[]> {
-  const rows = await db.select().from(geofences).orderBy(asc(geofences.createdAt), asc(geofences.geofenceId));
-  return rows.filter(knownShape).map(toGeofence);
+  return (await knownGeofenceRows(db)).map(toGeofence);
+}
+
+/** The same list in the stored form, for the geofence engine. */
+export async function listStoredGeofences(db: DbOrTx): Promise<StoredGeofence[]> {
+  return (await knownGeofenceRows(db)).map(toStoredGeofence);
 }
 
 export async function getGeofence(db: DbOrTx, geofenceId: string): Promise<Geofence> {
@@ -100,7 +115,7 @@ function shapeColumns(geometry: GeofenceGeometry) {
   };
 }
 
-const sameShape = (a: Geofence, b: Geofence) =>
+const sameShape = (a: StoredGeofence, b: StoredGeofence) =>
   a.shape === b.shape &&
   a.radius === b.radius &&
   a.center_lat === b.center_lat &&
@@ -154,22 +169,23 @@ export async function updateGeofence(
       .set({ ...columns, updatedAt: new Date() })
       .where(eq(geofences.geofenceId, geofenceId))
       .returning();
-    const before = toGeofence(current);
-    const after = toGeofence(row!);
+    const before = toStoredGeofence(current);
+    const after = toStoredGeofence(row!);
     // A Positive zone turned Negative (or back), or given a new shape, is a different zone: its running violations
     // no longer apply (the engine drops their states on reload too), and the next fix is judged afresh.
     if (after.type !== before.type || !sameShape(before, after)) {
       await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
       await endOpenGeofenceAlerts(tx, geofenceId);
     }
+    const answer = geofenceAnswer(after);
     await recordAudit(tx, who, {
       action: 'update',
       entity: 'geofence',
       entityId: geofenceId,
-      before,
-      after,
+      before: geofenceAnswer(before),
+      after: answer,
     });
-    return after;
+    return answer;
   });
 }
 

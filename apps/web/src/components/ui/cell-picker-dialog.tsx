@@ -22,8 +22,8 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
   const [sort, setSort] = useState<CellSort | null>(null);
 
   const blocks = useQuery({
-    queryKey: ['cells', 'blocks'],
-    queryFn: () => api.get<{ data: Block[] }>('/cell_controls/blocks').then((r) => r.data),
+    queryKey: ['cells', 'block-summaries'],
+    queryFn: () => api.get<{ data: Block[] }>('/cell_controls/block-summaries').then((r) => r.data),
     enabled: open,
   });
   const block = chosenBlock ?? blocks.data?.[0]?.block ?? null;

@@ -17,8 +17,8 @@ export const ALERTS_PAGE_SIZE = 20;
 export function useAlertPage(page: number, filters: AlertFilters) {
   return useQuery({
     queryKey: ['alerts', 'page', page, filters],
-    queryFn: async () =>
-      (await api.get<{ data: AlertPage }>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters })).data,
+    // The body is the page: the list in `data`, paging and counts beside it (DECISIONS.md item 17).
+    queryFn: () => api.get<AlertPage>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,6 +1,6 @@
 // The geofence API (SPEC.md section 7; DECISIONS.md item 11): list, add, rename/change, delete.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Geofence, GeofenceInput, GeofenceUpdate } from '@prison/shared';
+import type { Geofence, GeofenceRequest, GeofenceUpdateRequest } from '@prison/shared';
 import { api } from '../../../lib/api-client';
 
 export const GEOFENCES_QUERY_KEY = ['geofences'] as const;
@@ -12,7 +12,7 @@ export function useGeofences() {
 export function useCreateGeofence() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: GeofenceInput) => api.post<Geofence>('/geofence/add', input),
+    mutationFn: (input: GeofenceRequest) => api.post<Geofence>('/geofence/add', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: GEOFENCES_QUERY_KEY }),
   });
 }
@@ -20,7 +20,7 @@ export function useCreateGeofence() {
 export function useUpdateGeofence() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, changes }: { id: string; changes: GeofenceUpdate }) =>
+    mutationFn: ({ id, changes }: { id: string; changes: GeofenceUpdateRequest }) =>
       api.put<Geofence>(`/geofence/update/${encodeURIComponent(id)}`, changes),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: GEOFENCES_QUERY_KEY }),
   });

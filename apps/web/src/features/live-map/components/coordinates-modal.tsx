@@ -8,6 +8,7 @@ import {
   normalizeRing,
   polygonEdgesCross,
   rectangleCorners,
+  toGeoPoint,
   type GeofenceShape,
   type LatLngTuple,
 } from '@prison/shared';
@@ -135,7 +136,7 @@ export function CoordinatesModal({ center, onCancel, onContinue }: CoordinatesMo
       }
       const [south, north] = [Math.min(lat1!, lat2!), Math.max(lat1!, lat2!)];
       const [west, east] = [Math.min(lng1!, lng2!), Math.max(lng1!, lng2!)];
-      return { shape, coordinates: rectangleCorners(south, west, north, east) };
+      return { shape, coordinates: rectangleCorners(south, west, north, east).map(toGeoPoint) };
     }
     const parsed = parsePoints(values.points);
     if ('error' in parsed) return { points: parsed.error };
@@ -146,7 +147,7 @@ export function CoordinatesModal({ center, onCancel, onContinue }: CoordinatesMo
       return { points: `Points: a polygon may have at most ${GEOFENCE_MAX_POINTS.toLocaleString('en-GB')} points` };
     }
     if (polygonEdgesCross(ring)) return { points: 'Points: shape edges cannot cross' };
-    return { shape, coordinates: parsed.points };
+    return { shape, coordinates: parsed.points.map(toGeoPoint) };
   }
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
