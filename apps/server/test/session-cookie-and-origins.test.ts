@@ -159,13 +159,14 @@ describe('ALLOWED_ORIGINS', () => {
     expect(String(preflight.headers.vary)).toContain('Origin');
   });
 
-  it('gives an unlisted origin\u2019s preflight and reads no CORS header', async () => {
+  it('refuses an unlisted origin\u2019s preflight and gives its reads no CORS header', async () => {
     for (const origin of ['https://evil.example', 'http://localhost:5174', 'https://localhost:5173']) {
       const preflight = await ctx().app.inject({
         method: 'OPTIONS',
         url: `${API_PREFIX}/admin/login`,
         headers: { origin, 'access-control-request-method': 'POST' },
       });
+      expect(preflight.statusCode, origin).toBe(403);
       expect(preflight.headers['access-control-allow-origin'], origin).toBeUndefined();
       expect(preflight.headers['access-control-allow-credentials'], origin).toBeUndefined();
       const read = await ctx().api('GET', '/prisoner/all', undefined, { origin });

@@ -60,9 +60,9 @@ export async function registerSecurity(app: FastifyInstance) {
   // Browsers send Origin on cross-site writes; refuse any from a page that is neither this server's nor one of
   // ALLOWED_ORIGINS (the cookie is SameSite=Lax too). A proxy in front rewrites Host but not Origin, so a proxied
   // client's origin must be listed. Every write is checked, whatever its path: the URL text says nothing about which
-  // route will answer it.
+  // route will answer it. OPTIONS too: a listed origin's preflight has been answered above, any other is refused.
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (request.method === 'GET' || request.method === 'HEAD') return;
     const origin = request.headers.origin;
     if (origin === undefined) return;
     if (!isTrustedOrigin(origin, request.headers.host, allowedOrigins)) throw forbidden('Cross-origin requests are not allowed');
