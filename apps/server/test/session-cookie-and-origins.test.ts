@@ -27,7 +27,7 @@ function verify(ctx: TestContext, headers: Record<string, string>) {
 /** Names of the cookies an answer sets (or clears). */
 const cookieNames = (response: LightMyRequestResponse) => response.cookies.map((cookie) => cookie.name);
 
-describe('the session cookie is auth-token; auth-cookie is the client\u2019s own', () => {
+describe('the session cookie is auth-token; auth-cookie belongs to the client', () => {
   const ctx = useTestApp('pglite');
 
   it('login sets the httpOnly, SameSite=Lax, 1-day auth-token and nothing named auth-cookie', async () => {
@@ -115,7 +115,7 @@ describe('by default a proxied client is another origin', () => {
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
-  it('still accepts the app\u2019s own origin (compared by host, as before)', async () => {
+  it('still accepts the origin of the app itself (compared by host, as before)', async () => {
     expect((await login(ctx(), { origin: 'http://localhost:3000', host: 'localhost:3000' })).statusCode).toBe(200);
     expect((await login(ctx(), { origin: 'https://localhost:3000', host: 'localhost:3000' })).statusCode).toBe(200);
   });
@@ -124,7 +124,7 @@ describe('by default a proxied client is another origin', () => {
 describe('ALLOWED_ORIGINS', () => {
   const ctx = useTestApp('pglite', { ALLOWED_ORIGINS: [PROXIED_CLIENT] });
 
-  it('accepts a listed origin\u2019s writes through a proxy, and a login there sets the session cookie', async () => {
+  it('accepts writes of a listed origin through a proxy, and a login there sets the session cookie', async () => {
     const response = await login(ctx(), throughProxy(PROXIED_CLIENT));
     expect(response.statusCode).toBe(200);
     expect(cookieNames(response)).toEqual([SESSION]);
@@ -145,7 +145,7 @@ describe('ALLOWED_ORIGINS', () => {
     expect(write.statusCode).toBe(403);
   });
 
-  it('answers a listed origin\u2019s preflight with that origin and credentials, before any session', async () => {
+  it('answers the preflight of a listed origin with that origin and credentials, before any session', async () => {
     const preflight = await ctx().app.inject({
       method: 'OPTIONS',
       url: `${API_PREFIX}/prisoner/all`,
@@ -159,7 +159,7 @@ describe('ALLOWED_ORIGINS', () => {
     expect(String(preflight.headers.vary)).toContain('Origin');
   });
 
-  it('refuses an unlisted origin\u2019s preflight and gives its reads no CORS header', async () => {
+  it('refuses the preflight of an unlisted origin and gives its reads no CORS header', async () => {
     for (const origin of ['https://evil.example', 'http://localhost:5174', 'https://localhost:5173']) {
       const preflight = await ctx().app.inject({
         method: 'OPTIONS',
