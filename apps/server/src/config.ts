@@ -56,7 +56,10 @@ const configSchema = z.object({
   // Sessions and socket origins (decision 012).
   /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),
-  /** Other origins whose pages may open this server's socket, comma-separated (e.g. https://control.example:8443). */
+  /**
+   * Other origins whose pages may call the API and open the socket with credentials (CORS, the cross-origin guard;
+   * decision 016), comma-separated (e.g. http://localhost:5173 for a proxied dev client, https://control.example:8443).
+   */
   ALLOWED_ORIGINS: z
     .string()
     .default('')

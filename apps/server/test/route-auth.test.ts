@@ -2,7 +2,7 @@
 // spelled, except those public by design. The routes come from the app itself, so a route added later is covered
 // without editing this file.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { API_PREFIX } from '@prison/shared';
+import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp, type App, type RegisteredRoute } from '../src/app';
 import type { Database } from '../src/db/client';
 import { admins, auditLog } from '../src/db/schema';
@@ -102,7 +102,7 @@ it('every guarded route, however its path is spelled, refuses an anonymous or ba
     const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
     for (const [name, url] of Object.entries(spellings(concretePath(route.url)))) {
       for (const method of methods) {
-        for (const headers of [{}, { authorization: 'Bearer not-a-session' }, { cookie: 'auth-cookie=not-a-session' }]) {
+        for (const headers of [{}, { authorization: 'Bearer not-a-session' }, { cookie: `${AUTH_COOKIE}=not-a-session` }]) {
           const res = await app.inject({
             method: method as 'GET',
             url,

@@ -32,7 +32,13 @@ export const GEOFENCE_TYPES = ['Positive', 'Negative'] as const;
 export type GeofenceType = (typeof GEOFENCE_TYPES)[number];
 
 export const API_PREFIX = '/api/v1';
-export const AUTH_COOKIE = 'auth-cookie';
+/**
+ * The server's httpOnly session cookie (DECISIONS.md item 4, decision 016), named as in the system the spec was written
+ * from. Not `auth-cookie`: that name belongs to the spec's client, which writes its own readable marker there.
+ */
+export const AUTH_COOKIE = 'auth-token';
+/** The spec's client-side marker cookie: the server neither sets nor reads it. */
+export const CLIENT_MARKER_COOKIE = 'auth-cookie';
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

@@ -5,7 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_COOKIE, BACKGROUND_REQUEST_HEADER, sessionEndedMessage, type SessionEndReason } from '@prison/shared';
 import { checkSession, type AuthenticatedAdmin, type SessionCheck } from '../modules/admin/session-service';
 
-/** The session token from the auth-cookie, or from `Authorization: Bearer` for API clients. */
+/**
+ * The session token from the session cookie (`auth-token`), or from `Authorization: Bearer` for API clients. A cookie
+ * named `auth-cookie` is the spec's client's own marker and is never read (decision 016).
+ */
 export function tokenFromRequest(request: Pick<FastifyRequest, 'headers' | 'cookies'>): string | null {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;

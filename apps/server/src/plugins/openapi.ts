@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { AUTH_COOKIE } from '@prison/shared';
 
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -10,7 +11,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       info: { title: 'Prison management and live tracking API', version: '1.0.0' },
       components: {
         securitySchemes: {
-          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'auth-cookie' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: AUTH_COOKIE },
           bearerAuth: { type: 'http', scheme: 'bearer' },
         },
       },

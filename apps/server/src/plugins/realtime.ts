@@ -11,6 +11,7 @@ import {
   type ServiceUnavailableData,
   type SessionEndReason,
 } from '@prison/shared';
+import { isTrustedOrigin } from '../lib/origins';
 import { accountActions } from './account-gate';
 import { findEndedSessions, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../modules/admin/session-service';
 
@@ -45,13 +46,7 @@ export const SESSION_SWEEP_MS = 2_500;
 export function isAllowedOrigin(request: Pick<IncomingMessage, 'headers'>, allowedOrigins: readonly string[]): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
-  if (allowedOrigins.includes(origin)) return true;
-  try {
-    // Compared by host, like the cross-origin guard of the API (a TLS proxy in front changes the scheme).
-    return new URL(origin).host === request.headers.host?.toLowerCase();
-  } catch {
-    return false;
-  }
+  return isTrustedOrigin(origin, request.headers.host, allowedOrigins);
 }
 
 declare module 'fastify' {

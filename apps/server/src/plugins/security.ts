@@ -1,8 +1,11 @@
-// Security headers, a Content-Security-Policy the app works under, and no cross-origin API writes.
+// Security headers, a Content-Security-Policy the app works under, CORS for ALLOWED_ORIGINS only, and no cross-origin
+// API writes from any other origin.
 import helmet from 'helmet';
+import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../lib/http-errors';
+import { isListedOrigin, isTrustedOrigin } from '../lib/origins';
 
 function tileOrigin(tileUrl: string): string | null {
   try {
@@ -43,18 +46,25 @@ export async function registerSecurity(app: FastifyInstance) {
   app.addHook('onRequest', (request, reply, done) => setSecurityHeaders(request.raw, reply.raw, () => done()));
   await app.register(rateLimit, { global: false });
 
-  // Browsers send Origin on cross-site writes; refuse any that is not this host (the cookie is SameSite=Lax too).
-  // Every write is checked, whatever its path: the URL text says nothing about which route will answer it.
+  // A page of ALLOWED_ORIGINS (the spec's client on its own origin, decision 016) may call the API with credentials:
+  // its preflight is answered here, before authentication (browsers send no cookie on a preflight). Any other origin
+  // gets no CORS header at all, so its browser keeps the answer from the page.
+  const allowedOrigins = app.config.ALLOWED_ORIGINS;
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, isListedOrigin(origin, allowedOrigins)),
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    maxAge: 600,
+  });
+
+  // Browsers send Origin on cross-site writes; refuse any from a page that is neither this server's nor one of
+  // ALLOWED_ORIGINS (the cookie is SameSite=Lax too). A proxy in front rewrites Host but not Origin, so a proxied
+  // client's origin must be listed. Every write is checked, whatever its path: the URL text says nothing about which
+  // route will answer it. OPTIONS too: a listed origin's preflight has been answered above, any other is refused.
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (request.method === 'GET' || request.method === 'HEAD') return;
     const origin = request.headers.origin;
-    if (!origin) return;
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      throw forbidden('Cross-origin requests are not allowed');
-    }
-    if (host !== request.headers.host) throw forbidden('Cross-origin requests are not allowed');
+    if (origin === undefined) return;
+    if (!isTrustedOrigin(origin, request.headers.host, allowedOrigins)) throw forbidden('Cross-origin requests are not allowed');
   });
 }

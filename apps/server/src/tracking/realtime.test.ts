@@ -27,7 +27,7 @@ describeEachEngine('realtime to browsers', (engine) => {
     await new Promise((r) => setTimeout(r, 400));
     expect(received).toEqual([]);
     socket.disconnect();
-    const forged = browserSocket(ctx().baseUrl, 'auth-cookie=not-a-session');
+    const forged = browserSocket(ctx().baseUrl, 'auth-token=not-a-session');
     await expect(connected(forged)).rejects.toThrow(/Authentication required/);
     forged.disconnect();
   });

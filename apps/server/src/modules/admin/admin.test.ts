@@ -9,7 +9,7 @@ describeEachEngine('admin authentication', (engine) => {
   const login = (username: string, password: string) =>
     ctx().app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password } });
 
-  it('logs in, sets an httpOnly 1-day auth-cookie and returns the token', async () => {
+  it('logs in, sets the httpOnly 1-day session cookie and returns the token', async () => {
     const res = await login(TEST_ADMIN.username, TEST_ADMIN.password);
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -27,7 +27,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['admin'],
         summary:
           'Log in with username and password (and `totp`, the code or a recovery code, once two-factor login is on); ' +
-          'sets the auth-cookie for 1 day. A right password without its code answers 401 with `totpRequired: true`.',
+          'sets the httpOnly session cookie `auth-token` for 1 day. A right password without its code answers 401 with `totpRequired: true`.',
         body: loginRequest,
         response: { 200: loginResponse, 400: errorResponse, 401: loginRefusal, 429: errorResponse },
       },
