@@ -6,7 +6,8 @@
 //   2. baseline: the same set emitted once per socket (encoded once per browser);
 //   3. baseline: browsers that ask for deltas, receiving `locationChanges` every 250 ms (our web app).
 // Figures: server time per tick (build + serialise + emit, synchronous), server main-thread busy share, bytes per
-// event, events per second per browser, and latency from the tick's start to the parsed event in a browser.
+// event, events per second per browser, and latency from the tick's start to the event's arrival in every browser and
+// to the parsed event in the one socket.io-client browser (see browsers-worker.ts).
 //
 //   npm run snapshots -w @prison/bench -- [--seconds 15] [--prisoners 10000] [--browsers 50] [--fixes 2000]
 import type { AddressInfo } from 'node:net';
@@ -166,6 +167,27 @@ async function run(mode: Mode): Promise<RunResult> {
   return { mode, tickMs, busyShare, browsers, seconds };
 }
 
+/** Building the set and serialising it, alone (what one tick costs before any browser is written to). */
+function breakdown(): Figure[] {
+  const build: number[] = [];
+  const serialise: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    let start = performance.now();
+    const set = live.snapshot();
+    build.push(performance.now() - start);
+    start = performance.now();
+    JSON.stringify(set);
+    serialise.push(performance.now() - start);
+  }
+  build.sort((a, b) => a - b);
+  serialise.sort((a, b) => a - b);
+  return [
+    { name: `building the full set of ${online.length} p50`, value: percentile(build, 50), unit: 'ms' },
+    { name: 'serialising it (JSON.stringify) p50', value: percentile(serialise, 50), unit: 'ms' },
+  ];
+}
+const parts = breakdown();
+
 const results: RunResult[] = [];
 for (const mode of ['full set to the room', 'full set, one emit per socket', 'deltas (locationChanges)'] as const) results.push(await run(mode));
 await app.close();
@@ -176,7 +198,8 @@ function figures(result: RunResult, baseline?: RunResult): Figure[] {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const measure = (r: RunResult) => {
     const t = sorted(r.tickMs);
-    const l = sorted(r.browsers.latenciesMs);
+    const received = sorted(r.browsers.receivedMs);
+    const parsed = sorted(r.browsers.parsedMs);
     const e = sum(r.browsers.events);
     const b = sum(r.browsers.bytes);
     return {
@@ -186,8 +209,10 @@ function figures(result: RunResult, baseline?: RunResult): Figure[] {
       bytesPerEvent: e ? b / e : 0,
       rate: e / BROWSERS / r.seconds,
       perBrowser: b / BROWSERS / r.seconds / 1024,
-      latencyP50: percentile(l, 50),
-      latencyP99: percentile(l, 99),
+      receivedP50: percentile(received, 50),
+      receivedP99: percentile(received, 99),
+      parsedP50: percentile(parsed, 50),
+      parsedP99: percentile(parsed, 99),
     };
   };
   const m = measure(result);
@@ -200,11 +225,14 @@ function figures(result: RunResult, baseline?: RunResult): Figure[] {
     { name: name('bytes per event'), value: m.bytesPerEvent, unit: 'B', baseline: base?.bytesPerEvent },
     { name: name('events per second per browser'), value: m.rate, unit: '/s', baseline: base?.rate, target: result.mode.startsWith('full') ? '<= 1' : '' },
     { name: name('received per browser'), value: m.perBrowser, unit: 'KiB/s', baseline: base?.perBrowser },
-    { name: name('tick start -> parsed in a browser p50'), value: m.latencyP50, unit: 'ms', baseline: base?.latencyP50 },
-    { name: name('tick start -> parsed in a browser p99'), value: m.latencyP99, unit: 'ms', baseline: base?.latencyP99 },
+    { name: name('tick start -> arrived, all browsers p50'), value: m.receivedP50, unit: 'ms', baseline: base?.receivedP50 },
+    { name: name('tick start -> arrived, all browsers p99'), value: m.receivedP99, unit: 'ms', baseline: base?.receivedP99 },
+    { name: name('tick start -> parsed by socket.io-client p50'), value: m.parsedP50, unit: 'ms', baseline: base?.parsedP50 },
+    { name: name('tick start -> parsed by socket.io-client p99'), value: m.parsedP99, unit: 'ms', baseline: base?.parsedP99 },
   ];
 }
 const [room, perSocket, deltas] = results as [RunResult, RunResult, RunResult];
+printFigures('bench/snapshots: one tick of the full set, in parts', parts);
 printFigures(
   `bench/snapshots: ${PRISONERS} tracked prisoners online, ${FIXES_PER_SECOND} fixes/s, ${BROWSERS} browsers, ${SECONDS} s per run (baseline: one emit per socket)`,
   figures(room, perSocket),
