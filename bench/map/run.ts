@@ -117,7 +117,8 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
           positions.forEach(
             (p, i) =>
               (all[`bench-${i}`] = {
-                id: i,
+                id: `bench-${i}`,
+                prisonerId: i,
                 name: `Bench ${i}`,
                 latitude: p.lat,
                 longitude: p.lng,

@@ -4,9 +4,14 @@ import { ALERT_TYPES } from './constants';
 import type { LogMessage } from './message';
 import type { SessionEnded } from './session-end';
 
-/** A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). */
+/**
+ * A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). `id` is the key it is
+ * sent under, the tracking id: the spec's client compares the two as strings and drops a marker whose `id` differs.
+ */
 export const trackedLocation = z.object({
-  id: z.number().int().nullable(),
+  id: z.string(),
+  /** The wearer's prisoner number; null for a tracker assigned to nobody. */
+  prisonerId: z.number().int().nullable(),
   name: z.string(),
   latitude: z.number(),
   longitude: z.number(),
@@ -16,8 +21,19 @@ export const trackedLocation = z.object({
 });
 export type TrackedLocation = z.infer<typeof trackedLocation>;
 
-/** Keyed by tracking device id. */
+/** Keyed by tracking device id: the complete set of online tracked prisoners (a key missing is a marker gone). */
 export type LocationSnapshot = Record<string, TrackedLocation>;
+
+/**
+ * What a browser puts in its handshake `auth` to receive batched `locationChanges` (our web app). A browser that asks
+ * for nothing (the spec's client) receives the complete set as `locationUpdate` instead, at most once a second while
+ * anything changed (DECISIONS.md item 12, docs/decisions/018).
+ */
+export interface BrowserHandshakeAuth {
+  deltas?: boolean;
+  /** A bearer token, for clients that cannot send the session cookie. */
+  token?: string;
+}
 
 /** Changes since the last batch: moved or appeared devices, and devices gone. */
 export interface LocationChanges {
@@ -58,7 +74,9 @@ export interface ServiceUnavailableData {
 }
 
 export interface ServerToClientEvents {
+  /** The complete set: on connect and on `requestSnapshot` to every browser; repeated to browsers without deltas. */
   locationUpdate: (snapshot: LocationSnapshot) => void;
+  /** Only to browsers that asked for deltas, up to 4 times a second. */
   locationChanges: (changes: LocationChanges) => void;
   userDisconnected: (trackingId: string) => void;
   showAlert: (alert: ShowAlertEvent) => void;

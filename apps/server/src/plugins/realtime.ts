@@ -6,6 +6,7 @@ import { Server, type Socket } from 'socket.io';
 import {
   AUTH_COOKIE,
   sessionEndedMessage,
+  type BrowserHandshakeAuth,
   type ClientToServerEvents,
   type ServerToClientEvents,
   type ServiceUnavailableData,
@@ -19,6 +20,10 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export const BROWSERS_ROOM = 'browsers';
+/** Browsers that asked for deltas (handshake `auth: { deltas: true }`, our web app): batched `locationChanges`. */
+export const DELTA_BROWSERS_ROOM = 'browsers:deltas';
+/** Browsers that asked for nothing (the spec's client): the complete set as `locationUpdate`, once a second at most. */
+export const FULL_SET_BROWSERS_ROOM = 'browsers:full-set';
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** Socket handshakes that carry device credentials are handed to this hook (the tracking module sets it). */
@@ -28,6 +33,12 @@ export interface Realtime {
   io: RealtimeServer;
   /** Emits to every authenticated browser. */
   toBrowsers(): ReturnType<RealtimeServer['to']>;
+  /** Emits to the browsers that asked for deltas. */
+  toDeltaBrowsers(): ReturnType<RealtimeServer['to']>;
+  /** Emits to the browsers that want the complete set every time. */
+  toFullSetBrowsers(): ReturnType<RealtimeServer['to']>;
+  /** Whether any browser of this process wants the complete set (if none, it is not built). */
+  hasFullSetBrowsers(): boolean;
   /** Handlers run for each authenticated browser on connect (the tracking module sends its snapshot). */
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
   setDeviceHandler(handler: DeviceConnectionHandler): void;
@@ -47,6 +58,12 @@ export function isAllowedOrigin(request: Pick<IncomingMessage, 'headers'>, allow
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   return isTrustedOrigin(origin, request.headers.host, allowedOrigins);
+}
+
+/** A browser asks for deltas in its handshake (`auth: { deltas: true }`); anything else gets the complete set. */
+export function wantsDeltas(socket: RealtimeSocket): boolean {
+  const auth = socket.handshake.auth as BrowserHandshakeAuth | undefined;
+  return auth?.deltas === true;
 }
 
 declare module 'fastify' {
@@ -103,13 +120,17 @@ export function registerRealtime(app: FastifyInstance) {
       return;
     }
     const admin = socket.data.admin as AuthenticatedAdmin;
-    socket.join([BROWSERS_ROOM, sessionRoom(admin.sessionId)]);
+    const feedRoom = wantsDeltas(socket) ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM;
+    socket.join([BROWSERS_ROOM, feedRoom, sessionRoom(admin.sessionId)]);
     for (const handler of browserHandlers) handler(socket, admin);
   });
 
   const realtime: Realtime = {
     io,
     toBrowsers: () => io.to(BROWSERS_ROOM),
+    toDeltaBrowsers: () => io.to(DELTA_BROWSERS_ROOM),
+    toFullSetBrowsers: () => io.to(FULL_SET_BROWSERS_ROOM),
+    hasFullSetBrowsers: () => (io.sockets.adapter.rooms.get(FULL_SET_BROWSERS_ROOM)?.size ?? 0) > 0,
     onBrowserConnect: (handler) => browserHandlers.push(handler),
     setDeviceHandler: (handler) => {
       deviceHandler = handler;

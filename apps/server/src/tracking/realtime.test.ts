@@ -1,4 +1,6 @@
-// Browsers over Socket.IO: nothing without a session; the snapshot, batched changes, showAlert and userDisconnected.
+// Browsers over Socket.IO: nothing without a session; the snapshot, then batched changes to a browser that asked for
+// deltas or the complete set at most once a second to one that asked for nothing (docs/decisions/018); showAlert and
+// userDisconnected.
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { LocationChanges, LocationSnapshot, ShowAlertEvent } from '@prison/shared';
@@ -32,16 +34,26 @@ describeEachEngine('realtime to browsers', (engine) => {
     forged.disconnect();
   });
 
-  it('sends the snapshot on connect and on request, then changes batched at most 4 times a second', async () => {
+  it('a browser that asks for deltas: the snapshot on connect and on request, then changes batched at most 4 times a second', async () => {
     const prisoner = await addPrisoner(ctx(), 'Snap', 'Shot');
     const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
     expect((await send(device.id, LAT, LNG)).status).toBe(200);
-    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie, { deltas: true });
     try {
       const snapshot = await nextEvent<LocationSnapshot>(socket, 'locationUpdate');
-      expect(snapshot[device.id]).toMatchObject({ id: prisoner.id, name: 'Snap Shot', latitude: LAT, longitude: LNG, trackingId: device.id });
+      expect(snapshot[device.id]).toMatchObject({
+        id: device.id,
+        prisonerId: prisoner.id,
+        name: 'Snap Shot',
+        latitude: LAT,
+        longitude: LNG,
+        trackingId: device.id,
+      });
       const batches: LocationChanges[] = [];
       socket.on('locationChanges', (changes) => batches.push(changes));
+      // The complete set is not repeated to it: only the deltas.
+      const repeated: LocationSnapshot[] = [];
+      socket.on('locationUpdate', (set) => repeated.push(set));
       const start = Date.now();
       for (let i = 1; i <= 10; i++) await send(device.id, LAT + i * 0.0001, LNG, Date.now() + i);
       await new Promise((r) => setTimeout(r, 400));
@@ -49,7 +61,10 @@ describeEachEngine('realtime to browsers', (engine) => {
       const mine = batches.filter((b) => b.changed[device.id]);
       expect(mine.length).toBeGreaterThan(0);
       expect(mine.length).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 1);
+      expect(mine.at(-1)!.changed[device.id]).toMatchObject({ id: device.id, prisonerId: prisoner.id });
       expect(mine.at(-1)!.changed[device.id]!.latitude).toBeCloseTo(LAT + 0.001, 6);
+      await new Promise((r) => setTimeout(r, 1_200)); // a full-set tick has passed since the moves
+      expect(repeated).toEqual([]);
       socket.emit('requestSnapshot');
       const again = await nextEvent<LocationSnapshot>(socket, 'locationUpdate');
       expect(again[device.id]!.latitude).toBeCloseTo(LAT + 0.001, 6);
@@ -107,13 +122,22 @@ describeEachEngine('realtime to browsers', (engine) => {
   it('a silent device goes offline: Warning alert, showAlert and userDisconnected; its next fix brings it back', async () => {
     const prisoner = await addPrisoner(ctx(), 'Quiet', 'Man');
     const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
-    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie, { deltas: true });
+    // The spec's client asks for nothing: the next complete set after the device went offline leaves it out.
+    const fullSet = browserSocket(ctx().baseUrl, ctx().cookie);
     try {
       await connected(socket);
+      await connected(fullSet);
       const disconnected = nextEvent<string>(socket, 'userDisconnected', (id) => id === device.id, 10_000);
+      const disconnectedToFullSet = nextEvent<string>(fullSet, 'userDisconnected', (id) => id === device.id, 10_000);
+      const seen = nextEvent<LocationSnapshot>(fullSet, 'locationUpdate', (set) => device.id in set, 10_000);
       const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (a) => a.index === device.id, 10_000);
       await send(device.id, LAT, LNG);
+      await seen;
+      const withoutIt = nextEvent<LocationSnapshot>(fullSet, 'locationUpdate', (set) => !(device.id in set), 10_000);
       expect(await disconnected).toBe(device.id);
+      expect(await disconnectedToFullSet).toBe(device.id);
+      await withoutIt;
       expect(await shown).toMatchObject({ alert_type: 'Warning', message: "Quiet Man's tracker is offline" });
       expect((await ctx().api('GET', `/devices/${device.id}`)).json().online).toBe(false);
       socket.emit('requestSnapshot');
@@ -124,6 +148,98 @@ describeEachEngine('realtime to browsers', (engine) => {
       expect((await ctx().api('GET', `/devices/${device.id}`)).json().online).toBe(true);
       const [offline] = await ctx().database.db.select().from(alerts).where(and(eq(alerts.deviceId, device.id), eq(alerts.kind, 'offline')));
       expect(offline!.endedAt).not.toBeNull();
+    } finally {
+      socket.disconnect();
+      fullSet.disconnect();
+    }
+  });
+});
+
+// The spec's client asks for nothing and treats every `locationUpdate` as the complete set, keyed by tracking id, with
+// `id` equal to its key (DECISIONS.md item 12). Devices stay online here for the whole test (no offline churn).
+describeEachEngine('realtime to a browser that asks for nothing', (engine) => {
+  const ctx = useListeningApp(engine, { DEVICE_OFFLINE_SECONDS: 120 });
+  const send = (id: string, lat: number, lng: number) => osmandGet(ctx().osmandUrl, { id, lat, lon: lng, timestamp: Date.now() });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /** Every value's `id` is its key (a string), with the prisoner's number beside it. */
+  function expectKeyedByTrackingId(set: LocationSnapshot): void {
+    for (const [key, value] of Object.entries(set)) {
+      expect(typeof value.id).toBe('string');
+      expect(value.id).toBe(key);
+      expect(value.trackingId).toBe(key);
+    }
+  }
+
+  it('receives the complete set on connect, again at most once a second while a device moves, and none while nothing changes', async () => {
+    const walker = await addPrisoner(ctx(), 'Walking', 'Man');
+    const sitter = await addPrisoner(ctx(), 'Sitting', 'Bull');
+    const walking = await addDevice(ctx(), { prisoner_id: walker.id });
+    const sitting = await addDevice(ctx(), { prisoner_id: sitter.id });
+    await send(walking.id, LAT, LNG);
+    await send(sitting.id, LAT + 0.001, LNG);
+    await sleep(1_200); // the set for those first fixes has gone out before this browser connects
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    const sets: { at: number; set: LocationSnapshot }[] = [];
+    const deltas: unknown[] = [];
+    socket.on('locationUpdate', (set) => sets.push({ at: Date.now(), set }));
+    socket.on('locationChanges', (changes) => deltas.push(changes));
+    try {
+      await connected(socket);
+      await expect.poll(() => sets.length).toBe(1);
+      const first = sets[0]!.set;
+      expectKeyedByTrackingId(first);
+      expect(first[walking.id]).toMatchObject({ id: walking.id, prisonerId: walker.id, name: 'Walking Man', latitude: LAT, longitude: LNG });
+      expect(first[sitting.id]).toMatchObject({ id: sitting.id, prisonerId: sitter.id, name: 'Sitting Bull' });
+      expect(typeof first[walking.id]!.prisonerId).toBe('number');
+
+      // Nothing changes: nothing more arrives.
+      await sleep(2_200);
+      expect(sets).toHaveLength(1);
+
+      // One device moves every 100 ms for 3.5 s: complete sets (the other device too), spaced a second apart.
+      let step = 0;
+      const moving = setInterval(() => void send(walking.id, LAT + ++step * 0.00001, LNG), 100);
+      await sleep(3_500);
+      clearInterval(moving);
+      await sleep(1_300); // the last move's set
+      const during = sets.slice(1);
+      expect(during.length).toBeGreaterThanOrEqual(3);
+      expect(during.length).toBeLessThanOrEqual(5);
+      for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(950);
+      for (const { set } of during) {
+        expectKeyedByTrackingId(set);
+        expect(Object.keys(set)).toEqual(expect.arrayContaining([walking.id, sitting.id]));
+      }
+      expect(during.at(-1)!.set[walking.id]!.latitude).toBeCloseTo(LAT + step * 0.00001, 6);
+      expect(deltas).toEqual([]);
+
+      // Still again: nothing more.
+      const settled = sets.length;
+      await sleep(2_200);
+      expect(sets).toHaveLength(settled);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('a removed device is missing from the next complete set, and userDisconnected is sent', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Gone', 'Soon');
+    const device = await addDevice(ctx(), { prisoner_id: prisoner.id });
+    const stays = await addDevice(ctx(), { prisoner_id: (await addPrisoner(ctx(), 'Stays', 'Here')).id });
+    await send(device.id, LAT, LNG);
+    await send(stays.id, LAT, LNG + 0.001);
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    try {
+      const first = await nextEvent<LocationSnapshot>(socket, 'locationUpdate');
+      expect(first[device.id]).toMatchObject({ id: device.id, prisonerId: prisoner.id });
+      const disconnected = nextEvent<string>(socket, 'userDisconnected', (id) => id === device.id);
+      const next = nextEvent<LocationSnapshot>(socket, 'locationUpdate', (set) => !(device.id in set));
+      expect((await ctx().api('DELETE', `/devices/${device.id}`)).statusCode).toBe(200);
+      expect(await disconnected).toBe(device.id);
+      const set = await next;
+      expect(set[stays.id]).toMatchObject({ id: stays.id });
+      expectKeyedByTrackingId(set);
     } finally {
       socket.disconnect();
     }

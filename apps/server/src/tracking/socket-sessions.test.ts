@@ -49,7 +49,7 @@ describeEachEngine('browser sockets end with their session', (engine) => {
     const login = await ctx().app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password: PASSWORD } });
     const token = login.json<{ token: string }>().token;
     const cookie = `${AUTH_COOKIE}=${token}`;
-    const socket = browserSocket(ctx().baseUrl, cookie);
+    const socket = browserSocket(ctx().baseUrl, cookie, { deltas: true });
     await connected(socket);
     // Live data is flowing to it.
     await nextEvent(socket, 'locationChanges');
@@ -147,6 +147,7 @@ describeEachEngine('browser sockets end with their session', (engine) => {
         reconnection: false,
         forceNew: true,
         extraHeaders: origin ? { cookie, origin } : { cookie },
+        auth: { deltas: true },
       });
       await connected(browser);
       await nextEvent(browser, 'locationChanges');

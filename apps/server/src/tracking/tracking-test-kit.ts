@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, DeviceCreated, ServerToClientEvents } from '@prison/shared';
+import type { BrowserHandshakeAuth, ClientToServerEvents, DeviceCreated, ServerToClientEvents } from '@prison/shared';
 import type { Config } from '../config';
 import { prisoners } from '../db/schema';
 import { useTestApp, type TestContext } from '../../test/test-app';
@@ -48,12 +48,14 @@ export async function addDevice(ctx: TestContext, body: Record<string, unknown> 
   return res.json<DeviceCreated>();
 }
 
-export function browserSocket(baseUrl: string, cookie?: string): BrowserSocket {
+/** A browser's socket; `auth: { deltas: true }` is what our web app sends, nothing is what the spec's client sends. */
+export function browserSocket(baseUrl: string, cookie?: string, auth: BrowserHandshakeAuth = {}): BrowserSocket {
   return connect(baseUrl, {
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
     extraHeaders: cookie ? { cookie } : {},
+    auth,
   });
 }
 

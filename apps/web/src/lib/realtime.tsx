@@ -2,7 +2,12 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ClientToServerEvents, ServerToClientEvents, ServiceUnavailableData } from '@prison/shared';
+import type {
+  BrowserHandshakeAuth,
+  ClientToServerEvents,
+  ServerToClientEvents,
+  ServiceUnavailableData,
+} from '@prison/shared';
 import { SESSION_QUERY_KEY, useAuth } from './auth';
 import { leaveForLogin } from './session-end';
 import { reportServerDatabaseStatus } from './service-status';
@@ -25,6 +30,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       reconnectionDelayMax: 5000,
       timeout: 20_000,
       withCredentials: true,
+      // Batched `locationChanges` after the snapshot, not the complete set every second (docs/decisions/018).
+      auth: { deltas: true } satisfies BrowserHandshakeAuth,
     });
     next.on('showAlert', (alert) => {
       pushAlert(alert);

@@ -332,7 +332,7 @@ function trackedRows(
       trackingId,
       name: position.name,
       online: true,
-      inViolation: position.id !== null && violations.has(position.id),
+      inViolation: position.prisonerId !== null && violations.has(position.prisonerId),
       position: [position.latitude, position.longitude],
     });
   }

@@ -40,7 +40,7 @@ export class LivePositionFeed {
   setViolations(prisonerIds: ReadonlySet<number>): void {
     this.violations = prisonerIds;
     for (const [trackingId, location] of this.current) {
-      this.layer.setViolation(trackingId, location.id !== null && prisonerIds.has(location.id));
+      this.layer.setViolation(trackingId, location.prisonerId !== null && prisonerIds.has(location.prisonerId));
     }
   }
 
@@ -77,7 +77,7 @@ export class LivePositionFeed {
   private place(id: string, location: TrackedLocation, now: number): void {
     if (this.current.get(id)?.name !== location.name) this.membershipChanged = true;
     this.current.set(id, location);
-    const inViolation = location.id !== null && this.violations.has(location.id);
+    const inViolation = location.prisonerId !== null && this.violations.has(location.prisonerId);
     this.layer.upsert(
       id,
       { name: location.name, latitude: location.latitude, longitude: location.longitude, inViolation },
