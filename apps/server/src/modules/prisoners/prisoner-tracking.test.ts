@@ -57,7 +57,7 @@ describeEachEngine('prisoner edits and live tracking', (engine) => {
   it('a renamed prisoner shows the new name on the live map and in the next alert at once', async () => {
     const { prisoner, device } = await trackedPrisoner('Old', 'Name');
     await send(device, { battery: 90 });
-    expect(ctx().app.tracking.snapshot()[device.id]).toMatchObject({ id: prisoner.prisoner_id, name: 'Old Name' });
+    expect(ctx().app.tracking.snapshot()[device.id]).toMatchObject({ id: device.id, prisonerId: prisoner.prisoner_id, name: 'Old Name' });
 
     const renamed = await ctx().api('PUT', `/prisoner/update/${prisoner.prisoner_id}`, {
       first_name: 'New',
@@ -68,7 +68,7 @@ describeEachEngine('prisoner edits and live tracking', (engine) => {
       prisonerId: prisoner.prisoner_id,
       prisonerName: 'New Person',
     });
-    expect(ctx().app.tracking.snapshot()[device.id]).toMatchObject({ id: prisoner.prisoner_id, name: 'New Person' });
+    expect(ctx().app.tracking.snapshot()[device.id]).toMatchObject({ id: device.id, prisonerId: prisoner.prisoner_id, name: 'New Person' });
 
     await send(device, { battery: 10 });
     const [low] = await batteryAlerts(device.id);
