@@ -91,7 +91,9 @@ try {
     { name: 'JS files in the build', value: allJs.length, unit: 'files' },
   ];
   printFigures('First screen weight (production build of the current tree)', figures);
-  console.log(`Libraries in the first screen: ${carried.length ? carried.join(', ') : 'none of ' + Object.keys(LIBRARY_MARKERS).join(', ')}`);
+  console.log(
+    `Libraries in the first screen: ${carried.length ? carried.join(', ') : 'none of ' + Object.keys(LIBRARY_MARKERS).join(', ')}`,
+  );
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

@@ -84,7 +84,9 @@ const LIBRARY_MARKERS = { leaflet: 'leafletjs.com', 'leaflet-draw': 'drawVersion
 /** The scripts of the first screen: what index.html loads or preloads, and what those import statically. */
 function firstScreenScripts(): string[] {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const pending = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const pending = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
   const seen = new Set<string>();
   while (pending.length > 0) {
     const file = pending.pop()!;

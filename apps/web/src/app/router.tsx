@@ -1,20 +1,40 @@
 // The route table of SPEC.md section 2, with DECISIONS.md items 5 and 6.
-// The first screen (/ and /login) is in the entry chunk; every page behind a login loads its own chunk on first
+// The first screen (/ and /login) is in the entry chunk; every page behind a login loads its own chunk on its first
 // visit, so the map, drawing and chart libraries reach only the screens that use them (docs/decisions/020).
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { Layout } from './layout';
 import { AccountSetupFirst, RedirectIfAuthenticated, RequireAuth } from './guards';
 import { HomePage } from '../features/home/home-page';
 import { LoginPage } from '../features/auth/login-page';
 import { Loading } from '../components/ui/status';
 
-/** A page loaded on its first visit: `load` imports the module, `name` is the page's export. */
-function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M) {
-  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }));
+/** A page whose module is imported on first render; `name` is the page's export in that module. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const DashboardPage = lazyPage(() => import('../features/dashboard/dashboard-page'), 'DashboardPage');
+const LiveMapPage = lazyPage(() => import('../features/live-map/live-map-page'), 'LiveMapPage');
+const LocationHistoryPage = lazyPage(
+  () => import('../features/location-history/location-history-page'),
+  'LocationHistoryPage',
+);
+const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage');
+const PrisonerDetailsPage = lazyPage(
+  () => import('../features/prisoner-details/prisoner-details-page'),
+  'PrisonerDetailsPage',
+);
+const CellAssignPage = lazyPage(() => import('../features/cells/cell-assign-page'), 'CellAssignPage');
+const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage');
+const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
+const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
+
+/** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
+function PageChunk() {
   return (
     <Suspense fallback={<Loading />}>
-      <Page />
+      <Outlet />
     </Suspense>
   );
 }
@@ -28,25 +48,21 @@ export const router = createBrowserRouter([
       {
         element: <RequireAuth />,
         children: [
-          { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page'), 'DashboardPage') },
-          { path: '/live-map', element: lazyPage(() => import('../features/live-map/live-map-page'), 'LiveMapPage') },
           {
-            path: '/location-history',
-            element: lazyPage(() => import('../features/location-history/location-history-page'), 'LocationHistoryPage'),
+            element: <PageChunk />,
+            children: [
+              { path: '/dashboard', element: <DashboardPage /> },
+              { path: '/live-map', element: <LiveMapPage /> },
+              { path: '/location-history', element: <LocationHistoryPage /> },
+              { path: '/allAlerts', element: <AlertsPage /> },
+              { path: '/alerts', element: <AlertsPage /> },
+              { path: '/prisoner-details/:prisonerId', element: <PrisonerDetailsPage /> },
+              { path: '/cell-assign', element: <CellAssignPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/communication', element: <CommunicationPage /> },
+              { path: '/audit', element: <AuditPage /> },
+            ],
           },
-          { path: '/allAlerts', element: lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage') },
-          { path: '/alerts', element: lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage') },
-          {
-            path: '/prisoner-details/:prisonerId',
-            element: lazyPage(() => import('../features/prisoner-details/prisoner-details-page'), 'PrisonerDetailsPage'),
-          },
-          { path: '/cell-assign', element: lazyPage(() => import('../features/cells/cell-assign-page'), 'CellAssignPage') },
-          { path: '/profile', element: lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage') },
-          {
-            path: '/communication',
-            element: lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage'),
-          },
-          { path: '/audit', element: lazyPage(() => import('../features/audit/audit-page'), 'AuditPage') },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },
