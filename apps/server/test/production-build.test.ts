@@ -1,5 +1,5 @@
 // A production build leaks nothing: no source map is built or served, the test hooks are compiled out, and the API
-// documentation needs a session.
+// documentation needs a session. And the first screen stays light: no map, drawing or chart library (decision 020).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,4 +76,39 @@ it('serves the app to anyone, and the API documentation only with a session', as
   const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie: ctx.cookie } });
   expect(docs.statusCode).toBe(200);
   expect(docs.json()).toHaveProperty('openapi');
+});
+
+// Strings each library's code keeps after minification (bench/bundle uses the same).
+const LIBRARY_MARKERS = { leaflet: 'leafletjs.com', 'leaflet-draw': 'drawVersion', recharts: 'recharts-wrapper' };
+
+/** The scripts of the first screen: what index.html loads or preloads, and what those import statically. */
+function firstScreenScripts(): string[] {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const pending = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    // Static imports only (`from"./x.js"`, `import"./x.js"`); the lazy routes' `import("./x.js")` load later.
+    const code = readFileSync(path.join(dist, file), 'utf8');
+    for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) pending.push(`assets/${m[1]!}`);
+  }
+  return [...seen];
+}
+
+it('loads no map, drawing or chart library on the first screen (/ and /login)', () => {
+  const scripts = firstScreenScripts();
+  expect(scripts.length).toBeGreaterThan(0);
+  const code = scripts.map((file) => readFileSync(path.join(dist, file), 'utf8')).join('\n');
+  const carried = Object.entries(LIBRARY_MARKERS).filter(([, marker]) => code.includes(marker));
+  expect(carried.map(([library]) => library)).toEqual([]);
+  // The markers do find each library somewhere in the build: the screens that use them still get them.
+  const all = filesUnder(path.join(dist, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+  for (const marker of Object.values(LIBRARY_MARKERS)) expect(all, marker).toContain(marker);
 });

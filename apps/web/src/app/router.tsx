@@ -1,18 +1,43 @@
 // The route table of SPEC.md section 2, with DECISIONS.md items 5 and 6.
-import { createBrowserRouter, Navigate } from 'react-router';
+// The first screen (/ and /login) is in the entry chunk; every page behind a login loads its own chunk on its first
+// visit, so the map, drawing and chart libraries reach only the screens that use them (docs/decisions/020).
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { Layout } from './layout';
 import { AccountSetupFirst, RedirectIfAuthenticated, RequireAuth } from './guards';
 import { HomePage } from '../features/home/home-page';
 import { LoginPage } from '../features/auth/login-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
-import { LiveMapPage } from '../features/live-map/live-map-page';
-import { LocationHistoryPage } from '../features/location-history/location-history-page';
-import { AlertsPage } from '../features/alerts/alerts-page';
-import { PrisonerDetailsPage } from '../features/prisoner-details/prisoner-details-page';
-import { CellAssignPage } from '../features/cells/cell-assign-page';
-import { ProfilePage } from '../features/profile/profile-page';
-import { CommunicationPage } from '../features/communication/communication-page';
-import { AuditPage } from '../features/audit/audit-page';
+import { Loading } from '../components/ui/status';
+
+/** A page whose module is imported on first render; `name` is the page's export in that module. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const DashboardPage = lazyPage(() => import('../features/dashboard/dashboard-page'), 'DashboardPage');
+const LiveMapPage = lazyPage(() => import('../features/live-map/live-map-page'), 'LiveMapPage');
+const LocationHistoryPage = lazyPage(
+  () => import('../features/location-history/location-history-page'),
+  'LocationHistoryPage',
+);
+const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage');
+const PrisonerDetailsPage = lazyPage(
+  () => import('../features/prisoner-details/prisoner-details-page'),
+  'PrisonerDetailsPage',
+);
+const CellAssignPage = lazyPage(() => import('../features/cells/cell-assign-page'), 'CellAssignPage');
+const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage');
+const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
+const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
+
+/** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
+function PageChunk() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Outlet />
+    </Suspense>
+  );
+}
 
 export const router = createBrowserRouter([
   {
@@ -23,16 +48,21 @@ export const router = createBrowserRouter([
       {
         element: <RequireAuth />,
         children: [
-          { path: '/dashboard', element: <DashboardPage /> },
-          { path: '/live-map', element: <LiveMapPage /> },
-          { path: '/location-history', element: <LocationHistoryPage /> },
-          { path: '/allAlerts', element: <AlertsPage /> },
-          { path: '/alerts', element: <AlertsPage /> },
-          { path: '/prisoner-details/:prisonerId', element: <PrisonerDetailsPage /> },
-          { path: '/cell-assign', element: <CellAssignPage /> },
-          { path: '/profile', element: <ProfilePage /> },
-          { path: '/communication', element: <CommunicationPage /> },
-          { path: '/audit', element: <AuditPage /> },
+          {
+            element: <PageChunk />,
+            children: [
+              { path: '/dashboard', element: <DashboardPage /> },
+              { path: '/live-map', element: <LiveMapPage /> },
+              { path: '/location-history', element: <LocationHistoryPage /> },
+              { path: '/allAlerts', element: <AlertsPage /> },
+              { path: '/alerts', element: <AlertsPage /> },
+              { path: '/prisoner-details/:prisonerId', element: <PrisonerDetailsPage /> },
+              { path: '/cell-assign', element: <CellAssignPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/communication', element: <CommunicationPage /> },
+              { path: '/audit', element: <AuditPage /> },
+            ],
+          },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },
