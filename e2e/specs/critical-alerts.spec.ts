@@ -122,3 +122,32 @@ test('a Critical toast goes ahead of the Informational ones waiting', async ({ a
   await toast.getByRole('button', { name: 'Dismiss alert' }).click();
   await expect(toast).toContainText(`${tag} info 2`);
 });
+
+test('the Critical sound is on by default: a beep on the alert, repeated 30 s later while it is open', async ({
+  adminPage: page,
+  api,
+}) => {
+  test.setTimeout(90_000);
+  // Count the beeps (three oscillators each) where Web Audio makes them; headless Chromium has no speaker to check.
+  await page.addInitScript(() => {
+    const counter = window as unknown as { __oscillators: number };
+    counter.__oscillators = 0;
+    const create = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function (this: AudioContext) {
+      counter.__oscillators++;
+      return create.call(this);
+    };
+  });
+  const beeps = () => page.evaluate(() => (window as unknown as { __oscillators: number }).__oscillators / 3);
+  const prisoner = await trackedPrisoner(api);
+  await page.goto('/cell-assign');
+  await expect(page.getByRole('heading', { name: 'Assign cells' })).toBeVisible();
+  await page.waitForTimeout(1000);
+  const before = await beeps();
+
+  await pressSos(api, prisoner.deviceId);
+  await expect.poll(beeps).toBe(before + 1);
+  await page.waitForTimeout(25_000);
+  expect(await beeps()).toBe(before + 1);
+  await expect.poll(beeps, { timeout: 10_000 }).toBe(before + 2);
+});

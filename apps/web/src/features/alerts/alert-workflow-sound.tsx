@@ -117,7 +117,8 @@ export function AlertWorkflowCriticalSound() {
   const open = openCritical > 0;
   useEffect(() => {
     if (!open) return;
-    const timer = setInterval(() => beepRef.current(CRITICAL_REPEAT_MS), CRITICAL_REPEAT_MS);
+    // Checked every second, so the repeat comes 30 s after the last beep, whatever caused that one.
+    const timer = setInterval(() => beepRef.current(CRITICAL_REPEAT_MS), 1000);
     return () => clearInterval(timer);
   }, [open]);
 

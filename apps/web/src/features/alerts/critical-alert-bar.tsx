@@ -9,7 +9,7 @@ import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { AlertWorkflowNoteDialog } from './alert-workflow-actions';
 import { useAlertStep } from './alert-workflow-api';
-import { useOpenAlerts } from './api/open-alerts';
+import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';
 import { prisonerName } from './components/alert-card';
 
 /** "just now", "40 s ago", "12 min ago", "3 h 5 min ago". */
@@ -42,6 +42,7 @@ function whoText(alert: AlertRecord): string {
 
 export function CriticalAlertBar() {
   const open = useOpenAlerts();
+  useRefreshOpenAlertsOnConnect();
   const now = useNow(15_000);
   const step = useAlertStep();
   const { notify } = useToast();
