@@ -20,6 +20,8 @@ export const alertRecord = z.object({
   status: z.enum(ALERT_STATUSES),
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
+  /** The prisoner's cell, so a name is never ambiguous (issue 11). */
+  cell_id: z.string().nullable(),
   acknowledged_by: z.string().nullable(),
   acknowledged_at: z.string().nullable(),
   resolved_by: z.string().nullable(),

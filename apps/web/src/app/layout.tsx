@@ -7,6 +7,7 @@ import { useAuth } from '../lib/auth';
 import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
+import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
 
 const desktopLinks = [
   { to: '/', label: 'Home' },
@@ -59,6 +60,7 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-3">
             {loggedIn ? (
               <>
+                <OpenAlertCounts />
                 <Link to="/profile" className="hidden text-sm text-slate-100 hover:underline sm:inline" data-testid="admin-name">
                   {name}
                 </Link>
@@ -96,6 +98,7 @@ export function Layout() {
           </nav>
         )}
       </header>
+      {loggedIn && <CriticalAlertBar />}
       <DatabaseOutageBanner />
       <main className="flex flex-1 flex-col">
         <Outlet />

@@ -1,7 +1,9 @@
-// The toast area (bottom right): live alerts queued one at a time for 5 s (SPEC.md section 4), and short notices.
+// The toast area (bottom right): live alerts queued one at a time for 5 s (SPEC.md section 4), a Critical one ahead of
+// the others (lib/alert-queue), and short notices.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AlertType, ShowAlertEvent } from '@prison/shared';
 import { clsx } from 'clsx';
+import { enqueueAlert } from './alert-queue';
 
 export const TOAST_DURATION_MS = 5000;
 export type NoticeTone = 'success' | 'error' | 'info';
@@ -15,7 +17,7 @@ interface Notice {
 interface ToastApi {
   /** A short message (e.g. "Prisoner created successfully!"), shown for 5 s. */
   notify(text: string, tone?: NoticeTone): void;
-  /** A live alert: queued, shown one at a time for 5 s. */
+  /** A live alert: queued (a Critical one next), shown one at a time for 5 s. */
   pushAlert(alert: ShowAlertEvent): void;
 }
 
@@ -47,7 +49,7 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
     setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), TOAST_DURATION_MS);
   }, []);
 
-  const pushAlert = useCallback((alert: ShowAlertEvent) => setQueue((all) => [...all, alert]), []);
+  const pushAlert = useCallback((alert: ShowAlertEvent) => setQueue((all) => enqueueAlert(all, alert)), []);
 
   // Show the head of the queue for 5 s, then drop it and show the next.
   const current = queue[0];

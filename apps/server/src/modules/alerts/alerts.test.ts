@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { AlertPage, AlertRecord, ShowAlertEvent } from '@prison/shared';
-import { alerts, auditLog } from '../../db/schema';
+import { alerts, auditLog, cells, prisoners } from '../../db/schema';
 import { insertAlerts } from './alert-service';
 import {
   addDevice,
@@ -127,6 +127,36 @@ describeEachEngine('alerts API', (engine) => {
     expect(ranged.data.map((a) => a.details)).toEqual(['alert 22', 'alert 21', 'alert 20']);
     expect((await ctx().api('GET', '/alert/prisoneralerts?alert_type=Severe')).statusCode).toBe(400);
     expect((await ctx().api('GET', '/alert/prisoneralerts?limit=101')).statusCode).toBe(400);
+  });
+
+  it("the Critical bar's one request: open Critical alerts with the prisoner's id and cell, open counts per level", async () => {
+    const prisoner = await addPrisoner(ctx(), 'Bar', 'Watcher');
+    const cellId = `BAR-${prisoner.id}`;
+    const db = ctx().database.db;
+    await db.insert(cells).values({ cellId, block: 'BAR', capacity: 2, securityLevel: 'High' });
+    await db.update(prisoners).set({ cellId }).where(eq(prisoners.prisonerId, prisoner.id));
+    const at = new Date(Date.UTC(2032, 0, 1));
+    const draft = (alertType: 'Critical' | 'Warning' | 'Informational', details: string) => ({
+      alertType,
+      kind: 'sos' as const,
+      details,
+      at,
+      deviceId: null,
+      prisonerId: prisoner.id,
+    });
+    const [open, acknowledged] = await insertAlerts(db, [
+      draft('Critical', 'bar open'),
+      draft('Critical', 'bar acknowledged'),
+      draft('Warning', 'bar warning'),
+    ]);
+    await db.update(alerts).set({ status: 'Acknowledged' }).where(eq(alerts.id, acknowledged!.id));
+
+    const res = await ctx().api('GET', `/alert/prisoneralerts?status=New&alert_type=Critical&prisoner_id=${prisoner.id}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json<AlertPage>();
+    expect(body.data.map((a) => a.id)).toEqual([open!.id]);
+    expect(body.data[0]).toMatchObject({ prisoner_id: prisoner.id, first_name: 'Bar', last_name: 'Watcher', cell_id: cellId });
+    expect(body.counts).toEqual({ Critical: 1, Warning: 1, Informational: 0 });
   });
 
   it('GET /alert/open-violations lists prisoners whose geofence violation is open, however many alerts came after', async () => {

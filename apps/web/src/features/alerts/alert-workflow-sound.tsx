@@ -1,15 +1,17 @@
-// An optional beep for Critical alerts, switched per browser (localStorage). Web Audio makes the sound: no file.
-import { useEffect, useState } from 'react';
+// A beep for Critical alerts, on unless switched off in this browser (localStorage; issue 11). Web Audio makes the
+// sound: no file, so the CSP's media-src is not involved.
+import { useEffect, useRef, useState } from 'react';
 import { useSocketEvent } from '../../lib/realtime';
+import { useOpenAlerts } from './api/open-alerts';
 
 const STORAGE_KEY = 'prison.criticalAlertSound';
 const CHANGE_EVENT = 'critical-alert-sound-change';
 
 export function isCriticalSoundOn(): boolean {
   try {
-    return window.localStorage.getItem(STORAGE_KEY) === 'on';
+    return window.localStorage.getItem(STORAGE_KEY) !== 'off';
   } catch {
-    return false;
+    return true;
   }
 }
 
@@ -24,12 +26,18 @@ function setCriticalSound(on: boolean) {
 
 let audio: AudioContext | null = null;
 
-/** Three short 880 Hz beeps, about 0.6 s in all. */
-export function playCriticalBeep() {
+function audioContext(): AudioContext | null {
   const Context =
     window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
-  if (!Context) return;
+  if (!Context) return null;
   audio ??= new Context();
+  return audio;
+}
+
+/** Three short 880 Hz beeps, about 0.6 s in all. */
+export function playCriticalBeep() {
+  const audio = audioContext();
+  if (!audio) return;
   void audio.resume();
   const start = audio.currentTime;
   for (let i = 0; i < 3; i++) {
@@ -82,10 +90,49 @@ export function AlertWorkflowSoundToggle() {
   );
 }
 
-/** Mount once for the whole app (e.g. in the layout): beeps on each live Critical alert when switched on. */
+/** While a Critical alert is open the beep repeats, at most this often. */
+export const CRITICAL_REPEAT_MS = 30_000;
+/** A burst of Critical alerts beeps once. */
+const BURST_GAP_MS = 3_000;
+
+/**
+ * Mount once for the whole app (the layout): when switched on, beeps on each live Critical alert and again every 30 s
+ * while an unacknowledged Critical alert is open.
+ */
 export function AlertWorkflowCriticalSound() {
+  const openCritical = useOpenAlerts().data?.counts.Critical ?? 0;
+  const lastBeep = useRef(0);
+  const beep = (minGapMs: number) => {
+    if (!isCriticalSoundOn() || Date.now() - lastBeep.current < minGapMs) return;
+    lastBeep.current = Date.now();
+    playCriticalBeep();
+  };
+  const beepRef = useRef(beep);
+  beepRef.current = beep;
+
   useSocketEvent('showAlert', (alert) => {
-    if (alert.alert_type === 'Critical' && isCriticalSoundOn()) playCriticalBeep();
+    if (alert.alert_type === 'Critical') beep(BURST_GAP_MS);
   });
+
+  const open = openCritical > 0;
+  useEffect(() => {
+    if (!open) return;
+    // Checked every second, so the repeat comes 30 s after the last beep, whatever caused that one.
+    const timer = setInterval(() => beepRef.current(CRITICAL_REPEAT_MS), 1000);
+    return () => clearInterval(timer);
+  }, [open]);
+
+  // Browsers start audio only after a user gesture: the first click or key press on any screen unlocks it.
+  useEffect(() => {
+    const unlock = () => {
+      if (isCriticalSoundOn()) void audioContext()?.resume();
+    };
+    window.addEventListener('pointerdown', unlock, { once: true });
+    window.addEventListener('keydown', unlock, { once: true });
+    return () => {
+      window.removeEventListener('pointerdown', unlock);
+      window.removeEventListener('keydown', unlock);
+    };
+  }, []);
   return null;
 }

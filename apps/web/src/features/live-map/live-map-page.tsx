@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type L from 'leaflet';
 import { useMap } from 'react-leaflet';
+import { useSearchParams } from 'react-router';
 import { GEOFENCE_COLORS, type ClientSettings, type TrackedLocation } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { ErrorText, Loading } from '../../components/ui/status';
@@ -118,13 +119,18 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   const devices = useAssignedDevices();
   const rows = useMemo(() => trackedRows(devices.data ?? [], live, violationIds), [devices.data, live, violationIds]);
 
-  const focus = (row: TrackedPrisonerRow) => {
-    const map = mapRef.current;
-    if (!map || !row.position) return;
-    const position = layer.positionOf(row.trackingId) ?? row.position;
-    map.setView(position, Math.max(map.getZoom(), 16));
-    if (layer.has(row.trackingId)) layer.openMarkerPopup(row.trackingId);
-  };
+  const focus = (row: TrackedPrisonerRow) => focusRow(mapRef.current, layer, row);
+
+  // "Show on map" (the layout's Critical bar) opens /live-map?device=ID: centre on that prisoner once, when known.
+  const [params] = useSearchParams();
+  const wanted = params.get('device');
+  const focusedFor = useRef<string | null>(null);
+  useEffect(() => {
+    const row = rows.find((candidate) => candidate.trackingId === wanted);
+    if (!wanted || focusedFor.current === wanted || !row || !mapRef.current) return;
+    focusedFor.current = wanted;
+    focusRow(mapRef.current, layer, row);
+  }, [wanted, rows, layer]);
 
   return (
     <div className="flex h-[calc(100vh-3.5rem)] min-h-[32rem] flex-col-reverse md:flex-row">
@@ -296,6 +302,13 @@ function useLiveFeed(feed: LivePositionFeed) {
       socket.off('connect', requestSnapshot);
     };
   }, [socket, feed]);
+}
+
+function focusRow(map: L.Map | null, layer: TrackedMarkersLayer, row: TrackedPrisonerRow) {
+  if (!map || !row.position) return;
+  const position = layer.positionOf(row.trackingId) ?? row.position;
+  map.setView(position, Math.max(map.getZoom(), 16));
+  if (layer.has(row.trackingId)) layer.openMarkerPopup(row.trackingId);
 }
 
 function trackedRows(

@@ -27,6 +27,24 @@ export function AlertCard({ alert }: { alert: AlertRecord }) {
         <span>Status: {alert.status}</span>
         {alert.ended_at && <span>Ended {formatAlertDateTime(alert.ended_at)}</span>}
       </div>
+      {/* Who handled it, when, and what they wrote (stored by the workflow; issue 11). */}
+      {(alert.acknowledged_at || alert.resolved_at || alert.note) && (
+        <div className="mt-1 flex flex-col text-sm" data-testid="alert-handling">
+          {alert.acknowledged_at && (
+            <p>
+              Acknowledged by {alert.acknowledged_by ?? 'a removed admin'} at{' '}
+              <time dateTime={alert.acknowledged_at}>{formatAlertDateTime(alert.acknowledged_at)}</time>
+            </p>
+          )}
+          {alert.resolved_at && (
+            <p>
+              Resolved by {alert.resolved_by ?? 'a removed admin'} at{' '}
+              <time dateTime={alert.resolved_at}>{formatAlertDateTime(alert.resolved_at)}</time>
+            </p>
+          )}
+          {alert.note && <p className="whitespace-pre-line">Note: {alert.note}</p>}
+        </div>
+      )}
       <AlertWorkflowActions alertId={alert.id} status={alert.status} />
     </article>
   );
