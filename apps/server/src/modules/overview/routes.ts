@@ -1,9 +1,15 @@
 // GET /overview: the operations overview on the home page (issue 11, decision 021).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { overviewResponse } from '@prison/shared';
+import { overviewResponse, type Overview } from '@prison/shared';
+import { ShortLivedCache } from '../../lib/short-lived-cache';
 import { readOverview } from './overview-service';
 
 const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Nothing is kept: requests that arrive while the counts are being taken share that one statement (at most one
+  // statement's duration older than the request), so 50 screens refreshing at once cost one query, not 50.
+  const inFlight = new ShortLivedCache<Overview>(0);
+  const keepNothing = { keep: () => false };
+
   app.get(
     '/overview',
     {
@@ -15,7 +21,7 @@ const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: overviewResponse },
       },
     },
-    async () => readOverview(app.db),
+    async () => inFlight.get('overview', () => readOverview(app.db), keepNothing),
   );
 };
 
