@@ -27,26 +27,38 @@ export async function readOverview(db: DbOrTx): Promise<Overview> {
   // "Assigned" is the occupancy rule (a place in a cell); "in violation" is the live map's rule (listOpenViolations:
   // a geofence alert that has not ended and is not resolved), so the numbers match those screens.
   const result = (await db.execute(sql`
-    with assigned as (
-      select cells.block, prisoners.prisoner_id, devices.id as device_id, devices.online
+    with trackers as materialized (
+      -- Every device, once: hashed, cheaper than one index probe per assigned prisoner.
+      select id, online from devices
+    ),
+    assigned as (
+      -- Read from prisoners_assigned_cell_idx alone (migration 0009): its predicate is this where clause.
+      select cells.block, trackers.id as device_id, trackers.online
       from prisoners
       join cells on cells.cell_id = prisoners.cell_id
-      left join devices on devices.id = prisoners.tracking_device_id
-      where ${prisonerOccupies()}
-    ),
-    violating as (
-      select distinct prisoner_id from alerts
-      where kind = 'geofence' and ended_at is null and prisoner_id is not null and status <> 'Resolved'
+      left join trackers on trackers.id = prisoners.tracking_device_id
+      where ${prisonerOccupies()} and prisoners.cell_id is not null
     ),
     per_block as (
-      select a.block,
+      select block,
              count(*)::int as assigned,
-             count(a.device_id)::int as tracked,
-             count(*) filter (where a.device_id is not null and a.online)::int as online,
-             count(*) filter (where a.device_id is not null and not a.online)::int as offline,
-             count(v.prisoner_id)::int as in_violation
-      from assigned a left join violating v on v.prisoner_id = a.prisoner_id
-      group by a.block
+             count(device_id)::int as tracked,
+             count(*) filter (where device_id is not null and online)::int as online,
+             count(*) filter (where device_id is not null and not online)::int as offline
+      from assigned
+      group by block
+    ),
+    -- From the few open violations to their prisoners (not from every assigned prisoner to the alerts).
+    violations_per_block as (
+      select cells.block, count(*)::int as in_violation
+      from (
+        select distinct prisoner_id from alerts
+        where kind = 'geofence' and ended_at is null and prisoner_id is not null and status <> 'Resolved'
+      ) violating
+      join prisoners on prisoners.prisoner_id = violating.prisoner_id
+      join cells on cells.cell_id = prisoners.cell_id
+      where ${prisonerOccupies()}
+      group by cells.block
     ),
     block_capacity as (
       select block, count(*)::int as cells, sum(capacity)::int as capacity from cells group by block
@@ -57,9 +69,11 @@ export async function readOverview(db: DbOrTx): Promise<Overview> {
              coalesce(b.tracked, 0) as tracked,
              coalesce(b.online, 0) as online,
              coalesce(b.offline, 0) as offline,
-             coalesce(b.in_violation, 0) as in_violation,
+             coalesce(v.in_violation, 0) as in_violation,
              coalesce(b.assigned, 0) - coalesce(b.tracked, 0) as untracked
-      from block_capacity c left join per_block b on b.block = c.block
+      from block_capacity c
+      left join per_block b on b.block = c.block
+      left join violations_per_block v on v.block = c.block
     ),
     open_alerts as (
       select alert_type, count(*)::int as open, count(*) filter (where status = 'New')::int as unacknowledged
