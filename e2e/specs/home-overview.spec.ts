@@ -10,16 +10,28 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
   // A block of its own, so the numbers do not move while other specs run: two cells (capacity 5), three prisoners of
   // whom two take a place, one of them with a tracker that has never reported (offline).
   const block = unique('OV').replace(/[^A-Za-z0-9]/g, '');
-  for (const [suffix, capacity] of [['1', 3], ['2', 2]] as const) {
+  for (const [suffix, capacity] of [
+    ['1', 3],
+    ['2', 2],
+  ] as const) {
     const res = await api.post('/api/v1/cell_controls/cells', {
       data: { cell_id: `${block}-${suffix}`, block, capacity, security_level: 'Low' },
     });
     expect(res.status(), await res.text()).toBe(200);
   }
   const prisonerIds: number[] = [];
-  for (const [status, cell] of [['Incarcerated', '1'], ['On Trial', '2'], ['Released', '1']] as const) {
+  for (const [status, cell] of [
+    ['Incarcerated', '1'],
+    ['On Trial', '2'],
+    ['Released', '1'],
+  ] as const) {
     const res = await api.post('/api/v1/prisoner/add', {
-      data: { first_name: 'Roll', last_name: `${block}${status.replace(' ', '')}`, status, cell_id: `${block}-${cell}` },
+      data: {
+        first_name: 'Roll',
+        last_name: `${block}${status.replace(' ', '')}`,
+        status,
+        cell_id: `${block}-${cell}`,
+      },
     });
     expect(res.status(), await res.text()).toBe(200);
     prisonerIds.push((await res.json()).prisoner_id);
@@ -28,7 +40,9 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
   expect(device.status(), await device.text()).toBeLessThan(300);
 
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: 'Prisoner Management and Live Tracking System' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Prisoner Management and Live Tracking System' }),
+  ).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Operations overview' })).toBeVisible();
   // The spec's sections stay, after the overview.
   await expect(page.getByRole('heading', { name: 'Recent Incidents' })).toBeVisible();

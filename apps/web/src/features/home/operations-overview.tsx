@@ -133,7 +133,10 @@ function OpenAlerts({ overview }: { overview: Overview }) {
         {levels.map((level) => (
           <li
             key={level.alert_type}
-            className={clsx('flex items-baseline justify-between gap-3 rounded-md border-l-4 px-3 py-2 shadow-sm', alertTone[level.alert_type])}
+            className={clsx(
+              'flex items-baseline justify-between gap-3 rounded-md border-l-4 px-3 py-2 shadow-sm',
+              alertTone[level.alert_type],
+            )}
             data-testid={`open-alerts-${level.alert_type}`}
           >
             <span className="font-medium">{level.alert_type}</span>
@@ -188,7 +191,8 @@ function OfflineTrackers({ overview }: { overview: Overview }) {
               <p className="text-xs text-slate-600">
                 {tracker.last_seen_at ? (
                   <>
-                    Offline since <time dateTime={tracker.last_seen_at}>{formatAlertDateTime(tracker.last_seen_at)}</time>
+                    Offline since{' '}
+                    <time dateTime={tracker.last_seen_at}>{formatAlertDateTime(tracker.last_seen_at)}</time>
                   </>
                 ) : (
                   'Never reported'
