@@ -33,12 +33,13 @@ const ENGINES = (process.env.RECORDS_BENCH_ENGINES ?? 'postgres,pglite').split('
 
 const log = (text: string) => console.log(`[records bench] ${text}`);
 
-/** The queries of the management screen; the deep page is the middle of the list. */
+/** The queries of the management screen (the deep page is the middle of the list) and the home page's overview. */
 const SCENARIOS = [
   { name: 'list page 1', url: '/prisoner/all?page=1' },
   { name: `deep page ${Math.ceil(PRISONERS / 40)}`, url: `/prisoner/all?page=${Math.ceil(PRISONERS / 40)}` },
   { name: 'last-name filter "Smi"', url: '/prisoner/all?last_name=Smi' },
   { name: 'status filter Released', url: '/prisoner/all?status=Released' },
+  { name: 'operations overview', url: '/overview' },
 ];
 
 /** 100,000 prisoners in one statement, spread over ten years of entries, with varied names, statuses and cells. */
@@ -59,6 +60,18 @@ async function fill(database: Database) {
            (array['Incarcerated','Incarcerated','On Trial','Released','Transferred'])[1 + i % 5],
            case when i % 5 < 3 and i <= 2000 then 'B-' || (1 + i % 500) end,
            timestamptz '2015-01-01' + make_interval(secs => i * 3000)
+    from generate_series(1, ${PRISONERS}) i`);
+  // For the overview (issue 11): a tracker on every prisoner in a cell (one in ten offline), and a year of alerts,
+  // nearly all resolved, a few hundred open, some of them running geofence violations.
+  await exec(`insert into devices (id, name, secret_hash, online, last_seen_at)
+    select 'bench-' || p.prisoner_id, 'Tracker ' || p.prisoner_id, 'x', p.prisoner_id % 10 <> 0, now() - make_interval(mins => p.prisoner_id % 600)
+    from prisoners p where p.cell_id is not null`);
+  await exec(`update prisoners set tracking_device_id = 'bench-' || prisoner_id where cell_id is not null`);
+  await exec(`insert into alerts (alert_type, kind, details, date, timestamp, prisoner_id, status, ended_at)
+    select (array['Informational','Warning','Critical'])[1 + i % 3], case when i % 4 = 0 then 'geofence' else 'offline' end,
+           'bench alert ' || i, (now() - make_interval(mins => i * 5))::date, now() - make_interval(mins => i * 5),
+           1 + i % 2000, case when i <= 300 then (array['New','Acknowledged'])[1 + i % 2] else 'Resolved' end,
+           case when i > 300 or i % 8 = 0 then now() end
     from generate_series(1, ${PRISONERS}) i`);
   await exec('vacuum analyze');
   log(
@@ -133,9 +146,12 @@ async function measure(database: Database): Promise<Figure[]> {
         url: `${API_PREFIX}${scenario.url}`,
         headers: { authorization: `Bearer ${token}` },
       })
-    ).json<{ totalPrisoners: number; prisoners: unknown[] }>();
+    ).json<{ totalPrisoners?: number; prisoners?: unknown[] }>();
     log(
-      `${database.kind}: ${scenario.name}: ${check.prisoners.length} rows of ${check.totalPrisoners.toLocaleString('en-US')}`,
+      `${database.kind}: ${scenario.name}: ` +
+        (check.prisoners
+          ? `${check.prisoners.length} rows of ${check.totalPrisoners!.toLocaleString('en-US')}`
+          : JSON.stringify(check).slice(0, 400)),
     );
     const { alone, busy } = await run(scenario.url);
     const target = database.kind === 'postgres' ? '≤ 50 ms' : undefined;
@@ -190,7 +206,7 @@ async function main() {
   if (ENGINES.includes('postgres')) figures.push(...(await onPostgres()));
   if (ENGINES.includes('pglite')) figures.push(...(await onPglite()));
   printFigures(
-    `Prisoner list with ${PRISONERS.toLocaleString('en-US')} prisoners over HTTP, ${CLIENTS} concurrent clients for ${SECONDS} s per query (baseline: GET /admin/verify-token)`,
+    `Prisoner list and operations overview with ${PRISONERS.toLocaleString('en-US')} prisoners over HTTP, ${CLIENTS} concurrent clients for ${SECONDS} s per query (baseline: GET /admin/verify-token)`,
     figures,
   );
 }

@@ -20,3 +20,4 @@ export * from './message';
 export * from './alert-workflow';
 export * from './geo';
 export * from './password-policy';
+export * from './overview';

@@ -150,6 +150,11 @@ export const prisoners = pgTable(
     index('prisoners_first_name_prefix_idx').using('btree', sql`lower(${t.firstName}) text_pattern_ops`),
     index('prisoners_status_idx').on(t.status, t.createdAt, t.prisonerId),
     index('prisoners_search_trgm_idx').using('gin', sql`${prisonerSearchText(t)} gin_trgm_ops`),
+    // The operations overview's roll (decision 021): only the prisoners who take a place in a cell, with their device,
+    // so counting them is an index-only scan that skips the released and transferred history.
+    index('prisoners_assigned_cell_idx')
+      .on(t.cellId, t.trackingDeviceId)
+      .where(sql`${t.status} in ('On Trial', 'Incarcerated') and ${t.cellId} is not null`),
   ],
 );
 

@@ -15,6 +15,7 @@ import auditRoutes from './audit/routes';
 import profileRoutes from './profile/routes';
 import messagesRoutes from './messages/routes';
 import alertWorkflowRoutes from './alerts/workflow-routes';
+import overviewRoutes from './overview/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -32,4 +33,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'profile', routes: profileRoutes },
   { name: 'messages', routes: messagesRoutes },
   { name: 'alert-workflow', routes: alertWorkflowRoutes },
+  { name: 'overview', routes: overviewRoutes },
 ];

@@ -1,0 +1,1 @@
+CREATE INDEX "prisoners_assigned_cell_idx" ON "prisoners" USING btree ("cell_id","tracking_device_id") WHERE "prisoners"."status" in ('On Trial', 'Incarcerated') and "prisoners"."cell_id" is not null;

@@ -1,0 +1,28 @@
+// GET /overview: the operations overview on the home page (issue 11, decision 021).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { overviewResponse, type Overview } from '@prison/shared';
+import { ShortLivedCache } from '../../lib/short-lived-cache';
+import { readOverview } from './overview-service';
+
+const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Nothing is kept: requests that arrive while the counts are being taken share that one statement (at most one
+  // statement's duration older than the request), so 50 screens refreshing at once cost one query, not 50.
+  const inFlight = new ShortLivedCache<Overview>(0);
+  const keepNothing = { keep: () => false };
+
+  app.get(
+    '/overview',
+    {
+      schema: {
+        tags: ['overview'],
+        summary:
+          'The roll per block and for the prison (capacity, assigned, tracked, online, offline, in violation, ' +
+          'untracked), open alerts by level and offline trackers, counted in one statement',
+        response: { 200: overviewResponse },
+      },
+    },
+    async () => inFlight.get('overview', () => readOverview(app.db), keepNothing),
+  );
+};
+
+export default overviewRoutes;
