@@ -7,7 +7,7 @@ const FIXES = 120;
 test('replays a prisoner track, jumps the player and exports GPX', async ({ adminPage: page, api }) => {
   const firstName = unique('Hist');
   const created = await api.post('/api/v1/prisoner/add', {
-    data: { first_name: firstName, last_name: 'Replay', status: 'Incarcerated' },
+    data: { first_name: firstName, last_name: 'Replay', date_of_birth: '1991-06-12', status: 'Incarcerated' },
   });
   expect(created.status(), await created.text()).toBe(200);
   const prisonerId = (await created.json()).prisoner_id as number;
@@ -84,7 +84,10 @@ test('replays a prisoner track, jumps the player and exports GPX', async ({ admi
 
 test('an alert of the range jumps the player to its moment', async ({ adminPage: page, api }) => {
   const firstName = unique('Jump');
-  const created = await api.post('/api/v1/prisoner/add', { data: { first_name: firstName, last_name: 'Alerted' } });
+  const created = await api.post('/api/v1/prisoner/add', {
+    data: { first_name: firstName, last_name: 'Alerted', date_of_birth: '1991-06-12', status: 'Incarcerated' },
+  });
+  expect(created.status(), await created.text()).toBe(200);
   const prisonerId = (await created.json()).prisoner_id as number;
   const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag` } });
   const { id: deviceId, secret } = (await device.json()) as { id: string; secret: string };

@@ -61,6 +61,54 @@ test('create a prisoner with the cell picker, see both messages, the row and the
   await expect(page.getByTestId('tracking-device-name')).toHaveText('Prisoner Tracker A8');
 });
 
+test('an empty Create New Prisoner form says what is missing in plain words and saves nothing (issue 11)', async ({
+  adminPage: page,
+  api,
+}) => {
+  const total = async () => {
+    const list = await api.get('/api/v1/prisoner/all?limit=1');
+    return ((await list.json()) as { totalPrisoners: number }).totalPrisoners;
+  };
+  const before = await total();
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/prisoner/add')) posts.push(request.url());
+  });
+
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Create New Prisoner' }).click();
+  const form = page.getByRole('dialog', { name: 'Create New Prisoner' });
+  await form.getByRole('button', { name: 'Create' }).click();
+  for (const message of [
+    'First name is required',
+    'Last name is required',
+    'Date of birth is required',
+    'Status is required',
+  ]) {
+    await expect(form.getByText(message, { exact: true })).toBeVisible();
+  }
+  await expect(form.getByText(/first_name|date_of_birth/)).toHaveCount(0);
+  await expect(form.getByLabel('First name')).toBeFocused();
+
+  // A date of birth in the future is refused in words too.
+  const lastName = unique('Required');
+  await form.getByLabel('First name').fill('Ida');
+  await form.getByLabel('Last name').fill(lastName);
+  await form.getByLabel('Date of birth').fill(`${new Date().getUTCFullYear() + 1}-01-01`);
+  await form.getByLabel('Status').selectOption('On Trial');
+  await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form.getByText('Date of birth must be in the past', { exact: true })).toBeVisible();
+  await expect(form.getByText('First name is required')).toHaveCount(0);
+  expect(posts).toEqual([]);
+  expect(await total()).toBe(before);
+
+  await form.getByLabel('Date of birth').fill('1992-08-01');
+  await form.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Prisoner created successfully!')).toBeVisible();
+  await expect(form).toBeHidden();
+  expect(await total()).toBe(before + 1);
+});
+
 test('a full cell cannot be picked in the cell picker', async ({ adminPage: page, api }) => {
   const { block, cellId } = await seedCell(api, { capacity: 1 });
   await seedPrisoner(api, { first_name: 'Full', last_name: unique('Cell'), status: 'On Trial', cell_id: cellId });
@@ -105,7 +153,7 @@ test('edit a prisoner in the full dialog and inline, then delete it with confirm
   await dialog.getByLabel('Release date').fill('2019-01-01');
   await dialog.getByRole('button', { name: 'Save' }).click();
   // A release before the entry date is refused by the server, and the message shows in the form.
-  await expect(dialog.getByRole('alert')).toContainText('release_date');
+  await expect(dialog.getByRole('alert')).toHaveText('Release date must not be before entry date');
   await dialog.getByLabel('Release date').fill('2025-02-14');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
@@ -153,6 +201,8 @@ test('edit a prisoner in the full dialog and inline, then delete it with confirm
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete prisoner' });
   await expect(confirm).toContainText('Are you sure you want to delete this prisoner?');
+  // The dialog names the prisoner it would delete (issue 11, item 8).
+  await expect(confirm.getByTestId('confirm-subject')).toHaveText(`Bramwell ${lastName} (ID ${seeded.prisoner_id})`);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: /^Actions for prisoner/ }).click();

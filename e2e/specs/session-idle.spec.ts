@@ -58,7 +58,7 @@ test('an idle browser lands on /login with the reason, and its socket receives n
   const login = await api.post('/api/v1/admin/login', { data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password } });
   expect(login.status()).toBe(200);
   const prisoner = await api.post('/api/v1/prisoner/add', {
-    data: { first_name: unique('Idle'), last_name: 'Watched', status: 'Incarcerated' },
+    data: { first_name: unique('Idle'), last_name: 'Watched', date_of_birth: '1983-02-17', status: 'Incarcerated' },
   });
   expect(prisoner.status(), await prisoner.text()).toBe(200);
   const device = await api.post('/api/v1/devices', { data: { prisoner_id: ((await prisoner.json()) as { prisoner_id: number }).prisoner_id } });

@@ -47,7 +47,7 @@ test('the spec client logs in, reads every list, draws a geofence, keeps moving 
   // Our records: a tracked prisoner with a tracker, and a cell in a block of our own.
   const firstName = unique('Spec');
   const prisonerRes = await api.post('/api/v1/prisoner/add', {
-    data: { first_name: firstName, last_name: 'Client', status: 'Incarcerated' },
+    data: { first_name: firstName, last_name: 'Client', date_of_birth: '1988-03-14', status: 'Incarcerated' },
   });
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const created = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };

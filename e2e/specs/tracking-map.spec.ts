@@ -133,7 +133,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const centre = { lat: 51.5 + Math.random() * 0.01, lng: -0.12 + Math.random() * 0.01 };
 
   const prisonerRes = await api.post('/api/v1/prisoner/add', {
-    data: { first_name: firstName, last_name: lastName, status: 'Incarcerated' },
+    data: { first_name: firstName, last_name: lastName, date_of_birth: '1986-09-30', status: 'Incarcerated' },
   });
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const prisoner = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };

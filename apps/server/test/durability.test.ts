@@ -68,7 +68,12 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
   const prisoner = await fetch(`${base}/api/v1/prisoner/add`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ first_name: 'Durable', last_name: 'Record' }),
+    body: JSON.stringify({
+      first_name: 'Durable',
+      last_name: 'Record',
+      date_of_birth: '1970-01-01',
+      status: 'Incarcerated',
+    }),
   });
   expect(prisoner.status).toBe(200);
 

@@ -11,6 +11,8 @@ const utcTimestamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).rep
 
 describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   const ctx = useTestApp(engine);
+  /** A valid new prisoner (the required fields of issue 11), so a request gets past them to the field under test. */
+  const ada = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1980-01-01', status: 'Incarcerated' };
   const count = async (table: typeof prisoners | typeof staff | typeof incidents | typeof alerts | typeof geofences) =>
     (await ctx().database.db.select().from(table)).length;
 
@@ -32,7 +34,7 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
 
   it('a NUL byte in a name or a query answers 400 naming the field, not 500', async () => {
     expect(
-      await refused('POST', '/prisoner/add', { first_name: 'Ada\u0000', last_name: 'Lovelace' }, 'first_name'),
+      await refused('POST', '/prisoner/add', { ...ada, first_name: 'Ada\u0000' }, 'first_name'),
     ).toBe('first_name: must not contain control characters');
     await refused(
       'POST',
@@ -85,9 +87,9 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   });
 
   it('dates are real and between 1900 and 2100: year 0000 and 2026-02-30 are refused', async () => {
-    await refused('POST', '/prisoner/add', { first_name: 'Ada', date_of_birth: '0000-01-01' }, 'date_of_birth');
-    await refused('POST', '/prisoner/add', { first_name: 'Ada', entry_date: '2026-02-30' }, 'entry_date');
-    await refused('POST', '/prisoner/add', { first_name: 'Ada', release_date: '9999-12-31' }, 'release_date');
+    await refused('POST', '/prisoner/add', { ...ada, date_of_birth: '0000-01-01' }, 'date_of_birth');
+    await refused('POST', '/prisoner/add', { ...ada, entry_date: '2026-02-30' }, 'entry_date');
+    await refused('POST', '/prisoner/add', { ...ada, release_date: '9999-12-31' }, 'release_date');
     for (const url of [
       '/audit?from=0000-01-01T00:00:00Z',
       '/alert/prisoneralerts?to=9999-12-31T00:00:00Z',
@@ -101,7 +103,7 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
 
   it('birth and incident dates may not be in the future', async () => {
     const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
-    await refused('POST', '/prisoner/add', { first_name: 'Ada', date_of_birth: nextYear }, 'date_of_birth');
+    await refused('POST', '/prisoner/add', { ...ada, date_of_birth: nextYear }, 'date_of_birth');
     const incident = {
       prisonerName: 'Ada',
       guardName: 'Joe',
@@ -151,7 +153,7 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
       '...',
       '\u0301',
     ]) {
-      await refused('POST', '/prisoner/add', { first_name: name, last_name: 'Lovelace' }, 'first_name');
+      await refused('POST', '/prisoner/add', { ...ada, first_name: name }, 'first_name');
     }
     await refused(
       'POST',
@@ -176,12 +178,12 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
       geofences,
     );
     // "é" typed as e + combining acute is stored as the one character U+00E9.
-    const res = await ctx().api('POST', '/prisoner/add', { first_name: 'Ame\u0301lie', last_name: 'Poulain' });
+    const res = await ctx().api('POST', '/prisoner/add', { ...ada, first_name: 'Ame\u0301lie', last_name: 'Poulain' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().first_name).toBe('Am\u00E9lie');
     // Several lines are fine in free text, control characters are not.
-    await refused('POST', '/prisoner/add', { first_name: 'Ada', behavior_record: 'calm\u0000' }, 'behavior_record');
-    const lines = await ctx().api('POST', '/prisoner/add', { first_name: 'Ada', behavior_record: 'calm\r\n\tquiet' });
+    await refused('POST', '/prisoner/add', { ...ada, behavior_record: 'calm\u0000' }, 'behavior_record');
+    const lines = await ctx().api('POST', '/prisoner/add', { ...ada, behavior_record: 'calm\r\n\tquiet' });
     expect(lines.statusCode, lines.body).toBe(200);
   });
 

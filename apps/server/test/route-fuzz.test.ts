@@ -369,10 +369,16 @@ async function seed(ctx: TestContext): Promise<Seeded> {
   const prisoner = await ok('POST', '/prisoner/add', {
     first_name: 'Ada',
     last_name: 'Lovelace',
+    date_of_birth: '1980-05-01',
     cell_id: 'FZ-1',
     status: 'Incarcerated',
   });
-  const other = await ok('POST', '/prisoner/add', { first_name: 'Grace', last_name: 'Hopper' });
+  const other = await ok('POST', '/prisoner/add', {
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    date_of_birth: '1976-12-09',
+    status: 'Released',
+  });
   const staff = await ok('POST', '/staff/add', {
     first_name: 'Joe',
     last_name: 'Guard',

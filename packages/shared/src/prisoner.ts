@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GENDERS, PRISONER_STATUSES } from './constants';
 import { pageQuery } from './api';
 import { isCountryName } from './countries';
-import { boundedText, isoDate, nameText, pastDate } from './text';
+import { REQUIRED, birthDate, boundedText, isoDate, nameText } from './text';
 
 const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
 
@@ -29,14 +29,24 @@ export const prisoner = z.object({
 });
 export type Prisoner = z.infer<typeof prisoner>;
 
+const prisonerStatus = z.enum(PRISONER_STATUSES, {
+  error: (issue) => (issue.input == null ? REQUIRED : `status must be one of ${PRISONER_STATUSES.join(', ')}`),
+});
+
 /**
- * The create form sends whatever is filled in (SPEC.md section 5), so every field may be empty;
- * what is filled in must be valid (the server answers 400 naming the field otherwise).
+ * The fields every prisoner record must have (issue 11, item 8; decision 023). Issue 11 goes beyond SPEC.md section 5
+ * ("no required-field checks"): a blank form made prisoners without a name. An empty or blank text, null or a
+ * missing field answers 400 "field: is required".
  */
-export const prisonerInput = z.object({
-  first_name: nameText(100).optional(),
-  last_name: nameText(100).optional(),
-  date_of_birth: pastDate.nullable().optional(),
+const requiredFields = {
+  first_name: nameText(100).min(1, REQUIRED),
+  last_name: nameText(100).min(1, REQUIRED),
+  date_of_birth: birthDate,
+  status: prisonerStatus,
+};
+
+/** Fields that may be empty; what is filled in must be valid (the server answers 400 naming the field otherwise). */
+const optionalFields = {
   gender: z.enum(GENDERS, { message: `gender must be one of ${GENDERS.join(', ')}` }).nullable().optional(),
   national_id: z
     .string()
@@ -45,12 +55,28 @@ export const prisonerInput = z.object({
     .optional(),
   entry_date: isoDate.nullable().optional(),
   release_date: isoDate.nullable().optional(),
-  status: z.enum(PRISONER_STATUSES, { message: `status must be one of ${PRISONER_STATUSES.join(', ')}` }).nullable().optional(),
   cell_id: boundedText(50).nullable().optional(),
   behavior_record: optionalText(),
   medical_history: optionalText(),
+};
+
+/**
+ * An update (PUT /prisoner/update/{id}, SPEC.md section 7): the full field set or any single field. A field left out
+ * keeps its value; a required field that is sent must be valid, so a full record needs the same fields as a new
+ * prisoner and a required field can never be cleared.
+ */
+export const prisonerInput = z.object({
+  first_name: requiredFields.first_name.optional(),
+  last_name: requiredFields.last_name.optional(),
+  date_of_birth: requiredFields.date_of_birth.optional(),
+  status: requiredFields.status.optional(),
+  ...optionalFields,
 });
 export type PrisonerInput = z.infer<typeof prisonerInput>;
+
+/** A new prisoner (POST /prisoner/add): first name, last name, date of birth and status are required. */
+export const prisonerCreateInput = z.object({ ...requiredFields, ...optionalFields });
+export type PrisonerCreateInput = z.infer<typeof prisonerCreateInput>;
 
 export const prisonerListQuery = pageQuery.extend({
   /** Free-text search over first name, last name, national_id, cell and id. */

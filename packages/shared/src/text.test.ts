@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  birthDate,
   boundedText,
   int32,
   intText,
@@ -98,6 +99,19 @@ describe('dates and instants', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(pastDate.parse(today)).toBe(today);
     expect(message(pastDate.safeParse(`${new Date().getUTCFullYear() + 1}-01-01`))).toBe('must not be in the future');
+  });
+  it('birthDate: strictly before today (UTC), "must be in the past"', () => {
+    const today = new Date().toISOString().slice(0, 10);
+    expect(birthDate.parse('1980-05-17')).toBe('1980-05-17');
+    expect(message(birthDate.safeParse(today))).toBe('must be in the past');
+    expect(message(birthDate.safeParse(`${new Date().getUTCFullYear() + 1}-01-01`))).toBe('must be in the past');
+  });
+  it('a missing or null required value "is required", a value of another type is named as such', () => {
+    expect(message(boundedText(10).safeParse(undefined))).toBe('is required');
+    expect(message(nameText(10).safeParse(null))).toBe('is required');
+    expect(message(boundedText(10).safeParse(42))).toBe('must be text');
+    expect(message(isoDate.safeParse(undefined))).toBe('is required');
+    expect(message(isoDate.safeParse(20260101))).toBe('must be a date as YYYY-MM-DD');
   });
   it('parseTimestamp checks every calendar field instead of rolling over', () => {
     expect(parseTimestamp('2026-01-02 10:30:00')?.toISOString()).toBe('2026-01-02T10:30:00.000Z');

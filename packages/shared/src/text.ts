@@ -1,5 +1,6 @@
 // Input bounds shared by every route schema and the web forms (issue 9, findings 7 and 8; decision 010).
 // Messages do not repeat the field: the server's error handler puts the field's name in front ("first_name: ...").
+// A required field that is missing or null says "is required" (not "must be text"), so the answer names what to do.
 import { z } from 'zod';
 
 /** The largest value of a PostgreSQL `integer` / `serial` column. */
@@ -10,6 +11,9 @@ export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2100;
 
 const DAY_MS = 86_400_000;
+
+/** The message of a required field that is missing, null or empty. */
+export const REQUIRED = 'is required';
 
 // C0 controls, DEL and C1 controls. Multi-line free text may hold tab, line feed and carriage return.
 /* eslint-disable no-control-regex -- matching control characters is the point of these two */
@@ -36,7 +40,7 @@ export interface TextOptions {
 export function boundedText(max: number, { multiline = false }: TextOptions = {}) {
   const control = multiline ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS;
   return z
-    .string({ message: 'must be text' })
+    .string({ error: (issue) => (issue.input == null ? REQUIRED : 'must be text') })
     .trim()
     .normalize('NFC')
     .refine((value) => !LONE_SURROGATE.test(value), {
@@ -92,7 +96,7 @@ function isRealDate(year: number, month: number, day: number): boolean {
 
 /** An ISO calendar date, YYYY-MM-DD, that exists, in the years 1900 to 2100. */
 export const isoDate = z
-  .string({ message: 'must be a date as YYYY-MM-DD' })
+  .string({ error: (issue) => (issue.input == null ? REQUIRED : 'must be a date as YYYY-MM-DD') })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
   .refine((value) => {
     const [year, month, day] = value.split('-').map(Number) as [number, number, number];
@@ -111,6 +115,14 @@ export const pastDate = isoDate.refine(
   (value) => value <= utcDay(Date.now() + 14 * 3_600_000),
   'must not be in the future',
 );
+
+/** The day before which a date of birth must lie: today in UTC, the rule the server also applies to stored records. */
+export function todayUtc(): string {
+  return utcDay(Date.now());
+}
+
+/** A date of birth: a real date strictly before today (UTC). */
+export const birthDate = isoDate.refine((value) => value < todayUtc(), 'must be in the past');
 
 /** A date within a day of today (yesterday, today or tomorrow in UTC), as an alert's day. */
 export const recentDate = isoDate.refine((value) => {

@@ -131,7 +131,12 @@ describeEachEngine("SPEC 7 as the spec's client reads it", (engine) => {
   });
 
   it('GET /alert/recent answers data: alerts; GET /alert/prisoneralerts answers data: the list, paging beside it', async () => {
-    const prisoner = await call('POST', '/prisoner/add', { first_name: 'Alert', last_name: 'Reader', status: 'Incarcerated' });
+    const prisoner = await call('POST', '/prisoner/add', {
+      first_name: 'Alert',
+      last_name: 'Reader',
+      date_of_birth: '1985-02-03',
+      status: 'Incarcerated',
+    });
     await insertAlerts(ctx().database.db, [
       {
         alertType: 'Critical',

@@ -6,7 +6,7 @@ import {
   GUARD_RANKS,
   isCountryName,
   type CellInput,
-  type PrisonerInput,
+  type PrisonerCreateInput,
   type PrisonerStatus,
   type StaffInput,
 } from '@prison/shared';
@@ -241,7 +241,7 @@ function statusFor(index: number): PrisonerStatus {
 }
 
 /** A prisoner's record without the cell (the seed assigns cells afterwards, as an operator would). */
-function demoPrisoner(random: Random, status: PrisonerStatus, today: string): PrisonerInput {
+function demoPrisoner(random: Random, status: PrisonerStatus, today: string): PrisonerCreateInput {
   const group = pickNameGroup(random);
   const gender = random.chance(0.9) ? 'Male' : random.chance(0.95) ? 'Female' : 'Other';
   const firstNames =

@@ -19,6 +19,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const res = await api('POST', '/prisoner/add', {
       first_name: 'Cell',
       last_name: 'Mate',
+      date_of_birth: '1984-07-21',
       status: 'Incarcerated',
       ...fields,
     });
@@ -238,7 +239,13 @@ describeEachEngine('cells and blocks', (engine) => {
     await newPrisoner({ cell_id: 'RACE-1' });
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        api('POST', '/prisoner/add', { first_name: `Racer${i}`, status: 'On Trial', cell_id: 'RACE-1' }),
+        api('POST', '/prisoner/add', {
+          first_name: `Racer${i}`,
+          last_name: 'Race',
+          date_of_birth: '1990-01-01',
+          status: 'On Trial',
+          cell_id: 'RACE-1',
+        }),
       ),
     );
     const codes = results.map((r) => r.statusCode).sort();

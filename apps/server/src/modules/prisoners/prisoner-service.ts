@@ -1,8 +1,8 @@
 // Prisoner records: create, update (full or one field), delete, and moves between cells.
 // Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7).
 import { eq } from 'drizzle-orm';
-import type { Prisoner, PrisonerInput, PrisonerListQuery } from '@prison/shared';
-import { totalPages } from '@prison/shared';
+import type { Prisoner, PrisonerCreateInput, PrisonerInput, PrisonerListQuery } from '@prison/shared';
+import { todayUtc, totalPages } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
 import { prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -42,9 +42,6 @@ function toColumns(input: PrisonerInput) {
   if (input.cell_id !== undefined) columns.cellId = input.cell_id || null;
   if (input.behavior_record !== undefined) columns.behaviorRecord = input.behavior_record || null;
   if (input.medical_history !== undefined) columns.medicalHistory = input.medical_history || null;
-  // first_name and last_name are never null in the table; clearing leaves them empty.
-  if (columns.firstName === null) columns.firstName = '';
-  if (columns.lastName === null) columns.lastName = '';
   return columns;
 }
 
@@ -53,11 +50,10 @@ type PrisonerState = Pick<
   'dateOfBirth' | 'entryDate' | 'releaseDate' | 'status' | 'cellId'
 >;
 
-const todayIso = () => new Date().toISOString().slice(0, 10);
-
 /** Rules across fields, checked on the record as it will be after the write. */
 function checkDates(state: PrisonerState) {
-  if (state.dateOfBirth && state.dateOfBirth >= todayIso()) throw badRequest('date_of_birth: must be in the past');
+  // The route schema checks a date of birth that is sent; this also covers the seed and other callers of the service.
+  if (state.dateOfBirth && state.dateOfBirth >= todayUtc()) throw badRequest('date_of_birth: must be in the past');
   if (state.dateOfBirth && state.entryDate && state.entryDate < state.dateOfBirth) {
     throw badRequest('entry_date: must not be before date_of_birth');
   }
@@ -86,7 +82,7 @@ async function inPrisonerWrite<T>(db: DbOrTx, write: (tx: Tx) => Promise<T>): Pr
   }
 }
 
-export async function createPrisoner(db: DbOrTx, who: AuditActor, input: PrisonerInput): Promise<Prisoner> {
+export async function createPrisoner(db: DbOrTx, who: AuditActor, input: PrisonerCreateInput): Promise<Prisoner> {
   return inPrisonerWrite(db, async (tx) => {
     const columns = toColumns(input);
     const state: PrisonerState = {

@@ -19,6 +19,7 @@ describeEachEngine('prisoner edits and live tracking', (engine) => {
     const added = await ctx().api('POST', '/prisoner/add', {
       first_name: firstName,
       last_name: lastName,
+      date_of_birth: '1979-11-02',
       status: 'Incarcerated',
     });
     expect(added.statusCode, added.body).toBe(200);
@@ -85,7 +86,12 @@ describeEachEngine('prisoner edits and live tracking', (engine) => {
     expect(moved.statusCode, moved.body).toBe(200);
     expect(ctx().app.tracking.snapshot()[device.id]).toMatchObject({ name: 'Same Name' });
     const untracked = (
-      await ctx().api('POST', '/prisoner/add', { first_name: 'No', last_name: 'Device' })
+      await ctx().api('POST', '/prisoner/add', {
+        first_name: 'No',
+        last_name: 'Device',
+        date_of_birth: '1979-11-02',
+        status: 'On Trial',
+      })
     ).json<Prisoner>();
     const renamed = await ctx().api('PUT', `/prisoner/update/${untracked.prisoner_id}`, { first_name: 'Still' });
     expect(renamed.statusCode, renamed.body).toBe(200);

@@ -114,16 +114,97 @@ describeEachEngine('prisoner records', (engine) => {
     expect(res.json().data).toMatchObject({ tracking_device_id: deviceId, tracking_device_name: 'Ankle Tag 7' });
   });
 
-  it('accepts an empty create form (SPEC 5: no required fields)', async () => {
-    const res = await api('POST', '/prisoner/add', { first_name: '', cell_id: '', date_of_birth: '' });
+  /** The fields a new prisoner must have (issue 11, item 8), valid. */
+  const required = () => ({
+    first_name: 'Ada',
+    last_name: unique('Lovelace'),
+    date_of_birth: '1980-05-17',
+    status: 'Incarcerated',
+  });
+  const prisonerCount = async () =>
+    Number((await ctx().database.db.select({ n: sql<number>`count(*)` }).from(prisoners))[0]!.n);
+
+  it('refuses the empty create form with 400 naming first_name, and stores nothing (issue 11: a blank prisoner)', async () => {
+    const before = await prisonerCount();
+    // What the Create New Prisoner form used to send when nothing was filled in.
+    for (const body of [{}, { first_name: '', last_name: '', date_of_birth: '', status: '', cell_id: '' }]) {
+      const res = await api('POST', '/prisoner/add', body);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ message: 'first_name: is required' });
+    }
+    expect(await prisonerCount()).toBe(before);
+  });
+
+  it.each(['first_name', 'last_name', 'date_of_birth', 'status'] as const)(
+    'refuses a new prisoner without %s (missing, null, empty or blank) with 400 naming it, and stores nothing',
+    async (field) => {
+      const before = await prisonerCount();
+      for (const value of [undefined, null, '', '   ']) {
+        const body: Record<string, unknown> = required();
+        if (value === undefined) delete body[field];
+        else body[field] = value;
+        const res = await api('POST', '/prisoner/add', body);
+        expect(res.statusCode, `${field}=${JSON.stringify(value)}: ${res.body}`).toBe(400);
+        expect(res.json()).toEqual({ message: `${field}: is required` });
+      }
+      expect(await prisonerCount()).toBe(before);
+    },
+  );
+
+  it('refuses a date of birth today or in the future with 400 "date_of_birth: must be in the past"', async () => {
+    const before = await prisonerCount();
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (const date_of_birth of [today, tomorrow, '2099-01-01']) {
+      const res = await api('POST', '/prisoner/add', { ...required(), date_of_birth });
+      expect(res.statusCode, date_of_birth).toBe(400);
+      expect(res.json()).toEqual({ message: 'date_of_birth: must be in the past' });
+    }
+    expect(await prisonerCount()).toBe(before);
+  });
+
+  it('creates a prisoner from the four required fields alone (200)', async () => {
+    const body = required();
+    const res = await api('POST', '/prisoner/add', { ...body, first_name: '  Ada  ', cell_id: '', gender: '' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ first_name: '', cell_id: null, date_of_birth: null });
+    expect(res.json()).toMatchObject({ ...body, first_name: 'Ada', gender: null, cell_id: null });
+  });
+
+  it('lets an update leave a required field out but never clear it; a single-field update still works', async () => {
+    const p = await newPrisoner({ behavior_record: null });
+    for (const [field, value] of [
+      ['first_name', ''],
+      ['last_name', '  '],
+      ['date_of_birth', null],
+      ['date_of_birth', ''],
+      ['status', null],
+      ['status', ''],
+    ] as const) {
+      const res = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { [field]: value });
+      expect(res.statusCode, `${field}=${JSON.stringify(value)}`).toBe(400);
+      expect(res.json()).toEqual({ message: `${field}: is required` });
+    }
+    // The full field set of the update dialog with the date of birth emptied is refused as a whole.
+    const { prisoner_id: _id, created_at: _c, updated_at: _u, cell_block: _b, tracking_device_name: _n, ...record } = p;
+    const emptied = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { ...record, date_of_birth: '' });
+    expect(emptied.statusCode).toBe(400);
+    expect(emptied.json()).toEqual({ message: 'date_of_birth: is required' });
+    const future = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { date_of_birth: '2099-01-01' });
+    expect(future.json()).toEqual({ message: 'date_of_birth: must be in the past' });
+    expect((await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`)).json().data).toEqual(p);
+
+    // SPEC 7: a single field (behavior_record or medical_history) alone.
+    const remark = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { behavior_record: 'Calm' });
+    expect(remark.statusCode, remark.body).toBe(200);
+    expect(remark.json()).toMatchObject({ behavior_record: 'Calm', first_name: p.first_name, status: p.status });
+    const medical = await api('PUT', `/prisoner/update/${p.prisoner_id}`, { medical_history: 'Asthma' });
+    expect(medical.statusCode, medical.body).toBe(200);
   });
 
   it.each([
     [{ date_of_birth: '2001-02-30' }, /^date_of_birth: /],
     [{ date_of_birth: '17/05/1980' }, /^date_of_birth: /],
-    [{ date_of_birth: '2099-01-01' }, /^date_of_birth: must not be in the future/],
+    [{ date_of_birth: '2099-01-01' }, /^date_of_birth: must be in the past/],
     [{ entry_date: '2020-13-01' }, /^entry_date: /],
     [{ date_of_birth: '1990-01-01', entry_date: '1985-01-01' }, /^entry_date: must not be before date_of_birth/],
     [{ entry_date: '2020-01-10', release_date: '2019-12-31' }, /^release_date: must not be before entry_date/],
@@ -133,23 +214,23 @@ describeEachEngine('prisoner records', (engine) => {
     [{ first_name: 'x'.repeat(101) }, /^first_name: /],
   ])('refuses bad input %j with 400 naming the field, and stores nothing', async (fields, message) => {
     const before = (await api('GET', '/prisoner/all')).json().totalPrisoners;
-    const res = await api('POST', '/prisoner/add', { first_name: 'Bad', ...fields });
+    const res = await api('POST', '/prisoner/add', { ...required(), ...fields });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(message);
     expect((await api('GET', '/prisoner/all')).json().totalPrisoners).toBe(before);
   });
 
   it('refuses an unknown cell with 400 and a full cell with 409 "Cell X is full"', async () => {
-    const unknown = await api('POST', '/prisoner/add', { first_name: 'Nowhere', cell_id: 'NO-SUCH-CELL' });
+    const unknown = await api('POST', '/prisoner/add', { ...required(), cell_id: 'NO-SUCH-CELL' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toEqual({ message: 'cell_id: cell NO-SUCH-CELL does not exist' });
     const cellId = await newCell(1);
     await newPrisoner({ cell_id: cellId, status: 'On Trial' });
-    const full = await api('POST', '/prisoner/add', { first_name: 'Second', cell_id: cellId, status: 'Incarcerated' });
+    const full = await api('POST', '/prisoner/add', { ...required(), cell_id: cellId, status: 'Incarcerated' });
     expect(full.statusCode).toBe(409);
     expect(full.json()).toEqual({ message: `Cell ${cellId} is full` });
     // A released prisoner takes no place, so their record may still name the cell.
-    const released = await api('POST', '/prisoner/add', { first_name: 'Gone', cell_id: cellId, status: 'Released' });
+    const released = await api('POST', '/prisoner/add', { ...required(), cell_id: cellId, status: 'Released' });
     expect(released.statusCode).toBe(200);
     expect(await occupancy(cellId)).toBe(1);
   });

@@ -7,6 +7,7 @@ import {
   intText,
   messageResponse,
   prisoner,
+  prisonerCreateInput,
   prisonerEnvelope,
   prisonerInput,
   prisonerListQuery,
@@ -25,7 +26,8 @@ import { findPrisoner } from './prisoner-repository';
 
 const idParams = z.object({ id: intText() });
 
-// Forms send "" for a field left empty; for dates, lists and the cell that means "none", exactly like null.
+// Forms send "" for a field left empty; for dates, lists and the cell that means "none", exactly like null
+// (and for a required field, "is required").
 const EMPTY_MEANS_NULL = ['date_of_birth', 'gender', 'national_id', 'entry_date', 'release_date', 'status', 'cell_id'];
 const emptyStringsToNull: preValidationHookHandler = async (request) => {
   const body = request.body as Record<string, unknown> | null;
@@ -90,8 +92,9 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: emptyStringsToNull,
       schema: {
         tags: ['prisoners'],
-        summary: 'Create a prisoner; a cell, when given, must exist and have room (409 "Cell X is full")',
-        body: prisonerInput,
+        summary:
+          'Create a prisoner: first_name, last_name, date_of_birth (in the past) and status are required; a cell, when given, must exist and have room (409 "Cell X is full")',
+        body: prisonerCreateInput,
         response: { 200: prisoner, 400: errorResponse, 409: errorResponse },
       },
     },
@@ -108,7 +111,8 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: emptyStringsToNull,
       schema: {
         tags: ['prisoners'],
-        summary: 'Update a prisoner: the full field set or any single field; null or "" clears a field',
+        summary:
+          'Update a prisoner: the full field set or any single field; null or "" clears an optional field, a required one cannot be cleared',
         params: idParams,
         body: prisonerInput,
         response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: errorResponse },

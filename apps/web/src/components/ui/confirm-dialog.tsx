@@ -1,4 +1,5 @@
 // Confirmation before anything destructive.
+import type { ReactNode } from 'react';
 import { Button } from './button';
 import { Modal } from './modal';
 
@@ -6,6 +7,8 @@ export interface ConfirmDialogProps {
   open: boolean;
   title: string;
   message: string;
+  /** What the action applies to (e.g. the prisoner's name and id), shown under the question. */
+  subject?: ReactNode;
   confirmLabel?: string;
   busy?: boolean;
   error?: string | null;
@@ -17,6 +20,7 @@ export function ConfirmDialog({
   open,
   title,
   message,
+  subject,
   confirmLabel = 'Confirm',
   busy,
   error,
@@ -40,6 +44,11 @@ export function ConfirmDialog({
       }
     >
       <p className="text-slate-700">{message}</p>
+      {subject && (
+        <p data-testid="confirm-subject" className="mt-2 font-medium text-slate-900">
+          {subject}
+        </p>
+      )}
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">
           {error}

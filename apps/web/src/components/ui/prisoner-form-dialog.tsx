@@ -1,7 +1,17 @@
 // The prisoner form: "Create New Prisoner" on the management screen and the full update dialog of the details screen.
-// Creation sends whatever is filled in (SPEC.md section 5); the update sends the full field set, empty meaning cleared.
+// First name, last name, date of birth and status are required on creation and cannot be cleared on update (issue 11,
+// decision 023; beyond SPEC.md section 5). The update sends the full field set, empty meaning cleared. Messages, the
+// form's own and the server's, are shown in plain words ("Date of birth must be in the past").
 import { useState, type FormEvent } from 'react';
-import { GENDERS, PRISONER_STATUSES, prisonerInput, type Prisoner, type PrisonerInput } from '@prison/shared';
+import {
+  GENDERS,
+  PRISONER_STATUSES,
+  prisonerCreateInput,
+  prisonerInput,
+  type Prisoner,
+  type PrisonerInput,
+} from '@prison/shared';
+import { plainFieldMessage, plainServerMessage } from '../../lib/field-messages';
 import { Button } from './button';
 import { CellPickerDialog } from './cell-picker-dialog';
 import { CountryCombobox } from './country-combobox';
@@ -62,23 +72,25 @@ function PrisonerForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     const shown = mode === 'create' ? fields.filter((f) => f !== 'release_date') : fields;
-    // Empty means "not given" on creation and "cleared" on update.
-    // Names cannot be cleared, so an empty name is simply not sent.
+    // Empty means "not given" on creation and "cleared" on update; either way a required field answers "is required".
     const raw = Object.fromEntries(
       shown.map((name) => {
         const value = values[name].trim();
-        if (value !== '') return [name, value];
-        return [name, mode === 'create' || name === 'first_name' || name === 'last_name' ? undefined : null];
+        return [name, value !== '' ? value : mode === 'create' ? undefined : null];
       }),
     );
-    const parsed = prisonerInput.safeParse(raw);
+    const parsed = (mode === 'create' ? prisonerCreateInput : prisonerInput).safeParse(raw);
     if (!parsed.success) {
       const next: Partial<Record<FieldName, string>> = {};
       for (const issue of parsed.error.issues) {
         const name = issue.path[0] as FieldName;
-        next[name] ??= issue.message.startsWith(name) ? issue.message : `${name} ${issue.message}`;
+        next[name] ??= plainFieldMessage(name, issue.message, fields);
       }
       setErrors(next);
+      setServerError(null);
+      // Take the keyboard to the first field to fix once its message is on screen.
+      const form = event.currentTarget as HTMLFormElement;
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     setErrors({});
@@ -87,7 +99,8 @@ function PrisonerForm({
     try {
       await onSubmit(parsed.data);
     } catch (error) {
-      setServerError(error instanceof Error ? error.message : String(error));
+      // The server's "field: message" in words (a conflict such as "Cell X is full" as it is).
+      setServerError(plainServerMessage(error instanceof Error ? error.message : String(error), fields).message);
     } finally {
       setBusy(false);
     }
@@ -100,6 +113,7 @@ function PrisonerForm({
           <TextField
             label="First name"
             name="first_name"
+            required
             value={values.first_name}
             onChange={(e) => set('first_name')(e.target.value)}
             error={errors.first_name}
@@ -107,6 +121,7 @@ function PrisonerForm({
           <TextField
             label="Last name"
             name="last_name"
+            required
             value={values.last_name}
             onChange={(e) => set('last_name')(e.target.value)}
             error={errors.last_name}
@@ -114,6 +129,7 @@ function PrisonerForm({
           <TextField
             label="Date of birth"
             name="date_of_birth"
+            required
             type="date"
             value={values.date_of_birth}
             onChange={(e) => set('date_of_birth')(e.target.value)}
@@ -145,6 +161,7 @@ function PrisonerForm({
           <SelectField
             label="Status"
             name="status"
+            required
             options={PRISONER_STATUSES}
             placeholder="Select status"
             value={values.status}

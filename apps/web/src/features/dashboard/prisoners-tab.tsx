@@ -24,6 +24,12 @@ interface Filters {
 }
 const noFilters: Filters = { first_name: '', last_name: '', status: '' };
 
+/** Which prisoner a delete would remove: the name (records made before names were required may have none) and id. */
+function prisonerLabel(prisoner: Prisoner): string {
+  const name = `${prisoner.first_name} ${prisoner.last_name}`.trim() || 'No name';
+  return `${name} (ID ${prisoner.prisoner_id})`;
+}
+
 export function PrisonersTab() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -231,6 +237,7 @@ export function PrisonersTab() {
         open={deleting !== null}
         title="Delete prisoner"
         message="Are you sure you want to delete this prisoner?"
+        subject={deleting && prisonerLabel(deleting)}
         confirmLabel="Delete"
         busy={deleteBusy}
         error={deleteError}
