@@ -29,6 +29,7 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
       data: {
         first_name: 'Roll',
         last_name: `${block}${status.replace(' ', '')}`,
+        date_of_birth: '1980-01-01',
         status,
         cell_id: `${block}-${cell}`,
       },
