@@ -1,7 +1,10 @@
 // /allAlerts and /alerts (SPEC.md section 2; DECISIONS.md item 6): the counts, then the alert cards, newest first.
 // New alerts appear without a reload: the socket's showAlert refreshes every query keyed 'alerts'.
+// Issue 11 (docs/decisions/024): the filters and the page live in the URL (/allAlerts?alert_type=Critical&status=New,
+// as the home page links), open Critical alerts are pinned on top, and the list comes before the 30-day chart.
 import { useState } from 'react';
-import type { AlertPage } from '@prison/shared';
+import { Link, useSearchParams } from 'react-router';
+import { ALERT_STATUSES, ALERT_TYPES, type AlertPage, type AlertRecord } from '@prison/shared';
 import { Page } from '../../components/ui/page';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
@@ -12,16 +15,62 @@ import { AlertWorkflowBulkBar, AlertWorkflowCheckbox, useAlertSelection } from '
 import { AlertWorkflowChart } from './alert-workflow-chart';
 import { AlertWorkflowSoundToggle } from './alert-workflow-sound';
 
+/** The filters in the URL; a value that is not one the server takes is ignored rather than sent. */
+export function filtersFromParams(params: URLSearchParams): Filters {
+  const pick = <T extends string>(name: string, allowed: readonly T[]) => {
+    const value = params.get(name);
+    return allowed.find((candidate) => candidate === value);
+  };
+  const instant = (name: string) => {
+    const value = params.get(name);
+    return value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+  };
+  return {
+    alert_type: pick('alert_type', ALERT_TYPES),
+    status: pick('status', ALERT_STATUSES),
+    from: instant('from'),
+    to: instant('to'),
+  };
+}
+
+function paramsFromFilters(filters: Filters, page: number): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  if (page > 1) params.set('page', String(page));
+  return params;
+}
+
+/**
+ * Open (New) Critical alerts matching the filters, for the top of the list; none when the filters leave them out or
+ * when the list itself is exactly them.
+ */
+function usePinnedCriticals(filters: Filters) {
+  const applies =
+    (filters.alert_type ?? 'Critical') === 'Critical' &&
+    (filters.status ?? 'New') === 'New' &&
+    !(filters.alert_type && filters.status);
+  const pinned = useAlertPage(1, { ...filters, alert_type: 'Critical', status: 'New' }, applies);
+  return applies ? pinned.data : undefined;
+}
+
 export function AlertsPage() {
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<Filters>({});
+  const [params, setParams] = useSearchParams();
+  const filters = filtersFromParams(params);
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const alerts = useAlertPage(page, filters);
+  const pinned = usePinnedCriticals(filters);
   const selection = useAlertSelection();
 
-  const changeFilters = (next: Filters) => {
-    setFilters(next);
-    setPage(1);
-  };
+  const changeFilters = (next: Filters) => setParams(paramsFromFilters(next, 1));
+  const setPage = (next: number) => setParams(paramsFromFilters(filters, next));
+
+  const pinnedAlerts = pinned?.data ?? [];
+  const pinnedIds = new Set(pinnedAlerts.map((alert) => alert.id));
+  const rows: { alert: AlertRecord; pinned: boolean }[] = [
+    ...pinnedAlerts.map((alert) => ({ alert, pinned: true })),
+    ...(alerts.data?.data ?? []).filter((alert) => !pinnedIds.has(alert.id)).map((alert) => ({ alert, pinned: false })),
+  ];
+  const morePinned = pinned ? pinned.totalAlerts - pinnedAlerts.length : 0;
 
   return (
     <Page
@@ -35,22 +84,29 @@ export function AlertsPage() {
     >
       <div className="flex flex-col gap-4">
         <AlertFilters filters={filters} onChange={changeFilters} />
-        <AlertWorkflowChart />
         {alerts.isPending ? (
           <Loading text="Loading alerts..." />
         ) : alerts.isError ? (
           <ErrorText>Failed to fetch alerts.</ErrorText>
-        ) : alerts.data.data.length === 0 ? (
+        ) : rows.length === 0 ? (
           <EmptyState>No alerts.</EmptyState>
         ) : (
           <>
-            <AlertWorkflowBulkBar selection={selection} pageIds={alerts.data.data.map((alert) => alert.id)} />
+            <AlertWorkflowBulkBar selection={selection} pageIds={rows.map((row) => row.alert.id)} />
+            {morePinned > 0 && (
+              <p className="text-sm font-medium text-red-800">
+                {morePinned} more open Critical alerts:{' '}
+                <Link to="/allAlerts?alert_type=Critical&status=New" className="underline">
+                  show them all
+                </Link>
+              </p>
+            )}
             <ul className="flex flex-col gap-3" aria-label="Alerts" aria-busy={alerts.isFetching || undefined}>
-              {alerts.data.data.map((alert) => (
+              {rows.map(({ alert, pinned: isPinned }) => (
                 <li key={alert.id} className="flex items-start gap-2">
                   <AlertWorkflowCheckbox alertId={alert.id} selection={selection} />
                   <div className="min-w-0 flex-1">
-                    <AlertCard alert={alert} />
+                    <AlertCard alert={alert} pinned={isPinned} />
                   </div>
                 </li>
               ))}
@@ -63,8 +119,29 @@ export function AlertsPage() {
             />
           </>
         )}
+        <CollapsibleChart />
       </div>
     </Page>
+  );
+}
+
+const CHART_OPEN_KEY = 'prison.alertsChartOpen';
+
+/** The 30-day chart under the list; open or closed is remembered per browser (and not fetched while closed). */
+function CollapsibleChart() {
+  const [open, setOpen] = useState(() => localStorage.getItem(CHART_OPEN_KEY) !== 'closed');
+  return (
+    <details
+      open={open}
+      onToggle={(event) => {
+        const next = event.currentTarget.open;
+        localStorage.setItem(CHART_OPEN_KEY, next ? 'open' : 'closed');
+        setOpen(next);
+      }}
+    >
+      <summary className="cursor-pointer text-sm font-medium text-slate-700">Alerts per day chart</summary>
+      {open && <AlertWorkflowChart />}
+    </details>
   );
 }
 

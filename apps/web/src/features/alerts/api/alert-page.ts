@@ -14,8 +14,9 @@ export interface AlertFilters {
 
 export const ALERTS_PAGE_SIZE = 20;
 
-export function useAlertPage(page: number, filters: AlertFilters) {
+export function useAlertPage(page: number, filters: AlertFilters, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: ['alerts', 'page', page, filters],
     // The body is the page: the list in `data`, paging and counts beside it (DECISIONS.md item 17).
     queryFn: () => api.get<AlertPage>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters }),

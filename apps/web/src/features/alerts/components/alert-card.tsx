@@ -1,6 +1,8 @@
-// One alert, coloured by type (critical red, warning yellow, informational blue; SPEC.md section 2).
+// One alert, coloured by type (critical red, warning yellow, informational blue; SPEC.md section 2). A handled alert
+// (acknowledged or resolved) is drawn quieter than a new one, so the eye goes to what still needs someone (issue 11).
 import { clsx } from 'clsx';
-import type { AlertRecord } from '@prison/shared';
+import { Link } from 'react-router';
+import type { AlertRecord, AlertStatus } from '@prison/shared';
 import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
@@ -10,18 +12,53 @@ export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'
   return name || 'Unknown';
 }
 
-export function AlertCard({ alert }: { alert: AlertRecord }) {
+/** New: the type's full colour and a shadow. Acknowledged: the colour, dashed and flat. Resolved: grey. */
+const statusLook: Record<AlertStatus, string> = {
+  New: 'border-l-4 shadow-sm',
+  Acknowledged: 'border-l-4 border-dashed',
+  Resolved: 'border-l-4 border-slate-400 bg-slate-100 text-slate-700',
+};
+
+export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinned?: boolean }) {
   return (
     <article
-      className={clsx('rounded-md border-l-4 p-4 shadow-sm', alertTone[alert.alert_type])}
+      className={clsx(
+        'rounded-md p-4',
+        alert.status !== 'Resolved' && alertTone[alert.alert_type],
+        statusLook[alert.status],
+        pinned && 'ring-2 ring-red-600',
+      )}
       data-testid="alert-card"
       data-alert-type={alert.alert_type}
+      data-status={alert.status}
+      data-pinned={pinned || undefined}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <p className="font-medium">{alert.details}</p>
-        <span className="rounded-full bg-white/70 px-2 py-0.5 text-xs font-semibold">{alert.alert_type}</span>
+        <p className={clsx(alert.status === 'New' ? 'font-semibold' : 'font-medium')}>{alert.details}</p>
+        <div className="flex gap-1">
+          {pinned && <span className="rounded-full bg-red-700 px-2 py-0.5 text-xs font-semibold text-white">Pinned</span>}
+          <span className="rounded-full bg-white/70 px-2 py-0.5 text-xs font-semibold">{alert.alert_type}</span>
+        </div>
       </div>
-      <p className="mt-1 text-sm">Prisoner: {prisonerName(alert)}</p>
+      <p className="mt-1 text-sm">
+        Prisoner:{' '}
+        {alert.prisoner_id == null ? (
+          prisonerName(alert)
+        ) : (
+          <Link to={`/prisoner-details/${alert.prisoner_id}`} className="font-medium underline">
+            {prisonerName(alert)}
+          </Link>
+        )}
+        {alert.cell_id && <span> (cell {alert.cell_id})</span>}
+        {alert.device_id && (
+          <>
+            {' · '}
+            <Link to={`/live-map?device=${encodeURIComponent(alert.device_id)}`} className="font-medium underline">
+              Show on map
+            </Link>
+          </>
+        )}
+      </p>
       <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs opacity-80">
         <time dateTime={alert.timestamp}>{formatAlertDateTime(alert.timestamp)}</time>
         <span>Status: {alert.status}</span>
