@@ -3,6 +3,7 @@ import { clsx } from 'clsx';
 import type { AlertRecord } from '@prison/shared';
 import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
+import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
@@ -21,7 +22,9 @@ export function AlertCard({ alert }: { alert: AlertRecord }) {
         <p className="font-medium">{alert.details}</p>
         <span className="rounded-full bg-white/70 px-2 py-0.5 text-xs font-semibold">{alert.alert_type}</span>
       </div>
-      <p className="mt-1 text-sm">Prisoner: {prisonerName(alert)}</p>
+      <p className="mt-1 text-sm">
+        Prisoner: {prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, cellId: alert.cell_id })}
+      </p>
       <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs opacity-80">
         <time dateTime={alert.timestamp}>{formatAlertDateTime(alert.timestamp)}</time>
         <span>Status: {alert.status}</span>
