@@ -132,12 +132,25 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   // A point of our own, far from other specs' shapes.
   const centre = { lat: 51.5 + Math.random() * 0.01, lng: -0.12 + Math.random() * 0.01 };
 
+  const cellId = unique('W-');
+  const cellRes = await api.post('/api/v1/cell_controls/cells', {
+    data: { cell_id: cellId, block: 'W', capacity: 2, security_level: 'Low' },
+  });
+  expect(cellRes.status(), await cellRes.text()).toBeLessThan(300);
   const prisonerRes = await api.post('/api/v1/prisoner/add', {
-    data: { first_name: firstName, last_name: lastName, date_of_birth: '1986-09-30', status: 'Incarcerated' },
+    data: {
+      first_name: firstName,
+      last_name: lastName,
+      date_of_birth: '1986-09-30',
+      status: 'Incarcerated',
+      cell_id: cellId,
+    },
   });
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const prisoner = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };
   const prisonerId = prisoner.prisoner_id ?? prisoner.data!.prisoner_id;
+  // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7).
+  const label = `${firstName} ${lastName} · #${prisonerId} · cell ${cellId}`;
 
   const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
@@ -187,6 +200,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(
     'Online',
   );
+  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(label);
 
   // Outside (about 1.1 km north): the marker glides there and the breach is raised once.
   const outside = { lat: centre.lat + 0.01, lng: centre.lng };
@@ -194,6 +208,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const toast = page.getByTestId('alert-toast').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
   await expect(toast).toBeVisible();
   await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
+  await expect(toast.getByTestId('alert-toast-prisoner')).toHaveText(label);
   await expect.poll(markerPosition, { timeout: 5000 }).toEqual(outside);
   // The side panel marks the breach while it lasts (GET /alert/open-violations).
   await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(
@@ -205,7 +220,8 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
     .getByTestId('tracked-prisoner')
     .filter({ hasText: `${firstName} ${lastName}` })
     .click();
-  await expect(page.getByTestId('marker-popup')).toHaveText(`Name: ${firstName} ${lastName}`);
+  await expect(page.getByTestId('marker-popup').locator('div').first()).toHaveText(`Name: ${firstName} ${lastName}`);
+  await expect(page.getByTestId('marker-popup-detail')).toHaveText(`#${prisonerId} · cell ${cellId}`);
 
   // Leaving the map and coming back: the page asks the open socket for a fresh snapshot.
   await page.getByRole('link', { name: 'Alerts and Notifications' }).click();
@@ -222,7 +238,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
   const card = page.getByTestId('alert-card').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
   await expect(card).toHaveCount(1);
-  await expect(card).toContainText(`Prisoner: ${firstName} ${lastName}`);
+  await expect(card).toContainText(`Prisoner: ${label}`);
   await expect(card).toHaveAttribute('data-alert-type', 'Critical');
   await expect(page.getByTestId('alert-counts')).toContainText('Critical:');
 

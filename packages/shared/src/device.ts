@@ -9,6 +9,8 @@ export const device = z.object({
   name: z.string(),
   prisoner_id: z.number().int().nullable(),
   prisoner_name: z.string().nullable(),
+  /** The wearer's cell (null: none or no wearer), shown beside the name because names are not unique. */
+  prisoner_cell_id: z.string().nullable().optional(),
   last_seen_at: z.string().nullable(),
   last_battery: z.number().nullable(),
   online: z.boolean(),

@@ -18,6 +18,8 @@ export const trackedLocation = z.object({
   trackingId: z.string(),
   /** ISO instant of the fix. */
   at: z.string().optional(),
+  /** The wearer's cell (null: none), shown beside the name because names are not unique. Extra: the spec's client ignores it. */
+  cellId: z.string().nullable().optional(),
 });
 export type TrackedLocation = z.infer<typeof trackedLocation>;
 
@@ -47,6 +49,10 @@ export const showAlertEvent = z.object({
   message: z.string(),
   alertId: z.number().int().optional(),
   prisonerName: z.string().optional(),
+  /** The wearer's prisoner number and cell (null: none), so two prisoners of one name are told apart. Extras the
+   * spec's client ignores; both absent when the alert's device is assigned to nobody. */
+  prisonerId: z.number().int().optional(),
+  cellId: z.string().nullable().optional(),
   timestamp: z.string().optional(),
 });
 export type ShowAlertEvent = z.infer<typeof showAlertEvent>;

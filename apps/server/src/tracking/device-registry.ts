@@ -12,6 +12,8 @@ export interface TrackedDevice {
   secretHash: string;
   prisonerId: number | null;
   prisonerName: string | null;
+  /** The wearer's cell, beside the name wherever a prisoner appears (names are not unique); refreshed with the name. */
+  cellId: string | null;
   /** Receive time of the last fix (ms), what the offline watcher measures silence against. */
   lastSeenAt: number | null;
   /**
@@ -37,6 +39,11 @@ export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisone
 
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
 
+/** What an API change or a refresh re-reads; the live state stays as held in memory. */
+function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'prisonerId' | 'prisonerName' | 'cellId'> {
+  return { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null, cellId: row.cellId ?? null };
+}
+
 function selectDevices(db: DbOrTx, id?: string) {
   const query = db
     .select({
@@ -52,6 +59,7 @@ function selectDevices(db: DbOrTx, id?: string) {
       lowBatteryAlerted: devices.lowBatteryAlerted,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
+      cellId: prisoners.cellId,
     })
     .from(devices)
     .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id));
@@ -66,6 +74,7 @@ function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
     secretHash: row.secretHash,
     prisonerId: row.prisonerId ?? null,
     prisonerName: row.prisonerName ?? null,
+    cellId: row.cellId ?? null,
     lastSeenAt: row.lastSeenAt?.getTime() ?? null,
     lastFixAt: row.lastFixAt ? Math.min(row.lastFixAt.getTime(), now) : null,
     latitude: row.latitude,
@@ -96,7 +105,7 @@ export class DeviceRegistry {
     for (const row of rows) {
       seen.add(row.id);
       const current = this.byId.get(row.id);
-      if (current) Object.assign(current, { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null });
+      if (current) Object.assign(current, assignment(row));
       else this.byId.set(row.id, fromRow(row));
     }
     for (const id of this.byId.keys()) if (!seen.has(id)) this.byId.delete(id);
@@ -115,7 +124,7 @@ export class DeviceRegistry {
       this.byId.set(id, device);
       return device;
     }
-    Object.assign(current, { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null });
+    Object.assign(current, assignment(row));
     return current;
   }
 

@@ -21,6 +21,7 @@ export function trackedLocation(device: TrackedDevice): TrackedLocation | null {
     longitude: device.longitude,
     trackingId: device.id,
     ...(device.lastFixAt !== null ? { at: new Date(device.lastFixAt).toISOString() } : {}),
+    ...(device.prisonerId !== null ? { cellId: device.cellId } : {}),
   };
 }
 

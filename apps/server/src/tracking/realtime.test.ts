@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { LocationChanges, LocationSnapshot, ShowAlertEvent } from '@prison/shared';
-import { alerts, geofenceStates } from '../db/schema';
+import { alerts, cells, geofenceStates, prisoners } from '../db/schema';
 import { addDevice, addPrisoner, browserSocket, connected, nextEvent, osmandGet, useListeningApp } from './tracking-test-kit';
 import { describeEachEngine } from '../../test/test-db';
 
@@ -116,6 +116,36 @@ describeEachEngine('realtime to browsers', (engine) => {
     } finally {
       socket.disconnect();
       await ctx().api('DELETE', `/geofence/delete/perimeter-${engine}`);
+    }
+  });
+
+  it('showAlert, the live location and the device list carry the wearer id and cell: two prisoners of one name are told apart', async () => {
+    const cellId = `T-${engine}`;
+    await ctx().database.db.insert(cells).values({ cellId, block: 'T', capacity: 2, securityLevel: 'Low' });
+    const inCell = await addPrisoner(ctx(), 'Twin', 'Doe');
+    await ctx().database.db.update(prisoners).set({ cellId }).where(eq(prisoners.prisonerId, inCell.id));
+    const noCell = await addPrisoner(ctx(), 'Twin', 'Doe');
+    const first = await addDevice(ctx(), { prisoner_id: inCell.id });
+    const second = await addDevice(ctx(), { prisoner_id: noCell.id });
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    try {
+      await connected(socket);
+      const shown = [first, second].map((d) => nextEvent<ShowAlertEvent>(socket, 'showAlert', (a) => a.index === d.id));
+      const seen = nextEvent<LocationSnapshot>(socket, 'locationUpdate', (set) => first.id in set && second.id in set);
+      // A low battery raises a Warning at once.
+      for (const d of [first, second]) await osmandGet(ctx().osmandUrl, { id: d.id, lat: LAT, lon: LNG, timestamp: Date.now(), batt: 5 });
+      const [a, b] = await Promise.all(shown);
+      expect(a).toMatchObject({ alert_type: 'Warning', prisonerName: 'Twin Doe', prisonerId: inCell.id, cellId });
+      expect(b).toMatchObject({ alert_type: 'Warning', prisonerName: 'Twin Doe', prisonerId: noCell.id, cellId: null });
+      const set = await seen;
+      expect(set[first.id]).toMatchObject({ id: first.id, name: 'Twin Doe', prisonerId: inCell.id, cellId });
+      expect(set[second.id]).toMatchObject({ id: second.id, name: 'Twin Doe', prisonerId: noCell.id, cellId: null });
+      const list = await ctx().api('GET', '/devices');
+      const byId = new Map(list.json<{ data: { id: string; prisoner_cell_id: string | null }[] }>().data.map((d) => [d.id, d]));
+      expect(byId.get(first.id)).toMatchObject({ prisoner_cell_id: cellId });
+      expect(byId.get(second.id)).toMatchObject({ prisoner_cell_id: null });
+    } finally {
+      socket.disconnect();
     }
   });
 

@@ -8,7 +8,7 @@ import type { Db, DbOrTx, Tx } from '../db/client';
 import type { DatabaseHealth } from '../lib/database-health';
 import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
-import { endOpenAlerts, insertAlerts, showAlertEvent, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
+import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
 import { isDataRefusal } from '../lib/database-errors';
 import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
@@ -46,10 +46,10 @@ interface PendingGroup {
   reject(error: unknown): void;
 }
 
-/** An alert to store, with the name its live toast shows. */
+/** An alert to store, with the name and cell its live toast shows. */
 interface AlertDraft {
   alert: NewAlert;
-  prisonerName: string | null;
+  wearer: AlertWearer;
 }
 
 /** Geofence state changes, applied in order after the alerts of the same transaction are stored. */
@@ -416,7 +416,7 @@ export class TrackingService {
   private draft(device: TrackedDevice, alertType: NewAlert['alertType'], kind: NewAlert['kind'], details: string, at: Date, geofenceId?: string): AlertDraft {
     return {
       alert: { alertType, kind, details, at, deviceId: device.id, prisonerId: device.prisonerId, geofenceId: geofenceId ?? null },
-      prisonerName: device.prisonerName,
+      wearer: { prisonerName: device.prisonerName, cellId: device.cellId },
     };
   }
 
@@ -462,7 +462,7 @@ export class TrackingService {
   private announce(stored: StoredAlert[], drafts: AlertDraft[]): void {
     if (stored.length === 0) return;
     const browsers = this.options.realtime.toBrowsers();
-    stored.forEach((alert, i) => browsers.emit('showAlert', showAlertEvent(alert, drafts[i]!.prisonerName)));
+    stored.forEach((alert, i) => browsers.emit('showAlert', showAlertEvent(alert, drafts[i]!.wearer)));
     browsers.emit('dataChanged', 'alerts');
   }
 

@@ -4,6 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { AlertType, ShowAlertEvent } from '@prison/shared';
 import { clsx } from 'clsx';
 import { enqueueAlert } from './alert-queue';
+import { prisonerLabel } from './prisoner-label';
 
 export const TOAST_DURATION_MS = 5000;
 export type NoticeTone = 'success' | 'error' | 'info';
@@ -94,6 +95,11 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
                 </button>
               </div>
               <p className="mt-1 font-medium">{current.message}</p>
+              {current.prisonerId !== undefined && (
+                <p className="mt-1 text-sm" data-testid="alert-toast-prisoner">
+                  {prisonerLabel({ name: current.prisonerName ?? '', prisonerId: current.prisonerId, cellId: current.cellId })}
+                </p>
+              )}
               {queue.length > 1 && (
                 <div className="mt-1 flex items-center justify-between gap-2 text-xs">
                   <p className="opacity-75" data-testid="alert-toast-waiting">

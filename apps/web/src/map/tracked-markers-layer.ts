@@ -9,6 +9,8 @@ const PANE = 'trackedMarkers';
 
 export interface MarkerPosition {
   name: string;
+  /** Shown under the name in the popup, e.g. "#12 · cell B-4": names are not unique. */
+  detail?: string;
   latitude: number;
   longitude: number;
   /** Drawn in the alarm colour. */
@@ -17,6 +19,7 @@ export interface MarkerPosition {
 
 interface Marker {
   name: string;
+  detail: string;
   inViolation: boolean;
   fromLat: number;
   fromLng: number;
@@ -140,6 +143,7 @@ export class TrackedMarkersLayer extends L.Layer {
       const { latitude: lat, longitude: lng } = position;
       const marker: Marker = {
         name: position.name,
+        detail: position.detail ?? '',
         inViolation: position.inViolation ?? false,
         fromLat: lat,
         fromLng: lng,
@@ -155,6 +159,7 @@ export class TrackedMarkersLayer extends L.Layer {
       this.markers.set(id, marker);
     } else {
       known.name = position.name;
+      known.detail = position.detail ?? '';
       known.inViolation = position.inViolation ?? known.inViolation;
       if (known.toLat !== position.latitude || known.toLng !== position.longitude) {
         const t = progress(known, now);
@@ -217,8 +222,14 @@ export class TrackedMarkersLayer extends L.Layer {
     if (!map || !marker) return;
     this.closeMarkerPopup();
     const content = document.createElement('div');
-    content.textContent = `Name: ${marker.name}`;
     content.dataset.testid = 'marker-popup';
+    const name = content.appendChild(document.createElement('div'));
+    name.textContent = `Name: ${marker.name}`;
+    if (marker.detail) {
+      const detail = content.appendChild(document.createElement('div'));
+      detail.textContent = marker.detail;
+      detail.dataset.testid = 'marker-popup-detail';
+    }
     this.popupId = id;
     this.popup = L.popup({ offset: [0, -RADIUS], autoPan: false })
       .setLatLng(this.positionOf(id)!)

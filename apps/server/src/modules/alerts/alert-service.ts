@@ -57,14 +57,21 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
   return drafts.map((d, i) => ({ ...d, id: rows[i]!.id }));
 }
 
+/** Who wore the alert's device: name and cell, so the toast tells apart two prisoners of one name. */
+export interface AlertWearer {
+  prisonerName: string | null;
+  cellId: string | null;
+}
+
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
-export function showAlertEvent(alert: StoredAlert, prisonerName: string | null): ShowAlertEvent {
+export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent {
   return {
     index: alert.deviceId ?? '',
     alert_type: alert.alertType,
     message: alert.details,
     alertId: alert.id,
-    ...(prisonerName ? { prisonerName } : {}),
+    ...(wearer.prisonerName ? { prisonerName: wearer.prisonerName } : {}),
+    ...(alert.prisonerId !== null ? { prisonerId: alert.prisonerId, cellId: wearer.cellId } : {}),
     timestamp: alert.at.toISOString(),
   };
 }
@@ -240,7 +247,7 @@ export interface PostAlertOptions {
 }
 
 export type PostedAlert =
-  | { created: true; alert: StoredAlert; record: AlertRecord; prisonerName: string | null }
+  | { created: true; alert: StoredAlert; record: AlertRecord; wearer: AlertWearer }
   | { created: false; record: AlertRecord };
 
 /**
@@ -275,7 +282,7 @@ export async function createManualAlert(
     if (stored) return { created: false, record: stored };
 
     let prisonerId: number | null = null;
-    let prisonerName: string | null = null;
+    let wearer: AlertWearer = { prisonerName: null, cellId: null };
     if (deviceId) {
       const [device] = await tx
         .select({
@@ -283,13 +290,14 @@ export async function createManualAlert(
           prisonerId: prisoners.prisonerId,
           firstName: prisoners.firstName,
           lastName: prisoners.lastName,
+          cellId: prisoners.cellId,
         })
         .from(devices)
         .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
         .where(eq(devices.id, deviceId));
       if (!device) throw notFound(`device_id: device ${deviceId} not found`);
       prisonerId = device.prisonerId ?? null;
-      prisonerName = device.prisonerId ? `${device.firstName} ${device.lastName}`.trim() : null;
+      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId };
     }
     options.beforeStore?.();
     const [alert] = await insertAlerts(tx, [
@@ -300,7 +308,7 @@ export async function createManualAlert(
       await tx.update(alerts).set({ date: input.date }).where(eq(alerts.id, alert!.id));
     const record = await findAlertRecord(tx, alert!.id);
     await recordAudit(tx, who, { action: 'create', entity: 'alert', entityId: alert!.id, after: record });
-    return { created: true, alert: alert!, record, prisonerName };
+    return { created: true, alert: alert!, record, wearer };
   });
 }
 

@@ -25,6 +25,7 @@ function selectDevices(db: DbOrTx) {
       longitude: devices.lastLongitude,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
+      prisonerCellId: prisoners.cellId,
     })
     .from(devices)
     .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id));
@@ -38,6 +39,7 @@ function toDevice(row: DeviceRow): Device {
     name: row.name,
     prisoner_id: row.prisonerId ?? null,
     prisoner_name: row.prisonerId ? (row.prisonerName ?? '') : null,
+    prisoner_cell_id: row.prisonerCellId ?? null,
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
     last_battery: row.lastBattery,
     online: row.online,

@@ -11,6 +11,7 @@ import { AlertWorkflowNoteDialog } from './alert-workflow-actions';
 import { useAlertStep } from './alert-workflow-api';
 import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';
 import { prisonerName } from './components/alert-card';
+import { prisonerLabel } from '../../lib/prisoner-label';
 
 /** "just now", "40 s ago", "12 min ago", "3 h 5 min ago". */
 export function formatAge(ms: number): string {
@@ -37,7 +38,7 @@ function useNow(everyMs: number): number {
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {
   if (alert.prisoner_id === null) return alert.device_id ? `Device ${alert.device_id}` : 'No prisoner';
-  return [prisonerName(alert), `#${alert.prisoner_id}`, alert.cell_id ? `cell ${alert.cell_id}` : 'no cell'].join(' · ');
+  return prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, cellId: alert.cell_id });
 }
 
 export function CriticalAlertBar() {

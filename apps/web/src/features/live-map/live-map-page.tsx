@@ -317,6 +317,7 @@ function trackedRows(
     name: string;
     prisoner_id: number | null;
     prisoner_name: string | null;
+    prisoner_cell_id?: string | null;
     latitude: number | null;
     longitude: number | null;
   }[],
@@ -329,6 +330,8 @@ function trackedRows(
     rows.set(device.id, {
       trackingId: device.id,
       name: device.prisoner_name ?? position?.name ?? device.name,
+      prisonerId: device.prisoner_id,
+      cellId: position?.cellId ?? device.prisoner_cell_id ?? null,
       online: position !== undefined,
       inViolation: device.prisoner_id !== null && violations.has(device.prisoner_id),
       position: position
@@ -344,6 +347,8 @@ function trackedRows(
     rows.set(trackingId, {
       trackingId,
       name: position.name,
+      prisonerId: position.prisonerId,
+      cellId: position.cellId ?? null,
       online: true,
       inViolation: position.prisonerId !== null && violations.has(position.prisonerId),
       position: [position.latitude, position.longitude],

@@ -2,6 +2,7 @@
 // (traccar-web's habit): a thousand fixes of one device between two frames cost one marker update.
 import type { LocationChanges, LocationSnapshot, TrackedLocation } from '@prison/shared';
 import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
+import { prisonerTag } from '../../lib/prisoner-label';
 
 export class LivePositionFeed {
   /** The latest known position per tracking id (what the side panel lists as online). */
@@ -75,12 +76,20 @@ export class LivePositionFeed {
   }
 
   private place(id: string, location: TrackedLocation, now: number): void {
-    if (this.current.get(id)?.name !== location.name) this.membershipChanged = true;
+    const before = this.current.get(id);
+    // The list shows the name and the cell: a change of either is a change of the list.
+    if (before?.name !== location.name || before.cellId !== location.cellId) this.membershipChanged = true;
     this.current.set(id, location);
     const inViolation = location.prisonerId !== null && this.violations.has(location.prisonerId);
     this.layer.upsert(
       id,
-      { name: location.name, latitude: location.latitude, longitude: location.longitude, inViolation },
+      {
+        name: location.name,
+        detail: prisonerTag(location),
+        latitude: location.latitude,
+        longitude: location.longitude,
+        inViolation,
+      },
       now,
     );
   }

@@ -6,6 +6,7 @@ import { TextField } from '../../components/ui/field';
 import { ErrorText } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { prisonerLabel } from '../../lib/prisoner-label';
 import { usePrisonerSearch } from './api';
 
 export interface PickedPrisoner {
@@ -24,7 +25,8 @@ export function PrisonerPicker({
   const debounced = useDebouncedValue(q.trim(), 250);
   const search = usePrisonerSearch(debounced);
   const prisoners = search.data?.prisoners ?? [];
-  const label = (p: Prisoner) => `${p.first_name} ${p.last_name}`.trim() || `Prisoner ${p.prisoner_id}`;
+  const label = (p: Prisoner) =>
+    prisonerLabel({ name: `${p.first_name} ${p.last_name}`, prisonerId: p.prisoner_id, cellId: p.cell_id });
 
   return (
     <div className="flex flex-col gap-2">
@@ -52,7 +54,6 @@ export function PrisonerPicker({
               )}
             >
               <span>{label(p)}</span>
-              <span className="text-slate-500">#{p.prisoner_id}</span>
             </button>
           </li>
         ))}

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { AlertRecord, AlertStatus } from '@prison/shared';
 import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
+import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
@@ -46,10 +47,9 @@ export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinne
           prisonerName(alert)
         ) : (
           <Link to={`/prisoner-details/${alert.prisoner_id}`} className="font-medium underline">
-            {prisonerName(alert)}
+            {prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, cellId: alert.cell_id })}
           </Link>
         )}
-        {alert.cell_id && <span> (cell {alert.cell_id})</span>}
         {alert.device_id && (
           <>
             {' · '}

@@ -3,10 +3,14 @@ import { useMemo, useState } from 'react';
 import { clsx } from 'clsx';
 import { TextField } from '../../../components/ui/field';
 import { EmptyState } from '../../../components/ui/status';
+import { prisonerLabel } from '../../../lib/prisoner-label';
 
 export interface TrackedPrisonerRow {
   trackingId: string;
   name: string;
+  /** The wearer; null for a tracker assigned to nobody. */
+  prisonerId: number | null;
+  cellId: string | null;
   online: boolean;
   inViolation: boolean;
   /** Known position (live, or the device's last fix); null = nothing to centre on. */
@@ -32,7 +36,8 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
     const needle = search.trim().toLowerCase();
     return rows
       .filter(
-        (row) => !needle || row.name.toLowerCase().includes(needle) || row.trackingId.toLowerCase().includes(needle),
+        (row) =>
+          !needle || prisonerLabel(row).toLowerCase().includes(needle) || row.trackingId.toLowerCase().includes(needle),
       )
       .sort((a, b) => rank(a) - rank(b) || byName(a.name, b.name));
   }, [rows, search]);
@@ -77,7 +82,7 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
                     row.inViolation ? 'bg-red-600' : row.online ? 'bg-green-600' : 'bg-slate-400',
                   )}
                 />
-                <span className="flex-1 truncate font-medium">{row.name}</span>
+                <span className="flex-1 truncate font-medium">{prisonerLabel(row)}</span>
                 <span className={clsx('text-xs', row.inViolation ? 'font-semibold text-red-700' : 'text-slate-500')}>
                   {row.inViolation ? 'In violation' : row.online ? 'Online' : 'Offline'}
                 </span>
