@@ -273,11 +273,13 @@ test('new alerts appear live: toasts queue with "N more waiting", the alerts scr
   await toast.getByRole('button', { name: 'Dismiss all' }).click();
   await expect(toast).toHaveCount(0);
 
-  // The list took them in without a reload, newest first.
+  // The list took them in without a reload: the open Critical pinned on top, then the others newest first.
   const cards = page.getByTestId('alert-card').filter({ hasText: base });
   await expect(cards).toHaveCount(3);
-  await expect(cards.first()).toContainText(`${base} #2`);
-  await expect(cards.first()).toContainText('Prisoner: ');
+  await expect(cards.first()).toContainText(`${base} #1`);
+  await expect(cards.first()).toHaveAttribute('data-pinned', 'true');
+  await expect(cards.nth(1)).toContainText(`${base} #2`);
+  await expect(cards.nth(1)).toContainText('Prisoner: ');
 
   await page.getByLabel('Type', { exact: true }).selectOption('Critical');
   await expect(cards).toHaveCount(1);
