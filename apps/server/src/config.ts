@@ -1,5 +1,6 @@
 // Every setting comes from the environment, checked once at start (the README lists them).
 import { z } from 'zod';
+import { parseConfiguredOrigin } from './lib/origins';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -66,7 +67,7 @@ const configSchema = z.object({
     .transform((value, context) => {
       const origins: string[] = [];
       for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
-        const origin = parseOrigin(entry);
+        const origin = parseConfiguredOrigin(entry);
         if (!origin) {
           context.addIssue({ code: 'custom', message: `${entry} is not an origin like https://control.example:8443` });
           return z.NEVER;
@@ -91,19 +92,6 @@ export function parseTrustProxy(value: string): boolean | number | string[] | un
   const valid = (a: string) =>
     /^[\d.:a-f]+(\/\d{1,3})?$/.test(a) || ['loopback', 'linklocal', 'uniquelocal'].includes(a);
   return addresses.length > 0 && addresses.every(valid) ? addresses : undefined;
-}
-
-/** `scheme://host[:port]` with http or https and nothing after it, normalised as browsers send `Origin`; else null. */
-function parseOrigin(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const onlyOrigin = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
-  return onlyOrigin && !text.endsWith('#') && !text.endsWith('?') ? url.origin : null;
 }
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -12,6 +12,18 @@ export function normaliseOrigin(origin: string): string | null {
   }
 }
 
+/**
+ * An ALLOWED_ORIGINS entry: `scheme://host[:port]` with http or https and nothing after it (a path, query or
+ * credentials would be silently dropped), normalised as browsers send `Origin`; else null.
+ */
+export function parseConfiguredOrigin(text: string): string | null {
+  const origin = normaliseOrigin(text);
+  if (origin === null) return null;
+  const url = new URL(text);
+  const onlyOrigin = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return onlyOrigin && !text.endsWith('#') && !text.endsWith('?') ? origin : null;
+}
+
 /** Whether `origin` is exactly one of ALLOWED_ORIGINS: scheme, host and port all equal. */
 export function isListedOrigin(origin: string | undefined, allowedOrigins: readonly string[]): boolean {
   if (!origin) return false;
