@@ -52,12 +52,16 @@ interface SessionRow {
   adminDisabledAt: Date | null;
 }
 
-/** Why the session is over, or null while it lives. Idle counts from the last user activity (decision 012). */
+/** Idle counts from the last user activity (decision 012); 0 minutes turns the idle timeout off. */
+const idleTooLong = (lastActiveAt: number, idleMinutes: number, now: number) =>
+  idleMinutes > 0 && now - lastActiveAt > idleMinutes * 60_000;
+
+/** Why the session is over, or null while it lives. */
 export function sessionEndReason(row: SessionRow, idleMinutes: number, now = Date.now()): SessionEndReason | null {
   if (row.revokedAt) return isEndReason(row.endReason) ? row.endReason : 'revoked';
   if (row.adminDisabledAt) return 'disabled';
   if (row.expiresAt.getTime() <= now) return 'expired';
-  if (idleMinutes > 0 && now - row.lastActiveAt.getTime() > idleMinutes * 60_000) return 'idle';
+  if (idleTooLong(row.lastActiveAt.getTime(), idleMinutes, now)) return 'idle';
   return null;
 }
 
@@ -125,7 +129,7 @@ export async function checkSession(db: DbOrTx, token: string, options: SessionCh
   if (!('admin' in found)) return { admin: null, ended: found.ended };
   const now = Date.now();
   if (found.expiresAt <= now) return { admin: null, ended: 'expired' };
-  if (options.idleMinutes > 0 && now - found.lastActiveAt > options.idleMinutes * 60_000) {
+  if (idleTooLong(found.lastActiveAt, options.idleMinutes, now)) {
     if ((await endIdleSessions(db, [found.admin.sessionId], options.idleMinutes)).length > 0) {
       return { admin: null, ended: 'idle' };
     }
