@@ -10,6 +10,7 @@ import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
 import { isDataRefusal } from '../lib/database-errors';
+import { RateLimitedLog } from '../lib/rate-limited-log';
 import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
@@ -141,7 +142,11 @@ export class TrackingService {
   private refresher: NodeJS.Timeout | null = null;
   private stopped = false;
 
+  /** A failing engine fails on every fix: one line per interval, not one per fix. */
+  private readonly engineFailures: RateLimitedLog;
+
   constructor(private readonly options: TrackingOptions) {
+    this.engineFailures = new RateLimitedLog(options.log);
     this.live = new LivePositions(options.realtime, this.registry);
   }
 
@@ -175,6 +180,7 @@ export class TrackingService {
     if (this.watcher) clearInterval(this.watcher);
     if (this.refresher) clearInterval(this.refresher);
     this.live.stop();
+    this.engineFailures.stop();
     await this.lane.catch(() => undefined);
   }
 
@@ -406,11 +412,8 @@ export class TrackingService {
     }
   }
 
-  private lastEngineFailureLog = 0;
   private logEngineFailure(error: unknown): void {
-    if (Date.now() - this.lastEngineFailureLog < 10_000) return;
-    this.lastEngineFailureLog = Date.now();
-    this.options.log.error({ err: error }, 'geofence engine failed; fixes are stored without geofence checks');
+    this.engineFailures.error('geofence engine failed; fixes are stored without geofence checks', { err: error });
   }
 
   private draft(device: TrackedDevice, alertType: NewAlert['alertType'], kind: NewAlert['kind'], details: string, at: Date, geofenceId?: string): AlertDraft {
