@@ -2,30 +2,17 @@
 // links to, the list comes before the 30-day chart, open Critical alerts are pinned on top, a card links to the
 // prisoner and to the map, and a resolved card does not look like a new one.
 import { expect, test, unique } from '../fixtures';
-import { seedCell, seedPrisoner } from './records-helpers';
+import { seedTrackedPrisoner } from './records-helpers';
 
 test('the alerts screen reads its filters from the URL, lists before the chart and links a card to the prisoner and the map', async ({
   adminPage: page,
   api,
 }) => {
-  const { cellId } = await seedCell(api);
-  const prisoner = await seedPrisoner(api, {
-    first_name: unique('Alert'),
-    last_name: 'Screen',
-    status: 'Incarcerated',
-    cell_id: cellId,
-  });
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
-  expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
-  const device = (await deviceRes.json()) as { id: string };
-  const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {
-    data: { prisoner_id: prisoner.prisoner_id },
-  });
-  expect(assignRes.status(), await assignRes.text()).toBe(200);
+  const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Alert'), last_name: 'Screen' });
 
   const tag = unique('scr');
   const post = async (alert_type: string, details: string) => {
-    const res = await api.post('/api/v1/alert/all', { data: { device_id: device.id, alert_type, details } });
+    const res = await api.post('/api/v1/alert/all', { data: { device_id: prisoner.deviceId, alert_type, details } });
     expect([200, 201], await res.text()).toContain(res.status());
     return (await res.json()) as { id: number };
   };
@@ -64,7 +51,7 @@ test('the alerts screen reads its filters from the URL, lists before the chart a
   );
   await expect(card.getByRole('link', { name: 'Show on map' })).toHaveAttribute(
     'href',
-    `/live-map?device=${encodeURIComponent(device.id)}`,
+    `/live-map?device=${encodeURIComponent(prisoner.deviceId)}`,
   );
 
   // Unfiltered, the open Critical alert is pinned above the newer Warning.

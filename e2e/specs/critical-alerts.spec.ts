@@ -4,25 +4,12 @@
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
-import { seedCell, seedPrisoner } from './records-helpers';
+import { seedTrackedPrisoner } from './records-helpers';
 
 /** A prisoner in a cell wearing a registered tracker. */
 async function trackedPrisoner(api: APIRequestContext) {
-  const { cellId } = await seedCell(api);
-  const prisoner = await seedPrisoner(api, {
-    first_name: unique('Sos'),
-    last_name: 'Caller',
-    status: 'Incarcerated',
-    cell_id: cellId,
-  });
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
-  expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
-  const device = (await deviceRes.json()) as { id: string };
-  const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {
-    data: { prisoner_id: prisoner.prisoner_id },
-  });
-  expect(assignRes.status(), await assignRes.text()).toBe(200);
-  return { ...prisoner, name: `${prisoner.first_name} ${prisoner.last_name}`, cellId, deviceId: device.id };
+  const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Sos'), last_name: 'Caller' });
+  return { ...prisoner, name: `${prisoner.first_name} ${prisoner.last_name}` };
 }
 
 /** The tracker's SOS button, as an OsmAnd/Traccar client reports it: a Critical alert through the real ingest path. */
@@ -93,11 +80,16 @@ test('a Critical alert raised while /cell-assign is open stays in the bar past 1
   await page.goto('/allAlerts');
   const card = page.getByTestId('alert-card').filter({ hasText: `SOS from ${prisoner.name}` });
   await expect(card).toContainText('Status: Acknowledged');
-  await expect(card.getByTestId('alert-handling')).toContainText(new RegExp(`Acknowledged by ${E2E_ADMIN.username} at \\w{3} \\d+, \\d{4}`));
+  await expect(card.getByTestId('alert-handling')).toContainText(
+    new RegExp(`Acknowledged by ${E2E_ADMIN.username} at \\w{3} \\d+, \\d{4}`),
+  );
   await expect(card.getByTestId('alert-handling')).toContainText('Note: Officer sent to the cell');
 });
 
-test("another operator's acknowledgement removes the alert from the bar without a reload", async ({ adminPage: page, api }) => {
+test("another operator's acknowledgement removes the alert from the bar without a reload", async ({
+  adminPage: page,
+  api,
+}) => {
   const prisoner = await trackedPrisoner(api);
   await page.goto('/cell-assign');
   await expect(page.getByRole('heading', { name: 'Assign cells' })).toBeVisible();

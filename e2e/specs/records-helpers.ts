@@ -24,6 +24,20 @@ export async function seedPrisoner(api: APIRequestContext, data: Record<string, 
   return (await res.json()) as { prisoner_id: number; first_name: string; last_name: string };
 }
 
+/** A prisoner in a fresh cell wearing a freshly registered tracker. */
+export async function seedTrackedPrisoner(api: APIRequestContext, data: Record<string, unknown>) {
+  const { cellId } = await seedCell(api);
+  const prisoner = await seedPrisoner(api, { status: 'Incarcerated', cell_id: cellId, ...data });
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
+  expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
+  const device = (await deviceRes.json()) as { id: string };
+  const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {
+    data: { prisoner_id: prisoner.prisoner_id },
+  });
+  expect(assignRes.status(), await assignRes.text()).toBe(200);
+  return { ...prisoner, cellId, deviceId: device.id };
+}
+
 export async function seedStaff(api: APIRequestContext, role: 'Police' | 'Guard', data: Record<string, unknown> = {}) {
   const res = await api.post('/api/v1/staff/add', {
     data: { first_name: unique('F'), last_name: unique('L'), role, badge_number: uniqueBadge(), ...data },
