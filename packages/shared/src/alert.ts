@@ -56,6 +56,8 @@ export const alertListQuery = pageQuery.extend({
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 
+const alertTypeCounts = z.object({ Critical: z.number().int(), Warning: z.number().int(), Informational: z.number().int() });
+
 /**
  * GET /alert/prisoneralerts answers this body: the list in `data`, paging and counts beside it (DECISIONS.md item 17:
  * the spec's client reads `response.data.data`, and `response.data` is the body).
@@ -65,6 +67,11 @@ export const alertPage = z.object({
   currentPage: z.number().int(),
   totalPages: z.number().int(),
   totalAlerts: z.number().int(),
-  counts: z.object({ Critical: z.number().int(), Warning: z.number().int(), Informational: z.number().int() }),
+  /** Per type over every filter except the type (the layout reads every level's open count from one request). */
+  counts: alertTypeCounts,
+  /** Per type over every filter, the type included: the alerts screen's header (decision 029). */
+  filteredCounts: alertTypeCounts,
+  /** Per status over every filter (decision 029). */
+  statusCounts: z.object({ New: z.number().int(), Acknowledged: z.number().int(), Resolved: z.number().int() }),
 });
 export type AlertPage = z.infer<typeof alertPage>;

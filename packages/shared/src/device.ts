@@ -12,6 +12,9 @@ export const device = z.object({
   /** The wearer's cell (null: none or no wearer), shown beside the name because names are not unique. */
   prisoner_cell_id: z.string().nullable().optional(),
   last_seen_at: z.string().nullable(),
+  /** When the newest position was taken (the device's clock, never ahead of the server); last_seen_at is when the
+   * server last heard from it. Extra beyond the first version: absent from older answers. */
+  last_fix_at: z.string().nullable().optional(),
   last_battery: z.number().nullable(),
   online: z.boolean(),
   latitude: z.number().nullable(),

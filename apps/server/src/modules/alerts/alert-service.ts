@@ -11,7 +11,7 @@ import type {
   AlertType,
   ShowAlertEvent,
 } from '@prison/shared';
-import { ALERT_TYPES, parseTimestamp, totalPages } from '@prison/shared';
+import { ALERT_STATUSES, ALERT_TYPES, parseTimestamp, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, alerts, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -174,31 +174,51 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
   return filters;
 }
 
-/** Newest first, paginated, with the count per type over the filtered set (the alerts screen's header). */
+/**
+ * Newest first, paginated, with counts over the filtered set. One grouped count (per type and status, at most nine
+ * rows) beside the page gives every count (decision 029):
+ * - `counts`: per type over every filter but the type itself (the first version's meaning, which the layout's
+ *   open-alert counts rely on: one request for the open Criticals and every level's open count);
+ * - `filteredCounts`: per type over every filter, the type included (the alerts screen's header);
+ * - `statusCounts`: per status over every filter.
+ */
 export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery): Promise<AlertPage> {
   const base = listFilters(query);
   const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
   const where = filters.length ? and(...filters) : undefined;
-  // The per-type counts ignore the type filter itself, so the header still shows every type's number.
   const countWhere = base.length ? and(...base) : undefined;
-  const [rows, typeCounts] = await Promise.all([
+  const [rows, grouped] = await Promise.all([
     selectAlertRecords(db)
       .where(where)
       .orderBy(desc(alerts.timestamp), desc(alerts.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    db.select({ alertType: alerts.alertType, n: count() }).from(alerts).where(countWhere).groupBy(alerts.alertType),
+    db
+      .select({ alertType: alerts.alertType, status: alerts.status, n: count() })
+      .from(alerts)
+      .where(countWhere)
+      .groupBy(alerts.alertType, alerts.status),
   ]);
   const counts = { Critical: 0, Warning: 0, Informational: 0 };
-  for (const c of typeCounts)
-    if ((ALERT_TYPES as readonly string[]).includes(c.alertType)) counts[c.alertType as AlertType] = c.n;
-  const total = query.alert_type ? counts[query.alert_type] : counts.Critical + counts.Warning + counts.Informational;
+  const filteredCounts = { Critical: 0, Warning: 0, Informational: 0 };
+  const statusCounts = { New: 0, Acknowledged: 0, Resolved: 0 };
+  for (const c of grouped) {
+    if (!(ALERT_TYPES as readonly string[]).includes(c.alertType)) continue;
+    const type = c.alertType as AlertType;
+    counts[type] += c.n;
+    if (query.alert_type && query.alert_type !== type) continue;
+    filteredCounts[type] += c.n;
+    if ((ALERT_STATUSES as readonly string[]).includes(c.status)) statusCounts[c.status as AlertStatus] += c.n;
+  }
+  const total = filteredCounts.Critical + filteredCounts.Warning + filteredCounts.Informational;
   return {
     data: rows.map(toAlertRecord),
     currentPage: query.page,
     totalPages: totalPages(total, query.limit),
     totalAlerts: total,
     counts,
+    filteredCounts,
+    statusCounts,
   };
 }
 

@@ -159,6 +159,74 @@ describeEachEngine('alerts API', (engine) => {
     expect(body.counts).toEqual({ Critical: 1, Warning: 1, Informational: 0 });
   });
 
+  it('every count of GET /alert/prisoneralerts follows every filter: type, status, prisoner and time range (decision 029)', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Count', 'Follower');
+    const other = await addPrisoner(ctx(), 'Other', 'Counted');
+    const db = ctx().database.db;
+    const base = Date.UTC(2033, 0, 1);
+    // [type, status, minutes after base, prisoner]
+    const plan: ['Critical' | 'Warning' | 'Informational', 'New' | 'Acknowledged' | 'Resolved', number, number][] = [
+      ['Critical', 'New', 0, prisoner.id],
+      ['Critical', 'Acknowledged', 1, prisoner.id],
+      ['Critical', 'Resolved', 2, prisoner.id],
+      ['Warning', 'New', 3, prisoner.id],
+      ['Warning', 'New', 4, prisoner.id],
+      ['Warning', 'Resolved', 5, prisoner.id],
+      ['Informational', 'Acknowledged', 6, prisoner.id],
+      ['Critical', 'New', 10, prisoner.id], // outside the time range used below
+      ['Critical', 'New', 3, other.id], // another prisoner
+    ];
+    const stored = await insertAlerts(
+      db,
+      plan.map(([alertType, , minutes, prisonerId], i) => ({
+        alertType,
+        kind: 'manual' as const,
+        details: `count ${i}`,
+        at: new Date(base + minutes * 60_000),
+        deviceId: null,
+        prisonerId,
+      })),
+    );
+    for (const [i, [, status]] of plan.entries())
+      if (status !== 'New') await db.update(alerts).set({ status }).where(eq(alerts.id, stored[i]!.id));
+
+    const range = `prisoner_id=${prisoner.id}&from=${new Date(base).toISOString()}&to=${new Date(base + 6 * 60_000).toISOString()}`;
+    const page = async (query: string) => {
+      const res = await ctx().api('GET', `/alert/prisoneralerts?${range}${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json<AlertPage>();
+    };
+    // Each expectation is counted from the plan above, not read back from the server.
+    const all = await page('');
+    expect(all).toMatchObject({
+      totalAlerts: 7,
+      counts: { Critical: 3, Warning: 3, Informational: 1 },
+      filteredCounts: { Critical: 3, Warning: 3, Informational: 1 },
+      statusCounts: { New: 3, Acknowledged: 2, Resolved: 2 },
+    });
+    const critical = await page('&alert_type=Critical');
+    expect(critical).toMatchObject({
+      totalAlerts: 3,
+      // `counts` keeps its first meaning (every filter but the type), which the layout's open counts rely on.
+      counts: { Critical: 3, Warning: 3, Informational: 1 },
+      filteredCounts: { Critical: 3, Warning: 0, Informational: 0 },
+      statusCounts: { New: 1, Acknowledged: 1, Resolved: 1 },
+    });
+    const open = await page('&status=New');
+    expect(open).toMatchObject({
+      totalAlerts: 3,
+      filteredCounts: { Critical: 1, Warning: 2, Informational: 0 },
+      statusCounts: { New: 3, Acknowledged: 0, Resolved: 0 },
+    });
+    const openWarnings = await page('&status=New&alert_type=Warning');
+    expect(openWarnings).toMatchObject({
+      totalAlerts: 2,
+      filteredCounts: { Critical: 0, Warning: 2, Informational: 0 },
+      statusCounts: { New: 2, Acknowledged: 0, Resolved: 0 },
+    });
+    expect(openWarnings.data.map((a) => a.details)).toEqual(['count 4', 'count 3']);
+  });
+
   it('GET /alert/open-violations lists prisoners whose geofence violation is open, however many alerts came after', async () => {
     const open = await addPrisoner(ctx(), 'Open', 'Violation');
     const ended = await addPrisoner(ctx(), 'Ended', 'Violation');
