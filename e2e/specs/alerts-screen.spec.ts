@@ -73,3 +73,58 @@ test('the alerts screen reads its filters from the URL, lists before the chart a
   await expect(done).not.toHaveAttribute('data-pinned', 'true');
   await expect(done).toHaveClass(/bg-slate-100/);
 });
+
+test('every count beside the title follows every filter (docs/decisions/029)', async ({ adminPage: page, api }) => {
+  const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Count'), last_name: 'Filter' });
+  const tag = unique('cnt');
+  const post = async (alert_type: string, details: string) => {
+    const res = await api.post('/api/v1/alert/all', { data: { device_id: prisoner.deviceId, alert_type, details } });
+    expect([200, 201], await res.text()).toContain(res.status());
+    return (await res.json()) as { id: number };
+  };
+  await post('Critical', `${tag} critical`);
+  await post('Warning', `${tag} warning open`);
+  const handled = await post('Warning', `${tag} warning handled`);
+  expect((await api.post(`/api/v1/alert/${handled.id}/acknowledge`, { data: {} })).status()).toBe(200);
+
+  const counts = page.getByTestId('alert-counts');
+  const count = async (label: string) =>
+    Number((await counts.locator(`[data-count="${label}"] dd`).textContent()) ?? 'NaN');
+  /** What the list route itself says for the same filters: the header must agree with the list. */
+  const listTotal = async (query: Record<string, string>) => {
+    const res = await api.get('/api/v1/alert/prisoneralerts', { params: { ...query, limit: 1 } });
+    expect(res.status(), await res.text()).toBe(200);
+    return ((await res.json()) as { totalAlerts: number }).totalAlerts;
+  };
+
+  // Type and status filtered: other types and other statuses count nothing, and the type's count is the total.
+  await page.goto('/allAlerts?alert_type=Warning&status=New');
+  await expect(page.getByTestId('alert-card').filter({ hasText: `${tag} warning open` })).toBeVisible();
+  await expect(counts.locator('[data-count="Total"] dd')).toHaveText(String(await listTotal({ alert_type: 'Warning', status: 'New' })));
+  const total = await count('Total');
+  expect(total).toBeGreaterThan(0);
+  expect(await count('Warnings')).toBe(total);
+  expect(await count('Critical')).toBe(0);
+  expect(await count('Informational')).toBe(0);
+  expect(await count('New')).toBe(total);
+  expect(await count('Acknowledged')).toBe(0);
+  expect(await count('Resolved')).toBe(0);
+
+  // Type alone: the statuses split the type's total, and the acknowledged Warning is among them.
+  await page.getByLabel('Status').selectOption('');
+  await expect(page).not.toHaveURL(/status=/);
+  await expect(page.getByTestId('alert-card').filter({ hasText: `${tag} warning handled` })).toBeVisible();
+  await expect(counts.locator('[data-count="Total"] dd')).toHaveText(String(await listTotal({ alert_type: 'Warning' })));
+  const typeTotal = await count('Total');
+  expect(await count('Warnings')).toBe(typeTotal);
+  expect(await count('Critical')).toBe(0);
+  expect((await count('New')) + (await count('Acknowledged')) + (await count('Resolved'))).toBe(typeTotal);
+  expect(await count('Acknowledged')).toBeGreaterThan(0);
+
+  // No filter: the types add up to the total.
+  await page.goto('/allAlerts');
+  await expect(counts.locator('[data-count="Total"] dd')).toHaveText(String(await listTotal({})));
+  const all = await count('Total');
+  expect((await count('Critical')) + (await count('Warnings')) + (await count('Informational'))).toBe(all);
+  expect((await count('New')) + (await count('Acknowledged')) + (await count('Resolved'))).toBe(all);
+});

@@ -145,20 +145,30 @@ function CollapsibleChart() {
   );
 }
 
+/** Every number follows every filter (decision 029): the server counts the filtered set per type and per status. */
 function AlertCounts({ page }: { page: AlertPage }) {
+  const types = page.filteredCounts;
   return (
     <dl className="flex flex-wrap gap-2 text-sm" data-testid="alert-counts">
       <Count label="Total" value={page.totalAlerts} className="bg-slate-200 text-slate-900" />
-      <Count label="Critical" value={page.counts.Critical} className="bg-red-100 text-red-900" />
-      <Count label="Warnings" value={page.counts.Warning} className="bg-yellow-100 text-yellow-900" />
-      <Count label="Informational" value={page.counts.Informational} className="bg-blue-100 text-blue-900" />
+      <Count label="Critical" value={types.Critical} className="bg-red-100 text-red-900" />
+      <Count label="Warnings" value={types.Warning} className="bg-yellow-100 text-yellow-900" />
+      <Count label="Informational" value={types.Informational} className="bg-blue-100 text-blue-900" />
+      {ALERT_STATUSES.map((status) => (
+        <Count
+          key={status}
+          label={status}
+          value={page.statusCounts[status]}
+          className="border border-slate-300 bg-white text-slate-800"
+        />
+      ))}
     </dl>
   );
 }
 
 function Count({ label, value, className }: { label: string; value: number; className: string }) {
   return (
-    <div className={`flex gap-1 rounded-full px-3 py-1 ${className}`}>
+    <div className={`flex gap-1 rounded-full px-3 py-1 ${className}`} data-count={label}>
       <dt>{label}:</dt>
       <dd className="font-semibold">{value}</dd>
     </div>

@@ -1,6 +1,6 @@
 // The history screen's reads: the track (GET /location/history), prisoners to pick from, geofences and map settings.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ClientSettings, Geofence, HistoryResponse, PrisonerListResponse } from '@prison/shared';
+import type { ClientSettings, Geofence, HistoryResponse, Prisoner, PrisonerListResponse } from '@prison/shared';
 import { API_PREFIX } from '@prison/shared';
 import { api, withQuery } from '../../lib/api-client';
 
@@ -29,6 +29,16 @@ export function usePrisonerSearch(q: string) {
     queryKey: ['prisoners', 'history-search', q],
     queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { page: 1, limit: 10, q: q || undefined }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The prisoner named by /location-history?prisoner=ID (the details screen links so); same key as the details screen. */
+export function usePrisonerById(id: number | null) {
+  return useQuery({
+    queryKey: ['prisoners', 'detail', id],
+    queryFn: () => api.get<{ data: Prisoner }>(`/prisoner/prisonerid/${id}`).then((r) => r.data),
+    enabled: id !== null,
+    retry: false,
   });
 }
 

@@ -1,6 +1,8 @@
 // Location history (/location-history): choose a prisoner and a range, replay the track on the map, read the
-// distance, time in each geofence and the alerts, and export the range as GPX or CSV.
+// distance, time in each geofence and the alerts, and export the range as GPX or CSV. The chosen prisoner is in the
+// URL (/location-history?prisoner=ID), so the details screen can link to a prisoner's history (decision 029).
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Download } from 'lucide-react';
 import type { HistoryResponse } from '@prison/shared';
 import { Button } from '../../components/ui/button';
@@ -8,7 +10,8 @@ import { TextField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
-import { exportUrl, useClientSettings, useGeofences, useHistory, type HistoryRange } from './api';
+import { exportUrl, useClientSettings, useGeofences, useHistory, usePrisonerById, type HistoryRange } from './api';
+import { prisonerLabel } from '../../lib/prisoner-label';
 import { HistoryMap } from './history-map';
 import { HistorySummary } from './history-summary';
 import { PlayerControls } from './player-controls';
@@ -152,8 +155,42 @@ function TrackView({ history, range }: { history: HistoryResponse; range: Histor
   );
 }
 
+/** A positive whole number from the URL, or null. */
+function idParam(value: string | null): number | null {
+  const id = value && /^\d{1,9}$/.test(value) ? Number(value) : 0;
+  return id > 0 ? id : null;
+}
+
+/** The prisoner the URL names: the one just picked, or read by id (a link from the details screen). */
+function useUrlPrisoner() {
+  const [params, setParams] = useSearchParams();
+  const id = idParam(params.get('prisoner'));
+  const [picked, setPicked] = useState<PickedPrisoner | null>(null);
+  const byId = usePrisonerById(id !== null && picked?.id !== id ? id : null);
+  let prisoner: PickedPrisoner | null = null;
+  if (id !== null && picked?.id === id) prisoner = picked;
+  else if (id !== null && byId.data)
+    prisoner = {
+      id,
+      name: prisonerLabel({
+        name: `${byId.data.first_name} ${byId.data.last_name}`,
+        prisonerId: id,
+        cellId: byId.data.cell_id,
+      }),
+    };
+  const choose = (next: PickedPrisoner) => {
+    setPicked(next);
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      updated.set('prisoner', String(next.id));
+      return updated;
+    });
+  };
+  return { prisoner, choose, lookup: id !== null && picked?.id !== id ? byId : null };
+}
+
 export function LocationHistoryPage() {
-  const [prisoner, setPrisoner] = useState<PickedPrisoner | null>(null);
+  const { prisoner, choose: setPrisoner, lookup } = useUrlPrisoner();
   const [timeWindow, setTimeWindow] = useState(() => presetRange('last-24-hours'));
   const range: HistoryRange | null = prisoner ? { prisonerId: prisoner.id, ...timeWindow } : null;
   const history = useHistory(range);
@@ -166,7 +203,11 @@ export function LocationHistoryPage() {
           <RangePicker onChange={setTimeWindow} />
         </div>
         <div>
-          {!range ? (
+          {lookup?.isError ? (
+            <ErrorText>{errorMessage(lookup.error, 'Failed to fetch the prisoner.')}</ErrorText>
+          ) : lookup?.isPending ? (
+            <Loading text="Loading prisoner..." />
+          ) : !range ? (
             <EmptyState>Choose a prisoner to see where they were.</EmptyState>
           ) : history.isPending ? (
             <Loading text="Loading track..." />

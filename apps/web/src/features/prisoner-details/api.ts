@@ -1,6 +1,7 @@
-// The details screen's calls (SPEC.md section 7) and the tracking devices of engineer C2's API.
+// The details screen's calls (SPEC.md section 7), the tracking devices of engineer C2's API and the prisoner's open
+// alerts (the live picture, decision 029).
 import { useQuery } from '@tanstack/react-query';
-import type { Device, Prisoner, PrisonerInput } from '@prison/shared';
+import type { AlertPage, Device, DeviceCreated, DeviceInput, Prisoner, PrisonerInput } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export const prisonerKey = (id: number) => ['prisoners', 'detail', id] as const;
@@ -26,3 +27,29 @@ export function useDevices(enabled: boolean) {
 
 export const assignDevice = (deviceId: string, prisonerId: number | null) =>
   api.put<Device>(`/devices/${encodeURIComponent(deviceId)}/assign`, { prisoner_id: prisonerId });
+
+/** Register a device (SPEC "Beyond the spec"): with prisoner_id it is assigned in the same call. */
+export const registerDevice = (input: DeviceInput) => api.post<DeviceCreated>('/devices', input);
+
+export const deviceKey = (id: string) => ['devices', 'detail', id] as const;
+
+/** The prisoner's tracker as stored: last fix, battery, online (GET /devices/{id}); null when there is none. */
+export function useDevice(id: string | null) {
+  return useQuery({
+    queryKey: deviceKey(id ?? ''),
+    queryFn: () => api.get<Device>(`/devices/${encodeURIComponent(id!)}`),
+    enabled: id !== null,
+  });
+}
+
+/** The prisoner's open (unacknowledged) alerts; keyed 'alerts', so a live alert or anyone's step refreshes them. */
+export function usePrisonerOpenAlerts(prisonerId: number) {
+  return useQuery({
+    queryKey: ['alerts', 'prisoner-open', prisonerId],
+    queryFn: () =>
+      api.get<AlertPage>('/alert/prisoneralerts', { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN }),
+  });
+}
+
+/** The open alerts listed on the details screen; more are counted and linked to the alerts screen. */
+export const OPEN_ALERTS_SHOWN = 10;

@@ -1,5 +1,7 @@
 // Prisoner details (SPEC.md section 2 with DECISIONS.md item 16): the left card, About with the full update dialog,
-// Other Information, the tracking device and the inline editors of Behavior Remarks and Medical History.
+// Other Information, the tracking device and the inline editors of Behavior Remarks and Medical History; beyond the
+// spec, the live picture and the open alerts (issue 11, item 6; decision 029). The right column is a plain list of
+// sections: a new one is one more line there.
 import { useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +15,8 @@ import { StatusBadge } from '../../components/ui/status-badge';
 import { PrisonerAvatar } from './avatar';
 import { InlineTextEditor } from './inline-text-editor';
 import { TrackingDeviceBox } from './tracking-device-box';
+import { LivePicture } from './live-picture';
+import { PrisonerOpenAlerts } from './open-alerts';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
 type InlineField = 'behavior_record' | 'medical_history';
@@ -163,6 +167,9 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
           </section>
           <TrackingDeviceBox prisoner={prisoner} />
         </div>
+
+        <LivePicture prisoner={prisoner} />
+        <PrisonerOpenAlerts prisonerId={prisoner.prisoner_id} />
 
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />

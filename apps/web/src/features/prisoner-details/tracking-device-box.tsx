@@ -1,12 +1,15 @@
-// The tracking device box (DECISIONS.md item 16): the assigned device's id and name, and assigning another one.
-import { useState } from 'react';
+// The tracking device box (DECISIONS.md item 16): the assigned device's id and name, and assigning another one:
+// a free device, or a new one registered here and assigned in the same call (decision 029). The spec's default
+// device name is for a device without a name; a prisoner without a device reads "No tracker assigned".
+import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_DEVICE_NAME, type Prisoner } from '@prison/shared';
+import { DEFAULT_DEVICE_NAME, type DeviceCreated, type Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { assignDevice, useDevices } from './api';
+import { TextField } from '../../components/ui/field';
+import { assignDevice, registerDevice, useDevices } from './api';
 
 export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
   const queryClient = useQueryClient();
@@ -16,24 +19,30 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirmUnassign, setConfirmUnassign] = useState(false);
+  const [created, setCreated] = useState<DeviceCreated | null>(null);
   const devices = useDevices(managing);
   const deviceId = prisoner.tracking_device_id;
   // A device can be given to this prisoner when it is free (or already theirs).
   const available = devices.data?.filter((d) => d.prisoner_id === null && d.id !== deviceId) ?? [];
 
+  async function refresh() {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['prisoners'] }),
+      queryClient.invalidateQueries({ queryKey: ['devices'] }),
+    ]);
+  }
+
   async function change(targetDevice: string, prisonerId: number | null, message: string) {
     setBusy(true);
     setError(null);
+    setCreated(null);
     try {
       await assignDevice(targetDevice, prisonerId);
       notify(message);
       setChosen('');
       setConfirmUnassign(false);
       setManaging(false);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['prisoners'] }),
-        queryClient.invalidateQueries({ queryKey: ['devices'] }),
-      ]);
+      await refresh();
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to update the tracking device. Please try again.'));
     } finally {
@@ -57,9 +66,10 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
         </dd>
         <dt className="font-medium text-slate-600">Device</dt>
         <dd className="text-slate-900" data-testid="tracking-device-name">
-          {deviceId ? prisoner.tracking_device_name || DEFAULT_DEVICE_NAME : DEFAULT_DEVICE_NAME}
+          {deviceId ? prisoner.tracking_device_name || DEFAULT_DEVICE_NAME : 'No tracker assigned'}
         </dd>
       </dl>
+      {created && <NewDeviceSecret device={created} onDone={() => setCreated(null)} />}
 
       {!managing ? (
         <Button variant="secondary" size="sm" className="mt-4" onClick={() => setManaging(true)}>
@@ -106,6 +116,15 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
               Cancel
             </Button>
           </div>
+          <RegisterDeviceForm
+            prisonerId={prisoner.prisoner_id}
+            onRegistered={async (device) => {
+              notify('Tracking device registered and assigned.');
+              setManaging(false);
+              setCreated(device);
+              await refresh();
+            }}
+          />
         </div>
       )}
       {error && !confirmUnassign && (
@@ -124,5 +143,96 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
         onCancel={() => setConfirmUnassign(false)}
       />
     </section>
+  );
+}
+
+/**
+ * Registers a new device and assigns it to this prisoner in one call (POST /devices with prisoner_id). The id is the
+ * one the tracker reports (a phone app shows it); left empty, the server makes one up.
+ */
+function RegisterDeviceForm({
+  prisonerId,
+  onRegistered,
+}: {
+  prisonerId: number;
+  onRegistered(device: DeviceCreated): Promise<void>;
+}) {
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const device = await registerDevice({
+        id: id.trim() || undefined,
+        name: name.trim() || undefined,
+        prisoner_id: prisonerId,
+      });
+      setId('');
+      setName('');
+      await onRegistered(device);
+    } catch (failure) {
+      setError(errorMessage(failure, 'Failed to register the device. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="register-device-title"
+      className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3"
+      data-testid="register-device-form"
+    >
+      <h3 id="register-device-title" className="text-sm font-semibold text-slate-800">
+        Register a new device
+      </h3>
+      <TextField
+        label="Device identifier"
+        hint="As the tracker reports it; left empty, one is made up."
+        value={id}
+        maxLength={100}
+        autoComplete="off"
+        onChange={(event) => setId(event.target.value)}
+      />
+      <TextField
+        label="Device name"
+        hint={`Left empty: ${DEFAULT_DEVICE_NAME}.`}
+        value={name}
+        maxLength={100}
+        autoComplete="off"
+        onChange={(event) => setName(event.target.value)}
+      />
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <div>
+        <Button type="submit" size="sm" busy={busy}>
+          Register and assign
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The new device's secret, answered once by the server (only its hash is stored): shown until dismissed. */
+function NewDeviceSecret({ device, onDone }: { device: DeviceCreated; onDone(): void }) {
+  return (
+    <div role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+      <p className="font-medium">Device {device.id} registered. Its secret is shown this once:</p>
+      <code className="mt-1 block break-all rounded bg-white px-2 py-1" data-testid="new-device-secret">
+        {device.secret}
+      </code>
+      <Button size="sm" variant="secondary" className="mt-2" onClick={onDone}>
+        Done
+      </Button>
+    </div>
   );
 }
