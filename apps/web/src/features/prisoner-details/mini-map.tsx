@@ -45,12 +45,13 @@ export default function MiniMap({
         <CircleMarker
           center={[latitude, longitude]}
           radius={9}
+          // A Leaflet option read when the path is made (setStyle, which pathOptions goes through, ignores it).
+          className="prisoner-mini-marker"
           pathOptions={{
             color: '#ffffff',
             weight: 3,
             fillColor: online ? '#15803d' : '#64748b',
             fillOpacity: 1,
-            className: 'prisoner-mini-marker',
           }}
         />
       </MapView>
