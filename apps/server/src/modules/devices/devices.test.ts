@@ -98,4 +98,19 @@ describeEachEngine('devices API', (engine) => {
     const actions = (await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, device.id))).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['create', 'rotate-secret', 'delete']));
   });
+
+  it('answers when the newest fix was taken (last_fix_at) beside when the server last heard from it (decision 029)', async () => {
+    const device = await addDevice(ctx());
+    const before = (await ctx().api('GET', `/devices/${device.id}`)).json<Device>();
+    expect(before).toMatchObject({ last_fix_at: null, last_seen_at: null, last_battery: null });
+    const takenAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 45_000).toISOString();
+    const res = await ctx().api('POST', '/ingest/positions', {
+      positions: [{ device_id: device.id, secret: device.secret, latitude: 51.5, longitude: -0.12, timestamp: takenAt, battery: 64 }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (await ctx().api('GET', `/devices/${device.id}`)).json<Device>();
+    expect(after).toMatchObject({ last_fix_at: takenAt, last_battery: 64, online: true, latitude: 51.5, longitude: -0.12 });
+    // Heard from just now, about a fix taken 45 s ago.
+    expect(Date.parse(after.last_seen_at!)).toBeGreaterThan(Date.parse(takenAt) + 30_000);
+  });
 });

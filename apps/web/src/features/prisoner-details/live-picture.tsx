@@ -8,7 +8,8 @@ import type { Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { formatAge } from '../alerts/critical-alert-bar';
 import { useClientSettings, useGeofences } from '../location-history/api';
-import { liveDevice, useLiveDevice } from './use-live-device';
+import { liveDevice } from './live-device';
+import { useLiveDevice } from './use-live-device';
 
 /** The map library arrives only when a position is drawn. */
 const MiniMap = lazy(() => import('./mini-map'));
