@@ -61,11 +61,21 @@ export async function getDevice(db: DbOrTx, id: string): Promise<Device> {
   return toDevice(row);
 }
 
-/** Points the prisoner at this device (or at nothing). Both sides stay one-to-one: the unique column guarantees it. */
-async function assignInTx(tx: Tx, deviceId: string, prisonerId: number | null): Promise<void> {
+/**
+ * Points the prisoner at this device (or at nothing). Both sides stay one-to-one: the unique column guarantees it.
+ * Answers the device the prisoner wore until now, if another one: it is free from now on, and the tracking service's
+ * registry must hear of it too, or its next fixes would still be filed under this prisoner.
+ */
+async function assignInTx(tx: Tx, deviceId: string, prisonerId: number | null): Promise<string | null> {
+  let displaced: string | null = null;
   if (prisonerId !== null) {
-    const [prisoner] = await tx.select({ id: prisoners.prisonerId }).from(prisoners).where(eq(prisoners.prisonerId, prisonerId)).for('update');
+    const [prisoner] = await tx
+      .select({ id: prisoners.prisonerId, deviceId: prisoners.trackingDeviceId })
+      .from(prisoners)
+      .where(eq(prisoners.prisonerId, prisonerId))
+      .for('update');
     if (!prisoner) throw notFound(`prisoner_id: prisoner ${prisonerId} not found`);
+    if (prisoner.deviceId && prisoner.deviceId !== deviceId) displaced = prisoner.deviceId;
   }
   await tx.update(prisoners).set({ trackingDeviceId: null, updatedAt: new Date() }).where(eq(prisoners.trackingDeviceId, deviceId));
   if (prisonerId !== null) {
@@ -73,16 +83,27 @@ async function assignInTx(tx: Tx, deviceId: string, prisonerId: number | null): 
   }
   // Geofence states belong to whoever wore the device: a new wearer starts clean.
   await tx.delete(geofenceStates).where(eq(geofenceStates.deviceId, deviceId));
+  if (displaced) await tx.delete(geofenceStates).where(eq(geofenceStates.deviceId, displaced));
+  return displaced;
 }
 
-export async function registerDevice(db: DbOrTx, who: AuditActor, input: DeviceInput): Promise<DeviceCreated> {
+/** `displaced` receives the id of the device the prisoner wore before, when this one replaces it. */
+export async function registerDevice(
+  db: DbOrTx,
+  who: AuditActor,
+  input: DeviceInput,
+  displaced: string[] = [],
+): Promise<DeviceCreated> {
   const id = input.id ?? randomUUID();
   const secret = newDeviceSecret();
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, id));
     if (existing) throw conflict(`A device with id ${id} already exists`);
     await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, secretHash: hashSecret(secret) });
-    if (input.prisoner_id != null) await assignInTx(tx, id, input.prisoner_id);
+    if (input.prisoner_id != null) {
+      const before = await assignInTx(tx, id, input.prisoner_id);
+      if (before) displaced.push(before);
+    }
     const device = await getDevice(tx, id);
     // The secret itself never reaches the audit trail.
     await recordAudit(tx, who, { action: 'create', entity: 'device', entityId: id, after: device });
@@ -90,10 +111,18 @@ export async function registerDevice(db: DbOrTx, who: AuditActor, input: DeviceI
   });
 }
 
-export async function assignDevice(db: DbOrTx, who: AuditActor, id: string, prisonerId: number | null): Promise<Device> {
+/** `displaced` receives the id of the device the prisoner wore before, when this one replaces it. */
+export async function assignDevice(
+  db: DbOrTx,
+  who: AuditActor,
+  id: string,
+  prisonerId: number | null,
+  displaced: string[] = [],
+): Promise<Device> {
   return db.transaction(async (tx) => {
     const before = await getDevice(tx, id);
-    await assignInTx(tx, id, prisonerId);
+    const previous = await assignInTx(tx, id, prisonerId);
+    if (previous) displaced.push(previous);
     const after = await getDevice(tx, id);
     await recordAudit(tx, who, { action: prisonerId === null ? 'unassign' : 'assign', entity: 'device', entityId: id, before, after });
     return after;

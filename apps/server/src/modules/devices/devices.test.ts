@@ -113,4 +113,21 @@ describeEachEngine('devices API', (engine) => {
     // Heard from just now, about a fix taken 45 s ago.
     expect(Date.parse(after.last_seen_at!)).toBeGreaterThan(Date.parse(takenAt) + 30_000);
   });
+
+  it("a new device for a prisoner frees the old one at once, in the tracking registry too (no fix filed under them)", async () => {
+    const prisoner = await addPrisoner(ctx(), 'Rena', 'Swap');
+    const old = await addDevice(ctx(), { prisoner_id: prisoner.id });
+    const registry = ctx().app.tracking.registry;
+    expect(registry.get(old.id)?.prisonerId).toBe(prisoner.id);
+    // Registered and assigned in one call (the details screen's form): the old device belongs to nobody.
+    const created = await ctx().api('POST', '/devices', { name: 'Replacement', prisoner_id: prisoner.id });
+    expect(created.statusCode, created.body).toBe(201);
+    const replacement = created.json<Device>();
+    expect(registry.get(replacement.id)?.prisonerId).toBe(prisoner.id);
+    expect(registry.get(old.id)?.prisonerId ?? null).toBeNull();
+    // Assigned back: the replacement is freed the same way.
+    expect((await ctx().api('PUT', `/devices/${old.id}/assign`, { prisoner_id: prisoner.id })).statusCode).toBe(200);
+    expect(registry.get(old.id)?.prisonerId).toBe(prisoner.id);
+    expect(registry.get(replacement.id)?.prisonerId ?? null).toBeNull();
+  });
 });

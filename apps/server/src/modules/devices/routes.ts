@@ -31,8 +31,11 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await registerDevice(app.db, auditActor(request), request.body);
+      const displaced: string[] = [];
+      const created = await registerDevice(app.db, auditActor(request), request.body, displaced);
       await app.tracking.deviceChanged(created.id, { reassigned: true });
+      // The prisoner's previous device is free now: its next fixes belong to nobody.
+      for (const id of displaced) await app.tracking.deviceChanged(id, { reassigned: true });
       return reply.status(201).send(created);
     },
   );
@@ -49,8 +52,10 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const updated = await assignDevice(app.db, auditActor(request), request.params.id, request.body.prisoner_id);
+      const displaced: string[] = [];
+      const updated = await assignDevice(app.db, auditActor(request), request.params.id, request.body.prisoner_id, displaced);
       await app.tracking.deviceChanged(updated.id, { reassigned: true });
+      for (const id of displaced) await app.tracking.deviceChanged(id, { reassigned: true });
       return updated;
     },
   );
