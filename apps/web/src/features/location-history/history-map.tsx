@@ -49,12 +49,13 @@ function PlayerMarker({ position, follow }: { position: TrackPosition | null; fo
     <CircleMarker
       center={[position.lat, position.lng]}
       radius={8}
+      // A Leaflet option read when the path is made (setStyle, which pathOptions goes through, ignores it).
+      className="history-player-marker"
       pathOptions={{
         color: '#ffffff',
         weight: 3,
         fillColor: '#dc2626',
         fillOpacity: 1,
-        className: 'history-player-marker',
       }}
     />
   );
