@@ -15,7 +15,9 @@ describeEachEngine('server shutdown and connected browsers', (engine) => {
       const sockets = [browserSocket(baseUrl, cookie, { deltas: true }), browserSocket(baseUrl, cookie)];
       await Promise.all(sockets.map(connected));
       const reasons = Promise.all(
-        sockets.map((socket) => new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)))),
+        sockets.map(
+          (socket) => new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason))),
+        ),
       );
       const started = Date.now();
       await app.close();
