@@ -183,6 +183,7 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
     await expect(canvas).toHaveAttribute('data-stale', 'true');
     await expect(canvas).toHaveCSS('filter', 'grayscale(1)');
     await expectNoViolations(page, 'live map, feed reconnecting');
+    await page.screenshot({ path: test.info().outputPath('reconnecting-1440.png') });
 
     // The home page's overview (reached without a reload) says its counts are not current either.
     await mainNav.getByRole('link', { name: 'Home' }).click();
@@ -201,6 +202,12 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
       },
     );
     await expect(indicator).toHaveAttribute('data-state', 'lost');
+    // On a phone the top bar keeps the indicator (a dot) without overflowing; the banner wraps.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(indicator).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: test.info().outputPath('lost-390.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
     expect(Date.now() - stoppedAt).toBeGreaterThan(30_000);
 
     // Start it again on the same port and data directory: the socket reconnects with the same session cookie.

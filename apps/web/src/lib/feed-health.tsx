@@ -1,7 +1,7 @@
 // The health of the live feed (issue 11 item 1, docs/decisions/028): live, reconnecting (with the age of the newest
 // data), or lost. A control room must never be shown stale data as if it were live. realtime.tsx hands its one socket
 // to watchFeed(); screens read useFeedHealth().
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 
 export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'lost';
@@ -156,16 +156,34 @@ export function useFeedHealth(): FeedHealth {
   return useSyncExternalStore(subscribe, getFeedHealth);
 }
 
-/** The current time, ticking every `everyMs` while `enabled` (for "35 s ago"). */
-export function useNow(everyMs: number, enabled = true): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    if (!enabled) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs, enabled]);
-  return now;
+// One clock for every "N s ago" on screen, so that the banner and the map never disagree by a second.
+let clockNow = Date.now();
+let clock: ReturnType<typeof setInterval> | undefined;
+const clockListeners = new Set<() => void>();
+
+function subscribeClock(listener: () => void) {
+  clockListeners.add(listener);
+  if (!clock) {
+    clockNow = Date.now();
+    clock = setInterval(() => {
+      clockNow = Date.now();
+      for (const each of clockListeners) each();
+    }, 1_000);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0) {
+      clearInterval(clock);
+      clock = undefined;
+    }
+  };
+}
+
+const noClock = () => () => undefined;
+
+/** The current time, ticking every second while `enabled` (for "35 s ago"); one shared clock. */
+export function useNow(enabled = true): number {
+  return useSyncExternalStore(enabled ? subscribeClock : noClock, () => clockNow);
 }
 
 /** "14:02:11" (en-GB, 24 h). */

@@ -35,7 +35,7 @@ export function FeedHealthIndicator() {
 
 /** "data as of 14:02:11 (35 s ago)", ticking; "no live data received" when there were none. */
 export function DataAsOf({ time, className }: { time: number | null; className?: string }) {
-  const now = useNow(1_000, time !== null);
+  const now = useNow(time !== null);
   if (time === null) return <span className={className}>no live data received</span>;
   return (
     <span className={className} data-testid="data-as-of">

@@ -184,7 +184,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         </MapView>
         {stale && (
           <p
-            className="pointer-events-none absolute bottom-6 left-2 z-[1000] rounded bg-amber-100 px-3 py-1 text-sm font-medium text-slate-950 shadow"
+            className="pointer-events-none absolute top-2 left-1/2 z-[1000] max-w-[calc(100%-7rem)] -translate-x-1/2 rounded bg-amber-100 px-3 py-1 text-center text-sm font-medium text-slate-950 shadow"
             data-testid="live-map-stale"
           >
             Not live: <DataAsOf time={dataAsOf} />
