@@ -169,6 +169,11 @@ export function registerRealtime(app: FastifyInstance) {
   }, SESSION_SWEEP_MS);
   sweepTimer.unref();
 
+  // On shutdown the browsers' connections close first (they reconnect, and their pages say the feed is reconnecting,
+  // decision 028): an open WebSocket would otherwise hold the HTTP server's close until the 15 s forced exit.
+  app.addHook('preClose', async () => {
+    io.engine.close();
+  });
   app.addHook('onClose', async () => {
     clearInterval(sweepTimer);
     await io.close();

@@ -6,6 +6,7 @@ import { Menu, X } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
+import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
 
@@ -60,6 +61,7 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-3">
             {loggedIn ? (
               <>
+                <FeedHealthIndicator />
                 <OpenAlertCounts />
                 <Link to="/profile" className="hidden text-sm text-slate-100 hover:underline sm:inline" data-testid="admin-name">
                   {name}
@@ -100,6 +102,7 @@ export function Layout() {
       </header>
       {loggedIn && <CriticalAlertBar />}
       <DatabaseOutageBanner />
+      {loggedIn && <FeedHealthBanner />}
       <main className="flex flex-1 flex-col">
         <Outlet />
       </main>

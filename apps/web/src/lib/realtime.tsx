@@ -9,6 +9,7 @@ import type {
   ServiceUnavailableData,
 } from '@prison/shared';
 import { SESSION_QUERY_KEY, useAuth } from './auth';
+import { watchFeed } from './feed-health';
 import { leaveForLogin } from './session-end';
 import { reportServerDatabaseStatus } from './service-status';
 import { useToast } from './toast';
@@ -33,6 +34,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       // Batched `locationChanges` after the snapshot, not the complete set every second (docs/decisions/018).
       auth: { deltas: true } satisfies BrowserHandshakeAuth,
     });
+    // Live, reconnecting or lost, and the age of the newest data (lib/feed-health, decision 028).
+    const unwatchFeed = watchFeed(next);
     next.on('showAlert', (alert) => {
       pushAlert(alert);
       // Alert lists refresh without a reload; the web client never re-posts a received alert (DECISIONS.md item 2).
@@ -40,9 +43,14 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     });
     next.on('dataChanged', (topic) => void queryClient.invalidateQueries({ queryKey: [topic] }));
     // Events sent while the connection was down are lost: refetch what they would have refreshed. (The live map
-    // asks for a fresh position snapshot on every connect itself.)
-    next.io.on('reconnect', () => {
-      for (const topic of ['alerts', 'geofences', 'devices']) void queryClient.invalidateQueries({ queryKey: [topic] });
+    // asks for a fresh position snapshot on every connect itself.) Every connect after the first counts, also the
+    // retry below after a handshake refused for the database.
+    let connectedBefore = false;
+    next.on('connect', () => {
+      if (connectedBefore)
+        for (const topic of ['alerts', 'geofences', 'devices', 'overview'])
+          void queryClient.invalidateQueries({ queryKey: [topic] });
+      connectedBefore = true;
     });
     // The session ended (idle, expired, logged out, revoked, password changed, disabled): /login says why.
     next.on('sessionEnded', ({ message }) => leaveForLogin(message));
@@ -61,6 +69,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     setSocket(next);
     return () => {
       clearTimeout(retry);
+      unwatchFeed();
       next.close();
       setSocket(null);
     };

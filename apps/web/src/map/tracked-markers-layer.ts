@@ -127,6 +127,7 @@ export class TrackedMarkersLayer extends L.Layer {
   private frameImage: ImageData | null = null;
   /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
   pixelPathThreshold = PIXEL_PATH_THRESHOLD;
+  private stale = false;
 
   get size(): number {
     return this.markers.size;
@@ -252,6 +253,7 @@ export class TrackedMarkersLayer extends L.Layer {
     Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0' });
     pane.appendChild(canvas);
     this.canvas = canvas;
+    this.setStale(this.stale);
     this.projectionZoom = map.getZoom();
     for (const marker of this.markers.values()) this.project(marker);
     map.on('move zoom viewreset resize zoomend', this.requestFrame, this);
@@ -276,6 +278,15 @@ export class TrackedMarkersLayer extends L.Layer {
     this.canvas = null;
     this.projectionZoom = null;
     return this;
+  }
+
+  /** Greyed while the live feed is not live (decision 028): the positions are not current. */
+  setStale(stale: boolean): void {
+    this.stale = stale;
+    if (!this.canvas) return;
+    this.canvas.dataset.stale = String(stale);
+    this.canvas.style.filter = stale ? 'grayscale(1)' : '';
+    this.canvas.style.opacity = stale ? '0.5' : '';
   }
 
   private hideDuringZoom(): void {

@@ -3,8 +3,10 @@ import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
 import type { TrackedMarkersLayer } from './tracked-markers-layer';
 
-export function TrackedMarkers({ layer }: { layer: TrackedMarkersLayer }) {
+/** `stale`: the live feed is not live, the markers are greyed (decision 028). */
+export function TrackedMarkers({ layer, stale = false }: { layer: TrackedMarkersLayer; stale?: boolean }) {
   const map = useMap();
+  useEffect(() => layer.setStale(stale), [layer, stale]);
   useEffect(() => {
     layer.addTo(map);
     return () => {

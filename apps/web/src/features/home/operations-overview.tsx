@@ -8,6 +8,8 @@ import { api, errorMessage } from '../../lib/api-client';
 import { alertTone } from '../../lib/toast';
 import { formatAlertDateTime } from '../../lib/format';
 import { ErrorText, Loading } from '../../components/ui/status';
+import { isStale, useFeedHealth } from '../../lib/feed-health';
+import { DataAsOf } from '../../components/ui/feed-health';
 
 /** Counts change with every fix and alert; a background refetch keeps them near the present. */
 const REFRESH_MS = 10_000;
@@ -34,21 +36,31 @@ const numberLink = 'font-semibold tabular-nums text-brand-700 underline decorati
 
 export function OperationsOverview() {
   const overview = useOverview();
+  // Not current while the live feed is down or the last refetch failed (decision 028): the last counts stay, greyed.
+  const notCurrent = isStale(useFeedHealth().state) || overview.isRefetchError;
   if (overview.isPending) return <Loading text="Loading overview..." />;
-  if (overview.isError) return <ErrorText>{errorMessage(overview.error, 'Failed to fetch the overview.')}</ErrorText>;
+  if (!overview.data) return <ErrorText>{errorMessage(overview.error, 'Failed to fetch the overview.')}</ErrorText>;
   const data = overview.data;
   return (
-    <div className="flex flex-col gap-6" data-testid="operations-overview">
-      <p className="text-sm text-slate-600">
-        Counts as of{' '}
-        <time dateTime={data.as_of} data-testid="overview-as-of">
-          {new Date(data.as_of).toLocaleTimeString('en-GB')}
-        </time>
-      </p>
-      <RollTable overview={data} />
-      <div className="grid gap-6 md:grid-cols-2">
-        <OpenAlerts overview={data} />
-        <OfflineTrackers overview={data} />
+    <div className="flex flex-col gap-6" data-testid="operations-overview" data-stale={notCurrent}>
+      {notCurrent ? (
+        <p className="text-sm font-medium text-amber-900" data-testid="overview-not-current">
+          Not current: <DataAsOf time={Date.parse(data.as_of)} />
+        </p>
+      ) : (
+        <p className="text-sm text-slate-600">
+          Counts as of{' '}
+          <time dateTime={data.as_of} data-testid="overview-as-of">
+            {new Date(data.as_of).toLocaleTimeString('en-GB')}
+          </time>
+        </p>
+      )}
+      <div className={clsx('flex flex-col gap-6', notCurrent && 'grayscale')}>
+        <RollTable overview={data} />
+        <div className="grid gap-6 md:grid-cols-2">
+          <OpenAlerts overview={data} />
+          <OfflineTrackers overview={data} />
+        </div>
       </div>
     </div>
   );

@@ -9,6 +9,8 @@ import { Button } from '../../components/ui/button';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useSocket } from '../../lib/realtime';
+import { isStale, useFeedHealth } from '../../lib/feed-health';
+import { DataAsOf } from '../../components/ui/feed-health';
 import { useToast } from '../../lib/toast';
 import { MapView } from '../../map/map-view';
 import { DrawControl, type DrawnShape } from '../../map/draw-control';
@@ -80,6 +82,9 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   useEffect(() => () => feed.dispose(), [feed]);
 
   useLiveFeed(feed);
+  // Not live (decision 028): greyed markers, and the map and the counts say how old they are.
+  const { state: feedState, dataAsOf } = useFeedHealth();
+  const stale = isStale(feedState);
 
   const violations = useOpenViolations();
   const violationIds = violations.data ?? EMPTY_VIOLATIONS;
@@ -157,7 +162,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         ) : (
           <GeofenceList geofences={geofences.data} selectedId={selectedId} onSelect={select} />
         )}
-        <TrackedPrisonerList rows={rows} onFocus={focus} />
+        <TrackedPrisonerList rows={rows} onFocus={focus} stale={stale} dataAsOf={dataAsOf} />
       </aside>
       <div ref={containerRef} className="relative min-h-0 flex-1" data-testid="live-map" data-marker-count="0">
         <MapView settings={settings} className="h-full w-full" mapRef={mapRef}>
@@ -174,9 +179,17 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
               onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
             />
           )}
-          <TrackedMarkers layer={layer} />
+          <TrackedMarkers layer={layer} stale={stale} />
           <NewGeofence />
         </MapView>
+        {stale && (
+          <p
+            className="pointer-events-none absolute top-2 left-1/2 z-[1000] max-w-[calc(100%-7rem)] -translate-x-1/2 rounded bg-amber-100 px-3 py-1 text-center text-sm font-medium text-slate-950 shadow"
+            data-testid="live-map-stale"
+          >
+            Not live: <DataAsOf time={dataAsOf} />
+          </p>
+        )}
       </div>
     </div>
   );

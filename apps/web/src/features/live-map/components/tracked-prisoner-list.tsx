@@ -4,6 +4,7 @@ import { clsx } from 'clsx';
 import { TextField } from '../../../components/ui/field';
 import { EmptyState } from '../../../components/ui/status';
 import { prisonerLabel } from '../../../lib/prisoner-label';
+import { formatClock } from '../../../lib/feed-health';
 
 export interface TrackedPrisonerRow {
   trackingId: string;
@@ -20,6 +21,9 @@ export interface TrackedPrisonerRow {
 interface TrackedPrisonerListProps {
   rows: TrackedPrisonerRow[];
   onFocus(row: TrackedPrisonerRow): void;
+  /** The live feed is not live (decision 028): the counts and rows are as of `dataAsOf`, not current. */
+  stale?: boolean;
+  dataAsOf?: number | null;
 }
 
 // Alarm first, then online, then by name: what an operator must look at comes to the top.
@@ -30,7 +34,7 @@ function rank(row: TrackedPrisonerRow): number {
 const MAX_ROWS = 300;
 const byName = new Intl.Collator('en').compare;
 
-export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps) {
+export function TrackedPrisonerList({ rows, onFocus, stale = false, dataAsOf = null }: TrackedPrisonerListProps) {
   const [search, setSearch] = useState('');
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -50,7 +54,8 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
         <h2 id="tracked-title" className="font-semibold">
           Tracked prisoners
         </h2>
-        <p className="text-xs text-slate-600" data-testid="tracked-summary">
+        <p className={clsx('text-xs', stale ? 'text-amber-900' : 'text-slate-600')} data-testid="tracked-summary">
+          {stale && (dataAsOf === null ? 'No live data: ' : `As of ${formatClock(dataAsOf)}: `)}
           {online} online · {rows.length - online} offline · {violations} in violation
         </p>
         <TextField
@@ -65,7 +70,7 @@ export function TrackedPrisonerList({ rows, onFocus }: TrackedPrisonerListProps)
           {rows.length === 0 ? 'No tracked prisoners yet.' : 'No tracked prisoner matches the search.'}
         </EmptyState>
       ) : (
-        <ul className="min-h-0 flex-1 overflow-y-auto" aria-label="Tracked prisoners">
+        <ul className={clsx('min-h-0 flex-1 overflow-y-auto', stale && 'grayscale')} aria-label="Tracked prisoners">
           {filtered.slice(0, MAX_ROWS).map((row) => (
             <li key={row.trackingId}>
               <button

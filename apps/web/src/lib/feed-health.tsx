@@ -1,0 +1,202 @@
+// The health of the live feed (issue 11 item 1, docs/decisions/028): live, reconnecting (with the age of the newest
+// data), or lost. A control room must never be shown stale data as if it were live. realtime.tsx hands its one socket
+// to watchFeed(); screens read useFeedHealth().
+import { useSyncExternalStore } from 'react';
+import type { Socket } from 'socket.io-client';
+
+export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'lost';
+
+/** Without a connection for longer than this, the feed is "lost" rather than "reconnecting". */
+export const LOST_AFTER_MS = 30_000;
+
+/** Server events that carry live data (positions and alerts). */
+const DATA_EVENTS = new Set(['locationUpdate', 'locationChanges', 'userDisconnected', 'showAlert']);
+
+export interface FeedSignals {
+  /** The socket is connected now. */
+  connected: boolean;
+  /** When this socket was opened (login or page load). */
+  openedAt: number;
+  /** When the connection last dropped; null while it has not dropped since it was opened. */
+  disconnectedAt: number | null;
+  /** socket.io-client stopped trying (reconnect_failed). */
+  gaveUp: boolean;
+  /** Newest live data event received (positions, alerts). */
+  newestDataAt: number | null;
+  /**
+   * The last moment the browser's data is known to match the server's: the newest packet or heartbeat heard, or the
+   * moment of a clean close (everything sent before it has arrived).
+   */
+  currentAt: number | null;
+}
+
+export interface FeedHealth {
+  state: FeedState;
+  /** The time the shown live data is as of; null while live (it is current) or when none was ever received. */
+  dataAsOf: number | null;
+  /** Newest live data event received, as of the last state change (not updated while live). */
+  newestDataAt: number | null;
+}
+
+/** The state machine, a pure function of what the socket said and the time. */
+export function feedState(signals: FeedSignals, now: number): FeedState {
+  if (signals.connected) return 'live';
+  if (signals.gaveUp) return 'lost';
+  const since = signals.disconnectedAt ?? signals.openedAt;
+  if (now - since > LOST_AFTER_MS) return 'lost';
+  return signals.disconnectedAt === null ? 'connecting' : 'reconnecting';
+}
+
+export function feedHealthAt(signals: FeedSignals, now: number): FeedHealth {
+  const state = feedState(signals, now);
+  const known = [signals.currentAt, signals.newestDataAt].filter((t): t is number => t !== null);
+  return {
+    state,
+    dataAsOf: state === 'live' || known.length === 0 ? null : Math.max(...known),
+    newestDataAt: signals.newestDataAt,
+  };
+}
+
+/** Whether a screen must present its live data as not current. */
+export function isStale(state: FeedState): boolean {
+  return state === 'reconnecting' || state === 'lost';
+}
+
+// The store: one socket at a time (realtime.tsx). Packets only move the mutable times; listeners hear of a change of
+// state, so a busy feed does not re-render every screen several times a second.
+const IDLE: FeedSignals = {
+  connected: false,
+  openedAt: 0,
+  disconnectedAt: null,
+  gaveUp: false,
+  newestDataAt: null,
+  currentAt: null,
+};
+let signals: FeedSignals = { ...IDLE, openedAt: Date.now() };
+let snapshot: FeedHealth = feedHealthAt(signals, Date.now());
+let lostTimer: ReturnType<typeof setTimeout> | undefined;
+const listeners = new Set<() => void>();
+
+function recompute() {
+  const now = Date.now();
+  const next = feedHealthAt(signals, now);
+  clearTimeout(lostTimer);
+  lostTimer = undefined;
+  if (next.state === 'connecting' || next.state === 'reconnecting') {
+    const since = signals.disconnectedAt ?? signals.openedAt;
+    lostTimer = setTimeout(recompute, Math.max(0, since + LOST_AFTER_MS - now) + 1);
+  }
+  if (
+    next.state === snapshot.state &&
+    next.dataAsOf === snapshot.dataAsOf &&
+    next.newestDataAt === snapshot.newestDataAt
+  )
+    return;
+  snapshot = next;
+  for (const listener of listeners) listener();
+}
+
+/** The subset of a socket.io-client Socket the feed watches (a fake one in the tests). */
+export type WatchedSocket = Pick<Socket, 'on' | 'off' | 'onAny' | 'offAny' | 'connected'> & {
+  io: Pick<Socket['io'], 'on' | 'off'>;
+};
+
+/** Follows one socket until the returned function is called (logout, socket replaced). */
+export function watchFeed(socket: WatchedSocket): () => void {
+  signals = { ...IDLE, openedAt: Date.now(), connected: socket.connected };
+  const heard = () => {
+    signals.currentAt = Date.now();
+  };
+  const onAny = (event: string) => {
+    if (DATA_EVENTS.has(event)) signals.newestDataAt = Date.now();
+  };
+  const onConnect = () => {
+    signals = { ...signals, connected: true, disconnectedAt: null, gaveUp: false, currentAt: Date.now() };
+    recompute();
+  };
+  const onDisconnect = (reason: string) => {
+    const now = Date.now();
+    // A clean close comes after everything sent before it; a dead link (ping timeout, transport error) may have
+    // swallowed what came after the last packet heard.
+    const clean = reason === 'transport close' || reason === 'io server disconnect';
+    signals = { ...signals, connected: false, disconnectedAt: now, currentAt: clean ? now : signals.currentAt };
+    recompute();
+  };
+  const onGaveUp = () => {
+    signals = { ...signals, gaveUp: true };
+    recompute();
+  };
+  socket.on('connect', onConnect);
+  socket.on('disconnect', onDisconnect);
+  socket.onAny(onAny);
+  socket.io.on('packet', heard);
+  socket.io.on('ping', heard);
+  socket.io.on('reconnect_failed', onGaveUp);
+  recompute();
+  return () => {
+    socket.off('connect', onConnect);
+    socket.off('disconnect', onDisconnect);
+    socket.offAny(onAny);
+    socket.io.off('packet', heard);
+    socket.io.off('ping', heard);
+    socket.io.off('reconnect_failed', onGaveUp);
+    signals = { ...IDLE, openedAt: Date.now() };
+    recompute();
+  };
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const getFeedHealth = () => snapshot;
+
+export function useFeedHealth(): FeedHealth {
+  return useSyncExternalStore(subscribe, getFeedHealth);
+}
+
+// One clock for every "N s ago" on screen, so that the banner and the map never disagree by a second.
+let clockNow = Date.now();
+let clock: ReturnType<typeof setInterval> | undefined;
+const clockListeners = new Set<() => void>();
+
+function subscribeClock(listener: () => void) {
+  clockListeners.add(listener);
+  if (!clock) {
+    clockNow = Date.now();
+    clock = setInterval(() => {
+      clockNow = Date.now();
+      for (const each of clockListeners) each();
+    }, 1_000);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0) {
+      clearInterval(clock);
+      clock = undefined;
+    }
+  };
+}
+
+const noClock = () => () => undefined;
+
+/** The current time, ticking every second while `enabled` (for "35 s ago"); one shared clock. */
+export function useNow(enabled = true): number {
+  return useSyncExternalStore(enabled ? subscribeClock : noClock, () => clockNow);
+}
+
+/** "14:02:11" (en-GB, 24 h). */
+export function formatClock(time: number): string {
+  return new Date(time).toLocaleTimeString('en-GB');
+}
+
+/** "35 s ago", "4 min ago", "2 h 5 min ago". */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours} h ${minutes % 60} min ago`;
+}
