@@ -16,12 +16,11 @@ const baseURL = `http://localhost:${port}`;
 const outDir = path.join(root, 'docs', 'screens');
 const webDist = path.join(root, '.tmp', `web-dist-screens-${port}`);
 const ADMIN = { username: 'admin', password: 'night-shift-control-2026' };
+/** A long page is photographed from the top down to `screens` window heights at most (keeps the PNGs small). */
 const WIDTHS = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
+  { width: 1440, height: 900, screens: 2 },
+  { width: 390, height: 844, screens: 3 },
 ];
-/** A long page is photographed from the top down to this many window heights at most. */
-const MAX_SCREENS_TALL = 3;
 
 function run(command, args, env = {}, cwd = '.') {
   const result = spawnSync(command, args, {
@@ -223,7 +222,7 @@ try {
     for (const size of WIDTHS) {
       const page = await screen.ctx.newPage();
       page.setDefaultTimeout(30_000);
-      await page.setViewportSize(size);
+      await page.setViewportSize({ width: size.width, height: size.height });
       await page.goto(screen.path);
       await screen.ready(page).waitFor({ timeout: 30_000 });
       if (screen.act) await screen.act(page);
@@ -243,7 +242,7 @@ try {
       await page.screenshot({
         path: path.join(outDir, `${screen.name}-${size.width}.png`),
         fullPage: true,
-        clip: { x: 0, y: 0, width: size.width, height: Math.min(scrollHeight, size.height * MAX_SCREENS_TALL) },
+        clip: { x: 0, y: 0, width: size.width, height: Math.min(scrollHeight, size.height * size.screens) },
         animations: 'disabled',
         caret: 'hide',
       });
