@@ -148,6 +148,14 @@ test('the screens below cover every route of router.tsx', () => {
   expect([...new Set(screens.map((s) => s.route))].sort()).toEqual([...new Set(paths)].sort());
 });
 
+test('the desktop menu links Communication and Profile (issue 11, item 9)', async ({ adminPage: page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Communication', exact: true })).toHaveAttribute('href', '/communication');
+  await expect(nav.getByRole('link', { name: 'Profile', exact: true })).toHaveAttribute('href', '/profile');
+});
+
 let seeded: Promise<Seeded> | undefined;
 
 /** A tracked prisoner with a short track, an open Critical (its SOS) and a log entry; made once for the file. */
@@ -155,11 +163,12 @@ async function seed(api: APIRequestContext): Promise<Seeded> {
   const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Axe'), last_name: 'Screens' });
   const name = `${prisoner.first_name} ${prisoner.last_name}`;
   const now = Math.floor(Date.now() / 1000);
-  for (const [i, params] of [
+  const fixes: Record<string, string | number>[] = [
     { lat: 51.5007, lon: -0.1246, timestamp: now - 60 },
     { lat: 51.501, lon: -0.124, timestamp: now - 30 },
     { lat: 51.5012, lon: -0.1238, timestamp: now, alarm: 'sos' },
-  ].entries()) {
+  ];
+  for (const [i, params] of fixes.entries()) {
     const res = await api.get('/api/v1/ingest/osmand', { params: { id: prisoner.deviceId, ...params } });
     expect(res.status(), `fix ${i}: ${await res.text()}`).toBe(200);
   }
@@ -210,6 +219,11 @@ for (const size of [
         // The open Critical stays on the first screen, its Acknowledge at hand, at both widths.
         const bar = page.getByTestId('critical-alert-bar');
         await expect(bar.getByRole('button', { name: 'Acknowledge' }).first()).toBeInViewport();
+      }
+      if (screen.admin && size.width === 1440) {
+        // Every link of the desktop menu on one line beside the top bar's counts, name and Logout.
+        const nav = await page.getByRole('navigation', { name: 'Main' }).boundingBox();
+        expect(nav?.height ?? 0, 'the desktop menu fits on one line').toBeLessThan(44);
       }
       if (screen.reachable) {
         // Scrolled down to, never sideways: a row's actions must be on screen in the row's own width.
