@@ -17,7 +17,9 @@ const desktopLinks = [
   { to: '/location-history', label: 'Location History' },
   { to: '/allAlerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
+  { to: '/communication', label: 'Communication' },
   { to: '/audit', label: 'Audit' },
+  { to: '/profile', label: 'Profile' },
 ];
 
 const mobileLinks = [
@@ -51,7 +53,7 @@ export function Layout() {
             <img src="/logo.svg" alt="" className="h-8 w-8" />
             <span className="text-lg">Prison Control</span>
           </Link>
-          <nav aria-label="Main" className="hidden flex-1 items-center gap-1 xl:flex">
+          <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-1 xl:flex">
             {desktopLinks.map((link) => (
               <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
                 {link.label}

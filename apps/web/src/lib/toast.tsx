@@ -65,7 +65,7 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div className="pointer-events-none fixed right-4 bottom-4 z-[2000] flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
+      <div data-testid="toast-area" className="pointer-events-none fixed right-4 bottom-4 z-[2000] flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
         <div role="status" aria-live="polite" className="flex flex-col gap-2">
           {notices.map((notice) => (
             <div

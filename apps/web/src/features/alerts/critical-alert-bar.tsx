@@ -78,7 +78,10 @@ export function CriticalAlertBar() {
             </>
           )}
         </h2>
-        <ul className="mt-1 flex max-h-36 flex-col divide-y divide-red-200 overflow-y-auto" aria-label="Open Critical alerts">
+        <ul
+          className="mt-1 flex max-h-36 flex-col divide-y divide-red-200 overflow-y-auto"
+          aria-label="Open Critical alerts"
+        >
           {alerts.map((alert) => (
             <li
               key={alert.id}
@@ -92,11 +95,7 @@ export function CriticalAlertBar() {
                 {formatAge(now - new Date(alert.timestamp).getTime())}
               </time>
               <span className="flex gap-2">
-                <Button
-                  size="sm"
-                  variant="danger"
-                  onClick={() => setAcknowledging(alert.id)}
-                >
+                <Button size="sm" variant="danger" onClick={() => setAcknowledging(alert.id)}>
                   Acknowledge
                 </Button>
                 {alert.device_id && (
@@ -160,9 +159,10 @@ export function OpenAlertCounts() {
           key={type}
           className={clsx('rounded-full px-2 py-0.5', counts[type] > 0 ? className : 'bg-white/15 text-white')}
           data-level={type}
+          title={type}
         >
           {counts[type]}
-          <span className="sr-only lg:not-sr-only"> {type}</span>
+          <span className="sr-only 2xl:not-sr-only"> {type}</span>
         </span>
       ))}
     </Link>

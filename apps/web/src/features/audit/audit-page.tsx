@@ -148,8 +148,10 @@ export function AuditPage() {
       ) : (
         <div className="rounded-lg border border-slate-200 bg-white px-4 shadow-sm">
           <p className="pt-3 text-sm text-slate-600">{audit.data.total.toLocaleString('en-GB')} entries</p>
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+          {/* On a phone the table scrolls sideways in this box rather than crushing its columns (decision 030); the box
+              takes the keyboard focus, so the arrow keys scroll it too. */}
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Audit entries">
+            <table className="w-full min-w-[48rem] text-left text-sm">
               <thead className="border-b border-slate-200 text-slate-600">
                 <tr>
                   <th className="w-8 py-2">

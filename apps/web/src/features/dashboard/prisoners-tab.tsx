@@ -16,6 +16,7 @@ import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { createPrisoner, deletePrisoner, registerCellOccupant, usePrisonerList } from './api';
 import { FilterPanel, ListToolbar, TableShell, tdClass, thClass } from './list-toolbar';
+import { stickyEndCell, stickyEndHeadCell } from '../../components/ui/table-classes';
 
 interface Filters {
   first_name: string;
@@ -180,7 +181,7 @@ export function PrisonersTab() {
                       {h}
                     </th>
                   ))}
-                  <th scope="col" className={thClass}>
+                  <th scope="col" className={`${thClass} ${stickyEndHeadCell}`}>
                     <span className="sr-only">Actions</span>
                   </th>
                 </tr>
@@ -198,7 +199,7 @@ export function PrisonersTab() {
                     <td className={tdClass}>
                       <StatusBadge status={p.status} />
                     </td>
-                    <td className={`${tdClass} text-right`}>
+                    <td className={`${tdClass} ${stickyEndCell} text-right`}>
                       <RowMenu
                         label={`Actions for prisoner ${p.prisoner_id} ${p.first_name} ${p.last_name}`}
                         actions={[

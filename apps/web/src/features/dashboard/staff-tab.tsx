@@ -19,6 +19,7 @@ import { RowMenu } from '../../components/ui/row-menu';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { createStaff, deleteStaff, updateStaff, useStaffList } from './api';
 import { FilterPanel, ListToolbar, TableShell, tdClass, thClass } from './list-toolbar';
+import { stickyEndCell, stickyEndHeadCell } from '../../components/ui/table-classes';
 import { StaffFormDialog } from './staff-form-dialog';
 
 interface Filters {
@@ -224,7 +225,7 @@ export function StaffTab({ role }: { role: StaffRole }) {
                       </th>
                     ),
                   )}
-                  <th scope="col" className={thClass}>
+                  <th scope="col" className={`${thClass} ${stickyEndHeadCell}`}>
                     <span className="sr-only">Actions</span>
                   </th>
                 </tr>
@@ -240,7 +241,7 @@ export function StaffTab({ role }: { role: StaffRole }) {
                     <td className={tdClass}>{s.rank ?? '—'}</td>
                     <td className={tdClass}>{s.department ?? '—'}</td>
                     <td className={tdClass}>{s.contact_info ?? '—'}</td>
-                    <td className={`${tdClass} text-right`}>
+                    <td className={`${tdClass} ${stickyEndCell} text-right`}>
                       <RowMenu
                         label={`Actions for ${s.role === 'Police' ? 'officer' : 'guard'} ${s.staff_id} ${s.first_name} ${s.last_name}`}
                         actions={[

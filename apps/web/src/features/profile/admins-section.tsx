@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
+import { stickyEndCell } from '../../components/ui/table-classes';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
@@ -123,7 +124,7 @@ export function AdminsSection() {
                 <th className="py-2 pr-4 font-medium">Name</th>
                 <th className="py-2 pr-4 font-medium">Status</th>
                 <th className="py-2 pr-4 font-medium">Sessions</th>
-                <th className="py-2 font-medium">
+                <th className={`py-2 pl-2 font-medium ${stickyEndCell}`}>
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
@@ -140,23 +141,25 @@ export function AdminsSection() {
                   <td className="py-2 pr-4">{admin.name}</td>
                   <td className="py-2 pr-4">{statusText(admin)}</td>
                   <td className="py-2 pr-4">{admin.active_sessions}</td>
-                  <td className="flex justify-end gap-2 py-2">
-                    {admin.locked_until && (
-                      <Button variant="secondary" size="sm" onClick={() => run(admin, 'unlock')}>
-                        Unlock
-                      </Button>
-                    )}
-                    {admin.disabled ? (
-                      <Button variant="secondary" size="sm" onClick={() => run(admin, 'enable')}>
-                        Enable
-                      </Button>
-                    ) : (
-                      admin.id !== adminId && (
-                        <Button variant="danger" size="sm" onClick={() => setDisabling(admin)}>
-                          Disable
+                  <td className={`py-2 pl-2 ${stickyEndCell}`}>
+                    <div className="flex justify-end gap-2">
+                      {admin.locked_until && (
+                        <Button variant="secondary" size="sm" onClick={() => run(admin, 'unlock')}>
+                          Unlock
                         </Button>
-                      )
-                    )}
+                      )}
+                      {admin.disabled ? (
+                        <Button variant="secondary" size="sm" onClick={() => run(admin, 'enable')}>
+                          Enable
+                        </Button>
+                      ) : (
+                        admin.id !== adminId && (
+                          <Button variant="danger" size="sm" onClick={() => setDisabling(admin)}>
+                            Disable
+                          </Button>
+                        )
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

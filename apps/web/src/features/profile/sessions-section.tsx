@@ -4,6 +4,7 @@ import type { SessionInfo } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
+import { stickyEndCell } from '../../components/ui/table-classes';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useRevokeSession, useSessions } from './api';
@@ -42,7 +43,7 @@ export function SessionsSection() {
               <th className="py-2 pr-4 font-medium">Last seen</th>
               <th className="py-2 pr-4 font-medium">Address</th>
               <th className="py-2 pr-4 font-medium">Browser</th>
-              <th className="py-2 font-medium">
+              <th className={`py-2 pl-2 font-medium ${stickyEndCell}`}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -55,16 +56,19 @@ export function SessionsSection() {
                 data-current={session.current || undefined}
                 className="border-b border-slate-100"
               >
-                <td className="py-2 pr-4 whitespace-nowrap">{when(session.created_at)}</td>
+                <td className="py-2 pr-4 whitespace-nowrap">
+                  {when(session.created_at)}
+                  {/* Beside the date, not in the pinned actions column, which stays narrow on a phone. */}
+                  {session.current && (
+                    <span className="ml-2 rounded bg-green-100 px-2 py-0.5 text-xs text-green-800">This browser</span>
+                  )}
+                </td>
                 <td className="py-2 pr-4 whitespace-nowrap">{when(session.last_seen_at)}</td>
                 <td className="py-2 pr-4">{session.ip ?? '—'}</td>
                 <td className="max-w-xs truncate py-2 pr-4" title={session.user_agent ?? undefined}>
                   {session.user_agent ?? '—'}
                 </td>
-                <td className="py-2 text-right whitespace-nowrap">
-                  {session.current && (
-                    <span className="mr-3 rounded bg-green-100 px-2 py-0.5 text-xs text-green-800">This browser</span>
-                  )}
+                <td className={`py-2 pl-2 text-right whitespace-nowrap ${stickyEndCell}`}>
                   <Button variant="secondary" size="sm" onClick={() => setTarget(session)}>
                     Revoke
                   </Button>
