@@ -109,14 +109,14 @@ const screens: Screen[] = [
     label: 'allAlerts',
     url: () => '/allAlerts',
     admin: true,
-    ready: (p) => p.getByRole('list', { name: 'Alerts' }),
+    ready: (p) => p.getByRole('list', { name: 'Alerts', exact: true }),
   },
   {
     route: '/alerts',
     label: 'alerts',
     url: () => '/alerts',
     admin: true,
-    ready: (p) => p.getByRole('list', { name: 'Alerts' }),
+    ready: (p) => p.getByRole('list', { name: 'Alerts', exact: true }),
   },
   {
     route: '/communication',
