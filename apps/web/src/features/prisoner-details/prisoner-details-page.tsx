@@ -13,6 +13,7 @@ import { StatusBadge } from '../../components/ui/status-badge';
 import { PrisonerAvatar } from './avatar';
 import { InlineTextEditor } from './inline-text-editor';
 import { TrackingDeviceBox } from './tracking-device-box';
+import { KeepApartSection } from './keep-apart-section';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
 type InlineField = 'behavior_record' | 'medical_history';
@@ -164,6 +165,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
           <TrackingDeviceBox prisoner={prisoner} />
         </div>
 
+        <KeepApartSection prisoner={prisoner} />
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />
       </div>
