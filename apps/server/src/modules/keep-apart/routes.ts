@@ -19,7 +19,8 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Open screens refetch, and the live monitor re-reads the active pairs. */
   const changed = async () => {
     app.realtime.toBrowsers().emit('dataChanged', 'keep-apart');
-    await app.reloadKeepApart();
+    // Committed already: a failed reload is logged, not answered as a failure of the write.
+    await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
   };
 
   app.get(

@@ -143,6 +143,8 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       await deletePrisoner(app.db, auditActor(request), request.params.id);
       changed();
       await trackedDeviceChanged(wore);
+      // Their keep-apart pairs went with them (on delete cascade): the live monitor drops them too.
+      await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
       return { message: PRISONER_DELETED_MESSAGE };
     },
   );
