@@ -72,6 +72,7 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   await expect(dialog).toBeHidden();
   await expect(section).toContainText(`Lee ${lastName} · #${lee.prisoner_id}`);
   await expect(section).toContainText('Violence · Not in the same block · Fight in the workshop');
+  await expectNoViolations(page, 'details with a keep-apart pair');
 
   // Stored as made on screen.
   const pairs = (await (await api.get(`/api/v1/keep-apart?prisoner_id=${lee.prisoner_id}`)).json()) as {
@@ -91,6 +92,7 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   );
   await expect(picker.getByRole('button', { name: `Override the rules and assign cell ${cellId}` })).toBeVisible();
   await expect(picker.getByTestId(`refusals-${otherCell}`)).toHaveCount(0); // his own cell
+  await expectNoViolations(page, 'cell picker with refused cells');
 
   // Ending the pair on the details screen asks why, and lifts the refusal.
   await page.keyboard.press('Escape');
