@@ -108,3 +108,42 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   expect(checks.data.find((c) => c.cell_id === cellId)!.refusals).toEqual([]);
   expect(checks.data.find((c) => c.cell_id === third)!.refusals).toEqual([]);
 });
+
+test('the cell picker of a new prisoner marks the cells of the other sex; the override carries the reason to the create', async ({
+  adminPage: page,
+  api,
+}) => {
+  const { block, cellId } = await seedCell(api, { capacity: 3 });
+  const lastName = unique('Picker');
+  const otto = await seedPrisoner(api, { first_name: 'Otto', last_name: lastName, gender: 'Male', status: 'Incarcerated', cell_id: cellId });
+
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Create New Prisoner' }).click();
+  const form = page.getByRole('dialog', { name: 'Create New Prisoner' });
+  await form.getByLabel('First name').fill('Una');
+  await form.getByLabel('Last name').fill(lastName);
+  await form.getByLabel('Date of birth').fill('1991-04-06');
+  await form.getByLabel('Gender').selectOption('Female');
+  await form.getByLabel('Status').selectOption('On Trial');
+  await form.getByRole('button', { name: 'Select Cell ID' }).click();
+  const picker = page.getByRole('dialog', { name: 'Select Block and Cell' });
+  await picker.getByLabel('Block').selectOption(block);
+  await expect(picker.getByTestId(`refusals-${cellId}`)).toContainText(`holds Otto ${lastName} (#${otto.prisoner_id}) (male); The new prisoner is female: a cell holds prisoners of one sex`);
+  await expect(picker.getByRole('button', { name: `Assign cell ${cellId}`, exact: true })).toHaveCount(0);
+  await picker.getByRole('button', { name: `Override the rules and assign cell ${cellId}` }).click();
+  const override = page.getByRole('dialog', { name: `Override the cell rules for cell ${cellId}` });
+  await override.getByLabel('Reason for the override').fill('Family unit, approved by the governor');
+  await override.getByRole('button', { name: 'Override and assign' }).click();
+  await expect(picker).toBeHidden();
+  await expect(form.getByTestId('chosen-cell')).toHaveText(cellId);
+  await expect(form.getByTestId('cell-override')).toContainText('Family unit, approved by the governor');
+  await form.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Prisoner created successfully!')).toBeVisible();
+
+  const found = (await (await api.get(`/api/v1/prisoner/all?q=${lastName}&first_name=Una`)).json()) as {
+    prisoners: { prisoner_id: number; cell_id: string }[];
+  };
+  expect(found.prisoners).toMatchObject([{ cell_id: cellId }]);
+  const audit = await api.get(`/api/v1/audit?action=override_cell_rule&entity=prisoner&entity_id=${found.prisoners[0]!.prisoner_id}`);
+  expect(JSON.stringify(await audit.json())).toContain('Family unit, approved by the governor');
+});

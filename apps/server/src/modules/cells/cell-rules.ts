@@ -156,7 +156,7 @@ export async function checkCells(db: DbOrTx, query: CellCheckQuery): Promise<Cel
   const id = query.prisoner_id ?? null;
   let prisoner: RulePrisoner = {
     prisoner_id: null,
-    first_name: 'The prisoner',
+    first_name: 'The new prisoner',
     last_name: '',
     gender: query.gender ?? null,
     status: query.status ?? null,
