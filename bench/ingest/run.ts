@@ -4,8 +4,12 @@
 // its showAlert on a logged-in browser socket, and checks that every acknowledged fix is in the database.
 // Baseline (same run, same database): one INSERT transaction per fix, the approach the batched writer replaces.
 //
+// With --keep-apart-pairs N (default 1,000; 0 skips it) the same load runs a second time on the same database with
+// 2N of the devices worn by prisoners in N keep-apart pairs (decision 032), and its figures are printed beside the
+// first run's.
+//
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
-//        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200]
+//        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
 import { randomBytes } from 'node:crypto';
@@ -19,7 +23,7 @@ import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
-import { devices, geofences, positions } from '../../apps/server/src/db/schema';
+import { devices, geofences, keepApartPairs, positions, prisoners } from '../../apps/server/src/db/schema';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { percentile, printFigures, type Figure } from '../lib/report';
@@ -34,11 +38,13 @@ const { values: args } = parseArgs({
     'osmand-loops': { type: 'string', default: '48' },
     'batch-loops': { type: 'string', default: '4' },
     'batch-size': { type: 'string', default: '200' },
+    'keep-apart-pairs': { type: 'string', default: '1000' },
   },
 });
 const SECONDS = Number(args.seconds);
 const DEVICES = Number(args.devices);
 const GEOFENCES = Number(args.geofences);
+const PAIRS = Math.min(Number(args['keep-apart-pairs']), Math.floor(DEVICES / 2));
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CENTRE = { lat: 51.5, lng: -0.12 };
 /** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
@@ -153,6 +159,40 @@ function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
 }
 
+/** 2N prisoners wearing the first 2N devices, in N keep-apart pairs (device 2k with device 2k+1). */
+async function seedKeepApart(database: Database, pairs: number): Promise<void> {
+  const rows = Array.from({ length: pairs * 2 }, (_, i) => ({
+    firstName: 'Bench',
+    lastName: `Prisoner ${i}`,
+    status: 'Incarcerated',
+    trackingDeviceId: `bench-${i}`,
+  }));
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const made = await database.db.insert(prisoners).values(rows.slice(i, i + 1000)).returning({ id: prisoners.prisonerId });
+    ids.push(...made.map((m) => m.id));
+  }
+  const pairRows = Array.from({ length: pairs }, (_, k) => ({
+    prisonerA: ids[2 * k]!,
+    prisonerB: ids[2 * k + 1]!,
+    reason: 'Violence',
+    scope: 'cell',
+    createdBy: 'bench',
+  }));
+  for (let i = 0; i < pairRows.length; i += 1000) await database.db.insert(keepApartPairs).values(pairRows.slice(i, i + 1000));
+  log(`seeded ${pairs} keep-apart pairs (${pairs * 2} prisoners wearing trackers)`);
+}
+
+interface PhaseResult {
+  fixesPerSecond: number;
+  osmandPerSecond: number;
+  batchPerSecond: number;
+  p50: number;
+  p99: number;
+  timed: number;
+  missing: number;
+}
+
 async function verify(database: Database, result: LoadResult): Promise<{ missing: number; stored: number }> {
   const rows = (await database.db.execute(
     sql`select device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms from positions where device_id like 'bench-%'`,
@@ -181,66 +221,90 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
       HOST: '127.0.0.1',
       DEVICE_OFFLINE_SECONDS: '3600',
     });
-    const app = await buildApp({ config, database, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    for (let i = 0; i < 100 && app.osmandPort() === null; i++) await new Promise((r) => setTimeout(r, 20));
-    try {
-      const login = await app.inject({
-        method: 'POST',
-        url: `${API_PREFIX}/admin/login`,
-        payload: { username: ADMIN.username, password: ADMIN.password },
-      });
-      const token = login.json<{ token: string }>().token;
-      const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      log(
-        `${engine}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`,
+    const phase = async (label: string): Promise<PhaseResult> => {
+      const app = await buildApp({ config, database, logger: false });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      for (let i = 0; i < 100 && app.osmandPort() === null; i++) await new Promise((r) => setTimeout(r, 20));
+      try {
+        const login = await app.inject({
+          method: 'POST',
+          url: `${API_PREFIX}/admin/login`,
+          payload: { username: ADMIN.username, password: ADMIN.password },
+        });
+        const token = login.json<{ token: string }>().token;
+        const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+        log(
+          `${label}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`,
+        );
+        const result = await runLoad({
+          baseUrl,
+          osmandUrl: `http://127.0.0.1:${app.osmandPort()}`,
+          cookie: `${AUTH_COOKIE}=${token}`,
+          devices: DEVICES,
+          seconds: SECONDS,
+          osmandLoops: Number(args['osmand-loops']),
+          batchLoops: Number(args['batch-loops']),
+          batchSize: Number(args['batch-size']),
+          centre: CENTRE,
+          spanDegrees: SPAN_DEGREES,
+        });
+        await app.close();
+        const acked = result.ackedOsmand + result.ackedBatch;
+        const { missing, stored } = await verify(database, result);
+        const latencies = [...result.alertLatenciesMs].sort((a, b) => a - b);
+        log(
+          `${label}: acknowledged ${acked} (OsmAnd ${result.ackedOsmand}, batch ${result.ackedBatch}), failed ${result.failed}` +
+            `${result.firstError ? ` (first: ${result.firstError})` : ''}; stored ${stored}; acknowledged but missing ${missing}; ` +
+            `alerts received ${result.alertsReceived}, timed ${latencies.length}`,
+        );
+        if (missing > 0) throw new Error(`${missing} acknowledged fixes are not in the database`);
+        const seconds = result.elapsedMs / 1000;
+        return {
+          fixesPerSecond: acked / seconds,
+          osmandPerSecond: result.ackedOsmand / seconds,
+          batchPerSecond: result.ackedBatch / seconds,
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          timed: latencies.length,
+          missing,
+        };
+      } finally {
+        if (app.server.listening) await app.close();
+      }
+    };
+    const today = await phase(engine);
+    const figures: Figure[] = [
+      {
+        name: `${engine}: fixes stored per second`,
+        value: today.fixesPerSecond,
+        unit: 'fixes/s',
+        baseline,
+        target: engine === 'postgres' ? '>= 5,000' : '',
+      },
+      { name: `${engine}: OsmAnd HTTP (1 fix/request)`, value: today.osmandPerSecond, unit: 'fixes/s' },
+      { name: `${engine}: gateway batch`, value: today.batchPerSecond, unit: 'fixes/s' },
+      { name: `${engine}: fix sent -> showAlert p50`, value: today.p50, unit: 'ms' },
+      {
+        name: `${engine}: fix sent -> showAlert p99`,
+        value: today.p99,
+        unit: 'ms',
+        target: engine === 'postgres' ? '<= 250' : '',
+      },
+      { name: `${engine}: alerts timed`, value: today.timed, unit: 'alerts' },
+      { name: `${engine}: acknowledged fixes missing from the database`, value: today.missing, unit: 'fixes', target: '0' },
+    ];
+    if (PAIRS > 0) {
+      await seedKeepApart(database, PAIRS);
+      const label = `${engine}, ${PAIRS} keep-apart pairs`;
+      const paired = await phase(label);
+      // Baseline: the run above without pairs, on the same database, in the same process.
+      figures.push(
+        { name: `${label}: fixes stored per second`, value: paired.fixesPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond },
+        { name: `${label}: fix sent -> showAlert p99`, value: paired.p99, unit: 'ms', baseline: today.p99 },
+        { name: `${label}: acknowledged fixes missing from the database`, value: paired.missing, unit: 'fixes', target: '0' },
       );
-      const result = await runLoad({
-        baseUrl,
-        osmandUrl: `http://127.0.0.1:${app.osmandPort()}`,
-        cookie: `${AUTH_COOKIE}=${token}`,
-        devices: DEVICES,
-        seconds: SECONDS,
-        osmandLoops: Number(args['osmand-loops']),
-        batchLoops: Number(args['batch-loops']),
-        batchSize: Number(args['batch-size']),
-        centre: CENTRE,
-        spanDegrees: SPAN_DEGREES,
-      });
-      await app.close();
-      const acked = result.ackedOsmand + result.ackedBatch;
-      const { missing, stored } = await verify(database, result);
-      const latencies = [...result.alertLatenciesMs].sort((a, b) => a - b);
-      log(
-        `${engine}: acknowledged ${acked} (OsmAnd ${result.ackedOsmand}, batch ${result.ackedBatch}), failed ${result.failed}` +
-          `${result.firstError ? ` (first: ${result.firstError})` : ''}; stored ${stored}; acknowledged but missing ${missing}; ` +
-          `alerts received ${result.alertsReceived}, timed ${latencies.length}`,
-      );
-      if (missing > 0) throw new Error(`${missing} acknowledged fixes are not in the database`);
-      const seconds = result.elapsedMs / 1000;
-      return [
-        {
-          name: `${engine}: fixes stored per second`,
-          value: acked / seconds,
-          unit: 'fixes/s',
-          baseline,
-          target: engine === 'postgres' ? '>= 5,000' : '',
-        },
-        { name: `${engine}: OsmAnd HTTP (1 fix/request)`, value: result.ackedOsmand / seconds, unit: 'fixes/s' },
-        { name: `${engine}: gateway batch`, value: result.ackedBatch / seconds, unit: 'fixes/s' },
-        { name: `${engine}: fix sent -> showAlert p50`, value: percentile(latencies, 50), unit: 'ms' },
-        {
-          name: `${engine}: fix sent -> showAlert p99`,
-          value: percentile(latencies, 99),
-          unit: 'ms',
-          target: engine === 'postgres' ? '<= 250' : '',
-        },
-        { name: `${engine}: alerts timed`, value: latencies.length, unit: 'alerts' },
-        { name: `${engine}: acknowledged fixes missing from the database`, value: missing, unit: 'fixes', target: '0' },
-      ];
-    } finally {
-      if (app.server.listening) await app.close();
     }
+    return figures;
   } finally {
     await drop();
   }
@@ -251,6 +315,7 @@ const engines: ('postgres' | 'pglite')[] =
 const figures: Figure[] = [];
 for (const engine of engines) figures.push(...(await benchEngine(engine)));
 printFigures(
-  `bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine (baseline: one transaction per fix)`,
+  `bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine and run ` +
+    `(baseline: one transaction per fix; for the keep-apart run, the run without pairs)`,
   figures,
 );

@@ -29,6 +29,11 @@ const configSchema = z.object({
   SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
   // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
   MAX_FUTURE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  // Keep-apart pairs on live positions (issue 12, decision 032).
+  /** Two trackers of an active keep-apart pair this close (metres) raise a Warning, once per meeting. */
+  KEEP_APART_METRES: z.coerce.number().positive().max(10_000).default(15),
+  /** A meeting ends when the pair is further apart than KEEP_APART_METRES plus this; only then can the next one alert. */
+  KEEP_APART_HYSTERESIS_METRES: z.coerce.number().min(0).max(10_000).default(5),
   // Login (issue 9, decision 013).
   /**
    * Whose X-Forwarded-For is believed: off (default: the socket address is the client), `true` (any: only behind a

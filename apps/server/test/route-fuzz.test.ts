@@ -148,6 +148,14 @@ function validExamples(s: Seeded): Record<string, unknown> {
     capacity: 4,
     security_level: 'Low',
     prisoner_id: s.prisonerId,
+    // cell rules and keep-apart pairs (decision 031)
+    override_reason: 'Reviewed by the governor',
+    prisoner_a: s.prisonerId,
+    prisoner_b: s.otherPrisonerId,
+    reason: 'Threat',
+    scope: 'block',
+    comment: 'Seen arguing',
+    active: 'true',
     prisonerName: 'Ada Lovelace',
     guardName: 'Joe Guard',
     date: today,
@@ -405,6 +413,7 @@ async function seed(ctx: TestContext): Promise<Seeded> {
   const device = await ok('POST', '/devices', { name: 'Tag', prisoner_id: prisoner.prisoner_id });
   const alert = await ok('POST', '/alert/all', { alert_type: 'Warning', details: 'Seeded' });
   await ok('POST', '/messages', { body: 'Seeded' });
+  await ok('POST', '/keep-apart', { prisoner_a: prisoner.prisoner_id, prisoner_b: other.prisoner_id, reason: 'Threat', scope: 'cell' });
   const admin = await ok('POST', '/admins', {
     username: 'second',
     name: 'Second',

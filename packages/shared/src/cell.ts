@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SECURITY_LEVELS } from './constants';
 import { prisoner } from './prisoner';
 import { boundedText, int32, nameText } from './text';
+import { overrideReason } from './cell-rules';
 
 export const cell = z.object({
   cell_id: z.string(),
@@ -37,8 +38,15 @@ export type CellInput = z.infer<typeof cellInput>;
 export const cellUpdateInput = cellInput.omit({ cell_id: true }).partial();
 export type CellUpdateInput = z.infer<typeof cellUpdateInput>;
 
-/** Move (or first assign) a prisoner into a cell; refused with 409 "Cell X is full" when it has no room. */
-export const assignCellInput = z.object({ prisoner_id: int32(), cell_id: boundedText(50).min(1, 'cell_id is required') });
+/**
+ * Move (or first assign) a prisoner into a cell; refused with 409 `{ message, rule }` when it has no room or a rule
+ * refuses it (decision 031); `override_reason` overrides any rule but capacity.
+ */
+export const assignCellInput = z.object({
+  prisoner_id: int32(),
+  cell_id: boundedText(50).min(1, 'cell_id is required'),
+  override_reason: overrideReason,
+});
 export type AssignCellInput = z.infer<typeof assignCellInput>;
 /** POST /cell_controls/assign: the prisoner after the move and the cell it is now in. */
 export const assignCellResponse = z.object({ message: z.string(), prisoner, cell });

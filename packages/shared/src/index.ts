@@ -21,3 +21,5 @@ export * from './alert-workflow';
 export * from './geo';
 export * from './password-policy';
 export * from './overview';
+export * from './cell-rules';
+export * from './keep-apart';

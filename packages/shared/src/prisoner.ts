@@ -4,6 +4,7 @@ import { GENDERS, PRISONER_STATUSES } from './constants';
 import { pageQuery } from './api';
 import { isCountryName } from './countries';
 import { REQUIRED, birthDate, boundedText, isoDate, nameText } from './text';
+import { overrideReason } from './cell-rules';
 
 const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
 
@@ -58,6 +59,8 @@ const optionalFields = {
   cell_id: boundedText(50).nullable().optional(),
   behavior_record: optionalText(),
   medical_history: optionalText(),
+  /** Places the prisoner although a rule other than capacity refuses the cell (decision 031); audited, not stored. */
+  override_reason: overrideReason,
 };
 
 /**

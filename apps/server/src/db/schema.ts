@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  check,
   bigserial,
   boolean,
   date,
@@ -307,4 +308,37 @@ export const messages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('messages_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Keep-apart pairs (issue 12, decisions 031 and 032): never in one cell, nor one block when the scope is `block`; their
+ * trackers meeting raise a Warning. Ended, never deleted (who, when, why); one active pair per two prisoners.
+ */
+export const keepApartPairs = pgTable(
+  'keep_apart_pairs',
+  {
+    id: serial('id').primaryKey(),
+    prisonerA: integer('prisoner_a')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+    prisonerB: integer('prisoner_b')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    scope: text('scope').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endedBy: text('ended_by'),
+    endReason: text('end_reason'),
+  },
+  (t) => [
+    check('keep_apart_pairs_distinct', sql`${t.prisonerA} <> ${t.prisonerB}`),
+    index('keep_apart_pairs_a_idx').on(t.prisonerA).where(sql`${t.endedAt} is null`),
+    index('keep_apart_pairs_b_idx').on(t.prisonerB).where(sql`${t.endedAt} is null`),
+    uniqueIndex('keep_apart_pairs_active_idx')
+      .using('btree', sql`least(${t.prisonerA}, ${t.prisonerB})`, sql`greatest(${t.prisonerA}, ${t.prisonerB})`)
+      .where(sql`${t.endedAt} is null`),
+  ],
 );

@@ -16,6 +16,7 @@ import profileRoutes from './profile/routes';
 import messagesRoutes from './messages/routes';
 import alertWorkflowRoutes from './alerts/workflow-routes';
 import overviewRoutes from './overview/routes';
+import keepApartRoutes from './keep-apart/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -34,4 +35,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'messages', routes: messagesRoutes },
   { name: 'alert-workflow', routes: alertWorkflowRoutes },
   { name: 'overview', routes: overviewRoutes },
+  { name: 'keep-apart', routes: keepApartRoutes },
 ];

@@ -20,7 +20,7 @@ export function validationMessage(error: FastifyError & { validation: { instance
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError & PgLikeError, request, reply) => {
-    if (error instanceof HttpError) return reply.status(error.statusCode).send({ message: error.message });
+    if (error instanceof HttpError) return reply.status(error.statusCode).send({ ...error.extra, message: error.message });
     if (hasZodFastifySchemaValidationErrors(error)) return reply.status(400).send({ message: validationMessage(error) });
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');

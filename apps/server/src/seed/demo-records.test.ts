@@ -3,7 +3,7 @@ import { count, countDistinct, eq, isNotNull, sql } from 'drizzle-orm';
 import { PRISONER_STATUSES, isCountryName } from '@prison/shared';
 import { createTestDatabase, describeEachEngine } from '../../test/test-db';
 import type { Database } from '../db/client';
-import { auditLog, cells, incidents, prisoners, staff } from '../db/schema';
+import { auditLog, cells, incidents, keepApartPairs, prisoners, staff } from '../db/schema';
 import { DEMO_COUNTS, seedDemoRecords } from './demo-records';
 
 describeEachEngine('demo records seed', (engine) => {
@@ -54,8 +54,10 @@ describeEachEngine('demo records seed', (engine) => {
     expect(guardRanks.map((r) => r.rank).sort()).toEqual(['Security', 'Supervisor']);
     // Everything went through the services, so everything is audited.
     const [audited] = await db.select({ n: count() }).from(auditLog);
+    const [overrides] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, 'override_cell_rule'));
     expect(audited!.n).toBe(
-      DEMO_COUNTS.cells + DEMO_COUNTS.prisoners + DEMO_COUNTS.police + DEMO_COUNTS.guards + DEMO_COUNTS.incidents,
+      DEMO_COUNTS.cells + DEMO_COUNTS.prisoners + DEMO_COUNTS.police + DEMO_COUNTS.guards + DEMO_COUNTS.incidents +
+        DEMO_COUNTS.keepApartPairs + overrides!.n,
     );
   });
 
@@ -78,6 +80,33 @@ describeEachEngine('demo records seed', (engine) => {
     expect([...capacities].sort()).toEqual([1, 2, 3, 4]);
     const [assigned] = await database.db.select({ n: count() }).from(prisoners).where(isNotNull(prisoners.cellId));
     expect(assigned!.n).toBeGreaterThan(100);
+  });
+
+  it('obeys the cell rules: one sex per cell, Other alone and by override, cells only for occupying statuses, pairs apart', async () => {
+    const db = database.db;
+    const rows = await db
+      .select({ id: prisoners.prisonerId, gender: prisoners.gender, status: prisoners.status, cell: prisoners.cellId, block: cells.block })
+      .from(prisoners)
+      .leftJoin(cells, eq(cells.cellId, prisoners.cellId));
+    const byCell = new Map<string, typeof rows>();
+    for (const row of rows) if (row.cell) byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), row]);
+    expect(byCell.size).toBeGreaterThan(30);
+    for (const [cell, occupants] of byCell) {
+      expect(occupants.every((o) => o.status === 'On Trial' || o.status === 'Incarcerated'), cell).toBe(true);
+      expect(new Set(occupants.map((o) => o.gender)).size, cell).toBe(1);
+      if (occupants.some((o) => o.gender === 'Other')) expect(occupants.length, cell).toBe(1);
+    }
+    const others = rows.filter((r) => r.gender === 'Other' && r.cell);
+    const overrides = await db.select().from(auditLog).where(eq(auditLog.action, 'override_cell_rule'));
+    expect(overrides.map((o) => Number(o.entityId)).sort()).toEqual(others.map((o) => o.id).sort());
+    const pairs = await db.select().from(keepApartPairs);
+    expect(pairs.length).toBe(DEMO_COUNTS.keepApartPairs);
+    const where = new Map(rows.map((r) => [r.id, r]));
+    for (const pair of pairs) {
+      const [a, b] = [where.get(pair.prisonerA)!, where.get(pair.prisonerB)!];
+      expect(a.cell).not.toBe(b.cell);
+      if (pair.scope === 'block') expect(a.block).not.toBe(b.block);
+    }
   });
 
   it('does nothing on a database that already holds records', async () => {

@@ -6,6 +6,8 @@ import {
   GUARD_RANKS,
   isCountryName,
   type CellInput,
+  type KeepApartReason,
+  type KeepApartScope,
   type PrisonerCreateInput,
   type PrisonerStatus,
   type StaffInput,
@@ -14,13 +16,19 @@ import type { Db } from '../db/client';
 import { cells, prisoners } from '../db/schema';
 import { SYSTEM_ACTOR, type AuditActor } from '../lib/audit';
 import { createCell } from '../modules/cells/cell-service';
+import { createPair } from '../modules/keep-apart/keep-apart-service';
 import { createIncident } from '../modules/incidents/incident-service';
 import { createPrisoner } from '../modules/prisoners/prisoner-service';
 import { createStaffMember } from '../modules/staff/staff-service';
 
 const SEED_ACTOR: AuditActor = { ...SYSTEM_ACTOR, actor: 'demo-seed' };
 
-export const DEMO_COUNTS = { blocks: 3, cells: 60, prisoners: 150, police: 20, guards: 30, incidents: 6 } as const;
+export const DEMO_COUNTS = { blocks: 3, cells: 60, prisoners: 150, police: 20, guards: 30, incidents: 6, keepApartPairs: 2 } as const;
+
+const DEMO_KEEP_APART: [KeepApartReason, KeepApartScope, string][] = [
+  ['Violence', 'block', 'Fight on the exercise yard; one needed hospital treatment.'],
+  ['Gang related', 'cell', 'Rival groups; police intelligence report on file.'],
+];
 
 /** mulberry32: a tiny seeded generator, enough for believable, repeatable demo data. */
 function seededRandom(seed: number) {
@@ -380,36 +388,62 @@ export async function seedDemoRecords(db: Db, now = new Date()): Promise<{ seede
     const cellPlan = demoCells(random);
     for (const cell of cellPlan) await createCell(tx, SEED_ACTOR, cell);
 
-    // Fill a fifth of the cells to capacity, then spread the other occupants over the cells with room.
+    // Fill a fifth of the cells to capacity, then spread the other occupants over the cells with room. A cell holds
+    // one sex (decision 031): it takes the sex of its first occupant; a prisoner recorded as Other gets a cell alone,
+    // placed with an override as an officer would after a placement review.
     const freePlaces = new Map(cellPlan.map((cell) => [cell.cell_id, cell.capacity]));
+    const capacityOf = new Map(cellPlan.map((cell) => [cell.cell_id, cell.capacity]));
+    const cellSex = new Map<string, string>();
+    const fits = (id: string, gender: string) =>
+      freePlaces.get(id)! > 0 &&
+      (gender === 'Other' ? freePlaces.get(id) === capacityOf.get(id) : (cellSex.get(id) ?? gender) === gender);
     const fillFirst = random.shuffle(cellPlan.map((cell) => cell.cell_id)).slice(0, 12);
-    const placeFor = () => {
-      const target = fillFirst.find((id) => freePlaces.get(id)! > 0);
+    const placeFor = (gender: string) => {
+      const target = fillFirst.find((id) => fits(id, gender));
       if (target) return target;
       // Otherwise a cell chosen in proportion to its free places, so the rest fill evenly.
-      let roll = random.next() * [...freePlaces.values()].reduce((sum, free) => sum + free, 0);
-      for (const [id, free] of freePlaces) {
+      const open = [...freePlaces].filter(([id]) => fits(id, gender));
+      let roll = random.next() * open.reduce((sum, [, free]) => sum + free, 0);
+      for (const [id, free] of open) {
         roll -= free;
-        if (free > 0 && roll < 0) return id;
+        if (roll < 0) return id;
       }
       return null;
     };
 
     const prisonerNames: string[] = [];
+    const placed: { id: number; block: string }[] = [];
+    const blockOf = new Map(cellPlan.map((cell) => [cell.cell_id, cell.block]));
     for (let i = 0; i < DEMO_COUNTS.prisoners; i++) {
       const status = statusFor(i);
       const record = demoPrisoner(random, status, today);
       if (status === 'On Trial' || status === 'Incarcerated') {
-        const cellId = placeFor();
+        const gender = record.gender ?? 'Male';
+        const cellId = placeFor(gender);
         if (cellId) {
           record.cell_id = cellId;
           freePlaces.set(cellId, freePlaces.get(cellId)! - 1);
+          cellSex.set(cellId, gender);
+          if (gender === 'Other') {
+            freePlaces.set(cellId, 0); // alone in the cell
+            record.override_reason = 'Single cell after a placement review';
+          }
         }
       }
       if (!isCountryName(record.national_id!))
         throw new Error(`demo seed: ${record.national_id} is not in the country list`);
       const created = await createPrisoner(tx, SEED_ACTOR, record);
       prisonerNames.push(`${created.first_name} ${created.last_name}`);
+      if (created.cell_id) placed.push({ id: created.prisoner_id, block: blockOf.get(created.cell_id)! });
+    }
+
+    // Two keep-apart pairs (issue 12), each of two prisoners held in different blocks.
+    for (const [reason, scope, comment] of DEMO_KEEP_APART) {
+      const a = placed.shift();
+      const b = a && placed.find((p) => p.block !== a.block);
+      if (!a || !b) break;
+      placed.splice(placed.indexOf(b), 1);
+      await createPair(tx, SEED_ACTOR, { prisoner_a: a.id, prisoner_b: b.id, reason, scope, comment });
     }
 
     const guardNames: string[] = [];

@@ -2,8 +2,10 @@
 // started on onReady (after the geofence engine has loaded), the OsmAnd port on listen, all stopped on close.
 import type { FastifyInstance } from 'fastify';
 import { startOsmandPort, type OsmandPortServer } from '../modules/ingest/osmand-port';
+import { listActivePairs } from '../modules/keep-apart/keep-apart-service';
 import { deviceSocketHandler } from './device-socket';
 import { engineOf } from './engine-access';
+import { KeepApartMonitor } from './keep-apart-monitor';
 import { TrackingService } from './tracking-service';
 
 declare module 'fastify' {
@@ -11,11 +13,30 @@ declare module 'fastify' {
     tracking: TrackingService;
     /** The OsmAnd device port once listening (null before `listen`, or when OSMAND_PORT cannot be bound). */
     osmandPort: () => number | null;
+    /** Keep-apart pairs on live positions (decision 032). */
+    keepApartMonitor: KeepApartMonitor;
+    /** Re-reads the active keep-apart pairs into the monitor (after every keep-apart write). */
+    reloadKeepApart(): Promise<void>;
   }
 }
 
 export async function registerTrackingServices(app: FastifyInstance): Promise<void> {
+  const keepApart = new KeepApartMonitor({
+    metres: app.config.KEEP_APART_METRES,
+    hysteresisMetres: app.config.KEEP_APART_HYSTERESIS_METRES,
+    maxAgeMs: app.config.DEVICE_OFFLINE_SECONDS * 1000,
+  });
+  // Reloads run one after another, so the last one always reads the latest committed pairs.
+  let pairsQueue: Promise<void> = Promise.resolve();
+  const reloadKeepApart = () => {
+    const next = pairsQueue.then(async () => keepApart.setPairs(await listActivePairs(app.db)));
+    pairsQueue = next.catch(() => undefined);
+    return next;
+  };
+  app.decorate('keepApartMonitor', keepApart);
+  app.decorate('reloadKeepApart', reloadKeepApart);
   const tracking = new TrackingService({
+    keepApart,
     db: app.db,
     realtime: app.realtime,
     engine: () => engineOf(app),
@@ -37,6 +58,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   });
 
   app.addHook('onReady', async () => {
+    await reloadKeepApart();
     await tracking.start();
   });
   // Only a listening server opens the device port: tests that never listen build many apps side by side.

@@ -15,6 +15,7 @@ import { displayName, DeviceRegistry, type TrackedDevice } from './device-regist
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import type { SavedDevice } from './geofence-engine';
+import { keepApartAlertMessage, type KeepApartMonitor, type SavedKeepApart } from './keep-apart-monitor';
 import { LivePositions } from './live-positions';
 
 /** Fixes arriving within this window share one transaction. */
@@ -36,6 +37,8 @@ export interface TrackingOptions {
   offlineSeconds: number;
   /** MAX_FUTURE_SECONDS: how far ahead of the server clock a fix may be dated. */
   maxFutureSeconds?: number;
+  /** Keep-apart pairs on live positions (decision 032); none: no proximity alerts. */
+  keepApart?: KeepApartMonitor;
 }
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
@@ -206,7 +209,9 @@ export class TrackingService {
    * to another wearer starts with a clean geofence state.
    */
   async deviceChanged(id: string, options: { reassigned?: boolean } = {}): Promise<void> {
+    const wearer = this.registry.get(id)?.prisonerId ?? null;
     const device = await this.registry.refresh(this.options.db, id);
+    if (wearer !== null && (options.reassigned || !device)) this.options.keepApart?.forget(wearer);
     if (options.reassigned) this.options.engine()?.forgetDevice(id);
     if (!device) {
       this.options.engine()?.forgetDevice(id);
@@ -292,6 +297,8 @@ export class TrackingService {
     const engine = this.options.engine();
     const before = new Map<string, TrackedDevice>();
     const engineBefore = new Map<string, SavedDevice>();
+    const keepApart = this.options.keepApart;
+    const keepApartBefore = new Map<number, SavedKeepApart>();
     const rows: PositionRow[] = [];
     const present: boolean[] = [];
     const drafts: AlertDraft[] = [];
@@ -353,6 +360,12 @@ export class TrackingService {
         if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
         this.collectTransitions(device, this.evaluate(engine, device, fix, effective), drafts, events);
       }
+      if (keepApart && device.prisonerId !== null) {
+        if (!keepApartBefore.has(device.prisonerId)) keepApartBefore.set(device.prisonerId, keepApart.save(device.prisonerId));
+        const name = `${displayName(device)} (#${device.prisonerId})`;
+        const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name, lat: fix.latitude, lng: fix.longitude, at: effective });
+        for (const meeting of meetings) drafts.push(this.draft(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective));
+      }
     }
 
     const outcomes: FixOutcome[] = present.map((p) => (p ? 'duplicate' : 'refused'));
@@ -394,6 +407,8 @@ export class TrackingService {
         if (device) Object.assign(device, state);
       }
       if (engine) for (const [id, saved] of engineBefore) engine.restoreDevice(id, saved);
+      // Latest first, so a pair touched by both its prisoners ends as it was before the first of them.
+      if (keepApart) for (const [id, saved] of [...keepApartBefore].reverse()) keepApart.restore(id, saved);
       throw error;
     }
 
@@ -509,6 +524,7 @@ export class TrackingService {
     });
     for (const device of silent) {
       device.online = false;
+      if (device.prisonerId !== null) this.options.keepApart?.forget(device.prisonerId);
       this.live.left(device.id);
       this.options.realtime.toBrowsers().emit('userDisconnected', device.id);
     }

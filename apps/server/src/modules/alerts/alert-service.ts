@@ -17,7 +17,7 @@ import { admins, alerts, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart';
 
 export interface NewAlert {
   alertType: AlertType;

@@ -38,7 +38,7 @@ describeEachEngine('cells and blocks', (engine) => {
     await newCell('A-1', 'A', 1);
     await newPrisoner({ cell_id: 'B-1' });
     await newPrisoner({ cell_id: 'B-1', status: 'On Trial' });
-    await newPrisoner({ cell_id: 'B-2', status: 'Transferred' }); // takes no place
+    await newPrisoner({ cell_id: 'B-2', status: 'Transferred', override_reason: 'Last cell kept on the record' }); // takes no place
     expect((await api('GET', '/cell_controls/blocks')).json()).toEqual({ data: ['A', 'B'] });
     const blocks = (await api('GET', '/cell_controls/block-summaries')).json();
     expect(blocks).toEqual({
@@ -80,7 +80,7 @@ describeEachEngine('cells and blocks', (engine) => {
     await newCell('OV-1', 'OV', 2, 'High');
     await newCell('OV-2', 'OV', 1);
     const p = await newPrisoner({ first_name: 'Olga', last_name: 'Vance', cell_id: 'OV-1' });
-    await newPrisoner({ first_name: 'Gone', cell_id: 'OV-2', status: 'Released' });
+    await newPrisoner({ first_name: 'Gone', cell_id: 'OV-2', status: 'Released', override_reason: 'Last cell kept on the record' });
     const overview = (await api('GET', '/cell_controls/overview')).json().data as BlockOverview[];
     const ov = overview.find((b) => b.block === 'OV')!;
     expect(ov).toEqual({
@@ -180,8 +180,8 @@ describeEachEngine('cells and blocks', (engine) => {
   it('removes a cell whose only records are released or transferred prisoners, clearing their cell with an audit entry', async () => {
     await newCell('RM-3', 'RM', 1);
     const occupant = await newPrisoner({ cell_id: 'RM-3' });
-    const released = await newPrisoner({ cell_id: 'RM-3', status: 'Released' });
-    const transferred = await newPrisoner({ cell_id: 'RM-3', status: 'Transferred' });
+    const released = await newPrisoner({ cell_id: 'RM-3', status: 'Released', override_reason: 'Last cell kept on the record' });
+    const transferred = await newPrisoner({ cell_id: 'RM-3', status: 'Transferred', override_reason: 'Last cell kept on the record' });
     const held = await api('DELETE', '/cell_controls/cells/RM-3');
     expect(held.json()).toEqual({ message: 'Cell RM-3 still holds 1 prisoner' });
     // Nothing changed by the refusal.
@@ -210,7 +210,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const b = await newPrisoner({ cell_id: 'MV-2' });
     const full = await api('POST', '/cell_controls/assign', { prisoner_id: a.prisoner_id, cell_id: 'MV-2' });
     expect(full.statusCode).toBe(409);
-    expect(full.json()).toEqual({ message: 'Cell MV-2 is full' });
+    expect(full.json()).toEqual({ message: 'Cell MV-2 is full', rule: 'capacity' });
     await api('DELETE', `/prisoner/delete/${b.prisoner_id}`);
     const moved = await api('POST', '/cell_controls/assign', { prisoner_id: a.prisoner_id, cell_id: 'MV-2' });
     expect(moved.statusCode, moved.body).toBe(200);
@@ -251,7 +251,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([200, ...Array(9).fill(409)]);
     for (const r of results.filter((r) => r.statusCode === 409))
-      expect(r.json()).toEqual({ message: 'Cell RACE-1 is full' });
+      expect(r.json()).toEqual({ message: 'Cell RACE-1 is full', rule: 'capacity' });
     expect(await cellNow('RACE-1')).toMatchObject({ capacity: 3, current_occupants: 3 });
   });
 

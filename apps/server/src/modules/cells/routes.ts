@@ -9,7 +9,10 @@ import {
   blocksResponse,
   boundedText,
   cellInput,
+  cellCheckQuery,
+  cellCheckResponse,
   cellOverviewResponse,
+  cellRuleConflict,
   cellUpdateInput,
   cellWriteResponse,
   cellsResponse,
@@ -18,6 +21,7 @@ import {
 } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
 import { assignPrisonerToCell } from '../prisoners/prisoner-service';
+import { checkCells } from './cell-rules';
 import {
   cellOverview,
   createCell,
@@ -74,6 +78,21 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ data: await listCellsInBlock(app.db, request.query.block) }),
+  );
+
+  app.get(
+    '/cell_controls/check',
+    {
+      schema: {
+        tags: ['cells'],
+        summary:
+          'What each cell would answer to placing one prisoner there (the cell rules, decision 031): prisoner_id, and ' +
+          'gender or status as the form now holds them; without prisoner_id, a new prisoner of that gender and status',
+        querystring: cellCheckQuery,
+        response: { 200: cellCheckResponse, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => ({ data: await checkCells(app.db, request.query) }),
   );
 
   app.get(
@@ -164,9 +183,11 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['cells'],
-        summary: 'Assign or move a prisoner to a cell, checked for room inside the transaction (409 "Cell X is full")',
+        summary:
+          'Assign or move a prisoner to a cell, checked for room and the cell rules inside the transaction (409 { message, rule }); ' +
+          'override_reason (at least 10 characters) overrides any rule but capacity and is audited',
         body: assignCellInput,
-        response: { 200: assignCellResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+        response: { 200: assignCellResponse, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
       },
     },
     async (request) => {
@@ -175,6 +196,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         auditActor(request),
         request.body.prisoner_id,
         request.body.cell_id,
+        request.body.override_reason,
       );
       changed('cells', 'prisoners');
       return {

@@ -1,5 +1,6 @@
 // Prisoner records: create, update (full or one field), delete, and moves between cells.
-// Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7).
+// Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7) and is
+// checked against the cell rules there (decision 031: sex, status, keep-apart; any but capacity may be overridden).
 import { eq } from 'drizzle-orm';
 import type { Prisoner, PrisonerCreateInput, PrisonerInput, PrisonerListQuery } from '@prison/shared';
 import { todayUtc, totalPages } from '@prison/shared';
@@ -7,7 +8,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
-import { isOccupying, requireCellExists, reservePlaceInCell } from '../cells/occupancy';
+import { auditOverride, checkPlacement } from '../cells/cell-rules';
 import { findPrisoner, listPrisoners, prisonersChanged } from './prisoner-repository';
 
 export const PRISONER_DELETED_MESSAGE = 'Prisoner deleted successfully.';
@@ -47,7 +48,7 @@ function toColumns(input: PrisonerInput) {
 
 type PrisonerState = Pick<
   typeof prisoners.$inferSelect,
-  'dateOfBirth' | 'entryDate' | 'releaseDate' | 'status' | 'cellId'
+  'firstName' | 'lastName' | 'gender' | 'dateOfBirth' | 'entryDate' | 'releaseDate' | 'status' | 'cellId'
 >;
 
 /** Rules across fields, checked on the record as it will be after the write. */
@@ -60,17 +61,6 @@ function checkDates(state: PrisonerState) {
   if (state.entryDate && state.releaseDate && state.releaseDate < state.entryDate) {
     throw badRequest('release_date: must not be before entry_date');
   }
-}
-
-/**
- * The cell side of a write: a prisoner who will occupy a cell they did not occupy before needs a free place
- * (the cell row is locked, then counted); any other new cell only has to exist.
- */
-async function checkCell(tx: Tx, before: PrisonerState | null, after: PrisonerState) {
-  if (!after.cellId) return;
-  const alreadyThere = before !== null && before.cellId === after.cellId && isOccupying(before.status);
-  if (isOccupying(after.status) && !alreadyThere) await reservePlaceInCell(tx, after.cellId);
-  else if (after.cellId !== before?.cellId) await requireCellExists(tx, after.cellId);
 }
 
 /** Runs a prisoner write in a transaction, then drops the cached list totals (also when the write failed midway). */
@@ -86,6 +76,9 @@ export async function createPrisoner(db: DbOrTx, who: AuditActor, input: Prisone
   return inPrisonerWrite(db, async (tx) => {
     const columns = toColumns(input);
     const state: PrisonerState = {
+      firstName: columns.firstName ?? '',
+      lastName: columns.lastName ?? '',
+      gender: columns.gender ?? null,
       dateOfBirth: columns.dateOfBirth ?? null,
       entryDate: columns.entryDate ?? null,
       releaseDate: columns.releaseDate ?? null,
@@ -93,10 +86,11 @@ export async function createPrisoner(db: DbOrTx, who: AuditActor, input: Prisone
       cellId: columns.cellId ?? null,
     };
     checkDates(state);
-    await checkCell(tx, null, state);
+    const overridden = await checkPlacement(tx, null, null, state, input.override_reason);
     const [row] = await tx.insert(prisoners).values(columns).returning({ id: prisoners.prisonerId });
     const created = (await findPrisoner(tx, row!.id))!;
     await recordAudit(tx, who, { action: 'create', entity: 'prisoner', entityId: created.prisoner_id, after: created });
+    await auditOverride(tx, who, created.prisoner_id, state.cellId, overridden, input.override_reason);
     return created;
   });
 }
@@ -117,13 +111,14 @@ export async function updatePrisoner(
     const before = (await findPrisoner(tx, prisonerId))!;
     const next = { ...current, ...columns };
     checkDates(next);
-    await checkCell(tx, current, next);
+    const overridden = await checkPlacement(tx, prisonerId, current, next, input.override_reason);
     await tx
       .update(prisoners)
       .set({ ...columns, updatedAt: new Date() })
       .where(eq(prisoners.prisonerId, prisonerId));
     const after = (await findPrisoner(tx, prisonerId))!;
     await recordAudit(tx, who, { action: auditAction, entity: 'prisoner', entityId: prisonerId, before, after });
+    await auditOverride(tx, who, prisonerId, next.cellId, overridden, input.override_reason);
     return after;
   });
 }
@@ -134,8 +129,9 @@ export async function assignPrisonerToCell(
   who: AuditActor,
   prisonerId: number,
   cellId: string,
+  overrideReason?: string | null,
 ): Promise<Prisoner> {
-  return updatePrisoner(db, who, prisonerId, { cell_id: cellId }, 'assign_cell');
+  return updatePrisoner(db, who, prisonerId, { cell_id: cellId, override_reason: overrideReason }, 'assign_cell');
 }
 
 export async function deletePrisoner(db: DbOrTx, who: AuditActor, prisonerId: number): Promise<void> {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
+  cellRuleConflict,
   errorResponse,
   intText,
   messageResponse,
@@ -28,7 +29,7 @@ const idParams = z.object({ id: intText() });
 
 // Forms send "" for a field left empty; for dates, lists and the cell that means "none", exactly like null
 // (and for a required field, "is required").
-const EMPTY_MEANS_NULL = ['date_of_birth', 'gender', 'national_id', 'entry_date', 'release_date', 'status', 'cell_id'];
+const EMPTY_MEANS_NULL = ['date_of_birth', 'gender', 'national_id', 'entry_date', 'release_date', 'status', 'cell_id', 'override_reason'];
 const emptyStringsToNull: preValidationHookHandler = async (request) => {
   const body = request.body as Record<string, unknown> | null;
   if (!body || typeof body !== 'object') return;
@@ -93,9 +94,9 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['prisoners'],
         summary:
-          'Create a prisoner: first_name, last_name, date_of_birth (in the past) and status are required; a cell, when given, must exist and have room (409 "Cell X is full")',
+          'Create a prisoner: first_name, last_name, date_of_birth (in the past) and status are required; a cell, when given, must exist and have room and pass the cell rules (409 { message, rule }; override_reason overrides any rule but capacity)',
         body: prisonerCreateInput,
-        response: { 200: prisoner, 400: errorResponse, 409: errorResponse },
+        response: { 200: prisoner, 400: errorResponse, 409: cellRuleConflict },
       },
     },
     async (request) => {
@@ -115,7 +116,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
           'Update a prisoner: the full field set or any single field; null or "" clears an optional field, a required one cannot be cleared',
         params: idParams,
         body: prisonerInput,
-        response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+        response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
       },
     },
     async (request) => {
@@ -142,6 +143,8 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       await deletePrisoner(app.db, auditActor(request), request.params.id);
       changed();
       await trackedDeviceChanged(wore);
+      // Their keep-apart pairs went with them (on delete cascade): the live monitor drops them too.
+      await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
       return { message: PRISONER_DELETED_MESSAGE };
     },
   );

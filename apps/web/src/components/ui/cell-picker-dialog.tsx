@@ -1,25 +1,34 @@
 // "Select Block and Cell" (SPEC.md section 2): a block picker, "Less Crowded" / "Higher Security" sorting and a cell
 // list with an Assign button per cell, disabled when the cell is full. Shared by the create and update dialogs.
+// Each cell a rule would refuse for this prisoner is marked with why (decision 031); one that only an overridable
+// rule refuses offers "Override", which asks for the reason first.
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { clsx } from 'clsx';
-import { cellIsFull, cellSorts, type Block, type Cell, type CellSort } from '@prison/shared';
+import { cellIsFull, cellSorts, type Block, type Cell, type CellRefusal, type CellSort } from '@prison/shared';
 import { api, errorMessage } from '../../lib/api-client';
+import { cellVerdict, useCellChecks, type CellCheckSubject } from '../../lib/cell-checks';
 import { Button } from './button';
+import { CellRefusalList, OverrideReasonDialog } from './cell-refusals';
 import { Modal } from './modal';
 import { EmptyState, ErrorText, Loading } from './status';
 
 export interface CellPickerDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
-  onSelect(cellId: string): void;
+  /** The chosen cell, with the reason when the cell rules were overridden. */
+  onSelect(cellId: string, overrideReason?: string): void;
   /** The cell the prisoner is in now, marked in the list. */
   currentCellId?: string | null;
+  /** Whom the cells are checked for (the prisoner, and the form's gender and status). */
+  subject?: CellCheckSubject;
 }
 
-export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }: CellPickerDialogProps) {
+export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId, subject = {} }: CellPickerDialogProps) {
   const [chosenBlock, setChosenBlock] = useState<string | null>(null);
   const [sort, setSort] = useState<CellSort | null>(null);
+  const [overriding, setOverriding] = useState<{ cellId: string; refusals: CellRefusal[] } | null>(null);
+  const checks = useCellChecks(subject, open);
 
   const blocks = useQuery({
     queryKey: ['cells', 'block-summaries'],
@@ -89,6 +98,8 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
             >
               {sorted.map((cell) => {
                 const full = cellIsFull(cell);
+                const current = cell.cell_id === currentCellId;
+                const verdict = current ? cellVerdict([]) : cellVerdict(checks.data?.get(cell.cell_id));
                 return (
                   <li
                     key={cell.cell_id}
@@ -103,6 +114,9 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
                         )}
                       </p>
                       <p className="text-xs text-slate-600">Security: {cell.security_level}</p>
+                      {verdict.kind !== 'allowed' && (
+                        <CellRefusalList refusals={verdict.refusals} testId={`refusals-${cell.cell_id}`} />
+                      )}
                     </div>
                     <div className="flex items-center gap-3">
                       <span
@@ -111,17 +125,28 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
                         {cell.current_occupants}/{cell.capacity}
                         {full && ' full'}
                       </span>
-                      <Button
-                        size="sm"
-                        disabled={full && cell.cell_id !== currentCellId}
-                        aria-label={`Assign cell ${cell.cell_id}`}
-                        onClick={() => {
-                          onSelect(cell.cell_id);
-                          onOpenChange(false);
-                        }}
-                      >
-                        Assign
-                      </Button>
+                      {verdict.kind === 'override' ? (
+                        <Button
+                          size="sm"
+                          variant="secondary"
+                          aria-label={`Override the rules and assign cell ${cell.cell_id}`}
+                          onClick={() => setOverriding({ cellId: cell.cell_id, refusals: verdict.refusals })}
+                        >
+                          Override
+                        </Button>
+                      ) : (
+                        <Button
+                          size="sm"
+                          disabled={(full || verdict.kind === 'refused') && !current}
+                          aria-label={`Assign cell ${cell.cell_id}`}
+                          onClick={() => {
+                            onSelect(cell.cell_id);
+                            onOpenChange(false);
+                          }}
+                        >
+                          Assign
+                        </Button>
+                      )}
                     </div>
                   </li>
                 );
@@ -130,6 +155,16 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId }
           )}
         </div>
       )}
+      <OverrideReasonDialog
+        refusals={overriding?.refusals ?? null}
+        target={`cell ${overriding?.cellId ?? ''}`}
+        onCancel={() => setOverriding(null)}
+        onConfirm={(reason) => {
+          if (overriding) onSelect(overriding.cellId, reason);
+          setOverriding(null);
+          onOpenChange(false);
+        }}
+      />
     </Modal>
   );
 }

@@ -66,6 +66,8 @@ function PrisonerForm({
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [pickerOpen, setPickerOpen] = useState(false);
+  /** The reason given in the cell picker to override the cell rules for the chosen cell (decision 031). */
+  const [overrideReason, setOverrideReason] = useState<string | null>(null);
 
   const set = (name: FieldName) => (value: string) => setValues((all) => ({ ...all, [name]: value }));
 
@@ -97,7 +99,7 @@ function PrisonerForm({
     setServerError(null);
     setBusy(true);
     try {
-      await onSubmit(parsed.data);
+      await onSubmit(overrideReason && values.cell_id ? { ...parsed.data, override_reason: overrideReason } : parsed.data);
     } catch (error) {
       // The server's "field: message" in words (a conflict such as "Cell X is full" as it is).
       setServerError(plainServerMessage(error instanceof Error ? error.message : String(error), fields).message);
@@ -194,11 +196,23 @@ function PrisonerForm({
                 Select Cell ID
               </Button>
               {values.cell_id && (
-                <Button variant="ghost" size="sm" onClick={() => set('cell_id')('')}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => {
+                    set('cell_id')('');
+                    setOverrideReason(null);
+                  }}
+                >
                   Clear cell
                 </Button>
               )}
             </div>
+            {overrideReason && values.cell_id && (
+              <p className="text-xs text-amber-800" data-testid="cell-override">
+                Cell rules overridden: {overrideReason}
+              </p>
+            )}
             {errors.cell_id && <p className="text-xs text-red-700">{errors.cell_id}</p>}
           </div>
         </div>
@@ -212,8 +226,12 @@ function PrisonerForm({
       <CellPickerDialog
         open={pickerOpen}
         onOpenChange={setPickerOpen}
-        onSelect={set('cell_id')}
+        onSelect={(cellId, reason) => {
+          set('cell_id')(cellId);
+          setOverrideReason(reason ?? null);
+        }}
         currentCellId={prisoner?.cell_id}
+        subject={{ prisonerId: prisoner?.prisoner_id, gender: values.gender, status: values.status }}
       />
     </Modal>
   );

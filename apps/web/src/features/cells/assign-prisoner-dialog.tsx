@@ -1,7 +1,11 @@
-// Pick a prisoner by search and assign (or move) them into a chosen cell; the server's 409 "Cell X is full" is shown.
+// Pick a prisoner by search and assign (or move) them into a chosen cell. Each prisoner the cell rules would refuse
+// here is marked with why before anything is written (decision 031); an override asks for the reason. A refusal from
+// the server itself (409, e.g. a move made meanwhile) is shown, and offers the override when one is possible.
 import { useState } from 'react';
-import type { CellWithOccupants } from '@prison/shared';
+import type { CellRefusal, CellWithOccupants, Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
+import { cellVerdict, overridableRefusal, useCellChecks } from '../../lib/cell-checks';
+import { CellRefusalList, OverrideReasonDialog } from '../../components/ui/cell-refusals';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
@@ -13,7 +17,7 @@ import { FormError } from '../../components/ui/field';
 export interface AssignPrisonerDialogProps {
   cell: CellWithOccupants | null;
   onClose(): void;
-  onAssign(prisonerId: number, cellId: string): Promise<void>;
+  onAssign(prisonerId: number, cellId: string, overrideReason?: string): Promise<void>;
 }
 
 export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisonerDialogProps) {
@@ -21,6 +25,7 @@ export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisoner
   const q = useDebouncedValue(search.trim());
   const [busyId, setBusyId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [overriding, setOverriding] = useState<{ prisonerId: number; refusals: CellRefusal[] } | null>(null);
   const results = usePrisonerSearch(q, cell !== null);
 
   async function assign(prisonerId: number) {
@@ -32,9 +37,19 @@ export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisoner
       setSearch('');
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to assign the prisoner. Please try again.'));
+      const refusal = overridableRefusal(failure);
+      if (refusal) setOverriding({ prisonerId, refusals: [refusal] });
     } finally {
       setBusyId(null);
     }
+  }
+
+  async function assignWithOverride(reason: string) {
+    if (!cell || !overriding) return;
+    await onAssign(overriding.prisonerId, cell.cell_id, reason);
+    setOverriding(null);
+    setError(null);
+    setSearch('');
   }
 
   return (
@@ -73,34 +88,74 @@ export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisoner
           <EmptyState>No prisoners found.</EmptyState>
         ) : (
           <ul className="divide-y divide-slate-200 rounded-md border border-slate-200" aria-label="Prisoners found">
-            {results.data.map((p) => {
-              const here = p.cell_id === cell?.cell_id;
-              const action = here ? 'Here' : p.cell_id ? 'Move here' : 'Assign';
-              return (
-                <li key={p.prisoner_id} className="flex items-center justify-between gap-3 px-3 py-2">
-                  <div className="min-w-0">
-                    <p className="truncate font-medium text-slate-900">
-                      {p.first_name} {p.last_name} <span className="text-xs text-slate-500">#{p.prisoner_id}</span>
-                    </p>
-                    <p className="flex items-center gap-2 text-xs text-slate-600">
-                      <StatusBadge status={p.status} /> {p.cell_id ? `Cell ${p.cell_id}` : 'No cell'}
-                    </p>
-                  </div>
-                  <Button
-                    size="sm"
-                    disabled={here}
-                    busy={busyId === p.prisoner_id}
-                    aria-label={`${action}: ${p.first_name} ${p.last_name}`}
-                    onClick={() => void assign(p.prisoner_id)}
-                  >
-                    {action}
-                  </Button>
-                </li>
-              );
-            })}
+            {results.data.map((p) => (
+              <PrisonerRow
+                key={p.prisoner_id}
+                prisoner={p}
+                cell={cell}
+                busy={busyId === p.prisoner_id}
+                onAssign={() => void assign(p.prisoner_id)}
+                onOverride={(refusals) => setOverriding({ prisonerId: p.prisoner_id, refusals })}
+              />
+            ))}
           </ul>
         )}
       </div>
+      <OverrideReasonDialog
+        refusals={overriding?.refusals ?? null}
+        target={`cell ${cell?.cell_id ?? ''}`}
+        onCancel={() => setOverriding(null)}
+        onConfirm={assignWithOverride}
+      />
     </Modal>
+  );
+}
+
+interface PrisonerRowProps {
+  prisoner: Prisoner;
+  cell: CellWithOccupants | null;
+  busy: boolean;
+  onAssign(): void;
+  onOverride(refusals: CellRefusal[]): void;
+}
+
+/** One prisoner found, with what the cell rules say about placing them in this cell. */
+function PrisonerRow({ prisoner: p, cell, busy, onAssign, onOverride }: PrisonerRowProps) {
+  const here = p.cell_id === cell?.cell_id;
+  const checks = useCellChecks({ prisonerId: p.prisoner_id }, cell !== null && !here);
+  const verdict = here || !cell ? cellVerdict([]) : cellVerdict(checks.data?.get(cell.cell_id));
+  const action = here ? 'Here' : p.cell_id ? 'Move here' : 'Assign';
+  return (
+    <li className="flex items-center justify-between gap-3 px-3 py-2" data-testid={`candidate-${p.prisoner_id}`}>
+      <div className="min-w-0">
+        <p className="truncate font-medium text-slate-900">
+          {p.first_name} {p.last_name} <span className="text-xs text-slate-500">#{p.prisoner_id}</span>
+        </p>
+        <p className="flex items-center gap-2 text-xs text-slate-600">
+          <StatusBadge status={p.status} /> {p.cell_id ? `Cell ${p.cell_id}` : 'No cell'}
+        </p>
+        {verdict.kind !== 'allowed' && <CellRefusalList refusals={verdict.refusals} />}
+      </div>
+      {verdict.kind === 'override' ? (
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={`Override the rules: ${p.first_name} ${p.last_name}`}
+          onClick={() => onOverride(verdict.refusals)}
+        >
+          Override
+        </Button>
+      ) : (
+        <Button
+          size="sm"
+          disabled={here || verdict.kind === 'refused'}
+          busy={busy}
+          aria-label={`${action}: ${p.first_name} ${p.last_name}`}
+          onClick={onAssign}
+        >
+          {action}
+        </Button>
+      )}
+    </li>
   );
 }

@@ -1,6 +1,7 @@
 // /cell-assign, "Assign cells": the occupancy picture of the prison (each block, each cell with occupants against
 // capacity, security level and the prisoners in it); assign or move a prisoner with the server's capacity check; add,
 // edit and remove cells (the server refuses a taken ID, a capacity below the occupants, removing an occupied cell).
+// Moves show beforehand which cells the cell rules refuse and why; an override asks for the reason (decision 031).
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -53,18 +54,18 @@ export function CellAssignPage() {
       alsoPrisoners && queryClient.invalidateQueries({ queryKey: ['prisoners'] }),
     ]);
 
-  async function assign(prisonerId: number, cellId: string) {
-    const result = await assignToCell({ prisoner_id: prisonerId, cell_id: cellId });
+  async function assign(prisonerId: number, cellId: string, overrideReason?: string) {
+    const result = await assignToCell({ prisoner_id: prisonerId, cell_id: cellId, override_reason: overrideReason });
     notify(`${result.prisoner.first_name} ${result.prisoner.last_name} is now in cell ${cellId}.`);
     setAssignTarget(null);
     await refetch(true);
   }
 
-  async function move(cellId: string) {
+  async function move(cellId: string, overrideReason?: string) {
     if (!moving) return;
     setMoveError(null);
     try {
-      await assign(moving.prisonerId, cellId);
+      await assign(moving.prisonerId, cellId, overrideReason);
     } catch (error) {
       setMoveError(errorMessage(error, 'Failed to move the prisoner. Please try again.'));
     } finally {
@@ -216,7 +217,8 @@ export function CellAssignPage() {
         open={moving !== null}
         onOpenChange={(open) => !open && setMoving(null)}
         currentCellId={moving?.fromCell}
-        onSelect={(cellId) => void move(cellId)}
+        subject={{ prisonerId: moving?.prisonerId }}
+        onSelect={(cellId, reason) => void move(cellId, reason)}
       />
       <CellFormDialog target={formTarget} blocks={blockNames} onClose={closeForm} onSubmit={saveCell} />
       <RemoveCellDialog cell={removing} onClose={closeRemove} onConfirm={removeCell} />

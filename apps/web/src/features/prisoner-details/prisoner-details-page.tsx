@@ -17,6 +17,7 @@ import { InlineTextEditor } from './inline-text-editor';
 import { TrackingDeviceBox } from './tracking-device-box';
 import { LivePicture } from './live-picture';
 import { PrisonerOpenAlerts } from './open-alerts';
+import { KeepApartSection } from './keep-apart-section';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
 type InlineField = 'behavior_record' | 'medical_history';
@@ -170,6 +171,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
 
         <LivePicture prisoner={prisoner} />
         <PrisonerOpenAlerts prisonerId={prisoner.prisoner_id} />
+        <KeepApartSection prisoner={prisoner} />
 
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />

@@ -1,0 +1,151 @@
+// Keep-apart pairs (issue 12 part 2, decisions 031 and 032): created, listed and ended (never deleted), each audited.
+// The cell rules read them inside every cell move (modules/cells/cell-rules.ts); the tracking core watches the
+// active ones on live positions (tracking/keep-apart-monitor.ts), loaded through `listActivePairs`.
+import { aliasedTable, and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { KeepApartInput, KeepApartPair, KeepApartQuery, KeepApartReason, KeepApartScope } from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { keepApartPairs, prisoners } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
+
+const a = aliasedTable(prisoners, 'pa');
+const b = aliasedTable(prisoners, 'pb');
+
+const columns = {
+  id: keepApartPairs.id,
+  reason: keepApartPairs.reason,
+  scope: keepApartPairs.scope,
+  comment: keepApartPairs.comment,
+  createdAt: keepApartPairs.createdAt,
+  createdBy: keepApartPairs.createdBy,
+  endedAt: keepApartPairs.endedAt,
+  endedBy: keepApartPairs.endedBy,
+  endReason: keepApartPairs.endReason,
+  aId: a.prisonerId,
+  aFirst: a.firstName,
+  aLast: a.lastName,
+  aCell: a.cellId,
+  bId: b.prisonerId,
+  bFirst: b.firstName,
+  bLast: b.lastName,
+  bCell: b.cellId,
+};
+
+async function selectPairs(db: DbOrTx, where: SQL | undefined): Promise<KeepApartPair[]> {
+  const rows = await db
+    .select(columns)
+    .from(keepApartPairs)
+    .innerJoin(a, eq(a.prisonerId, keepApartPairs.prisonerA))
+    .innerJoin(b, eq(b.prisonerId, keepApartPairs.prisonerB))
+    .where(where)
+    .orderBy(sql`${keepApartPairs.endedAt} is not null`, desc(keepApartPairs.createdAt), desc(keepApartPairs.id));
+  return rows.map((r) => ({
+    id: r.id,
+    prisoner_a: { prisoner_id: r.aId, first_name: r.aFirst, last_name: r.aLast, cell_id: r.aCell },
+    prisoner_b: { prisoner_id: r.bId, first_name: r.bFirst, last_name: r.bLast, cell_id: r.bCell },
+    reason: r.reason as KeepApartReason,
+    scope: r.scope as KeepApartScope,
+    comment: r.comment,
+    created_at: r.createdAt.toISOString(),
+    created_by: r.createdBy,
+    ended_at: r.endedAt?.toISOString() ?? null,
+    ended_by: r.endedBy,
+    end_reason: r.endReason,
+  }));
+}
+
+const involves = (prisonerId: number) => or(eq(keepApartPairs.prisonerA, prisonerId), eq(keepApartPairs.prisonerB, prisonerId));
+
+/** All pairs, or one prisoner's; `active=true` leaves out the ended ones. Active pairs first, newest first. */
+export async function listPairs(db: DbOrTx, query: KeepApartQuery): Promise<KeepApartPair[]> {
+  return selectPairs(
+    db,
+    and(
+      query.prisoner_id === undefined ? undefined : involves(query.prisoner_id),
+      query.active === 'true' ? isNull(keepApartPairs.endedAt) : undefined,
+      query.active === 'false' ? sql`${keepApartPairs.endedAt} is not null` : undefined,
+    ),
+  );
+}
+
+async function getPair(db: DbOrTx, id: number): Promise<KeepApartPair> {
+  const [pair] = await selectPairs(db, eq(keepApartPairs.id, id));
+  if (!pair) throw notFound(`Keep-apart pair ${id} not found`);
+  return pair;
+}
+
+/** The unique index on the active pair refuses a second one made at the same moment; answered as the check would. */
+function isUniqueViolation(error: unknown): boolean {
+  const { code, cause } = error as { code?: string; cause?: { code?: string } };
+  return code === '23505' || cause?.code === '23505';
+}
+
+export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartInput): Promise<KeepApartPair> {
+  const alreadyMessage = `Prisoners ${input.prisoner_a} and ${input.prisoner_b} are already kept apart`;
+  try {
+    return await db.transaction(async (tx) => {
+      const found = await tx
+        .select({ id: prisoners.prisonerId })
+        .from(prisoners)
+        .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)));
+      for (const field of ['prisoner_a', 'prisoner_b'] as const) {
+        if (!found.some((p) => p.id === input[field])) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
+      }
+      const [existing] = await tx
+        .select({ id: keepApartPairs.id })
+        .from(keepApartPairs)
+        .where(
+          and(
+            isNull(keepApartPairs.endedAt),
+            or(
+              and(eq(keepApartPairs.prisonerA, input.prisoner_a), eq(keepApartPairs.prisonerB, input.prisoner_b)),
+              and(eq(keepApartPairs.prisonerA, input.prisoner_b), eq(keepApartPairs.prisonerB, input.prisoner_a)),
+            ),
+          ),
+        );
+      if (existing) throw conflict(`${alreadyMessage} (pair ${existing.id})`);
+      const [row] = await tx
+        .insert(keepApartPairs)
+        .values({
+          prisonerA: input.prisoner_a,
+          prisonerB: input.prisoner_b,
+          reason: input.reason,
+          scope: input.scope,
+          comment: input.comment || null,
+          createdBy: who.actor,
+        })
+        .returning({ id: keepApartPairs.id });
+      const pair = await getPair(tx, row!.id);
+      await recordAudit(tx, who, { action: 'create', entity: 'keep_apart', entityId: pair.id, after: pair });
+      return pair;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(alreadyMessage);
+    throw error;
+  }
+}
+
+/** Ends an active pair: who, when and why are kept; an ended pair cannot end again (409). */
+export async function endPair(db: DbOrTx, who: AuditActor, id: number, reason: string): Promise<KeepApartPair> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(keepApartPairs).where(eq(keepApartPairs.id, id)).for('update');
+    if (!row) throw notFound(`Keep-apart pair ${id} not found`);
+    if (row.endedAt) throw conflict(`Keep-apart pair ${id} already ended on ${row.endedAt.toISOString()}`);
+    const before = await getPair(tx, id);
+    await tx
+      .update(keepApartPairs)
+      .set({ endedAt: new Date(), endedBy: who.actor, endReason: reason })
+      .where(eq(keepApartPairs.id, id));
+    const after = await getPair(tx, id);
+    await recordAudit(tx, who, { action: 'end', entity: 'keep_apart', entityId: id, before, after });
+    return after;
+  });
+}
+
+/** What the live monitor needs: every active pair with both prisoners' ids. */
+export async function listActivePairs(db: DbOrTx): Promise<{ id: number; a: number; b: number }[]> {
+  return db
+    .select({ id: keepApartPairs.id, a: keepApartPairs.prisonerA, b: keepApartPairs.prisonerB })
+    .from(keepApartPairs)
+    .where(isNull(keepApartPairs.endedAt));
+}

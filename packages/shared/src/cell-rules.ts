@@ -1,0 +1,157 @@
+// Who may share a cell (issue 12, decision 031): the rules every cell move is checked against, on the server inside
+// the write's transaction and ahead of time for the screens (GET /cell_controls/check). One pure function decides
+// for both, so the screen marks a cell with exactly the sentence the server would refuse it with.
+import { z } from 'zod';
+import { GENDERS, OCCUPYING_STATUSES, PRISONER_STATUSES } from './constants';
+import { boundedText, intText } from './text';
+
+export const CELL_RULES = ['capacity', 'sex', 'status', 'keep_apart'] as const;
+export type CellRule = (typeof CELL_RULES)[number];
+/** Every rule but capacity may be overridden with a reason; a full cell stays full. */
+export const OVERRIDABLE_RULES: readonly CellRule[] = ['sex', 'status', 'keep_apart'];
+export const OVERRIDE_REASON_MIN = 10;
+export const OVERRIDE_REASON_MAX = 500;
+
+/** `override_reason` of any write that gives a prisoner a cell: at least 10 characters, bounded like other text. */
+export const overrideReason = boundedText(OVERRIDE_REASON_MAX)
+  .min(OVERRIDE_REASON_MIN, `must be at least ${OVERRIDE_REASON_MIN} characters`)
+  .nullable()
+  .optional();
+
+/** A refusal of a cell move: 409 `{ message, rule }`. Other 409s of the same routes carry no rule. */
+export const cellRuleConflict = z.object({ message: z.string(), rule: z.enum(CELL_RULES).optional() });
+export type CellRuleConflict = z.infer<typeof cellRuleConflict>;
+
+export interface CellRefusal {
+  rule: CellRule;
+  message: string;
+}
+export const cellRefusal = z.object({ rule: z.enum(CELL_RULES), message: z.string() });
+
+/** The prisoner to be placed, as the write will leave them. */
+export interface RulePrisoner {
+  prisoner_id: number | null;
+  first_name: string;
+  last_name: string;
+  gender: string | null;
+  status: string | null;
+}
+/** Someone who occupies the cell (On Trial or Incarcerated), not the prisoner being placed. */
+export interface RuleOccupant {
+  prisoner_id: number;
+  first_name: string;
+  last_name: string;
+  gender: string | null;
+}
+/** The other prisoner of an active keep-apart pair, where they are now (only when they occupy a cell). */
+export interface RulePartner {
+  prisoner_id: number;
+  first_name: string;
+  last_name: string;
+  cell_id: string;
+  block: string;
+  scope: KeepApartScope;
+}
+export interface RuleCell {
+  cell_id: string;
+  block: string;
+  capacity: number;
+}
+
+export const KEEP_APART_SCOPES = ['cell', 'block'] as const;
+export type KeepApartScope = (typeof KEEP_APART_SCOPES)[number];
+
+/** "Jane Doe (#12)": who a refusal is about, never ambiguous (decision 025). */
+export function ruleName(p: { first_name: string; last_name: string; prisoner_id: number | null }): string {
+  const name = `${p.first_name} ${p.last_name}`.trim();
+  return p.prisoner_id == null ? name : `${name} (#${p.prisoner_id})`;
+}
+
+function listNames(people: { first_name: string; last_name: string; prisoner_id: number | null }[]): string {
+  const names = people.slice(0, 3).map(ruleName);
+  if (people.length > 3) names.push(`${people.length - 3} more`);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+const sexWord = (gender: string | null) =>
+  gender === 'Male' ? 'male' : gender === 'Female' ? 'female' : gender === 'Other' ? 'recorded as Other' : 'of unrecorded sex';
+
+export const isOccupyingStatus = (status: string | null | undefined) =>
+  status != null && (OCCUPYING_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Why placing `prisoner` in `cell` would be refused, in the order capacity, status, sex, keep-apart; empty when it is
+ * allowed. `occupants` are the cell's occupants other than the prisoner; `partners` the prisoner's active keep-apart
+ * partners who occupy a cell. An unrecorded gender is not compared (the form allows it empty); Other is placed only
+ * with an override.
+ */
+export function cellRefusals(
+  prisoner: RulePrisoner,
+  cell: RuleCell,
+  occupants: RuleOccupant[],
+  partners: RulePartner[],
+): CellRefusal[] {
+  const refusals: CellRefusal[] = [];
+  const who = ruleName(prisoner);
+  if (occupants.length >= cell.capacity) refusals.push({ rule: 'capacity', message: `Cell ${cell.cell_id} is full` });
+  if (!isOccupyingStatus(prisoner.status)) {
+    refusals.push({
+      rule: 'status',
+      message: `${who} is ${prisoner.status ?? 'without a status'}: only On Trial and Incarcerated prisoners hold a cell`,
+    });
+  }
+  if (prisoner.gender === 'Other') {
+    refusals.push({
+      rule: 'sex',
+      message: `${who} is recorded as Other: a place in cell ${cell.cell_id} needs an override`,
+    });
+  } else if (prisoner.gender != null) {
+    const others = occupants.filter((o) => o.gender != null && o.gender !== prisoner.gender);
+    if (others.length > 0) {
+      refusals.push({
+        rule: 'sex',
+        message: `Cell ${cell.cell_id} holds ${listNames(others)} (${sexWord(others[0]!.gender)}); ${who} is ${sexWord(prisoner.gender)}: a cell holds prisoners of one sex`,
+      });
+    }
+  }
+  const inCell = partners.filter((p) => p.cell_id === cell.cell_id);
+  const inBlock = partners.filter((p) => p.scope === 'block' && p.cell_id !== cell.cell_id && p.block === cell.block);
+  if (inCell.length > 0) {
+    refusals.push({
+      rule: 'keep_apart',
+      message: `${who} must be kept apart from ${listNames(inCell)}, who ${inCell.length === 1 ? 'is' : 'are'} in cell ${cell.cell_id}`,
+    });
+  } else if (inBlock.length > 0) {
+    refusals.push({
+      rule: 'keep_apart',
+      message: `${who} must be kept out of block ${cell.block}: ${listNames(inBlock)} (cell ${inBlock[0]!.cell_id}) is to be kept apart by block`,
+    });
+  }
+  return refusals;
+}
+
+/**
+ * GET /cell_controls/check: what each cell would answer to placing one prisoner there. `gender` and `status` stand in
+ * for the record's (the form being filled in); without `prisoner_id` (a new prisoner) they are all there is.
+ */
+export const cellCheckQuery = z.object({
+  prisoner_id: intText().optional(),
+  gender: z.enum(GENDERS, { message: `gender must be one of ${GENDERS.join(', ')}` }).optional(),
+  status: z.enum(PRISONER_STATUSES, { message: `status must be one of ${PRISONER_STATUSES.join(', ')}` }).optional(),
+});
+export type CellCheckQuery = z.infer<typeof cellCheckQuery>;
+
+export const cellCheck = z.object({
+  cell_id: z.string(),
+  block: z.string(),
+  /** The prisoner already occupies this cell: nothing to check. */
+  current: z.boolean(),
+  refusals: z.array(cellRefusal),
+});
+export type CellCheck = z.infer<typeof cellCheck>;
+export const cellCheckResponse = z.object({ data: z.array(cellCheck) });
+
+/** True when a refusal list can be overridden with a reason (nothing but overridable rules). */
+export function canOverride(refusals: CellRefusal[]): boolean {
+  return refusals.length > 0 && refusals.every((r) => OVERRIDABLE_RULES.includes(r.rule));
+}
