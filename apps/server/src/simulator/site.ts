@@ -40,7 +40,7 @@ export class PrisonSite {
   geofences(): GeofenceInput[] {
     const { from, to } = this.workshop;
     const rectangle: Point[] = [from, [to[0], from[1]], to, [from[0], to[1]]];
-    const common = { dwell_seconds: 0, buffer_meters: 0 };
+    const common = { dwell_seconds: 0, buffer_meters: 0, applies_to: null, schedule: null };
     const [armouryLat, armouryLng] = this.toLatLng(this.armoury.centre);
     const [yardLat, yardLng] = this.toLatLng(this.yard.centre);
     return [
