@@ -2,6 +2,7 @@
 // prisoners or at some times shows its rules under its name ("Mon-Fri 09:00-17:00 · Block A").
 import { describeGeofenceRules, GEOFENCE_COLORS, type Geofence } from '@prison/shared';
 import { clsx } from 'clsx';
+import { prisonerLabel } from '../../../lib/prisoner-label';
 import { useAssignedDevices } from '../api/tracked-prisoners';
 
 export function GeofenceList({
@@ -14,7 +15,13 @@ export function GeofenceList({
   onSelect(id: string): void;
 }) {
   const devices = useAssignedDevices();
-  const names = new Map((devices.data ?? []).map((d) => [d.prisoner_id, d.prisoner_name ?? undefined]));
+  // Names are not unique: the id and the cell stand beside each (decision 025).
+  const names = new Map(
+    (devices.data ?? []).map((d) => [
+      d.prisoner_id,
+      prisonerLabel({ name: d.prisoner_name ?? '', prisonerId: d.prisoner_id, cellId: d.prisoner_cell_id }),
+    ]),
+  );
   const nameOf = (id: number) => names.get(id);
   return (
     <section aria-labelledby="geofence-list-title" className="border-b border-slate-200 p-4">

@@ -12,6 +12,7 @@ import {
 } from '@prison/shared';
 import { Button } from '../../../components/ui/button';
 import { api } from '../../../lib/api-client';
+import { prisonerLabel } from '../../../lib/prisoner-label';
 import { useAssignedDevices } from '../api/tracked-prisoners';
 
 export interface RulesDraft {
@@ -101,7 +102,11 @@ export function GeofenceRulesFields({ draft, onChange }: { draft: RulesDraft; on
       : [
           {
             id: d.prisoner_id,
-            label: `${d.prisoner_name ?? `Prisoner ${d.prisoner_id}`} (${d.prisoner_cell_id ?? 'no cell'})`,
+            label: prisonerLabel({
+              name: d.prisoner_name ?? '',
+              prisonerId: d.prisoner_id,
+              cellId: d.prisoner_cell_id,
+            }),
           },
         ],
   );
