@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ScheduleWindow } from '@prison/shared';
 import { GeofenceEngine, type EngineTransition } from './geofence-engine';
 import { compileSchedule, activeInWeek, WeekClock, weekBoundaries } from './geofence-schedule';
-import { ScopedGeofences } from './geofence-scopes';
+import { ScopedGeofences, type Wearer } from './geofence-scopes';
+import { compileGeofence, containmentOf, OUTSIDE } from './geofence-index';
 import { circleFence, east, perimeterCorners, polygonFence } from './geofence-test-shapes';
 
 const summary = (transitions: EngineTransition[]) => transitions.map((t) => `${t.kind} ${t.geofence.name}`);
@@ -182,5 +183,56 @@ describe('geofence engine: scopes', () => {
     expect(scoped.query(...inside, { prisonerId: 5, block: null })).toBe(2);
     expect(scoped.query(...inside, { prisonerId: null, block: null })).toBe(1);
     expect(scoped.query(...inside, { prisonerId: 5000, block: 'Z' })).toBe(1);
+  });
+
+  it('agrees with testing every geofence that applies, for scanned and indexed scopes alike', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const fences = Array.from({ length: 400 }, (_, i) =>
+      circleFence({
+        geofence_id: `f${i}`,
+        radius: 50 + rand() * 400,
+        center_lat: (rand() - 0.5) * 0.02,
+        center_lng: (rand() - 0.5) * 0.02,
+        buffer_meters: i % 3 === 0 ? 10 : 0,
+        // Everyone, a small block, a large block (indexed), or one or two prisoners.
+        applies_to:
+          [
+            null,
+            { blocks: [`S${i % 45}`] },
+            { blocks: ['L'] },
+            { prisoner_ids: [1 + (i % 40)] },
+            { prisoner_ids: [4 + (i % 40)], blocks: [`S${i % 45}`] },
+          ][i % 5] ?? null,
+      }),
+    );
+    // Block L holds 80 geofences (indexed); blocks S* and prisoners about 10 each (scanned); f4 is for prisoner 8
+    // and for block S4.
+    const scoped = new ScopedGeofences(fences);
+    const compiled = fences.map(compileGeofence);
+    const wearers: Wearer[] = [
+      { prisonerId: null, block: null },
+      { prisonerId: 4, block: 'S1' },
+      { prisonerId: 8, block: 'S4' },
+      { prisonerId: 2, block: 'L' },
+      { prisonerId: 9, block: 'Q' },
+    ];
+    for (let k = 0; k < 500; k++) {
+      const lat = (rand() - 0.5) * 0.024;
+      const lng = (rand() - 0.5) * 0.024;
+      for (const wearer of wearers) {
+        const n = scoped.query(lat, lng, wearer);
+        const got = new Map<string, number>();
+        for (let i = 0; i < n; i++) if (scoped.hitCodes[i] !== OUTSIDE) got.set(fences[scoped.hitSlots[i]!]!.geofence_id, scoped.hitCodes[i]!);
+        expect(new Set(Array.from({ length: n }, (_, i) => scoped.hitSlots[i])).size).toBe(n); // each once
+        const expected = new Map<string, number>();
+        for (const fence of compiled) {
+          if (!scoped.appliesTo(fence.slot, wearer)) continue;
+          const code = containmentOf(fence, lat, lng);
+          if (code !== OUTSIDE) expected.set(fence.id, code);
+        }
+        expect(got).toEqual(expected);
+      }
+    }
   });
 });

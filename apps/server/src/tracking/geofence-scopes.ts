@@ -16,6 +16,35 @@ export const NO_WEARER: Wearer = Object.freeze({ prisonerId: null, block: null }
 export const sameWearer = (a: Wearer, b: Wearer) => a.prisonerId === b.prisonerId && a.block === b.block;
 
 const EMPTY: readonly IndexedGeofence[] = Object.freeze([]);
+/**
+ * A scope with at most this many geofences is scanned, not indexed: its boxes sit side by side in one shared array,
+ * so a fix reads a cache line or two instead of walking a tree of its own (per-prisoner zones are few per prisoner).
+ */
+const SCAN_AT_MOST = 16;
+
+/** Scopes of few geofences: their slots and grown boxes, back to back; a scope is a range (offset, count). */
+class SmallScopes {
+  slots: Int32Array;
+  boxes: Float64Array;
+  private length = 0;
+
+  constructor(total: number) {
+    this.slots = new Int32Array(total);
+    this.boxes = new Float64Array(total * 4);
+  }
+
+  /** Appends a scope; returns its range packed as offset * 32 + count. */
+  add(fences: readonly IndexedGeofence[]): number {
+    const offset = this.length;
+    for (const fence of fences) {
+      const { minLng, minLat, maxLng, maxLat } = fence.box;
+      this.slots[this.length] = fence.slot;
+      this.boxes.set([minLng, minLat, maxLng, maxLat], this.length * 4);
+      this.length++;
+    }
+    return offset * 32 + fences.length;
+  }
+}
 
 function push<K>(map: Map<K, IndexedGeofence[]>, key: K, fence: IndexedGeofence) {
   const list = map.get(key);
@@ -28,8 +57,12 @@ export class ScopedGeofences {
   hitSlots: Int32Array;
   hitCodes: Uint8Array;
   private readonly everyone: GeofenceIndex;
-  private readonly byBlock = new Map<string, GeofenceIndex>();
-  private readonly byPrisoner = new Map<number, GeofenceIndex>();
+  /** Every active geofence by slot: the exact tests of the scanned scopes read its flat arrays. */
+  private readonly all: GeofenceIndex;
+  private readonly small: SmallScopes;
+  /** A scope's own index, or its range in `small` (a number). */
+  private readonly byBlock = new Map<string, GeofenceIndex | number>();
+  private readonly byPrisoner = new Map<number, GeofenceIndex | number>();
   private readonly negativesOfEveryone: IndexedGeofence[] = [];
   private readonly negativesByBlock = new Map<string, IndexedGeofence[]>();
   private readonly negativesByPrisoner = new Map<number, IndexedGeofence[]>();
@@ -74,8 +107,13 @@ export class ScopedGeofences {
       }
     }
     this.everyone = new GeofenceIndex([], everyone);
-    for (const [block, list] of blocks) this.byBlock.set(block, new GeofenceIndex([], list));
-    for (const [id, list] of prisoners) this.byPrisoner.set(id, new GeofenceIndex([], list));
+    this.all = new GeofenceIndex([], this.fences);
+    let scanned = 0;
+    for (const list of [...blocks.values(), ...prisoners.values()]) if (list.length <= SCAN_AT_MOST) scanned += list.length;
+    this.small = new SmallScopes(scanned);
+    const scope = (list: IndexedGeofence[]) => (list.length <= SCAN_AT_MOST ? this.small.add(list) : new GeofenceIndex([], list));
+    for (const [block, list] of blocks) this.byBlock.set(block, scope(list));
+    for (const [id, list] of prisoners) this.byPrisoner.set(id, scope(list));
     this.hitSlots = this.everyone.hitSlots;
     this.hitCodes = this.everyone.hitCodes;
   }
@@ -141,7 +179,8 @@ export class ScopedGeofences {
     return count;
   }
 
-  private collect(index: GeofenceIndex, lat: number, lng: number, count: number): number {
+  private collect(index: GeofenceIndex | number, lat: number, lng: number, count: number): number {
+    if (typeof index === 'number') return this.scan(index, lat, lng, count);
     const n = index.query(lat, lng);
     if (n === 0) return count;
     const slots = index.hitSlots;
@@ -153,6 +192,29 @@ export class ScopedGeofences {
       if (count === this.mergedSlots.length) this.grow();
       this.mergedSlots[count] = slot;
       this.mergedCodes[count] = codes[i]!;
+      count++;
+    }
+    return count;
+  }
+
+  /** A small scope: its boxes one after another, then the exact test of those that hold the point. */
+  private scan(range: number, lat: number, lng: number, count: number): number {
+    const { slots, boxes } = this.small;
+    const end = Math.floor(range / 32) + (range % 32);
+    for (let k = Math.floor(range / 32); k < end; k++) {
+      const b = k * 4;
+      if (lat < boxes[b + 1]! || lat > boxes[b + 3]!) continue;
+      const minLng = boxes[b]!;
+      const maxLng = boxes[b + 2]!;
+      const inLng =
+        (lng >= minLng && lng <= maxLng) || (lng + 360 >= minLng && lng + 360 <= maxLng) || (lng - 360 >= minLng && lng - 360 <= maxLng);
+      if (!inLng) continue;
+      const slot = slots[k]!;
+      if (this.seen[slot] === this.stamp) continue;
+      this.seen[slot] = this.stamp;
+      if (count === this.mergedSlots.length) this.grow();
+      this.mergedSlots[count] = slot;
+      this.mergedCodes[count] = this.all.containment(slot, lat, lng);
       count++;
     }
     return count;
