@@ -51,7 +51,8 @@ export function minutesOfDay(value: string): number {
 
 /**
  * A weekly window in the prison's time zone (TZ). A window whose end is earlier than its start crosses midnight:
- * the part after midnight belongs to the start day's window (Fri 19:00-07:00 ends on Saturday at 07:00).
+ * the part after midnight belongs to the start day's window (Fri 19:00-07:00 ends on Saturday at 07:00); an end equal
+ * to the start is a whole day from the start (Sat 09:00-09:00 ends on Sunday at 09:00).
  */
 export const scheduleWindow = z
   .object({
@@ -63,11 +64,7 @@ export const scheduleWindow = z
     start: timeOfDay,
     end: endOfWindow,
   })
-  .strict()
-  .refine((window) => minutesOfDay(window.start) !== minutesOfDay(window.end) % 1440 || window.end === '24:00', {
-    message: 'must differ from start',
-    path: ['end'],
-  });
+  .strict();
 export type ScheduleWindow = z.infer<typeof scheduleWindow>;
 
 /** null: always; otherwise the geofence applies only within these windows. */

@@ -42,6 +42,11 @@ describe('weekly schedules in a time zone', () => {
     const day = compileSchedule([{ days: [3], start: '00:00', end: '24:00' }]);
     expect(activeInWeek(day, 2 * 1440)).toBe(true);
     expect(activeInWeek(day, 3 * 1440)).toBe(false);
+    // An end equal to the start: a whole day from the start.
+    const fromNine = compileSchedule([{ days: [6], start: '09:00', end: '09:00' }]);
+    expect(activeInWeek(fromNine, 5 * 1440 + 8 * 60 + 59)).toBe(false); // Saturday 08:59
+    expect(activeInWeek(fromNine, 6 * 1440 + 8 * 60 + 59)).toBe(true); // Sunday 08:59
+    expect(activeInWeek(fromNine, 6 * 1440 + 9 * 60)).toBe(false); // Sunday 09:00
   });
 
   it('finds the next edge, and the daylight-saving change itself when it comes first', () => {
