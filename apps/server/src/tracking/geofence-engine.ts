@@ -133,7 +133,11 @@ export class GeofenceEngine {
       if (geofence.schedule?.length) this.schedules.set(geofence.geofence_id, compileSchedule(geofence.schedule));
     this.boundaries = weekBoundaries(this.schedules.values());
     if (now !== undefined) this.now = Math.max(this.now, now.getTime());
-    if (this.now === -Infinity) {
+    if (this.schedules.size === 0) {
+      // Nothing scheduled: every geofence is in force, and no edge will come.
+      this.rebuild(geofences);
+      this.nextEdge = Infinity;
+    } else if (this.now === -Infinity) {
       // No time known yet: the schedules are read at the first fix or tick.
       this.nextEdge = -Infinity;
       this.rebuild(geofences.filter((g) => !this.schedules.has(g.geofence_id)));
