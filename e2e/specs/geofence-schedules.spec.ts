@@ -3,6 +3,7 @@
 import { expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import type { GeofenceRow } from './map-helpers';
+import { seedTrackedPrisoner } from './records-helpers';
 
 const madeNames: string[] = [];
 test.afterEach(async ({ api }) => {
@@ -90,4 +91,37 @@ test('a zone for one block on weekdays, then a night window added in the editor,
   const after = ((await (await api.get('/api/v1/geofence/all')).json()) as GeofenceRow[]).find((g) => g.name === name);
   expect(after).toMatchObject({ applies_to: null, schedule: null });
   expect(errors).toEqual([]);
+});
+
+test('a zone for one tracked prisoner, chosen by name, shows the prisoner with id and cell in the list', async ({
+  adminPage: page,
+  api,
+}) => {
+  const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Ada'), last_name: 'Lovelace' });
+  const name = unique('Own zone ');
+  madeNames.push(name);
+  await page.goto('/live-map');
+  await page.getByRole('button', { name: 'Enter coordinates' }).click();
+  const coordinates = page.getByRole('dialog', { name: 'Enter Coordinates' });
+  await coordinates.getByLabel('Centre latitude').fill(String(51.475 + Math.random() * 0.004));
+  await coordinates.getByLabel('Centre longitude').fill(String(-0.15 + Math.random() * 0.004));
+  await coordinates.getByLabel('Radius (metres)').press('Enter');
+  const details = page.getByRole('dialog', { name: 'Enter Geofence Details' });
+  await details.getByLabel('Geofence Name').fill(name);
+  await details.getByRole('radio', { name: 'Chosen prisoners' }).check();
+  await details.getByLabel('Find a prisoner').fill(prisoner.first_name);
+  const label = `${prisoner.first_name} ${prisoner.last_name} · #${prisoner.prisoner_id} · cell ${prisoner.cellId}`;
+  await details.getByRole('checkbox', { name: label }).check();
+  await details.getByRole('radio', { name: 'On a weekly schedule' }).check();
+  const window = details.getByRole('group', { name: 'Window 1' });
+  for (const day of ['Sat', 'Sun']) await window.getByRole('checkbox', { name: day }).check();
+  await window.getByLabel('Start').fill('19:00');
+  await window.getByLabel('End').fill('07:00');
+  await details.getByRole('button', { name: 'Save Geofence' }).click();
+  await expect(details).toBeHidden();
+  await expect(page.getByTestId('geofence-item').filter({ hasText: name }).getByTestId('geofence-rules')).toHaveText(
+    `Every day 19:00-07:00 · ${label}`,
+  );
+  const stored = ((await (await api.get('/api/v1/geofence/all')).json()) as GeofenceRow[]).find((g) => g.name === name);
+  expect(stored).toMatchObject({ applies_to: { prisoner_ids: [prisoner.prisoner_id] } });
 });
