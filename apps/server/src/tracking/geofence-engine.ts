@@ -477,24 +477,27 @@ export class GeofenceEngine {
   private changeWearer(device: DeviceTrack, wearer: Wearer, at: Date): void {
     const previous = device.wearer;
     device.wearer = wearer;
-    if (device.generation === 0) return; // never evaluated: nothing to end or meet yet
     const index = this.index;
     const states = device.states;
     const t = at.getTime();
+    // Never evaluated (at most violations restored after a restart): only those that no longer apply end.
+    const met = device.generation !== 0;
     let mark = this.markStates(device);
     // Met Negative geofences in their default (outside, alerted) that no longer apply: end.
-    for (const list of index.negativesFor(previous))
-      for (const fence of list) {
-        if (this.marks[fence.slot] === mark || this.negativeGenerations[fence.slot]! > device.generation) continue;
-        this.marks[fence.slot] = mark;
-        if (!index.appliesTo(fence.slot, wearer)) this.emit(fence, 'end', at);
-      }
+    if (met)
+      for (const list of index.negativesFor(previous))
+        for (const fence of list) {
+          if (this.marks[fence.slot] === mark || this.negativeGenerations[fence.slot]! > device.generation) continue;
+          this.marks[fence.slot] = mark;
+          if (!index.appliesTo(fence.slot, wearer)) this.emit(fence, 'end', at);
+        }
     for (let k = states.length - 1; k >= 0; k--) {
       const state = states[k]!;
       if (index.appliesTo(state.slot, wearer)) continue;
       if (state.started) this.emit(state.fence, 'end', at);
       removeAt(states, k);
     }
+    if (!met) return;
     mark = this.markStates(device);
     for (const list of index.negativesFor(wearer))
       for (const fence of list) {

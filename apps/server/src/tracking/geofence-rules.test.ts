@@ -181,6 +181,17 @@ describe('geofence engine: scopes', () => {
     expect(summary(engine.evaluate('d', ...inside, t(3), { prisonerId: 1, block: 'B' }))).toEqual(['end Curfew B']);
   });
 
+  it('a violation restored after a restart ends at the first fix when its zone no longer applies to the wearer', () => {
+    const curfewA = polygonFence(perimeterCorners, { geofence_id: 'ca', name: 'Curfew A', applies_to: { blocks: ['A'] } });
+    const engine = new GeofenceEngine([curfewA, blockA], [
+      { deviceId: 'moved', geofenceId: 'ca', violating: true, since: t(0) },
+      { deviceId: 'stayed', geofenceId: 'ca', violating: true, since: t(0) },
+    ]);
+    expect(summary(engine.evaluate('moved', ...outside, t(5), { prisonerId: 1, block: 'B' }))).toEqual(['end Curfew A']);
+    expect(engine.evaluate('stayed', ...outside, t(5), { prisonerId: 2, block: 'A' })).toEqual([]); // still running
+    expect(engine.activeViolations('stayed').map((g) => g.name)).toEqual(['Curfew A']);
+  });
+
   it('queries only the zones of everyone, of the wearer block and of the wearer', () => {
     const fences = [everyone];
     for (let id = 1; id <= 1000; id++) fences.push(circleFence({ geofence_id: `p${id}`, name: `P${id}`, applies_to: { prisoner_ids: [id] } }));
