@@ -1,10 +1,12 @@
 // Geofence evaluation throughput on one core: GeofenceEngine.evaluate (spatial index, exact containment, per-device
 // states) for many moving devices, beside a linear scan of the same geofences in the same run.
 //   npx tsx bench/geofence/run.ts            (or: npm run geofence -w @prison/bench)
-// Options: --seconds S (per measurement, default 2), --devices N (default 10000), --geofences 1000,10000.
+// Options: --seconds S (per measurement, default 2), --devices N (default 10000), --geofences 1000,10000,
+// --scoped 1|0 (default 1): also 5,000 prisoners with 2 zones each plus 1,000 shared zones (decision 033), beside
+// the 1,000 shared zones alone on the same walks.
 import { cpus, loadavg } from 'node:os';
 import { destinationPoint, normalizeLongitude, type StoredGeofence } from '@prison/shared';
-import { GeofenceEngine } from '../../apps/server/src/tracking/geofence-engine';
+import { GeofenceEngine, type Wearer } from '../../apps/server/src/tracking/geofence-engine';
 import { GeofenceIndex, linearScanClassify } from '../../apps/server/src/tracking/geofence-index';
 import { printFigures, type Figure } from '../lib/report';
 
@@ -160,6 +162,41 @@ function benchmark(
   return { engine: engineRate, index: indexRate, linear: linearRate, candidates: candidates / queries, transitions };
 }
 
+/**
+ * Zones for some prisoners (decision 033): `prisoners` devices, each worn by its own prisoner in one of 10 blocks,
+ * `perPrisoner` zones applying to each prisoner alone, and `shared` zones of everyone. Measured beside the shared
+ * zones alone, on the same walks and wearers: the per-prisoner zones should cost next to nothing.
+ */
+function benchmarkScoped(prisoners: number, perPrisoner: number, shared: number): { scoped: number; sharedOnly: number; transitions: number } {
+  const walks = makeWalks(prisoners, STEPS_PER_DEVICE, 11);
+  const total = walks.lats.length;
+  const deviceIds = Array.from({ length: prisoners }, (_, d) => `prisoner-device-${d}`);
+  const wearers: Wearer[] = Array.from({ length: prisoners }, (_, d) => ({ prisonerId: d + 1, block: `B${d % 10}` }));
+  const sharedFences = makeGeofences(shared, 42 + shared);
+  const own = makeGeofences(prisoners * perPrisoner, 99).map((fence, i) => ({
+    ...fence,
+    geofence_id: `own-${i}`,
+    applies_to: { prisoner_ids: [Math.floor(i / perPrisoner) + 1] },
+  }));
+  const run = (geofences: StoredGeofence[]) => {
+    const engine = new GeofenceEngine(geofences, [], { timeZone: 'UTC' });
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    let transitions = 0;
+    for (let i = 0; i < total; i++)
+      engine.evaluate(deviceIds[i % prisoners]!, walks.lats[i]!, walks.lngs[i]!, new Date(t0 + i), wearers[i % prisoners]);
+    let time = t0 + total;
+    const rate = measure(SECONDS, 1000, (i) => {
+      const k = i % total;
+      const d = k % prisoners;
+      transitions += engine.evaluate(deviceIds[d]!, walks.lats[k]!, walks.lngs[k]!, new Date(++time), wearers[d]).length;
+    });
+    return { rate, transitions };
+  };
+  const sharedOnly = run(sharedFences);
+  const scoped = run([...sharedFences, ...own]);
+  return { scoped: scoped.rate, sharedOnly: sharedOnly.rate, transitions: scoped.transitions };
+}
+
 const walks = makeWalks(DEVICES, STEPS_PER_DEVICE, 7);
 const targets: Record<number, number> = { 1000: 1_000_000, 10_000: 250_000 };
 const figures: Figure[] = [];
@@ -188,6 +225,19 @@ for (const count of counts) {
   });
   verdicts.push(
     `${count} geofences: ${result.engine >= target ? 'target met' : 'TARGET MISSED'} (${Math.round(result.engine).toLocaleString('en-US')} >= ${target.toLocaleString('en-US')}; ${(result.engine / result.linear).toFixed(0)}x the linear scan)`,
+  );
+}
+if ((args.get('scoped') ?? '1') !== '0') {
+  const result = benchmarkScoped(5000, 2, 1000);
+  figures.push({
+    name: 'GeofenceEngine.evaluate, 1,000 shared + 10,000 per-prisoner geofences (2 each, 5,000 prisoners) (baseline: the 1,000 shared alone)',
+    value: result.scoped,
+    unit: 'evaluations/s',
+    baseline: result.sharedOnly,
+    target: '>= 1,000,000',
+  });
+  verdicts.push(
+    `scoped: ${result.scoped >= 1_000_000 ? 'target met' : 'TARGET MISSED'} (${Math.round(result.scoped).toLocaleString('en-US')} evaluations/s with 11,000 geofences, ${((100 * result.scoped) / result.sharedOnly).toFixed(0)} % of the 1,000 shared alone)`,
   );
 }
 printFigures(

@@ -1,6 +1,7 @@
 // Every setting comes from the environment, checked once at start (the README lists them).
 import { z } from 'zod';
 import { parseConfiguredOrigin } from './lib/origins';
+import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -27,6 +28,20 @@ const configSchema = z.object({
   MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
   MAP_CENTER_LNG: z.coerce.number().min(-180).max(180).default(-0.1246),
   SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
+  /** The prison's time zone (IANA name, e.g. Europe/London): geofence schedules are read in it (decision 034). */
+  TZ: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      // ":/etc/localtime" (a file, as glibc reads TZ) or nothing: the process's own zone.
+      const name = value?.trim() && !value.trim().startsWith(':') ? value.trim() : defaultTimeZone();
+      try {
+        return checkTimeZone(name);
+      } catch {
+        context.addIssue({ code: 'custom', message: `${name} is not a time zone name like Europe/London` });
+        return z.NEVER;
+      }
+    }),
   // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
   MAX_FUTURE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   // Keep-apart pairs on live positions (issue 12, decision 032).

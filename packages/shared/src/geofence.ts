@@ -1,7 +1,7 @@
 // Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
-import { boundedText, nameText } from './text';
+import { boundedText, int32, nameText } from './text';
 
 /** A circle's radius, in metres: a cell is more than 1 m across, a prison less than 100 km. */
 export const GEOFENCE_MIN_RADIUS = 1;
@@ -29,6 +29,81 @@ export const pointInput = z
 
 export const toGeoPoint = ([lat, lng]: readonly [number, number]): GeoPoint => ({ lat, lng });
 
+// Who a geofence applies to and when (issue 12 part 3; decisions 033 and 034).
+/** The most windows, blocks and prisoners one geofence may name: plenty for a timetable, bounded for every fix. */
+export const GEOFENCE_MAX_WINDOWS = 28;
+export const GEOFENCE_MAX_BLOCKS = 50;
+export const GEOFENCE_MAX_PRISONERS = 500;
+/** Days of the week as the schedule numbers them (1 = Monday ... 7 = Sunday). */
+export const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
+const timeOfDay = z.string({ message: 'must be a time as HH:MM' }).regex(TIME_OF_DAY, 'must be a time as HH:MM (00:00 to 23:59)');
+/** An end may also be 24:00 (the end of the day). */
+const endOfWindow = z
+  .string({ message: 'must be a time as HH:MM' })
+  .refine((value) => TIME_OF_DAY.test(value) || value === '24:00', 'must be a time as HH:MM (00:00 to 24:00)');
+
+/** Minutes since midnight of "HH:MM" (24:00 is 1440). */
+export function minutesOfDay(value: string): number {
+  return Number(value.slice(0, 2)) * 60 + Number(value.slice(3, 5));
+}
+
+/**
+ * A weekly window in the prison's time zone (TZ). A window whose end is earlier than its start crosses midnight:
+ * the part after midnight belongs to the start day's window (Fri 19:00-07:00 ends on Saturday at 07:00); an end equal
+ * to the start is a whole day from the start (Sat 09:00-09:00 ends on Sunday at 09:00).
+ */
+export const scheduleWindow = z
+  .object({
+    days: z
+      .array(z.number({ message: 'must be a day number from 1 (Monday) to 7 (Sunday)' }).int('must be a whole number').min(1, 'must be a day from 1 (Monday) to 7 (Sunday)').max(7, 'must be a day from 1 (Monday) to 7 (Sunday)'), { message: 'must be a list of day numbers' })
+      .min(1, 'must name at least one day')
+      .max(7, 'must name each day at most once')
+      .refine((days) => new Set(days).size === days.length, 'must name each day at most once'),
+    start: timeOfDay,
+    end: endOfWindow,
+  })
+  .strict();
+export type ScheduleWindow = z.infer<typeof scheduleWindow>;
+
+/** null: always; otherwise the geofence applies only within these windows. */
+export const geofenceSchedule = z
+  .array(scheduleWindow, { message: 'must be a list of windows or null' })
+  .min(1, 'must hold at least one window, or be null for always')
+  .max(GEOFENCE_MAX_WINDOWS, `must hold at most ${GEOFENCE_MAX_WINDOWS} windows`)
+  .nullable();
+
+/** null: every tracked prisoner; otherwise the prisoners of these blocks and these prisoners. */
+export const geofenceAppliesTo = z
+  .object(
+    {
+      blocks: z
+        .array(boundedText(50).min(1, 'must not be empty'), { message: 'must be a list of block names' })
+        .max(GEOFENCE_MAX_BLOCKS, `must name at most ${GEOFENCE_MAX_BLOCKS} blocks`)
+        .optional(),
+      prisoner_ids: z
+        .array(int32(), { message: 'must be a list of prisoner ids' })
+        .max(GEOFENCE_MAX_PRISONERS, `must name at most ${GEOFENCE_MAX_PRISONERS} prisoners`)
+        .optional(),
+    },
+    { message: 'must be { blocks, prisoner_ids } or null for everyone' },
+  )
+  .strict()
+  .refine((scope) => (scope.blocks?.length ?? 0) + (scope.prisoner_ids?.length ?? 0) > 0, {
+    message: 'must name at least one block or prisoner, or be null for everyone',
+  })
+  .transform((scope) => ({
+    ...(scope.blocks?.length ? { blocks: [...new Set(scope.blocks)].sort() } : {}),
+    ...(scope.prisoner_ids?.length ? { prisoner_ids: [...new Set(scope.prisoner_ids)].sort((a, b) => a - b) } : {}),
+  }))
+  .nullable();
+export type GeofenceAppliesTo = NonNullable<z.output<typeof geofenceAppliesTo>>;
+export type GeofenceSchedule = ScheduleWindow[];
+
+const appliesToAnswer = z.object({ blocks: z.array(z.string()).optional(), prisoner_ids: z.array(z.number()).optional() }).nullable();
+const scheduleAnswer = z.array(z.object({ days: z.array(z.number()), start: z.string(), end: z.string() })).nullable();
+
 export const geofence = z.object({
   geofence_id: z.string(),
   shape: z.enum(GEOFENCE_SHAPES),
@@ -41,16 +116,29 @@ export const geofence = z.object({
   coordinates: z.array(geoPoint).nullable(),
   dwell_seconds: z.number().int(),
   buffer_meters: z.number(),
+  /** Added by issue 12: null for everyone, and null for always (decision 017's fields are unchanged). */
+  applies_to: appliesToAnswer,
+  schedule: scheduleAnswer,
 });
 /** A geofence as every answer gives it: points are `{ lat, lng }`. */
 export type Geofence = z.infer<typeof geofence>;
 
 /** A geofence as stored and evaluated by the engine: points are `[lat, lng]` pairs (compact, read by `geo/`). */
-export type StoredGeofence = Omit<Geofence, 'coordinates'> & { coordinates: LatLngTuple[] | null };
+export type StoredGeofence = Omit<Geofence, 'coordinates' | 'applies_to' | 'schedule'> & {
+  coordinates: LatLngTuple[] | null;
+  /** Absent or null: every prisoner, always. */
+  applies_to?: GeofenceAppliesTo | null;
+  schedule?: GeofenceSchedule | null;
+};
 
 /** The answer's form of a stored geofence. */
 export function geofenceAnswer(stored: StoredGeofence): Geofence {
-  return { ...stored, coordinates: stored.coordinates?.map(toGeoPoint) ?? null };
+  return {
+    ...stored,
+    coordinates: stored.coordinates?.map(toGeoPoint) ?? null,
+    applies_to: stored.applies_to ?? null,
+    schedule: stored.schedule ?? null,
+  };
 }
 
 const common = {
@@ -60,6 +148,8 @@ const common = {
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
   dwell_seconds: z.number().int().min(0, 'dwell_seconds must be 0 or more').max(86_400).default(0),
   buffer_meters: z.number().min(0, 'buffer_meters must be 0 or more').max(10_000).default(0),
+  applies_to: geofenceAppliesTo.default(null),
+  schedule: geofenceSchedule.default(null),
 };
 const radiusMessage = `must be between ${GEOFENCE_MIN_RADIUS} and ${GEOFENCE_MAX_RADIUS} metres`;
 
@@ -112,6 +202,8 @@ const updateFields = {
   alert_type: z.enum(ALERT_TYPES).optional(),
   dwell_seconds: z.number().int().min(0).max(86_400).optional(),
   buffer_meters: z.number().min(0).max(10_000).optional(),
+  applies_to: geofenceAppliesTo.optional(),
+  schedule: geofenceSchedule.optional(),
 };
 // Without a shape, a geometry field would be dropped unseen: refuse it, naming the field.
 const noShape = z.undefined({ message: 'shape is required to change the geometry' }).optional();
@@ -142,3 +234,49 @@ export type GeofenceUpdateRequest = z.input<typeof geofenceUpdate>;
 
 /** Colours on the map (SPEC.md section 9). */
 export const GEOFENCE_COLORS = { Circle: 'blue', Polygon: 'red', Rectangle: 'green' } as const;
+
+/** "Mon-Fri", "Sat, Sun", "Every day": runs of three days or more are shown as a range. */
+export function describeDays(days: readonly number[]): string {
+  const sorted = [...new Set(days)].filter((d) => d >= 1 && d <= 7).sort((a, b) => a - b);
+  if (sorted.length === 7) return 'Every day';
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    const first = WEEKDAY_NAMES[sorted[i]! - 1]!;
+    const last = WEEKDAY_NAMES[sorted[j]! - 1]!;
+    if (j - i >= 2) parts.push(`${first}-${last}`);
+    else for (let k = i; k <= j; k++) parts.push(WEEKDAY_NAMES[sorted[k]! - 1]!);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+/** "Mon-Fri 09:00-17:00, Sat 10:00-12:00"; empty for always. */
+export function describeSchedule(schedule: readonly ScheduleWindow[] | null | undefined): string {
+  if (!schedule?.length) return '';
+  return schedule.map((w) => `${describeDays(w.days)} ${w.start}-${w.end}`).join(', ');
+}
+
+/** "Block A", "Blocks A, B", "John Doe", "3 prisoners"; empty for everyone. `nameOf` gives a prisoner's name. */
+export function describeAppliesTo(
+  appliesTo: GeofenceAppliesTo | null | undefined,
+  nameOf: (prisonerId: number) => string | undefined = () => undefined,
+): string {
+  if (!appliesTo) return '';
+  const parts: string[] = [];
+  const blocks = appliesTo.blocks ?? [];
+  if (blocks.length) parts.push(`${blocks.length === 1 ? 'Block' : 'Blocks'} ${blocks.join(', ')}`);
+  const ids = appliesTo.prisoner_ids ?? [];
+  if (ids.length > 0 && ids.length <= 3) parts.push(ids.map((id) => nameOf(id) ?? `Prisoner ${id}`).join(', '));
+  else if (ids.length > 3) parts.push(`${ids.length} prisoners`);
+  return parts.join(', ');
+}
+
+/** The list's line for a geofence's rules: "Mon-Fri 09:00-17:00 · Block A"; empty for everyone, always. */
+export function describeGeofenceRules(
+  fence: { applies_to?: GeofenceAppliesTo | null; schedule?: readonly ScheduleWindow[] | null },
+  nameOf?: (prisonerId: number) => string | undefined,
+): string {
+  return [describeSchedule(fence.schedule), describeAppliesTo(fence.applies_to, nameOf)].filter(Boolean).join(' · ');
+}

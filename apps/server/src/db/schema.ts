@@ -225,6 +225,10 @@ export const geofences = pgTable('geofences', {
   coordinates: jsonb('coordinates').$type<[number, number][]>(),
   dwellSeconds: integer('dwell_seconds').notNull().default(0),
   bufferMeters: doublePrecision('buffer_meters').notNull().default(0),
+  /** Who it applies to: null for everyone, or `{ blocks?, prisoner_ids? }` (decision 033). */
+  appliesTo: jsonb('applies_to').$type<{ blocks?: string[]; prisoner_ids?: number[] }>(),
+  /** When it applies: null for always, or weekly windows in the prison's TZ (decision 034). */
+  schedule: jsonb('schedule').$type<{ days: number[]; start: string; end: string }[]>(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, like } from 'drizzle-orm';
 import { API_PREFIX } from '@prison/shared';
 import type { App } from '../app';
-import { devices, geofences, prisoners } from '../db/schema';
+import { cells, devices, geofences, prisoners } from '../db/schema';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
 import { createGeofence } from '../modules/geofences/geofence-service';
 import { newDeviceSecret, registerDevice } from '../modules/devices/device-service';
@@ -23,7 +23,8 @@ const UNASSIGNED_FALLBACK = 12;
 async function seedGeofences(app: App, site: PrisonSite): Promise<void> {
   const [{ n } = { n: 0 }] = await app.db.select({ n: count() }).from(geofences);
   if (n > 0) return;
-  for (const input of site.geofences()) await createGeofence(app.db, SYSTEM_ACTOR, input);
+  const blocks = (await app.db.selectDistinct({ block: cells.block }).from(cells)).map((row) => row.block);
+  for (const input of site.geofences(blocks)) await createGeofence(app.db, SYSTEM_ACTOR, input);
   await app.reloadGeofences();
 }
 

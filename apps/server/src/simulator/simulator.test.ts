@@ -32,6 +32,13 @@ describeEachEngine('simulator', (engine) => {
       ['Armoury', 'Positive', 'Warning', 'Circle'],
       ['Exercise Yard', 'Positive', 'Informational', 'Circle'],
     ]);
+    // With a block A: its night curfew (issue 12); the Workshop is allowed on weekdays 09:00-17:00 only.
+    const curfew = site.geofences(['A', 'B']).at(-1);
+    expect(curfew).toMatchObject({ name: 'Block A curfew', type: 'Negative', applies_to: { blocks: ['A'] }, schedule: [{ start: '19:00', end: '07:00' }] });
+    expect(site.geofences()[1]!.schedule).toEqual([
+      { days: [1, 2, 3, 4, 5], start: '17:00', end: '09:00' },
+      { days: [6, 7], start: '09:00', end: '09:00' },
+    ]);
   });
 
   it('walks devices through OsmAnd HTTP and through Socket.IO', async () => {

@@ -22,6 +22,8 @@ export class PrisonSite {
   readonly workshop = { from: [100, 60] as Point, to: [180, 130] as Point };
   readonly armoury = { centre: [-150, 100] as Point, radius: 30 };
   readonly yard = { centre: [0, -90] as Point, radius: 55 };
+  /** Block A's building: its prisoners are to be inside from 19:00 to 07:00 (a curfew zone, decision 034). */
+  readonly blockA = { from: [-200, -60] as Point, to: [-110, 60] as Point };
   /** Where prisoners wander between breaches: inside the wall, clear of every zone. */
   readonly ground = { from: [-100, 0] as Point, to: [70, 140] as Point };
 
@@ -36,18 +38,52 @@ export class PrisonSite {
     return [lat, lng];
   }
 
-  /** The demo geofences (ids are fixed so a second start finds them). */
-  geofences(): GeofenceInput[] {
+  /**
+   * The demo geofences (ids are fixed so a second start finds them). The Workshop is allowed on weekdays 09:00-17:00
+   * (restricted outside those hours); with a block A in `blocks`, a night curfew for its prisoners (issue 12).
+   */
+  geofences(blocks: readonly string[] = []): GeofenceInput[] {
     const { from, to } = this.workshop;
     const rectangle: Point[] = [from, [to[0], from[1]], to, [from[0], to[1]]];
-    const common = { dwell_seconds: 0, buffer_meters: 0 };
+    const common = { dwell_seconds: 0, buffer_meters: 0, applies_to: null, schedule: null };
     const [armouryLat, armouryLng] = this.toLatLng(this.armoury.centre);
     const [yardLat, yardLng] = this.toLatLng(this.yard.centre);
     return [
       { ...common, geofence_id: 'demo-perimeter', shape: 'Polygon', name: 'Perimeter', type: 'Negative', alert_type: 'Critical', buffer_meters: 5, coordinates: this.perimeter.map((p) => this.toLatLng(p)) },
-      { ...common, geofence_id: 'demo-workshop', shape: 'Rectangle', name: 'Workshop', type: 'Positive', alert_type: 'Warning', coordinates: rectangle.map((p) => this.toLatLng(p)) },
+      {
+        ...common,
+        geofence_id: 'demo-workshop',
+        shape: 'Rectangle',
+        name: 'Workshop',
+        type: 'Positive',
+        alert_type: 'Warning',
+        coordinates: rectangle.map((p) => this.toLatLng(p)),
+        // Allowed Mon-Fri 09:00-17:00: restricted from 17:00 to 09:00 on weekdays and all weekend.
+        schedule: [
+          { days: [1, 2, 3, 4, 5], start: '17:00', end: '09:00' },
+          { days: [6, 7], start: '09:00', end: '09:00' },
+        ],
+      },
       { ...common, geofence_id: 'demo-armoury', shape: 'Circle', name: 'Armoury', type: 'Positive', alert_type: 'Warning', radius: this.armoury.radius, center_lat: armouryLat, center_lng: armouryLng },
       { ...common, geofence_id: 'demo-yard', shape: 'Circle', name: 'Exercise Yard', type: 'Positive', alert_type: 'Informational', dwell_seconds: 10, radius: this.yard.radius, center_lat: yardLat, center_lng: yardLng },
+      ...(blocks.includes('A') ? [this.curfew()] : []),
     ];
+  }
+
+  private curfew(): GeofenceInput {
+    const { from, to } = this.blockA;
+    const corners: Point[] = [from, [to[0], from[1]], to, [from[0], to[1]]];
+    return {
+      geofence_id: 'demo-curfew-a',
+      shape: 'Rectangle',
+      name: 'Block A curfew',
+      type: 'Negative',
+      alert_type: 'Informational',
+      dwell_seconds: 60,
+      buffer_meters: 5,
+      coordinates: corners.map((p) => this.toLatLng(p)),
+      applies_to: { blocks: ['A'] },
+      schedule: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '19:00', end: '07:00' }],
+    };
   }
 }

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { devices, prisoners } from '../db/schema';
+import { cells, devices, prisoners } from '../db/schema';
 import { FixRefused } from './fix';
 
 export interface TrackedDevice {
@@ -14,6 +14,8 @@ export interface TrackedDevice {
   prisonerName: string | null;
   /** The wearer's cell, beside the name wherever a prisoner appears (names are not unique); refreshed with the name. */
   cellId: string | null;
+  /** The block of that cell: with the prisoner, decides which geofences apply (decision 033). */
+  block: string | null;
   /** Receive time of the last fix (ms), what the offline watcher measures silence against. */
   lastSeenAt: number | null;
   /**
@@ -40,8 +42,8 @@ export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisone
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
 
 /** What an API change or a refresh re-reads; the live state stays as held in memory. */
-function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'prisonerId' | 'prisonerName' | 'cellId'> {
-  return { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null, cellId: row.cellId ?? null };
+function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block'> {
+  return { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null, cellId: row.cellId ?? null, block: row.block ?? null };
 }
 
 function selectDevices(db: DbOrTx, id?: string) {
@@ -60,9 +62,11 @@ function selectDevices(db: DbOrTx, id?: string) {
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       cellId: prisoners.cellId,
+      block: cells.block,
     })
     .from(devices)
-    .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id));
+    .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
+    .leftJoin(cells, eq(cells.cellId, prisoners.cellId));
   return id === undefined ? query : query.where(eq(devices.id, id));
 }
 
@@ -75,6 +79,7 @@ function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
     prisonerId: row.prisonerId ?? null,
     prisonerName: row.prisonerName ?? null,
     cellId: row.cellId ?? null,
+    block: row.block ?? null,
     lastSeenAt: row.lastSeenAt?.getTime() ?? null,
     lastFixAt: row.lastFixAt ? Math.min(row.lastFixAt.getTime(), now) : null,
     latitude: row.latitude,

@@ -2,7 +2,7 @@
 // services use. Read through this accessor so the services run (without geofence alerts) when no engine is loaded.
 import type { FastifyInstance } from 'fastify';
 import type { AlertType, GeofenceType } from '@prison/shared';
-import type { SavedDevice } from './geofence-engine';
+import type { SavedDevice, Wearer } from './geofence-engine';
 
 export interface EngineGeofence {
   geofence_id: string;
@@ -18,7 +18,8 @@ export interface EngineTransitionLike {
 }
 
 export interface GeofenceEngineLike {
-  evaluate(deviceId: string, lat: number, lng: number, at: Date): EngineTransitionLike[];
+  /** `wearer`: the device's prisoner and cell block, which decide the geofences that apply (decision 033). */
+  evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer?: Wearer): EngineTransitionLike[];
   tick(now: Date): { deviceId: string; transitions: EngineTransitionLike[] }[];
   forgetDevice(deviceId: string): void;
   /** Opaque copy of one device's state, and putting it back (after fixes that were evaluated but not stored). */

@@ -16,11 +16,11 @@ declare module 'fastify' {
 }
 
 export async function registerGeofenceEngine(app: FastifyInstance): Promise<void> {
-  const engine = new GeofenceEngine([]);
+  const engine = new GeofenceEngine([], [], { timeZone: app.config.TZ });
   // Reloads run one after another, so the last one always reads the latest committed geofences.
   let queue: Promise<void> = Promise.resolve();
   const reload = () => {
-    const next = queue.then(async () => engine.setGeofences(await listStoredGeofences(app.db)));
+    const next = queue.then(async () => engine.setGeofences(await listStoredGeofences(app.db), new Date()));
     queue = next.catch(() => undefined);
     return next;
   };

@@ -8,8 +8,18 @@
 // geofence is "outside, no violation"; for a Negative geofence it is "outside, violation started" (alerted). A
 // device is inside few geofences, so few states exist. A device met for the first time (or a Negative geofence
 // added) gets a pending state per Negative geofence once, so leaving a Negative geofence raises its alert.
+//
+// Scopes (decision 033): a geofence applies to everyone, to the prisoners of some blocks, or to some prisoners. The
+// index is split by scope, so a fix is tested only against the geofences that apply to its wearer. A wearer who
+// changes (a prisoner moved to another block) ends the violations of geofences that no longer apply.
+// Schedules (decision 034): a scheduled geofence is in the index only within its windows. At each window edge the
+// index is rebuilt; a violation of a geofence whose window closed ends at the edge, reported by the next `tick`.
 import type { StoredGeofence } from '@prison/shared';
-import { EDGE, GeofenceIndex, INSIDE, OUTSIDE, type IndexedGeofence } from './geofence-index';
+import { EDGE, INSIDE, OUTSIDE, type IndexedGeofence } from './geofence-index';
+import { activeInWeek, compileSchedule, defaultTimeZone, WeekClock, weekBoundaries, type WeekIntervals } from './geofence-schedule';
+import { NO_WEARER, sameWearer, ScopedGeofences, type Wearer } from './geofence-scopes';
+
+export type { Wearer } from './geofence-scopes';
 
 export interface EngineTransition {
   geofence: StoredGeofence;
@@ -52,25 +62,39 @@ interface DeviceTrack {
   states: FenceState[];
   /** Holds a state whose dwell is still running (checked by `tick`). */
   pending: boolean;
-}
-
-interface NegativeEntry {
-  fence: IndexedGeofence;
-  /** The generation in which this Negative geofence (with its current shape) appeared. */
-  generation: number;
+  /** Whom the last fix belonged to: decides which geofences apply. */
+  wearer: Wearer;
 }
 
 /** What `saveDevice` copies (null: the engine had never seen the device). */
-export type SavedDevice = { lastAt: number; generation: number; states: FenceState[] } | null;
+export type SavedDevice = { lastAt: number; generation: number; states: FenceState[]; wearer: Wearer } | null;
+
+export interface EngineOptions {
+  /** The prison's time zone (TZ) for schedules; the process's own by default. */
+  timeZone?: string;
+  /** The time at which the geofences are loaded (decides which schedules are open); else the first fix's. */
+  now?: Date;
+}
 
 const NO_TRANSITIONS: EngineTransition[] = [];
 Object.freeze(NO_TRANSITIONS);
 
 export class GeofenceEngine {
-  private index: GeofenceIndex;
+  private index: ScopedGeofences;
   private byId = new Map<string, IndexedGeofence>();
-  private negatives: NegativeEntry[] = [];
+  /** The generation in which each active Negative geofence (with its current shape) appeared, by slot. */
+  private negativeGenerations = new Int32Array(0);
   private generation = 1;
+  /** Every geofence loaded, active or not, and the schedules of the scheduled ones. */
+  private all: StoredGeofence[] = [];
+  private schedules = new Map<string, WeekIntervals>();
+  private boundaries: number[] = [];
+  private readonly clock: WeekClock;
+  /** The latest time seen (ms), and the next instant at which a schedule may open or close. */
+  private now = -Infinity;
+  private nextEdge = -Infinity;
+  /** Ends at window edges, kept for the next `tick` (they concern many devices, not the fix being evaluated). */
+  private closed = new Map<string, EngineTransition[]>();
   private readonly devices = new Map<string, DeviceTrack>();
   private readonly pendingDevices = new Set<DeviceTrack>();
   private fixCounter = 0;
@@ -79,28 +103,121 @@ export class GeofenceEngine {
   /** Transitions of the call in progress; allocated only when one happens. */
   private out: EngineTransition[] | null = null;
 
-  constructor(geofences: StoredGeofence[], states: StoredGeofenceState[] = []) {
-    this.index = new GeofenceIndex([]);
-    this.setGeofences(geofences);
+  constructor(geofences: StoredGeofence[], states: StoredGeofenceState[] = [], options: EngineOptions = {}) {
+    this.clock = new WeekClock(options.timeZone ?? defaultTimeZone());
+    this.index = new ScopedGeofences([]);
+    this.setGeofences(geofences, options.now);
     this.restoreStates(states);
   }
 
+  /** Every geofence loaded, within its schedule's windows or not. */
   geofences(): StoredGeofence[] {
+    return [...this.all];
+  }
+
+  /** The geofences in force now (outside their windows, scheduled ones are not), for screens and tests. */
+  activeGeofences(): StoredGeofence[] {
     return this.index.fences.map((fence) => fence.geofence);
   }
 
   /**
-   * Rebuilds the index. States of removed geofences are dropped; so are those of a geofence whose shape or type
-   * changed (it is a different zone now). Renames, alert type, dwell and buffer changes keep the states.
-   * No transitions are emitted for dropped states.
+   * Loads the geofences. States of removed geofences are dropped; so are those of a geofence whose shape, type,
+   * scope or schedule changed (it is a different zone now). Renames, alert type, dwell and buffer changes keep the
+   * states. No transitions are emitted for dropped states. `now` decides which schedules are open (else the latest
+   * time the engine has seen, or the next fix's).
    */
-  setGeofences(geofences: StoredGeofence[]): void {
+  setGeofences(geofences: StoredGeofence[], now?: Date): void {
+    this.all = [...geofences];
+    this.schedules = new Map();
+    for (const geofence of geofences)
+      if (geofence.schedule?.length) this.schedules.set(geofence.geofence_id, compileSchedule(geofence.schedule));
+    this.boundaries = weekBoundaries(this.schedules.values());
+    if (now !== undefined) this.now = Math.max(this.now, now.getTime());
+    if (this.schedules.size === 0) {
+      // Nothing scheduled: every geofence is in force, and no edge will come.
+      this.rebuild(geofences);
+      this.nextEdge = Infinity;
+    } else if (this.now === -Infinity) {
+      // No time known yet: the schedules are read at the first fix or tick.
+      this.nextEdge = -Infinity;
+      this.rebuild(geofences.filter((g) => !this.schedules.has(g.geofence_id)));
+    } else {
+      this.rebuild(this.activeAt(this.now));
+      this.nextEdge = this.clock.nextEdge(this.now, this.boundaries);
+    }
+  }
+
+  /** The geofences in force at an instant: unscheduled ones, and scheduled ones within a window. */
+  private activeAt(t: number): StoredGeofence[] {
+    if (this.schedules.size === 0) return this.all;
+    const m = this.clock.minuteOfWeek(t);
+    return this.all.filter((g) => {
+      const intervals = this.schedules.get(g.geofence_id);
+      return intervals === undefined || activeInWeek(intervals, m);
+    });
+  }
+
+  /**
+   * Moves the engine's time to `t`: at every window edge passed, the geofences whose window closed end their
+   * violations at the edge (kept for `tick`) and the index is rebuilt with those in force.
+   */
+  private advance(t: number): void {
+    if (t > this.now) this.now = t;
+    if (this.nextEdge === -Infinity) {
+      this.rebuild(this.activeAt(this.now));
+      this.nextEdge = this.clock.nextEdge(this.now, this.boundaries);
+      return;
+    }
+    while (this.now >= this.nextEdge) {
+      const edge = this.nextEdge;
+      const active = this.activeAt(edge);
+      const activeIds = new Set(active.map((g) => g.geofence_id));
+      const current = this.index.fences;
+      if (active.length !== current.length || current.some((fence) => !activeIds.has(fence.id))) {
+        this.closeAt(current.filter((fence) => !activeIds.has(fence.id)), edge);
+        this.rebuild(active);
+      }
+      this.nextEdge = this.clock.nextEdge(edge, this.boundaries);
+    }
+  }
+
+  /** Violations of geofences going out of force end at `at`: remembered started states, and met Negative defaults. */
+  private closeAt(closing: IndexedGeofence[], at: number): void {
+    if (closing.length === 0) return;
+    const closingSlots = new Set(closing.map((fence) => fence.slot));
+    const negatives = closing.filter((fence) => !fence.positive);
+    const when = new Date(at);
+    for (const device of this.devices.values()) {
+      const ends: EngineTransition[] = [];
+      const withState = new Set<number>();
+      for (const state of device.states) {
+        if (!closingSlots.has(state.slot)) continue;
+        withState.add(state.slot);
+        if (state.started) ends.push({ geofence: state.fence.geofence, kind: 'end', at: when });
+      }
+      for (const fence of negatives) {
+        if (withState.has(fence.slot) || this.negativeGenerations[fence.slot]! > device.generation) continue;
+        if (!this.index.appliesTo(fence.slot, device.wearer)) continue;
+        ends.push({ geofence: fence.geofence, kind: 'end', at: when });
+      }
+      if (ends.length === 0) continue;
+      const queued = this.closed.get(device.id);
+      if (queued) queued.push(...ends);
+      else this.closed.set(device.id, ends);
+    }
+  }
+
+  /**
+   * Rebuilds the index from the geofences in force. States of geofences no longer in it, or changed, are dropped
+   * (without transitions); a Negative geofence new to the index (or back in force) is met afresh by every device.
+   */
+  private rebuild(geofences: StoredGeofence[]): void {
     const previous = this.byId;
-    const previousGenerations = new Map(this.negatives.map((entry) => [entry.fence.id, entry.generation]));
-    const index = new GeofenceIndex(geofences);
+    const previousGenerations = this.negativeGenerations;
+    const index = new ScopedGeofences(geofences);
     const byId = new Map<string, IndexedGeofence>();
     const changed = new Set<string>();
-    const negatives: NegativeEntry[] = [];
+    const generations = new Int32Array(index.size);
     const nextGeneration = this.generation + 1;
     let negativesAdded = false;
     for (const fence of index.fences) {
@@ -109,14 +226,14 @@ export class GeofenceEngine {
       const same = before !== undefined && sameZone(before.geofence, fence.geofence);
       if (before && !same) changed.add(fence.id);
       if (!fence.positive) {
-        const generation = same ? (previousGenerations.get(fence.id) ?? nextGeneration) : nextGeneration;
+        const generation = same && before ? previousGenerations[before.slot]! : nextGeneration;
         if (generation === nextGeneration) negativesAdded = true;
-        negatives.push({ fence, generation });
+        generations[fence.slot] = generation;
       }
     }
     this.index = index;
     this.byId = byId;
-    this.negatives = negatives;
+    this.negativeGenerations = generations;
     if (negativesAdded) this.generation = nextGeneration;
     for (const device of this.devices.values()) {
       const states = device.states;
@@ -138,7 +255,17 @@ export class GeofenceEngine {
     for (const stored of states) {
       if (!stored.violating) continue;
       const fence = this.byId.get(stored.geofenceId);
-      if (!fence) continue;
+      if (!fence) {
+        // A scheduled geofence whose window closed while the server was down: its violation ends now.
+        const geofence = this.all.find((g) => g.geofence_id === stored.geofenceId);
+        if (geofence && this.now !== -Infinity) {
+          const end = { geofence, kind: 'end' as const, at: new Date(Math.max(this.now, stored.since.getTime())) };
+          const queued = this.closed.get(stored.deviceId);
+          if (queued) queued.push(end);
+          else this.closed.set(stored.deviceId, [end]);
+        }
+        continue;
+      }
       const device = this.device(stored.deviceId);
       const since = stored.since.getTime();
       const existing = device.states.find((state) => state.fence === fence);
@@ -165,19 +292,23 @@ export class GeofenceEngine {
 
   /**
    * One fix of a device, in time order (the caller drops fixes older than the device's latest). A repeated or
-   * older fix returns no transitions and changes nothing. The returned array must not be modified.
+   * older fix returns no transitions and changes nothing. The returned array must not be modified. `wearer`: the
+   * device's prisoner and block (none: only the geofences of everyone apply).
    */
-  evaluate(deviceId: string, lat: number, lng: number, at: Date): EngineTransition[] {
+  evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer: Wearer = NO_WEARER): EngineTransition[] {
     const t = at.getTime();
+    if (t >= this.nextEdge) this.advance(t);
+    else if (t > this.now) this.now = t;
     const device = this.device(deviceId);
     if (!(t > device.lastAt)) return NO_TRANSITIONS;
     device.lastAt = t;
     const stamp = ++this.fixCounter;
     this.out = null;
+    if (!sameWearer(device.wearer, wearer)) this.changeWearer(device, wearer, at);
     if (device.generation !== this.generation) this.meetNegatives(device, t);
 
     const index = this.index;
-    const n = index.query(lat, lng);
+    const n = index.query(lat, lng, device.wearer);
     const slots = index.hitSlots;
     const codes = index.hitCodes;
     const states = device.states;
@@ -211,10 +342,16 @@ export class GeofenceEngine {
     return out ?? NO_TRANSITIONS;
   }
 
-  /** Dwell timers: violations whose dwell elapsed by `now` without a new fix. */
+  /**
+   * Dwell timers: violations whose dwell elapsed by `now` without a new fix; and the violations that ended when a
+   * schedule's window closed (at the edge), since the last tick.
+   */
   tick(now: Date): { deviceId: string; transitions: EngineTransition[] }[] {
     const nowMs = now.getTime();
+    this.advance(nowMs);
     const result: { deviceId: string; transitions: EngineTransition[] }[] = [];
+    for (const [deviceId, transitions] of this.closed) result.push({ deviceId, transitions });
+    this.closed = new Map();
     for (const device of this.pendingDevices) {
       const transitions: EngineTransition[] = [];
       const states = device.states;
@@ -237,7 +374,12 @@ export class GeofenceEngine {
   saveDevice(deviceId: string): SavedDevice {
     const device = this.devices.get(deviceId);
     if (!device) return null;
-    return { lastAt: device.lastAt, generation: device.generation, states: device.states.map((state) => ({ ...state })) };
+    return {
+      lastAt: device.lastAt,
+      generation: device.generation,
+      states: device.states.map((state) => ({ ...state })),
+      wearer: device.wearer,
+    };
   }
 
   /**
@@ -250,6 +392,7 @@ export class GeofenceEngine {
     const device = this.device(deviceId);
     device.lastAt = saved.lastAt;
     device.generation = saved.generation;
+    device.wearer = saved.wearer;
     for (const state of saved.states) {
       const fence = this.byId.get(state.fence.id);
       if (fence && sameZone(state.fence.geofence, fence.geofence)) device.states.push({ ...state, fence, slot: fence.slot });
@@ -271,10 +414,14 @@ export class GeofenceEngine {
     const result: StoredGeofence[] = [];
     for (const state of device.states) if (state.started) result.push(state.fence.geofence);
     // Negative geofences the device has met and holds no state for are in their default: outside and alerted.
-    for (const { fence, generation } of this.negatives) {
-      if (generation <= device.generation && !device.states.some((state) => state.fence === fence))
-        result.push(fence.geofence);
-    }
+    const listed = new Set<number>();
+    for (const list of this.index.negativesFor(device.wearer))
+      for (const fence of list) {
+        if (listed.has(fence.slot)) continue;
+        listed.add(fence.slot);
+        if (this.negativeGenerations[fence.slot]! <= device.generation && !device.states.some((state) => state.fence === fence))
+          result.push(fence.geofence);
+      }
     return result;
   }
 
@@ -284,7 +431,7 @@ export class GeofenceEngine {
     for (const device of this.devices.values()) states += device.states.length;
     return {
       geofences: this.index.size,
-      negativeGeofences: this.negatives.length,
+      negativeGeofences: this.index.negativeCount(),
       devices: this.devices.size,
       states,
       pendingDevices: this.pendingDevices.size,
@@ -294,7 +441,7 @@ export class GeofenceEngine {
   private device(deviceId: string): DeviceTrack {
     let device = this.devices.get(deviceId);
     if (!device) {
-      device = { id: deviceId, lastAt: -Infinity, generation: 0, states: [], pending: false };
+      device = { id: deviceId, lastAt: -Infinity, generation: 0, states: [], pending: false, wearer: NO_WEARER };
       this.devices.set(deviceId, device);
     }
     return device;
@@ -304,23 +451,60 @@ export class GeofenceEngine {
   private meetNegatives(device: DeviceTrack, t: number) {
     const states = device.states;
     // Mark the geofences the device already has a state for, so this stays O(states + negatives).
+    const mark = this.markStates(device);
+    for (const list of this.index.negativesFor(device.wearer))
+      for (const fence of list) {
+        if (this.negativeGenerations[fence.slot]! <= device.generation || this.marks[fence.slot] === mark) continue;
+        this.marks[fence.slot] = mark; // in two lists (the wearer's block and the wearer): one state
+        states.push(freshNegative(fence, t));
+      }
+    device.generation = this.generation;
+  }
+
+  /** Marks the slots the device holds a state for; returns the mark. */
+  private markStates(device: DeviceTrack): number {
     const mark = ++this.markCounter;
     if (this.marks.length < this.index.size) this.marks = new Int32Array(this.index.size * 2);
-    for (const state of states) this.marks[state.fence.slot] = mark;
-    for (const { fence, generation } of this.negatives) {
-      if (generation <= device.generation || this.marks[fence.slot] === mark) continue;
-      states.push({
-        fence,
-        slot: fence.slot,
-        positive: false,
-        inside: false,
-        since: t,
-        started: false,
-        fresh: true,
-        seen: 0,
-      });
+    for (const state of device.states) this.marks[state.fence.slot] = mark;
+    return mark;
+  }
+
+  /**
+   * The device's wearer changed (a prisoner moved to another block, or the device given to someone else): geofences
+   * that no longer apply end their violations now and are forgotten; Negative geofences that apply only now are met
+   * afresh (meetNegatives does it for those the device has not met at all).
+   */
+  private changeWearer(device: DeviceTrack, wearer: Wearer, at: Date): void {
+    const previous = device.wearer;
+    device.wearer = wearer;
+    const index = this.index;
+    const states = device.states;
+    const t = at.getTime();
+    // Never evaluated (at most violations restored after a restart): only those that no longer apply end.
+    const met = device.generation !== 0;
+    let mark = this.markStates(device);
+    // Met Negative geofences in their default (outside, alerted) that no longer apply: end.
+    if (met)
+      for (const list of index.negativesFor(previous))
+        for (const fence of list) {
+          if (this.marks[fence.slot] === mark || this.negativeGenerations[fence.slot]! > device.generation) continue;
+          this.marks[fence.slot] = mark;
+          if (!index.appliesTo(fence.slot, wearer)) this.emit(fence, 'end', at);
+        }
+    for (let k = states.length - 1; k >= 0; k--) {
+      const state = states[k]!;
+      if (index.appliesTo(state.slot, wearer)) continue;
+      if (state.started) this.emit(state.fence, 'end', at);
+      removeAt(states, k);
     }
-    device.generation = this.generation;
+    if (!met) return;
+    mark = this.markStates(device);
+    for (const list of index.negativesFor(wearer))
+      for (const fence of list) {
+        if (this.marks[fence.slot] === mark || this.negativeGenerations[fence.slot]! > device.generation) continue;
+        this.marks[fence.slot] = mark;
+        if (!index.appliesTo(fence.slot, previous)) states.push(freshNegative(fence, t));
+      }
   }
 
   /**
@@ -386,9 +570,15 @@ export class GeofenceEngine {
   }
 }
 
-/** Same zone: the same shape and type, so the states computed for it still hold. */
+function freshNegative(fence: IndexedGeofence, t: number): FenceState {
+  return { fence, slot: fence.slot, positive: false, inside: false, since: t, started: false, fresh: true, seen: 0 };
+}
+
+/** Same zone: the same shape, type, scope and schedule, so the states computed for it still hold. */
 function sameZone(a: StoredGeofence, b: StoredGeofence): boolean {
   return (
+    JSON.stringify(a.applies_to ?? null) === JSON.stringify(b.applies_to ?? null) &&
+    JSON.stringify(a.schedule ?? null) === JSON.stringify(b.schedule ?? null) &&
     a.shape === b.shape &&
     a.type === b.type &&
     a.radius === b.radius &&

@@ -138,13 +138,21 @@ export class GeofenceIndex {
   private readonly tree: PackedTree | null;
   /** Index item -> slot: a box crossing the antimeridian is added twice, once on each side. */
   private readonly itemSlots: Int32Array;
+  /** Position in this index -> the slot reported in `hitSlots` (the fence's own `slot`; the same for a plain index). */
+  private readonly reportedSlots: Int32Array;
   private readonly seen: Int32Array;
   private readonly stack: Int32Array;
   private queryStamp = 0;
   private hitCount = 0;
 
-  constructor(geofences: readonly StoredGeofence[]) {
-    this.fences = geofences.map(compileGeofence);
+  /**
+   * `compiled`: fences compiled elsewhere, whose `slot` numbers another list (the engine's scoped indexes, decision
+   * 033); `hitSlots` then reports those slots, while `fences`, `containment`, `isPositive` and `dwellMs` take this
+   * index's own positions.
+   */
+  constructor(geofences: readonly StoredGeofence[], compiled?: readonly IndexedGeofence[]) {
+    this.fences = compiled ?? geofences.map(compileGeofence);
+    this.reportedSlots = Int32Array.from(this.fences, (fence) => fence.slot);
     const items: number[] = [];
     const boxes: number[] = [];
     const add = (slot: number, minLng: number, minLat: number, maxLng: number, maxLat: number) => {
@@ -157,8 +165,8 @@ export class GeofenceIndex {
     for (const fence of this.fences) ringLength += fence.polygon ? fence.polygon.coords.length : 0;
     this.rings = new Float64Array(ringLength);
     let ringStart = 0;
-    for (const fence of this.fences) {
-      const o = fence.slot * SHAPE_FIELDS;
+    for (const [position, fence] of this.fences.entries()) {
+      const o = position * SHAPE_FIELDS;
       this.shapes[o + CENTER_LAT] = fence.centerLat;
       this.shapes[o + CENTER_LNG] = fence.centerLng;
       this.shapes[o + RADIUS] = fence.radius;
@@ -174,12 +182,12 @@ export class GeofenceIndex {
         ringStart += fence.polygon.count;
       }
     }
-    for (const fence of this.fences) {
+    for (const [position, fence] of this.fences.entries()) {
       const { minLat, minLng, maxLat, maxLng } = fence.box;
-      this.boxes.set([minLng, minLat, maxLng, maxLat], fence.slot * 4);
-      add(fence.slot, minLng, minLat, maxLng, maxLat);
-      if (maxLng > 180) add(fence.slot, minLng - 360, minLat, maxLng - 360, maxLat);
-      if (minLng < -180) add(fence.slot, minLng + 360, minLat, maxLng + 360, maxLat);
+      this.boxes.set([minLng, minLat, maxLng, maxLat], position * 4);
+      add(position, minLng, minLat, maxLng, maxLat);
+      if (maxLng > 180) add(position, minLng - 360, minLat, maxLng - 360, maxLat);
+      if (minLng < -180) add(position, minLng + 360, minLat, maxLng + 360, maxLat);
     }
     this.itemSlots = Int32Array.from(items);
     this.seen = new Int32Array(this.fences.length);
@@ -252,7 +260,7 @@ export class GeofenceIndex {
     return this.hitCount;
   }
 
-  /** The candidates for a point and their containment (convenient form of `query`). */
+  /** The candidates for a point and their containment (convenient form of `query`; a plain index only). */
   classify(lat: number, lng: number): Classification[] {
     const n = this.query(lat, lng);
     const result: Classification[] = [];
@@ -270,7 +278,7 @@ export class GeofenceIndex {
     this.seen[slot] = this.queryStamp;
     const n = this.hitCount;
     if (n === this.hitSlots.length) this.grow();
-    this.hitSlots[n] = slot;
+    this.hitSlots[n] = this.reportedSlots[slot]!;
     this.hitCodes[n] = this.containment(slot, lat, lng);
     this.hitCount = n + 1;
   }

@@ -222,6 +222,15 @@ export class TrackingService {
     }
   }
 
+  /**
+   * After a prisoner changed cell (or a cell its block) outside the devices API: re-reads every device's wearer, so
+   * the next fix is judged by the geofences of the new block (decision 033). A failure is logged; the periodic
+   * refresh catches up.
+   */
+  async wearersChanged(): Promise<void> {
+    await this.registry.refreshAll(this.options.db).catch((error) => this.options.databaseHealth.failed(error, 'device registry refresh'));
+  }
+
   /** Browsers (and the live map's side panel) read this: every online device with a position. */
   snapshot() {
     return this.live.snapshot();
@@ -420,7 +429,7 @@ export class TrackingService {
   /** A failing engine must not cost the fix: it is stored and shown, only its geofence check is lost (and logged). */
   private evaluate(engine: GeofenceEngineLike, device: TrackedDevice, fix: Fix, at: Date): EngineTransitionLike[] {
     try {
-      return engine.evaluate(device.id, fix.latitude, fix.longitude, at);
+      return engine.evaluate(device.id, fix.latitude, fix.longitude, at, { prisonerId: device.prisonerId, block: device.block });
     } catch (error) {
       this.logEngineFailure(error);
       return [];

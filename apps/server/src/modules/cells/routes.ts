@@ -41,6 +41,8 @@ const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required')
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = (...topics: string[]) => {
     for (const topic of topics) app.realtime.toBrowsers().emit('dataChanged', topic);
+    // A prisoner's cell (or a cell's block) changed: the geofences that apply to its tracker follow (decision 033).
+    if (topics.includes('prisoners')) void app.tracking.wearersChanged();
   };
 
   app.get(

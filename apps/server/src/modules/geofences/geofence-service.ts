@@ -1,6 +1,6 @@
 // Geofences: list, create (with the shape checks the drawing tool makes), update and delete, each audited in the
 // same transaction as the change. The routes reload the engine after every write.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   GEOFENCE_MAX_POINTS,
   GEOFENCE_SHAPES,
@@ -11,13 +11,14 @@ import {
   polygonPlanarArea,
   preparePolygon,
   type Geofence,
+  type GeofenceAppliesTo,
   type GeofenceGeometry,
   type GeofenceInput,
   type GeofenceUpdate,
   type StoredGeofence,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { alerts, geofenceStates, geofences } from '../../db/schema';
+import { alerts, cells, geofenceStates, geofences, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 
@@ -41,6 +42,8 @@ export function toStoredGeofence(row: GeofenceRow): StoredGeofence {
     coordinates: row.coordinates,
     dwell_seconds: row.dwellSeconds,
     buffer_meters: row.bufferMeters,
+    applies_to: row.appliesTo ?? null,
+    schedule: row.schedule ?? null,
   };
 }
 
@@ -122,8 +125,35 @@ const sameShape = (a: StoredGeofence, b: StoredGeofence) =>
   a.center_lng === b.center_lng &&
   JSON.stringify(a.coordinates) === JSON.stringify(b.coordinates);
 
+/** The blocks and prisoners a geofence names must exist: a typo would silently apply the zone to nobody. */
+async function checkAppliesTo(db: DbOrTx, appliesTo: GeofenceAppliesTo | null | undefined): Promise<void> {
+  if (!appliesTo) return;
+  const blocks = appliesTo.blocks ?? [];
+  if (blocks.length) {
+    const found = new Set(
+      (await db.selectDistinct({ block: cells.block }).from(cells).where(inArray(cells.block, blocks))).map((r) => r.block),
+    );
+    const missing = blocks.find((block) => !found.has(block));
+    if (missing !== undefined) throw badRequest(`applies_to.blocks: there is no block ${missing}`);
+  }
+  const ids = appliesTo.prisoner_ids ?? [];
+  if (ids.length) {
+    const found = new Set(
+      (await db.select({ id: prisoners.prisonerId }).from(prisoners).where(inArray(prisoners.prisonerId, ids))).map((r) => r.id),
+    );
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined) throw badRequest(`applies_to.prisoner_ids: there is no prisoner ${missing}`);
+  }
+}
+
+/** Same prisoners and same times (decisions 033 and 034). */
+export const sameRules = (a: StoredGeofence, b: StoredGeofence) =>
+  JSON.stringify(a.applies_to ?? null) === JSON.stringify(b.applies_to ?? null) &&
+  JSON.stringify(a.schedule ?? null) === JSON.stringify(b.schedule ?? null);
+
 export async function createGeofence(db: DbOrTx, who: AuditActor, input: GeofenceInput): Promise<Geofence> {
   const shape = shapeColumns(input);
+  await checkAppliesTo(db, input.applies_to);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(geofences)
@@ -135,6 +165,8 @@ export async function createGeofence(db: DbOrTx, who: AuditActor, input: Geofenc
         alertType: input.alert_type,
         dwellSeconds: input.dwell_seconds,
         bufferMeters: input.buffer_meters,
+        appliesTo: input.applies_to ?? null,
+        schedule: input.schedule ?? null,
       })
       .onConflictDoNothing({ target: geofences.geofenceId })
       .returning();
@@ -159,8 +191,11 @@ export async function updateGeofence(
     ...(patch.alert_type !== undefined && { alertType: patch.alert_type }),
     ...(patch.dwell_seconds !== undefined && { dwellSeconds: patch.dwell_seconds }),
     ...(patch.buffer_meters !== undefined && { bufferMeters: patch.buffer_meters }),
+    ...(patch.applies_to !== undefined && { appliesTo: patch.applies_to }),
+    ...(patch.schedule !== undefined && { schedule: patch.schedule }),
   };
   if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
+  await checkAppliesTo(db, patch.applies_to);
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId)).for('update');
     if (!current) throw notFound(`Geofence ${geofenceId} not found`);
@@ -171,9 +206,10 @@ export async function updateGeofence(
       .returning();
     const before = toStoredGeofence(current);
     const after = toStoredGeofence(row!);
-    // A Positive zone turned Negative (or back), or given a new shape, is a different zone: its running violations
-    // no longer apply (the engine drops their states on reload too), and the next fix is judged afresh.
-    if (after.type !== before.type || !sameShape(before, after)) {
+    // A Positive zone turned Negative (or back), given a new shape, other prisoners or other times, is a different
+    // zone: its running violations no longer apply (the engine drops their states on reload too), and the next fix
+    // is judged afresh.
+    if (after.type !== before.type || !sameShape(before, after) || !sameRules(before, after)) {
       await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
       await endOpenGeofenceAlerts(tx, geofenceId);
     }

@@ -81,6 +81,8 @@ describeEachEngine('geofence API', (engine) => {
       coordinates: null,
       dwell_seconds: 0,
       buffer_meters: 0,
+      applies_to: null,
+      schedule: null,
     });
     const list = await ctx().api('GET', '/geofence/all');
     expect(list.statusCode).toBe(200);

@@ -5,8 +5,9 @@ import { ALERT_TYPES, GEOFENCE_TYPES, type AlertType, type GeofenceType } from '
 import { Modal } from '../../../components/ui/modal';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
+import { GeofenceRulesFields, rulesDraftOf, rulesFromDraft, type GeofenceRules } from './geofence-rules-fields';
 
-export interface GeofenceDetails {
+export interface GeofenceDetails extends GeofenceRules {
   name: string;
   type: GeofenceType;
   alert_type: AlertType;
@@ -25,6 +26,8 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
   const [type, setType] = useState<GeofenceType>('Positive');
   const [alertType, setAlertType] = useState<AlertType>('Informational');
   const [nameError, setNameError] = useState<string | undefined>();
+  const [rules, setRules] = useState(rulesDraftOf());
+  const [rulesError, setRulesError] = useState<string | null>(null);
 
   // Every drawn shape starts from the defaults (SPEC.md section 9: Positive, Informational).
   const reset = () => {
@@ -32,6 +35,8 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
     setType('Positive');
     setAlertType('Informational');
     setNameError(undefined);
+    setRules(rulesDraftOf());
+    setRulesError(null);
   };
 
   const cancel = () => {
@@ -46,7 +51,13 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
       setNameError('Geofence Name is required');
       return;
     }
-    onSave({ name: trimmed, type, alert_type: alertType });
+    const checked = rulesFromDraft(rules);
+    if ('error' in checked) {
+      setRulesError(checked.error);
+      return;
+    }
+    setRulesError(null);
+    onSave({ name: trimmed, type, alert_type: alertType, ...checked.rules });
   };
 
   return (
@@ -95,6 +106,12 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
           value={alertType}
           onChange={(event) => setAlertType(event.target.value as AlertType)}
         />
+        <GeofenceRulesFields draft={rules} onChange={setRules} />
+        {rulesError && (
+          <p role="alert" className="text-sm text-red-700">
+            {rulesError}
+          </p>
+        )}
         {error && (
           <p role="alert" className="text-sm text-red-700">
             {error}

@@ -16,6 +16,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useToast } from '../../../lib/toast';
 import type { DrawnGeometry } from '../../../map/drawn-shape';
 import { useDeleteGeofence, useUpdateGeofence } from '../api/geofences';
+import { GeofenceRulesFields, rulesDraftOf, rulesFromDraft } from './geofence-rules-fields';
 
 /** What the edit handles on the map do, per shape (leaflet-draw's edit handlers). */
 const SHAPE_HINTS = {
@@ -41,6 +42,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
   const [alertType, setAlertType] = useState<AlertType>(geofence.alert_type);
   const [dwell, setDwell] = useState(String(geofence.dwell_seconds));
   const [buffer, setBuffer] = useState(String(geofence.buffer_meters));
+  const [rules, setRules] = useState(() => rulesDraftOf(geofence));
   const [formError, setFormError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const update = useUpdateGeofence();
@@ -80,7 +82,13 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
 
   const save = (event: FormEvent) => {
     event.preventDefault();
+    const checked = rulesFromDraft(rules);
+    if ('error' in checked) {
+      setFormError(checked.error);
+      return;
+    }
     const parsed = geofenceUpdate.safeParse({
+      ...checked.rules,
       name,
       type,
       alert_type: alertType,
@@ -165,6 +173,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
             onChange={(event) => setBuffer(event.target.value)}
           />
         </div>
+        <GeofenceRulesFields draft={rules} onChange={setRules} />
         {formError && (
           <p role="alert" className="text-sm text-red-700">
             {formError}
