@@ -32,6 +32,8 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
         date_of_birth: '1980-01-01',
         status,
         cell_id: `${block}-${cell}`,
+        // A Released prisoner holds no cell by the cell rules (decision 031); the roll must still not count one who does.
+        ...(status === 'Released' ? { override_reason: 'Roll test: a released prisoner left in a cell' } : {}),
       },
     });
     expect(res.status(), await res.text()).toBe(200);
