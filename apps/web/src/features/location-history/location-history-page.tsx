@@ -2,6 +2,7 @@
 // distance, time in each geofence and the alerts, and export the range as GPX or CSV.
 import { useMemo, useState } from 'react';
 import { Download } from 'lucide-react';
+import { useSearchParams } from 'react-router';
 import type { HistoryResponse } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
@@ -153,7 +154,12 @@ function TrackView({ history, range }: { history: HistoryResponse; range: Histor
 }
 
 export function LocationHistoryPage() {
-  const [prisoner, setPrisoner] = useState<PickedPrisoner | null>(null);
+  // The live map's popup links here with ?prisoner=ID&name=NAME: that prisoner is chosen already.
+  const [params] = useSearchParams();
+  const [prisoner, setPrisoner] = useState<PickedPrisoner | null>(() => {
+    const id = Number(params.get('prisoner'));
+    return Number.isInteger(id) && id > 0 ? { id, name: params.get('name') || `Prisoner ${id}` } : null;
+  });
   const [timeWindow, setTimeWindow] = useState(() => presetRange('last-24-hours'));
   const range: HistoryRange | null = prisoner ? { prisonerId: prisoner.id, ...timeWindow } : null;
   const history = useHistory(range);
