@@ -221,6 +221,7 @@ export class TrackedMarkersLayer extends L.Layer {
   setStale(stale: boolean): void {
     if (this.stale === stale) return;
     this.stale = stale;
+    if (this.popupId && this.popupContent) this.popupContent.dataset.level = this.levelOf(this.popupId) ?? 'none';
     this.requestFrame();
   }
 

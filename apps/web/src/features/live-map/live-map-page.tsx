@@ -25,7 +25,7 @@ import { useSocket } from '../../lib/realtime';
 import { useToast } from '../../lib/toast';
 import { MapView, type InitialView } from '../../map/map-view';
 import { geofenceCorners, readStoredView, storeView } from '../../map/map-start';
-import { isFixFresh, markerLevel } from '../../map/marker-style';
+import { markerLevel } from '../../map/marker-style';
 import { useNow } from '../../lib/use-now';
 import { DrawControl, type DrawnShape } from '../../map/draw-control';
 import {
@@ -103,7 +103,12 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
 
   // Ages tick: the list and the popup say "12 s ago", and a fix older than the offline threshold turns grey.
   const now = useNow(AGE_TICK_MS);
-  useEffect(() => feed.refreshAges(now), [feed, now]);
+  // Bumped only when a tracker turns offline or back: the list is re-ranked then, not on every tick.
+  const [freshness, setFreshness] = useState(0);
+  useEffect(() => {
+    if (feed.refreshAges(now)) setFreshness((version) => version + 1);
+  }, [feed, now]);
+  const lastFixOf = (row: TrackedPrisonerRow) => feed.current.get(row.trackingId)?.at ?? row.lastFixAt;
 
   const liveAlerts = useLiveMapAlerts();
   const alertsByPrisoner = liveAlerts.data ?? EMPTY_ALERTS;
@@ -146,8 +151,10 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   // Every assigned tracker's last known position: drawn grey where it was last seen while it is not live.
   useEffect(() => feed.setLastKnown(lastKnownPlaces(devices.data ?? [])), [feed, devices.data]);
   const rows = useMemo(
-    () => trackedRows(devices.data ?? [], live, feed, alertsByPrisoner, now),
-    [devices.data, live, feed, alertsByPrisoner, now],
+    () => trackedRows(devices.data ?? [], live, feed, alertsByPrisoner),
+    // freshness: who is online changed with time alone.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [devices.data, live, feed, alertsByPrisoner, freshness],
   );
   const rowsById = useMemo(() => new Map(rows.map((row) => [row.trackingId, row])), [rows]);
 
@@ -218,7 +225,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         ) : (
           <GeofenceList geofences={geofences.data} selectedId={selectedId} onSelect={select} />
         )}
-        <TrackedPrisonerList rows={rows} now={now} onFocus={focus} />
+        <TrackedPrisonerList rows={rows} now={now} lastFixOf={lastFixOf} onFocus={focus} />
       </aside>
       <div ref={containerRef} className="relative min-h-0 flex-1" data-testid="live-map" data-marker-count="0">
         {!mapStart ? (
@@ -261,6 +268,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         createPortal(
           <MarkerPopupDetails
             row={popupRow}
+            lastFixAt={lastFixOf(popupRow)}
             alerts={popupRow.prisonerId === null ? undefined : alertsByPrisoner.get(popupRow.prisonerId)}
             now={now}
           />,
@@ -504,7 +512,6 @@ function trackedRows(
   live: ReadonlyMap<string, TrackedLocation>,
   feed: LivePositionFeed,
   alerts: ReadonlyMap<number, LiveMapPrisonerAlerts>,
-  now: number,
 ): TrackedPrisonerRow[] {
   const rows = new Map<string, TrackedPrisonerRow>();
   const row = (
@@ -516,7 +523,7 @@ function trackedRows(
   ): TrackedPrisonerRow => {
     // The feed's own copy: `live` is a snapshot for membership, the feed has the newest fix.
     const position = feed.current.get(trackingId);
-    const online = position !== undefined && isFixFresh(position.at, feed.offlineSeconds, now);
+    const online = feed.isOnline(trackingId);
     const entry = prisonerId === null ? undefined : alerts.get(prisonerId);
     const alertLevel = entry?.worst_level ?? null;
     const lastKnown = feed.locationOf(trackingId);

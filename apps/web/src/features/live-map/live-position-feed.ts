@@ -70,15 +70,21 @@ export class LivePositionFeed {
     }
   }
 
-  /** Re-checks the age of every live fix: one older than the offline threshold turns grey (and back when fresh). */
-  refreshAges(now = Date.now()): void {
+  /**
+   * Re-checks the age of every live fix: one older than the offline threshold turns grey (and back when fresh).
+   * True when any tracker changed between online and offline (the list then re-ranks).
+   */
+  refreshAges(now = Date.now()): boolean {
+    let changed = false;
     for (const [id, location] of this.current) {
       const fresh = isFixFresh(location.at, this.offlineSeconds, now);
       if (fresh === !this.staleFixes.has(id)) continue;
+      changed = true;
       if (fresh) this.staleFixes.delete(id);
       else this.staleFixes.add(id);
       this.layer.setLevel(id, this.levelOf(location, fresh));
     }
+    return changed;
   }
 
   /** Whether a tracker is live and its last fix is within the offline threshold. */

@@ -18,10 +18,12 @@ const LEVEL_CLASS = {
 
 export function MarkerPopupDetails({
   row,
+  lastFixAt,
   alerts,
   now,
 }: {
   row: TrackedPrisonerRow;
+  lastFixAt: string | null;
   alerts: LiveMapPrisonerAlerts | undefined;
   now: number;
 }) {
@@ -41,7 +43,7 @@ export function MarkerPopupDetails({
   return (
     <div className="mt-1 flex flex-col gap-1 text-xs text-slate-800" data-testid="marker-popup-details">
       <div data-testid="marker-popup-state">
-        {row.online ? 'Online' : 'Offline'} · last fix {lastFixText(row.lastFixAt, now)}
+        {row.online ? 'Online' : 'Offline'} · last fix {lastFixText(lastFixAt, now)}
       </div>
       <div data-testid="marker-popup-battery">
         Battery: {row.battery === null ? 'unknown' : `${Math.round(row.battery)}%`}

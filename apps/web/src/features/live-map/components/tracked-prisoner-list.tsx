@@ -33,6 +33,8 @@ interface TrackedPrisonerListProps {
   rows: TrackedPrisonerRow[];
   /** The time the ages are measured against (ticks, so they update). */
   now: number;
+  /** The newest fix time of a row (live fixes arrive between re-ranks). */
+  lastFixOf(row: TrackedPrisonerRow): string | null;
   onFocus(row: TrackedPrisonerRow): void;
 }
 
@@ -54,7 +56,7 @@ export function lastFixText(lastFixAt: string | null, now: number): string {
 const MAX_ROWS = 300;
 const byName = new Intl.Collator('en').compare;
 
-export function TrackedPrisonerList({ rows, now, onFocus }: TrackedPrisonerListProps) {
+export function TrackedPrisonerList({ rows, now, lastFixOf, onFocus }: TrackedPrisonerListProps) {
   const [search, setSearch] = useState('');
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -109,7 +111,7 @@ export function TrackedPrisonerList({ rows, now, onFocus }: TrackedPrisonerListP
                 <span className="min-w-0 flex-1">
                   <span className="block truncate font-medium">{prisonerLabel(row)}</span>
                   <span className="block text-xs text-slate-600" data-testid="tracked-prisoner-age">
-                    Last fix {lastFixText(row.lastFixAt, now)}
+                    Last fix {lastFixText(lastFixOf(row), now)}
                     {row.alertLevel && ` · ${row.alertLevel} alert open`}
                   </span>
                 </span>
