@@ -130,6 +130,8 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
                 id: `bench-${i}`,
                 prisonerId: i,
                 name: `Bench ${i}`,
+                // A cell each, so every label ("B1 C-42") is its own text, as real names and cells are.
+                cellId: `C-${i}`,
                 latitude: p.lat,
                 longitude: p.lng,
                 trackingId: `bench-${i}`,

@@ -114,6 +114,8 @@ function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
 const PIXEL_PATH_THRESHOLD = 1500;
 /** At most this many labels per frame (only markers in view are labelled, and only from LABEL_MIN_ZOOM on). */
 const MAX_LABELS = 300;
+/** Label bitmaps kept (one per distinct text); the cache starts over beyond this. */
+const MAX_LABEL_SPRITES = 5000;
 
 interface Sprite {
   canvas: HTMLCanvasElement;
@@ -338,6 +340,22 @@ export class TrackedMarkersLayer extends L.Layer {
     return this;
   }
 
+  private labelSprites = new Map<string, HTMLCanvasElement>();
+  private labelRatio = 0;
+
+  private labelSprite(text: string, ratio: number): HTMLCanvasElement {
+    if (ratio !== this.labelRatio || this.labelSprites.size > MAX_LABEL_SPRITES) {
+      this.labelSprites.clear();
+      this.labelRatio = ratio;
+    }
+    let sprite = this.labelSprites.get(text);
+    if (!sprite) {
+      sprite = labelBitmap(text, ratio);
+      this.labelSprites.set(text, sprite);
+    }
+    return sprite;
+  }
+
   private hideDuringZoom(): void {
     if (this.canvas) this.canvas.style.visibility = 'hidden';
   }
@@ -479,7 +497,14 @@ export class TrackedMarkersLayer extends L.Layer {
       }
     }
     if (image) ctx.putImageData(image, 0, 0);
-    if (labelled?.length) drawLabels(ctx, labelled, ratio);
+    if (labelled?.length) {
+      // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
+      // label in software rendering, a copy a few.
+      for (const { x, y, text } of labelled) {
+        const sprite = this.labelSprite(text, ratio);
+        ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
+      }
+    }
 
     if (this.popup && this.popupId) {
       const position = this.positionOf(this.popupId, now);
@@ -489,20 +514,25 @@ export class TrackedMarkersLayer extends L.Layer {
   };
 }
 
-/** Short labels to the right of their markers, dark text on a white halo so they read over any background. */
-function drawLabels(ctx: CanvasRenderingContext2D, labels: { x: number; y: number; text: string }[], ratio: number) {
-  ctx.save();
-  ctx.font = `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+/** A short label as a bitmap: dark text on a white halo, so it reads over any background. */
+function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
+  const font = `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+  const canvas = document.createElement('canvas');
+  let ctx = canvas.getContext('2d')!;
+  ctx.font = font;
+  canvas.width = Math.ceil(ctx.measureText(text).width + 6 * ratio);
+  canvas.height = Math.ceil(16 * ratio);
+  // Resizing resets the context's state.
+  ctx = canvas.getContext('2d')!;
+  ctx.font = font;
   ctx.textBaseline = 'middle';
   ctx.lineJoin = 'round';
   ctx.lineWidth = 3 * ratio;
   ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
   ctx.fillStyle = '#0f172a';
-  for (const { x, y, text } of labels) {
-    ctx.strokeText(text, x + 2 * ratio, y);
-    ctx.fillText(text, x + 2 * ratio, y);
-  }
-  ctx.restore();
+  ctx.strokeText(text, 3 * ratio, canvas.height / 2);
+  ctx.fillText(text, 3 * ratio, canvas.height / 2);
+  return canvas;
 }
 
 /** Copies a sprite into the frame at (x, y), clipped to the frame, blending its anti-aliased edge. */
