@@ -5,7 +5,8 @@
 // socket events use: every 250 ms (the server's 4-per-second batch rate) every marker gets a new position, so all
 // markers glide all the time. Frame times are requestAnimationFrame deltas measured in the page.
 // Baselines in the same run: the empty map (0 markers) and 1,000 Leaflet SVG circle markers (DOM elements) moved
-// the same way.
+// the same way. Canvas markers carry the four colours (decision 026: a quarter each Critical, Warning,
+// Informational, none); the labelled run is at zoom 17, where every marker in view has a label (at most 300 drawn).
 //
 //   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3325, BENCH_COUNTS=1000,10000)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -76,9 +77,9 @@ interface Measurement {
   draws: number[];
 }
 
-async function measure(page: Page, count: number, mode: Mode, ms: number): Promise<Measurement> {
+async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?: number): Promise<Measurement> {
   return page.evaluate(
-    async ({ count, mode, ms }) => {
+    async ({ count, mode, ms, zoom }) => {
       type Hook = {
         feed: {
           snapshot(s: Record<string, unknown>): void;
@@ -90,6 +91,15 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
         >;
       };
       const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+      const view = hook.map as unknown as {
+        getZoom(): number;
+        setZoom(zoom: number, options: object): void;
+      };
+      const zoomBefore = view.getZoom();
+      if (zoom !== undefined) {
+        view.setZoom(zoom, { animate: false });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
       const bounds = hook.map.getBounds();
       const south = bounds.getSouth();
       const west = bounds.getWest();
@@ -120,6 +130,8 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
                 id: `bench-${i}`,
                 prisonerId: i,
                 name: `Bench ${i}`,
+                // A cell each, so every label ("B1 C-42") is its own text, as real names and cells are.
+                cellId: `C-${i}`,
                 latitude: p.lat,
                 longitude: p.lng,
                 trackingId: `bench-${i}`,
@@ -127,6 +139,11 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
           );
           return all;
         };
+        // A quarter of the prisoners each with an open Critical, Warning, Informational alert, a quarter with none.
+        const levels = ['Critical', 'Warning', 'Informational'];
+        const worst = new Map<number, string>();
+        for (let i = 0; i < count; i++) if (i % 4 < 3) worst.set(i, levels[i % 4]!);
+        (hook.feed as unknown as { setAlertLevels(worst: Map<number, string>): void }).setAlertLevels(worst);
         hook.feed.snapshot(snapshot());
         tick = () => {
           step();
@@ -135,6 +152,7 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
         cleanup = () => {
           hook.feed.snapshot({});
           layer.pixelPathThreshold = defaultThreshold;
+          if (zoom !== undefined) view.setZoom(zoomBefore, { animate: false });
         };
       } else {
         // Baseline: Leaflet's own SVG circle markers (one DOM element each), glided by one rAF loop the same way.
@@ -228,7 +246,7 @@ async function measure(page: Page, count: number, mode: Mode, ms: number): Promi
       await new Promise((resolve) => setTimeout(resolve, 300));
       return { deltas, spent, draws };
     },
-    { count, mode, ms },
+    { count, mode, ms, zoom },
   );
 }
 
@@ -313,6 +331,19 @@ async function main() {
         figures.push({ name: `${base}: frames per second`, value: perMarker.fps, unit: 'fps' });
       }
     }
+    // Labels are drawn from zoom 17 on (decision 026): the largest count again with every marker in view labelled.
+    const labelled = summary(await measure(page, largest, 'canvas', ms, 17));
+    const labelledName = `canvas layer, ${largest.toLocaleString('en-US')} moving markers at zoom 17 (labels)`;
+    figures.push({ name: `${labelledName}: p50 frame`, value: labelled.p50, unit: 'ms', baseline: empty.p50 });
+    figures.push({ name: `${labelledName}: p95 frame`, value: labelled.p95, unit: 'ms', baseline: empty.p95 });
+    figures.push({
+      name: `${labelledName}: frames per second`,
+      value: labelled.fps,
+      unit: 'fps',
+      baseline: empty.fps,
+      target: '60 fps',
+    });
+    figures.push({ name: `${labelledName}: median marker draw per frame`, value: labelled.drawMedian, unit: 'ms' });
     figures.push({
       name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p50 frame',
       value: svg1000.p50,

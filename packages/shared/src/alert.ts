@@ -75,3 +75,25 @@ export const alertPage = z.object({
   statusCounts: z.object({ New: z.number().int(), Acknowledged: z.number().int(), Resolved: z.number().int() }),
 });
 export type AlertPage = z.infer<typeof alertPage>;
+
+/** The newest open alerts listed per prisoner on the live map (its popup); the count says how many there are. */
+export const LIVE_MAP_ALERTS_LISTED = 5;
+
+/**
+ * GET /alert/live-map (decision 026): per prisoner with an open (New) alert or an open geofence violation, the worst
+ * open level (what the marker's colour follows), how many are open and the first few (worst first, then newest).
+ */
+export const liveMapPrisonerAlerts = z.object({
+  prisoner_id: z.number().int(),
+  /** A geofence violation that has not ended and is not resolved (the list's "In violation"). */
+  in_violation: z.boolean(),
+  /** The worst level among the open (New) alerts; null when none is open. */
+  worst_level: z.enum(ALERT_TYPES).nullable(),
+  open_count: z.number().int(),
+  open: z.array(
+    z.object({ id: z.number().int(), alert_type: z.enum(ALERT_TYPES), details: z.string(), timestamp: z.string() }),
+  ),
+});
+export type LiveMapPrisonerAlerts = z.infer<typeof liveMapPrisonerAlerts>;
+export const liveMapAlerts = z.object({ data: z.array(liveMapPrisonerAlerts) });
+export type LiveMapAlerts = z.infer<typeof liveMapAlerts>;

@@ -16,3 +16,15 @@ export function formatAlertDateTime(value: string | null | undefined): string {
   if (Number.isNaN(date.getTime())) return value;
   return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** How long ago, from a duration in ms: "just now", "40 s ago", "12 min ago", "3 h 5 min ago", "4 days ago". */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 10) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}

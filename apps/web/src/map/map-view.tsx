@@ -1,31 +1,74 @@
 // The base map: Leaflet through react-leaflet, tiles from the configured URL. Tiles fail to load on an offline
-// machine; the map, its shapes and markers work without them.
-import type { ReactNode, RefObject } from 'react';
+// machine; the map, its shapes and markers work without them, on a plain background, and the map says so once.
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import type L from 'leaflet';
-import { MapContainer, TileLayer } from 'react-leaflet';
+import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
+import './map-view.css';
 import type { ClientSettings } from '@prison/shared';
+import type { Corners } from './map-start';
+import { MapControl } from './map-control';
+
+/** Where the map opens: a centre and zoom, or a box to fit. Absent: the configured start point and zoom. */
+export type InitialView = { center: [number, number]; zoom: number } | { bounds: Corners };
 
 interface MapViewProps {
   settings: ClientSettings;
   children?: ReactNode;
   className?: string;
   mapRef?: RefObject<L.Map | null>;
+  initialView?: InitialView;
 }
 
-export function MapView({ settings, children, className, mapRef }: MapViewProps) {
+export const TILES_UNAVAILABLE_TEXT = 'Map tiles are unavailable — showing geofences on a plain background.';
+
+export function MapView({ settings, children, className, mapRef, initialView }: MapViewProps) {
+  const [tilesFailed, setTilesFailed] = useState(false);
+  const start =
+    initialView && 'bounds' in initialView
+      ? { bounds: initialView.bounds, boundsOptions: { padding: [24, 24] as [number, number], maxZoom: 18 } }
+      : {
+          center: initialView?.center ?? ([settings.mapCenter.lat, settings.mapCenter.lng] as [number, number]),
+          zoom: initialView?.zoom ?? settings.mapZoom,
+        };
   return (
     <MapContainer
-      center={[settings.mapCenter.lat, settings.mapCenter.lng]}
-      zoom={settings.mapZoom}
+      {...start}
       className={className}
       ref={mapRef}
       // Shapes are SVG; the markers have their own canvas layer.
       preferCanvas={false}
       worldCopyJump
     >
-      <TileLayer url={settings.mapTileUrl} attribution="&copy; OpenStreetMap contributors" />
+      <TileLayer
+        url={settings.mapTileUrl}
+        attribution="&copy; OpenStreetMap contributors"
+        // One failed tile is enough to say so; the notice is shown once and stays.
+        eventHandlers={{ tileerror: () => setTilesFailed(true) }}
+      />
+      {tilesFailed && <TilesUnavailable />}
       {children}
     </MapContainer>
+  );
+}
+
+/** The notice, and a plain background instead of Leaflet's grey with broken tiles. */
+function TilesUnavailable() {
+  const map = useMap();
+  useEffect(() => {
+    const container = map.getContainer();
+    container.classList.add('map-tiles-unavailable');
+    return () => container.classList.remove('map-tiles-unavailable');
+  }, [map]);
+  return (
+    <MapControl position="bottomleft">
+      <p
+        role="status"
+        data-testid="map-tiles-unavailable"
+        className="max-w-xs rounded bg-white/95 px-2 py-1 text-xs text-slate-800 shadow"
+      >
+        {TILES_UNAVAILABLE_TEXT}
+      </p>
+    </MapControl>
   );
 }

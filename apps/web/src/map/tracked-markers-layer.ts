@@ -1,6 +1,7 @@
 // One canvas for every tracked prisoner: DOM or SVG markers stop scaling near a thousand moving points, so all
 // markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
 import L from 'leaflet';
+import { LABEL_MIN_ZOOM, MARKER_COLOURS, MARKER_LEVELS, type MarkerLevel } from './marker-style';
 
 export const GLIDE_MS = 1000;
 const RADIUS = 7;
@@ -13,14 +14,17 @@ export interface MarkerPosition {
   detail?: string;
   latitude: number;
   longitude: number;
-  /** Drawn in the alarm colour. */
-  inViolation?: boolean;
+  /** The colour (marker-style.ts); unchanged when absent, 'none' for a new marker. */
+  level?: MarkerLevel;
+  /** Drawn beside the marker from LABEL_MIN_ZOOM on, e.g. "JW B-4". */
+  label?: string;
 }
 
 interface Marker {
   name: string;
   detail: string;
-  inViolation: boolean;
+  level: MarkerLevel;
+  label: string;
   fromLat: number;
   fromLng: number;
   toLat: number;
@@ -108,6 +112,21 @@ function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
 
 /** Above this many markers the layer writes pixels itself instead of calling drawImage per marker. */
 const PIXEL_PATH_THRESHOLD = 1500;
+/** At most this many labels per frame (only markers in view are labelled, and only from LABEL_MIN_ZOOM on). */
+const MAX_LABELS = 300;
+/** Label bitmaps kept (one per distinct text); the cache starts over beyond this. */
+const MAX_LABEL_SPRITES = 5000;
+
+interface Sprite {
+  canvas: HTMLCanvasElement;
+  pixels: SpritePixels;
+}
+
+/** The popup of one marker: the layer fills the name and detail; `extra` is for the page (React renders into it). */
+export interface MarkerPopupSlot {
+  id: string;
+  extra: HTMLElement;
+}
 
 export class TrackedMarkersLayer extends L.Layer {
   private markers = new Map<string, Marker>();
@@ -117,17 +136,15 @@ export class TrackedMarkersLayer extends L.Layer {
   private popupId: string | null = null;
   /** Zoom at which marker positions are projected to world pixels; reprojected when the zoom changes. */
   private projectionZoom: number | null = null;
-  private sprites: {
-    ratio: number;
-    normal: HTMLCanvasElement;
-    alarm: HTMLCanvasElement;
-    normalPixels: SpritePixels;
-    alarmPixels: SpritePixels;
-  } | null = null;
+  private sprites: { ratio: number; byLevel: Record<MarkerLevel, Sprite> } | null = null;
   private frameImage: ImageData | null = null;
+  private popupContent: HTMLElement | null = null;
+  /** Every marker drawn grey: the live feed is not live (the page says since when). */
+  private stale = false;
   /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
   pixelPathThreshold = PIXEL_PATH_THRESHOLD;
-  private stale = false;
+  /** Told when a marker's popup opens (with the slot for the page's part) and when it closes (null). */
+  onPopupChange: ((slot: MarkerPopupSlot | null) => void) | null = null;
 
   get size(): number {
     return this.markers.size;
@@ -145,7 +162,8 @@ export class TrackedMarkersLayer extends L.Layer {
       const marker: Marker = {
         name: position.name,
         detail: position.detail ?? '',
-        inViolation: position.inViolation ?? false,
+        level: position.level ?? 'none',
+        label: position.label ?? '',
         fromLat: lat,
         fromLng: lng,
         toLat: lat,
@@ -161,7 +179,11 @@ export class TrackedMarkersLayer extends L.Layer {
     } else {
       known.name = position.name;
       known.detail = position.detail ?? '';
-      known.inViolation = position.inViolation ?? known.inViolation;
+      if (position.label !== undefined) known.label = position.label;
+      if (position.level !== undefined && position.level !== known.level) {
+        known.level = position.level;
+        if (this.popupId === id && this.popupContent) this.popupContent.dataset.level = position.level;
+      }
       if (known.toLat !== position.latitude || known.toLng !== position.longitude) {
         const t = progress(known, now);
         known.fromLat += (known.toLat - known.fromLat) * t;
@@ -181,12 +203,39 @@ export class TrackedMarkersLayer extends L.Layer {
     this.requestFrame();
   }
 
-  setViolation(id: string, inViolation: boolean): void {
+  setLevel(id: string, level: MarkerLevel): void {
     const marker = this.markers.get(id);
-    if (marker && marker.inViolation !== inViolation) {
-      marker.inViolation = inViolation;
+    if (marker && marker.level !== level) {
+      marker.level = level;
+      if (this.popupId === id && this.popupContent) this.popupContent.dataset.level = level;
       this.requestFrame();
     }
+  }
+
+  /** The level a marker is drawn with (tests read it instead of pixels); 'offline' for every marker while stale. */
+  levelOf(id: string): MarkerLevel | null {
+    const marker = this.markers.get(id);
+    if (!marker) return null;
+    return this.stale ? 'offline' : marker.level;
+  }
+
+  /** Greys every marker (the live connection is down, so no position is current); false restores the colours. */
+  setStale(stale: boolean): void {
+    // The canvas says it too, for tests and for anyone inspecting the page.
+    if (this.canvas) this.canvas.dataset.stale = String(stale);
+    if (this.stale === stale) return;
+    this.stale = stale;
+    if (this.popupId && this.popupContent) this.popupContent.dataset.level = this.levelOf(this.popupId) ?? 'none';
+    this.requestFrame();
+  }
+
+  get isStale(): boolean {
+    return this.stale;
+  }
+
+  /** Re-measures the open popup after its content changed size. */
+  updatePopup(): void {
+    this.popup?.update();
   }
 
   removeMarker(id: string): void {
@@ -224,6 +273,7 @@ export class TrackedMarkersLayer extends L.Layer {
     this.closeMarkerPopup();
     const content = document.createElement('div');
     content.dataset.testid = 'marker-popup';
+    content.dataset.level = this.stale ? 'offline' : marker.level;
     const name = content.appendChild(document.createElement('div'));
     name.textContent = `Name: ${marker.name}`;
     if (marker.detail) {
@@ -231,15 +281,28 @@ export class TrackedMarkersLayer extends L.Layer {
       detail.textContent = marker.detail;
       detail.dataset.testid = 'marker-popup-detail';
     }
+    const extra = content.appendChild(document.createElement('section'));
     this.popupId = id;
-    this.popup = L.popup({ offset: [0, -RADIUS], autoPan: false })
+    this.popupContent = content;
+    const popup = L.popup({ offset: [0, -RADIUS], autoPan: false, minWidth: 220, maxWidth: 320 })
       .setLatLng(this.positionOf(id)!)
-      .setContent(content)
-      .openOn(map);
-    this.popup.on('remove', () => {
+      .setContent(content);
+    this.popup = popup;
+    popup.on('remove', () => {
+      // Only this popup's own closing: a popup replaced by another has already been forgotten.
+      if (this.popup !== popup) return;
       this.popup = null;
       this.popupId = null;
+      this.popupContent = null;
+      this.onPopupChange?.(null);
     });
+    popup.openOn(map);
+    this.onPopupChange?.({ id, extra });
+  }
+
+  /** The marker whose popup is open, if any. */
+  get openPopupId(): string | null {
+    return this.popupId;
   }
 
   override onAdd(map: L.Map): this {
@@ -280,13 +343,20 @@ export class TrackedMarkersLayer extends L.Layer {
     return this;
   }
 
-  /** Greyed while the live feed is not live (decision 028): the positions are not current. */
-  setStale(stale: boolean): void {
-    this.stale = stale;
-    if (!this.canvas) return;
-    this.canvas.dataset.stale = String(stale);
-    this.canvas.style.filter = stale ? 'grayscale(1)' : '';
-    this.canvas.style.opacity = stale ? '0.5' : '';
+  private labelSprites = new Map<string, HTMLCanvasElement>();
+  private labelRatio = 0;
+
+  private labelSprite(text: string, ratio: number): HTMLCanvasElement {
+    if (ratio !== this.labelRatio || this.labelSprites.size > MAX_LABEL_SPRITES) {
+      this.labelSprites.clear();
+      this.labelRatio = ratio;
+    }
+    let sprite = this.labelSprites.get(text);
+    if (!sprite) {
+      sprite = labelBitmap(text, ratio);
+      this.labelSprites.set(text, sprite);
+    }
+    return sprite;
   }
 
   private hideDuringZoom(): void {
@@ -310,9 +380,13 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   private closeMarkerPopup(): void {
-    if (this.popup && this._map) this._map.closePopup(this.popup);
+    const hadPopup = this.popup !== null;
+    const popup = this.popup;
     this.popup = null;
     this.popupId = null;
+    this.popupContent = null;
+    if (popup && this._map) this._map.closePopup(popup);
+    if (hadPopup) this.onPopupChange?.(null);
   }
 
   /** The marker drawn nearest to a point of the map's container, within a few pixels. */
@@ -368,9 +442,12 @@ export class TrackedMarkersLayer extends L.Layer {
     if (!ctx) return;
     const ratio = window.devicePixelRatio || 1;
     if (!this.sprites || this.sprites.ratio !== ratio) {
-      const normal = markerSprite('#1d4ed8', ratio);
-      const alarm = markerSprite('#dc2626', ratio);
-      this.sprites = { ratio, normal, alarm, normalPixels: spritePixels(normal), alarmPixels: spritePixels(alarm) };
+      const byLevel = {} as Record<MarkerLevel, Sprite>;
+      for (const level of MARKER_LEVELS) {
+        const sprite = markerSprite(MARKER_COLOURS[level], ratio);
+        byLevel[level] = { canvas: sprite, pixels: spritePixels(sprite) };
+      }
+      this.sprites = { ratio, byLevel };
     }
     const zoom = map.getZoom();
     if (zoom !== this.projectionZoom) {
@@ -386,8 +463,9 @@ export class TrackedMarkersLayer extends L.Layer {
     const origin = map.getPixelOrigin();
     const offsetX = -origin.x - topLeft.x;
     const offsetY = -origin.y - topLeft.y;
-    const { normal, alarm } = this.sprites;
-    const spriteSize = normal.width;
+    const { byLevel } = this.sprites;
+    const stale = this.stale;
+    const spriteSize = byLevel.none.canvas.width;
     const half = spriteSize / 2;
     const width = canvas.width;
     const height = canvas.height;
@@ -405,6 +483,8 @@ export class TrackedMarkersLayer extends L.Layer {
       ctx.clearRect(0, 0, width, height);
     }
     let gliding = false;
+    // Labels only from LABEL_MIN_ZOOM on and only for markers in view: at lower zooms no text is laid out at all.
+    const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
     for (const marker of this.markers.values()) {
       const t = progress(marker, now);
       if (t < 1) gliding = true;
@@ -412,11 +492,22 @@ export class TrackedMarkersLayer extends L.Layer {
       const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
       const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
       if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
-      if (image && words)
-        blit(image, words, marker.inViolation ? this.sprites.alarmPixels : this.sprites.normalPixels, x, y);
-      else ctx.drawImage(marker.inViolation ? alarm : normal, x, y);
+      const sprite = byLevel[stale ? 'offline' : marker.level];
+      if (image && words) blit(image, words, sprite.pixels, x, y);
+      else ctx.drawImage(sprite.canvas, x, y);
+      if (labelled && marker.label && labelled.length < MAX_LABELS) {
+        labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+      }
     }
     if (image) ctx.putImageData(image, 0, 0);
+    if (labelled?.length) {
+      // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
+      // label in software rendering, a copy a few.
+      for (const { x, y, text } of labelled) {
+        const sprite = this.labelSprite(text, ratio);
+        ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
+      }
+    }
 
     if (this.popup && this.popupId) {
       const position = this.positionOf(this.popupId, now);
@@ -424,6 +515,27 @@ export class TrackedMarkersLayer extends L.Layer {
     }
     if (gliding) this.requestFrame();
   };
+}
+
+/** A short label as a bitmap: dark text on a white halo, so it reads over any background. */
+function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
+  const font = `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+  const canvas = document.createElement('canvas');
+  let ctx = canvas.getContext('2d')!;
+  ctx.font = font;
+  canvas.width = Math.ceil(ctx.measureText(text).width + 6 * ratio);
+  canvas.height = Math.ceil(16 * ratio);
+  // Resizing resets the context's state.
+  ctx = canvas.getContext('2d')!;
+  ctx.font = font;
+  ctx.textBaseline = 'middle';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 3 * ratio;
+  ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+  ctx.fillStyle = '#0f172a';
+  ctx.strokeText(text, 3 * ratio, canvas.height / 2);
+  ctx.fillText(text, 3 * ratio, canvas.height / 2);
+  return canvas;
 }
 
 /** Copies a sprite into the frame at (x, y), clipped to the frame, blending its anti-aliased edge. */

@@ -9,9 +9,10 @@ import type {
   AlertRecord,
   AlertStatus,
   AlertType,
+  LiveMapPrisonerAlerts,
   ShowAlertEvent,
 } from '@prison/shared';
-import { ALERT_STATUSES, ALERT_TYPES, parseTimestamp, totalPages } from '@prison/shared';
+import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, parseTimestamp, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, alerts, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -157,6 +158,46 @@ export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
       ),
     );
   return rows.map((row) => row.prisonerId!).sort((a, b) => a - b);
+}
+
+/**
+ * The live map's alert picture per prisoner (decision 026), in one grouped statement over the open alerts only (the
+ * status index and the open-violation index find them): whether a geofence violation is open, the worst open (New)
+ * level, how many are open and the first LIVE_MAP_ALERTS_LISTED of them, worst first, then newest.
+ */
+export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAlerts[]> {
+  const rank = sql`case alert_type when 'Critical' then 0 when 'Warning' then 1 else 2 end`;
+  const result = (await db.execute(sql`
+    select prisoner_id,
+           bool_or(kind = 'geofence' and ended_at is null and status <> 'Resolved') as in_violation,
+           count(*) filter (where status = 'New')::int as open_count,
+           min(${rank}) filter (where status = 'New') as worst_rank,
+           coalesce(to_json((array_agg(
+             json_build_object('id', id, 'alert_type', alert_type, 'details', details, 'timestamp', timestamp)
+             order by ${rank}, timestamp desc, id desc
+           ) filter (where status = 'New'))[1:${sql.raw(String(LIVE_MAP_ALERTS_LISTED))}]), '[]'::json) as open
+    from alerts
+    where prisoner_id is not null
+      and (status = 'New' or (kind = 'geofence' and ended_at is null and status <> 'Resolved'))
+    group by prisoner_id
+    order by prisoner_id
+  `)) as unknown as {
+    rows: {
+      prisoner_id: number;
+      in_violation: boolean;
+      open_count: number;
+      worst_rank: number | null;
+      open: { id: number; alert_type: AlertType; details: string; timestamp: string }[];
+    }[];
+  };
+  const byRank: (AlertType | null)[] = ['Critical', 'Warning', 'Informational'];
+  return result.rows.map((row) => ({
+    prisoner_id: Number(row.prisoner_id),
+    in_violation: Boolean(row.in_violation),
+    worst_level: row.worst_rank === null ? null : (byRank[Number(row.worst_rank)] ?? null),
+    open_count: Number(row.open_count),
+    open: row.open.map((alert) => ({ ...alert, timestamp: new Date(alert.timestamp).toISOString() })),
+  }));
 }
 
 /** The newest few, for the home page's Recent Alerts panel. */

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { AlertPage, AlertRecord, ShowAlertEvent } from '@prison/shared';
+import type { AlertPage, AlertRecord, LiveMapPrisonerAlerts, ShowAlertEvent } from '@prison/shared';
 import { alerts, auditLog, cells, prisoners } from '../../db/schema';
 import { insertAlerts } from './alert-service';
 import {
@@ -260,5 +260,41 @@ describeEachEngine('alerts API', (engine) => {
     expect(ids).not.toContain(ended.id);
     expect(ids).not.toContain(resolved.id);
     expect(ids).not.toContain(busy.id);
+  });
+
+  it('GET /alert/live-map gives per prisoner the worst open level, the open count and the first few, worst first', async () => {
+    const mixed = await addPrisoner(ctx(), 'Mixed', 'Levels');
+    const calm = await addPrisoner(ctx(), 'Calm', 'Handled');
+    const at = new Date();
+    const draft = (prisonerId: number, alertType: 'Critical' | 'Warning' | 'Informational', minutes: number) => ({
+      alertType,
+      kind: 'manual' as const,
+      details: `${alertType} ${prisonerId} ${minutes}`,
+      at: new Date(at.getTime() - minutes * 60_000),
+      deviceId: null,
+      prisonerId,
+    });
+    const stored = await insertAlerts(ctx().database.db, [
+      draft(mixed.id, 'Informational', 1),
+      draft(mixed.id, 'Warning', 3),
+      draft(mixed.id, 'Warning', 2),
+      draft(mixed.id, 'Critical', 9),
+      ...Array.from({ length: 4 }, (_, i) => draft(mixed.id, 'Informational', 10 + i)),
+      draft(calm.id, 'Critical', 1),
+    ]);
+    // Acknowledged is no longer open: `calm` has nothing left to colour its marker.
+    await ctx().database.db.update(alerts).set({ status: 'Acknowledged' }).where(eq(alerts.id, stored[8]!.id));
+    let res = await ctx().api('GET', '/alert/live-map');
+    expect(res.statusCode).toBe(200);
+    let rows = res.json<{ data: LiveMapPrisonerAlerts[] }>().data;
+    expect(rows.find((row) => row.prisoner_id === calm.id)).toBeUndefined();
+    const row = rows.find((entry) => entry.prisoner_id === mixed.id)!;
+    expect(row).toMatchObject({ worst_level: 'Critical', open_count: 8, in_violation: false });
+    expect(row.open.map((alert) => alert.id)).toEqual([stored[3]!.id, stored[2]!.id, stored[1]!.id, stored[0]!.id, stored[4]!.id]);
+
+    await ctx().database.db.update(alerts).set({ status: 'Resolved' }).where(eq(alerts.id, stored[3]!.id));
+    res = await ctx().api('GET', '/alert/live-map');
+    rows = res.json<{ data: LiveMapPrisonerAlerts[] }>().data;
+    expect(rows.find((entry) => entry.prisoner_id === mixed.id)).toMatchObject({ worst_level: 'Warning', open_count: 7 });
   });
 });

@@ -1,12 +1,13 @@
 // Alerts: the newest few (home page), the paginated list with counts (alerts screen), and operator alerts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse, intText } from '@prison/shared';
+import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse, intText, liveMapAlerts } from '@prison/shared';
 import { tooManyRequests } from '../../lib/http-errors';
 import { PerKeyQuota } from '../../lib/per-key-quota';
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import {
   createManualAlert,
+  listLiveMapAlerts,
   listOpenViolations,
   listPrisonerAlerts,
   listRecentAlerts,
@@ -50,6 +51,20 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => ({ data: await listOpenViolations(app.db) }),
+  );
+
+  app.get(
+    '/alert/live-map',
+    {
+      schema: {
+        tags: ['alerts'],
+        summary:
+          'Per prisoner with an open alert or violation: in violation or not, the worst open (New) level, how many ' +
+          'are open and the first few, for the live map\'s marker colours and popups (one grouped query)',
+        response: { 200: liveMapAlerts },
+      },
+    },
+    async () => ({ data: await listLiveMapAlerts(app.db) }),
   );
 
   // Counted per session, and only for alerts actually stored: the spec's client re-posts every live alert it

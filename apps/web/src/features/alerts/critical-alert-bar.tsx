@@ -12,18 +12,10 @@ import { useAlertStep } from './alert-workflow-api';
 import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';
 import { prisonerName } from './components/alert-card';
 import { prisonerLabel } from '../../lib/prisoner-label';
+import { formatAge } from '../../lib/format';
 
-/** "just now", "40 s ago", "12 min ago", "3 h 5 min ago". */
-export function formatAge(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 10) return 'just now';
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min ago`;
-  return `${Math.floor(hours / 24)} days ago`;
-}
+// Moved to lib/format (the live map shows the age of each fix too); still exported from here for older imports.
+export { formatAge };
 
 /** The time now, refreshed every `everyMs`, so ages tick without a refetch. */
 function useNow(everyMs: number): number {

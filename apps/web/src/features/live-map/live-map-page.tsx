@@ -1,10 +1,23 @@
 // /live-map (SPEC.md section 2): geofences drawn (or typed in) and edited on a Leaflet map, tracked prisoners moving
-// live on a canvas layer, and a side panel listing them.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// live on a canvas layer, and a side panel listing them (a drawer on phones). Decision 026: the map opens on the
+// operator's last view or fitted to the geofences, markers are coloured by the worst open alert (grey offline), and
+// a marker's popup carries the prisoner's live picture with Acknowledge.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type L from 'leaflet';
-import { useMap } from 'react-leaflet';
+import { useMap, useMapEvents } from 'react-leaflet';
 import { useSearchParams } from 'react-router';
-import { GEOFENCE_COLORS, type ClientSettings, type TrackedLocation } from '@prison/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { clsx } from 'clsx';
+import {
+  GEOFENCE_COLORS,
+  type AlertType,
+  type ClientSettings,
+  type Device,
+  type Geofence,
+  type LiveMapPrisonerAlerts,
+  type TrackedLocation,
+} from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
@@ -12,7 +25,10 @@ import { useSocket } from '../../lib/realtime';
 import { isStale, useFeedHealth } from '../../lib/feed-health';
 import { DataAsOf } from '../../components/ui/feed-health';
 import { useToast } from '../../lib/toast';
-import { MapView } from '../../map/map-view';
+import { MapView, type InitialView } from '../../map/map-view';
+import { geofenceCorners, readStoredView, storeView } from '../../map/map-start';
+import { markerLevel } from '../../map/marker-style';
+import { useNow } from '../../lib/use-now';
 import { DrawControl, type DrawnShape } from '../../map/draw-control';
 import {
   geometryOfDrawnLayer,
@@ -25,20 +41,23 @@ import { EditableShape } from '../../map/editable-shape';
 import { GeofenceLayer } from '../../map/geofence-layer';
 import { MapControl } from '../../map/map-control';
 import { TrackedMarkers } from '../../map/tracked-markers';
-import { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
+import { TrackedMarkersLayer, type MarkerPopupSlot } from '../../map/tracked-markers-layer';
 import { useClientSettings } from './api/settings';
 import { useCreateGeofence, useGeofences } from './api/geofences';
-import { useAssignedDevices, useOpenViolations } from './api/tracked-prisoners';
+import { DEVICES_QUERY_KEY, useAssignedDevices, useLiveMapAlerts } from './api/tracked-prisoners';
 import { LivePositionFeed } from './live-position-feed';
 import { CoordinatesModal } from './components/coordinates-modal';
 import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './components/geofence-details-modal';
 import { GeofenceEditor } from './components/geofence-editor';
 import { GeofenceList } from './components/geofence-list';
+import { MarkerPopupDetails } from './components/marker-popup-details';
 import { TrackedPrisonerList, type TrackedPrisonerRow } from './components/tracked-prisoner-list';
 
 /** The side panel re-renders at most this often (and only when devices appear or leave); markers move every frame. */
 const PANEL_REFRESH_MS = 500;
-const EMPTY_VIOLATIONS: ReadonlySet<number> = new Set();
+/** Ages of last fixes (list, popup, grey markers) are re-checked this often. */
+const AGE_TICK_MS = 5000;
+const EMPTY_ALERTS: ReadonlyMap<number, LiveMapPrisonerAlerts> = new Map();
 /**
  * Test hooks exist in development and in builds made for tests and benchmarks (`VITE_TEST_HOOKS=1`); a production
  * build compiles them out, so nothing outside the app can reach its internals.
@@ -77,6 +96,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         setLive(new Map(created.current));
       }, PANEL_REFRESH_MS);
     });
+    created.offlineSeconds = settings.deviceOfflineSeconds;
     return created;
   });
   useEffect(() => () => feed.dispose(), [feed]);
@@ -86,9 +106,19 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   const { state: feedState, dataAsOf } = useFeedHealth();
   const stale = isStale(feedState);
 
-  const violations = useOpenViolations();
-  const violationIds = violations.data ?? EMPTY_VIOLATIONS;
-  useEffect(() => feed.setViolations(violationIds), [feed, violationIds]);
+  // Ages tick: the list and the popup say "12 s ago", and a fix older than the offline threshold turns grey.
+  const now = useNow(AGE_TICK_MS);
+  // Bumped only when a tracker turns offline or back: the list is re-ranked then, not on every tick.
+  const [freshness, setFreshness] = useState(0);
+  useEffect(() => {
+    if (feed.refreshAges(now)) setFreshness((version) => version + 1);
+  }, [feed, now]);
+  const lastFixOf = (row: TrackedPrisonerRow) => feed.current.get(row.trackingId)?.at ?? row.lastFixAt;
+
+  const liveAlerts = useLiveMapAlerts();
+  const alertsByPrisoner = liveAlerts.data ?? EMPTY_ALERTS;
+  const worst = useMemo(() => worstLevels(alertsByPrisoner), [alertsByPrisoner]);
+  useEffect(() => feed.setAlertLevels(worst), [feed, worst]);
 
   useEffect(() => {
     if (!TEST_HOOKS) return;
@@ -120,11 +150,36 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
     () => (geofences.data ?? []).filter((geofence) => geofence.geofence_id !== editing?.id),
     [geofences.data, editing?.id],
   );
+  const mapStart = useMapStart(geofences.isPending ? undefined : (geofences.data ?? []));
 
   const devices = useAssignedDevices();
-  const rows = useMemo(() => trackedRows(devices.data ?? [], live, violationIds), [devices.data, live, violationIds]);
+  // Every assigned tracker's last known position: drawn grey where it was last seen while it is not live.
+  useEffect(() => feed.setLastKnown(lastKnownPlaces(devices.data ?? [])), [feed, devices.data]);
+  const rows = useMemo(
+    () => trackedRows(devices.data ?? [], live, feed, alertsByPrisoner),
+    // freshness: who is online changed with time alone.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [devices.data, live, feed, alertsByPrisoner, freshness],
+  );
+  const rowsById = useMemo(() => new Map(rows.map((row) => [row.trackingId, row])), [rows]);
 
-  const focus = (row: TrackedPrisonerRow) => focusRow(mapRef.current, layer, row);
+  // Phones: the list is a drawer over the map, closed once a prisoner is picked.
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const focus = (row: TrackedPrisonerRow) => {
+    setDrawerOpen(false);
+    focusRow(mapRef.current, layer, row);
+  };
+
+  // The popup's live part is React, rendered into the slot the layer gives when a popup opens.
+  const [popupSlot, setPopupSlot] = useState<MarkerPopupSlot | null>(null);
+  useEffect(() => {
+    layer.onPopupChange = setPopupSlot;
+    return () => {
+      layer.onPopupChange = null;
+    };
+  }, [layer]);
+  const popupRow = popupSlot ? rowsById.get(popupSlot.id) : undefined;
+  useLayoutEffect(() => layer.updatePopup());
 
   // "Show on map" (the layout's Critical bar) opens /live-map?device=ID: centre on that prisoner once, when known.
   const [params] = useSearchParams();
@@ -135,14 +190,27 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
     if (!wanted || focusedFor.current === wanted || !row || !mapRef.current) return;
     focusedFor.current = wanted;
     focusRow(mapRef.current, layer, row);
-  }, [wanted, rows, layer]);
+  }, [wanted, rows, layer, mapStart]);
 
   return (
-    <div className="flex h-[calc(100vh-3.5rem)] min-h-[32rem] flex-col-reverse md:flex-row">
+    <div className="relative flex h-[calc(100vh-3.5rem)] min-h-[32rem] md:flex-row">
       <aside
-        className="flex max-h-[40vh] w-full flex-col overflow-y-auto border-slate-200 bg-white md:max-h-none md:w-80 md:border-r"
+        id="live-map-panel"
+        className={clsx(
+          'flex-col overflow-y-auto border-slate-200 bg-white',
+          // Phones: a drawer over the map; from md on: a side panel beside it.
+          'absolute inset-y-0 left-0 z-[1100] w-[88%] max-w-sm shadow-xl',
+          'md:static md:z-auto md:flex md:w-80 md:max-w-none md:border-r md:shadow-none',
+          drawerOpen ? 'flex' : 'hidden',
+        )}
         aria-label="Live map panel"
+        data-testid="live-map-panel"
       >
+        <div className="flex justify-end border-b border-slate-200 p-2 md:hidden">
+          <Button variant="secondary" size="sm" onClick={() => setDrawerOpen(false)}>
+            Close list
+          </Button>
+        </div>
         {selected && (
           <GeofenceEditor
             key={selected.geofence_id}
@@ -162,36 +230,129 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
         ) : (
           <GeofenceList geofences={geofences.data} selectedId={selectedId} onSelect={select} />
         )}
-        <TrackedPrisonerList rows={rows} onFocus={focus} stale={stale} dataAsOf={dataAsOf} />
+        <TrackedPrisonerList
+          rows={rows}
+          now={now}
+          lastFixOf={lastFixOf}
+          onFocus={focus}
+          stale={stale}
+          dataAsOf={dataAsOf}
+        />
       </aside>
       <div ref={containerRef} className="relative min-h-0 flex-1" data-testid="live-map" data-marker-count="0">
-        <MapView settings={settings} className="h-full w-full" mapRef={mapRef}>
-          <GeofenceLayer
-            geofences={shown}
-            selectedId={selectedId}
-            onSelect={select}
-            isMarkerAt={(point) => layer.markerAt(point) !== null}
-          />
-          {editing && (
-            <EditableShape
-              key={editing.id}
-              geometry={editing.geometry}
-              onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
+        {!mapStart ? (
+          <Loading text="Loading map..." />
+        ) : (
+          <MapView settings={settings} className="h-full w-full" mapRef={mapRef} initialView={mapStart.view}>
+            <GeofenceLayer
+              geofences={shown}
+              selectedId={selectedId}
+              onSelect={select}
+              isMarkerAt={(point) => layer.markerAt(point) !== null}
             />
-          )}
-          <TrackedMarkers layer={layer} stale={stale} />
-          <NewGeofence />
-        </MapView>
+            {editing && (
+              <EditableShape
+                key={editing.id}
+                geometry={editing.geometry}
+                onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
+              />
+            )}
+            <TrackedMarkers layer={layer} stale={stale} />
+            <FitSiteControl geofences={geofences.data ?? []} settings={settings} />
+            <KeepView />
+            <NewGeofence />
+          </MapView>
+        )}
+        <Button
+          variant="secondary"
+          size="sm"
+          className="absolute left-1/2 top-2 z-[1000] -translate-x-1/2 shadow md:hidden"
+          aria-expanded={drawerOpen}
+          aria-controls="live-map-panel"
+          onClick={() => setDrawerOpen((open) => !open)}
+        >
+          {drawerOpen ? 'Close list' : `Prisoner list (${rows.length})`}
+        </Button>
         {stale && (
           <p
-            className="pointer-events-none absolute top-2 left-1/2 z-[1000] max-w-[calc(100%-7rem)] -translate-x-1/2 rounded bg-amber-100 px-3 py-1 text-center text-sm font-medium text-slate-950 shadow"
+            className="pointer-events-none absolute top-12 left-1/2 z-[1000] max-w-[calc(100%-7rem)] -translate-x-1/2 rounded bg-amber-100 px-3 py-1 text-center text-sm font-medium text-slate-950 shadow md:top-2"
             data-testid="live-map-stale"
           >
             Not live: <DataAsOf time={dataAsOf} />
           </p>
         )}
       </div>
+      {popupSlot &&
+        popupRow &&
+        createPortal(
+          <MarkerPopupDetails
+            row={popupRow}
+            lastFixAt={lastFixOf(popupRow)}
+            alerts={popupRow.prisonerId === null ? undefined : alertsByPrisoner.get(popupRow.prisonerId)}
+            now={now}
+          />,
+          popupSlot.extra,
+        )}
     </div>
+  );
+}
+
+/**
+ * Where the map opens, fixed once the geofences are known: the operator's last view in this browser, else the box of
+ * every geofence, else (view undefined) the configured start point and zoom. null while the geofences load.
+ */
+function useMapStart(geofences: Geofence[] | undefined): { view: InitialView | undefined } | null {
+  const [start, setStart] = useState<{ view: InitialView | undefined } | null>(null);
+  useEffect(() => {
+    if (start || !geofences) return;
+    const stored = readStoredView(storage());
+    const corners = geofenceCorners(geofences);
+    setStart({
+      view: stored ? { center: [stored.lat, stored.lng], zoom: stored.zoom } : corners ? { bounds: corners } : undefined,
+    });
+  }, [start, geofences]);
+  return start;
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers the operator's view (centre and zoom) in this browser after every move. */
+function KeepView() {
+  const map = useMapEvents({
+    moveend: () => {
+      const center = map.getCenter();
+      storeView(storage(), { lat: center.lat, lng: center.lng, zoom: map.getZoom() });
+    },
+  });
+  return null;
+}
+
+/** "Fit site": back to the box of every geofence (the configured start when there is none). */
+function FitSiteControl({ geofences, settings }: { geofences: Geofence[]; settings: ClientSettings }) {
+  const map = useMap();
+  const fit = () => {
+    const corners = geofenceCorners(geofences);
+    if (corners) map.fitBounds(corners, { padding: [24, 24], maxZoom: 18 });
+    else map.setView([settings.mapCenter.lat, settings.mapCenter.lng], settings.mapZoom);
+  };
+  return (
+    <MapControl position="topleft">
+      <Button
+        variant="secondary"
+        size="sm"
+        className="shadow"
+        title="Fit the map to every geofence of the site"
+        onClick={fit}
+      >
+        Fit site
+      </Button>
+    </MapControl>
   );
 }
 
@@ -296,12 +457,27 @@ function NewGeofence() {
 /** Subscribes the feed to the socket; after every (re)connect it asks for a fresh snapshot (DECISIONS.md item 12). */
 function useLiveFeed(feed: LivePositionFeed) {
   const socket = useSocket();
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!socket) return;
+    // A tracker that left (offline, removed, unassigned): the device list says which, and where it was last seen.
+    let refetchTimer: ReturnType<typeof setTimeout> | null = null;
+    const refetchDevices = () => {
+      refetchTimer ??= setTimeout(() => {
+        refetchTimer = null;
+        void queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
+      }, 300);
+    };
     const requestSnapshot = () => socket.emit('requestSnapshot');
     const onSnapshot = (snapshot: Parameters<LivePositionFeed['snapshot']>[0]) => feed.snapshot(snapshot);
-    const onChanges = (changes: Parameters<LivePositionFeed['changes']>[0]) => feed.changes(changes);
-    const onDisconnected = (trackingId: string) => feed.disconnected(trackingId);
+    const onChanges = (changes: Parameters<LivePositionFeed['changes']>[0]) => {
+      feed.changes(changes);
+      if (changes.gone.length) refetchDevices();
+    };
+    const onDisconnected = (trackingId: string) => {
+      feed.disconnected(trackingId);
+      refetchDevices();
+    };
     socket.on('locationUpdate', onSnapshot);
     socket.on('locationChanges', onChanges);
     socket.on('userDisconnected', onDisconnected);
@@ -313,8 +489,9 @@ function useLiveFeed(feed: LivePositionFeed) {
       socket.off('locationChanges', onChanges);
       socket.off('userDisconnected', onDisconnected);
       socket.off('connect', requestSnapshot);
+      if (refetchTimer) clearTimeout(refetchTimer);
     };
-  }, [socket, feed]);
+  }, [socket, feed, queryClient]);
 }
 
 function focusRow(map: L.Map | null, layer: TrackedMarkersLayer, row: TrackedPrisonerRow) {
@@ -324,48 +501,86 @@ function focusRow(map: L.Map | null, layer: TrackedMarkersLayer, row: TrackedPri
   if (layer.has(row.trackingId)) layer.openMarkerPopup(row.trackingId);
 }
 
+function worstLevels(alerts: ReadonlyMap<number, LiveMapPrisonerAlerts>): ReadonlyMap<number, AlertType> {
+  const worst = new Map<number, AlertType>();
+  for (const [prisonerId, entry] of alerts) if (entry.worst_level) worst.set(prisonerId, entry.worst_level);
+  return worst;
+}
+
+/** The device list's trackers with a last position, as the feed's last known places. */
+function lastKnownPlaces(devices: Device[]): Map<string, TrackedLocation> {
+  const places = new Map<string, TrackedLocation>();
+  for (const device of devices) {
+    if (device.latitude === null || device.longitude === null) continue;
+    places.set(device.id, {
+      id: device.id,
+      trackingId: device.id,
+      prisonerId: device.prisoner_id,
+      name: device.prisoner_name ?? device.name,
+      cellId: device.prisoner_cell_id ?? null,
+      latitude: device.latitude,
+      longitude: device.longitude,
+      ...(device.last_seen_at ? { at: device.last_seen_at } : {}),
+    });
+  }
+  return places;
+}
+
 function trackedRows(
-  devices: {
-    id: string;
-    name: string;
-    prisoner_id: number | null;
-    prisoner_name: string | null;
-    prisoner_cell_id?: string | null;
-    latitude: number | null;
-    longitude: number | null;
-  }[],
+  devices: Device[],
   live: ReadonlyMap<string, TrackedLocation>,
-  violations: ReadonlySet<number>,
+  feed: LivePositionFeed,
+  alerts: ReadonlyMap<number, LiveMapPrisonerAlerts>,
 ): TrackedPrisonerRow[] {
   const rows = new Map<string, TrackedPrisonerRow>();
-  for (const device of devices) {
-    const position = live.get(device.id);
-    rows.set(device.id, {
-      trackingId: device.id,
-      name: device.prisoner_name ?? position?.name ?? device.name,
-      prisonerId: device.prisoner_id,
-      cellId: position?.cellId ?? device.prisoner_cell_id ?? null,
-      online: position !== undefined,
-      inViolation: device.prisoner_id !== null && violations.has(device.prisoner_id),
-      position: position
-        ? [position.latitude, position.longitude]
-        : device.latitude !== null && device.longitude !== null
+  const row = (
+    trackingId: string,
+    name: string,
+    prisonerId: number | null,
+    cellId: string | null,
+    device: Device | null,
+  ): TrackedPrisonerRow => {
+    // The feed's own copy: `live` is a snapshot for membership, the feed has the newest fix.
+    const position = feed.current.get(trackingId);
+    const online = feed.isOnline(trackingId);
+    const entry = prisonerId === null ? undefined : alerts.get(prisonerId);
+    const alertLevel = entry?.worst_level ?? null;
+    const lastKnown = feed.locationOf(trackingId);
+    return {
+      trackingId,
+      name,
+      prisonerId,
+      cellId,
+      online,
+      inViolation: entry?.in_violation ?? false,
+      alertLevel,
+      level: markerLevel(online, alertLevel),
+      position: lastKnown
+        ? [lastKnown.latitude, lastKnown.longitude]
+        : device && device.latitude !== null && device.longitude !== null
           ? [device.latitude, device.longitude]
           : null,
-    });
+      lastFixAt: position?.at ?? lastKnown?.at ?? device?.last_seen_at ?? null,
+      battery: device?.last_battery ?? null,
+    };
+  };
+  for (const device of devices) {
+    const position = live.get(device.id);
+    rows.set(
+      device.id,
+      row(
+        device.id,
+        device.prisoner_name ?? position?.name ?? device.name,
+        device.prisoner_id,
+        position?.cellId ?? device.prisoner_cell_id ?? null,
+        device,
+      ),
+    );
   }
   // Live devices the device list does not know yet (it refreshes less often).
   for (const [trackingId, position] of live) {
     if (rows.has(trackingId)) continue;
-    rows.set(trackingId, {
-      trackingId,
-      name: position.name,
-      prisonerId: position.prisonerId,
-      cellId: position.cellId ?? null,
-      online: true,
-      inViolation: position.prisonerId !== null && violations.has(position.prisonerId),
-      position: [position.latitude, position.longitude],
-    });
+    rows.set(trackingId, row(trackingId, position.name, position.prisonerId, position.cellId ?? null, null));
   }
   return [...rows.values()];
 }

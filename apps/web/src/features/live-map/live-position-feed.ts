@@ -1,7 +1,10 @@
 // Merges bursts of socket events per device and applies them to the marker layer once per animation frame
 // (traccar-web's habit): a thousand fixes of one device between two frames cost one marker update.
-import type { LocationChanges, LocationSnapshot, TrackedLocation } from '@prison/shared';
+// It also keeps the last known position of every assigned tracker that is not live, drawn grey (offline), and
+// colours each marker by its prisoner's worst open alert (decision 026).
+import type { AlertType, LocationChanges, LocationSnapshot, TrackedLocation } from '@prison/shared';
 import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
+import { isFixFresh, markerLabel, markerLevel, type MarkerLevel } from '../../map/marker-style';
 import { prisonerTag } from '../../lib/prisoner-label';
 
 export class LivePositionFeed {
@@ -12,7 +15,14 @@ export class LivePositionFeed {
   private replacement: LocationSnapshot | null = null;
   private frame = 0;
   private membershipChanged = false;
-  private violations: ReadonlySet<number> = new Set();
+  /** The worst open alert level per prisoner id. */
+  private worst: ReadonlyMap<number, AlertType> = new Map();
+  /** Assigned trackers' last known positions (the device list): drawn grey while they are not live. */
+  private lastKnown = new Map<string, TrackedLocation>();
+  /** Live markers whose last fix is older than the offline threshold, drawn grey. */
+  private staleFixes = new Set<string>();
+  /** A live fix older than this is offline (the server's DEVICE_OFFLINE_SECONDS). */
+  offlineSeconds = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly layer: TrackedMarkersLayer,
@@ -38,11 +48,68 @@ export class LivePositionFeed {
     this.schedule();
   }
 
-  setViolations(prisonerIds: ReadonlySet<number>): void {
-    this.violations = prisonerIds;
+  /** The worst open alert per prisoner: recolours every marker (live alerts change it without a reload). */
+  setAlertLevels(worst: ReadonlyMap<number, AlertType>): void {
+    this.worst = worst;
     for (const [trackingId, location] of this.current) {
-      this.layer.setViolation(trackingId, location.prisonerId !== null && prisonerIds.has(location.prisonerId));
+      this.layer.setLevel(trackingId, this.levelOf(location, !this.staleFixes.has(trackingId)));
     }
+  }
+
+  /**
+   * The last known position of every assigned tracker (from the device list). Those not live are drawn grey
+   * there; those no longer listed (removed, unassigned) leave the map unless live.
+   */
+  setLastKnown(places: ReadonlyMap<string, TrackedLocation>): void {
+    for (const id of this.lastKnown.keys()) {
+      if (!places.has(id) && !this.current.has(id)) this.layer.removeMarker(id);
+    }
+    this.lastKnown = new Map(places);
+    for (const [id, location] of this.lastKnown) {
+      if (!this.current.has(id)) this.drawOffline(id, location);
+    }
+  }
+
+  /**
+   * Re-checks the age of every live fix: one older than the offline threshold turns grey (and back when fresh).
+   * True when any tracker changed between online and offline (the list then re-ranks).
+   */
+  refreshAges(now = Date.now()): boolean {
+    let changed = false;
+    for (const [id, location] of this.current) {
+      const fresh = isFixFresh(location.at, this.offlineSeconds, now);
+      if (fresh === !this.staleFixes.has(id)) continue;
+      changed = true;
+      if (fresh) this.staleFixes.delete(id);
+      else this.staleFixes.add(id);
+      this.layer.setLevel(id, this.levelOf(location, fresh));
+    }
+    return changed;
+  }
+
+  /** Whether a tracker is live and its last fix is within the offline threshold. */
+  isOnline(id: string): boolean {
+    return this.current.has(id) && !this.staleFixes.has(id);
+  }
+
+  /** The live position, else the last known one. */
+  locationOf(id: string): TrackedLocation | undefined {
+    return this.current.get(id) ?? this.lastKnown.get(id);
+  }
+
+  private levelOf(location: TrackedLocation, online: boolean): MarkerLevel {
+    return markerLevel(online, location.prisonerId === null ? null : this.worst.get(location.prisonerId));
+  }
+
+  private drawOffline(id: string, location: TrackedLocation): void {
+    this.layer.upsert(id, {
+      name: location.name,
+      detail: prisonerTag(location),
+      latitude: location.latitude,
+      longitude: location.longitude,
+      level: 'offline',
+      label: markerLabel(location.name, location.cellId),
+    });
   }
 
   dispose(): void {
@@ -80,7 +147,11 @@ export class LivePositionFeed {
     // The list shows the name and the cell: a change of either is a change of the list.
     if (before?.name !== location.name || before.cellId !== location.cellId) this.membershipChanged = true;
     this.current.set(id, location);
-    const inViolation = location.prisonerId !== null && this.violations.has(location.prisonerId);
+    // Whether the fix is fresh is checked by refreshAges (every few seconds), not per fix: a fix is nearly always new.
+    if (this.offlineSeconds !== Number.POSITIVE_INFINITY && location.at !== before?.at) {
+      if (isFixFresh(location.at, this.offlineSeconds, Date.now())) this.staleFixes.delete(id);
+      else this.staleFixes.add(id);
+    }
     this.layer.upsert(
       id,
       {
@@ -88,14 +159,23 @@ export class LivePositionFeed {
         detail: prisonerTag(location),
         latitude: location.latitude,
         longitude: location.longitude,
-        inViolation,
+        level: this.levelOf(location, !this.staleFixes.has(id)),
+        label: before?.name === location.name && before.cellId === location.cellId ? undefined : markerLabel(location.name, location.cellId),
       },
       now,
     );
   }
 
   private forget(id: string): void {
+    const last = this.current.get(id);
     if (this.current.delete(id)) this.membershipChanged = true;
-    this.layer.removeMarker(id);
+    this.staleFixes.delete(id);
+    // An assigned tracker that goes offline stays where it was last seen, grey; any other marker leaves.
+    if (last && this.lastKnown.has(id)) {
+      this.lastKnown.set(id, last);
+      this.drawOffline(id, last);
+    } else if (!this.lastKnown.has(id)) {
+      this.layer.removeMarker(id);
+    }
   }
 }

@@ -1,23 +1,32 @@
-// What the side panel needs beside live positions: the assigned devices (to list offline prisoners too) and the
-// prisoners whose geofence violation is still open (unresolved geofence alerts that have not ended).
+// What the live map needs beside live positions: the assigned devices (to list offline prisoners too, with their
+// last position, last fix and battery) and, per prisoner, the open alerts and whether a geofence violation is open
+// (GET /alert/live-map, one grouped query; decision 026).
 import { useQuery } from '@tanstack/react-query';
-import type { Device } from '@prison/shared';
+import type { Device, LiveMapAlerts, LiveMapPrisonerAlerts } from '@prison/shared';
 import { api } from '../../../lib/api-client';
+
+export const DEVICES_QUERY_KEY = ['devices'] as const;
 
 export function useAssignedDevices() {
   return useQuery({
-    queryKey: ['devices'],
+    queryKey: DEVICES_QUERY_KEY,
     queryFn: async () =>
       (await api.get<{ data: Device[] }>('/devices')).data.filter((device) => device.prisoner_id !== null),
     refetchInterval: 60_000,
   });
 }
 
-/** Prisoner ids in violation now. The key starts with 'alerts', so every live alert refreshes it. */
-export function useOpenViolations() {
+/**
+ * Open alerts per prisoner id. The key starts with 'alerts', so every live alert (`showAlert`) and every workflow
+ * step anywhere (`dataChanged('alerts')`) refreshes it: a marker's colour follows without a reload.
+ */
+export function useLiveMapAlerts() {
   return useQuery({
-    queryKey: ['alerts', 'open-violations'],
-    queryFn: async () => new Set((await api.get<{ data: number[] }>('/alert/open-violations')).data),
+    queryKey: ['alerts', 'live-map'],
+    queryFn: async () =>
+      new Map<number, LiveMapPrisonerAlerts>(
+        (await api.get<LiveMapAlerts>('/alert/live-map')).data.map((entry) => [entry.prisoner_id, entry]),
+      ),
     refetchInterval: 30_000,
   });
 }

@@ -1,10 +1,14 @@
-// The side panel's list of tracked prisoners: online or offline, in violation or not, with a search.
+// The side panel's list of tracked prisoners: online or offline, in violation or not, the worst open alert and the
+// age of the last fix, with a search.
 import { useMemo, useState } from 'react';
 import { clsx } from 'clsx';
+import type { AlertType } from '@prison/shared';
 import { TextField } from '../../../components/ui/field';
 import { EmptyState } from '../../../components/ui/status';
+import { formatAge } from '../../../lib/format';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { formatClock } from '../../../lib/feed-health';
+import { MARKER_COLOURS, MARKER_LEVEL_TEXT, type MarkerLevel } from '../../../map/marker-style';
 
 export interface TrackedPrisonerRow {
   trackingId: string;
@@ -12,29 +16,58 @@ export interface TrackedPrisonerRow {
   /** The wearer; null for a tracker assigned to nobody. */
   prisonerId: number | null;
   cellId: string | null;
+  /** Live, with a last fix within the offline threshold. */
   online: boolean;
   inViolation: boolean;
+  /** The worst open (unacknowledged) alert, whether online or not. */
+  alertLevel: AlertType | null;
+  /** What the marker is drawn as. */
+  level: MarkerLevel;
   /** Known position (live, or the device's last fix); null = nothing to centre on. */
   position: [number, number] | null;
+  /** When the last fix was taken (ISO), if known. */
+  lastFixAt: string | null;
+  battery: number | null;
 }
 
 interface TrackedPrisonerListProps {
   rows: TrackedPrisonerRow[];
+  /** The time the ages are measured against (ticks, so they update). */
+  now: number;
+  /** The newest fix time of a row (live fixes arrive between re-ranks). */
+  lastFixOf(row: TrackedPrisonerRow): string | null;
   onFocus(row: TrackedPrisonerRow): void;
   /** The live feed is not live (decision 028): the counts and rows are as of `dataAsOf`, not current. */
   stale?: boolean;
   dataAsOf?: number | null;
 }
 
-// Alarm first, then online, then by name: what an operator must look at comes to the top.
+// Alarm first (a violation or an open Critical), then Warning, Informational, online, offline; then by name.
 function rank(row: TrackedPrisonerRow): number {
-  return row.inViolation ? 0 : row.online ? 1 : 2;
+  if (row.inViolation || row.alertLevel === 'Critical') return 0;
+  if (row.alertLevel === 'Warning') return 1;
+  if (row.alertLevel === 'Informational') return 2;
+  return row.online ? 3 : 4;
+}
+
+/** "3 min ago", or "no fix yet". */
+export function lastFixText(lastFixAt: string | null, now: number): string {
+  if (!lastFixAt) return 'no fix yet';
+  const time = Date.parse(lastFixAt);
+  return Number.isNaN(time) ? 'no fix yet' : formatAge(now - time);
 }
 
 const MAX_ROWS = 300;
 const byName = new Intl.Collator('en').compare;
 
-export function TrackedPrisonerList({ rows, onFocus, stale = false, dataAsOf = null }: TrackedPrisonerListProps) {
+export function TrackedPrisonerList({
+  rows,
+  now,
+  lastFixOf,
+  onFocus,
+  stale = false,
+  dataAsOf = null,
+}: TrackedPrisonerListProps) {
   const [search, setSearch] = useState('');
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -79,16 +112,24 @@ export function TrackedPrisonerList({ rows, onFocus, stale = false, dataAsOf = n
                 disabled={!row.position}
                 onClick={() => onFocus(row)}
                 data-testid="tracked-prisoner"
+                data-level={row.level}
               >
                 <span
                   aria-hidden="true"
-                  className={clsx(
-                    'h-2.5 w-2.5 shrink-0 rounded-full',
-                    row.inViolation ? 'bg-red-600' : row.online ? 'bg-green-600' : 'bg-slate-400',
-                  )}
+                  title={MARKER_LEVEL_TEXT[row.level]}
+                  className="h-2.5 w-2.5 shrink-0 rounded-full"
+                  style={{ backgroundColor: MARKER_COLOURS[row.level] }}
                 />
-                <span className="flex-1 truncate font-medium">{prisonerLabel(row)}</span>
-                <span className={clsx('text-xs', row.inViolation ? 'font-semibold text-red-700' : 'text-slate-500')}>
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-medium">{prisonerLabel(row)}</span>
+                  <span className="block text-xs text-slate-600" data-testid="tracked-prisoner-age">
+                    Last fix {lastFixText(lastFixOf(row), now)}
+                    {row.alertLevel && ` · ${row.alertLevel} alert open`}
+                  </span>
+                </span>
+                <span
+                  className={clsx('shrink-0 text-xs', row.inViolation ? 'font-semibold text-red-700' : 'text-slate-600')}
+                >
                   {row.inViolation ? 'In violation' : row.online ? 'Online' : 'Offline'}
                 </span>
               </button>

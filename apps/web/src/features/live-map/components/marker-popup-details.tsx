@@ -1,0 +1,107 @@
+// What a marker's popup adds under the layer's "Name: " line and "#id · cell X" (decision 026): the tracker's state,
+// the age of the last fix, the battery, the open alerts each with Acknowledge, and links to the prisoner's details and
+// history. Rendered by React into the popup's slot (a portal), so it follows live data while open.
+import { Link } from 'react-router';
+import type { LiveMapPrisonerAlerts } from '@prison/shared';
+import { Button } from '../../../components/ui/button';
+import { errorMessage } from '../../../lib/api-client';
+import { formatAge } from '../../../lib/format';
+import { useToast } from '../../../lib/toast';
+import { useAlertStep } from '../../alerts/alert-workflow-api';
+import { lastFixText, type TrackedPrisonerRow } from './tracked-prisoner-list';
+
+const LEVEL_CLASS = {
+  Critical: 'bg-red-100 text-red-900',
+  Warning: 'bg-amber-100 text-amber-900',
+  Informational: 'bg-blue-100 text-blue-900',
+} as const;
+
+export function MarkerPopupDetails({
+  row,
+  lastFixAt,
+  alerts,
+  now,
+}: {
+  row: TrackedPrisonerRow;
+  lastFixAt: string | null;
+  alerts: LiveMapPrisonerAlerts | undefined;
+  now: number;
+}) {
+  const step = useAlertStep();
+  const { notify } = useToast();
+  const acknowledge = (id: number) =>
+    step.mutate(
+      { id, action: 'acknowledge' },
+      {
+        onSuccess: () => notify('Alert acknowledged.'),
+        onError: (error) => notify(errorMessage(error, 'The alert could not be updated.'), 'error'),
+      },
+    );
+  const open = alerts?.open ?? [];
+  const openCount = alerts?.open_count ?? 0;
+
+  return (
+    <div className="mt-1 flex flex-col gap-1 text-xs text-slate-800" data-testid="marker-popup-details">
+      <div data-testid="marker-popup-state">
+        {row.online ? 'Online' : 'Offline'} · last fix {lastFixText(lastFixAt, now)}
+      </div>
+      <div data-testid="marker-popup-battery">
+        Battery: {row.battery === null ? 'unknown' : `${Math.round(row.battery)}%`}
+      </div>
+      {row.inViolation && <div className="font-semibold text-red-800">In violation</div>}
+      {openCount > 0 ? (
+        <div>
+          <div className="font-semibold">Open alerts ({openCount})</div>
+          <ul className="mt-1 flex flex-col gap-1" aria-label="Open alerts">
+            {open.map((alert) => (
+              <li
+                key={alert.id}
+                className="flex items-start gap-2"
+                data-testid="marker-popup-alert"
+                data-alert-type={alert.alert_type}
+              >
+                <span className="min-w-0 flex-1">
+                  <span className={`mr-1 rounded px-1 font-semibold ${LEVEL_CLASS[alert.alert_type]}`}>
+                    {alert.alert_type}
+                  </span>
+                  {alert.details}{' '}
+                  <span className="text-slate-600">({formatAge(now - Date.parse(alert.timestamp))})</span>
+                </span>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  className="shrink-0"
+                  aria-label={`Acknowledge: ${alert.details}`}
+                  busy={step.isPending && step.variables?.id === alert.id}
+                  onClick={() => acknowledge(alert.id)}
+                >
+                  Acknowledge
+                </Button>
+              </li>
+            ))}
+          </ul>
+          {openCount > open.length && (
+            <Link className="text-blue-800 underline" to="/alerts">
+              {openCount - open.length} more on the alerts screen
+            </Link>
+          )}
+        </div>
+      ) : (
+        <div className="text-slate-600">No open alerts</div>
+      )}
+      {row.prisonerId !== null && (
+        <div className="mt-1 flex flex-wrap gap-3">
+          <Link className="text-blue-800 underline" to={`/prisoner-details/${row.prisonerId}`}>
+            Prisoner details
+          </Link>
+          <Link
+            className="text-blue-800 underline"
+            to={`/location-history?prisoner=${row.prisonerId}&name=${encodeURIComponent(row.name)}`}
+          >
+            Location history
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { formatAge } from './format';
+
+describe('formatAge', () => {
+  it('reads seconds, minutes, hours and days', () => {
+    expect(formatAge(3_000)).toBe('just now');
+    expect(formatAge(12_000)).toBe('12 s ago');
+    expect(formatAge(3 * 60_000 + 59_000)).toBe('3 min ago');
+    expect(formatAge((3 * 60 + 5) * 60_000)).toBe('3 h 5 min ago');
+    expect(formatAge(5 * 24 * 3_600_000)).toBe('5 days ago');
+  });
+
+  it('never reads a negative age (a clock slightly ahead)', () => {
+    expect(formatAge(-5_000)).toBe('just now');
+  });
+});
