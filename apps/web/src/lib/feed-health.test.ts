@@ -3,7 +3,6 @@ import {
   LOST_AFTER_MS,
   feedHealthAt,
   feedState,
-  formatAge,
   getFeedHealth,
   isStale,
   watchFeed,
@@ -54,15 +53,6 @@ describe('the feed state machine', () => {
 
   it('has no "as of" time when no data was ever received', () => {
     expect(feedHealthAt({ ...base, disconnectedAt: T0 }, T0 + 1).dataAsOf).toBeNull();
-  });
-});
-
-describe('formatAge', () => {
-  it('reads seconds, then minutes, then hours and minutes', () => {
-    expect(formatAge(35_400)).toBe('35 s ago');
-    expect(formatAge(-5)).toBe('0 s ago');
-    expect(formatAge(4 * 60_000 + 59_000)).toBe('4 min ago');
-    expect(formatAge(125 * 60_000)).toBe('2 h 5 min ago');
   });
 });
 

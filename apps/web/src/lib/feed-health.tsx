@@ -156,47 +156,8 @@ export function useFeedHealth(): FeedHealth {
   return useSyncExternalStore(subscribe, getFeedHealth);
 }
 
-// One clock for every "N s ago" on screen, so that the banner and the map never disagree by a second.
-let clockNow = Date.now();
-let clock: ReturnType<typeof setInterval> | undefined;
-const clockListeners = new Set<() => void>();
-
-function subscribeClock(listener: () => void) {
-  clockListeners.add(listener);
-  if (!clock) {
-    clockNow = Date.now();
-    clock = setInterval(() => {
-      clockNow = Date.now();
-      for (const each of clockListeners) each();
-    }, 1_000);
-  }
-  return () => {
-    clockListeners.delete(listener);
-    if (clockListeners.size === 0) {
-      clearInterval(clock);
-      clock = undefined;
-    }
-  };
-}
-
-const noClock = () => () => undefined;
-
-/** The current time, ticking every second while `enabled` (for "35 s ago"); one shared clock. */
-export function useNow(enabled = true): number {
-  return useSyncExternalStore(enabled ? subscribeClock : noClock, () => clockNow);
-}
-
 /** "14:02:11" (en-GB, 24 h). */
 export function formatClock(time: number): string {
   return new Date(time).toLocaleTimeString('en-GB');
 }
 
-/** "35 s ago", "4 min ago", "2 h 5 min ago". */
-export function formatAge(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  return `${hours} h ${minutes % 60} min ago`;
-}

@@ -14,3 +14,12 @@ describe('formatAge', () => {
     expect(formatAge(-5_000)).toBe('just now');
   });
 });
+
+describe('formatAge without "just now"', () => {
+  it('reads seconds from zero (the feed banner counts every second)', () => {
+    expect(formatAge(35_400, { justNow: false })).toBe('35 s ago');
+    expect(formatAge(-5, { justNow: false })).toBe('0 s ago');
+    expect(formatAge(4 * 60_000 + 59_000, { justNow: false })).toBe('4 min ago');
+    expect(formatAge(125 * 60_000, { justNow: false })).toBe('2 h 5 min ago');
+  });
+});

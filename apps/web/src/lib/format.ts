@@ -18,9 +18,9 @@ export function formatAlertDateTime(value: string | null | undefined): string {
 }
 
 /** How long ago, from a duration in ms: "just now", "40 s ago", "12 min ago", "3 h 5 min ago", "4 days ago". */
-export function formatAge(ms: number): string {
+export function formatAge(ms: number, { justNow = true }: { justNow?: boolean } = {}): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 10) return 'just now';
+  if (justNow && seconds < 10) return 'just now';
   if (seconds < 60) return `${seconds} s ago`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min ago`;

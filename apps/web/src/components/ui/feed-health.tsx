@@ -2,7 +2,9 @@
 // under it while the feed is reconnecting or lost, saying how old the shown data are.
 import { clsx } from 'clsx';
 import { RefreshCw, WifiOff } from 'lucide-react';
-import { formatAge, formatClock, isStale, useFeedHealth, useNow, type FeedState } from '../../lib/feed-health';
+import { formatClock, isStale, useFeedHealth, type FeedState } from '../../lib/feed-health';
+import { formatAge } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 import { OutageBanner } from './service-banner';
 
 const INDICATOR: Record<FeedState, { text: string; dot: string }> = {
@@ -35,13 +37,13 @@ export function FeedHealthIndicator() {
 
 /** "data as of 14:02:11 (35 s ago)", ticking; "no live data received" when there were none. */
 export function DataAsOf({ time, className }: { time: number | null; className?: string }) {
-  const now = useNow(time !== null);
+  const now = useNow(1_000, time !== null);
   if (time === null) return <span className={className}>no live data received</span>;
   return (
     <span className={className} data-testid="data-as-of">
       data as of <time dateTime={new Date(time).toISOString()}>{formatClock(time)}</time>{' '}
       {/* The age ticks every second; a screen reader hears the sentence once, not every tick. */}
-      <span aria-live="off">({formatAge(now - time)})</span>
+      <span aria-live="off">({formatAge(now - time, { justNow: false })})</span>
     </span>
   );
 }

@@ -1,6 +1,6 @@
 // The layout's Critical bar (issue 11): every open (unacknowledged) Critical alert stays on every screen until someone
 // acknowledges it, here or anywhere else; and the top bar's count of open alerts per level.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
 import type { AlertRecord } from '@prison/shared';
@@ -13,19 +13,8 @@ import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts'
 import { prisonerName } from './components/alert-card';
 import { prisonerLabel } from '../../lib/prisoner-label';
 import { formatAge } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 
-// Moved to lib/format (the live map shows the age of each fix too); still exported from here for older imports.
-export { formatAge };
-
-/** The time now, refreshed every `everyMs`, so ages tick without a refetch. */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {

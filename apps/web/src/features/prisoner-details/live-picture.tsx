@@ -1,12 +1,13 @@
 // The live picture of a prisoner (issue 11, item 6; decision 029): tracker online or offline, the age of the last fix
 // (ticking), battery, the position on a small map, and links to the live map and the location history. Updated by
 // the socket without a reload (use-live-device.ts).
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
 import type { Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
-import { formatAge } from '../alerts/critical-alert-bar';
+import { formatAge } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 import { useClientSettings, useGeofences } from '../location-history/api';
 import { liveDevice } from './live-device';
 import { useLiveDevice } from './use-live-device';
@@ -17,14 +18,6 @@ const MiniMap = lazy(() => import('./mini-map'));
 /** Used when the settings have not arrived yet; the server's default (DEVICE_OFFLINE_SECONDS). */
 const FALLBACK_OFFLINE_SECONDS = 120;
 
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 const linkClass =
   'inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-brand-700 hover:bg-slate-100';
