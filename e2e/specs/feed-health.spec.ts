@@ -2,81 +2,33 @@
 // map says "data as of"; start it again, and the page is live without a reload. The run's shared server cannot be
 // stopped, so this spec starts a real server process of its own on E2E_PORT + 10 (+ 11 for its OsmAnd port), stops it
 // with SIGTERM and starts it again on the same port and data directory (sessions are in its database).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
+import { exited, spawnOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 10;
 const osmandPort = port + 1;
 const base = `http://localhost:${port}`;
-const root = path.resolve(import.meta.dirname, '../..');
 const CLOCK = String.raw`\d{2}:\d{2}:\d{2}`;
 
 let server: ChildProcess | undefined;
 let dataDir = '';
 
-/** The same settings as the Playwright webServer (e2e/playwright.config.ts), on this spec's own ports. */
 function startServer(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OSMAND_PORT: String(osmandPort),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      DEMO: 'false',
-      ADMIN_USERNAME: E2E_ADMIN.username,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      LOG_LEVEL: 'warn',
-      MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
-      E2E: '1',
-      // The page is served by this server itself: same origin, no ALLOWED_ORIGINS needed.
-      ALLOWED_ORIGINS: '',
-      ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  server = child;
-  return child;
-}
-
-async function waitReady(child: ChildProcess) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const ready = await fetch(`${base}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the feed-health server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
-
-/** Resolves when the process has exited; SIGKILL after `graceMs`. */
-function exited(child: ChildProcess, graceMs = 20_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-  });
+  server = spawnOwnServer(port, dataDir);
+  return server;
 }
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
   dataDir = mkdtempSync(path.join(tmpdir(), 'prison-e2e-feed-'));
-  await waitReady(startServer());
+  await waitReady(base, startServer());
 });
 
 test.afterAll(async () => {
@@ -221,7 +173,7 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
     expect(Date.now() - stoppedAt).toBeGreaterThan(30_000);
 
     // Start it again on the same port and data directory: the socket reconnects with the same session cookie.
-    await waitReady(startServer());
+    await waitReady(base, startServer());
     const readyAt = Date.now();
     await expect(indicator).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
     test.info().annotations.push({ type: 'live again after /readyz (ms)', description: String(Date.now() - readyAt) });

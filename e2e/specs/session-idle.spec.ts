@@ -2,15 +2,15 @@
 // the live map while positions keep arriving lands on /login with the reason about a minute after its last use, and
 // its socket receives nothing after the session ended. The run's shared server keeps the default idle time, so this
 // spec starts a second real server process of its own, on E2E_PORT + 2 (and + 3 for its OsmAnd port).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
+import { spawnOwnServer, waitReady } from '../own-server';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 2;
 const base = `http://localhost:${port}`;
-const root = path.resolve(import.meta.dirname, '../..');
 const IDLE_MESSAGE = 'Your session ended after 1 minute without activity. Log in again.';
 
 let server: ChildProcess | undefined;
@@ -19,31 +19,8 @@ let dataDir = '';
 test.beforeAll(async () => {
   test.setTimeout(150_000);
   dataDir = mkdtempSync(path.join(tmpdir(), 'prison-e2e-idle-'));
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OSMAND_PORT: String(port + 1),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      DEMO: 'false',
-      ADMIN_USERNAME: E2E_ADMIN.username,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      LOG_LEVEL: 'warn',
-      MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
-      SESSION_IDLE_MINUTES: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const ready = await fetch(`${base}/readyz`).then((res) => res.ok, () => false);
-    if (ready) break;
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error('the idle-timeout server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
+  server = spawnOwnServer(port, dataDir, { SESSION_IDLE_MINUTES: '1' });
+  await waitReady(base, server);
 });
 
 test.afterAll(() => {
