@@ -46,10 +46,15 @@ test('assign and move prisoners on /cell-assign, with the server refusing a full
       await api.post('/api/v1/cell_controls/assign', { data: { prisoner_id: intruder.prisoner_id, cell_id: second } })
     ).status(),
   ).toBe(200);
-  // The row may already say so (the cell rules are checked when it is shown, decision 031); else the write does.
+  // The row may already say so (the cell rules are checked when it is shown, decision 031, and the check may answer
+  // while we look); else the write does.
   const assignPia = dialog.getByRole('button', { name: `Assign: Pia ${lastName}` });
-  if (await assignPia.isEnabled()) await assignPia.click();
-  await expect(dialog).toContainText(`Cell ${second} is full`);
+  const full = dialog.getByText(`Cell ${second} is full`).first();
+  await expect(async () => {
+    if (await full.isVisible()) return;
+    await assignPia.click({ timeout: 1_000 });
+    await expect(full).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await dialog.press('Escape');
 
   // Free the cell again and assign for real.

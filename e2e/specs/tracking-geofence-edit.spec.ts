@@ -184,9 +184,16 @@ test('a circle made with the keyboard alone: "Enter coordinates", then "Enter Ge
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Shape')).toBeFocused();
   await expect(dialog.getByLabel('Shape')).toHaveValue('Circle');
-  // Prefilled from the map centre (the server's MAP_CENTER default).
-  await expect(dialog.getByLabel('Centre latitude')).toHaveValue('51.5007');
-  await expect(dialog.getByLabel('Centre longitude')).toHaveValue('-0.1246');
+  // Prefilled from the map's centre (where the map opened: fitted to the site or the operator's kept view, decision 026).
+  const mapCentre = await page.evaluate(() => {
+    const centre = (window as unknown as { __liveMap?: { map: { getCenter(): { lat: number; lng: number } } | null } })
+      .__liveMap?.map?.getCenter();
+    return centre ? { lat: centre.lat, lng: centre.lng } : null;
+  });
+  expect(mapCentre).not.toBeNull();
+  const asTyped = (value: number) => String(Number(value.toFixed(6)));
+  await expect(dialog.getByLabel('Centre latitude')).toHaveValue(asTyped(mapCentre!.lat));
+  await expect(dialog.getByLabel('Centre longitude')).toHaveValue(asTyped(mapCentre!.lng));
   await expect(dialog.getByLabel('Radius (metres)')).toHaveValue('100');
   await expectNoViolations(page, 'coordinates dialog');
 
