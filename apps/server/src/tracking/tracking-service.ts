@@ -364,7 +364,8 @@ export class TrackingService {
           device.lowBatteryAlerted = false;
         }
       }
-      if (engine) {
+      // A staff member's tracker (decision 035) is stored and shown, and judged by no geofence and no keep-apart pair.
+      if (engine && device.staffId === null) {
         // Copied before the first evaluation, to put back if this batch is not stored.
         if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
         this.collectTransitions(device, this.evaluate(engine, device, fix, effective), drafts, events);
