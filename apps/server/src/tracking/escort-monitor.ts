@@ -94,6 +94,11 @@ export class EscortMonitor {
     this.count = refs.length;
   }
 
+  /** Whether this prisoner or officer is in any escort: one map lookup, so everyone else costs nothing more per fix. */
+  watches(prisonerId: number | null, staffId: number | null): boolean {
+    return prisonerId !== null ? this.byPrisoner.has(prisonerId) : staffId !== null && this.byStaff.has(staffId);
+  }
+
   /** Whether an escort of this prisoner holds at t (in force and not failed): their Negative geofences wait. O(1). */
   holds(prisonerId: number, t: number): boolean {
     const list = this.byPrisoner.get(prisonerId);

@@ -372,7 +372,7 @@ export class TrackingService {
         }
       }
       // Escorts first, so an escort that fails with this fix no longer holds back the perimeter (decision 035).
-      if (escorts && (device.prisonerId !== null || device.staffId !== null)) {
+      if (escorts && escorts.watches(device.prisonerId, device.staffId)) {
         const person = device.prisonerId !== null ? { kind: 'p', id: device.prisonerId } : { kind: 's', id: device.staffId! };
         const key = `${person.kind}${person.id}`;
         if (!savedEscortKeys.has(key)) {
