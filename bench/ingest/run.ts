@@ -6,10 +6,13 @@
 //
 // With --keep-apart-pairs N (default 1,000; 0 skips it) the same load runs a second time on the same database with
 // 2N of the devices worn by prisoners in N keep-apart pairs (decision 032), and its figures are printed beside the
-// first run's.
+// first run's. With --escorts N (default 200; 0 skips it) a third run adds N active escorts (decision 035): N more
+// prisoners escorted by N officers, each side wearing one of the next 2N devices (so nearly every escort separates
+// under this random load, and raises its unescorted alert), printed beside the first run's figures.
 //
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
 //        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
+//        [--escorts 200]
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
 import { randomBytes } from 'node:crypto';
@@ -23,7 +26,7 @@ import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
-import { devices, geofences, keepApartPairs, positions, prisoners } from '../../apps/server/src/db/schema';
+import { devices, escorts, geofences, keepApartPairs, positions, prisoners, staff } from '../../apps/server/src/db/schema';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { percentile, printFigures, type Figure } from '../lib/report';
@@ -39,12 +42,14 @@ const { values: args } = parseArgs({
     'batch-loops': { type: 'string', default: '4' },
     'batch-size': { type: 'string', default: '200' },
     'keep-apart-pairs': { type: 'string', default: '1000' },
+    escorts: { type: 'string', default: '200' },
   },
 });
 const SECONDS = Number(args.seconds);
 const DEVICES = Number(args.devices);
 const GEOFENCES = Number(args.geofences);
 const PAIRS = Math.min(Number(args['keep-apart-pairs']), Math.floor(DEVICES / 2));
+const ESCORTS = Math.min(Number(args.escorts), Math.floor((DEVICES - 2 * PAIRS) / 2));
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CENTRE = { lat: 51.5, lng: -0.12 };
 /** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
@@ -183,6 +188,30 @@ async function seedKeepApart(database: Database, pairs: number): Promise<void> {
   log(`seeded ${pairs} keep-apart pairs (${pairs * 2} prisoners wearing trackers)`);
 }
 
+/** N prisoners and N officers wearing the devices after the keep-apart ones, in N escorts in force (5 km apart at most). */
+async function seedEscorts(database: Database, count: number): Promise<void> {
+  const first = 2 * PAIRS;
+  const prisonerRows = Array.from({ length: count }, (_, i) => ({
+    firstName: 'Escorted',
+    lastName: `Prisoner ${i}`,
+    status: 'Incarcerated',
+    trackingDeviceId: `bench-${first + i}`,
+  }));
+  const staffRows = Array.from({ length: count }, (_, i) => ({
+    firstName: 'Bench',
+    lastName: `Officer ${i}`,
+    role: 'Police',
+    badgeNumber: String(900_000 + i),
+    trackingDeviceId: `bench-${first + count + i}`,
+  }));
+  const prisonerIds = (await database.db.insert(prisoners).values(prisonerRows).returning({ id: prisoners.prisonerId })).map((r) => r.id);
+  const staffIds = (await database.db.insert(staff).values(staffRows).returning({ id: staff.staffId })).map((r) => r.id);
+  await database.db.insert(escorts).values(
+    prisonerIds.map((prisonerId, i) => ({ prisonerId, staffId: staffIds[i]!, maxDistanceM: 5000, startsAt: new Date(Date.now() - 60_000), createdBy: 'bench' })),
+  );
+  log(`seeded ${count} escorts (${count} prisoners and ${count} officers wearing trackers)`);
+}
+
 interface PhaseResult {
   fixesPerSecond: number;
   osmandPerSecond: number;
@@ -304,6 +333,17 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
         { name: `${label}: acknowledged fixes missing from the database`, value: paired.missing, unit: 'fixes', target: '0' },
       );
     }
+    if (ESCORTS > 0) {
+      await seedEscorts(database, ESCORTS);
+      const label = `${engine}, ${PAIRS} keep-apart pairs and ${ESCORTS} escorts`;
+      const escorted = await phase(label);
+      // Baseline: the first run (no pairs, no escorts), on the same database, in the same process.
+      figures.push(
+        { name: `${label}: fixes stored per second`, value: escorted.fixesPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond },
+        { name: `${label}: fix sent -> showAlert p99`, value: escorted.p99, unit: 'ms', baseline: today.p99 },
+        { name: `${label}: acknowledged fixes missing from the database`, value: escorted.missing, unit: 'fixes', target: '0' },
+      );
+    }
     return figures;
   } finally {
     await drop();
@@ -316,6 +356,6 @@ const figures: Figure[] = [];
 for (const engine of engines) figures.push(...(await benchEngine(engine)));
 printFigures(
   `bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine and run ` +
-    `(baseline: one transaction per fix; for the keep-apart run, the run without pairs)`,
+    `(baseline: one transaction per fix; for the keep-apart and escort runs, the first run)`,
   figures,
 );

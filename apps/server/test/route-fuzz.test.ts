@@ -156,6 +156,9 @@ function validExamples(s: Seeded): Record<string, unknown> {
     scope: 'block',
     comment: 'Seen arguing',
     active: 'true',
+    // escorts (decision 035); staff_id is left out, or every device body would name both wearers
+    max_distance_m: 50,
+    until: new Date(Date.now() + 3_600_000).toISOString(),
     prisonerName: 'Ada Lovelace',
     guardName: 'Joe Guard',
     date: today,

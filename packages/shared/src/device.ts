@@ -11,6 +11,9 @@ export const device = z.object({
   prisoner_name: z.string().nullable(),
   /** The wearer's cell (null: none or no wearer), shown beside the name because names are not unique. */
   prisoner_cell_id: z.string().nullable().optional(),
+  /** The police officer or guard wearing it (issue 12 part 4): a device has a prisoner or a staff member, never both. */
+  staff_id: z.number().int().nullable().optional(),
+  staff_name: z.string().nullable().optional(),
   last_seen_at: z.string().nullable(),
   /** When the newest position was taken (the device's clock, never ahead of the server); last_seen_at is when the
    * server last heard from it. Extra beyond the first version: absent from older answers. */
@@ -22,22 +25,36 @@ export const device = z.object({
 });
 export type Device = z.infer<typeof device>;
 
+/** A device is worn by a prisoner or by a staff member, never both (400 naming the field). */
+function oneWearer(value: { prisoner_id?: number | null; staff_id?: number | null }, ctx: z.RefinementCtx): void {
+  if (value.prisoner_id != null && value.staff_id != null) {
+    ctx.addIssue({ code: 'custom', path: ['staff_id'], message: 'must not be given with prisoner_id: a device is worn by a prisoner or by a staff member' });
+  }
+}
+
 export const deviceInput = z.object({
   /** A UUID is generated when absent; or the id a phone app shows. */
   id: z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, 'id may hold letters, digits, . : - and _ only').optional(),
   name: nameText(100).min(1, 'name is required').optional(),
   prisoner_id: int32().nullable().optional(),
-});
+  staff_id: int32().nullable().optional(),
+}).superRefine(oneWearer);
 export type DeviceInput = z.infer<typeof deviceInput>;
 
 /** Registration answers the secret once; only its hash is stored. */
 export const deviceCreated = device.extend({ secret: z.string() });
 export type DeviceCreated = z.infer<typeof deviceCreated>;
 
-/** PUT /devices/{id}/assign: null unassigns. A prisoner has at most one device; assigning moves it. */
-export const deviceAssignInput = z.object({
-  prisoner_id: int32().nullable(),
-});
+/**
+ * PUT /devices/{id}/assign: `prisoner_id` or `staff_id`; neither (or null) unassigns. A prisoner or staff member has
+ * at most one device; assigning moves it.
+ */
+export const deviceAssignInput = z
+  .object({
+    prisoner_id: int32().nullable().optional(),
+    staff_id: int32().nullable().optional(),
+  })
+  .superRefine(oneWearer);
 export type DeviceAssignInput = z.infer<typeof deviceAssignInput>;
 
 export const deviceList = z.object({ data: z.array(device) });

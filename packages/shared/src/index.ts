@@ -23,3 +23,4 @@ export * from './password-policy';
 export * from './overview';
 export * from './cell-rules';
 export * from './keep-apart';
+export * from './escort';

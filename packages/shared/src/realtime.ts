@@ -20,6 +20,9 @@ export const trackedLocation = z.object({
   at: z.string().optional(),
   /** The wearer's cell (null: none), shown beside the name because names are not unique. Extra: the spec's client ignores it. */
   cellId: z.string().nullable().optional(),
+  /** A staff member's tracker (police officer or guard, decision 035): their number; absent for everyone else.
+   * Shown with its own marker, never counted as a prisoner. Extra: the spec's client ignores it. */
+  staffId: z.number().int().optional(),
 });
 export type TrackedLocation = z.infer<typeof trackedLocation>;
 

@@ -170,6 +170,10 @@ export const staff = pgTable(
     rank: text('rank'),
     department: text('department'),
     contactInfo: text('contact_info'),
+    /** A tracker worn by this officer or guard (issue 12 part 4, decision 035): never counted as a prisoner. */
+    trackingDeviceId: text('tracking_device_id')
+      .unique()
+      .references(() => devices.id, { onDelete: 'set null', onUpdate: 'cascade' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -344,5 +348,33 @@ export const keepApartPairs = pgTable(
     uniqueIndex('keep_apart_pairs_active_idx')
       .using('btree', sql`least(${t.prisonerA}, ${t.prisonerB})`, sql`greatest(${t.prisonerA}, ${t.prisonerB})`)
       .where(sql`${t.endedAt} is null`),
+  ],
+);
+
+/**
+ * Escorts (issue 12 part 4, decision 035): a prisoner in the care of one officer, within `max_distance_m`, from
+ * `from` until `until` (null: until ended). Ended escorts are kept, never deleted.
+ */
+export const escorts = pgTable(
+  'escorts',
+  {
+    id: serial('id').primaryKey(),
+    prisonerId: integer('prisoner_id')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.staffId, { onDelete: 'cascade' }),
+    maxDistanceM: integer('max_distance_m').notNull().default(50),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    until: timestamp('until', { withTimezone: true }),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endedBy: text('ended_by'),
+  },
+  (t) => [
+    check('escorts_distance', sql`${t.maxDistanceM} between 5 and 5000`),
+    index('escorts_active_idx').on(t.prisonerId).where(sql`${t.endedAt} is null`),
   ],
 );

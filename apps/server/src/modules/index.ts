@@ -17,6 +17,7 @@ import messagesRoutes from './messages/routes';
 import alertWorkflowRoutes from './alerts/workflow-routes';
 import overviewRoutes from './overview/routes';
 import keepApartRoutes from './keep-apart/routes';
+import escortRoutes from './escorts/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -36,4 +37,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'alert-workflow', routes: alertWorkflowRoutes },
   { name: 'overview', routes: overviewRoutes },
   { name: 'keep-apart', routes: keepApartRoutes },
+  { name: 'escorts', routes: escortRoutes },
 ];

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { cells, devices, prisoners } from '../db/schema';
+import { cells, devices, prisoners, staff } from '../db/schema';
 import { FixRefused } from './fix';
 
 export interface TrackedDevice {
@@ -16,6 +16,9 @@ export interface TrackedDevice {
   cellId: string | null;
   /** The block of that cell: with the prisoner, decides which geofences apply (decision 033). */
   block: string | null;
+  /** A staff member's tracker (decision 035): stored like a prisoner's, raises no geofence or keep-apart alert. */
+  staffId: number | null;
+  staffName: string | null;
   /** Receive time of the last fix (ms), what the offline watcher measures silence against. */
   lastSeenAt: number | null;
   /**
@@ -34,16 +37,25 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** The name operators see: the prisoner's, or the device's own for an unassigned device. */
-export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisonerName'>): string {
-  return device.prisonerName ?? `${device.name} (${device.id.slice(0, 8)})`;
+/** The name operators see: the prisoner's or staff member's, or the device's own for an unassigned device. */
+export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisonerName'> & { staffName?: string | null }): string {
+  return device.prisonerName ?? device.staffName ?? `${device.name} (${device.id.slice(0, 8)})`;
 }
 
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
 
 /** What an API change or a refresh re-reads; the live state stays as held in memory. */
-function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block'> {
-  return { name: row.name, secretHash: row.secretHash, prisonerId: row.prisonerId ?? null, prisonerName: row.prisonerName ?? null, cellId: row.cellId ?? null, block: row.block ?? null };
+function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
+  return {
+    name: row.name,
+    secretHash: row.secretHash,
+    prisonerId: row.prisonerId ?? null,
+    prisonerName: row.prisonerName ?? null,
+    cellId: row.cellId ?? null,
+    block: row.block ?? null,
+    staffId: row.staffId ?? null,
+    staffName: row.staffId ? (row.staffName ?? '') : null,
+  };
 }
 
 function selectDevices(db: DbOrTx, id?: string) {
@@ -63,10 +75,13 @@ function selectDevices(db: DbOrTx, id?: string) {
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       cellId: prisoners.cellId,
       block: cells.block,
+      staffId: staff.staffId,
+      staffName: sql<string | null>`nullif(trim(${staff.firstName} || ' ' || ${staff.lastName}), '')`,
     })
     .from(devices)
     .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
-    .leftJoin(cells, eq(cells.cellId, prisoners.cellId));
+    .leftJoin(cells, eq(cells.cellId, prisoners.cellId))
+    .leftJoin(staff, eq(staff.trackingDeviceId, devices.id));
   return id === undefined ? query : query.where(eq(devices.id, id));
 }
 
@@ -80,6 +95,8 @@ function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
     prisonerName: row.prisonerName ?? null,
     cellId: row.cellId ?? null,
     block: row.block ?? null,
+    staffId: row.staffId ?? null,
+    staffName: row.staffId ? (row.staffName ?? '') : null,
     lastSeenAt: row.lastSeenAt?.getTime() ?? null,
     lastFixAt: row.lastFixAt ? Math.min(row.lastFixAt.getTime(), now) : null,
     latitude: row.latitude,

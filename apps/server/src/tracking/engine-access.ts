@@ -25,6 +25,8 @@ export interface GeofenceEngineLike {
   /** Opaque copy of one device's state, and putting it back (after fixes that were evaluated but not stored). */
   saveDevice(deviceId: string): SavedDevice;
   restoreDevice(deviceId: string, saved: SavedDevice): void;
+  /** Escorts (decision 035): a prisoner's Negative violations wait while this answers true. */
+  setNegativeSuppression(predicate: ((prisonerId: number, t: number) => boolean) | null): void;
 }
 
 export function engineOf(app: FastifyInstance): GeofenceEngineLike | null {

@@ -102,12 +102,32 @@ export class GeofenceEngine {
   private markCounter = 0;
   /** Transitions of the call in progress; allocated only when one happens. */
   private out: EngineTransition[] | null = null;
+  /**
+   * Escorts (decision 035): whether a prisoner's Negative violations are held back at time t (an escort holds). Asked
+   * once per fix and once per pending device in `tick`, so it must cost O(1).
+   */
+  private suppress: ((prisonerId: number, t: number) => boolean) | null = null;
+  /** Whether the fix being evaluated has its Negative violations held back. */
+  private suppressed = false;
 
   constructor(geofences: StoredGeofence[], states: StoredGeofenceState[] = [], options: EngineOptions = {}) {
     this.clock = new WeekClock(options.timeZone ?? defaultTimeZone());
     this.index = new ScopedGeofences([]);
     this.setGeofences(geofences, options.now);
     this.restoreStates(states);
+  }
+
+  /**
+   * An escorted prisoner outside a Negative geofence raises nothing while `predicate` answers true (the escort
+   * holds): the violation stays pending, and starts at the first fix or tick after the escort ends or fails. A
+   * violation already started before is left running. Positive geofences are not affected.
+   */
+  setNegativeSuppression(predicate: ((prisonerId: number, t: number) => boolean) | null): void {
+    this.suppress = predicate;
+  }
+
+  private isSuppressed(wearer: Wearer, t: number): boolean {
+    return this.suppress !== null && wearer.prisonerId !== null && this.suppress(wearer.prisonerId, t);
   }
 
   /** Every geofence loaded, within its schedule's windows or not. */
@@ -306,6 +326,7 @@ export class GeofenceEngine {
     this.out = null;
     if (!sameWearer(device.wearer, wearer)) this.changeWearer(device, wearer, at);
     if (device.generation !== this.generation) this.meetNegatives(device, t);
+    this.suppressed = this.isSuppressed(device.wearer, t);
 
     const index = this.index;
     const n = index.query(lat, lng, device.wearer);
@@ -360,6 +381,7 @@ export class GeofenceEngine {
         const fence = state.fence;
         if (state.started || state.inside !== fence.positive) continue;
         if (nowMs - state.since < fence.dwellMs) continue;
+        if (!fence.positive && this.isSuppressed(device.wearer, nowMs)) continue;
         state.started = true;
         transitions.push({ geofence: fence.geofence, kind: 'start', at: new Date(state.since + fence.dwellMs) });
         if (!fence.positive) removeAt(states, k); // outside a Negative geofence, alerted: the default state
@@ -527,7 +549,9 @@ export class GeofenceEngine {
     const wasViolating = positive ? wasInside : !wasInside;
     if (violating) {
       if (!wasViolating) since = t;
-      if (!started && t - since >= dwellMs) {
+      // Escorted (decision 035): a Negative violation not yet started waits, its dwell counted from the latest fix.
+      if (!positive && !started && this.suppressed) since = t;
+      else if (!started && t - since >= dwellMs) {
         started = true;
         // The violation counts from when its dwell elapsed (the fix itself when there is no dwell).
         const startedAt = since + dwellMs;

@@ -22,6 +22,7 @@ export function trackedLocation(device: TrackedDevice): TrackedLocation | null {
     trackingId: device.id,
     ...(device.lastFixAt !== null ? { at: new Date(device.lastFixAt).toISOString() } : {}),
     ...(device.prisonerId !== null ? { cellId: device.cellId } : {}),
+    ...(device.staffId !== null ? { staffId: device.staffId } : {}),
   };
 }
 

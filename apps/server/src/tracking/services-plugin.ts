@@ -2,9 +2,11 @@
 // started on onReady (after the geofence engine has loaded), the OsmAnd port on listen, all stopped on close.
 import type { FastifyInstance } from 'fastify';
 import { startOsmandPort, type OsmandPortServer } from '../modules/ingest/osmand-port';
+import { listLiveEscorts } from '../modules/escorts/escort-service';
 import { listActivePairs } from '../modules/keep-apart/keep-apart-service';
 import { deviceSocketHandler } from './device-socket';
 import { engineOf } from './engine-access';
+import { EscortMonitor } from './escort-monitor';
 import { KeepApartMonitor } from './keep-apart-monitor';
 import { TrackingService } from './tracking-service';
 
@@ -17,6 +19,10 @@ declare module 'fastify' {
     keepApartMonitor: KeepApartMonitor;
     /** Re-reads the active keep-apart pairs into the monitor (after every keep-apart write). */
     reloadKeepApart(): Promise<void>;
+    /** Escorts on live positions (decision 035). */
+    escortMonitor: EscortMonitor;
+    /** Re-reads the escorts not ended into the monitor (after every escort write). */
+    reloadEscorts(): Promise<void>;
   }
 }
 
@@ -35,8 +41,20 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   };
   app.decorate('keepApartMonitor', keepApart);
   app.decorate('reloadKeepApart', reloadKeepApart);
+  const escorts = new EscortMonitor();
+  let escortsQueue: Promise<void> = Promise.resolve();
+  const reloadEscorts = () => {
+    const next = escortsQueue.then(async () => escorts.setEscorts(await listLiveEscorts(app.db)));
+    escortsQueue = next.catch(() => undefined);
+    return next;
+  };
+  app.decorate('escortMonitor', escorts);
+  app.decorate('reloadEscorts', reloadEscorts);
+  // An escorted prisoner's Negative geofences wait while the escort holds (decision 035).
+  engineOf(app)?.setNegativeSuppression((prisonerId, t) => escorts.holds(prisonerId, t));
   const tracking = new TrackingService({
     keepApart,
+    escorts,
     db: app.db,
     realtime: app.realtime,
     engine: () => engineOf(app),
@@ -59,6 +77,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
 
   app.addHook('onReady', async () => {
     await reloadKeepApart();
+    await reloadEscorts();
     await tracking.start();
   });
   // Only a listening server opens the device port: tests that never listen build many apps side by side.

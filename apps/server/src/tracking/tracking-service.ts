@@ -15,6 +15,7 @@ import { displayName, DeviceRegistry, type TrackedDevice } from './device-regist
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import type { SavedDevice } from './geofence-engine';
+import { escortAlertMessage, type EscortEvent, type EscortMonitor, type SavedEscorts } from './escort-monitor';
 import { keepApartAlertMessage, type KeepApartMonitor, type SavedKeepApart } from './keep-apart-monitor';
 import { LivePositions } from './live-positions';
 
@@ -39,6 +40,8 @@ export interface TrackingOptions {
   maxFutureSeconds?: number;
   /** Keep-apart pairs on live positions (decision 032); none: no proximity alerts. */
   keepApart?: KeepApartMonitor;
+  /** Escorts on live positions (decision 035); none: no unescorted alerts. */
+  escorts?: EscortMonitor;
 }
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
@@ -308,6 +311,10 @@ export class TrackingService {
     const engineBefore = new Map<string, SavedDevice>();
     const keepApart = this.options.keepApart;
     const keepApartBefore = new Map<number, SavedKeepApart>();
+    const escorts = this.options.escorts;
+    const escortsBefore: { restore: () => void }[] = [];
+    const savedEscortKeys = new Set<string>();
+    const rejoined: EscortEvent[] = [];
     const rows: PositionRow[] = [];
     const present: boolean[] = [];
     const drafts: AlertDraft[] = [];
@@ -364,7 +371,26 @@ export class TrackingService {
           device.lowBatteryAlerted = false;
         }
       }
-      if (engine) {
+      // Escorts first, so an escort that fails with this fix no longer holds back the perimeter (decision 035).
+      if (escorts && escorts.watches(device.prisonerId, device.staffId)) {
+        const person = device.prisonerId !== null ? { kind: 'p', id: device.prisonerId } : { kind: 's', id: device.staffId! };
+        const key = `${person.kind}${person.id}`;
+        if (!savedEscortKeys.has(key)) {
+          savedEscortKeys.add(key);
+          if (person.kind === 'p') {
+            const saved: SavedEscorts = escorts.savePrisoner(person.id);
+            escortsBefore.push({ restore: () => escorts.restorePrisoner(person.id, saved) });
+          } else {
+            const saved: SavedEscorts = escorts.saveStaff(person.id);
+            escortsBefore.push({ restore: () => escorts.restoreStaff(person.id, saved) });
+          }
+        }
+        const position = { deviceId: device.id, name: displayName(device), lat: fix.latitude, lng: fix.longitude, at: effective };
+        const happened = person.kind === 'p' ? escorts.updatePrisoner(person.id, position) : escorts.updateStaff(person.id, position);
+        this.collectEscortEvents(happened, drafts, rejoined);
+      }
+      // A staff member's tracker (decision 035) is stored and shown, and judged by no geofence and no keep-apart pair.
+      if (engine && device.staffId === null) {
         // Copied before the first evaluation, to put back if this batch is not stored.
         if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
         this.collectTransitions(device, this.evaluate(engine, device, fix, effective), drafts, events);
@@ -391,7 +417,7 @@ export class TrackingService {
     };
     let stored: StoredAlert[] = [];
     try {
-      if (drafts.length === 0 && events.length === 0 && alarms.length === 0 && cameOnline.size === 0) {
+      if (drafts.length === 0 && events.length === 0 && alarms.length === 0 && cameOnline.size === 0 && rejoined.length === 0) {
         // The common case, nothing to raise: one statement, one round trip.
         markStored(await writeFixes(this.options.db, rows, states));
       } else {
@@ -405,6 +431,7 @@ export class TrackingService {
           const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
           await this.applyGeofenceEvents(tx, events, saved);
           await endOpenAlerts(tx, [...cameOnline], 'offline', now);
+          await this.endUnescorted(tx, rejoined);
           return saved;
         });
       }
@@ -418,6 +445,7 @@ export class TrackingService {
       if (engine) for (const [id, saved] of engineBefore) engine.restoreDevice(id, saved);
       // Latest first, so a pair touched by both its prisoners ends as it was before the first of them.
       if (keepApart) for (const [id, saved] of [...keepApartBefore].reverse()) keepApart.restore(id, saved);
+      for (const saved of escortsBefore.reverse()) saved.restore();
       throw error;
     }
 
@@ -445,6 +473,22 @@ export class TrackingService {
       alert: { alertType, kind, details, at, deviceId: device.id, prisonerId: device.prisonerId, geofenceId: geofenceId ?? null },
       wearer: { prisonerName: device.prisonerName, cellId: device.cellId },
     };
+  }
+
+  /** An unescorted prisoner: a Critical alert on their tracker; back together: the open one ends. */
+  private collectEscortEvents(happened: EscortEvent[], drafts: AlertDraft[], rejoined: EscortEvent[]): void {
+    for (const event of happened) {
+      if (event.kind === 'rejoined') {
+        rejoined.push(event);
+        continue;
+      }
+      const device = this.registry.get(event.prisoner.deviceId);
+      if (device) drafts.push(this.draft(device, 'Critical', 'unescorted', escortAlertMessage(event), event.at));
+    }
+  }
+
+  private async endUnescorted(tx: Tx, rejoined: EscortEvent[]): Promise<void> {
+    for (const event of rejoined) await endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
   }
 
   private collectTransitions(device: TrackedDevice, transitions: EngineTransitionLike[], drafts: AlertDraft[], events: GeofenceEvent[]): void {
@@ -509,6 +553,9 @@ export class TrackingService {
     }
     const drafts: AlertDraft[] = silent.map((d) => this.draft(d, 'Warning', 'offline', `${displayName(d)}'s tracker is offline`, now));
     const events: GeofenceEvent[] = [];
+    // Escorts before the engine: a separation that fails now lets a held-back perimeter violation start in this tick.
+    const escortEvents = this.options.escorts?.tick(now) ?? [];
+    this.collectEscortEvents(escortEvents, drafts, []);
     let ticked: ReturnType<GeofenceEngineLike['tick']> = [];
     try {
       ticked = this.options.engine()?.tick(now) ?? [];

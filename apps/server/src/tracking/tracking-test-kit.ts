@@ -42,6 +42,15 @@ export async function addPrisoner(ctx: TestContext, firstName = 'John', lastName
   return { id: row!.id, name: `${firstName} ${lastName}` };
 }
 
+let badgeCounter = 0;
+/** A police officer (or guard) through the staff API, as the escorts need them (decision 035). */
+export async function addStaff(ctx: TestContext, firstName = 'Pat', lastName = `Officer${++badgeCounter}`, role: 'Police' | 'Guard' = 'Police'): Promise<{ id: number; name: string }> {
+  const badge = String(Date.now() % 1_000_000_000).slice(-6) + String(++badgeCounter).padStart(3, '0');
+  const res = await ctx.api('POST', '/staff/add', { first_name: firstName, last_name: lastName, role, badge_number: badge });
+  if (res.statusCode !== 200) throw new Error(`staff creation failed: ${res.body}`);
+  return { id: res.json<{ staff_id: number }>().staff_id, name: `${firstName} ${lastName}` };
+}
+
 export async function addDevice(ctx: TestContext, body: Record<string, unknown> = {}): Promise<DeviceCreated> {
   const res = await ctx.api('POST', '/devices', body);
   if (res.statusCode !== 201) throw new Error(`device registration failed: ${res.body}`);

@@ -18,9 +18,14 @@ export interface MarkerPosition {
   level?: MarkerLevel;
   /** Drawn beside the marker from LABEL_MIN_ZOOM on, e.g. "JW B-4". */
   label?: string;
+  /** 'staff': a police officer's or guard's tracker, drawn as a diamond (decision 035); a prisoner's is a dot. */
+  shape?: MarkerShape;
 }
 
+export type MarkerShape = 'dot' | 'staff';
+
 interface Marker {
+  shape: MarkerShape;
   name: string;
   detail: string;
   level: MarkerLevel;
@@ -43,8 +48,11 @@ function progress(marker: Marker, now: number): number {
   return t >= 1 ? 1 : t <= 0 ? 0 : t;
 }
 
-/** A pre-rendered dot: copying a small bitmap is much cheaper than filling and stroking an arc per marker. */
-function markerSprite(fill: string, ratio: number): HTMLCanvasElement {
+/**
+ * A pre-rendered dot (a prisoner) or diamond (staff): copying a small bitmap is much cheaper than filling and
+ * stroking a path per marker.
+ */
+function markerSprite(fill: string, ratio: number, shape: MarkerShape = 'dot'): HTMLCanvasElement {
   const size = Math.ceil((RADIUS + 2) * 2 * ratio);
   const sprite = document.createElement('canvas');
   sprite.width = size;
@@ -52,7 +60,16 @@ function markerSprite(fill: string, ratio: number): HTMLCanvasElement {
   const ctx = sprite.getContext('2d')!;
   ctx.scale(ratio, ratio);
   ctx.beginPath();
-  ctx.arc(RADIUS + 2, RADIUS + 2, RADIUS, 0, Math.PI * 2);
+  const c = RADIUS + 2;
+  if (shape === 'staff') {
+    ctx.moveTo(c, c - RADIUS);
+    ctx.lineTo(c + RADIUS, c);
+    ctx.lineTo(c, c + RADIUS);
+    ctx.lineTo(c - RADIUS, c);
+    ctx.closePath();
+  } else {
+    ctx.arc(c, c, RADIUS, 0, Math.PI * 2);
+  }
   ctx.fillStyle = fill;
   ctx.fill();
   ctx.lineWidth = 2;
@@ -136,7 +153,9 @@ export class TrackedMarkersLayer extends L.Layer {
   private popupId: string | null = null;
   /** Zoom at which marker positions are projected to world pixels; reprojected when the zoom changes. */
   private projectionZoom: number | null = null;
-  private sprites: { ratio: number; byLevel: Record<MarkerLevel, Sprite> } | null = null;
+  private sprites: { ratio: number; byLevel: Record<MarkerLevel, Sprite>; staffByLevel: Record<MarkerLevel, Sprite> } | null = null;
+  /** Escorts (decision 035): a line between each pair of markers, both present. */
+  private links: [string, string][] = [];
   private frameImage: ImageData | null = null;
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
@@ -160,6 +179,7 @@ export class TrackedMarkersLayer extends L.Layer {
     if (!known) {
       const { latitude: lat, longitude: lng } = position;
       const marker: Marker = {
+        shape: position.shape ?? 'dot',
         name: position.name,
         detail: position.detail ?? '',
         level: position.level ?? 'none',
@@ -179,6 +199,7 @@ export class TrackedMarkersLayer extends L.Layer {
     } else {
       known.name = position.name;
       known.detail = position.detail ?? '';
+      if (position.shape !== undefined) known.shape = position.shape;
       if (position.label !== undefined) known.label = position.label;
       if (position.level !== undefined && position.level !== known.level) {
         known.level = position.level;
@@ -200,6 +221,17 @@ export class TrackedMarkersLayer extends L.Layer {
         known.glideStart = now;
       }
     }
+    this.requestFrame();
+  }
+
+  /** The marker's shape (tests read it instead of pixels). */
+  shapeOf(id: string): MarkerShape | null {
+    return this.markers.get(id)?.shape ?? null;
+  }
+
+  /** Escort lines: each pair of marker ids is joined by a line while both markers are on the map. */
+  setLinks(links: [string, string][]): void {
+    this.links = links;
     this.requestFrame();
   }
 
@@ -343,6 +375,35 @@ export class TrackedMarkersLayer extends L.Layer {
     return this;
   }
 
+  /**
+   * Escort lines, drawn behind the markers already on the canvas ('destination-over'). The canvas counts them in
+   * `data-escort-lines` (the e2e test's hook).
+   */
+  private drawLinks(ctx: CanvasRenderingContext2D, now: number, ratio: number, offsetX: number, offsetY: number): void {
+    let drawn = 0;
+    if (this.links.length > 0) {
+      ctx.save();
+      ctx.globalCompositeOperation = 'destination-over';
+      ctx.lineWidth = 3 * ratio;
+      ctx.strokeStyle = '#1d4ed8';
+      ctx.setLineDash([6 * ratio, 4 * ratio]);
+      ctx.beginPath();
+      for (const [a, b] of this.links) {
+        const from = this.markers.get(a);
+        const to = this.markers.get(b);
+        if (!from || !to) continue;
+        const ta = progress(from, now);
+        const tb = progress(to, now);
+        ctx.moveTo((from.fromX + (from.toX - from.fromX) * ta + offsetX) * ratio, (from.fromY + (from.toY - from.fromY) * ta + offsetY) * ratio);
+        ctx.lineTo((to.fromX + (to.toX - to.fromX) * tb + offsetX) * ratio, (to.fromY + (to.toY - to.fromY) * tb + offsetY) * ratio);
+        drawn++;
+      }
+      ctx.stroke();
+      ctx.restore();
+    }
+    if (this.canvas && this.canvas.dataset.escortLines !== String(drawn)) this.canvas.dataset.escortLines = String(drawn);
+  }
+
   private labelSprites = new Map<string, HTMLCanvasElement>();
   private labelRatio = 0;
 
@@ -443,11 +504,14 @@ export class TrackedMarkersLayer extends L.Layer {
     const ratio = window.devicePixelRatio || 1;
     if (!this.sprites || this.sprites.ratio !== ratio) {
       const byLevel = {} as Record<MarkerLevel, Sprite>;
+      const staffByLevel = {} as Record<MarkerLevel, Sprite>;
       for (const level of MARKER_LEVELS) {
         const sprite = markerSprite(MARKER_COLOURS[level], ratio);
         byLevel[level] = { canvas: sprite, pixels: spritePixels(sprite) };
+        const staffSprite = markerSprite(MARKER_COLOURS[level], ratio, 'staff');
+        staffByLevel[level] = { canvas: staffSprite, pixels: spritePixels(staffSprite) };
       }
-      this.sprites = { ratio, byLevel };
+      this.sprites = { ratio, byLevel, staffByLevel };
     }
     const zoom = map.getZoom();
     if (zoom !== this.projectionZoom) {
@@ -463,7 +527,7 @@ export class TrackedMarkersLayer extends L.Layer {
     const origin = map.getPixelOrigin();
     const offsetX = -origin.x - topLeft.x;
     const offsetY = -origin.y - topLeft.y;
-    const { byLevel } = this.sprites;
+    const { byLevel, staffByLevel } = this.sprites;
     const stale = this.stale;
     const spriteSize = byLevel.none.canvas.width;
     const half = spriteSize / 2;
@@ -492,7 +556,7 @@ export class TrackedMarkersLayer extends L.Layer {
       const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
       const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
       if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
-      const sprite = byLevel[stale ? 'offline' : marker.level];
+      const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
       if (image && words) blit(image, words, sprite.pixels, x, y);
       else ctx.drawImage(sprite.canvas, x, y);
       if (labelled && marker.label && labelled.length < MAX_LABELS) {
@@ -500,6 +564,7 @@ export class TrackedMarkersLayer extends L.Layer {
       }
     }
     if (image) ctx.putImageData(image, 0, 0);
+    this.drawLinks(ctx, now, ratio, offsetX, offsetY);
     if (labelled?.length) {
       // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
       // label in software rendering, a copy a few.

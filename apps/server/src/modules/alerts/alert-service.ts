@@ -18,7 +18,7 @@ import { admins, alerts, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted';
 
 export interface NewAlert {
   alertType: AlertType;

@@ -1,9 +1,10 @@
-// Tracking devices: registered records with a secret (only its sha256 is stored), assigned to at most one prisoner.
+// Tracking devices: registered records with a secret (only its sha256 is stored), worn by at most one prisoner or
+// one staff member (issue 12 part 4).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { DEFAULT_DEVICE_NAME, type Device, type DeviceCreated, type DeviceInput } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
-import { devices, geofenceStates, prisoners } from '../../db/schema';
+import { devices, geofenceStates, prisoners, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/http-errors';
 import { hashSecret } from '../../tracking/device-registry';
@@ -27,9 +28,12 @@ function selectDevices(db: DbOrTx) {
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       prisonerCellId: prisoners.cellId,
+      staffId: staff.staffId,
+      staffName: sql<string | null>`nullif(trim(${staff.firstName} || ' ' || ${staff.lastName}), '')`,
     })
     .from(devices)
-    .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id));
+    .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
+    .leftJoin(staff, eq(staff.trackingDeviceId, devices.id));
 }
 
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
@@ -41,6 +45,8 @@ function toDevice(row: DeviceRow): Device {
     prisoner_id: row.prisonerId ?? null,
     prisoner_name: row.prisonerId ? (row.prisonerName ?? '') : null,
     prisoner_cell_id: row.prisonerCellId ?? null,
+    staff_id: row.staffId ?? null,
+    staff_name: row.staffId ? (row.staffName ?? '') : null,
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
     last_fix_at: row.lastFixAt?.toISOString() ?? null,
     last_battery: row.lastBattery,
@@ -61,25 +67,46 @@ export async function getDevice(db: DbOrTx, id: string): Promise<Device> {
   return toDevice(row);
 }
 
+/** Who wears a device: a prisoner or a staff member (police officer or guard), never both; null: nobody. */
+export type Wearer = { prisonerId: number } | { staffId: number } | null;
+
+export function wearerOf(input: { prisoner_id?: number | null; staff_id?: number | null }): Wearer {
+  if (input.prisoner_id != null) return { prisonerId: input.prisoner_id };
+  if (input.staff_id != null) return { staffId: input.staff_id };
+  return null;
+}
+
 /**
- * Points the prisoner at this device (or at nothing). Both sides stay one-to-one: the unique column guarantees it.
- * Answers the device the prisoner wore until now, if another one: it is free from now on, and the tracking service's
- * registry must hear of it too, or its next fixes would still be filed under this prisoner.
+ * Points the prisoner or staff member at this device (or at nothing). Both sides stay one-to-one: the unique columns
+ * guarantee it, and the device leaves any other wearer first. Answers the device the wearer had until now, if another
+ * one: it is free from now on, and the tracking service's registry must hear of it too, or its next fixes would still
+ * be filed under this wearer.
  */
-async function assignInTx(tx: Tx, deviceId: string, prisonerId: number | null): Promise<string | null> {
+async function assignInTx(tx: Tx, deviceId: string, wearer: Wearer): Promise<string | null> {
   let displaced: string | null = null;
-  if (prisonerId !== null) {
+  if (wearer && 'prisonerId' in wearer) {
     const [prisoner] = await tx
       .select({ id: prisoners.prisonerId, deviceId: prisoners.trackingDeviceId })
       .from(prisoners)
-      .where(eq(prisoners.prisonerId, prisonerId))
+      .where(eq(prisoners.prisonerId, wearer.prisonerId))
       .for('update');
-    if (!prisoner) throw notFound(`prisoner_id: prisoner ${prisonerId} not found`);
+    if (!prisoner) throw notFound(`prisoner_id: prisoner ${wearer.prisonerId} not found`);
     if (prisoner.deviceId && prisoner.deviceId !== deviceId) displaced = prisoner.deviceId;
+  } else if (wearer) {
+    const [member] = await tx
+      .select({ id: staff.staffId, deviceId: staff.trackingDeviceId })
+      .from(staff)
+      .where(eq(staff.staffId, wearer.staffId))
+      .for('update');
+    if (!member) throw notFound(`staff_id: staff member ${wearer.staffId} not found`);
+    if (member.deviceId && member.deviceId !== deviceId) displaced = member.deviceId;
   }
   await tx.update(prisoners).set({ trackingDeviceId: null, updatedAt: new Date() }).where(eq(prisoners.trackingDeviceId, deviceId));
-  if (prisonerId !== null) {
-    await tx.update(prisoners).set({ trackingDeviceId: deviceId, updatedAt: new Date() }).where(eq(prisoners.prisonerId, prisonerId));
+  await tx.update(staff).set({ trackingDeviceId: null, updatedAt: new Date() }).where(eq(staff.trackingDeviceId, deviceId));
+  if (wearer && 'prisonerId' in wearer) {
+    await tx.update(prisoners).set({ trackingDeviceId: deviceId, updatedAt: new Date() }).where(eq(prisoners.prisonerId, wearer.prisonerId));
+  } else if (wearer) {
+    await tx.update(staff).set({ trackingDeviceId: deviceId, updatedAt: new Date() }).where(eq(staff.staffId, wearer.staffId));
   }
   // Geofence states belong to whoever wore the device: a new wearer starts clean.
   await tx.delete(geofenceStates).where(eq(geofenceStates.deviceId, deviceId));
@@ -87,7 +114,7 @@ async function assignInTx(tx: Tx, deviceId: string, prisonerId: number | null): 
   return displaced;
 }
 
-/** `displaced` receives the id of the device the prisoner wore before, when this one replaces it. */
+/** `displaced` receives the id of the device the wearer had before, when this one replaces it. */
 export async function registerDevice(
   db: DbOrTx,
   who: AuditActor,
@@ -100,8 +127,9 @@ export async function registerDevice(
     const [existing] = await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, id));
     if (existing) throw conflict(`A device with id ${id} already exists`);
     await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, secretHash: hashSecret(secret) });
-    if (input.prisoner_id != null) {
-      const before = await assignInTx(tx, id, input.prisoner_id);
+    const wearer = wearerOf(input);
+    if (wearer) {
+      const before = await assignInTx(tx, id, wearer);
       if (before) displaced.push(before);
     }
     const device = await getDevice(tx, id);
@@ -111,20 +139,20 @@ export async function registerDevice(
   });
 }
 
-/** `displaced` receives the id of the device the prisoner wore before, when this one replaces it. */
+/** `displaced` receives the id of the device the wearer had before, when this one replaces it. */
 export async function assignDevice(
   db: DbOrTx,
   who: AuditActor,
   id: string,
-  prisonerId: number | null,
+  wearer: Wearer,
   displaced: string[] = [],
 ): Promise<Device> {
   return db.transaction(async (tx) => {
     const before = await getDevice(tx, id);
-    const previous = await assignInTx(tx, id, prisonerId);
+    const previous = await assignInTx(tx, id, wearer);
     if (previous) displaced.push(previous);
     const after = await getDevice(tx, id);
-    await recordAudit(tx, who, { action: prisonerId === null ? 'unassign' : 'assign', entity: 'device', entityId: id, before, after });
+    await recordAudit(tx, who, { action: wearer === null ? 'unassign' : 'assign', entity: 'device', entityId: id, before, after });
     return after;
   });
 }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { DEFAULT_DEVICE_NAME, type Device } from '@prison/shared';
 import { auditLog, devices, prisoners } from '../../db/schema';
 import { hashSecret } from '../../tracking/device-registry';
-import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
+import { addDevice, addPrisoner, addStaff } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
 
@@ -129,5 +129,34 @@ describeEachEngine('devices API', (engine) => {
     expect((await ctx().api('PUT', `/devices/${old.id}/assign`, { prisoner_id: prisoner.id })).statusCode).toBe(200);
     expect(registry.get(old.id)?.prisonerId).toBe(prisoner.id);
     expect(registry.get(replacement.id)?.prisonerId ?? null).toBeNull();
+  });
+
+  it('a device is worn by a prisoner or a staff member, never both (400 naming staff_id); staff fixes are stored, not a prisoner', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Ivo', 'Gray');
+    const officer = await addStaff(ctx(), 'Dana', 'Scully');
+    const both = await ctx().api('POST', '/devices', { prisoner_id: prisoner.id, staff_id: officer.id });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().message).toMatch(/^staff_id: /);
+    const device = await addDevice(ctx(), { staff_id: officer.id });
+    expect(device).toMatchObject({ prisoner_id: null, staff_id: officer.id, staff_name: 'Dana Scully' });
+    expect(ctx().app.tracking.registry.get(device.id)).toMatchObject({ staffId: officer.id, prisonerId: null });
+    const bothAssign = await ctx().api('PUT', `/devices/${device.id}/assign`, { prisoner_id: prisoner.id, staff_id: officer.id });
+    expect(bothAssign.statusCode).toBe(400);
+    expect(bothAssign.json().message).toMatch(/^staff_id: /);
+    const unknown = await ctx().api('PUT', `/devices/${device.id}/assign`, { staff_id: 987654 });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toMatch(/^staff_id/);
+    // Moved to the prisoner: the officer loses it; back to the officer: the prisoner loses it.
+    expect((await ctx().api('PUT', `/devices/${device.id}/assign`, { prisoner_id: prisoner.id })).json()).toMatchObject({ prisoner_id: prisoner.id, staff_id: null });
+    const back = await ctx().api('PUT', `/devices/${device.id}/assign`, { staff_id: officer.id });
+    expect(back.json()).toMatchObject({ prisoner_id: null, staff_id: officer.id });
+    expect(ctx().app.tracking.registry.get(device.id)).toMatchObject({ staffId: officer.id, prisonerId: null });
+    const res = await ctx().api('POST', '/ingest/positions', {
+      positions: [{ device_id: device.id, secret: device.secret, latitude: 51.5, longitude: -0.12 }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().stored).toBe(1);
+    // Shown on the live map as staff, with no prisoner number.
+    expect(ctx().app.tracking.snapshot()[device.id]).toMatchObject({ prisonerId: null, staffId: officer.id, name: 'Dana Scully' });
   });
 });

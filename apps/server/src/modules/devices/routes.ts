@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { boundedText, device, deviceAssignInput, deviceCreated, deviceInput, deviceList, errorResponse, messageResponse } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
-import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret } from './device-service';
+import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret, wearerOf } from './device-service';
 
 const idParams = z.object({ id: boundedText(100).min(1, 'id is required') });
 
@@ -45,7 +45,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['devices'],
-        summary: 'Assign the device to a prisoner (moving it from anyone else), or unassign it with prisoner_id null',
+        summary: 'Assign the device to a prisoner (prisoner_id) or a staff member (staff_id), never both, moving it from anyone else; neither unassigns it',
         params: idParams,
         body: deviceAssignInput,
         response: { 200: device, 400: errorResponse, 404: errorResponse },
@@ -53,7 +53,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const displaced: string[] = [];
-      const updated = await assignDevice(app.db, auditActor(request), request.params.id, request.body.prisoner_id, displaced);
+      const updated = await assignDevice(app.db, auditActor(request), request.params.id, wearerOf(request.body), displaced);
       await app.tracking.deviceChanged(updated.id, { reassigned: true });
       for (const id of displaced) await app.tracking.deviceChanged(id, { reassigned: true });
       return updated;

@@ -14,6 +14,7 @@ import {
   type AlertType,
   type ClientSettings,
   type Device,
+  type Escort,
   type Geofence,
   type LiveMapPrisonerAlerts,
   type TrackedLocation,
@@ -44,7 +45,7 @@ import { TrackedMarkers } from '../../map/tracked-markers';
 import { TrackedMarkersLayer, type MarkerPopupSlot } from '../../map/tracked-markers-layer';
 import { useClientSettings } from './api/settings';
 import { useCreateGeofence, useGeofences } from './api/geofences';
-import { DEVICES_QUERY_KEY, useAssignedDevices, useLiveMapAlerts } from './api/tracked-prisoners';
+import { DEVICES_QUERY_KEY, useActiveEscorts, useAssignedDevices, useLiveMapAlerts } from './api/tracked-prisoners';
 import { LivePositionFeed } from './live-position-feed';
 import { CoordinatesModal } from './components/coordinates-modal';
 import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './components/geofence-details-modal';
@@ -162,6 +163,10 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
     [devices.data, live, feed, alertsByPrisoner, freshness],
   );
   const rowsById = useMemo(() => new Map(rows.map((row) => [row.trackingId, row])), [rows]);
+
+  // Each escort in force: a line between the prisoner's and the officer's markers (decision 035).
+  const escorts = useActiveEscorts();
+  useEffect(() => layer.setLinks(escortLinks(escorts.data ?? [], live)), [layer, escorts.data, live]);
 
   // Phones: the list is a drawer over the map, closed once a prisoner is picked.
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -577,10 +582,28 @@ function trackedRows(
       ),
     );
   }
-  // Live devices the device list does not know yet (it refreshes less often).
+  // Live devices the device list does not know yet (it refreshes less often); staff are not prisoners (decision 035).
   for (const [trackingId, position] of live) {
-    if (rows.has(trackingId)) continue;
+    if (rows.has(trackingId) || position.staffId !== undefined) continue;
     rows.set(trackingId, row(trackingId, position.name, position.prisonerId, position.cellId ?? null, null));
   }
   return [...rows.values()];
+}
+
+/** Pairs of tracking ids (the prisoner's, the officer's) of the escorts whose two trackers are on the map. */
+function escortLinks(escorts: Escort[], live: ReadonlyMap<string, TrackedLocation>): [string, string][] {
+  if (escorts.length === 0) return [];
+  const byPrisoner = new Map<number, string>();
+  const byStaff = new Map<number, string>();
+  for (const [id, location] of live) {
+    if (location.staffId !== undefined) byStaff.set(location.staffId, id);
+    else if (location.prisonerId !== null) byPrisoner.set(location.prisonerId, id);
+  }
+  const links: [string, string][] = [];
+  for (const escort of escorts) {
+    const prisoner = byPrisoner.get(escort.prisoner.prisoner_id);
+    const officer = byStaff.get(escort.staff.staff_id);
+    if (prisoner && officer) links.push([prisoner, officer]);
+  }
+  return links;
 }

@@ -109,6 +109,7 @@ export class LivePositionFeed {
       longitude: location.longitude,
       level: 'offline',
       label: markerLabel(location.name, location.cellId),
+      shape: location.staffId !== undefined ? 'staff' : 'dot',
     });
   }
 
@@ -161,6 +162,8 @@ export class LivePositionFeed {
         longitude: location.longitude,
         level: this.levelOf(location, !this.staleFixes.has(id)),
         label: before?.name === location.name && before.cellId === location.cellId ? undefined : markerLabel(location.name, location.cellId),
+        // Staff (police officers and guards, decision 035): their own marker shape.
+        shape: location.staffId !== undefined ? 'staff' : 'dot',
       },
       now,
     );

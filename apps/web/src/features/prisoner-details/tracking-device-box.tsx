@@ -23,7 +23,7 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
   const devices = useDevices(managing);
   const deviceId = prisoner.tracking_device_id;
   // A device can be given to this prisoner when it is free (or already theirs).
-  const available = devices.data?.filter((d) => d.prisoner_id === null && d.id !== deviceId) ?? [];
+  const available = devices.data?.filter((d) => d.prisoner_id === null && d.staff_id == null && d.id !== deviceId) ?? [];
 
   async function refresh() {
     await Promise.all([

@@ -1,0 +1,127 @@
+// Escorts (decision 035): the API (create, list active, end, bounded input, audit) and live separation raising a stored
+// Critical alert that reaches browsers and ends when the two are close again; the perimeter held back meanwhile; staff
+// trackers judged by no geofence. Both engines.
+import { expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { Escort, ShowAlertEvent } from '@prison/shared';
+import { destinationPoint } from '@prison/shared';
+import { alerts, auditLog } from '../../db/schema';
+import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, useListeningApp } from '../../tracking/tracking-test-kit';
+import { describeEachEngine } from '../../../test/test-db';
+
+describeEachEngine('escorts', (engine) => {
+  const ctx = useListeningApp(engine);
+  const api = (method: string, url: string, body?: unknown) => ctx().api(method, url, body);
+
+  it('creates (default 50 m), lists active and ends escorts, each audited; bad input is a 400 naming the field', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Ray', 'Cole');
+    const officer = await addStaff(ctx(), 'Sam', 'Vimes');
+    const created = await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id });
+    expect(created.statusCode, created.body).toBe(200);
+    const escort = created.json().escort as Escort;
+    expect(escort).toMatchObject({
+      prisoner: { prisoner_id: prisoner.id, first_name: 'Ray', last_name: 'Cole' },
+      staff: { staff_id: officer.id, first_name: 'Sam', last_name: 'Vimes', role: 'Police' },
+      max_distance_m: 50,
+      until: null,
+      ended_at: null,
+      created_by: 'warden',
+      active: true,
+    });
+    // One escort at a time per prisoner.
+    expect((await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id })).statusCode).toBe(409);
+    const later = await addPrisoner(ctx(), 'Tia', 'Dunn');
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const planned = await api('POST', '/escorts', { prisoner_id: later.id, staff_id: officer.id, max_distance_m: 200, from: future, until: new Date(Date.now() + 7_200_000).toISOString() });
+    expect(planned.statusCode, planned.body).toBe(200);
+    expect(planned.json().escort).toMatchObject({ max_distance_m: 200, active: false });
+
+    for (const [body, field] of [
+      [{ prisoner_id: prisoner.id }, 'staff_id'],
+      [{ prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 4 }, 'max_distance_m'],
+      [{ prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 5001 }, 'max_distance_m'],
+      [{ prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 'far' }, 'max_distance_m'],
+      [{ prisoner_id: prisoner.id, staff_id: officer.id, from: 'yesterday' }, 'from'],
+      [{ prisoner_id: prisoner.id, staff_id: officer.id, until: new Date(Date.now() - 60_000).toISOString() }, 'until'],
+      [{ prisoner_id: 987654, staff_id: officer.id }, 'prisoner_id'],
+      [{ prisoner_id: prisoner.id, staff_id: 987654 }, 'staff_id'],
+    ] as const) {
+      const res = await api('POST', '/escorts', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(new RegExp(`^${field}: `));
+    }
+    expect((await api('GET', '/escorts?active=maybe')).statusCode).toBe(400);
+
+    const active = (await api('GET', '/escorts?active=true')).json().data as Escort[];
+    expect(active.map((e) => e.id)).toContain(escort.id);
+    expect(active.map((e) => e.id)).not.toContain(planned.json().escort.id);
+    const ended = await api('POST', `/escorts/${escort.id}/end`);
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(ended.json().escort).toMatchObject({ ended_by: 'warden', active: false });
+    expect((await api('POST', `/escorts/${escort.id}/end`)).statusCode).toBe(409);
+    expect((await api('POST', '/escorts/987654/end')).statusCode).toBe(404);
+    expect(((await api('GET', '/escorts?active=true')).json().data as Escort[]).map((e) => e.id)).not.toContain(escort.id);
+    // Ended, the prisoner can be escorted again.
+    expect((await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id })).statusCode).toBe(200);
+
+    const audit = await ctx()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'escort'), eq(auditLog.entityId, String(escort.id))));
+    expect(audit.map((e) => e.action)).toEqual(['create', 'end']);
+  });
+
+  it('apart for longer than 30 s raises one stored Critical alert that ends when they are close again; the perimeter waits meanwhile', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Una', 'Bell');
+    const officer = await addStaff(ctx(), 'Vic', 'Hart', 'Guard');
+    const dp = await addDevice(ctx(), { prisoner_id: prisoner.id });
+    const ds = await addDevice(ctx(), { staff_id: officer.id });
+    const base: [number, number] = [51.5, -0.12];
+    // A perimeter of 1 km around the base.
+    expect(
+      (await api('POST', '/geofence/add', { geofence_id: 'esc-perimeter', name: 'Perimeter', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 1000, center_lat: base[0], center_lng: base[1] })).statusCode,
+    ).toBeLessThan(300);
+    // In force from before the fixes below (they are dated in the last two minutes).
+    const from = new Date(Date.now() - 300_000).toISOString();
+    expect((await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 50, from })).statusCode).toBe(200);
+    const socket = browserSocket(ctx().baseUrl, ctx().cookie);
+    try {
+      await connected(socket);
+      let t = Date.now() - 120_000;
+      const fix = (deviceId: string, metresEast: number, seconds = 1) => {
+        const [latitude, longitude] = destinationPoint(base[0], base[1], metresEast, 90);
+        t += seconds * 1000;
+        return ctx().app.tracking.submit([{ deviceId, latitude, longitude, recordedAt: new Date(t) }]);
+      };
+      const ofKind = (kind: string) =>
+        ctx().database.db.select().from(alerts).where(and(eq(alerts.kind, kind), eq(alerts.prisonerId, prisoner.id)));
+      await fix(ds.id, 0);
+      await fix(dp.id, 10);
+      // Both leave the perimeter together (a hospital escort): no perimeter alert, for the staff tracker neither.
+      await fix(ds.id, 1500);
+      await fix(dp.id, 1510);
+      await fix(dp.id, 1520, 20);
+      expect(await ofKind('geofence')).toEqual([]);
+      expect((await ctx().database.db.select().from(alerts).where(eq(alerts.deviceId, ds.id))).length).toBe(0);
+      // Apart: 120 m from the officer, then still apart after more than 30 s.
+      await fix(dp.id, 1620);
+      await fix(dp.id, 1625, 20);
+      expect(await ofKind('unescorted')).toEqual([]);
+      const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (e) => e.message.includes('unescorted'));
+      await fix(dp.id, 1630, 11);
+      const event = await shown;
+      expect(event).toMatchObject({ alert_type: 'Critical', message: 'Una Bell is unescorted (130 m from Vic Hart)' });
+      const [unescorted] = await ofKind('unescorted');
+      expect(unescorted).toMatchObject({ alertType: 'Critical', endedAt: null, deviceId: dp.id });
+      // The escort failed: outside the perimeter, the prisoner is raised at once.
+      expect((await ofKind('geofence')).map((a) => a.details)).toEqual(['Una Bell left Perimeter']);
+      // The officer catches up: the unescorted alert ends.
+      await fix(ds.id, 1620);
+      const [after] = await ofKind('unescorted');
+      expect(after!.endedAt).not.toBeNull();
+      expect((await ofKind('unescorted')).length).toBe(1);
+    } finally {
+      socket.disconnect();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+// Escorts on live positions (decision 035): the separation timer from fixes and from the tick, rejoining, the
+// escort's window, and the perimeter held back while the escort holds, raised when it ends or fails.
+import { describe, expect, it } from 'vitest';
+import { EscortMonitor, escortAlertMessage, type EscortRef } from './escort-monitor';
+import { GeofenceEngine, type EngineTransition } from './geofence-engine';
+import { east, perimeterCorners, polygonFence } from './geofence-test-shapes';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const at = (seconds: number) => new Date(T0 + seconds * 1000);
+const PRISONER = 7;
+const OFFICER = 3;
+const escort: EscortRef = { id: 1, prisonerId: PRISONER, staffId: OFFICER, maxDistanceM: 50, from: T0, until: null, staffName: 'Pat Officer' };
+
+function positioned(monitor: EscortMonitor) {
+  return {
+    prisoner: (metres: number, seconds: number) => {
+      const [lat, lng] = east(metres);
+      return monitor.updatePrisoner(PRISONER, { deviceId: 'p-dev', name: 'Ann Lee', lat, lng, at: at(seconds) });
+    },
+    officer: (metres: number, seconds: number) => {
+      const [lat, lng] = east(metres);
+      return monitor.updateStaff(OFFICER, { deviceId: 's-dev', name: 'Pat Officer', lat, lng, at: at(seconds) });
+    },
+  };
+}
+
+describe('escort monitor', () => {
+  it('an escort separated for longer than 30 s raises one unescorted event, and rejoined ends it', () => {
+    const monitor = new EscortMonitor();
+    monitor.setEscorts([escort]);
+    const { prisoner, officer } = positioned(monitor);
+    expect(officer(0, 0)).toEqual([]);
+    expect(prisoner(20, 0)).toEqual([]); // 20 m: escorted
+    expect(prisoner(120, 5)).toEqual([]); // apart from t=5
+    expect(monitor.holds(PRISONER, at(20).getTime())).toBe(true); // apart, not yet for 30 s: still holds
+    expect(prisoner(130, 35)).toEqual([]); // exactly 30 s: not longer
+    const failed = prisoner(140, 36);
+    expect(failed.map((e) => e.kind)).toEqual(['unescorted']);
+    expect(escortAlertMessage(failed[0]!)).toBe('Ann Lee is unescorted (140 m from Pat Officer)');
+    expect(monitor.holds(PRISONER, at(36).getTime())).toBe(false);
+    expect(prisoner(150, 40)).toEqual([]); // once per separation
+    // The officer catches up: they are close again.
+    const rejoined = officer(140, 45);
+    expect(rejoined.map((e) => e.kind)).toEqual(['rejoined']);
+    expect(monitor.holds(PRISONER, at(45).getTime())).toBe(true);
+    // A new separation raises again, after its own 30 s.
+    expect(prisoner(300, 50)).toEqual([]);
+    expect(prisoner(300, 81).map((e) => e.kind)).toEqual(['unescorted']);
+  });
+
+  it('the tick raises a separation whose fixes stopped, once; a reload keeps the state', () => {
+    const monitor = new EscortMonitor();
+    monitor.setEscorts([escort]);
+    const { prisoner, officer } = positioned(monitor);
+    officer(0, 0);
+    prisoner(200, 10);
+    expect(monitor.tick(at(30))).toEqual([]);
+    monitor.setEscorts([{ ...escort }]); // a reload (another escort written) changes nothing
+    const ticked = monitor.tick(at(41));
+    expect(ticked.map((e) => [e.kind, e.at.getTime()])).toEqual([['unescorted', at(40).getTime()]]);
+    expect(monitor.tick(at(60))).toEqual([]);
+  });
+
+  it('outside its window an escort neither holds nor raises; ended (reloaded without it) it no longer holds', () => {
+    const monitor = new EscortMonitor();
+    monitor.setEscorts([{ ...escort, from: at(100).getTime(), until: at(200).getTime() }]);
+    const { prisoner, officer } = positioned(monitor);
+    expect(monitor.holds(PRISONER, at(50).getTime())).toBe(false);
+    officer(0, 0);
+    prisoner(500, 1);
+    expect(prisoner(500, 60)).toEqual([]);
+    expect(monitor.holds(PRISONER, at(150).getTime())).toBe(true);
+    expect(monitor.holds(PRISONER, at(200).getTime())).toBe(false);
+    monitor.setEscorts([]);
+    expect(monitor.holds(PRISONER, at(150).getTime())).toBe(false);
+    expect(prisoner(500, 150)).toEqual([]);
+  });
+
+  it('save and restore put a person back as before a batch that was not stored', () => {
+    const monitor = new EscortMonitor();
+    monitor.setEscorts([escort]);
+    const { prisoner, officer } = positioned(monitor);
+    officer(0, 0);
+    prisoner(200, 0);
+    const saved = monitor.savePrisoner(PRISONER);
+    expect(prisoner(200, 31).map((e) => e.kind)).toEqual(['unescorted']);
+    monitor.restorePrisoner(PRISONER, saved);
+    // The retry raises it again.
+    expect(prisoner(200, 31).map((e) => e.kind)).toEqual(['unescorted']);
+  });
+});
+
+describe('geofence engine with escorts: the perimeter waits while the escort holds', () => {
+  const perimeter = polygonFence(perimeterCorners, { geofence_id: 'perimeter', name: 'Perimeter' });
+  const summary = (transitions: EngineTransition[]) => transitions.map((t) => `${t.kind} ${t.geofence.name}`);
+  const wearer = { prisonerId: PRISONER, block: null };
+
+  function setup() {
+    const monitor = new EscortMonitor();
+    monitor.setEscorts([escort]);
+    const engine = new GeofenceEngine([perimeter]);
+    engine.setNegativeSuppression((id, t) => monitor.holds(id, t));
+    const { prisoner, officer } = positioned(monitor);
+    // The order of the tracking service: the escort first, then the engine.
+    const fix = (metres: number, seconds: number) => {
+      prisoner(metres, seconds);
+      return summary(engine.evaluate('p-dev', ...east(metres), at(seconds), wearer));
+    };
+    return { monitor, engine, officer, fix };
+  }
+
+  it('an escorted prisoner outside the perimeter raises nothing; the escort ended, it is raised at once', () => {
+    const { monitor, engine, officer, fix } = setup();
+    expect(fix(500, 0)).toEqual([]); // inside
+    officer(2010, 1);
+    expect(fix(2000, 2)).toEqual([]); // outside, escorted (10 m from the officer)
+    expect(fix(2100, 60)).toEqual([]);
+    expect(engine.tick(at(90))).toEqual([]);
+    // The escort ends (reloaded without it): the next tick raises the violation without waiting for a fix.
+    monitor.setEscorts([]);
+    const ticked = engine.tick(at(91));
+    expect(ticked.flatMap((d) => summary(d.transitions))).toEqual(['start Perimeter']);
+    expect(fix(2100, 92)).toEqual([]); // once
+    expect(fix(500, 93)).toEqual(['end Perimeter']);
+  });
+
+  it('an escort that fails (apart for longer than 30 s) no longer holds the perimeter back', () => {
+    const { officer, fix } = setup();
+    expect(fix(500, 0)).toEqual([]);
+    officer(2000, 1);
+    expect(fix(2000, 2)).toEqual([]);
+    expect(fix(2300, 10)).toEqual([]); // 300 m from the officer: apart from t=10
+    expect(fix(2300, 40)).toEqual([]); // 30 s: the escort still holds
+    expect(fix(2300, 41)).toEqual(['start Perimeter']); // the escort failed with this fix
+  });
+
+  it('a prisoner without an escort is raised as before', () => {
+    const { fix } = setup();
+    const engine = new GeofenceEngine([perimeter]);
+    engine.setNegativeSuppression(() => false);
+    expect(summary(engine.evaluate('x', ...east(500), at(0), { prisonerId: 99, block: null }))).toEqual([]);
+    expect(summary(engine.evaluate('x', ...east(2000), at(1), { prisonerId: 99, block: null }))).toEqual(['start Perimeter']);
+    expect(fix(500, 0)).toEqual([]);
+  });
+});
