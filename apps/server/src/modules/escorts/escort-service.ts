@@ -5,6 +5,7 @@ import { ESCORT_DEFAULT_DISTANCE_M, type Escort, type EscortInput, type EscortQu
 import type { DbOrTx } from '../../db/client';
 import { escorts, prisoners, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import { endOpenAlerts } from '../alerts/alert-service';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import type { EscortRef } from '../../tracking/escort-monitor';
 
@@ -99,14 +100,23 @@ export async function createEscort(db: DbOrTx, who: AuditActor, input: EscortInp
   });
 }
 
-/** Ends an escort now: who and when are kept; an ended escort cannot end again (409). */
+/**
+ * Ends an escort now: who and when are kept; an ended escort cannot end again (409). An open "unescorted" alert of
+ * the prisoner ends with it: nobody has to be near the officer any more (the alert itself stays to be worked).
+ */
 export async function endEscort(db: DbOrTx, who: AuditActor, id: number): Promise<Escort> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(escorts).where(eq(escorts.id, id)).for('update');
     if (!row) throw notFound(`Escort ${id} not found`);
     if (row.endedAt) throw conflict(`Escort ${id} already ended on ${row.endedAt.toISOString()}`);
     const before = await getEscort(tx, id);
-    await tx.update(escorts).set({ endedAt: new Date(), endedBy: who.actor }).where(eq(escorts.id, id));
+    const endedAt = new Date();
+    await tx.update(escorts).set({ endedAt, endedBy: who.actor }).where(eq(escorts.id, id));
+    const [wearer] = await tx
+      .select({ deviceId: prisoners.trackingDeviceId })
+      .from(prisoners)
+      .where(eq(prisoners.prisonerId, row.prisonerId));
+    if (wearer?.deviceId) await endOpenAlerts(tx, [wearer.deviceId], 'unescorted', endedAt);
     const after = await getEscort(tx, id);
     await recordAudit(tx, who, { action: 'end', entity: 'escort', entityId: id, before, after });
     return after;

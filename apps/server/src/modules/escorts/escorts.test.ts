@@ -124,4 +124,33 @@ describeEachEngine('escorts', (engine) => {
       socket.disconnect();
     }
   });
+
+  it('ending an escort ends its open unescorted alert (the alert stays to be worked)', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Wes', 'Ford');
+    const officer = await addStaff(ctx(), 'Xan', 'Moor', 'Guard');
+    const dp = await addDevice(ctx(), { prisoner_id: prisoner.id });
+    const ds = await addDevice(ctx(), { staff_id: officer.id });
+    const base: [number, number] = [51.6, -0.2];
+    const from = new Date(Date.now() - 300_000).toISOString();
+    const created = await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 50, from });
+    expect(created.statusCode, created.body).toBe(200);
+    let t = Date.now() - 120_000;
+    const fix = (deviceId: string, metresEast: number, seconds: number) => {
+      const [latitude, longitude] = destinationPoint(base[0], base[1], metresEast, 90);
+      t += seconds * 1000;
+      return ctx().app.tracking.submit([{ deviceId, latitude, longitude, recordedAt: new Date(t) }]);
+    };
+    await fix(ds.id, 0, 1);
+    await fix(dp.id, 200, 1);
+    await fix(dp.id, 205, 31);
+    const unescorted = () =>
+      ctx().database.db.select().from(alerts).where(and(eq(alerts.kind, 'unescorted'), eq(alerts.prisonerId, prisoner.id)));
+    const [open] = await unescorted();
+    expect(open).toMatchObject({ endedAt: null, status: 'New' });
+    const ended = await api('POST', `/escorts/${(created.json().escort as Escort).id}/end`);
+    expect(ended.statusCode, ended.body).toBe(200);
+    const [after] = await unescorted();
+    expect(after!.endedAt).not.toBeNull();
+    expect(after!.status).toBe('New');
+  });
 });
