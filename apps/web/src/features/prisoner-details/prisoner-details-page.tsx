@@ -18,6 +18,7 @@ import { TrackingDeviceBox } from './tracking-device-box';
 import { LivePicture } from './live-picture';
 import { PrisonerOpenAlerts } from './open-alerts';
 import { KeepApartSection } from './keep-apart-section';
+import { EscortSection } from './escort-section';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
 type InlineField = 'behavior_record' | 'medical_history';
@@ -172,6 +173,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
         <LivePicture prisoner={prisoner} />
         <PrisonerOpenAlerts prisonerId={prisoner.prisoner_id} />
         <KeepApartSection prisoner={prisoner} />
+        <EscortSection prisoner={prisoner} />
 
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />
