@@ -17,7 +17,7 @@ import {
 } from '@prison/shared';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
-import { plainServerMessage } from '../../lib/field-messages';
+import { fieldLabel, plainServerMessage } from '../../lib/field-messages';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
@@ -29,6 +29,9 @@ import { useDevices } from './api';
 // Keyed 'escorts': the socket's dataChanged('escorts') refreshes it; the minute refresh notices a passed `until`.
 const escortKey = (prisonerId: number) => ['escorts', 'prisoner', prisonerId] as const;
 const SERVER_FIELDS = ['staff_id', 'max_distance_m', 'until'] as const;
+type ServerField = (typeof SERVER_FIELDS)[number];
+/** The form's words for the fields the server names ("staff_id: staff member 9 does not exist" -> "Officer: ..."). */
+const FIELD_WORDS: Record<ServerField, string> = { staff_id: 'Officer:', max_distance_m: 'Max distance', until: 'Until' };
 const linkClass = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-brand-700 hover:bg-slate-50';
 
 /** The prisoner's escort not ended and not past its `until` (in force, or planned when `from` is ahead); at most one. */
@@ -169,7 +172,7 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
   const [chosen, setChosen] = useState<StaffMember | null>(null);
   const [distance, setDistance] = useState(String(ESCORT_DEFAULT_DISTANCE_M));
   const [until, setUntil] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<'staff_id' | 'max_distance_m' | 'until', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<ServerField, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const officers = useOfficers(q);
@@ -205,9 +208,9 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
     } catch (failure) {
       const text = errorMessage(failure, 'Failed to start the escort. Please try again.');
       const plain = plainServerMessage(text, SERVER_FIELDS);
-      const message = plain.message.replace(/^Max distance m\b/, 'Max distance');
-      if (plain.field) setErrors({ [plain.field]: message });
-      else setFormError(message);
+      const field = plain.field as ServerField | undefined;
+      if (field) setErrors({ [field]: plain.message.replace(fieldLabel(field), FIELD_WORDS[field]) });
+      else setFormError(plain.message);
     } finally {
       setBusy(false);
     }
@@ -226,7 +229,10 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
           <select
             id={officerId}
             value={chosen?.staff_id ?? ''}
-            onChange={(e) => setChosen(options.find((s) => String(s.staff_id) === e.target.value) ?? null)}
+            onChange={(e) => {
+              setChosen(options.find((s) => String(s.staff_id) === e.target.value) ?? null);
+              setErrors(({ staff_id: _dropped, ...rest }) => rest);
+            }}
             aria-invalid={errors.staff_id ? true : undefined}
             aria-describedby={errors.staff_id ? `${officerId}-error` : untracked ? `${officerId}-hint` : undefined}
             className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500"
