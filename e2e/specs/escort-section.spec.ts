@@ -16,6 +16,9 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Escorted'), last_name: 'Byrne' });
   const guard = await seedStaff(api, 'Guard', { first_name: unique('Gina'), last_name: 'Warden' });
   const gone = await seedStaff(api, 'Guard', { first_name: unique('Gone'), last_name: 'Away' });
+  const police = await seedStaff(api, 'Police', { first_name: unique('Pat'), last_name: 'Dale' });
+  const radio = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: police.staff_id } });
+  expect(radio.status(), await radio.text()).toBe(201);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);
 
@@ -43,6 +46,17 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   await expect(officer.locator('option', { hasText: guard.first_name })).toHaveCount(1);
   await officer.selectOption(String(guard.staff_id));
   // The guard wears no tracker: said as a hint.
+  await expect(form.getByTestId('escort-no-tracker')).toBeVisible();
+  // A police officer wearing a tracker: no hint (the guard's hint above shows the devices are loaded).
+  await form.getByLabel('Search officer').fill(police.first_name);
+  await expect(officer.locator('option', { hasText: police.first_name })).toHaveCount(1);
+  await officer.selectOption(String(police.staff_id));
+  await expect(officer.locator('option:checked')).toContainText(`${police.first_name} Dale · Police`);
+  await expect(form.getByTestId('escort-no-tracker')).toHaveCount(0);
+
+  await form.getByLabel('Search officer').fill(guard.first_name);
+  await expect(officer.locator('option', { hasText: guard.first_name })).toHaveCount(1);
+  await officer.selectOption(String(guard.staff_id));
   await expect(form.getByTestId('escort-no-tracker')).toBeVisible();
   await form.getByLabel('Max distance (metres)').fill('4');
   await form.getByRole('button', { name: 'Start' }).click();
