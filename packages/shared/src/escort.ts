@@ -1,7 +1,7 @@
 // Escorts (issue 12 part 4, decision 035): a prisoner in the care of a police officer or guard, who must stay within
 // `max_distance_m` of them between `from` and `until`; while it holds, a Negative perimeter raises nothing for them.
 import { z } from 'zod';
-import { int32, isoInstant } from './text';
+import { int32, intText, isoInstant } from './text';
 
 export const ESCORT_DEFAULT_DISTANCE_M = 50;
 export const ESCORT_MIN_DISTANCE_M = 5;
@@ -25,6 +25,8 @@ export const escortInput = z
 export type EscortInput = z.infer<typeof escortInput>;
 
 export const escortQuery = z.object({
+  /** Only this prisoner's escorts. */
+  prisoner_id: intText().optional(),
   /** `true`: only escorts in force now (not ended, from reached, until not passed). */
   active: z.enum(['true', 'false'], { message: 'active must be true or false' }).optional(),
 });

@@ -54,11 +54,15 @@ async function selectEscorts(db: DbOrTx, where: SQL | undefined, now = new Date(
   }));
 }
 
-/** All escorts (those not ended first, newest first); `active=true`: only those in force now, `false`: the others. */
+/**
+ * All escorts (those not ended first, newest first); `active=true`: only those in force now, `false`: the others;
+ * `prisoner_id`: only that prisoner's.
+ */
 export async function listEscorts(db: DbOrTx, query: EscortQuery): Promise<Escort[]> {
   const now = new Date();
-  const where = query.active === 'true' ? inForce(now) : query.active === 'false' ? sql`not (${inForce(now)})` : undefined;
-  return selectEscorts(db, where, now);
+  const byState = query.active === 'true' ? inForce(now) : query.active === 'false' ? sql`not (${inForce(now)})` : undefined;
+  const byPrisoner = query.prisoner_id === undefined ? undefined : eq(escorts.prisonerId, query.prisoner_id);
+  return selectEscorts(db, and(byState, byPrisoner), now);
 }
 
 async function getEscort(db: DbOrTx, id: number): Promise<Escort> {

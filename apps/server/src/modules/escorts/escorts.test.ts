@@ -51,6 +51,10 @@ describeEachEngine('escorts', (engine) => {
       expect(res.json().message).toMatch(new RegExp(`^${field}: `));
     }
     expect((await api('GET', '/escorts?active=maybe')).statusCode).toBe(400);
+    expect((await api('GET', '/escorts?prisoner_id=0')).json().message).toMatch(/^prisoner_id: /);
+    // One prisoner's escorts only.
+    const ofLater = (await api('GET', `/escorts?prisoner_id=${later.id}`)).json().data as Escort[];
+    expect(ofLater.map((e) => e.id)).toEqual([planned.json().escort.id]);
 
     const active = (await api('GET', '/escorts?active=true')).json().data as Escort[];
     expect(active.map((e) => e.id)).toContain(escort.id);

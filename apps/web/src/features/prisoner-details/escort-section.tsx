@@ -39,7 +39,7 @@ function useCurrentEscort(prisonerId: number) {
   return useQuery({
     queryKey: escortKey(prisonerId),
     queryFn: async () => {
-      const { data } = await api.get<{ data: Escort[] }>('/escorts');
+      const { data } = await api.get<{ data: Escort[] }>(`/escorts?prisoner_id=${prisonerId}`);
       const now = Date.now();
       return (
         data.find(
