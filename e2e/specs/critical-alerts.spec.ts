@@ -127,6 +127,24 @@ test('a Critical toast goes ahead of the Informational ones waiting', async ({ a
   await expect(toast).toContainText(`${tag} info 2`);
 });
 
+test('the waiting line and "Dismiss all" of a toast are readable on the Warning colour', async ({
+  adminPage: page,
+  api,
+}) => {
+  await page.goto('/cell-assign');
+  await expect(page.getByRole('heading', { name: 'Assign cells' })).toBeVisible();
+  const tag = unique('Tone ');
+  // Three alike: whichever is on screen when axe looks (each stays 5 s), the waiting line is there with it.
+  for (const n of [1, 2, 3]) {
+    const res = await api.post('/api/v1/alert/all', { data: { alert_type: 'Warning', details: `${tag} ${n}` } });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  await expect(page.getByTestId('alert-toast')).toHaveAttribute('data-alert-type', 'Warning');
+  await expect(page.getByTestId('alert-toast-waiting')).toBeVisible();
+  // Faded text on the Warning colour fell below WCAG AA contrast (axe).
+  await expectNoViolations(page, 'Warning toast with others waiting');
+});
+
 test('the Critical sound is on by default: a beep on the alert, repeated 30 s later while it is open', async ({
   adminPage: page,
   api,

@@ -88,7 +88,7 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
                 <button
                   type="button"
                   aria-label="Dismiss alert"
-                  className="text-sm opacity-60 hover:opacity-100"
+                  className="text-sm"
                   onClick={() => setQueue((all) => all.slice(1))}
                 >
                   ✕
@@ -100,13 +100,14 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
                   {prisonerLabel({ name: current.prisonerName ?? '', prisonerId: current.prisonerId, cellId: current.cellId })}
                 </p>
               )}
+              {/* Full-strength text: a faded line on the Warning and Critical colours fell below WCAG AA contrast. */}
               {queue.length > 1 && (
                 <div className="mt-1 flex items-center justify-between gap-2 text-xs">
-                  <p className="opacity-75" data-testid="alert-toast-waiting">
+                  <p data-testid="alert-toast-waiting">
                     {queue.length - 1} more waiting
                   </p>
                   {/* A burst of alerts would otherwise hold the corner for minutes; the alerts screen keeps them all. */}
-                  <button type="button" className="underline opacity-75 hover:opacity-100" onClick={() => setQueue([])}>
+                  <button type="button" className="underline hover:no-underline" onClick={() => setQueue([])}>
                     Dismiss all
                   </button>
                 </div>

@@ -235,7 +235,7 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
             }}
             aria-invalid={errors.staff_id ? true : undefined}
             aria-describedby={errors.staff_id ? `${officerId}-error` : untracked ? `${officerId}-hint` : undefined}
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500"
+            className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500"
           >
             <option value="">{officers.isPending ? 'Searching...' : 'Select a police officer or guard'}</option>
             {STAFF_ROLES.map((role) => {

@@ -148,7 +148,7 @@ function AddKeepApartDialog({ prisoner, onClose }: { prisoner: Prisoner; onClose
           <select
             value={otherId}
             onChange={(e) => setOtherId(e.target.value)}
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+            className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
           >
             <option value="">{found.isPending ? 'Searching...' : 'Select a prisoner'}</option>
             {candidates.map((p) => (
@@ -171,7 +171,7 @@ function AddKeepApartDialog({ prisoner, onClose }: { prisoner: Prisoner; onClose
           <select
             value={scope}
             onChange={(e) => setScope(e.target.value as KeepApartScope)}
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+            className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
           >
             {KEEP_APART_SCOPES.map((s) => (
               <option key={s} value={s}>

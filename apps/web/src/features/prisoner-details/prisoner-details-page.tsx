@@ -111,7 +111,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
   });
 
   return (
-    <div className="mx-auto grid w-full max-w-screen-xl gap-6 px-4 py-6 lg:grid-cols-3">
+    <div className="mx-auto grid w-full max-w-screen-xl gap-6 px-4 py-6 lg:grid-cols-3 [&>*]:min-w-0">
       <nav aria-label="Breadcrumb" className="lg:col-span-3">
         <Link to="/dashboard" className="inline-flex items-center gap-1 text-sm text-brand-700 hover:underline">
           <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Manage Roles
