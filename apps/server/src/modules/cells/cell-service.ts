@@ -146,10 +146,10 @@ export async function updateCell(db: DbOrTx, who: AuditActor, cellId: string, in
         `capacity: cell ${cellId} holds ${before.current_occupants} prisoners, more than ${input.capacity}`,
       );
     }
-    await tx
-      .update(cells)
-      .set({ block: input.block, capacity: input.capacity, securityLevel: input.security_level })
-      .where(eq(cells.cellId, cellId));
+    const changes = { block: input.block, capacity: input.capacity, securityLevel: input.security_level };
+    // A body that names no field changes nothing (an UPDATE with nothing to set is an error in SQL).
+    if (Object.values(changes).every((value) => value === undefined)) return before;
+    await tx.update(cells).set(changes).where(eq(cells.cellId, cellId));
     const after = (await findCell(tx, cellId))!;
     await recordAudit(tx, who, { action: 'update', entity: 'cell', entityId: cellId, before, after });
     return after;

@@ -156,6 +156,10 @@ describeEachEngine('cells and blocks', (engine) => {
     });
     expect((await api('PUT', '/cell_controls/cells/ED-1', { capacity: 'many' })).statusCode).toBe(400);
     expect((await api('PUT', '/cell_controls/cells/NOPE', { capacity: 2 })).statusCode).toBe(404);
+    // A body naming no field changes nothing and writes no audit entry (it was a 500: an UPDATE with nothing to set).
+    const nothing = await api('PUT', '/cell_controls/cells/ED-1', {});
+    expect(nothing.statusCode, nothing.body).toBe(200);
+    expect(nothing.json().cell).toMatchObject({ cell_id: 'ED-1', block: 'ED2', capacity: 2 });
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
