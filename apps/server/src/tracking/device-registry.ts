@@ -89,14 +89,7 @@ function selectDevices(db: DbOrTx, id?: string) {
 function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
   return {
     id: row.id,
-    name: row.name,
-    secretHash: row.secretHash,
-    prisonerId: row.prisonerId ?? null,
-    prisonerName: row.prisonerName ?? null,
-    cellId: row.cellId ?? null,
-    block: row.block ?? null,
-    staffId: row.staffId ?? null,
-    staffName: row.staffId ? (row.staffName ?? '') : null,
+    ...assignment(row),
     lastSeenAt: row.lastSeenAt?.getTime() ?? null,
     lastFixAt: row.lastFixAt ? Math.min(row.lastFixAt.getTime(), now) : null,
     latitude: row.latitude,
