@@ -1,0 +1,467 @@
+// Cluster mode (issue 13, "Must show"): three real server processes on one PostgreSQL database and one Redis of this
+// test's own (started here, so it can be stopped and restarted without touching the machine's Redis at 6379). One
+// device's OsmAnd fixes alternate between the processes; a logged-in browser socket on each process must see every
+// alert exactly once; a geofence written through one process is used by another within 1 s; kill -9 of a process
+// mid-stream loses no acknowledged fix and doubles no alert; with Redis down fixes are still stored and alerts raised.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { API_PREFIX, AUTH_COOKIE, type DeviceCreated, type ShowAlertEvent } from '@prison/shared';
+import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const HTTP_PORTS = { from: 3500, to: 3599 };
+const REDIS_PORTS = { from: 6390, to: 6399 };
+const ADMIN = { username: 'cluster', password: 'three processes one prison' };
+
+function redisBinary(): string | null {
+  if (existsSync('/usr/bin/redis-server')) return '/usr/bin/redis-server';
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { stdio: 'pipe' }).toString().trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+const redisServer = redisBinary();
+if (!redisServer) {
+  const why = 'needs a redis-server binary (Debian package redis-server) to start a Redis of its own';
+  if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but the cluster test cannot run: it ${why}`);
+  console.warn(`cluster.test.ts skipped: it ${why} (REQUIRE_REDIS=1 makes this a failure)`);
+}
+// A missing PostgreSQL is reported by global-setup (a failure under REQUIRE_POSTGRES=1).
+const postgresAdminUrl = inject('postgresAdminUrl');
+if (!postgresAdminUrl)
+  console.warn('cluster.test.ts skipped: no PostgreSQL answered (cluster mode needs DATABASE_URL)');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Whether something accepts connections on this port (a port we are about to take must not). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const taken = new Set<number>();
+/** A random port of the range that nothing listens on (and this test has not handed out). */
+async function freePort(range: { from: number; to: number }): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
+    if (taken.has(port) || (await listening(port))) continue;
+    // Bindable too (a port in TIME_WAIT or held by another user answers neither way).
+    const bindable = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (!bindable) continue;
+    taken.add(port);
+    return port;
+  }
+  throw new Error(`no free port in ${range.from}-${range.to}`);
+}
+
+/** A child process whose output is kept (the last lines are shown when it fails to start). */
+interface Child {
+  process: ChildProcess;
+  output: string[];
+}
+
+function startChild(command: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(...chunk.toString().split('\n').filter(Boolean));
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { process: child, output };
+}
+
+async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill(signal);
+  await exited;
+}
+
+interface ClusterInfo {
+  mode: string;
+  node: string;
+  redis: 'up' | 'down';
+  leader: boolean;
+}
+
+interface Node {
+  name: string;
+  base: string;
+  osmand: string;
+  child: Child;
+  cookie: string;
+  socket?: BrowserSocket;
+  /** Every showAlert this process's browser received, in order. */
+  alerts: ShowAlertEvent[];
+}
+
+describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processes, one PostgreSQL, one Redis', () => {
+  const databaseName = `prison_test_${inject('testRunId')}_cluster_${randomBytes(4).toString('hex')}`;
+  let databaseUrl = '';
+  let redisPort = 0;
+  let redis: Child | undefined;
+  const nodes: Node[] = [];
+  let check: pg.Client;
+  let device: DeviceCreated;
+  // Fix times: ten minutes ago onwards, 50 ms apart, so every fix is new and none is dated ahead of the server.
+  let clock = Date.now() - 600_000;
+  const nextTimestamp = () => (clock += 50);
+  /** Fix times (ms) that a process answered 200: each must be in the positions table. */
+  const acknowledged: number[] = [];
+
+  const INSIDE = { lat: 51.5, lon: -0.12 };
+  const OUTSIDE = { lat: 51.51, lon: -0.12 }; // about 1.1 km north of the zone's centre
+
+  const startRedis = () => {
+    redis = startChild(
+      redisServer!,
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      process.env,
+    );
+    return waitFor('Redis to listen', () => listening(redisPort), 10_000);
+  };
+
+  async function startNode(index: number): Promise<Node> {
+    const [port, osmandPort] = [await freePort(HTTP_PORTS), await freePort(HTTP_PORTS)];
+    const name = `node-${index}`;
+    const child = startChild(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+      ...process.env,
+      NODE_NAME: name,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OSMAND_PORT: String(osmandPort),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      DEMO: 'false',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      DEVICE_OFFLINE_SECONDS: '600',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor(`${name} /readyz`, async () => (await fetch(`${base}/readyz`)).ok, 60_000);
+      await waitFor(`${name} OsmAnd port`, () => listening(osmandPort), 10_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; its output:\n${child.output.slice(-30).join('\n')}`);
+    }
+    const login = await fetch(`${base}${API_PREFIX}/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(login.status, `${name} login`).toBe(200);
+    const cookie = `${AUTH_COOKIE}=${((await login.json()) as { token: string }).token}`;
+    return { name, base, osmand: `http://127.0.0.1:${osmandPort}`, child, cookie, alerts: [] };
+  }
+
+  const api = async (node: Node, method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${node.base}${API_PREFIX}${route}`, {
+      method,
+      headers: { cookie: node.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  /** One OsmAnd fix through a process's OsmAnd port; remembered when acknowledged. */
+  const sendFix = async (node: Node, at: { lat: number; lon: number }, timestamp = nextTimestamp()) => {
+    const res = await fetch(`${node.osmand}/?id=${device.id}&lat=${at.lat}&lon=${at.lon}&timestamp=${timestamp}`);
+    if (res.status === 200) acknowledged.push(timestamp);
+    return res.status;
+  };
+
+  /** Fixes sent one after another, cycling through these processes; each must be acknowledged. */
+  const alternate = async (through: Node[], at: { lat: number; lon: number }, count: number) => {
+    for (let i = 0; i < count; i++) {
+      const node = through[i % through.length]!;
+      expect(await sendFix(node, at), `fix ${i} through ${node.name}`).toBe(200);
+    }
+  };
+
+  const geofenceAlerts = async () =>
+    (
+      await check.query<{ id: number }>(
+        `select id from alerts where device_id = $1 and kind = 'geofence' order by id`,
+        [device.id],
+      )
+    ).rows.map((row) => Number(row.id));
+
+  const readyz = async (node: Node) => {
+    const res = await fetch(`${node.base}/readyz`);
+    return { status: res.status, body: (await res.json()) as { status: string; cluster?: ClusterInfo } };
+  };
+
+  const live = () =>
+    nodes.filter((node) => node.child.process.exitCode === null && node.child.process.signalCode === null);
+  const alertCounts = (of: Node[]) => Object.fromEntries(of.map((node) => [node.name, node.alerts.length]));
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: postgresAdminUrl });
+    await admin.connect();
+    try {
+      // The run's migrated template: the processes start on an up-to-date schema without racing to migrate it.
+      await admin.query(`create database ${databaseName} template ${inject('postgresTemplate')}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(postgresAdminUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+    check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+
+    redisPort = await freePort(REDIS_PORTS);
+    await startRedis();
+
+    // Process 1 first: it creates the admin and the device, so the harness does not depend on the others picking
+    // up a device registered elsewhere (that is checked on its own below).
+    nodes.push(await startNode(1));
+    const prisoner = await api(nodes[0]!, 'POST', '/prisoner/add', {
+      first_name: 'Cluster',
+      last_name: 'Walker',
+      date_of_birth: '1980-01-01',
+      status: 'Incarcerated',
+    });
+    expect(prisoner.status, JSON.stringify(prisoner.body)).toBe(200);
+    const created = await api(nodes[0]!, 'POST', '/devices', {
+      name: 'Cluster tag',
+      prisoner_id: prisoner.body.prisoner_id,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    device = created.body as unknown as DeviceCreated;
+    nodes.push(...(await Promise.all([startNode(2), startNode(3)])));
+
+    for (const node of nodes) {
+      node.socket = browserSocket(node.base, node.cookie, { deltas: true });
+      node.socket.on('showAlert', (alert) => {
+        if (alert.index === device.id) node.alerts.push(alert);
+      });
+      await connected(node.socket);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const node of nodes) node.socket?.close();
+    await Promise.all(nodes.map((node) => stopChild(node.child)));
+    await stopChild(redis);
+    await check?.end().catch(() => undefined);
+    const admin = new pg.Client({ connectionString: postgresAdminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${databaseName} with (force)`).catch(() => undefined);
+    await admin.end();
+  }, 30_000);
+
+  it('each process says in /readyz that it runs in cluster mode, under its own name, with Redis up, one of them leader', async () => {
+    const answers = await Promise.all(nodes.map(readyz));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({
+        status: 'ready',
+        cluster: { mode: 'cluster', node: `node-${i + 1}`, redis: 'up' },
+      });
+    }
+    // The leader is elected with an advisory lock: exactly one, soon after start.
+    await waitFor(
+      'exactly one leader',
+      async () => (await Promise.all(nodes.map(readyz))).filter((a) => a.body.cluster?.leader === true).length === 1,
+      10_000,
+    );
+  });
+
+  it('acknowledges fixes of one device alternating between the three processes, storing each once', async () => {
+    const before = acknowledged.length;
+    await alternate(nodes, INSIDE, 9);
+    const sent = acknowledged.slice(before);
+    const { rows } = await check.query<{ t: string; copies: string }>(
+      `select (extract(epoch from recorded_at) * 1000)::bigint::text as t, count(*)::text as copies
+       from positions where device_id = $1 group by recorded_at`,
+      [device.id],
+    );
+    const copies = new Map(rows.map((row) => [Number(row.t), Number(row.copies)]));
+    expect(sent.map((t) => copies.get(t) ?? 0)).toEqual(sent.map(() => 1));
+  });
+
+  it('accepts fixes, within 1 s, of a device registered through another process', async () => {
+    const other = await api(nodes[2]!, 'POST', '/devices', { name: 'Registered on node-3' });
+    expect(other.status).toBe(201);
+    await sleep(1_000);
+    const statuses = await Promise.all(
+      nodes.map(
+        async (node) =>
+          (await fetch(`${node.osmand}/?id=${String(other.body.id)}&lat=51.5&lon=-0.12&timestamp=${Date.now() - 1000}`))
+            .status,
+      ),
+    );
+    expect(statuses).toEqual([200, 200, 200]);
+  });
+
+  it('uses a Negative geofence created through process 2 on process 1 within 1 s; leaving it once raises one alert, shown once on each socket', async () => {
+    const zone = await api(nodes[1]!, 'POST', '/geofence/add', {
+      geofence_id: `cluster-${randomBytes(3).toString('hex')}`,
+      shape: 'Circle',
+      name: 'Cluster perimeter',
+      type: 'Negative',
+      alert_type: 'Critical',
+      radius: 300,
+      center_lat: INSIDE.lat,
+      center_lng: INSIDE.lon,
+    });
+    expect(zone.status, JSON.stringify(zone.body)).toBe(200);
+    const createdAt = Date.now();
+    expect(await sendFix(nodes[2]!, INSIDE)).toBe(200);
+    await sleep(Math.max(0, createdAt + 1_000 - Date.now()));
+
+    // The first fix outside goes to process 1: the alert is stored when the fix is acknowledged.
+    expect(await sendFix(nodes[0]!, OUTSIDE)).toBe(200);
+    expect((await geofenceAlerts()).length, 'alerts stored after the first fix outside, sent to node-1').toBe(1);
+
+    // Still outside, through every process: the same violation, no new alert.
+    await alternate([nodes[1]!, nodes[2]!, nodes[0]!], OUTSIDE, 6);
+    await waitFor(
+      'a showAlert on every socket',
+      async () => nodes.every((node) => node.alerts.length >= 1),
+      3_000,
+    ).catch(() => undefined);
+    await sleep(1_000); // time for a second (wrong) alert or a repeated showAlert to arrive
+    expect(await geofenceAlerts()).toHaveLength(1);
+    expect(alertCounts(nodes)).toEqual({ 'node-1': 1, 'node-2': 1, 'node-3': 1 });
+    expect(nodes.map((node) => node.alerts[0]?.alert_type)).toEqual(['Critical', 'Critical', 'Critical']);
+  });
+
+  it('loses no acknowledged fix when process 1 is killed (SIGKILL) mid-stream; the device goes on through the others and its next violation alerts once', async () => {
+    const [node1, node2, node3] = nodes as [Node, Node, Node];
+    const alertsBefore = await geofenceAlerts();
+    const shownBefore = alertCounts([node2, node3]);
+
+    // One sender per process, back inside the zone (the violation ends), as fast as each is acknowledged.
+    let streaming = true;
+    const acknowledgedAfterKill = new Map<string, number>();
+    let killedAt = 0;
+    const sender = async (node: Node) => {
+      while (streaming) {
+        try {
+          const status = await sendFix(node, INSIDE);
+          if (status === 200 && killedAt && Date.now() > killedAt)
+            acknowledgedAfterKill.set(node.name, (acknowledgedAfterKill.get(node.name) ?? 0) + 1);
+        } catch {
+          if (node === node1) return; // the killed process
+          throw new Error(`${node.name} refused a connection`);
+        }
+      }
+    };
+    const senders = Promise.all(nodes.map(sender));
+    await sleep(1_500);
+    killedAt = Date.now();
+    await stopChild(node1.child, 'SIGKILL');
+    await sleep(1_500);
+    streaming = false;
+    await senders;
+
+    expect(acknowledgedAfterKill.get('node-2') ?? 0, 'fixes acknowledged by node-2 after the kill').toBeGreaterThan(0);
+    expect(acknowledgedAfterKill.get('node-3') ?? 0, 'fixes acknowledged by node-3 after the kill').toBeGreaterThan(0);
+    const { rows } = await check.query<{ t: string }>(
+      `select (extract(epoch from recorded_at) * 1000)::bigint::text as t from positions where device_id = $1`,
+      [device.id],
+    );
+    const stored = new Set(rows.map((row) => Number(row.t)));
+    expect(
+      acknowledged.filter((t) => !stored.has(t)),
+      'acknowledged fixes missing from positions',
+    ).toEqual([]);
+    expect(await geofenceAlerts(), 'no alert while back inside').toEqual(alertsBefore);
+
+    // Out again, alternating between the survivors: exactly one new alert, shown once on each surviving socket.
+    await alternate([node2, node3], OUTSIDE, 6);
+    await waitFor(
+      'a new showAlert on both surviving sockets',
+      async () => [node2, node3].every((node) => node.alerts.length > shownBefore[node.name]!),
+      3_000,
+    ).catch(() => undefined);
+    await sleep(1_000);
+    expect(await geofenceAlerts()).toHaveLength(alertsBefore.length + 1);
+    expect(alertCounts([node2, node3])).toEqual({
+      'node-2': shownBefore['node-2']! + 1,
+      'node-3': shownBefore['node-3']! + 1,
+    });
+  }, 30_000);
+
+  it('with Redis stopped stores fixes and raises alerts, says redis down in /readyz; with Redis back, fans out again and says up', async () => {
+    const survivors = live();
+    expect(survivors.map((node) => node.name)).toEqual(['node-2', 'node-3']);
+    await stopChild(redis, 'SIGKILL');
+    await waitFor(
+      '/readyz redis down on the survivors',
+      async () =>
+        (await Promise.all(survivors.map(readyz))).every((a) => a.status === 200 && a.body.cluster?.redis === 'down'),
+      10_000,
+    );
+
+    // The violation ends and starts again while Redis is down: stored, evaluated, alerted once.
+    const alertsBefore = (await geofenceAlerts()).length;
+    await alternate(survivors, INSIDE, 4);
+    await alternate(survivors, OUTSIDE, 4);
+    expect(await geofenceAlerts(), 'one alert for the violation that started while Redis was down').toHaveLength(
+      alertsBefore + 1,
+    );
+
+    await startRedis();
+    await waitFor(
+      '/readyz redis up on the survivors',
+      async () =>
+        (await Promise.all(survivors.map(readyz))).every((a) => a.status === 200 && a.body.cluster?.redis === 'up'),
+      15_000,
+    );
+    const shownBefore = alertCounts(survivors);
+    await alternate(survivors, INSIDE, 4);
+    await alternate(survivors, OUTSIDE, 4);
+    await waitFor(
+      'a showAlert on both sockets after Redis returned',
+      async () => survivors.every((node) => node.alerts.length > shownBefore[node.name]!),
+      3_000,
+    ).catch(() => undefined);
+    await sleep(1_000);
+    expect(await geofenceAlerts()).toHaveLength(alertsBefore + 2);
+    expect(alertCounts(survivors)).toEqual({
+      'node-2': shownBefore['node-2']! + 1,
+      'node-3': shownBefore['node-3']! + 1,
+    });
+
+    // Every fix acknowledged in the whole run is stored.
+    const { rows } = await check.query<{ t: string }>(
+      `select (extract(epoch from recorded_at) * 1000)::bigint::text as t from positions where device_id = $1`,
+      [device.id],
+    );
+    const stored = new Set(rows.map((row) => Number(row.t)));
+    expect(acknowledged.filter((t) => !stored.has(t))).toEqual([]);
+  }, 40_000);
+});
