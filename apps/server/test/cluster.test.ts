@@ -136,6 +136,8 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
   const nextTimestamp = () => (clock += 50);
   /** Fix times (ms) that a process answered 200: each must be in the positions table. */
   const acknowledged: number[] = [];
+  /** When process 1 was killed (0: not yet). */
+  let killedAt = 0;
 
   const INSIDE = { lat: 51.5, lon: -0.12 };
   const OUTSIDE = { lat: 51.51, lon: -0.12 }; // about 1.1 km north of the zone's centre
@@ -366,7 +368,6 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     // One sender per process, back inside the zone (the violation ends), as fast as each is acknowledged.
     let streaming = true;
     const acknowledgedAfterKill = new Map<string, number>();
-    let killedAt = 0;
     const sender = async (node: Node) => {
       while (streaming) {
         try {
@@ -400,7 +401,10 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     ).toEqual([]);
     expect(await geofenceAlerts(), 'no alert while back inside').toEqual(alertsBefore);
 
-    // Out again, alternating between the survivors: exactly one new alert, shown once on each surviving socket.
+    // Out again: the first two fixes outside reach both survivors at once (the race one evaluation per fix must
+    // win), then more alternate between them. Exactly one new alert, shown once on each surviving socket.
+    const [first, second] = [nextTimestamp(), nextTimestamp()];
+    expect(await Promise.all([sendFix(node2, OUTSIDE, first), sendFix(node3, OUTSIDE, second)])).toEqual([200, 200]);
     await alternate([node2, node3], OUTSIDE, 6);
     await waitFor(
       'a new showAlert on both surviving sockets',
@@ -414,6 +418,16 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       'node-3': shownBefore['node-3']! + 1,
     });
   }, 30_000);
+
+  it('has exactly one leader among the survivors within 10 s of the kill', async () => {
+    expect(killedAt, 'process 1 was killed').toBeGreaterThan(0);
+    const leaders = async () => (await Promise.all(live().map(readyz))).filter((a) => a.body.cluster?.leader === true);
+    await waitFor(
+      'one leader among the survivors',
+      async () => (await leaders()).length === 1,
+      Math.max(0, killedAt + 10_000 - Date.now()),
+    );
+  });
 
   it('with Redis stopped stores fixes and raises alerts, says redis down in /readyz; with Redis back, fans out again and says up', async () => {
     const survivors = live();
