@@ -270,6 +270,10 @@ export class TrackingService {
    * to another wearer starts with a clean geofence state. In a cluster every process does the same (decision 036).
    */
   async deviceChanged(id: string, options: { reassigned?: boolean } = {}): Promise<void> {
+    if (this.options.cluster?.enabled && options.reassigned) {
+      // The stored engine memory belonged to the previous wearer: no process may take it over (decision 036).
+      await this.options.db.update(devices).set({ engineState: null, revision: sql`${devices.revision} + 1` }).where(eq(devices.id, id));
+    }
     if (this.options.cluster) await this.options.cluster.changes.publish('device', { id, reassigned: !!options.reassigned });
     else await this.applyDeviceChange(id, options, true);
   }
