@@ -10,7 +10,14 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { API_PREFIX, AUTH_COOKIE, type DeviceCreated, type ShowAlertEvent } from '@prison/shared';
+import {
+  API_PREFIX,
+  AUTH_COOKIE,
+  type ClusterFeedEvent,
+  type DeviceCreated,
+  type LocationSnapshot,
+  type ShowAlertEvent,
+} from '@prison/shared';
 import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -121,6 +128,8 @@ interface Node {
   socket?: BrowserSocket;
   /** Every showAlert this process's browser received, in order. */
   alerts: ShowAlertEvent[];
+  /** Every clusterFeed (the browser's banner: live events of the other processes reach it or not), in order. */
+  feed: ClusterFeedEvent['otherProcesses'][];
 }
 
 describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processes, one PostgreSQL, one Redis', () => {
@@ -131,9 +140,10 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
   const nodes: Node[] = [];
   let check: pg.Client;
   let device: DeviceCreated;
-  // Fix times: ten minutes ago onwards, 50 ms apart, so every fix is new and none is dated ahead of the server.
-  let clock = Date.now() - 600_000;
-  const nextTimestamp = () => (clock += 50);
+  // Fix times: increasing, a few seconds behind the clock, so every fix is new, recent (the device is online) and
+  // none is dated ahead of the server.
+  let clock = 0;
+  const nextTimestamp = () => (clock = Math.max(clock + 1, Date.now() - 10_000));
   /** Fix times (ms) that a process answered 200: each must be in the positions table. */
   const acknowledged: number[] = [];
   /** When process 1 was killed (0: not yet). */
@@ -183,7 +193,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     });
     expect(login.status, `${name} login`).toBe(200);
     const cookie = `${AUTH_COOKIE}=${((await login.json()) as { token: string }).token}`;
-    return { name, base, osmand: `http://127.0.0.1:${osmandPort}`, child, cookie, alerts: [] };
+    return { name, base, osmand: `http://127.0.0.1:${osmandPort}`, child, cookie, alerts: [], feed: [] };
   }
 
   const api = async (node: Node, method: string, route: string, body?: unknown) => {
@@ -268,6 +278,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       node.socket.on('showAlert', (alert) => {
         if (alert.index === device.id) node.alerts.push(alert);
       });
+      node.socket.on('clusterFeed', (status) => node.feed.push(status.otherProcesses));
       await connected(node.socket);
     }
   }, 120_000);
@@ -431,6 +442,23 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     );
   });
 
+  it("reconnects a browser of the killed process to a survivor, whose snapshot has the device's latest fix stored by another process", async () => {
+    const [node1, node2, node3] = nodes as [Node, Node, Node];
+    const last = nextTimestamp();
+    expect(await sendFix(node3, OUTSIDE, last)).toBe(200);
+    await sleep(1_000); // positions are shared within 1 s
+    const socket = browserSocket(node2.base, node1.cookie, { deltas: true });
+    try {
+      const snapshot = new Promise<LocationSnapshot>((resolve) => socket.once('locationUpdate', resolve));
+      await connected(socket);
+      const seen = (await snapshot)[device.id];
+      expect(seen, 'the device in the snapshot of node-2').toBeDefined();
+      expect(seen).toMatchObject({ latitude: OUTSIDE.lat, longitude: OUTSIDE.lon, at: new Date(last).toISOString() });
+    } finally {
+      socket.close();
+    }
+  });
+
   it('with Redis stopped stores fixes and raises alerts, says redis down in /readyz; with Redis back, fans out again and says up', async () => {
     const survivors = live();
     expect(survivors.map((node) => node.name)).toEqual(['node-2', 'node-3']);
@@ -440,6 +468,11 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       async () =>
         (await Promise.all(survivors.map(readyz))).every((a) => a.status === 200 && a.body.cluster?.redis === 'down'),
       10_000,
+    );
+    await waitFor(
+      'the feed banner (clusterFeed interrupted) on both sockets',
+      async () => survivors.every((node) => node.feed.at(-1) === 'interrupted'),
+      5_000,
     );
 
     // The violation ends and starts again while Redis is down: stored, evaluated, alerted once.
@@ -456,6 +489,11 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       async () =>
         (await Promise.all(survivors.map(readyz))).every((a) => a.status === 200 && a.body.cluster?.redis === 'up'),
       15_000,
+    );
+    await waitFor(
+      'clusterFeed ok on both sockets',
+      async () => survivors.every((node) => node.feed.at(-1) === 'ok'),
+      5_000,
     );
     const shownBefore = alertCounts(survivors);
     await alternate(survivors, INSIDE, 4);
