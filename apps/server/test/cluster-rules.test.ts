@@ -184,6 +184,23 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     expect(await ofKind('unescorted', p)).toBe(1);
   });
 
+  it('a dwell timer runs out on the process that holds the device\'s latest state only: one alert', async () => {
+    const p = await prisoner('Ivy');
+    const dd = await device({ prisoner_id: p });
+    const yard = `dwell-${++counter}`;
+    const [lat, lng] = at(5_000);
+    const fence = { geofence_id: yard, name: 'Dwell yard', shape: 'Circle', type: 'Positive', alert_type: 'Warning', radius: 100, center_lat: lat, center_lng: lng, dwell_seconds: 30 };
+    expect((await two().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+    await settle();
+    const t = Date.now() - 60_000;
+    await submit(one(), dd, 5_000, t); // inside: the dwell starts on process one
+    await submit(two(), dd, 5_001, t + 1_000); // the next fix on process two, which takes over the running dwell
+    await settle();
+    // Both processes' timers run past the dwell; only process two still holds the device's latest state.
+    await Promise.all([one().app.tracking.checkSilence(new Date(t + 40_000)), two().app.tracking.checkSilence(new Date(t + 40_000))]);
+    expect(await ofKind('geofence', p)).toBe(1);
+  });
+
   it('a device given to another wearer takes nothing of the previous wearer\'s state to the other process', async () => {
     const first = await prisoner('Ed');
     const dx = await device({ prisoner_id: first });
