@@ -32,7 +32,7 @@ export function haproxyConfig(options) {
     .map((n) => `    server ${n.name} ${n.address}:${n.port} check cookie ${n.name}`)
     .join('\n');
   const osmandServers = options.nodes
-    .map((n) => `    server ${n.name} ${n.address}:${n.osmandPort} check port ${n.port}`)
+    .map((n) => `    server ${n.name} ${n.address}:${n.osmandPort} track app/${n.name}`)
     .join('\n');
   const fields = {
     BIND: options.host,
@@ -152,6 +152,8 @@ export async function startCluster(options) {
       DEMO: options.demo && index === 0 ? 'true' : 'false',
       // Requests arrive from HAProxy on this machine: believe its X-Forwarded-For (login rate limit, audit).
       TRUST_PROXY: 'loopback',
+      // Warnings and errors only unless asked: at info every request is a line, HAProxy's checks included.
+      LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
       ...options.env,
     };
     if (options.redisUrl) env.REDIS_URL = options.redisUrl;
@@ -267,6 +269,8 @@ async function main() {
     balancer: !values['no-balancer'],
     onExit: (name) => {
       alive.delete(name);
+      // During start-up startCluster itself stops the others and throws.
+      if (!cluster) return;
       // Without the balancer nothing is served; with every server process gone, nothing is either.
       if (name === 'haproxy' || ![...alive].some((n) => n.startsWith('node-'))) void shutdown(1);
     },
