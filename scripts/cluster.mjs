@@ -10,6 +10,7 @@
 // redis://127.0.0.1:6379), ADMIN_USERNAME/ADMIN_PASSWORD and LOG_LEVEL are read from the environment.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +21,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TEMPLATE = path.join(root, 'deploy', 'haproxy.cfg.template');
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/prison_cluster';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const SETPRIV = '/usr/bin/setpriv';
 const HAPROXY = process.env.HAPROXY ?? (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy');
 
 /**
@@ -81,6 +83,21 @@ function prefixLines(stream, name, write) {
   });
   stream.on('end', () => {
     if (rest) write(`[${name}] ${rest}`);
+  });
+}
+
+/** True when something accepts TCP connections at the URL's host and port (Redis: 6379 by default). */
+function answers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || 6379), timeout: 2_000 });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
   });
 }
 
@@ -159,7 +176,7 @@ export async function startCluster(options) {
     if (options.redisUrl) env.REDIS_URL = options.redisUrl;
     else delete env.REDIS_URL;
     // `node --import tsx` (not the tsx command, which runs a second process): the pid is the server's own.
-    node.child = spawnChild(name, process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], env);
+    node.child = spawnChild(name, process.execPath, ['--import', 'tsx', '--import', './scripts/cluster-child.mjs', 'apps/server/src/server.ts'], env);
     node.pid = node.child.pid;
     nodes.push(node);
     return node;
@@ -185,6 +202,9 @@ export async function startCluster(options) {
     if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
   };
 
+  if (options.balancer !== false && spawnSync(HAPROXY, ['-v']).status !== 0) {
+    throw new Error(`${HAPROXY} does not run: install HAProxy (apt-get install -y haproxy) or set HAPROXY to its path`);
+  }
   try {
     const first = startNode(0);
     await waitReady(`http://127.0.0.1:${first.port}/readyz`, first.child, first.name);
@@ -194,7 +214,11 @@ export async function startCluster(options) {
       tmpDir = mkdtempSync(path.join(os.tmpdir(), 'prison-cluster-'));
       const configFile = path.join(tmpDir, 'haproxy.cfg');
       writeFileSync(configFile, haproxyConfig({ host, port, osmandPort, statsPort, nodes }));
-      const child = spawnChild('haproxy', HAPROXY, ['-f', configFile, '-db'], process.env);
+      // setpriv (util-linux) has the kernel stop HAProxy if this command dies without stopping it (kill -9).
+      const args = ['-f', configFile, '-db'];
+      const child = existsSync(SETPRIV)
+        ? spawnChild('haproxy', SETPRIV, ['--pdeathsig', 'SIGTERM', '--', HAPROXY, ...args], process.env)
+        : spawnChild('haproxy', HAPROXY, args, process.env);
       haproxy = { pid: child.pid, child, configFile };
       await waitReady(`http://127.0.0.1:${port}/readyz`, child, 'haproxy', 15_000);
     }
@@ -233,6 +257,9 @@ async function main() {
   if (!Number.isInteger(processes) || processes < 1) throw new Error('--processes takes a whole number of at least 1');
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const redisUrl = values['no-redis'] ? null : (values.redis ?? (process.env.REDIS_URL || DEFAULT_REDIS_URL));
+  if (redisUrl && !(await answers(redisUrl))) {
+    console.log(`[cluster] Redis at ${redisUrl} does not answer: the processes start, but without live fan-out between them until it does`);
+  }
   if (await ensureDatabase(databaseUrl)) console.log(`[cluster] created the database ${new URL(databaseUrl).pathname.slice(1)}`);
   if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) {
     console.log('[cluster] building the web app (apps/web/dist is missing)');

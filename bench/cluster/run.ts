@@ -17,7 +17,7 @@
 // Needs wrk and haproxy (apt-get install -y wrk haproxy), PostgreSQL (BENCH_PG_URL, default postgres://postgres@
 // 127.0.0.1:5432/postgres: a database of its own, created and dropped) and Redis for (c) (BENCH_REDIS_URL, default
 // redis://127.0.0.1:6379). Ports: 3410-3439 (processes), 3490-3492 (HAProxy); BENCH_CLUSTER_PORT moves them all.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -321,6 +321,10 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
 }
 
 async function main() {
+  for (const [tool, flag] of [['wrk', '--version'], ['haproxy', '-v']] as const) {
+    // wrk --version exits 1 after printing its version; a missing tool fails to spawn (status null).
+    if (spawnSync(tool, [flag]).status === null) throw new Error(`${tool} is not installed: apt-get install -y ${tool}`);
+  }
   const name = `prison_bench_cluster_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
