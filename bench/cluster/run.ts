@@ -11,7 +11,7 @@
 // (a local emit), so the later of the sockets is the other process: that latency is the one reported, an upper
 // bound of it. An alert missing on some browser, or shown twice on one, is counted.
 //
-//   npm run cluster -w @prison/bench -- [--seconds 20] [--connections 64] [--processes 2] [--devices 10000]
+//   npm run cluster -w @prison/bench -- [--seconds 15] [--connections 64] [--processes 2] [--devices 10000]
 //        [--geofences 1000]
 //
 // Needs wrk and haproxy (apt-get install -y wrk haproxy), PostgreSQL (BENCH_PG_URL, default postgres://postgres@
@@ -36,7 +36,7 @@ import { percentile, printFigures, type Figure } from '../lib/report';
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '15' },
     connections: { type: 'string', default: '64' },
     processes: { type: 'string', default: '2' },
     devices: { type: 'string', default: '10000' },
@@ -325,6 +325,8 @@ async function main() {
     // wrk --version exits 1 after printing its version; a missing tool fails to spawn (status null).
     if (spawnSync(tool, [flag]).status === null) throw new Error(`${tool} is not installed: apt-get install -y ${tool}`);
   }
+  // Other work on the machine shares its cores with the processes measured: say how busy it was.
+  const loadBefore = os.loadavg()[0]!;
   const name = `prison_bench_cluster_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -375,7 +377,8 @@ async function main() {
   }
   printFigures(
     `bench/cluster: ${DEVICES.toLocaleString('en-US')} devices, ${GEOFENCES.toLocaleString('en-US')} geofences, OsmAnd fixes from wrk ` +
-      `(${CONNECTIONS} connections, ${SECONDS} s per run) on PostgreSQL, on ${os.cpus().length} cores (baseline: run (a))`,
+      `(${CONNECTIONS} connections, ${SECONDS} s per run) on PostgreSQL, on ${os.cpus().length} cores, ` +
+      `load average ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after (baseline: run (a))`,
     figures,
   );
 }
