@@ -7,6 +7,7 @@ import { API_PREFIX } from '@prison/shared';
 import { serializeErrorWithoutStatement } from './lib/database-errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { registerCluster } from './cluster';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
 import { registerAccountGate } from './plugins/account-gate';
@@ -78,6 +79,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   registerAuth(app);
   registerAccountGate(app);
   registerRealtime(app);
+  registerCluster(app);
   await registerTracking(app);
 
   await app.register(healthRoutes);

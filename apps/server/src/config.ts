@@ -11,6 +11,10 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().optional(),
+  /** With DATABASE_URL, turns cluster mode on: several processes, one prison (decision 036, docs/DEPLOYMENT.md). */
+  REDIS_URL: z.string().optional(),
+  /** How this process is named in /readyz and the logs of a cluster; host name and process id by default. */
+  NODE_NAME: z.string().max(100).optional(),
   DATA_DIR: z.string().default('./data'),
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
@@ -126,5 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const raw = parsed.data;
+  // Processes of one cluster share one database: an embedded one belongs to one process.
+  if (raw.REDIS_URL && !raw.DATABASE_URL) throw new Error('Invalid configuration REDIS_URL: cluster mode needs DATABASE_URL (PostgreSQL) too');
   return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
 }

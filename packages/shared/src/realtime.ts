@@ -77,6 +77,14 @@ export interface ServiceStatusEvent {
   database: 'ok' | 'unavailable';
 }
 
+/**
+ * Cluster mode (decision 036): whether live events from the other server processes reach this browser. Sent on
+ * connect when interrupted and whenever it changes; on 'ok' after 'interrupted' the browser refetches what it missed.
+ */
+export interface ClusterFeedEvent {
+  otherProcesses: 'ok' | 'interrupted';
+}
+
 /** The `data` of a refused browser handshake when the session could not be checked because the database is down. */
 export interface ServiceUnavailableData {
   database: 'unavailable';
@@ -97,6 +105,7 @@ export interface ServerToClientEvents {
   /** A new entry of the control-room log (/communication). */
   messagePosted: (message: LogMessage) => void;
   serviceStatus: (status: ServiceStatusEvent) => void;
+  clusterFeed: (status: ClusterFeedEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -105,6 +105,13 @@ export const devices = pgTable('devices', {
   lastBattery: real('last_battery'),
   online: boolean('online').notNull().default(false),
   lowBatteryAlerted: boolean('low_battery_alerted').notNull().default(false),
+  /**
+   * Cluster mode (decision 036): bumped by every transaction that changes this device's tracking state, under its row
+   * lock; a process whose remembered revision differs reloads the state (and `engine_state`) before evaluating.
+   */
+  revision: integer('revision').notNull().default(0),
+  /** Cluster mode: the geofence engine's memory of this device (dwell, edges, running violations), portable. */
+  engineState: jsonb('engine_state'),
   createdAt: createdAt(),
 });
 
@@ -340,6 +347,8 @@ export const keepApartPairs = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endedBy: text('ended_by'),
     endReason: text('end_reason'),
+    /** Cluster mode (decision 036): the pair is meeting and alerted; set by one process only (compare and set). */
+    meeting: boolean('meeting').notNull().default(false),
   },
   (t) => [
     check('keep_apart_pairs_distinct', sql`${t.prisonerA} <> ${t.prisonerB}`),
@@ -372,6 +381,8 @@ export const escorts = pgTable(
     createdBy: text('created_by').notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endedBy: text('ended_by'),
+    /** Cluster mode (decision 036): the escort has failed and alerted; set by one process only (compare and set). */
+    unescorted: boolean('unescorted').notNull().default(false),
   },
   (t) => [
     check('escorts_distance', sql`${t.maxDistanceM} between 5 and 5000`),

@@ -18,7 +18,8 @@ export function registerDatabaseHealth(app: FastifyInstance) {
   });
   app.decorate('databaseHealth', health);
   app.addHook('onReady', async () => {
-    const browsers = () => app.realtime.toBrowsers();
+    // This process's own view of its database, to its own browsers (each process of a cluster reports its own).
+    const browsers = () => app.realtime.toLocalBrowsers();
     health.onChange((database) => browsers().emit('serviceStatus', { database }));
     app.realtime.onBrowserConnect((socket) => socket.emit('serviceStatus', { database: health.status }));
     health.start();

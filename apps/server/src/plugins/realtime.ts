@@ -31,11 +31,16 @@ export type DeviceConnectionHandler = (socket: RealtimeSocket) => Promise<boolea
 
 export interface Realtime {
   io: RealtimeServer;
-  /** Emits to every authenticated browser. */
+  /** Emits to every authenticated browser (of every process, in cluster mode). */
   toBrowsers(): ReturnType<RealtimeServer['to']>;
-  /** Emits to the browsers that asked for deltas. */
+  /** Emits to the browsers connected to this process only (its own database or Redis status). */
+  toLocalBrowsers(): ReturnType<RealtimeServer['to']>;
+  /**
+   * Emits to this process's browsers that asked for deltas. Local: in cluster mode every process holds every position
+   * (decision 036) and feeds its own browsers, so each browser gets each change once.
+   */
   toDeltaBrowsers(): ReturnType<RealtimeServer['to']>;
-  /** Emits to the browsers that want the complete set every time. */
+  /** Emits to this process's browsers that want the complete set every time (local, as above). */
   toFullSetBrowsers(): ReturnType<RealtimeServer['to']>;
   /** Whether any browser of this process wants the complete set (if none, it is not built). */
   hasFullSetBrowsers(): boolean;
@@ -43,7 +48,7 @@ export interface Realtime {
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
   setDeviceHandler(handler: DeviceConnectionHandler): void;
   /** Tells every browser socket of a session why it ended, then disconnects them (logout, revocation). */
-  endSession(sessionId: string, reason: SessionEndReason): void;
+  endSession(sessionId: string, reason: SessionEndReason, options?: { localOnly?: boolean }): void;
 }
 
 /** How often connected browsers' sessions are checked again (idle, expired, or ended by another process). */
@@ -128,17 +133,19 @@ export function registerRealtime(app: FastifyInstance) {
   const realtime: Realtime = {
     io,
     toBrowsers: () => io.to(BROWSERS_ROOM),
-    toDeltaBrowsers: () => io.to(DELTA_BROWSERS_ROOM),
-    toFullSetBrowsers: () => io.to(FULL_SET_BROWSERS_ROOM),
+    toLocalBrowsers: () => io.local.to(BROWSERS_ROOM),
+    toDeltaBrowsers: () => io.local.to(DELTA_BROWSERS_ROOM),
+    toFullSetBrowsers: () => io.local.to(FULL_SET_BROWSERS_ROOM),
     hasFullSetBrowsers: () => (io.sockets.adapter.rooms.get(FULL_SET_BROWSERS_ROOM)?.size ?? 0) > 0,
     onBrowserConnect: (handler) => browserHandlers.push(handler),
     setDeviceHandler: (handler) => {
       deviceHandler = handler;
     },
-    endSession: (sessionId, reason) => {
+    endSession: (sessionId, reason, options = {}) => {
       const message = sessionEndedMessage(reason, app.config.SESSION_IDLE_MINUTES);
-      io.to(sessionRoom(sessionId)).emit('sessionEnded', { reason, message });
-      io.in(sessionRoom(sessionId)).disconnectSockets(true);
+      const server = options.localOnly ? io.local : io;
+      server.to(sessionRoom(sessionId)).emit('sessionEnded', { reason, message });
+      server.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
   };
   app.decorate('realtime', realtime);
@@ -156,7 +163,8 @@ export function registerRealtime(app: FastifyInstance) {
     if (ended.size === 0) return;
     // Ended elsewhere (another process wrote it): cached lookups of these sessions must not let a reconnect back in.
     sessionsChanged();
-    for (const [sessionId, reason] of ended) realtime.endSession(sessionId, reason);
+    // Each process sweeps the browsers connected to it.
+    for (const [sessionId, reason] of ended) realtime.endSession(sessionId, reason, { localOnly: true });
   };
   const sweepTimer = setInterval(() => {
     if (sweeping) return;

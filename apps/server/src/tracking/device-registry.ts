@@ -31,6 +31,24 @@ export interface TrackedDevice {
   battery: number | null;
   online: boolean;
   lowBatteryAlerted: boolean;
+  /**
+   * Cluster mode (decision 036): the `devices.revision` this process's memory of the device (here and in the
+   * engine) reflects. Another process's write bumps it in the database; a mismatch under the row lock means reload.
+   */
+  revision: number;
+}
+
+/** The live columns of a device row, as locked in cluster mode before its fixes are evaluated. */
+export interface LockedDeviceRow {
+  id: string;
+  revision: number;
+  lastSeenAt: Date | null;
+  lastFixAt: Date | null;
+  latitude: number | null;
+  longitude: number | null;
+  battery: number | null;
+  online: boolean;
+  lowBatteryAlerted: boolean;
 }
 
 export function hashSecret(secret: string): string {
@@ -71,6 +89,7 @@ function selectDevices(db: DbOrTx, id?: string) {
       battery: devices.lastBattery,
       online: devices.online,
       lowBatteryAlerted: devices.lowBatteryAlerted,
+      revision: devices.revision,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       cellId: prisoners.cellId,
@@ -86,10 +105,8 @@ function selectDevices(db: DbOrTx, id?: string) {
 }
 
 /** `now` caps the newest fix time: one stored ahead of the clock (before MAX_FUTURE_SECONDS) must not block the device. */
-function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
+export function liveState(row: LockedDeviceRow, now = Date.now()): Omit<TrackedDevice, keyof ReturnType<typeof assignment> | 'id'> {
   return {
-    id: row.id,
-    ...assignment(row),
     lastSeenAt: row.lastSeenAt?.getTime() ?? null,
     lastFixAt: row.lastFixAt ? Math.min(row.lastFixAt.getTime(), now) : null,
     latitude: row.latitude,
@@ -97,7 +114,12 @@ function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
     battery: row.battery,
     online: row.online,
     lowBatteryAlerted: row.lowBatteryAlerted,
+    revision: row.revision,
   };
+}
+
+function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
+  return { id: row.id, ...assignment(row), ...liveState(row, now) };
 }
 
 export class DeviceRegistry {

@@ -2,7 +2,7 @@
 // services use. Read through this accessor so the services run (without geofence alerts) when no engine is loaded.
 import type { FastifyInstance } from 'fastify';
 import type { AlertType, GeofenceType } from '@prison/shared';
-import type { SavedDevice, Wearer } from './geofence-engine';
+import type { PortableDevice, SavedDevice, Wearer } from './geofence-engine';
 
 export interface EngineGeofence {
   geofence_id: string;
@@ -25,6 +25,9 @@ export interface GeofenceEngineLike {
   /** Opaque copy of one device's state, and putting it back (after fixes that were evaluated but not stored). */
   saveDevice(deviceId: string): SavedDevice;
   restoreDevice(deviceId: string, saved: SavedDevice): void;
+  /** Cluster mode (decision 036): one device's state in a form another process takes over, and taking it over. */
+  exportDevice(deviceId: string): PortableDevice | null;
+  importDevice(deviceId: string, portable: PortableDevice | null): void;
   /** Escorts (decision 035): a prisoner's Negative violations wait while this answers true. */
   setNegativeSuppression(predicate: ((prisonerId: number, t: number) => boolean) | null): void;
 }

@@ -24,9 +24,12 @@ export async function registerGeofenceEngine(app: FastifyInstance): Promise<void
     queue = next.catch(() => undefined);
     return next;
   };
+  // A geofence written through any process of a cluster is in every process's engine within a second (decision 036).
+  app.cluster.changes.on('geofences', reload);
+  app.cluster.changes.onResync(reload);
 
   app.decorate('geofenceEngine', engine);
-  app.decorate('reloadGeofences', reload);
+  app.decorate('reloadGeofences', () => app.cluster.changes.publish('geofences'));
   app.addHook('onReady', async () => {
     await reload();
     const rows = await app.db.select().from(geofenceStates).where(eq(geofenceStates.violating, true));

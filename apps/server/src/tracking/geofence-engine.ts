@@ -69,6 +69,16 @@ interface DeviceTrack {
 /** What `saveDevice` copies (null: the engine had never seen the device). */
 export type SavedDevice = { lastAt: number; generation: number; states: FenceState[]; wearer: Wearer } | null;
 
+/**
+ * A device's memory in a form another process can take over (cluster mode, decision 036): geofences by id, times in
+ * ms. Stored in `devices.engine_state` by the process that evaluated the device last.
+ */
+export interface PortableDevice {
+  lastAt: number;
+  wearer: Wearer;
+  states: { geofenceId: string; inside: boolean; since: number; started: boolean; fresh: boolean }[];
+}
+
 export interface EngineOptions {
   /** The prison's time zone (TZ) for schedules; the process's own by default. */
   timeZone?: string;
@@ -418,6 +428,37 @@ export class GeofenceEngine {
     for (const state of saved.states) {
       const fence = this.byId.get(state.fence.id);
       if (fence && sameZone(state.fence.geofence, fence.geofence)) device.states.push({ ...state, fence, slot: fence.slot });
+    }
+    this.updatePending(device);
+  }
+
+  /** The device's memory for another process (null: never evaluated). */
+  exportDevice(deviceId: string): PortableDevice | null {
+    const device = this.devices.get(deviceId);
+    if (!device || device.lastAt === -Infinity) return null;
+    return {
+      lastAt: device.lastAt,
+      wearer: device.wearer,
+      states: device.states.map((s) => ({ geofenceId: s.fence.id, inside: s.inside, since: s.since, started: s.started, fresh: s.fresh })),
+    };
+  }
+
+  /**
+   * Takes over a device's memory written by another process. It counts as having met every Negative geofence loaded
+   * here (the processes reload geofences within a second of each other), so an alerted violation outside one is not
+   * raised again; geofences this process does not know are dropped.
+   */
+  importDevice(deviceId: string, portable: PortableDevice | null): void {
+    this.forgetDevice(deviceId);
+    if (!portable) return;
+    const device = this.device(deviceId);
+    device.lastAt = portable.lastAt;
+    device.generation = this.generation;
+    device.wearer = portable.wearer;
+    for (const state of portable.states) {
+      const fence = this.byId.get(state.geofenceId);
+      if (!fence) continue;
+      device.states.push({ fence, slot: fence.slot, positive: fence.positive, inside: state.inside, since: state.since, started: state.started, fresh: state.fresh, seen: 0 });
     }
     this.updatePending(device);
   }

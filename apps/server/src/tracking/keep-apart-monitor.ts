@@ -55,6 +55,8 @@ export class KeepApartMonitor {
   private readonly byPrisoner = new Map<number, PairState[]>();
   private readonly positions = new Map<number, MonitoredPosition>();
   private pairCount = 0;
+  /** Pairs whose meeting ended since the last `takeEnded` (cluster mode clears their flag in the database). */
+  private ended: number[] = [];
 
   constructor(readonly options: KeepApartOptions) {}
 
@@ -89,7 +91,7 @@ export class KeepApartMonitor {
       const other = this.positions.get(pair.a === position.prisonerId ? pair.b : pair.a);
       const fresh = other !== undefined && Math.abs(position.at.getTime() - other.at.getTime()) <= this.options.maxAgeMs;
       if (!fresh) {
-        pair.meeting = false;
+        this.end(pair);
         continue;
       }
       const distance = haversineMeters(position.lat, position.lng, other.lat, other.lng);
@@ -97,7 +99,7 @@ export class KeepApartMonitor {
         pair.meeting = true;
         started.push({ pairId: pair.id, mover: position, other, distanceMetres: distance, at: position.at });
       } else if (pair.meeting && distance > this.options.metres + this.options.hysteresisMetres) {
-        pair.meeting = false;
+        this.end(pair);
       }
     }
     return started;
@@ -106,7 +108,19 @@ export class KeepApartMonitor {
   /** A tracker gone silent or given to someone else: its position no longer counts, its meetings end. */
   forget(prisonerId: number): void {
     this.positions.delete(prisonerId);
-    for (const pair of this.byPrisoner.get(prisonerId) ?? []) pair.meeting = false;
+    for (const pair of this.byPrisoner.get(prisonerId) ?? []) this.end(pair);
+  }
+
+  /** The pairs whose meeting ended since the last call. */
+  takeEnded(): number[] {
+    const ended = this.ended;
+    this.ended = [];
+    return ended;
+  }
+
+  private end(pair: PairState): void {
+    if (pair.meeting) this.ended.push(pair.id);
+    pair.meeting = false;
   }
 
   save(prisonerId: number): SavedKeepApart {

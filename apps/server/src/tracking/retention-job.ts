@@ -62,9 +62,14 @@ export function startRetentionJob(app: FastifyInstance, intervalMs = RETENTION_I
       });
     return running;
   };
-  const timer = setInterval(() => void runNow(), intervalMs);
+  // In a cluster only the leader deletes (decision 036); a process that becomes the leader runs a pass at once.
+  const scheduled = () => {
+    if (app.cluster.isLeader()) void runNow();
+  };
+  const timer = setInterval(scheduled, intervalMs);
   timer.unref();
-  void runNow();
+  app.cluster.onBecomeLeader(scheduled);
+  scheduled();
   return {
     runNow,
     stop: async () => {

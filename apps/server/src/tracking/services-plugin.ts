@@ -34,20 +34,26 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   });
   // Reloads run one after another, so the last one always reads the latest committed pairs.
   let pairsQueue: Promise<void> = Promise.resolve();
-  const reloadKeepApart = () => {
+  const loadKeepApart = () => {
     const next = pairsQueue.then(async () => keepApart.setPairs(await listActivePairs(app.db)));
     pairsQueue = next.catch(() => undefined);
     return next;
   };
+  // Every process of a cluster reloads too (decision 036); a single process just reloads.
+  const changes = app.cluster.changes;
+  changes.on('keep-apart', loadKeepApart);
+  const reloadKeepApart = () => changes.publish('keep-apart');
   app.decorate('keepApartMonitor', keepApart);
   app.decorate('reloadKeepApart', reloadKeepApart);
   const escorts = new EscortMonitor();
   let escortsQueue: Promise<void> = Promise.resolve();
-  const reloadEscorts = () => {
+  const loadEscorts = () => {
     const next = escortsQueue.then(async () => escorts.setEscorts(await listLiveEscorts(app.db)));
     escortsQueue = next.catch(() => undefined);
     return next;
   };
+  changes.on('escorts', loadEscorts);
+  const reloadEscorts = () => changes.publish('escorts');
   app.decorate('escortMonitor', escorts);
   app.decorate('reloadEscorts', reloadEscorts);
   // An escorted prisoner's Negative geofences wait while the escort holds (decision 035).
@@ -62,6 +68,20 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     databaseHealth: app.databaseHealth,
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
     maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
+    cluster: app.cluster,
+  });
+  changes.on('device', (data, local) => {
+    const { id, reassigned } = data as { id: string; reassigned: boolean };
+    return tracking.applyDeviceChange(id, { reassigned }, local);
+  });
+  changes.on('wearers', () => tracking.refreshWearers());
+  changes.on('devices-offline', (data) => tracking.applyOffline((data as { ids: string[] }).ids));
+  app.cluster.onSharedPositions((positions) => tracking.applySharedPositions(positions));
+  // After a lost change feed: what changed meanwhile is read again.
+  changes.onResync(async () => {
+    await loadKeepApart();
+    await loadEscorts();
+    await tracking.refreshWearers();
   });
   let osmand: OsmandPortServer | null = null;
   app.decorate('tracking', tracking);
@@ -76,8 +96,8 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   });
 
   app.addHook('onReady', async () => {
-    await reloadKeepApart();
-    await reloadEscorts();
+    await loadKeepApart();
+    await loadEscorts();
     await tracking.start();
   });
   // Only a listening server opens the device port: tests that never listen build many apps side by side.

@@ -2,7 +2,7 @@
 // engine, raises and stores alerts in the same transaction, then fans positions and alerts out to browsers.
 // All writes run one after another on a single lane, so the in-memory device state and the database agree.
 import type { FastifyBaseLogger } from 'fastify';
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FixOutcome } from '@prison/shared';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import type { DatabaseHealth } from '../lib/database-health';
@@ -11,10 +11,11 @@ import type { Realtime } from '../plugins/realtime';
 import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
 import { isDataRefusal } from '../lib/database-errors';
 import { RateLimitedLog } from '../lib/rate-limited-log';
-import { displayName, DeviceRegistry, type TrackedDevice } from './device-registry';
+import type { Cluster, SharedPosition } from '../cluster';
+import { displayName, DeviceRegistry, liveState, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
-import type { SavedDevice } from './geofence-engine';
+import type { PortableDevice, SavedDevice } from './geofence-engine';
 import { escortAlertMessage, type EscortEvent, type EscortMonitor, type SavedEscorts } from './escort-monitor';
 import { keepApartAlertMessage, type KeepApartMonitor, type SavedKeepApart } from './keep-apart-monitor';
 import { LivePositions } from './live-positions';
@@ -42,6 +43,8 @@ export interface TrackingOptions {
   keepApart?: KeepApartMonitor;
   /** Escorts on live positions (decision 035); none: no unescorted alerts. */
   escorts?: EscortMonitor;
+  /** Cluster mode (decision 036): device row locks, shared positions, the leader's offline watcher. */
+  cluster?: Pick<Cluster, 'enabled' | 'isLeader' | 'sharePositions' | 'changes'>;
 }
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
@@ -53,16 +56,70 @@ interface PendingGroup {
   reject(error: unknown): void;
 }
 
+/** Cluster mode: the row whose flag decides which process raises an alert about two trackers (decision 036). */
+type PairClaim = { keepApartPair: number } | { escort: number };
+
 /** An alert to store, with the name and cell its live toast shows. */
 interface AlertDraft {
   alert: NewAlert;
   wearer: AlertWearer;
+  claim?: PairClaim;
+}
+
+/** Sets the pair's or escort's flag; false when another transaction set it first (its alert is raised already). */
+async function claim(tx: Tx, target: PairClaim): Promise<boolean> {
+  const result = (
+    'keepApartPair' in target
+      ? await tx.execute(sql`update keep_apart_pairs set meeting = true where id = ${target.keepApartPair} and not meeting returning id`)
+      : await tx.execute(sql`update escorts set unescorted = true where id = ${target.escort} and not unescorted returning id`)
+  ) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
+}
+
+function sharedPosition(device: TrackedDevice): SharedPosition {
+  return {
+    id: device.id,
+    revision: device.revision,
+    lastSeenAt: device.lastSeenAt,
+    lastFixAt: device.lastFixAt,
+    latitude: device.latitude ?? 0,
+    longitude: device.longitude ?? 0,
+    battery: device.battery,
+    online: device.online,
+  };
 }
 
 /** Geofence state changes, applied in order after the alerts of the same transaction are stored. */
 type GeofenceEvent = { kind: 'start'; deviceId: string; geofenceId: string; at: Date; draft: number } | { kind: 'end'; deviceId: string; geofenceId: string; at: Date };
 
 type PositionRow = typeof positions.$inferInsert & { recordedAt: Date };
+
+/** A batch of fixes run through the state in memory, with what to put back if it is not stored. */
+interface BatchPlan {
+  fixes: Fix[];
+  now: Date;
+  before: Map<string, TrackedDevice>;
+  engineBefore: Map<string, SavedDevice>;
+  keepApartBefore: Map<number, SavedKeepApart>;
+  escortsBefore: { restore: () => void }[];
+  rows: PositionRow[];
+  present: boolean[];
+  outcomes: FixOutcome[];
+  drafts: AlertDraft[];
+  events: GeofenceEvent[];
+  moved: Set<TrackedDevice>;
+  cameOnline: Set<string>;
+  alarms: { index: number; fix: Fix; device: TrackedDevice; at: Date }[];
+  rejoined: EscortEvent[];
+  /** Keep-apart meetings that ended in this batch. */
+  endedPairs: number[];
+}
+
+/** The alerts stored by a batch, and the drafts they came from (in the same order). */
+interface Persisted {
+  stored: StoredAlert[];
+  drafts: AlertDraft[];
+}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -147,6 +204,7 @@ export class TrackingService {
   private watcher: NodeJS.Timeout | null = null;
   private refresher: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly startedAt = Date.now();
 
   /** A failing engine fails on every fix: one line per interval, not one per fix. */
   private readonly engineFailures: RateLimitedLog;
@@ -209,9 +267,19 @@ export class TrackingService {
 
   /**
    * After an API change to a device: reload it; a removed device leaves the map and the engine, and a device given
-   * to another wearer starts with a clean geofence state.
+   * to another wearer starts with a clean geofence state. In a cluster every process does the same (decision 036).
    */
   async deviceChanged(id: string, options: { reassigned?: boolean } = {}): Promise<void> {
+    if (this.options.cluster?.enabled && options.reassigned) {
+      // The stored engine memory belonged to the previous wearer: no process may take it over (decision 036).
+      await this.options.db.update(devices).set({ engineState: null, revision: sql`${devices.revision} + 1` }).where(eq(devices.id, id));
+    }
+    if (this.options.cluster) await this.options.cluster.changes.publish('device', { id, reassigned: !!options.reassigned });
+    else await this.applyDeviceChange(id, options, true);
+  }
+
+  /** `announce`: this process made the change, so it tells the browsers (of every process) a removed device left. */
+  async applyDeviceChange(id: string, options: { reassigned?: boolean }, announce: boolean): Promise<void> {
     const wearer = this.registry.get(id)?.prisonerId ?? null;
     const device = await this.registry.refresh(this.options.db, id);
     if (wearer !== null && (options.reassigned || !device)) this.options.keepApart?.forget(wearer);
@@ -219,7 +287,7 @@ export class TrackingService {
     if (!device) {
       this.options.engine()?.forgetDevice(id);
       this.live.left(id);
-      this.options.realtime.toBrowsers().emit('userDisconnected', id);
+      if (announce) this.options.realtime.toBrowsers().emit('userDisconnected', id);
     } else if (device.online) {
       this.live.moved(device); // the name on the marker may have changed
     }
@@ -231,7 +299,55 @@ export class TrackingService {
    * refresh catches up.
    */
   async wearersChanged(): Promise<void> {
+    if (this.options.cluster) await this.options.cluster.changes.publish('wearers');
+    else await this.refreshWearers();
+  }
+
+  async refreshWearers(): Promise<void> {
     await this.registry.refreshAll(this.options.db).catch((error) => this.options.databaseHealth.failed(error, 'device registry refresh'));
+  }
+
+  /**
+   * Cluster mode: positions another process stored. They move this process's markers and feed its keep-apart and
+   * escort monitors (whose alerts the other process raised, if any); the device's revision is left as it was, so
+   * this process takes the full state from the database before it evaluates the device's next fix itself.
+   */
+  applySharedPositions(positions: SharedPosition[]): void {
+    for (const shared of positions) {
+      const device = this.registry.get(shared.id);
+      if (!device || (device.lastFixAt !== null && shared.lastFixAt !== null && shared.lastFixAt < device.lastFixAt)) continue;
+      Object.assign(device, {
+        lastSeenAt: shared.lastSeenAt,
+        lastFixAt: shared.lastFixAt,
+        latitude: shared.latitude,
+        longitude: shared.longitude,
+        battery: shared.battery,
+        online: shared.online,
+      });
+      this.live.moved(device);
+      if (shared.lastFixAt === null) continue;
+      const at = new Date(shared.lastFixAt);
+      const position = { deviceId: device.id, name: displayName(device), lat: shared.latitude, lng: shared.longitude, at };
+      if (device.prisonerId !== null) {
+        this.options.keepApart?.update({ ...position, prisonerId: device.prisonerId, name: `${displayName(device)} (#${device.prisonerId})` });
+        this.options.escorts?.updatePrisoner(device.prisonerId, position);
+      } else if (device.staffId !== null) {
+        this.options.escorts?.updateStaff(device.staffId, position);
+      }
+    }
+    // Ends seen here were (or will be) written by the process that took the fixes.
+    this.options.keepApart?.takeEnded();
+  }
+
+  /** Cluster mode: the leader's offline watcher marked these devices offline. */
+  applyOffline(ids: string[]): void {
+    for (const id of ids) {
+      const device = this.registry.get(id);
+      if (!device) continue;
+      device.online = false;
+      if (device.prisonerId !== null) this.options.keepApart?.forget(device.prisonerId);
+      this.live.left(id);
+    }
   }
 
   /** Browsers (and the live map's side panel) read this: every online device with a position. */
@@ -306,22 +422,110 @@ export class TrackingService {
 
   private async writeBatch(fixes: Fix[]): Promise<FixOutcome[]> {
     const now = new Date();
+    if (this.options.cluster?.enabled) return this.writeBatchLocked(fixes, now);
+    const plan = this.plan(fixes, now);
+    let result: Persisted = { stored: [], drafts: plan.drafts };
+    try {
+      if (plan.drafts.length === 0 && plan.events.length === 0 && plan.alarms.length === 0 && plan.cameOnline.size === 0 && plan.rejoined.length === 0) {
+        // The common case, nothing to raise: one statement, one round trip.
+        this.markStored(plan, await writeFixes(this.options.db, plan.rows, this.touched(plan)));
+      } else {
+        result = await this.options.db.transaction((tx) => this.persist(tx, plan));
+      }
+    } catch (error) {
+      this.rollback(plan);
+      throw error;
+    }
+    this.afterCommit(plan, result);
+    return plan.outcomes;
+  }
+
+  /**
+   * Cluster mode (decision 036): fixes of one device may reach several processes at once. The transaction first locks
+   * the rows of the batch's devices (in id order, so writers never deadlock) and, for each device another process
+   * wrote since this one last did (its revision moved), takes over the stored state: position, online, battery and
+   * the engine's memory. Only then are the fixes evaluated, so each fix is judged once, in order, against the state
+   * left by the fix before it, whichever process took that one; the revision and engine state are written back in
+   * the same transaction.
+   */
+  private async writeBatchLocked(fixes: Fix[], now: Date): Promise<FixOutcome[]> {
+    const ids = [...new Set(fixes.map((fix) => fix.deviceId))].filter((id) => this.registry.get(id)).sort();
+    let planned: BatchPlan | null = null;
+    let result: Persisted;
+    try {
+      result = await this.options.db.transaction(async (tx) => {
+        await this.adoptLockedState(tx, ids, now);
+        planned = this.plan(fixes, now);
+        return this.persist(tx, planned);
+      });
+    } catch (error) {
+      if (planned) this.rollback(planned);
+      throw error;
+    }
+    const plan = planned as unknown as BatchPlan;
+    this.afterCommit(plan, result);
+    return plan.outcomes;
+  }
+
+  /** Locks the devices' rows; a device another process wrote since takes the stored state (cluster mode). */
+  private async adoptLockedState(tx: Tx, ids: string[], now: Date): Promise<Set<string>> {
+    const current = new Set<string>();
+    if (ids.length === 0) return current;
+    const rows = await tx
+      .select({
+        id: devices.id,
+        revision: devices.revision,
+        lastSeenAt: devices.lastSeenAt,
+        lastFixAt: devices.lastFixAt,
+        latitude: devices.lastLatitude,
+        longitude: devices.lastLongitude,
+        battery: devices.lastBattery,
+        online: devices.online,
+        lowBatteryAlerted: devices.lowBatteryAlerted,
+        engineState: devices.engineState,
+      })
+      .from(devices)
+      .where(inArray(devices.id, ids))
+      .orderBy(devices.id)
+      .for('update');
     const engine = this.options.engine();
-    const before = new Map<string, TrackedDevice>();
-    const engineBefore = new Map<string, SavedDevice>();
+    for (const row of rows) {
+      const device = this.registry.get(row.id);
+      if (!device) continue;
+      if (device.revision !== row.revision) {
+        Object.assign(device, liveState(row, now.getTime()));
+        engine?.importDevice(row.id, row.engineState as PortableDevice | null);
+      }
+      current.add(row.id);
+    }
+    return current;
+  }
+
+  /** Runs the fixes through the devices' state, the engine and the monitors, in memory; nothing is written yet. */
+  private plan(fixes: Fix[], now: Date): BatchPlan {
+    const engine = this.options.engine();
     const keepApart = this.options.keepApart;
-    const keepApartBefore = new Map<number, SavedKeepApart>();
     const escorts = this.options.escorts;
-    const escortsBefore: { restore: () => void }[] = [];
     const savedEscortKeys = new Set<string>();
-    const rejoined: EscortEvent[] = [];
-    const rows: PositionRow[] = [];
-    const present: boolean[] = [];
-    const drafts: AlertDraft[] = [];
-    const events: GeofenceEvent[] = [];
-    const moved = new Set<TrackedDevice>();
-    const cameOnline = new Set<string>();
-    const alarms: { index: number; fix: Fix; device: TrackedDevice; at: Date }[] = [];
+    const plan: BatchPlan = {
+      fixes,
+      now,
+      before: new Map(),
+      engineBefore: new Map(),
+      keepApartBefore: new Map(),
+      escortsBefore: [],
+      rows: [],
+      present: [],
+      outcomes: [],
+      drafts: [],
+      events: [],
+      moved: new Set(),
+      cameOnline: new Set(),
+      alarms: [],
+      rejoined: [],
+      endedPairs: [],
+    };
+    const { before, engineBefore, keepApartBefore, escortsBefore, rows, present, drafts, events, moved, cameOnline, alarms, rejoined } = plan;
 
     for (const [index, fix] of fixes.entries()) {
       const device = this.registry.get(fix.deviceId);
@@ -399,59 +603,108 @@ export class TrackingService {
         if (!keepApartBefore.has(device.prisonerId)) keepApartBefore.set(device.prisonerId, keepApart.save(device.prisonerId));
         const name = `${displayName(device)} (#${device.prisonerId})`;
         const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name, lat: fix.latitude, lng: fix.longitude, at: effective });
-        for (const meeting of meetings) drafts.push(this.draft(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective));
+        for (const meeting of meetings) drafts.push({ ...this.draft(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective), claim: { keepApartPair: meeting.pairId } });
       }
     }
+    plan.endedPairs = keepApart?.takeEnded() ?? [];
+    plan.outcomes = present.map((p) => (p ? 'duplicate' : 'refused'));
+    return plan;
+  }
 
-    const outcomes: FixOutcome[] = present.map((p) => (p ? 'duplicate' : 'refused'));
-    // Sorted, so concurrent writers (the offline watcher) lock device rows in one order.
-    const states = [...before.keys()]
+  /** The batch's devices, sorted, so concurrent writers (the offline watcher) lock device rows in one order. */
+  private touched(plan: BatchPlan): TrackedDevice[] {
+    return [...plan.before.keys()]
       .sort()
       .map((id) => this.registry.get(id)!)
       .filter(Boolean);
-    const markStored = (fresh: Set<string>) => {
-      for (const [index, fix] of fixes.entries()) {
-        // The first copy of a fix in this batch is the stored one; later copies are duplicates.
-        if (present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) outcomes[index] = 'stored';
-      }
-    };
-    let stored: StoredAlert[] = [];
-    try {
-      if (drafts.length === 0 && events.length === 0 && alarms.length === 0 && cameOnline.size === 0 && rejoined.length === 0) {
-        // The common case, nothing to raise: one statement, one round trip.
-        markStored(await writeFixes(this.options.db, rows, states));
-      } else {
-        stored = await this.options.db.transaction(async (tx) => {
-          markStored(await writeFixes(tx, rows, states));
-          for (const { index, fix, device, at } of alarms) {
-            if (outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
-            const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
-            drafts.push(this.draft(device, 'Critical', fix.alarm!, text, at));
-          }
-          const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
-          await this.applyGeofenceEvents(tx, events, saved);
-          await endOpenAlerts(tx, [...cameOnline], 'offline', now);
-          await this.endUnescorted(tx, rejoined);
-          return saved;
-        });
-      }
-    } catch (error) {
-      // Nothing was stored: put the devices back as they were (in the engine too), so a retry is treated as new and
-      // raises what these fixes would have raised.
-      for (const [id, state] of before) {
-        const device = this.registry.get(id);
-        if (device) Object.assign(device, state);
-      }
-      if (engine) for (const [id, saved] of engineBefore) engine.restoreDevice(id, saved);
-      // Latest first, so a pair touched by both its prisoners ends as it was before the first of them.
-      if (keepApart) for (const [id, saved] of [...keepApartBefore].reverse()) keepApart.restore(id, saved);
-      for (const saved of escortsBefore.reverse()) saved.restore();
-      throw error;
-    }
+  }
 
-    for (const device of moved) this.live.moved(device);
-    this.announce(stored, drafts);
-    return outcomes;
+  private markStored(plan: BatchPlan, fresh: Set<string>): void {
+    for (const [index, fix] of plan.fixes.entries()) {
+      // The first copy of a fix in this batch is the stored one; later copies are duplicates.
+      if (plan.present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) plan.outcomes[index] = 'stored';
+    }
+  }
+
+  /** Stores the fixes, the device state, the alerts and the geofence states of a planned batch in one transaction. */
+  private async persist(tx: Tx, plan: BatchPlan): Promise<Persisted> {
+    const states = this.touched(plan);
+    this.markStored(plan, await writeFixes(tx, plan.rows, states));
+    for (const { index, fix, device, at } of plan.alarms) {
+      if (plan.outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
+      const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
+      plan.drafts.push(this.draft(device, 'Critical', fix.alarm!, text, at));
+    }
+    const clustered = !!this.options.cluster?.enabled;
+    const { drafts, events } = clustered ? await this.claimPairAlerts(tx, plan.drafts, plan.events) : plan;
+    const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+    await this.applyGeofenceEvents(tx, events, saved);
+    await endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
+    await this.endUnescorted(tx, plan.rejoined);
+    if (clustered) {
+      await this.releasePairs(tx, plan.endedPairs, plan.rejoined);
+      await this.writeRevisions(tx, states);
+    }
+    return { stored: saved, drafts };
+  }
+
+  /** Nothing was stored: the devices go back as they were (in the engine and monitors too), so a retry is new. */
+  private rollback(plan: BatchPlan): void {
+    for (const [id, state] of plan.before) {
+      const device = this.registry.get(id);
+      if (device) Object.assign(device, state);
+    }
+    const engine = this.options.engine();
+    if (engine) for (const [id, saved] of plan.engineBefore) engine.restoreDevice(id, saved);
+    // Latest first, so a pair touched by both its prisoners ends as it was before the first of them.
+    const keepApart = this.options.keepApart;
+    if (keepApart) for (const [id, saved] of [...plan.keepApartBefore].reverse()) keepApart.restore(id, saved);
+    for (const saved of plan.escortsBefore.reverse()) saved.restore();
+  }
+
+  private afterCommit(plan: BatchPlan, result: Persisted): void {
+    for (const device of plan.moved) this.live.moved(device);
+    this.announce(result.stored, result.drafts);
+    if (this.options.cluster?.enabled) this.options.cluster.sharePositions([...plan.moved].map(sharedPosition));
+  }
+
+  /**
+   * Cluster mode: a keep-apart meeting or a failed escort concerns two trackers that may report to two processes, so
+   * both may see it start. The pair's (or escort's) row decides: the first transaction to set its flag raises the
+   * alert; the other's draft is dropped. Geofence events keep pointing at their drafts.
+   */
+  private async claimPairAlerts(tx: Tx, drafts: AlertDraft[], events: GeofenceEvent[]): Promise<{ drafts: AlertDraft[]; events: GeofenceEvent[] }> {
+    if (!drafts.some((d) => d.claim)) return { drafts, events };
+    const kept: AlertDraft[] = [];
+    const moved = new Map<number, number>();
+    for (const [index, draft] of drafts.entries()) {
+      if (draft.claim && !(await claim(tx, draft.claim))) continue;
+      moved.set(index, kept.length);
+      kept.push(draft);
+    }
+    return { drafts: kept, events: events.map((e) => (e.kind === 'start' ? { ...e, draft: moved.get(e.draft)! } : e)) };
+  }
+
+  /** Meetings that ended and escorts together again may alert again next time (cluster mode's flags). */
+  private async releasePairs(tx: Tx, endedPairs: number[], rejoined: EscortEvent[]): Promise<void> {
+    if (endedPairs.length) await tx.execute(sql`update keep_apart_pairs set meeting = false where meeting and id = any(${sql.param(endedPairs)}::int[])`);
+    const escortIds = rejoined.map((e) => e.escortId);
+    if (escortIds.length) await tx.execute(sql`update escorts set unescorted = false where unescorted and id = any(${sql.param(escortIds)}::int[])`);
+  }
+
+  /** Cluster mode: the devices' new revision and engine memory, for the next process that takes one of their fixes. */
+  private async writeRevisions(tx: Tx, states: TrackedDevice[]): Promise<void> {
+    if (states.length === 0) return;
+    const engine = this.options.engine();
+    for (const device of states) device.revision += 1;
+    const portable = states.map((d) => {
+      const exported = engine?.exportDevice(d.id) ?? null;
+      return exported ? JSON.stringify(exported) : null;
+    });
+    await tx.execute(sql`
+      update devices as d set revision = v.rev, engine_state = v.state::jsonb
+      from unnest(${sql.param(states.map((d) => d.id))}::text[], ${sql.param(states.map((d) => d.revision))}::int[], ${sql.param(portable)}::text[]) as v(id, rev, state)
+      where d.id = v.id`);
   }
 
   /** A failing engine must not cost the fix: it is stored and shown, only its geofence check is lost (and logged). */
@@ -483,7 +736,7 @@ export class TrackingService {
         continue;
       }
       const device = this.registry.get(event.prisoner.deviceId);
-      if (device) drafts.push(this.draft(device, 'Critical', 'unescorted', escortAlertMessage(event), event.at));
+      if (device) drafts.push({ ...this.draft(device, 'Critical', 'unescorted', escortAlertMessage(event), event.at), claim: { escort: event.escortId } });
     }
   }
 
@@ -547,6 +800,7 @@ export class TrackingService {
   }
 
   private async markSilentDevices(now: Date): Promise<void> {
+    if (this.options.cluster?.enabled) return this.tickClustered(now);
     const silent: TrackedDevice[] = [];
     for (const device of this.registry.all()) {
       if (device.online && device.lastSeenAt !== null && now.getTime() - device.lastSeenAt > this.offlineMs) silent.push(device);
@@ -585,5 +839,67 @@ export class TrackingService {
       this.options.realtime.toBrowsers().emit('userDisconnected', device.id);
     }
     this.announce(stored, drafts);
+  }
+
+  /**
+   * Cluster mode (decision 036): the offline watcher runs on the leader only, from the database (where every process
+   * writes when it last heard each device). Dwell and schedule timers and escort separations run on every process,
+   * for the devices whose state it holds: a device's transition is taken only under its row lock and only if no other
+   * process has written the device since (its revision); an alert about two trackers goes through the pair's flag.
+   */
+  private async tickClustered(now: Date): Promise<void> {
+    if (this.options.cluster!.isLeader() && now.getTime() - this.startedAt > this.offlineMs) await this.markOfflineAsLeader(now);
+    const drafts: AlertDraft[] = [];
+    this.collectEscortEvents(this.options.escorts?.tick(now) ?? [], drafts, []);
+    let ticked: ReturnType<GeofenceEngineLike['tick']> = [];
+    try {
+      ticked = this.options.engine()?.tick(now) ?? [];
+    } catch (error) {
+      this.logEngineFailure(error);
+    }
+    if (drafts.length === 0 && ticked.length === 0) return;
+    const result = await this.options.db.transaction(async (tx) => {
+      const ids = ticked.map((t) => t.deviceId).filter((id) => this.registry.get(id)).sort();
+      const rows = ids.length ? await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update') : [];
+      const current = rows.filter((row) => this.registry.get(row.id)?.revision === row.revision).map((row) => this.registry.get(row.id)!);
+      const events: GeofenceEvent[] = [];
+      for (const { deviceId, transitions } of ticked) {
+        const device = current.find((d) => d.id === deviceId);
+        if (device) this.collectTransitions(device, transitions, drafts, events);
+      }
+      const claimed = await this.claimPairAlerts(tx, drafts, events);
+      const saved = await insertAlerts(tx, claimed.drafts.map((d) => d.alert));
+      await this.applyGeofenceEvents(tx, claimed.events, saved);
+      await this.writeRevisions(tx, current);
+      return { stored: saved, drafts: claimed.drafts };
+    });
+    this.announce(result.stored, result.drafts);
+  }
+
+  /** The leader: devices silent longer than DEVICE_OFFLINE_SECONDS by the database's record go offline, once. */
+  private async markOfflineAsLeader(now: Date): Promise<void> {
+    const cutoff = new Date(now.getTime() - this.offlineMs);
+    const result = await this.options.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.online, true), lt(devices.lastSeenAt, cutoff)))
+        .orderBy(devices.id)
+        .for('update');
+      if (rows.length === 0) return null;
+      const ids = rows.map((row) => row.id);
+      // The revision moves: the process that takes the device's next fix reads it as offline and ends the alert.
+      await tx
+        .update(devices)
+        .set({ online: false, revision: sql`${devices.revision} + 1` })
+        .where(inArray(devices.id, ids));
+      const silent = ids.map((id) => this.registry.get(id)).filter((d): d is TrackedDevice => !!d);
+      const drafts = silent.map((d) => this.draft(d, 'Warning', 'offline', `${displayName(d)}'s tracker is offline`, now));
+      return { ids, drafts, stored: await insertAlerts(tx, drafts.map((d) => d.alert)) };
+    });
+    if (!result) return;
+    await this.options.cluster!.changes.publish('devices-offline', { ids: result.ids });
+    for (const id of result.ids) this.options.realtime.toBrowsers().emit('userDisconnected', id);
+    this.announce(result.stored, result.drafts);
   }
 }

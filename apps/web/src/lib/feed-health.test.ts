@@ -18,6 +18,7 @@ const base: FeedSignals = {
   gaveUp: false,
   newestDataAt: null,
   currentAt: null,
+  partialSince: null,
 };
 
 describe('the feed state machine', () => {
@@ -45,6 +46,14 @@ describe('the feed state machine', () => {
       dataAsOf: T0 + 55_000,
       newestDataAt: T0 + 50_000,
     });
+  });
+
+  it('is partly live, and stale, while the server says the other processes of its cluster are not heard', () => {
+    const partial = { ...base, connected: true, currentAt: T0 + 9_000, partialSince: T0 + 5_000 };
+    expect(feedState(partial, T0 + 10_000)).toBe('partial');
+    expect(isStale('partial')).toBe(true);
+    // Complete as of the moment the other processes' events stopped arriving.
+    expect(feedHealthAt(partial, T0 + 10_000).dataAsOf).toBe(T0 + 5_000);
   });
 
   it('is lost at once when the client gave up reconnecting', () => {
@@ -128,6 +137,22 @@ describe('watchFeed', () => {
     stop();
     expect(listenerCount()).toBe(0);
     expect(getFeedHealth().state).toBe('connecting');
+  });
+
+  it('is partly live between clusterFeed interrupted and ok, and a new connection starts complete', () => {
+    vi.useFakeTimers({ now: T0 });
+    const { socket, emit } = fakeSocket();
+    const stop = watchFeed(socket);
+    emit('connect');
+    emit('clusterFeed', { otherProcesses: 'interrupted' });
+    expect(getFeedHealth()).toMatchObject({ state: 'partial', dataAsOf: T0 });
+    emit('clusterFeed', { otherProcesses: 'ok' });
+    expect(getFeedHealth()).toMatchObject({ state: 'live', dataAsOf: null });
+    emit('clusterFeed', { otherProcesses: 'interrupted' });
+    emit('disconnect', 'transport close');
+    emit('connect');
+    expect(getFeedHealth().state).toBe('live');
+    stop();
   });
 
   it('is lost at once when socket.io-client gives up', () => {

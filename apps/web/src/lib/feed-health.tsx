@@ -3,8 +3,13 @@
 // to watchFeed(); screens read useFeedHealth().
 import { useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
+import type { ClusterFeedEvent } from '@prison/shared';
 
-export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'lost';
+/**
+ * 'partial': connected, but the server says live events from the other processes of its cluster are not reaching it
+ * (Redis down, decision 036): what is shown may be missing other trackers' moves and alerts, so it is not "live".
+ */
+export type FeedState = 'connecting' | 'live' | 'partial' | 'reconnecting' | 'lost';
 
 /** Without a connection for longer than this, the feed is "lost" rather than "reconnecting". */
 export const LOST_AFTER_MS = 30_000;
@@ -28,6 +33,8 @@ export interface FeedSignals {
    * moment of a clean close (everything sent before it has arrived).
    */
   currentAt: number | null;
+  /** Since when the server has said the other processes' events are interrupted; null while they arrive. */
+  partialSince: number | null;
 }
 
 export interface FeedHealth {
@@ -40,7 +47,7 @@ export interface FeedHealth {
 
 /** The state machine, a pure function of what the socket said and the time. */
 export function feedState(signals: FeedSignals, now: number): FeedState {
-  if (signals.connected) return 'live';
+  if (signals.connected) return signals.partialSince === null ? 'live' : 'partial';
   if (signals.gaveUp) return 'lost';
   const since = signals.disconnectedAt ?? signals.openedAt;
   if (now - since > LOST_AFTER_MS) return 'lost';
@@ -52,14 +59,15 @@ export function feedHealthAt(signals: FeedSignals, now: number): FeedHealth {
   const known = [signals.currentAt, signals.newestDataAt].filter((t): t is number => t !== null);
   return {
     state,
-    dataAsOf: state === 'live' || known.length === 0 ? null : Math.max(...known),
+    // Partly live: complete as of the moment the other processes' events stopped arriving.
+    dataAsOf: state === 'partial' ? signals.partialSince : state === 'live' || known.length === 0 ? null : Math.max(...known),
     newestDataAt: signals.newestDataAt,
   };
 }
 
 /** Whether a screen must present its live data as not current. */
 export function isStale(state: FeedState): boolean {
-  return state === 'reconnecting' || state === 'lost';
+  return state === 'partial' || state === 'reconnecting' || state === 'lost';
 }
 
 // The store: one socket at a time (realtime.tsx). Packets only move the mutable times; listeners hear of a change of
@@ -71,6 +79,7 @@ const IDLE: FeedSignals = {
   gaveUp: false,
   newestDataAt: null,
   currentAt: null,
+  partialSince: null,
 };
 let signals: FeedSignals = { ...IDLE, openedAt: Date.now() };
 let snapshot: FeedHealth = feedHealthAt(signals, Date.now());
@@ -111,7 +120,8 @@ export function watchFeed(socket: WatchedSocket): () => void {
     if (DATA_EVENTS.has(event)) signals.newestDataAt = Date.now();
   };
   const onConnect = () => {
-    signals = { ...signals, connected: true, disconnectedAt: null, gaveUp: false, currentAt: Date.now() };
+    // A new connection starts complete; the server says at once if its cluster link is down.
+    signals = { ...signals, connected: true, disconnectedAt: null, gaveUp: false, currentAt: Date.now(), partialSince: null };
     recompute();
   };
   const onDisconnect = (reason: string) => {
@@ -122,12 +132,18 @@ export function watchFeed(socket: WatchedSocket): () => void {
     signals = { ...signals, connected: false, disconnectedAt: now, currentAt: clean ? now : signals.currentAt };
     recompute();
   };
+  const onClusterFeed = ({ otherProcesses }: ClusterFeedEvent) => {
+    if ((otherProcesses === 'interrupted') === (signals.partialSince !== null)) return;
+    signals = { ...signals, partialSince: otherProcesses === 'interrupted' ? Date.now() : null };
+    recompute();
+  };
   const onGaveUp = () => {
     signals = { ...signals, gaveUp: true };
     recompute();
   };
   socket.on('connect', onConnect);
   socket.on('disconnect', onDisconnect);
+  socket.on('clusterFeed', onClusterFeed);
   socket.onAny(onAny);
   socket.io.on('packet', heard);
   socket.io.on('ping', heard);
@@ -136,6 +152,7 @@ export function watchFeed(socket: WatchedSocket): () => void {
   return () => {
     socket.off('connect', onConnect);
     socket.off('disconnect', onDisconnect);
+    socket.off('clusterFeed', onClusterFeed);
     socket.offAny(onAny);
     socket.io.off('packet', heard);
     socket.io.off('ping', heard);

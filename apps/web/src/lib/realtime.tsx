@@ -52,6 +52,15 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           void queryClient.invalidateQueries({ queryKey: [topic] });
       connectedBefore = true;
     });
+    // The server's cluster link is back (decision 036): what the other processes sent meanwhile was lost; refetch it.
+    let partial = false;
+    next.on('clusterFeed', ({ otherProcesses }) => {
+      const wasPartial = partial;
+      partial = otherProcesses === 'interrupted';
+      if (!wasPartial || partial) return;
+      next.emit('requestSnapshot');
+      for (const topic of ['alerts', 'geofences', 'devices', 'overview']) void queryClient.invalidateQueries({ queryKey: [topic] });
+    });
     // The session ended (idle, expired, logged out, revoked, password changed, disabled): /login says why.
     next.on('sessionEnded', ({ message }) => leaveForLogin(message));
     next.on('serviceStatus', (status) => reportServerDatabaseStatus(status.database));

@@ -4,6 +4,7 @@ import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { SESSION_END_REASONS, SESSION_TTL_SECONDS, type SessionEndReason } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, sessions } from '../../db/schema';
+import { announceCacheChange } from '../../lib/cache-announcer';
 import { ShortLivedCache } from '../../lib/short-lived-cache';
 
 export interface AuthenticatedAdmin {
@@ -93,8 +94,15 @@ const liveSessions = new ShortLivedCache<LiveSession | { ended: SessionEndReason
   refreshAfterMs: 1_000,
 });
 
-export function sessionsChanged(): void {
+/** Drops this process's cached session lookups (also when another process announced a session change). */
+export function invalidateSessionCache(): void {
   liveSessions.invalidate();
+}
+
+/** After a session change's commit: this process's cache and, in a cluster, the other processes' (decision 036). */
+export function sessionsChanged(): void {
+  invalidateSessionCache();
+  announceCacheChange('sessions');
 }
 
 /** Runs a change that may end sessions, then drops the cached lookups (also when it failed midway). */

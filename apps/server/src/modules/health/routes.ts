@@ -5,11 +5,20 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../../lib/database-errors';
 /** Operator probes, outside /api/v1: liveness of the process and readiness of the database. */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const status = z.object({ status: z.string() });
+  // Cluster mode (decision 036): which process answered, whether it runs the singleton jobs, and whether its links to
+  // Redis (live fan-out between processes) and to the change feed are up. Redis down is degraded, not unready: this
+  // process still stores fixes, raises alerts and serves the API, so a balancer must keep sending it traffic.
+  const readiness = status.extend({
+    cluster: z
+      .object({ mode: z.literal('cluster'), node: z.string(), redis: z.enum(['up', 'down']), leader: z.boolean(), changeFeed: z.enum(['up', 'down']) })
+      .optional(),
+  });
   app.get('/healthz', { config: { public: true }, schema: { hide: true, response: { 200: status } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { public: true }, schema: { hide: true, response: { 200: status, 503: status } } }, async (_req, reply) => {
+  app.get('/readyz', { config: { public: true }, schema: { hide: true, response: { 200: readiness, 503: readiness } } }, async (_req, reply) => {
+    const cluster = app.cluster.status() ?? undefined;
     // The probe also tells open browsers at once when the database comes back (or goes).
-    if (await app.databaseHealth.probe()) return reply.status(200).send({ status: 'ready' });
-    return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'database unavailable' });
+    if (await app.databaseHealth.probe()) return reply.status(200).send({ status: 'ready', cluster });
+    return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'database unavailable', cluster });
   });
 };
 

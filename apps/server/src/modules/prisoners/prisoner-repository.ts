@@ -4,6 +4,7 @@ import type { Prisoner, PrisonerListQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, devices, prisoners, prisonerSearchText } from '../../db/schema';
 import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
+import { announceCacheChange } from '../../lib/cache-announcer';
 import { ShortLivedCache } from '../../lib/short-lived-cache';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
@@ -178,15 +179,23 @@ function listStatements(db: DbOrTx, shape: ListShape, limit: number): ListStatem
 /**
  * List totals and page anchors, cached per filter: counting 100,000 rows on every page view costs more than the page
  * itself. Every prisoner write in this process invalidates both after its commit (see ShortLivedCache for the
- * guarantees). A write by another process shows in the totals within 2 s, and moves page boundaries within 10 s:
- * anchors take a walk of the whole list to rebuild, and the rows on a page are read live anyway.
+ * guarantees). In a cluster the write is announced to the other processes, which drop theirs within milliseconds
+ * (decision 036); a write the announcement missed (the database CLI) shows in the totals within 2 s and moves page
+ * boundaries within 10 s: anchors take a walk of the whole list to rebuild, and the rows on a page are read live anyway.
  */
 const totals = new ShortLivedCache<number>(2_000, { refreshAfterMs: 1_000 });
 const anchors = new ShortLivedCache<Anchor[]>(10_000, { refreshAfterMs: 5_000 });
 
-export function prisonersChanged(): void {
+/** Drops this process's cached totals and anchors (also when another process announced a prisoner write). */
+export function invalidatePrisonerCaches(): void {
   totals.invalidate();
   anchors.invalidate();
+}
+
+/** After a prisoner write's commit: this process's caches and, in a cluster, the other processes'. */
+export function prisonersChanged(): void {
+  invalidatePrisonerCaches();
+  announceCacheChange('prisoners');
 }
 
 /** One page, newest first with a stable tie-break, and the total matching the same conditions. */

@@ -10,6 +10,7 @@ import { OutageBanner } from './service-banner';
 const INDICATOR: Record<FeedState, { text: string; dot: string }> = {
   connecting: { text: 'Connecting…', dot: 'bg-slate-300' },
   live: { text: 'Live', dot: 'bg-green-400' },
+  partial: { text: 'Partly live', dot: 'bg-amber-300' },
   reconnecting: { text: 'Reconnecting…', dot: 'bg-amber-300' },
   lost: { text: 'Feed lost', dot: 'bg-red-400' },
 };
@@ -54,7 +55,12 @@ export function FeedHealthBanner() {
   return (
     <div role="status" aria-live="polite" data-testid="feed-health-region">
       {isStale(state) &&
-        (state === 'reconnecting' ? (
+        (state === 'partial' ? (
+          <OutageBanner tone="amber" icon={<RefreshCw />} testId="feed-banner">
+            Live updates from the other servers are interrupted: trackers and alerts they receive may be missing here.
+            Complete <DataAsOf time={dataAsOf} />.
+          </OutageBanner>
+        ) : state === 'reconnecting' ? (
           <OutageBanner tone="amber" icon={<RefreshCw />} testId="feed-banner">
             Reconnecting… <DataAsOf time={dataAsOf} />
           </OutageBanner>

@@ -1,0 +1,129 @@
+// Cluster mode (issue 13, decision 036): REDIS_URL with DATABASE_URL lets several processes serve one prison.
+// `app.cluster` is what the rest of the server asks: which process this is, whether it runs the singleton jobs, the
+// shared change feed (PostgreSQL LISTEN/NOTIFY) and the positions other processes stored (through the Socket.IO
+// adapter's server-side events). Without REDIS_URL it answers for a single process: leader, changes applied locally,
+// nothing shared.
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { setCacheAnnouncer } from '../lib/cache-announcer';
+import { invalidateSessionCache } from '../modules/admin/session-service';
+import { invalidatePrisonerCaches } from '../modules/prisoners/prisoner-repository';
+import { ChangeFeed } from './change-feed';
+import { LeaderLease } from './leader';
+import { connectRedisAdapter, type RedisLink, type RedisState } from './redis-link';
+
+/** A device's state after a fix stored by one process, for the others' live maps and monitors. */
+export interface SharedPosition {
+  id: string;
+  revision: number;
+  lastSeenAt: number | null;
+  lastFixAt: number | null;
+  latitude: number;
+  longitude: number;
+  battery: number | null;
+  online: boolean;
+}
+
+export interface ClusterStatus {
+  mode: 'cluster';
+  node: string;
+  redis: RedisState;
+  leader: boolean;
+  changeFeed: 'up' | 'down';
+}
+
+export interface Cluster {
+  enabled: boolean;
+  node: string;
+  changes: ChangeFeed;
+  /** Runs the singleton jobs (always, for a single process). */
+  isLeader(): boolean;
+  /** Called when this process becomes the leader (never, for a single process: it always is). */
+  onBecomeLeader(handler: () => void): void;
+  /** For /readyz; null for a single process. */
+  status(): ClusterStatus | null;
+  /** Positions this process stored, for the other processes (nothing to do for a single process). */
+  sharePositions(positions: SharedPosition[]): void;
+  onSharedPositions(handler: (positions: SharedPosition[]) => void): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cluster: Cluster;
+  }
+}
+
+const POSITIONS_EVENT = 'positions';
+
+export function registerCluster(app: FastifyInstance): void {
+  const { REDIS_URL, DATABASE_URL } = app.config;
+  const enabled = !!REDIS_URL && !!DATABASE_URL;
+  const node = app.config.NODE_NAME ?? `${hostname()}:${process.pid}`;
+  const log = app.log.child({ module: 'cluster', node });
+  const changes = new ChangeFeed({
+    node,
+    connectionString: enabled ? DATABASE_URL : undefined,
+    notify: async (channel, payload) => {
+      await app.db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    },
+    log,
+  });
+  const leaderHandlers: (() => void)[] = [];
+  const leader = enabled
+    ? new LeaderLease({ connectionString: DATABASE_URL!, log, onChange: (isLeader) => isLeader && leaderHandlers.forEach((handler) => handler()) })
+    : null;
+  const io = app.realtime.io;
+  let redis: RedisLink | null = null;
+  const positionHandlers: ((positions: SharedPosition[]) => void)[] = [];
+
+  if (enabled) {
+    // Module-level caches: this process's write is announced; another's drops this process's copy.
+    setCacheAnnouncer((kind) => void changes.announce(kind));
+    changes.on('prisoners', () => invalidatePrisonerCaches());
+    changes.on('sessions', () => invalidateSessionCache());
+    changes.onResync(() => {
+      invalidatePrisonerCaches();
+      invalidateSessionCache();
+    });
+    redis = connectRedisAdapter(io, REDIS_URL!, log, (state) => {
+      // Only this process's own browsers: each process reports its own link.
+      app.realtime.toLocalBrowsers().emit('clusterFeed', { otherProcesses: state === 'up' ? 'ok' : 'interrupted' });
+    });
+    app.realtime.onBrowserConnect((socket) => {
+      if (redis?.state() === 'down') socket.emit('clusterFeed', { otherProcesses: 'interrupted' });
+    });
+    io.on(POSITIONS_EVENT, (positions: SharedPosition[]) => {
+      for (const handler of positionHandlers) handler(positions);
+    });
+  }
+
+  const cluster: Cluster = {
+    enabled,
+    node,
+    changes,
+    isLeader: () => (leader ? leader.isLeader() : true),
+    onBecomeLeader: (handler) => leaderHandlers.push(handler),
+    status: () =>
+      enabled
+        ? { mode: 'cluster', node, redis: redis?.state() ?? 'down', leader: leader?.isLeader() ?? false, changeFeed: changes.connected ? 'up' : 'down' }
+        : null,
+    sharePositions: (positions) => {
+      if (enabled && positions.length > 0 && redis?.state() === 'up') io.serverSideEmit(POSITIONS_EVENT, positions);
+    },
+    onSharedPositions: (handler) => positionHandlers.push(handler),
+  };
+  app.decorate('cluster', cluster);
+
+  app.addHook('onReady', async () => {
+    await changes.start();
+    await leader?.start();
+    if (enabled) log.info('cluster mode: PostgreSQL for state and the leader lock, Redis for live fan-out');
+  });
+  app.addHook('onClose', async () => {
+    if (enabled) setCacheAnnouncer(null);
+    await leader?.stop();
+    await changes.stop();
+    await redis?.close();
+  });
+}

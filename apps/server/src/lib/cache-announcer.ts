@@ -1,0 +1,15 @@
+// Some caches live at module level (list totals and page anchors, session lookups), outside any app. In cluster mode
+// (decision 036) their invalidation must reach the other processes too: the cluster plugin installs the announcer,
+// and without a cluster announcing does nothing.
+export type CacheKind = 'prisoners' | 'sessions';
+
+let announcer: ((kind: CacheKind) => void) | null = null;
+
+export function setCacheAnnouncer(next: ((kind: CacheKind) => void) | null): void {
+  announcer = next;
+}
+
+/** Tells the other processes of a cluster that this process has just invalidated a cache of this kind. */
+export function announceCacheChange(kind: CacheKind): void {
+  announcer?.(kind);
+}
