@@ -1,11 +1,12 @@
 // bench/cluster: the server as separate processes (scripts/cluster.mjs, the code of `npm run cluster`) on PostgreSQL,
 // 10,000 devices and 1,000 geofences, OsmAnd single-fix requests from wrk (a C load generator; osmand.lua: a random
 // device per request, a fresh timestamp, some requests alert probes), a logged-in browser socket (deltas, as the web
-// app) on each process. Three runs in one go, each printed beside the first:
+// app) on each process. Four runs in one go, each printed beside the first:
 //   (a) 1 process, no balancer (the baseline: one server with PostgreSQL, as today);
 //   (b) 1 process behind HAProxy (deploy/haproxy.cfg.template): what the balancer costs;
-//   (c) N processes behind HAProxy in cluster mode (REDIS_URL): fixes/s, alert latency to the browser on the OTHER
-//       process, CPU per fix.
+//   (c1) 1 process behind HAProxy in cluster mode (REDIS_URL): what cluster mode itself costs;
+//   (c) N processes behind HAProxy in cluster mode: fixes/s, alert latency to the browser on the OTHER process, CPU
+//       per fix.
 // Alert latency: from the fix's send time (its timestamp, the wall clock when wrk made the request) to its showAlert.
 // With several processes each alert reaches each browser; the one on the process that evaluated the fix has it first
 // (a local emit), so the later of the sockets is the other process: that latency is the one reported, an upper
@@ -75,6 +76,9 @@ interface Scenario {
 const SCENARIOS: Scenario[] = [
   { label: '(a) 1 process, no balancer', processes: 1, balancer: false, redisUrl: null },
   { label: '(b) 1 process, HAProxy', processes: 1, balancer: true, redisUrl: null },
+  // Cluster mode on one process: what the row lock, the shared positions and the change feed cost, apart from a
+  // second process.
+  { label: '(c1) 1 process, HAProxy, Redis', processes: 1, balancer: true, redisUrl: REDIS_URL },
   { label: `(c) ${PROCESSES} processes, HAProxy, Redis`, processes: PROCESSES, balancer: true, redisUrl: REDIS_URL },
 ];
 
@@ -272,12 +276,13 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const storedBefore = await storedFixes(client);
     const pids = cluster.nodes.map((n) => n.pid);
-    const nodeCpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const nodeCpuBefore = pids.map(cpuMs);
     const haproxyCpuBefore = cluster.haproxy ? cpuMs(cluster.haproxy.pid) : 0;
     measuringFrom = Date.now();
     log(`${scenario.label}: ${CONNECTIONS} wrk connections for ${SECONDS} s to ${cluster.osmandUrl}`);
     const result = await wrk(cluster.osmandUrl, SECONDS);
-    const nodeCpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - nodeCpuBefore;
+    const perNodeCpu = pids.map((pid, k) => cpuMs(pid) - nodeCpuBefore[k]!);
+    const nodeCpu = perNodeCpu.reduce((sum, ms) => sum + ms, 0);
     const haproxyCpu = cluster.haproxy ? cpuMs(cluster.haproxy.pid) - haproxyCpuBefore : 0;
     // The alerts of the last fixes are still on their way, and the batched writer may hold the last fixes briefly.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -299,7 +304,8 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
     toOwn.sort((a, b) => a - b);
     log(
       `${scenario.label}: ${acked.toLocaleString('en-US')} fixes acknowledged (${result.non2xx} refused, ${result.socketErrors} socket errors), ` +
-        `${stored.toLocaleString('en-US')} stored; ${received.size} alerts seen, ${missing} missing on some browser, ${doubled} shown twice`,
+        `${stored.toLocaleString('en-US')} stored; ${received.size} alerts seen, ${missing} missing on some browser, ${doubled} shown twice; ` +
+        `CPU ${cluster.nodes.map((n, k) => `${n.name} ${(perNodeCpu[k]! / 1000).toFixed(1)} s`).join(', ')}`,
     );
     return {
       fixesPerSecond: acked / (result.durationUs / 1e6),
