@@ -33,9 +33,8 @@ export function haproxyConfig(options) {
   const apiServers = options.nodes
     .map((n) => `    server ${n.name} ${n.address}:${n.port} check cookie ${n.name}`)
     .join('\n');
-  const osmandServers = options.nodes
-    .map((n) => `    server ${n.name} ${n.address}:${n.osmandPort} track app/${n.name}`)
-    .join('\n');
+  const osmandServers = (checked) =>
+    options.nodes.map((n) => `    server ${n.name} ${n.address}:${n.osmandPort} track ${checked}/${n.name}`).join('\n');
   const fields = {
     BIND: options.host,
     PORT: String(options.port),
@@ -43,7 +42,8 @@ export function haproxyConfig(options) {
     STATS_BIND: '127.0.0.1',
     STATS_PORT: String(options.statsPort),
     API_SERVERS: apiServers,
-    OSMAND_SERVERS: osmandServers,
+    OSMAND_SERVERS: osmandServers('app'),
+    OSMAND_ALIVE_SERVERS: osmandServers('app_alive'),
   };
   return readFileSync(TEMPLATE, 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (whole, name) => {
     if (!(name in fields)) throw new Error(`${TEMPLATE}: unknown field ${whole}`);

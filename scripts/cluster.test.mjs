@@ -20,6 +20,7 @@ describe('haproxyConfig', () => {
       // In backend app and in backend app_alive, pinned by its cookie; the OsmAnd server follows the app's check.
       expect(config.split(`server ${node.name} 127.0.0.1:${node.port} check cookie ${node.name}`)).toHaveLength(3);
       expect(config).toContain(`server ${node.name} 127.0.0.1:${node.osmandPort} track app/${node.name}`);
+      expect(config).toContain(`server ${node.name} 127.0.0.1:${node.osmandPort} track app_alive/${node.name}`);
     }
     expect(config).toContain('balance url_param id check_post');
     expect(config).toContain('cookie SERVERID insert indirect nocache');
