@@ -282,6 +282,11 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  // `npm run cluster` killed (npm does not pass SIGTERM on): stop too, instead of running on unseen.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown(0);
+  }, 1_000).unref();
   cluster = await startCluster({
     processes,
     host: values.host,
