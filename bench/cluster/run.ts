@@ -10,7 +10,8 @@
 // Alert latency: from the fix's send time (its timestamp, the wall clock when wrk made the request) to its showAlert.
 // With several processes each alert reaches each browser; the one on the process that evaluated the fix has it first
 // (a local emit), so the later of the sockets is the other process: that latency is the one reported, an upper
-// bound of it. An alert missing on some browser, or shown twice on one, is counted.
+// bound of it. An alert missing on some browser, or shown twice on one, is counted, and so is a geofence alert stored
+// for a fix sent while measuring but shown on no browser, or stored twice.
 //
 //   npm run cluster -w @prison/bench -- [--seconds 15] [--connections 64] [--processes 2] [--devices 10000]
 //        [--geofences 1000]
@@ -227,6 +228,8 @@ interface RunResult {
   timed: number;
   missing: number;
   doubled: number;
+  alertsNotShown: number;
+  alertsStoredTwice: number;
   nodeCpuUsPerFix: number;
   haproxyCpuUsPerFix: number;
 }
@@ -281,12 +284,21 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
     measuringFrom = Date.now();
     log(`${scenario.label}: ${CONNECTIONS} wrk connections for ${SECONDS} s to ${cluster.osmandUrl}`);
     const result = await wrk(cluster.osmandUrl, SECONDS);
+    const measuredUntil = Date.now();
     const perNodeCpu = pids.map((pid, k) => cpuMs(pid) - nodeCpuBefore[k]!);
     const nodeCpu = perNodeCpu.reduce((sum, ms) => sum + ms, 0);
     const haproxyCpu = cluster.haproxy ? cpuMs(cluster.haproxy.pid) - haproxyCpuBefore : 0;
     // The alerts of the last fixes are still on their way, and the batched writer may hold the last fixes briefly.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const stored = (await storedFixes(client)) - storedBefore;
+    // The geofence alerts of the fixes sent while measuring, as stored: each must have been shown, none stored twice.
+    const alertRows = await client.query<{ stored: number; twice: number }>(
+      `select count(*)::int as stored, (count(*) - count(distinct (device_id, geofence_id, timestamp)))::int as twice
+       from alerts where kind = 'geofence' and timestamp >= to_timestamp($1 / 1000.0) and timestamp < to_timestamp($2 / 1000.0)`,
+      [measuringFrom, measuredUntil],
+    );
+    const { stored: alertsStored, twice: alertsStoredTwice } = alertRows.rows[0]!;
+    const shownInWindow = [...received.keys()].filter((key) => Number(key.split('|')[1]) < measuredUntil).length;
     for (const socket of sockets) socket.disconnect();
     if (exits.length > 0) throw new Error(`${scenario.label}: ${exits.join(', ')}`);
 
@@ -305,6 +317,7 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
     log(
       `${scenario.label}: ${acked.toLocaleString('en-US')} fixes acknowledged (${result.non2xx} refused, ${result.socketErrors} socket errors), ` +
         `${stored.toLocaleString('en-US')} stored; ${received.size} alerts seen, ${missing} missing on some browser, ${doubled} shown twice; ` +
+        `${alertsStored} geofence alerts stored (${alertsStoredTwice} twice), ${shownInWindow} of them shown; ` +
         `CPU ${cluster.nodes.map((n, k) => `${n.name} ${(perNodeCpu[k]! / 1000).toFixed(1)} s`).join(', ')}`,
     );
     return {
@@ -318,6 +331,8 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
       timed: received.size,
       missing,
       doubled,
+      alertsNotShown: Math.max(0, alertsStored - shownInWindow),
+      alertsStoredTwice,
       nodeCpuUsPerFix: (nodeCpu * 1000) / Math.max(1, acked),
       haproxyCpuUsPerFix: (haproxyCpu * 1000) / Math.max(1, acked),
     };
@@ -376,6 +391,7 @@ async function main() {
     figures.push(
       { name: `${scenario.label}: alerts timed`, value: r.timed, unit: 'alerts' },
       { name: `${scenario.label}: alerts missing on a browser / shown twice`, value: r.missing + r.doubled, unit: 'alerts', target: '0' },
+      { name: `${scenario.label}: alerts stored but shown nowhere / stored twice`, value: r.alertsNotShown + r.alertsStoredTwice, unit: 'alerts', target: '0' },
       { name: `${scenario.label}: server CPU per fix (all processes)`, value: r.nodeCpuUsPerFix, unit: 'µs', baseline: baseline(base.nodeCpuUsPerFix) },
     );
     if (scenario.balancer) figures.push({ name: `${scenario.label}: HAProxy CPU per fix`, value: r.haproxyCpuUsPerFix, unit: 'µs' });
