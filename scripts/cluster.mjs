@@ -121,9 +121,8 @@ async function waitReady(url, child, name, timeoutMs = 120_000) {
 }
 
 /**
- * Starts N server processes (node-1 first: every process migrates the database at start, and drizzle's migrator
- * takes no lock, so two processes migrating an empty database at once would both try to create the same tables),
- * then HAProxy in front of them.
+ * Starts N server processes (node-1 first, so its demo seeding, with --demo, is done before the others serve; starting
+ * together would be safe too: migrations run under an advisory lock), then HAProxy in front of them.
  * @param {{ processes: number, host?: string, port?: number, osmandPort?: number, statsPort?: number,
  *   nodePort?: number, nodeOsmandPort?: number, databaseUrl: string, redisUrl?: string | null, demo?: boolean,
  *   balancer?: boolean, env?: Record<string, string>, write?: (line: string) => void,
