@@ -13,6 +13,10 @@ export default defineConfig({
         test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'], environment: 'node' },
       },
       {
+        // scripts/cluster.mjs: the HAProxy configuration it writes (deploy/haproxy.cfg.template).
+        test: { name: 'scripts', root: 'scripts', include: ['**/*.test.mjs'], environment: 'node' },
+      },
+      {
         test: {
           name: 'server',
           root: 'apps/server',

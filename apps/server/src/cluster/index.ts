@@ -11,7 +11,7 @@ import { invalidateSessionCache } from '../modules/admin/session-service';
 import { invalidatePrisonerCaches } from '../modules/prisoners/prisoner-repository';
 import { ChangeFeed } from './change-feed';
 import { LeaderLease } from './leader';
-import { connectRedisAdapter, type RedisLink, type RedisState } from './redis-link';
+import { channelPrefix, connectRedisAdapter, type RedisLink, type RedisState } from './redis-link';
 
 /** A device's state after a fix stored by one process, for the others' live maps and monitors. */
 export interface SharedPosition {
@@ -86,7 +86,7 @@ export function registerCluster(app: FastifyInstance): void {
       invalidatePrisonerCaches();
       invalidateSessionCache();
     });
-    redis = connectRedisAdapter(io, REDIS_URL!, log, (state) => {
+    redis = connectRedisAdapter(io, REDIS_URL!, channelPrefix(DATABASE_URL!), log, (state) => {
       // Only this process's own browsers: each process reports its own link.
       app.realtime.toLocalBrowsers().emit('clusterFeed', { otherProcesses: state === 'up' ? 'ok' : 'interrupted' });
     });

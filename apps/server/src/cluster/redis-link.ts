@@ -19,6 +19,19 @@ class Publisher extends Redis {
   }
 }
 
+/**
+ * The adapter also unsubscribes without handling a failure (at close, or while Redis is down): dropped here too.
+ * Subscriptions are queued while disconnected and restored by ioredis after a reconnect.
+ */
+class Subscriber extends Redis {
+  override unsubscribe(...args: unknown[]): Promise<unknown> {
+    return (super.unsubscribe as (...a: unknown[]) => Promise<unknown>)(...args).catch(() => 0);
+  }
+  override punsubscribe(...args: unknown[]): Promise<unknown> {
+    return (super.punsubscribe as (...a: unknown[]) => Promise<unknown>)(...args).catch(() => 0);
+  }
+}
+
 export type RedisState = 'up' | 'down';
 
 export interface RedisLink {
@@ -26,9 +39,24 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
+/**
+ * The adapter's channel prefix: a cluster is the set of processes sharing one database, so processes of another prison
+ * (or a test) on the same Redis never hear this one's events.
+ */
+export function channelPrefix(databaseUrl: string): string {
+  let database = '';
+  try {
+    database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  } catch {
+    // not a URL (a libpq key=value string): one prefix for all
+  }
+  return `prison:${database || 'default'}`;
+}
+
 export function connectRedisAdapter(
   io: RealtimeServer,
   url: string,
+  prefix: string,
   log: FastifyBaseLogger,
   onChange: (state: RedisState) => void,
 ): RedisLink {
@@ -41,7 +69,7 @@ export function connectRedisAdapter(
   };
   const pub = new Publisher(url, options);
   // The subscriber must queue its SUBSCRIBE commands until it is connected; ioredis subscribes again after a reconnect.
-  const sub = new Redis(url, { ...options, enableOfflineQueue: true });
+  const sub = new Subscriber(url, { ...options, enableOfflineQueue: true });
   let current: RedisState = 'down';
   const update = () => {
     const next: RedisState = pub.status === 'ready' && sub.status === 'ready' ? 'up' : 'down';
@@ -56,12 +84,12 @@ export function connectRedisAdapter(
     // Reported through the state; the error itself repeats on every retry.
     client.on('error', (error: Error) => log.debug({ err: error }, 'redis'));
   }
-  io.adapter(createAdapter(pub, sub, { requestsTimeout: 2_000 }));
+  io.adapter(createAdapter(pub, sub, { key: prefix, requestsTimeout: 2_000 }));
   return {
     state: () => current,
     close: async () => {
-      pub.disconnect();
-      sub.disconnect();
+      // QUIT after what is pending (the adapter's unsubscribes at io.close), then the connection ends.
+      await Promise.all([sub.quit().catch(() => sub.disconnect()), pub.quit().catch(() => pub.disconnect())]);
     },
   };
 }

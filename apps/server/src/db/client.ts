@@ -49,6 +49,10 @@ export function fromPglite(client: PGlite): Database {
   };
 }
 
+/** Advisory lock keys of the application (any constants nothing else uses; the leader's is in cluster/leader.ts). */
+export const MIGRATION_LOCK_KEY = 7_300_101;
+export const FIRST_ADMIN_LOCK_KEY = 7_300_102;
+
 export function fromPostgres(connectionString: string, poolSize = 10): Database {
   // A connection that cannot be opened within 5 s fails (503 to the client) instead of queueing requests forever.
   const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5_000 });
@@ -63,7 +67,19 @@ export function fromPostgres(connectionString: string, poolSize = 10): Database 
   return {
     db: nodeDb as unknown as Db,
     kind: 'postgres',
-    migrate: () => migratePg(nodeDb, { migrationsFolder }),
+    migrate: async () => {
+      // Several processes of a cluster may start at once: one migrates at a time, the others then find nothing to do.
+      // The lock on a connection of its own: the pool may hold a single connection, which the migrator needs.
+      const lock = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+      lock.on('error', () => undefined);
+      await lock.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(nodeDb, { migrationsFolder });
+      } finally {
+        await lock.end().catch(() => undefined); // ending the session releases the lock
+      }
+    },
     ping: async () => (await pool.query('select 1 as ok')).rows.length === 1,
     close: () => pool.end(),
   };

@@ -636,15 +636,14 @@ export class TrackingService {
       plan.drafts.push(this.draft(device, 'Critical', fix.alarm!, text, at));
     }
     const clustered = !!this.options.cluster?.enabled;
+    // Ends before starts: a pair that parted and met again within this batch alerts again, as on one process.
+    if (clustered) await this.releasePairs(tx, plan.endedPairs, plan.rejoined);
     const { drafts, events } = clustered ? await this.claimPairAlerts(tx, plan.drafts, plan.events) : plan;
     const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
     await this.applyGeofenceEvents(tx, events, saved);
     await endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
     await this.endUnescorted(tx, plan.rejoined);
-    if (clustered) {
-      await this.releasePairs(tx, plan.endedPairs, plan.rejoined);
-      await this.writeRevisions(tx, states);
-    }
+    if (clustered) await this.writeRevisions(tx, states);
     return { stored: saved, drafts };
   }
 

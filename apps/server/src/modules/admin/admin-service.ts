@@ -1,7 +1,7 @@
 // Admin accounts: creation, password reset, and the first admin at start.
 import { randomBytes } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { count, eq, sql } from 'drizzle-orm';
+import { FIRST_ADMIN_LOCK_KEY, type DbOrTx } from '../../db/client';
 import { adminRecoveryCodes, admins, loginThrottle } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { checkNewPassword, hashPassword, newPasswordProblem } from './password';
@@ -59,13 +59,17 @@ export async function ensureFirstAdmin(
   db: DbOrTx,
   env: { username?: string; password?: string },
 ): Promise<{ created: boolean; username?: string; generatedPassword?: string }> {
-  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(admins);
-  if (n > 0) return { created: false };
-  const username = env.username?.trim() || 'admin';
-  const generatedPassword = env.password ? undefined : generatePassword();
-  // A weak ADMIN_PASSWORD stops the start with the reason, rather than leaving a guessable first account.
-  const problem = env.password ? newPasswordProblem(env.password, username) : null;
-  if (problem) throw new Error(`ADMIN_PASSWORD ${problem} (the password rule: docs/decisions/013-login-totp-passwords.md)`);
-  await createAdmin(db, { username, name: username === 'admin' ? 'Administrator' : username, password: env.password ?? generatedPassword! });
-  return { created: true, username, generatedPassword };
+  // Processes of a cluster starting together: one looks and creates at a time.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_KEY})`);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(admins);
+    if (n > 0) return { created: false };
+    const username = env.username?.trim() || 'admin';
+    // A weak ADMIN_PASSWORD stops the start with the reason, rather than leaving a guessable first account.
+    const problem = env.password ? newPasswordProblem(env.password, username) : null;
+    if (problem) throw new Error(`ADMIN_PASSWORD ${problem} (the password rule: docs/decisions/013-login-totp-passwords.md)`);
+    const generatedPassword = env.password ? undefined : generatePassword();
+    await createAdmin(tx, { username, name: username === 'admin' ? 'Administrator' : username, password: env.password ?? generatedPassword! });
+    return { created: true, username, generatedPassword };
+  });
 }
