@@ -53,9 +53,13 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     await admin.connect();
     await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
     await admin.end();
+    for (const node of ['one', 'two']) nodes.push(await startNode(node));
+  }, 60_000);
+
+  async function startNode(node: string): Promise<Node> {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    for (const node of ['one', 'two']) {
+    {
       const database = fromPostgres(url.toString(), 5);
       const app = await buildApp({
         config: testConfig({ DATABASE_URL: url.toString(), REDIS_URL: `redis://${REDIS.host}:${REDIS.port}`, NODE_NAME: node }),
@@ -64,15 +68,16 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
       });
       await app.ready();
       if (node === 'one') await createAdmin(database.db, TEST_ADMIN);
+      await app.tracking.checkSilence(); // the leader's first tick (adopting what a former instance left)
       const login = await app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username: TEST_ADMIN.username, password: TEST_ADMIN.password } });
       const cookie = `${AUTH_COOKIE}=${login.json<{ token: string }>().token}`;
-      nodes.push({
+      return {
         app,
         database,
         api: (method, path, body) => app.inject({ method: method as 'GET', url: `${API_PREFIX}${path}`, payload: body as Record<string, unknown>, headers: { cookie } }),
-      });
+      };
     }
-  }, 60_000);
+  }
 
   afterAll(async () => {
     for (const node of nodes) {
@@ -197,6 +202,23 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     await submit(two(), dd, 5_001, t + 1_000); // the next fix on process two, which takes over the running dwell
     await settle();
     // Both processes' timers run past the dwell; only process two still holds the device's latest state.
+    await Promise.all([one().app.tracking.checkSilence(new Date(t + 40_000)), two().app.tracking.checkSilence(new Date(t + 40_000))]);
+    expect(await ofKind('geofence', p)).toBe(1);
+  });
+
+  it('the timers of a process that is gone are adopted by the leader: its running dwell still raises, once', async () => {
+    const third = await startNode('three');
+    const p = await prisoner('Jo');
+    const dd = await device({ prisoner_id: p });
+    const [lat, lng] = at(9_000);
+    const fence = { geofence_id: `dwell-${++counter}`, name: 'Far yard', shape: 'Circle', type: 'Positive', alert_type: 'Warning', radius: 100, center_lat: lat, center_lng: lng, dwell_seconds: 30 };
+    expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+    await settle();
+    const t = Date.now() - 60_000;
+    await submit(third, dd, 9_000, t); // the dwell starts on process three
+    // Process three goes away (its connections close, as with kill -9) before the dwell runs out.
+    await third.app.close();
+    await third.database.close();
     await Promise.all([one().app.tracking.checkSilence(new Date(t + 40_000)), two().app.tracking.checkSilence(new Date(t + 40_000))]);
     expect(await ofKind('geofence', p)).toBe(1);
   });

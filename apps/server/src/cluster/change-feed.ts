@@ -34,6 +34,8 @@ export interface ChangeFeedOptions {
   node: string;
   /** PostgreSQL to listen on; none: a single process. */
   connectionString?: string;
+  /** The listening connection's application_name: marks this process instance alive (cluster/index.ts). */
+  applicationName?: string;
   /** Sends a notification (through the app's pool). */
   notify?: (channel: string, payload: string) => Promise<void>;
   log: FastifyBaseLogger;
@@ -113,7 +115,7 @@ export class ChangeFeed {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 5_000, application_name: this.options.applicationName });
     client.on('error', (error) => this.lost(error));
     client.on('end', () => this.lost(null));
     client.on('notification', (message) => {

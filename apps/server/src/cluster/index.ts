@@ -3,6 +3,7 @@
 // shared change feed (PostgreSQL LISTEN/NOTIFY) and the positions other processes stored (through the Socket.IO
 // adapter's server-side events). Without REDIS_URL it answers for a single process: leader, changes applied locally,
 // nothing shared.
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
@@ -36,6 +37,14 @@ export interface ClusterStatus {
 export interface Cluster {
   enabled: boolean;
   node: string;
+  /**
+   * This process instance (the node name and a random part, new at every start): the application_name of its
+   * long-lived PostgreSQL connections, so the leader can tell which instances are alive (`liveInstances`), and the
+   * writer recorded in `devices.engine_node`.
+   */
+  instance: string;
+  /** The instances connected to the database now. */
+  liveInstances(): Promise<string[]>;
   changes: ChangeFeed;
   /** Runs the singleton jobs (always, for a single process). */
   isLeader(): boolean;
@@ -55,15 +64,18 @@ declare module 'fastify' {
 }
 
 const POSITIONS_EVENT = 'positions';
+const INSTANCE_PREFIX = 'prison:';
 
 export function registerCluster(app: FastifyInstance): void {
   const { REDIS_URL, DATABASE_URL } = app.config;
   const enabled = !!REDIS_URL && !!DATABASE_URL;
   const node = app.config.NODE_NAME ?? `${hostname()}:${process.pid}`;
+  const instance = `${INSTANCE_PREFIX}${node.slice(0, 40)}:${randomBytes(4).toString('hex')}`;
   const log = app.log.child({ module: 'cluster', node });
   const changes = new ChangeFeed({
     node,
     connectionString: enabled ? DATABASE_URL : undefined,
+    applicationName: instance,
     notify: async (channel, payload) => {
       await app.db.execute(sql`select pg_notify(${channel}, ${payload})`);
     },
@@ -71,7 +83,7 @@ export function registerCluster(app: FastifyInstance): void {
   });
   const leaderHandlers: (() => void)[] = [];
   const leader = enabled
-    ? new LeaderLease({ connectionString: DATABASE_URL!, log, onChange: (isLeader) => isLeader && leaderHandlers.forEach((handler) => handler()) })
+    ? new LeaderLease({ connectionString: DATABASE_URL!, log, applicationName: instance, onChange: (isLeader) => isLeader && leaderHandlers.forEach((handler) => handler()) })
     : null;
   const io = app.realtime.io;
   let redis: RedisLink | null = null;
@@ -101,6 +113,13 @@ export function registerCluster(app: FastifyInstance): void {
   const cluster: Cluster = {
     enabled,
     node,
+    instance,
+    liveInstances: async () => {
+      const result = (await app.db.execute(
+        sql`select distinct application_name as name from pg_stat_activity where datname = current_database() and application_name like ${`${INSTANCE_PREFIX}%`}`,
+      )) as unknown as { rows: { name: string }[] };
+      return result.rows.map((row) => row.name);
+    },
     changes,
     isLeader: () => (leader ? leader.isLeader() : true),
     onBecomeLeader: (handler) => leaderHandlers.push(handler),

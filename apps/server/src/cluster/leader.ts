@@ -12,6 +12,7 @@ export const LEADER_TRY_MS = 2_000;
 export interface LeaderLeaseOptions {
   connectionString: string;
   log: FastifyBaseLogger;
+  applicationName?: string;
   /** Called when this process becomes the leader or stops being it. */
   onChange?: (leader: boolean) => void;
   tryEveryMs?: number;
@@ -53,7 +54,7 @@ export class LeaderLease {
     this.trying = true;
     try {
       if (!this.client) {
-        const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 5_000 });
+        const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 5_000, application_name: this.options.applicationName });
         client.on('error', () => this.drop(client));
         client.on('end', () => this.drop(client));
         await client.connect();

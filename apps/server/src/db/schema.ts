@@ -112,8 +112,13 @@ export const devices = pgTable('devices', {
   revision: integer('revision').notNull().default(0),
   /** Cluster mode: the geofence engine's memory of this device (dwell, edges, running violations), portable. */
   engineState: jsonb('engine_state'),
+  /**
+   * Cluster mode: the process instance that wrote `engine_state` last, which runs the device's timers (dwell, schedule
+   * ends). When that instance is gone, the leader adopts the device.
+   */
+  engineNode: text('engine_node'),
   createdAt: createdAt(),
-});
+}, (t) => [index('devices_engine_node_idx').on(t.engineNode)]);
 
 /**
  * What the free-text prisoner search (`q`) reads: full name, nationality and cell in one lower-case text, so one

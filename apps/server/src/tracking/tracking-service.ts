@@ -2,7 +2,7 @@
 // engine, raises and stores alerts in the same transaction, then fans positions and alerts out to browsers.
 // All writes run one after another on a single lane, so the in-memory device state and the database agree.
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { FixOutcome } from '@prison/shared';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import type { DatabaseHealth } from '../lib/database-health';
@@ -44,7 +44,7 @@ export interface TrackingOptions {
   /** Escorts on live positions (decision 035); none: no unescorted alerts. */
   escorts?: EscortMonitor;
   /** Cluster mode (decision 036): device row locks, shared positions, the leader's offline watcher. */
-  cluster?: Pick<Cluster, 'enabled' | 'isLeader' | 'sharePositions' | 'changes'>;
+  cluster?: Pick<Cluster, 'enabled' | 'isLeader' | 'sharePositions' | 'changes' | 'instance' | 'liveInstances'>;
 }
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
@@ -225,6 +225,8 @@ export class TrackingService {
 
   async start(): Promise<void> {
     await this.registry.load(this.options.db, Date.now());
+    // Cluster mode: this process's engine starts empty, so every device's first fix here takes the stored state.
+    if (this.options.cluster?.enabled) for (const device of this.registry.all()) device.revision = -1;
     this.live.start();
     // Checked several times per threshold, so an offline device is reported within about a quarter of it late.
     const every = Math.min(5000, Math.max(200, this.offlineMs / 4));
@@ -701,7 +703,7 @@ export class TrackingService {
       return exported ? JSON.stringify(exported) : null;
     });
     await tx.execute(sql`
-      update devices as d set revision = v.rev, engine_state = v.state::jsonb
+      update devices as d set revision = v.rev, engine_state = v.state::jsonb, engine_node = ${this.options.cluster?.instance ?? null}
       from unnest(${sql.param(states.map((d) => d.id))}::text[], ${sql.param(states.map((d) => d.revision))}::int[], ${sql.param(portable)}::text[]) as v(id, rev, state)
       where d.id = v.id`);
   }
@@ -847,7 +849,10 @@ export class TrackingService {
    * process has written the device since (its revision); an alert about two trackers goes through the pair's flag.
    */
   private async tickClustered(now: Date): Promise<void> {
-    if (this.options.cluster!.isLeader() && now.getTime() - this.startedAt > this.offlineMs) await this.markOfflineAsLeader(now);
+    if (this.options.cluster!.isLeader()) {
+      if (now.getTime() - this.startedAt > this.offlineMs) await this.markOfflineAsLeader(now);
+      await this.adoptOrphans();
+    }
     const drafts: AlertDraft[] = [];
     this.collectEscortEvents(this.options.escorts?.tick(now) ?? [], drafts, []);
     let ticked: ReturnType<GeofenceEngineLike['tick']> = [];
@@ -873,6 +878,50 @@ export class TrackingService {
       return { stored: saved, drafts: claimed.drafts };
     });
     this.announce(result.stored, result.drafts);
+  }
+
+  /**
+   * The leader: devices whose state was last written by a process instance that is gone (killed, or restarted as a new
+   * instance) are taken over here, so their timers (a dwell running out, a schedule window closing) still fire, within
+   * one tick of the loss. Under the row lock and only at the revision read, so a device another process has just
+   * written stays with it.
+   */
+  private async adoptOrphans(): Promise<void> {
+    const cluster = this.options.cluster!;
+    const alive = await cluster.liveInstances();
+    if (!alive.includes(cluster.instance)) return; // this process's own marker connection is down: judge nothing
+    const engine = this.options.engine();
+    const now = Date.now();
+    await this.options.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({
+          id: devices.id,
+          revision: devices.revision,
+          lastSeenAt: devices.lastSeenAt,
+          lastFixAt: devices.lastFixAt,
+          latitude: devices.lastLatitude,
+          longitude: devices.lastLongitude,
+          battery: devices.lastBattery,
+          online: devices.online,
+          lowBatteryAlerted: devices.lowBatteryAlerted,
+          engineState: devices.engineState,
+        })
+        .from(devices)
+        .where(and(isNotNull(devices.engineNode), notInArray(devices.engineNode, alive)))
+        .orderBy(devices.id)
+        .for('update', { skipLocked: true });
+      if (rows.length === 0) return;
+      const adopted: string[] = [];
+      for (const row of rows) {
+        const device = this.registry.get(row.id);
+        if (!device) continue;
+        Object.assign(device, liveState(row, now));
+        engine?.importDevice(row.id, row.engineState as PortableDevice | null);
+        adopted.push(row.id);
+      }
+      if (adopted.length) await tx.update(devices).set({ engineNode: cluster.instance }).where(inArray(devices.id, adopted));
+      this.options.log.info({ devices: adopted.length }, 'adopted the devices of a process instance that is gone');
+    });
   }
 
   /** The leader: devices silent longer than DEVICE_OFFLINE_SECONDS by the database's record go offline, once. */
