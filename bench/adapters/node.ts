@@ -87,7 +87,7 @@ process.on('message', (command: Command) => {
   if (command.type === 'emit') {
     const start = now();
     void emitAll(command.phase, command.count, command.rate, command.keepTimes).then((sentAt) =>
-      send({ type: 'emitted', phase: command.phase, sentAt, seconds: (now() - start) / 1_000 }),
+      send({ type: 'emitted', phase: command.phase, startedAt: start, sentAt, seconds: (now() - start) / 1_000 }),
     );
   } else {
     io.close();

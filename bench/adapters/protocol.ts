@@ -7,7 +7,7 @@ export type Command =
   | { type: 'emit'; phase: number; count: number; rate: number; keepTimes: boolean }
   | { type: 'close' };
 
-export type Reply = { type: 'ready' } | { type: 'emitted'; phase: number; sentAt: number[]; seconds: number };
+export type Reply = { type: 'ready' } | { type: 'emitted'; phase: number; startedAt: number; sentAt: number[]; seconds: number };
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable between processes of one machine. */
 export const now = () => performance.timeOrigin + performance.now();

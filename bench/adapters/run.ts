@@ -9,7 +9,9 @@
 //   3. a Redis restart: while A emits 100 events/s, redis-server is killed (SIGKILL) and started again on the same
 //      port 2 s later (no persistence: the stream goes with it). Per window (emitted before the kill, while Redis was
 //      down, after it is back): lost, duplicated, delayed over 1 s on B's client; how long after Redis is back the
-//      first fresh event reaches B; the longest silence on B; and what A's own client (a local emit) gets meanwhile;
+//      first fresh event reaches B; the longest silence on B; and what A's own client (a local emit) gets meanwhile.
+//      The same while Redis stays up but the receiving connections (subscribers, stream readers) are cut (CLIENT
+//      KILL), as a network blip of one process would: the case the streams adapter is made for;
 //   4. Redis memory after --memory-events events (the stream is trimmed to ~10,000 entries; pub/sub keeps none).
 // Pub/sub uses the app's own connectRedisAdapter (apps/server/src/cluster/redis-link.ts: a publisher without offline
 // queue whose failed publishes are dropped, a subscriber with one). Streams is run as its README shows (ioredis
@@ -47,8 +49,8 @@ const REDIS_PORT = Number(process.env.BENCH_ADAPTERS_REDIS_PORT ?? 6396);
 const REDIS_URL = `redis://127.0.0.1:${REDIS_PORT}`;
 const PREFIX = 'bench-adapters';
 const RESTART_RATE = 100;
-const RESTART_SECONDS = 12;
-const KILL_AT_MS = 2_000;
+const RESTART_SECONDS = 8;
+const INTERRUPT_AT_MS = 2_000;
 const DOWN_MS = 2_000;
 /** An event that arrives later than this after its emit counts as delayed. */
 const DELAYED_MS = 1_000;
@@ -79,6 +81,22 @@ async function killRedis(): Promise<void> {
   child.kill('SIGKILL');
   await exited;
   redisProcess = null;
+}
+
+/**
+ * Cuts the connections that receive (pub/sub subscribers, stream readers blocked in XREAD) of both servers while
+ * Redis stays up, as a network blip of one process would: ioredis reconnects them at the app's pace (0.5 s).
+ */
+async function cutReaders(): Promise<void> {
+  const control = new Redis(REDIS_URL);
+  const list = (await control.client('LIST')) as string;
+  for (const line of list.split('\n')) {
+    const id = /\bid=(\d+)/.exec(line)?.[1];
+    const flags = /\bflags=(\S+)/.exec(line)?.[1] ?? '';
+    const cmd = /\bcmd=(\S+)/.exec(line)?.[1] ?? '';
+    if (id && (flags.includes('P') || cmd === 'xread')) await control.client('KILL', 'ID', id);
+  }
+  await control.quit();
 }
 
 async function redisMemory(): Promise<{ usedBytes: number; streamEntries: number; streamBytes: number }> {
@@ -114,7 +132,7 @@ class ServerNode {
     return new Promise((resolve) => this.pending.push(resolve));
   }
 
-  async emit(phase: number, count: number, rate: number, keepTimes = true): Promise<{ sentAt: number[]; seconds: number }> {
+  async emit(phase: number, count: number, rate: number, keepTimes = true): Promise<{ startedAt: number; sentAt: number[]; seconds: number }> {
     const reply = this.next();
     this.child.send({ type: 'emit', phase, count, rate, keepTimes } satisfies Command);
     const emitted = await reply;
@@ -207,6 +225,64 @@ function delivery(receivers: Receiver[], emitted: number) {
   return { lost, duplicated, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1)! };
 }
 
+/**
+ * A emits RESTART_RATE events/s for RESTART_SECONDS; INTERRUPT_AT_MS in, `interrupt` breaks Redis and says when it was
+ * broken and when it answered again. Per window (emitted before, while down, after): lost, duplicated and delayed on
+ * B's client, lost on A's own; then how long until a fresh event reached B, the longest silence, the latest arrivals.
+ */
+async function interruption(
+  label: string,
+  phase: number,
+  a: ServerNode,
+  onA: Receiver,
+  onB: Receiver,
+  put: (name: string, value: number, unit: string) => void,
+  interrupt: () => Promise<{ downAt: number; upAt: number }>,
+): Promise<void> {
+  onB.reset(phase);
+  onA.reset(phase);
+  const count = RESTART_RATE * RESTART_SECONDS;
+  const start = now();
+  const emitting = a.emit(phase, count, RESTART_RATE, true);
+  await sleep(INTERRUPT_AT_MS);
+  const { downAt, upAt } = await interrupt();
+  const { sentAt } = await emitting;
+  await settle([onB, onA], count);
+  const windows =
+    upAt > downAt
+      ? [
+          { name: 'emitted before the kill', from: start - 1, to: downAt },
+          { name: 'emitted while Redis was down', from: downAt, to: upAt },
+          { name: 'emitted after Redis was back', from: upAt, to: Infinity },
+        ]
+      : [
+          { name: 'emitted before the cut', from: start - 1, to: downAt },
+          { name: 'emitted after the cut', from: downAt, to: Infinity },
+        ];
+  /** Per event, its latest arrival on B. */
+  const onBLatency = new Map<number, number>();
+  onB.seqs.forEach((seq, i) => onBLatency.set(seq, Math.max(onBLatency.get(seq) ?? 0, onB.arrivals[i]! - sentAt[seq]!)));
+  if (upAt > downAt) put(`${label}: Redis down (SIGKILL -> answering PING again)`, upAt - downAt, 'ms');
+  for (const w of windows) {
+    const seqs = sentAt.flatMap((at, seq) => (at >= w.from && at < w.to ? [seq] : []));
+    put(`${label}, ${w.name}`, seqs.length, 'events');
+    put(`${label}, ${w.name}: lost on B`, seqs.filter((s) => !onB.counts.has(s)).length, 'events');
+    put(`${label}, ${w.name}: duplicated on B`, seqs.filter((s) => (onB.counts.get(s) ?? 0) > 1).length, 'events');
+    put(`${label}, ${w.name}: delayed > ${DELAYED_MS / 1000} s on B`, seqs.filter((s) => (onBLatency.get(s) ?? 0) > DELAYED_MS).length, 'events');
+    put(`${label}, ${w.name}: lost on A's own client`, seqs.filter((s) => !onA.counts.has(s)).length, 'events');
+  }
+  if (upAt > downAt) {
+    const fresh = onB.seqs.flatMap((seq, i) => (sentAt[seq]! >= upAt ? [onB.arrivals[i]!] : []));
+    put(`${label}: Redis back -> first fresh event on B`, fresh.length ? Math.min(...fresh) - upAt : Number.NaN, 'ms');
+  }
+  const sortedArrivals = [...onB.arrivals].sort((x, y) => x - y);
+  let silence = 0;
+  for (let i = 1; i < sortedArrivals.length; i++) silence = Math.max(silence, sortedArrivals[i]! - sortedArrivals[i - 1]!);
+  put(`${label}: longest silence on B`, silence, 'ms');
+  put(`${label}: latest arrival on B`, Math.max(...onB.latencies), 'ms');
+  put(`${label}: latest arrival on A's own client`, Math.max(...onA.latencies), 'ms');
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // One adapter
 
@@ -243,12 +319,12 @@ async function measure(kind: AdapterKind, full: boolean): Promise<Results> {
 
     log(`${kind}: ${EVENTS} events in a burst, 1 client on B`);
     onB.reset(++phase);
-    const burst = await a.emit(phase, EVENTS, 0, true);
+    const burst = await a.emit(phase, EVENTS, 0, false);
     await settle([onB], EVENTS);
     d = delivery([onB], EVENTS);
     put(`burst of ${EVENTS}: p50`, d.p50, 'ms');
     put(`burst of ${EVENTS}: p99`, d.p99, 'ms');
-    put(`burst of ${EVENTS}: delivered per second`, EVENTS / ((Math.max(...onB.arrivals) - burst.sentAt[0]!) / 1_000), 'events/s');
+    put(`burst of ${EVENTS}: delivered per second`, EVENTS / ((Math.max(...onB.arrivals) - burst.startedAt) / 1_000), 'events/s');
     put(`burst of ${EVENTS}: lost + duplicated`, d.lost + d.duplicated, 'events');
 
     log(`${kind}: ${EVENTS} events at ${RATE}/s, ${CLIENTS} clients on B`);
@@ -270,52 +346,30 @@ async function measure(kind: AdapterKind, full: boolean): Promise<Results> {
     const flood = await a.emit(phase, MEMORY_EVENTS, 0, false);
     await settle([onB], MEMORY_EVENTS, 5_000);
     const memory = await redisMemory();
-    put(`${MEMORY_EVENTS} events: delivered per second`, MEMORY_EVENTS / flood.seconds, 'events/s');
-    put(`${MEMORY_EVENTS} events: lost + duplicated`, delivery([onB], MEMORY_EVENTS).lost + delivery([onB], MEMORY_EVENTS).duplicated, 'events');
+    const flooded = delivery([onB], MEMORY_EVENTS);
+    put(`${MEMORY_EVENTS} events: delivered per second`, MEMORY_EVENTS / ((Math.max(...onB.arrivals) - flood.startedAt) / 1_000), 'events/s');
+    put(`${MEMORY_EVENTS} events: lost + duplicated`, flooded.lost + flooded.duplicated, 'events');
     put(`${MEMORY_EVENTS} events: Redis used_memory growth`, (memory.usedBytes - memoryBefore.usedBytes) / 1024 / 1024, 'MiB');
     put(`${MEMORY_EVENTS} events: entries kept in Redis`, memory.streamEntries, 'entries');
     put(`${MEMORY_EVENTS} events: the stream's own size`, memory.streamBytes / 1024 / 1024, 'MiB');
   }
 
-  log(`${kind}: Redis killed at ${KILL_AT_MS / 1000} s and back ${DOWN_MS / 1000} s later, A emits ${RESTART_RATE}/s`);
-  ++phase;
-  onB.reset(phase);
-  onA.reset(phase);
-  const count = RESTART_RATE * RESTART_SECONDS;
-  const emitting = a.emit(phase, count, RESTART_RATE, true);
-  const start = now();
-  await sleep(KILL_AT_MS);
-  const killedAt = now();
-  await killRedis();
-  await sleep(DOWN_MS);
-  await startRedis();
-  const upAt = now();
-  const { sentAt } = await emitting;
-  await settle([onB, onA], count, 5_000);
-  const downSeconds = (upAt - killedAt) / 1000;
-  const windows = [
-    { name: 'emitted before the kill', from: start - 1, to: killedAt },
-    { name: `emitted while Redis was down (${downSeconds.toFixed(1)} s)`, from: killedAt, to: upAt },
-    { name: 'emitted after Redis was back', from: upAt, to: Infinity },
-  ];
-  for (const w of windows) {
-    const seqs = sentAt.flatMap((at, seq) => (at >= w.from && at < w.to ? [seq] : []));
-    const onBLatency = new Map<number, number>();
-    onB.seqs.forEach((seq, i) => onBLatency.set(seq, Math.max(onBLatency.get(seq) ?? 0, onB.arrivals[i]! - sentAt[seq]!)));
-    put(`restart, ${w.name}`, seqs.length, 'events');
-    put(`restart, ${w.name}: lost on B`, seqs.filter((s) => !onB.counts.has(s)).length, 'events');
-    put(`restart, ${w.name}: duplicated on B`, seqs.filter((s) => (onB.counts.get(s) ?? 0) > 1).length, 'events');
-    put(`restart, ${w.name}: delayed > ${DELAYED_MS / 1000} s on B`, seqs.filter((s) => (onBLatency.get(s) ?? 0) > DELAYED_MS).length, 'events');
-    put(`restart, ${w.name}: lost on A's own client`, seqs.filter((s) => !onA.counts.has(s)).length, 'events');
+  if (full) {
+    log(`${kind}: the Redis connections of the subscribers / stream readers cut (CLIENT KILL), Redis up, ${RESTART_RATE}/s`);
+    await interruption('connection cut', ++phase, a, onA, onB, put, async () => {
+      const cutAt = now();
+      await cutReaders();
+      return { downAt: cutAt, upAt: cutAt };
+    });
   }
-  const freshAfterUp = onB.seqs.flatMap((seq, i) => (sentAt[seq]! >= upAt ? [onB.arrivals[i]!] : []));
-  put('restart: Redis back -> first fresh event on B', freshAfterUp.length ? Math.min(...freshAfterUp) - upAt : Number.NaN, 'ms');
-  const sortedArrivals = [...onB.arrivals].sort((x, y) => x - y);
-  let silence = 0;
-  for (let i = 1; i < sortedArrivals.length; i++) silence = Math.max(silence, sortedArrivals[i]! - sortedArrivals[i - 1]!);
-  put('restart: longest silence on B', silence, 'ms');
-  put('restart: latest arrival on B', Math.max(...onB.latencies), 'ms');
-  put("restart: latest arrival on A's own client", Math.max(...onA.latencies), 'ms');
+  log(`${kind}: Redis killed at ${INTERRUPT_AT_MS / 1000} s and back ${DOWN_MS / 1000} s later, A emits ${RESTART_RATE}/s`);
+  await interruption('restart', ++phase, a, onA, onB, put, async () => {
+    const downAt = now();
+    await killRedis();
+    await sleep(DOWN_MS);
+    await startRedis();
+    return { downAt, upAt: now() };
+  });
 
   onA.socket.disconnect();
   onB.socket.disconnect();
