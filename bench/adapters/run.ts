@@ -247,7 +247,7 @@ async function interruption(
   await sleep(INTERRUPT_AT_MS);
   const { downAt, upAt } = await interrupt();
   const { sentAt } = await emitting;
-  await settle([onB, onA], count);
+  await settle([onB, onA], count, 2_000);
   const windows =
     upAt > downAt
       ? [
