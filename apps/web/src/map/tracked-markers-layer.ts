@@ -2,6 +2,7 @@
 // markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
 import L from 'leaflet';
 import { LABEL_MIN_ZOOM, MARKER_COLOURS, MARKER_LEVELS, type MarkerLevel } from './marker-style';
+import { blit, spritePixels, type SpritePixels } from './sprite-pixels';
 
 export const GLIDE_MS = 1000;
 const RADIUS = 7;
@@ -78,55 +79,6 @@ function markerSprite(fill: string, ratio: number, shape: MarkerShape = 'dot'): 
   return sprite;
 }
 
-/**
- * A sprite as pixel lists, for drawing thousands of markers straight into one ImageData: in software rendering
- * (no GPU) one drawImage per marker costs about 5 µs, writing the pixels ourselves far less.
- */
-interface SpritePixels {
-  size: number;
-  /** Opaque pixels: position in the sprite and colour as one 32-bit word. */
-  opaqueX: Int16Array;
-  opaqueY: Int16Array;
-  opaqueColour: Uint32Array;
-  /** Anti-aliased edge pixels, blended over what is below: x, y, r, g, b, a per pixel. */
-  edge: Int16Array;
-  /** The same edge pixels as words, written as they are where nothing is below (most of the time). */
-  edgeColour: Uint32Array;
-}
-
-function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
-  const size = sprite.width;
-  const image = sprite.getContext('2d')!.getImageData(0, 0, size, size);
-  const words = new Uint32Array(image.data.buffer);
-  const ox: number[] = [];
-  const oy: number[] = [];
-  const oc: number[] = [];
-  const edge: number[] = [];
-  const edgeColour: number[] = [];
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const i = y * size + x;
-      const alpha = image.data[i * 4 + 3]!;
-      if (alpha === 255) {
-        ox.push(x);
-        oy.push(y);
-        oc.push(words[i]!);
-      } else if (alpha > 0) {
-        edge.push(x, y, image.data[i * 4]!, image.data[i * 4 + 1]!, image.data[i * 4 + 2]!, alpha);
-        edgeColour.push(words[i]!);
-      }
-    }
-  }
-  return {
-    size,
-    opaqueX: Int16Array.from(ox),
-    opaqueY: Int16Array.from(oy),
-    opaqueColour: Uint32Array.from(oc),
-    edge: Int16Array.from(edge),
-    edgeColour: Uint32Array.from(edgeColour),
-  };
-}
-
 /** Above this many markers the layer writes pixels itself instead of calling drawImage per marker. */
 const PIXEL_PATH_THRESHOLD = 1500;
 /** At most this many labels per frame (only markers in view are labelled, and only from LABEL_MIN_ZOOM on). */
@@ -157,6 +109,8 @@ export class TrackedMarkersLayer extends L.Layer {
   /** Escorts (decision 035): a line between each pair of markers, both present. */
   private links: [string, string][] = [];
   private frameImage: ImageData | null = null;
+  /** The frame's pixels as 32-bit words (a view of frameImage). */
+  private frameWords: Int32Array | null = null;
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
   private stale = false;
@@ -507,9 +461,9 @@ export class TrackedMarkersLayer extends L.Layer {
       const staffByLevel = {} as Record<MarkerLevel, Sprite>;
       for (const level of MARKER_LEVELS) {
         const sprite = markerSprite(MARKER_COLOURS[level], ratio);
-        byLevel[level] = { canvas: sprite, pixels: spritePixels(sprite) };
+        byLevel[level] = { canvas: sprite, pixels: pixelsOf(sprite) };
         const staffSprite = markerSprite(MARKER_COLOURS[level], ratio, 'staff');
-        staffByLevel[level] = { canvas: staffSprite, pixels: spritePixels(staffSprite) };
+        staffByLevel[level] = { canvas: staffSprite, pixels: pixelsOf(staffSprite) };
       }
       this.sprites = { ratio, byLevel, staffByLevel };
     }
@@ -535,13 +489,14 @@ export class TrackedMarkersLayer extends L.Layer {
     const height = canvas.height;
     const usePixels = this.markers.size > this.pixelPathThreshold;
     let image: ImageData | null = null;
-    let words: Uint32Array | null = null;
+    let words: Int32Array | null = null;
     if (usePixels) {
       if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
         this.frameImage = ctx.createImageData(width, height);
+        this.frameWords = new Int32Array(this.frameImage.data.buffer);
       }
       image = this.frameImage;
-      words = new Uint32Array(image.data.buffer);
+      words = this.frameWords!;
       words.fill(0);
     } else {
       ctx.clearRect(0, 0, width, height);
@@ -557,7 +512,7 @@ export class TrackedMarkersLayer extends L.Layer {
       const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
       if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
       const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
-      if (image && words) blit(image, words, sprite.pixels, x, y);
+      if (words) blit(words, width, height, sprite.pixels, x, y);
       else ctx.drawImage(sprite.canvas, x, y);
       if (labelled && marker.label && labelled.length < MAX_LABELS) {
         labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
@@ -603,33 +558,7 @@ function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
   return canvas;
 }
 
-/** Copies a sprite into the frame at (x, y), clipped to the frame, blending its anti-aliased edge. */
-function blit(image: ImageData, words: Uint32Array, sprite: SpritePixels, x: number, y: number): void {
-  const { width, height, data } = image;
-  const inside = x >= 0 && y >= 0 && x + sprite.size <= width && y + sprite.size <= height;
-  const { opaqueX, opaqueY, opaqueColour, edge, edgeColour } = sprite;
-  for (let i = 0; i < opaqueX.length; i++) {
-    const px = x + opaqueX[i]!;
-    const py = y + opaqueY[i]!;
-    if (!inside && (px < 0 || py < 0 || px >= width || py >= height)) continue;
-    words[py * width + px] = opaqueColour[i]!;
-  }
-  for (let i = 0; i < edge.length; i += 6) {
-    const px = x + edge[i]!;
-    const py = y + edge[i + 1]!;
-    if (!inside && (px < 0 || py < 0 || px >= width || py >= height)) continue;
-    const at = (py * width + px) * 4;
-    const da = data[at + 3]! / 255;
-    if (da === 0) {
-      words[py * width + px] = edgeColour[i / 6]!;
-      continue;
-    }
-    const sa = edge[i + 5]! / 255;
-    const keep = da * (1 - sa);
-    const outA = sa + keep;
-    data[at] = (edge[i + 2]! * sa + data[at]! * keep) / outA;
-    data[at + 1] = (edge[i + 3]! * sa + data[at + 1]! * keep) / outA;
-    data[at + 2] = (edge[i + 4]! * sa + data[at + 2]! * keep) / outA;
-    data[at + 3] = outA * 255;
-  }
+function pixelsOf(sprite: HTMLCanvasElement): SpritePixels {
+  const image = sprite.getContext('2d')!.getImageData(0, 0, sprite.width, sprite.height);
+  return spritePixels(image.data, sprite.width);
 }
