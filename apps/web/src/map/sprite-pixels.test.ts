@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blend, blit, spritePixels } from './sprite-pixels';
+import { blend, blit, blitAll, spritePixels } from './sprite-pixels';
 
 const SIZE = 18;
 
@@ -50,7 +50,7 @@ describe('sprite pixels', () => {
       const x = Math.floor(random() * (width + 2 * SIZE)) - SIZE;
       const y = Math.floor(random() * (height + 2 * SIZE)) - SIZE;
       const which = i % 3;
-      blit(words, width, height, pixels[which]!, x, y);
+      blit(words, width, 0, height, pixels[which]!, x, y);
       reference(slow, width, height, sprites[which]!, x, y);
     }
     let largest = 0;
@@ -59,6 +59,27 @@ describe('sprite pixels', () => {
     // Something was drawn, and both colours and edges are in it.
     expect(words.some((word) => word >>> 24 === 255)).toBe(true);
     expect(words.some((word) => word >>> 24 > 0 && word >>> 24 < 255)).toBe(true);
+  });
+
+  it('draws band by band exactly as marker by marker', () => {
+    const width = 300;
+    const height = 200;
+    const pixels = [dotSprite(220, 38, 38), dotSprite(37, 99, 235)].map((rgba) => spritePixels(rgba, SIZE));
+    const count = 2000;
+    const markers = new Int32Array(count * 3);
+    let seed = 11;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let i = 0; i < count; i++) {
+      markers[i * 3] = Math.floor(random() * (width + SIZE)) - SIZE + 1;
+      markers[i * 3 + 1] = Math.floor(random() * (height + SIZE)) - SIZE + 1;
+      markers[i * 3 + 2] = i % 2;
+    }
+    const banded = new Int32Array(width * height);
+    blitAll(banded, width, height, pixels, markers, count);
+    const oneByOne = new Int32Array(width * height);
+    for (let i = 0; i < count; i++) blit(oneByOne, width, 0, height, pixels[markers[i * 3 + 2]!]!, markers[i * 3]!, markers[i * 3 + 1]!);
+    expect(banded.some((word) => word !== 0)).toBe(true);
+    expect(banded.findIndex((word, i) => word !== oneByOne[i])).toBe(-1);
   });
 
   it('keeps opaque runs and translucent edge pixels apart', () => {

@@ -2,7 +2,9 @@
 // markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
 import L from 'leaflet';
 import { LABEL_MIN_ZOOM, MARKER_COLOURS, MARKER_LEVELS, type MarkerLevel } from './marker-style';
-import { blit, spritePixels, type SpritePixels } from './sprite-pixels';
+import { strokeEscortLines } from './escort-lines';
+import type { PixelWorkerReply, PixelWorkerRequest } from './marker-pixels-protocol';
+import { blitAll, spritePixels, type SpritePixels } from './sprite-pixels';
 
 export const GLIDE_MS = 1000;
 const RADIUS = 7;
@@ -89,6 +91,10 @@ const MAX_LABEL_SPRITES = 5000;
 interface Sprite {
   canvas: HTMLCanvasElement;
   pixels: SpritePixels;
+  /** Its bitmap (not premultiplied), for the pixel worker. */
+  rgba: Uint8ClampedArray;
+  /** Its place in the list the pixel worker is given. */
+  index: number;
 }
 
 /** The popup of one marker: the layer fills the name and detail; `extra` is for the page (React renders into it). */
@@ -105,12 +111,36 @@ export class TrackedMarkersLayer extends L.Layer {
   private popupId: string | null = null;
   /** Zoom at which marker positions are projected to world pixels; reprojected when the zoom changes. */
   private projectionZoom: number | null = null;
-  private sprites: { ratio: number; byLevel: Record<MarkerLevel, Sprite>; staffByLevel: Record<MarkerLevel, Sprite> } | null = null;
+  private sprites: {
+    ratio: number;
+    byLevel: Record<MarkerLevel, Sprite>;
+    staffByLevel: Record<MarkerLevel, Sprite>;
+    /** The pixels of every sprite by index (the order the pixel worker is given too). */
+    list: SpritePixels[];
+  } | null = null;
   /** Escorts (decision 035): a line between each pair of markers, both present. */
   private links: [string, string][] = [];
   private frameImage: ImageData | null = null;
   /** The frame's pixels as 32-bit words (a view of frameImage). */
   private frameWords: Int32Array | null = null;
+  /** Above the pixel threshold the markers are drawn by a worker on a canvas of its own (marker-pixels.worker.ts). */
+  private worker: Worker | null = null;
+  private workerFailed = false;
+  private pixelCanvas: HTMLCanvasElement | null = null;
+  /** Nothing on the worker's canvas (so nothing to clear when the layer draws on the main thread again). */
+  private pixelCanvasBlank = true;
+  private workerBusy = false;
+  private workerFrameId = 0;
+  /** Where the frame in the worker was drawn for: its canvas moves there when the frame is shown. */
+  private workerFrameAt: L.Point | null = null;
+  private workerSpriteRatio = 0;
+  /** Reused between frames (and lent to the worker while it draws). */
+  private markerBuffer = new Int32Array(0);
+  private linkBuffer = new Float32Array(0);
+  /** Frames of markers drawn so far, on either thread (the benchmark counts them). */
+  framesDrawn = 0;
+  /** Told each time the worker has drawn a frame, with how long it took (the benchmark records it). */
+  onPixelFrame: ((drawMs: number) => void) | null = null;
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
   private stale = false;
@@ -323,39 +353,31 @@ export class TrackedMarkersLayer extends L.Layer {
     cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.closeMarkerPopup();
+    this.stopWorker();
     this.canvas?.remove();
     this.canvas = null;
     this.projectionZoom = null;
     return this;
   }
 
-  /**
-   * Escort lines, drawn behind the markers already on the canvas ('destination-over'). The canvas counts them in
-   * `data-escort-lines` (the e2e test's hook).
-   */
-  private drawLinks(ctx: CanvasRenderingContext2D, now: number, ratio: number, offsetX: number, offsetY: number): void {
-    let drawn = 0;
-    if (this.links.length > 0) {
-      ctx.save();
-      ctx.globalCompositeOperation = 'destination-over';
-      ctx.lineWidth = 3 * ratio;
-      ctx.strokeStyle = '#1d4ed8';
-      ctx.setLineDash([6 * ratio, 4 * ratio]);
-      ctx.beginPath();
-      for (const [a, b] of this.links) {
-        const from = this.markers.get(a);
-        const to = this.markers.get(b);
-        if (!from || !to) continue;
-        const ta = progress(from, now);
-        const tb = progress(to, now);
-        ctx.moveTo((from.fromX + (from.toX - from.fromX) * ta + offsetX) * ratio, (from.fromY + (from.toY - from.fromY) * ta + offsetY) * ratio);
-        ctx.lineTo((to.fromX + (to.toX - to.fromX) * tb + offsetX) * ratio, (to.fromY + (to.toY - to.fromY) * tb + offsetY) * ratio);
-        drawn++;
-      }
-      ctx.stroke();
-      ctx.restore();
+  /** Escort lines in canvas pixels (x1, y1, x2, y2 each) into `linkBuffer`; returns how many. */
+  private linkSegments(now: number, ratio: number, offsetX: number, offsetY: number): number {
+    if (this.linkBuffer.length < this.links.length * 4) this.linkBuffer = new Float32Array(this.links.length * 4);
+    const buffer = this.linkBuffer;
+    let count = 0;
+    for (const [a, b] of this.links) {
+      const from = this.markers.get(a);
+      const to = this.markers.get(b);
+      if (!from || !to) continue;
+      const ta = progress(from, now);
+      const tb = progress(to, now);
+      buffer[count * 4] = (from.fromX + (from.toX - from.fromX) * ta + offsetX) * ratio;
+      buffer[count * 4 + 1] = (from.fromY + (from.toY - from.fromY) * ta + offsetY) * ratio;
+      buffer[count * 4 + 2] = (to.fromX + (to.toX - to.fromX) * tb + offsetX) * ratio;
+      buffer[count * 4 + 3] = (to.fromY + (to.toY - to.fromY) * tb + offsetY) * ratio;
+      count++;
     }
-    if (this.canvas && this.canvas.dataset.escortLines !== String(drawn)) this.canvas.dataset.escortLines = String(drawn);
+    return count;
   }
 
   private labelSprites = new Map<string, HTMLCanvasElement>();
@@ -376,10 +398,151 @@ export class TrackedMarkersLayer extends L.Layer {
 
   private hideDuringZoom(): void {
     if (this.canvas) this.canvas.style.visibility = 'hidden';
+    if (this.pixelCanvas) this.pixelCanvas.style.visibility = 'hidden';
   }
 
   private showAfterZoom(): void {
     if (this.canvas) this.canvas.style.visibility = '';
+    if (this.pixelCanvas) this.pixelCanvas.style.visibility = '';
+  }
+
+  /**
+   * The pixel worker and its canvas (just below the layer's own, which keeps the labels), started on first use;
+   * null where workers cannot draw (no OffscreenCanvas, tests) or after the worker failed: the main thread draws.
+   */
+  private pixelWorker(): Worker | null {
+    if (this.worker) return this.worker;
+    const pane = this.canvas?.parentElement;
+    if (this.workerFailed || !pane || typeof Worker === 'undefined' || !('transferControlToOffscreen' in HTMLCanvasElement.prototype)) {
+      return null;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.className = 'tracked-markers-canvas';
+    Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
+    try {
+      const offscreen = canvas.transferControlToOffscreen();
+      const worker = new Worker(new URL('./marker-pixels.worker.ts', import.meta.url), { type: 'module' });
+      worker.onmessage = (event: MessageEvent<PixelWorkerReply>) => this.pixelFrameDrawn(event.data);
+      worker.onerror = (event) => {
+        // Drawn on the main thread from now on (e.g. a CSP that forbids the worker).
+        event.preventDefault();
+        this.stopWorker();
+        this.workerFailed = true;
+        this.requestFrame();
+      };
+      this.postToWorker(worker, { type: 'init', canvas: offscreen }, [offscreen]);
+      pane.insertBefore(canvas, this.canvas);
+      this.worker = worker;
+      this.pixelCanvas = canvas;
+      this.workerSpriteRatio = 0;
+      return worker;
+    } catch {
+      this.workerFailed = true;
+      return null;
+    }
+  }
+
+  private postToWorker(worker: Worker, message: PixelWorkerRequest, transfer: Transferable[] = []): void {
+    worker.postMessage(message, transfer);
+  }
+
+  private stopWorker(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.workerBusy = false;
+    this.pixelCanvas?.remove();
+    this.pixelCanvas = null;
+    this.pixelCanvasBlank = true;
+  }
+
+  /** The worker finished a frame: show its canvas where that frame was drawn for, and take the buffers back. */
+  private pixelFrameDrawn(reply: PixelWorkerReply): void {
+    this.workerBusy = false;
+    this.markerBuffer = reply.markers;
+    this.linkBuffer = reply.links;
+    if (reply.id === this.workerFrameId && this.pixelCanvas && this.workerFrameAt) {
+      L.DomUtil.setPosition(this.pixelCanvas, this.workerFrameAt);
+    }
+    this.framesDrawn++;
+    this.onPixelFrame?.(reply.drawMs);
+  }
+
+  /**
+   * Every marker in view at its glided position, as x, y (the sprite's top left, whole canvas pixels) and sprite
+   * index into `markerBuffer`, in drawing order; collects the labels to draw. Returns how many.
+   */
+  private collectMarkers(
+    now: number,
+    ratio: number,
+    offsetX: number,
+    offsetY: number,
+    width: number,
+    height: number,
+    labelled: { x: number; y: number; text: string }[] | null,
+  ): number {
+    const { byLevel, staffByLevel } = this.sprites!;
+    if (this.markerBuffer.length < this.markers.size * 3) this.markerBuffer = new Int32Array(this.markers.size * 3);
+    const buffer = this.markerBuffer;
+    const stale = this.stale;
+    const spriteSize = byLevel.none.canvas.width;
+    const half = spriteSize / 2;
+    let count = 0;
+    for (const marker of this.markers.values()) {
+      const t = progress(marker, now);
+      const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
+      const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
+      if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
+      buffer[count * 3] = x;
+      buffer[count * 3 + 1] = y;
+      buffer[count * 3 + 2] = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level].index;
+      count++;
+      if (labelled && marker.label && labelled.length < MAX_LABELS) labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+    }
+    return count;
+  }
+
+  /**
+   * Sends this frame's markers (glided, in canvas pixels) and escort lines to the worker. Returns false while the
+   * worker still draws the previous frame: this frame is skipped, the next animation frame tries again.
+   */
+  private drawInWorker(
+    worker: Worker,
+    now: number,
+    ratio: number,
+    offsetX: number,
+    offsetY: number,
+    topLeft: L.Point,
+    width: number,
+    height: number,
+    linkCount: number,
+    labelled: { x: number; y: number; text: string }[] | null,
+    blank = false,
+  ): boolean {
+    if (this.workerBusy) return false;
+    const { byLevel, staffByLevel } = this.sprites!;
+    if (this.workerSpriteRatio !== ratio) {
+      const sprites: { rgba: Uint8ClampedArray; size: number }[] = [];
+      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) {
+        sprites[sprite.index] = { rgba: sprite.rgba, size: sprite.canvas.width };
+      }
+      this.postToWorker(worker, { type: 'sprites', sprites });
+      this.workerSpriteRatio = ratio;
+    }
+    const count = blank ? 0 : this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
+    const buffer = this.markerBuffer;
+    const links = this.linkBuffer;
+    this.workerBusy = true;
+    this.workerFrameId++;
+    this.workerFrameAt = topLeft;
+    this.pixelCanvasBlank = count === 0 && linkCount === 0;
+    // The placeholder canvas is sized by the worker (its pixels) and here (its CSS size).
+    Object.assign(this.pixelCanvas!.style, { width: `${width / ratio}px`, height: `${height / ratio}px` });
+    this.postToWorker(
+      worker,
+      { type: 'frame', id: this.workerFrameId, width, height, markers: buffer, count, links, linkCount, ratio },
+      [buffer.buffer, links.buffer],
+    );
+    return true;
   }
 
   private project(marker: Marker): void {
@@ -460,12 +623,12 @@ export class TrackedMarkersLayer extends L.Layer {
       const byLevel = {} as Record<MarkerLevel, Sprite>;
       const staffByLevel = {} as Record<MarkerLevel, Sprite>;
       for (const level of MARKER_LEVELS) {
-        const sprite = markerSprite(MARKER_COLOURS[level], ratio);
-        byLevel[level] = { canvas: sprite, pixels: pixelsOf(sprite) };
-        const staffSprite = markerSprite(MARKER_COLOURS[level], ratio, 'staff');
-        staffByLevel[level] = { canvas: staffSprite, pixels: pixelsOf(staffSprite) };
+        byLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio), MARKER_LEVELS.indexOf(level) * 2);
+        staffByLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio, 'staff'), MARKER_LEVELS.indexOf(level) * 2 + 1);
       }
-      this.sprites = { ratio, byLevel, staffByLevel };
+      const list: SpritePixels[] = [];
+      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) list[sprite.index] = sprite.pixels;
+      this.sprites = { ratio, byLevel, staffByLevel, list };
     }
     const zoom = map.getZoom();
     if (zoom !== this.projectionZoom) {
@@ -488,44 +651,64 @@ export class TrackedMarkersLayer extends L.Layer {
     const width = canvas.width;
     const height = canvas.height;
     const usePixels = this.markers.size > this.pixelPathThreshold;
-    let image: ImageData | null = null;
-    let words: Int32Array | null = null;
-    if (usePixels) {
-      if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
-        this.frameImage = ctx.createImageData(width, height);
-        this.frameWords = new Int32Array(this.frameImage.data.buffer);
-      }
-      image = this.frameImage;
-      words = this.frameWords!;
-      words.fill(0);
-    } else {
-      ctx.clearRect(0, 0, width, height);
-    }
-    let gliding = false;
     // Labels only from LABEL_MIN_ZOOM on and only for markers in view: at lower zooms no text is laid out at all.
     const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
-    for (const marker of this.markers.values()) {
-      const t = progress(marker, now);
-      if (t < 1) gliding = true;
-      // Whole pixels: a sub-pixel copy is filtered and costs several times more.
-      const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
-      const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
-      if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
-      const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
-      if (words) blit(words, width, height, sprite.pixels, x, y);
-      else ctx.drawImage(sprite.canvas, x, y);
-      if (labelled && marker.label && labelled.length < MAX_LABELS) {
-        labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+    const linkCount = this.linkSegments(now, ratio, offsetX, offsetY);
+    if (canvas.dataset.escortLines !== String(linkCount)) canvas.dataset.escortLines = String(linkCount);
+    const worker = usePixels ? this.pixelWorker() : null;
+    let gliding = this.workerBusy;
+    if (worker) {
+      // Markers and escort lines on the worker's canvas; this canvas keeps only the labels, drawn with the frame.
+      const sent = this.drawInWorker(worker, now, ratio, offsetX, offsetY, topLeft, width, height, linkCount, labelled);
+      if (!sent) {
+        this.requestFrame();
+        return;
       }
+      ctx.clearRect(0, 0, width, height);
+    } else {
+      if (this.worker && !this.pixelCanvasBlank && !this.workerBusy) {
+        // Back under the threshold: empty the worker's canvas once.
+        this.drawInWorker(this.worker, now, ratio, offsetX, offsetY, topLeft, width, height, 0, null, true);
+      }
+      if (usePixels) {
+        if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
+          this.frameImage = ctx.createImageData(width, height);
+          this.frameWords = new Int32Array(this.frameImage.data.buffer);
+        }
+        const count = this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
+        this.frameWords!.fill(0);
+        blitAll(this.frameWords!, width, height, this.sprites.list, this.markerBuffer, count);
+        ctx.putImageData(this.frameImage, 0, 0);
+      } else {
+        ctx.clearRect(0, 0, width, height);
+      }
+      for (const marker of usePixels ? [] : this.markers.values()) {
+        const t = progress(marker, now);
+        // Whole pixels: a sub-pixel copy is filtered and costs several times more.
+        const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
+        const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
+        if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
+        const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
+        ctx.drawImage(sprite.canvas, x, y);
+        if (labelled && marker.label && labelled.length < MAX_LABELS) {
+          labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+        }
+      }
+      strokeEscortLines(ctx, this.linkBuffer, ratio, linkCount);
+      this.framesDrawn++;
     }
-    if (image) ctx.putImageData(image, 0, 0);
-    this.drawLinks(ctx, now, ratio, offsetX, offsetY);
     if (labelled?.length) {
       // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
       // label in software rendering, a copy a few.
       for (const { x, y, text } of labelled) {
         const sprite = this.labelSprite(text, ratio);
         ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
+      }
+    }
+    for (const marker of this.markers.values()) {
+      if (now - marker.glideStart < GLIDE_MS) {
+        gliding = true;
+        break;
       }
     }
 
@@ -558,7 +741,7 @@ function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
   return canvas;
 }
 
-function pixelsOf(sprite: HTMLCanvasElement): SpritePixels {
-  const image = sprite.getContext('2d')!.getImageData(0, 0, sprite.width, sprite.height);
-  return spritePixels(image.data, sprite.width);
+function spriteOf(canvas: HTMLCanvasElement, index: number): Sprite {
+  const rgba = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+  return { canvas, rgba, pixels: spritePixels(rgba, canvas.width), index };
 }
