@@ -134,6 +134,11 @@ export class TrackedMarkersLayer extends L.Layer {
   /** Where the frame in the worker was drawn for: its canvas moves there when the frame is shown. */
   private workerFrameAt: L.Point | null = null;
   private workerSpriteRatio = 0;
+  /** A frame was skipped because the worker was still drawing the previous one. */
+  private waitingForWorker = false;
+  private zooming = false;
+  /** The worker's canvas is shown again (after a zoom) from this frame on. */
+  private pixelRevealFrom = 0;
   /** Reused between frames (and lent to the worker while it draws). */
   private markerBuffer = new Int32Array(0);
   private linkBuffer = new Float32Array(0);
@@ -397,13 +402,16 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   private hideDuringZoom(): void {
+    this.zooming = true;
     if (this.canvas) this.canvas.style.visibility = 'hidden';
     if (this.pixelCanvas) this.pixelCanvas.style.visibility = 'hidden';
   }
 
   private showAfterZoom(): void {
+    this.zooming = false;
     if (this.canvas) this.canvas.style.visibility = '';
-    if (this.pixelCanvas) this.pixelCanvas.style.visibility = '';
+    // The worker's canvas still shows the old zoom: it is shown again with the first frame drawn after the zoom.
+    this.pixelRevealFrom = this.workerFrameId + 1;
   }
 
   /**
@@ -450,6 +458,7 @@ export class TrackedMarkersLayer extends L.Layer {
     this.worker?.terminate();
     this.worker = null;
     this.workerBusy = false;
+    this.waitingForWorker = false;
     this.pixelCanvas?.remove();
     this.pixelCanvas = null;
     this.pixelCanvasBlank = true;
@@ -462,9 +471,17 @@ export class TrackedMarkersLayer extends L.Layer {
     this.linkBuffer = reply.links;
     if (reply.id === this.workerFrameId && this.pixelCanvas && this.workerFrameAt) {
       L.DomUtil.setPosition(this.pixelCanvas, this.workerFrameAt);
+      if (!this.zooming && reply.id >= this.pixelRevealFrom) this.pixelCanvas.style.visibility = '';
     }
     this.framesDrawn++;
     this.onPixelFrame?.(reply.drawMs);
+    if (this.waitingForWorker) {
+      // A frame was skipped while the worker drew: draw it now rather than at the next animation frame.
+      this.waitingForWorker = false;
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      this.draw(performance.now());
+    }
   }
 
   /**
@@ -661,6 +678,7 @@ export class TrackedMarkersLayer extends L.Layer {
       // Markers and escort lines on the worker's canvas; this canvas keeps only the labels, drawn with the frame.
       const sent = this.drawInWorker(worker, now, ratio, offsetX, offsetY, topLeft, width, height, linkCount, labelled);
       if (!sent) {
+        this.waitingForWorker = true;
         this.requestFrame();
         return;
       }
