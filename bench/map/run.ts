@@ -3,7 +3,9 @@
 // It builds the web app, starts the real server on a temporary PGlite, logs in and opens /live-map?testHooks.
 // Positions are a synthetic feed pushed through the page's test hook (window.__liveMap.feed), the same entry the
 // socket events use: every 250 ms (the server's 4-per-second batch rate) every marker gets a new position, so all
-// markers glide all the time. Frame times are requestAnimationFrame deltas measured in the page.
+// markers glide all the time. Frame times are requestAnimationFrame deltas measured in the page; above the layer's
+// pixel threshold a worker draws the markers, so the page's frames can outrun them: "marker pictures drawn per
+// second" counts the pictures actually drawn (the layer's framesDrawn), the figure to hold against 60 fps.
 // Baselines in the same run: the empty map (0 markers) and 1,000 Leaflet SVG circle markers (DOM elements) moved
 // the same way. Canvas markers carry the four colours (decision 026: a quarter each Critical, Warning,
 // Informational, none); the labelled run is at zoom 17, where every marker in view has a label (at most 300 drawn).

@@ -1,5 +1,7 @@
 // One canvas for every tracked prisoner: DOM or SVG markers stop scaling near a thousand moving points, so all
 // markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
+// Above PIXEL_PATH_THRESHOLD markers the sprites' pixels are written directly, by a worker on a canvas of its own
+// where the browser allows it (marker-pixels.worker.ts): on a machine without a GPU that pixel work is most of a frame.
 import L from 'leaflet';
 import { LABEL_MIN_ZOOM, MARKER_COLOURS, MARKER_LEVELS, type MarkerLevel } from './marker-style';
 import { strokeEscortLines } from './escort-lines';
