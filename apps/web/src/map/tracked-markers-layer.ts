@@ -136,6 +136,8 @@ export class TrackedMarkersLayer extends L.Layer {
   /** Where the frame in the worker was drawn for: its canvas moves there when the frame is shown. */
   private workerFrameAt: L.Point | null = null;
   private workerSpriteRatio = 0;
+  /** Nothing on the layer's own canvas (the worker draws the markers and no label is shown). */
+  private canvasBlank = false;
   /** A frame was skipped because the worker was still drawing the previous one. */
   private waitingForWorker = false;
   private zooming = false;
@@ -684,8 +686,11 @@ export class TrackedMarkersLayer extends L.Layer {
         this.requestFrame();
         return;
       }
-      ctx.clearRect(0, 0, width, height);
+      // Cleared only when labels are on it: a canvas changed every frame costs a copy to the compositor each frame.
+      if (!this.canvasBlank) ctx.clearRect(0, 0, width, height);
+      this.canvasBlank = !labelled?.length;
     } else {
+      this.canvasBlank = false;
       if (this.worker && !this.pixelCanvasBlank && !this.workerBusy) {
         // Back under the threshold: empty the worker's canvas once.
         this.drawInWorker(this.worker, now, ratio, offsetX, offsetY, topLeft, width, height, 0, null, true);
