@@ -83,6 +83,20 @@ function markerSprite(fill: string, ratio: number, shape: MarkerShape = 'dot'): 
   return sprite;
 }
 
+/** Workers drawing the markers above the pixel threshold, each a horizontal strip of the map (two CPU cores at least). */
+const PIXEL_WORKERS = 2;
+
+/** One pixel worker and the canvas it draws on: the rows from `top` of the frame, down to the next strip. */
+interface PixelStrip {
+  worker: Worker;
+  canvas: HTMLCanvasElement;
+  busy: boolean;
+  top: number;
+  /** Reused between frames (lent to the worker while it draws). */
+  markers: Int32Array<ArrayBuffer>;
+  links: Float32Array<ArrayBuffer>;
+}
+
 /** Above this many markers the layer writes pixels itself instead of calling drawImage per marker. */
 const PIXEL_PATH_THRESHOLD = 1500;
 /** At most this many labels per frame (only markers in view are labelled, and only from LABEL_MIN_ZOOM on). */
@@ -125,13 +139,14 @@ export class TrackedMarkersLayer extends L.Layer {
   private frameImage: ImageData | null = null;
   /** The frame's pixels as 32-bit words (a view of frameImage). */
   private frameWords: Int32Array | null = null;
-  /** Above the pixel threshold the markers are drawn by a worker on a canvas of its own (marker-pixels.worker.ts). */
-  private worker: Worker | null = null;
+  /**
+   * Above the pixel threshold the markers are drawn by workers (marker-pixels.worker.ts), each on a canvas of its own
+   * covering a strip of the map: the top and the bottom half, drawn in parallel.
+   */
+  private strips: PixelStrip[] = [];
   private workerFailed = false;
-  private pixelCanvas: HTMLCanvasElement | null = null;
-  /** Nothing on the worker's canvas (so nothing to clear when the layer draws on the main thread again). */
+  /** Nothing on the workers' canvases (so nothing to clear when the layer draws on the main thread again). */
   private pixelCanvasBlank = true;
-  private workerBusy = false;
   private workerFrameId = 0;
   /** Where the frame in the worker was drawn for: its canvas moves there when the frame is shown. */
   private workerFrameAt: L.Point | null = null;
@@ -143,12 +158,14 @@ export class TrackedMarkersLayer extends L.Layer {
   private zooming = false;
   /** The worker's canvas is shown again (after a zoom) from this frame on. */
   private pixelRevealFrom = 0;
-  /** Reused between frames (and lent to the worker while it draws). */
+  /** Reused between frames. */
   private markerBuffer = new Int32Array(0);
   private linkBuffer = new Float32Array(0);
   /** Frames of markers drawn so far, on either thread (the benchmark counts them). */
   framesDrawn = 0;
-  /** Told each time the worker has drawn a frame, with how long it took (the benchmark records it). */
+  /** The longest of the workers' draws of the frame in progress. */
+  private workerDrawMs = 0;
+  /** Told each time the workers have drawn a frame, with how long it took (the benchmark records it). */
   onPixelFrame: ((drawMs: number) => void) | null = null;
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
@@ -362,7 +379,7 @@ export class TrackedMarkersLayer extends L.Layer {
     cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.closeMarkerPopup();
-    this.stopWorker();
+    this.stopWorkers();
     this.canvas?.remove();
     this.canvas = null;
     this.projectionZoom = null;
@@ -408,7 +425,7 @@ export class TrackedMarkersLayer extends L.Layer {
   private hideDuringZoom(): void {
     this.zooming = true;
     if (this.canvas) this.canvas.style.visibility = 'hidden';
-    if (this.pixelCanvas) this.pixelCanvas.style.visibility = 'hidden';
+    for (const strip of this.strips) strip.canvas.style.visibility = 'hidden';
   }
 
   private showAfterZoom(): void {
@@ -419,68 +436,82 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   /**
-   * The pixel worker and its canvas (just below the layer's own, which keeps the labels), started on first use;
-   * null where workers cannot draw (no OffscreenCanvas, tests) or after the worker failed: the main thread draws.
+   * The pixel workers and their canvases (just below the layer's own, which keeps the labels), started on first
+   * use; null where workers cannot draw (no OffscreenCanvas, tests) or after one failed: the main thread draws.
    */
-  private pixelWorker(): Worker | null {
-    if (this.worker) return this.worker;
+  private pixelStrips(): PixelStrip[] | null {
+    if (this.strips.length) return this.strips;
     const pane = this.canvas?.parentElement;
     if (this.workerFailed || !pane || typeof Worker === 'undefined' || !('transferControlToOffscreen' in HTMLCanvasElement.prototype)) {
       return null;
     }
-    const canvas = document.createElement('canvas');
-    canvas.className = 'tracked-markers-canvas';
-    Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
     try {
-      const offscreen = canvas.transferControlToOffscreen();
-      const worker = new Worker(new URL('./marker-pixels.worker.ts', import.meta.url), { type: 'module' });
-      worker.onmessage = (event: MessageEvent<PixelWorkerReply>) => this.pixelFrameDrawn(event.data);
-      worker.onerror = (event) => {
-        // Drawn on the main thread from now on (e.g. a CSP that forbids the worker).
-        event.preventDefault();
-        this.stopWorker();
-        this.workerFailed = true;
-        this.requestFrame();
-      };
-      this.postToWorker(worker, { type: 'init', canvas: offscreen }, [offscreen]);
-      pane.insertBefore(canvas, this.canvas);
-      this.worker = worker;
-      this.pixelCanvas = canvas;
+      for (let i = 0; i < PIXEL_WORKERS; i++) {
+        const canvas = document.createElement('canvas');
+        canvas.className = 'tracked-markers-canvas';
+        Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
+        const offscreen = canvas.transferControlToOffscreen();
+        const worker = new Worker(new URL('./marker-pixels.worker.ts', import.meta.url), { type: 'module' });
+        const strip: PixelStrip = {
+          worker,
+          canvas,
+          busy: false,
+          top: 0,
+          markers: new Int32Array(0),
+          links: new Float32Array(0),
+        };
+        worker.onmessage = (event: MessageEvent<PixelWorkerReply>) => this.pixelFrameDrawn(strip, event.data);
+        worker.onerror = (event) => {
+          // Drawn on the main thread from now on (e.g. a CSP that forbids the worker).
+          event.preventDefault();
+          this.stopWorkers();
+          this.workerFailed = true;
+          this.requestFrame();
+        };
+        const init: PixelWorkerRequest = { type: 'init', canvas: offscreen };
+        worker.postMessage(init, [offscreen]);
+        pane.insertBefore(canvas, this.canvas);
+        this.strips.push(strip);
+      }
       this.workerSpriteRatio = 0;
-      return worker;
+      return this.strips;
     } catch {
+      this.stopWorkers();
       this.workerFailed = true;
       return null;
     }
   }
 
-  private postToWorker(worker: Worker, message: PixelWorkerRequest, transfer: Transferable[] = []): void {
-    worker.postMessage(message, transfer);
+  private get workersBusy(): boolean {
+    return this.strips.some((strip) => strip.busy);
   }
 
-  private stopWorker(): void {
-    this.worker?.terminate();
-    this.worker = null;
-    this.workerBusy = false;
+  private stopWorkers(): void {
+    for (const strip of this.strips) {
+      strip.worker.terminate();
+      strip.canvas.remove();
+    }
+    this.strips = [];
     this.waitingForWorker = false;
-    this.pixelCanvas?.remove();
-    this.pixelCanvas = null;
     this.pixelCanvasBlank = true;
   }
 
-  /** The worker finished a frame: show its canvas where that frame was drawn for, and take the buffers back. */
-  private pixelFrameDrawn(reply: PixelWorkerReply): void {
-    this.workerBusy = false;
-    this.markerBuffer = reply.markers;
-    this.linkBuffer = reply.links;
-    if (reply.id === this.workerFrameId && this.pixelCanvas && this.workerFrameAt) {
-      L.DomUtil.setPosition(this.pixelCanvas, this.workerFrameAt);
-      if (!this.zooming && reply.id >= this.pixelRevealFrom) this.pixelCanvas.style.visibility = '';
+  /** A worker finished its strip: show its canvas where that frame was drawn for, and take the buffers back. */
+  private pixelFrameDrawn(strip: PixelStrip, reply: PixelWorkerReply): void {
+    strip.busy = false;
+    strip.markers = reply.markers;
+    strip.links = reply.links;
+    if (reply.id === this.workerFrameId && this.workerFrameAt) {
+      L.DomUtil.setPosition(strip.canvas, this.workerFrameAt.add([0, strip.top / (window.devicePixelRatio || 1)]));
+      if (!this.zooming && reply.id >= this.pixelRevealFrom) strip.canvas.style.visibility = '';
     }
+    this.workerDrawMs = Math.max(this.workerDrawMs, reply.drawMs);
+    if (this.workersBusy) return;
     this.framesDrawn++;
-    this.onPixelFrame?.(reply.drawMs);
+    this.onPixelFrame?.(this.workerDrawMs);
+    this.workerDrawMs = 0;
     if (this.waitingForWorker) {
-      // A frame was skipped while the worker drew: draw it now rather than at the next animation frame.
+      // A frame was skipped while the workers drew: draw it now rather than at the next animation frame.
       this.waitingForWorker = false;
       cancelAnimationFrame(this.frame);
       this.frame = 0;
@@ -523,11 +554,11 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   /**
-   * Sends this frame's markers (glided, in canvas pixels) and escort lines to the worker. Returns false while the
-   * worker still draws the previous frame: this frame is skipped, the next animation frame tries again.
+   * Sends this frame's markers (glided, in canvas pixels) and escort lines to the workers, each the markers that
+   * reach into its strip. Returns false while a worker still draws the previous frame: this frame is skipped.
    */
-  private drawInWorker(
-    worker: Worker,
+  private drawInWorkers(
+    strips: PixelStrip[],
     now: number,
     ratio: number,
     offsetX: number,
@@ -539,30 +570,62 @@ export class TrackedMarkersLayer extends L.Layer {
     labelled: { x: number; y: number; text: string }[] | null,
     blank = false,
   ): boolean {
-    if (this.workerBusy) return false;
+    if (this.workersBusy) return false;
     const { byLevel, staffByLevel } = this.sprites!;
     if (this.workerSpriteRatio !== ratio) {
       const sprites: { rgba: Uint8ClampedArray; size: number }[] = [];
       for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) {
         sprites[sprite.index] = { rgba: sprite.rgba, size: sprite.canvas.width };
       }
-      this.postToWorker(worker, { type: 'sprites', sprites });
+      const message: PixelWorkerRequest = { type: 'sprites', sprites };
+      for (const strip of strips) strip.worker.postMessage(message);
       this.workerSpriteRatio = ratio;
     }
     const count = blank ? 0 : this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
-    const buffer = this.markerBuffer;
-    const links = this.linkBuffer;
-    this.workerBusy = true;
+    const all = this.markerBuffer;
+    const spriteSize = byLevel.none.canvas.width;
     this.workerFrameId++;
     this.workerFrameAt = topLeft;
     this.pixelCanvasBlank = count === 0 && linkCount === 0;
-    // The placeholder canvas is sized by the worker (its pixels) and here (its CSS size).
-    Object.assign(this.pixelCanvas!.style, { width: `${width / ratio}px`, height: `${height / ratio}px` });
-    this.postToWorker(
-      worker,
-      { type: 'frame', id: this.workerFrameId, width, height, markers: buffer, count, links, linkCount, ratio },
-      [buffer.buffer, links.buffer],
-    );
+    const stripHeight = Math.ceil(height / strips.length);
+    strips.forEach((strip, i) => {
+      const top = i * stripHeight;
+      const bottom = Math.min(height, top + stripHeight);
+      if (strip.markers.length < count * 3) strip.markers = new Int32Array(count * 3);
+      const markers = strip.markers;
+      // The markers reaching into this strip, in drawing order, with y from the strip's top.
+      let own = 0;
+      for (let m = 0; m < count * 3; m += 3) {
+        const y = all[m + 1]!;
+        if (y + spriteSize <= top || y >= bottom) continue;
+        markers[own * 3] = all[m]!;
+        markers[own * 3 + 1] = y - top;
+        markers[own * 3 + 2] = all[m + 2]!;
+        own++;
+      }
+      if (strip.links.length < linkCount * 4) strip.links = new Float32Array(linkCount * 4);
+      const links = strip.links;
+      for (let l = 0; l < linkCount * 4; l += 2) {
+        links[l] = this.linkBuffer[l]!;
+        links[l + 1] = this.linkBuffer[l + 1]! - top;
+      }
+      strip.busy = true;
+      strip.top = top;
+      // The placeholder canvas is sized by the worker (its pixels) and here (its CSS size).
+      Object.assign(strip.canvas.style, { width: `${width / ratio}px`, height: `${(bottom - top) / ratio}px` });
+      const frame: PixelWorkerRequest = {
+        type: 'frame',
+        id: this.workerFrameId,
+        width,
+        height: bottom - top,
+        markers,
+        count: own,
+        links,
+        linkCount,
+        ratio,
+      };
+      strip.worker.postMessage(frame, [markers.buffer, links.buffer]);
+    });
     return true;
   }
 
@@ -676,11 +739,11 @@ export class TrackedMarkersLayer extends L.Layer {
     const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
     const linkCount = this.linkSegments(now, ratio, offsetX, offsetY);
     if (canvas.dataset.escortLines !== String(linkCount)) canvas.dataset.escortLines = String(linkCount);
-    const worker = usePixels ? this.pixelWorker() : null;
-    let gliding = this.workerBusy;
-    if (worker) {
-      // Markers and escort lines on the worker's canvas; this canvas keeps only the labels, drawn with the frame.
-      const sent = this.drawInWorker(worker, now, ratio, offsetX, offsetY, topLeft, width, height, linkCount, labelled);
+    const strips = usePixels ? this.pixelStrips() : null;
+    let gliding = this.workersBusy;
+    if (strips) {
+      // Markers and escort lines on the workers' canvases; this canvas keeps only the labels, drawn with the frame.
+      const sent = this.drawInWorkers(strips, now, ratio, offsetX, offsetY, topLeft, width, height, linkCount, labelled);
       if (!sent) {
         this.waitingForWorker = true;
         this.requestFrame();
@@ -691,9 +754,9 @@ export class TrackedMarkersLayer extends L.Layer {
       this.canvasBlank = !labelled?.length;
     } else {
       this.canvasBlank = false;
-      if (this.worker && !this.pixelCanvasBlank && !this.workerBusy) {
-        // Back under the threshold: empty the worker's canvas once.
-        this.drawInWorker(this.worker, now, ratio, offsetX, offsetY, topLeft, width, height, 0, null, true);
+      if (this.strips.length && !this.pixelCanvasBlank && !this.workersBusy) {
+        // Back under the threshold: empty the workers' canvases once.
+        this.drawInWorkers(this.strips, now, ratio, offsetX, offsetY, topLeft, width, height, 0, null, true);
       }
       if (usePixels) {
         if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
