@@ -170,6 +170,8 @@ export class TrackedMarkersLayer extends L.Layer {
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
   private stale = false;
+  /** How many workers draw above the threshold (the benchmark compares one and two); read when they start. */
+  pixelWorkers = PIXEL_WORKERS;
   /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
   pixelPathThreshold = PIXEL_PATH_THRESHOLD;
   /** Told when a marker's popup opens (with the slot for the page's part) and when it closes (null). */
@@ -446,7 +448,7 @@ export class TrackedMarkersLayer extends L.Layer {
       return null;
     }
     try {
-      for (let i = 0; i < PIXEL_WORKERS; i++) {
+      for (let i = 0; i < this.pixelWorkers; i++) {
         const canvas = document.createElement('canvas');
         canvas.className = 'tracked-markers-canvas';
         Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
