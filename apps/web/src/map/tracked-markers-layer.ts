@@ -83,8 +83,11 @@ function markerSprite(fill: string, ratio: number, shape: MarkerShape = 'dot'): 
   return sprite;
 }
 
-/** Workers drawing the markers above the pixel threshold, each a horizontal strip of the map (two CPU cores at least). */
-const PIXEL_WORKERS = 2;
+/**
+ * Workers drawing the markers above the pixel threshold, each a horizontal strip of the map. One: on the shared
+ * two-core bench machine two were no faster, and slower with labels (docs/PERFORMANCE.md).
+ */
+const PIXEL_WORKERS = 1;
 
 /** One pixel worker and the canvas it draws on: the rows from `top` of the frame, down to the next strip. */
 interface PixelStrip {
@@ -141,7 +144,7 @@ export class TrackedMarkersLayer extends L.Layer {
   private frameWords: Int32Array | null = null;
   /**
    * Above the pixel threshold the markers are drawn by workers (marker-pixels.worker.ts), each on a canvas of its own
-   * covering a strip of the map: the top and the bottom half, drawn in parallel.
+   * covering a horizontal strip of the map, drawn in parallel (one worker by default: the whole map).
    */
   private strips: PixelStrip[] = [];
   private workerFailed = false;
