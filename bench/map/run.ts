@@ -3,7 +3,9 @@
 // It builds the web app, starts the real server on a temporary PGlite, logs in and opens /live-map?testHooks.
 // Positions are a synthetic feed pushed through the page's test hook (window.__liveMap.feed), the same entry the
 // socket events use: every 250 ms (the server's 4-per-second batch rate) every marker gets a new position, so all
-// markers glide all the time. Frame times are requestAnimationFrame deltas measured in the page.
+// markers glide all the time. Frame times are requestAnimationFrame deltas measured in the page; above the layer's
+// pixel threshold a worker draws the markers, so the page's frames can outrun them: "marker pictures drawn per
+// second" counts the pictures actually drawn (the layer's framesDrawn), the figure to hold against 60 fps.
 // Baselines in the same run: the empty map (0 markers) and 1,000 Leaflet SVG circle markers (DOM elements) moved
 // the same way. Canvas markers carry the four colours (decision 026: a quarter each Critical, Warning,
 // Informational, none); the labelled run is at zoom 17, where every marker in view has a label (at most 300 drawn).
@@ -75,6 +77,10 @@ interface Measurement {
   spent: { draw: number; apply: number; feed: number };
   /** Duration of each marker-layer draw (one per frame). */
   draws: number[];
+  /** Pictures of the markers drawn (by the layer on the main thread or by its pixel worker): the honest frame rate. */
+  markerFrames: number;
+  /** Duration of each frame drawn in the pixel worker (above the layer's pixel threshold). */
+  workerDraws: number[];
 }
 
 async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?: number): Promise<Measurement> {
@@ -217,6 +223,13 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
       };
       const hookAny = hook as unknown as { layer: Record<string, unknown>; feed: Record<string, unknown> };
       const untimeDraw = timed(hookAny.layer, 'draw', 'draw');
+      const counted = hook as unknown as {
+        layer: { framesDrawn: number; onPixelFrame: ((drawMs: number) => void) | null };
+      };
+      const workerDraws: number[] = [];
+      counted.layer.onPixelFrame = (drawMs) => {
+        if (recording) workerDraws.push(drawMs);
+      };
       const untimeApply = timed(hookAny.feed, 'apply', 'apply');
       const feedTimer = setInterval(() => {
         const start = performance.now();
@@ -227,6 +240,7 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
       await new Promise((resolve) => setTimeout(resolve, 1000));
       spent.draw = spent.apply = spent.feed = 0;
       recording = true;
+      const framesBefore = counted.layer.framesDrawn;
       const deltas: number[] = await new Promise((resolve) => {
         const recorded: number[] = [];
         let last = performance.now();
@@ -239,12 +253,14 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
         };
         requestAnimationFrame(frame);
       });
+      const markerFrames = counted.layer.framesDrawn - framesBefore;
+      counted.layer.onPixelFrame = null;
       clearInterval(feedTimer);
       untimeDraw();
       untimeApply();
       cleanup();
       await new Promise((resolve) => setTimeout(resolve, 300));
-      return { deltas, spent, draws };
+      return { deltas, spent, draws, markerFrames, workerDraws };
     },
     { count, mode, ms, zoom },
   );
@@ -281,7 +297,7 @@ async function main() {
     await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: { map: unknown } }).__liveMap?.map));
 
     const ms = seconds * 1000;
-    const summary = ({ deltas, spent, draws }: Measurement) => {
+    const summary = ({ deltas, spent, draws, markerFrames, workerDraws }: Measurement) => {
       const sorted = [...deltas].sort((a, b) => a - b);
       const sortedDraws = [...draws].sort((a, b) => a - b);
       const total = deltas.reduce((a, b) => a + b, 0);
@@ -290,6 +306,8 @@ async function main() {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         fps: (deltas.length / total) * 1000,
+        markerFps: (markerFrames / total) * 1000,
+        workerDrawMedian: workerDraws.length ? percentile([...workerDraws].sort((a, b) => a - b), 50) : undefined,
         draw: share(spent.draw),
         // The median resists the preemptions of a shared machine better than frame deltas do.
         drawMedian: percentile(sortedDraws, 50),
@@ -315,6 +333,16 @@ async function main() {
       });
       figures.push({ name: `${label}: p95 frame`, value: result.p95, unit: 'ms', baseline: empty.p95 });
       figures.push({ name: `${label}: frames per second`, value: result.fps, unit: 'fps', baseline: empty.fps });
+      // The page's frames can outrun the markers' when a worker draws them: this is the figure that counts.
+      figures.push({
+        name: `${label}: marker pictures drawn per second`,
+        value: result.markerFps,
+        unit: 'fps',
+        target: '60 fps',
+      });
+      if (result.workerDrawMedian !== undefined) {
+        figures.push({ name: `${label}: median draw in the pixel worker`, value: result.workerDrawMedian, unit: 'ms' });
+      }
       figures.push({
         name: `${label}: median marker draw per frame`,
         value: result.drawMedian,
@@ -343,6 +371,7 @@ async function main() {
       baseline: empty.fps,
       target: '60 fps',
     });
+    figures.push({ name: `${labelledName}: marker pictures drawn per second`, value: labelled.markerFps, unit: 'fps' });
     figures.push({ name: `${labelledName}: median marker draw per frame`, value: labelled.drawMedian, unit: 'ms' });
     figures.push({
       name: 'baseline: SVG (DOM) circle markers, 1,000 moving: p50 frame',

@@ -34,3 +34,47 @@ test('no CSP violation or script error on any screen', async ({ adminPage: page 
   }
   expect(problems).toEqual([]);
 });
+
+test('the live map draws thousands of markers in its worker under the CSP', async ({ adminPage: page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  await page.goto('/live-map?testHooks=1');
+  type Hook = {
+    feed: { snapshot(s: Record<string, unknown>): void };
+    layer: { pixelPathThreshold: number; onPixelFrame: (() => void) | null };
+    map: { getCenter(): { lat: number; lng: number } };
+  };
+  await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
+  // More markers than the layer's pixel threshold: the worker (marker-pixels.worker.ts) draws them.
+  await page.evaluate(() => {
+    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+    const counter = window as unknown as { __workerFrames: number };
+    counter.__workerFrames = 0;
+    hook.layer.onPixelFrame = () => counter.__workerFrames++;
+    const { lat, lng } = hook.map.getCenter();
+    const all: Record<string, unknown> = {};
+    const count = hook.layer.pixelPathThreshold + 100;
+    for (let i = 0; i < count; i++) {
+      all[`csp-${i}`] = {
+        id: `csp-${i}`,
+        prisonerId: i,
+        name: `CSP ${i}`,
+        latitude: lat + ((i % 50) - 25) * 0.0002,
+        longitude: lng + (Math.floor(i / 50) - 16) * 0.0002,
+        trackingId: `csp-${i}`,
+      };
+    }
+    hook.feed.snapshot(all);
+  });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __workerFrames: number }).__workerFrames)).toBeGreaterThan(0);
+  await expect(page.locator('canvas.tracked-markers-canvas')).toHaveCount(2);
+  expect(problems).toEqual([]);
+});

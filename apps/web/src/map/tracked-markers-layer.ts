@@ -1,7 +1,12 @@
 // One canvas for every tracked prisoner: DOM or SVG markers stop scaling near a thousand moving points, so all
 // markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
+// Above PIXEL_PATH_THRESHOLD markers the sprites' pixels are written directly, by a worker on a canvas of its own
+// where the browser allows it (marker-pixels.worker.ts): on a machine without a GPU that pixel work is most of a frame.
 import L from 'leaflet';
 import { LABEL_MIN_ZOOM, MARKER_COLOURS, MARKER_LEVELS, type MarkerLevel } from './marker-style';
+import { strokeEscortLines } from './escort-lines';
+import type { PixelWorkerReply, PixelWorkerRequest } from './marker-pixels-protocol';
+import { blitAll, spritePixels, type SpritePixels } from './sprite-pixels';
 
 export const GLIDE_MS = 1000;
 const RADIUS = 7;
@@ -79,52 +84,20 @@ function markerSprite(fill: string, ratio: number, shape: MarkerShape = 'dot'): 
 }
 
 /**
- * A sprite as pixel lists, for drawing thousands of markers straight into one ImageData: in software rendering
- * (no GPU) one drawImage per marker costs about 5 µs, writing the pixels ourselves far less.
+ * Workers drawing the markers above the pixel threshold, each a horizontal strip of the map. One: on the shared
+ * two-core bench machine two were no faster, and slower with labels (docs/PERFORMANCE.md).
  */
-interface SpritePixels {
-  size: number;
-  /** Opaque pixels: position in the sprite and colour as one 32-bit word. */
-  opaqueX: Int16Array;
-  opaqueY: Int16Array;
-  opaqueColour: Uint32Array;
-  /** Anti-aliased edge pixels, blended over what is below: x, y, r, g, b, a per pixel. */
-  edge: Int16Array;
-  /** The same edge pixels as words, written as they are where nothing is below (most of the time). */
-  edgeColour: Uint32Array;
-}
+const PIXEL_WORKERS = 1;
 
-function spritePixels(sprite: HTMLCanvasElement): SpritePixels {
-  const size = sprite.width;
-  const image = sprite.getContext('2d')!.getImageData(0, 0, size, size);
-  const words = new Uint32Array(image.data.buffer);
-  const ox: number[] = [];
-  const oy: number[] = [];
-  const oc: number[] = [];
-  const edge: number[] = [];
-  const edgeColour: number[] = [];
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const i = y * size + x;
-      const alpha = image.data[i * 4 + 3]!;
-      if (alpha === 255) {
-        ox.push(x);
-        oy.push(y);
-        oc.push(words[i]!);
-      } else if (alpha > 0) {
-        edge.push(x, y, image.data[i * 4]!, image.data[i * 4 + 1]!, image.data[i * 4 + 2]!, alpha);
-        edgeColour.push(words[i]!);
-      }
-    }
-  }
-  return {
-    size,
-    opaqueX: Int16Array.from(ox),
-    opaqueY: Int16Array.from(oy),
-    opaqueColour: Uint32Array.from(oc),
-    edge: Int16Array.from(edge),
-    edgeColour: Uint32Array.from(edgeColour),
-  };
+/** One pixel worker and the canvas it draws on: the rows from `top` of the frame, down to the next strip. */
+interface PixelStrip {
+  worker: Worker;
+  canvas: HTMLCanvasElement;
+  busy: boolean;
+  top: number;
+  /** Reused between frames (lent to the worker while it draws). */
+  markers: Int32Array<ArrayBuffer>;
+  links: Float32Array<ArrayBuffer>;
 }
 
 /** Above this many markers the layer writes pixels itself instead of calling drawImage per marker. */
@@ -137,6 +110,10 @@ const MAX_LABEL_SPRITES = 5000;
 interface Sprite {
   canvas: HTMLCanvasElement;
   pixels: SpritePixels;
+  /** Its bitmap (not premultiplied), for the pixel worker. */
+  rgba: Uint8ClampedArray;
+  /** Its place in the list the pixel worker is given. */
+  index: number;
 }
 
 /** The popup of one marker: the layer fills the name and detail; `extra` is for the page (React renders into it). */
@@ -153,13 +130,51 @@ export class TrackedMarkersLayer extends L.Layer {
   private popupId: string | null = null;
   /** Zoom at which marker positions are projected to world pixels; reprojected when the zoom changes. */
   private projectionZoom: number | null = null;
-  private sprites: { ratio: number; byLevel: Record<MarkerLevel, Sprite>; staffByLevel: Record<MarkerLevel, Sprite> } | null = null;
+  private sprites: {
+    ratio: number;
+    byLevel: Record<MarkerLevel, Sprite>;
+    staffByLevel: Record<MarkerLevel, Sprite>;
+    /** The pixels of every sprite by index (the order the pixel worker is given too). */
+    list: SpritePixels[];
+  } | null = null;
   /** Escorts (decision 035): a line between each pair of markers, both present. */
   private links: [string, string][] = [];
   private frameImage: ImageData | null = null;
+  /** The frame's pixels as 32-bit words (a view of frameImage). */
+  private frameWords: Int32Array | null = null;
+  /**
+   * Above the pixel threshold the markers are drawn by workers (marker-pixels.worker.ts), each on a canvas of its own
+   * covering a horizontal strip of the map, drawn in parallel (one worker by default: the whole map).
+   */
+  private strips: PixelStrip[] = [];
+  private workerFailed = false;
+  /** Nothing on the workers' canvases (so nothing to clear when the layer draws on the main thread again). */
+  private pixelCanvasBlank = true;
+  private workerFrameId = 0;
+  /** Where the frame in the worker was drawn for: its canvas moves there when the frame is shown. */
+  private workerFrameAt: L.Point | null = null;
+  private workerSpriteRatio = 0;
+  /** Nothing on the layer's own canvas (the worker draws the markers and no label is shown). */
+  private canvasBlank = false;
+  /** A frame was skipped because the worker was still drawing the previous one. */
+  private waitingForWorker = false;
+  private zooming = false;
+  /** The worker's canvas is shown again (after a zoom) from this frame on. */
+  private pixelRevealFrom = 0;
+  /** Reused between frames. */
+  private markerBuffer = new Int32Array(0);
+  private linkBuffer = new Float32Array(0);
+  /** Frames of markers drawn so far, on either thread (the benchmark counts them). */
+  framesDrawn = 0;
+  /** The longest of the workers' draws of the frame in progress. */
+  private workerDrawMs = 0;
+  /** Told each time the workers have drawn a frame, with how long it took (the benchmark records it). */
+  onPixelFrame: ((drawMs: number) => void) | null = null;
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
   private stale = false;
+  /** How many workers draw above the threshold (the benchmark compares one and two); read when they start. */
+  pixelWorkers = PIXEL_WORKERS;
   /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
   pixelPathThreshold = PIXEL_PATH_THRESHOLD;
   /** Told when a marker's popup opens (with the slot for the page's part) and when it closes (null). */
@@ -369,39 +384,31 @@ export class TrackedMarkersLayer extends L.Layer {
     cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.closeMarkerPopup();
+    this.stopWorkers();
     this.canvas?.remove();
     this.canvas = null;
     this.projectionZoom = null;
     return this;
   }
 
-  /**
-   * Escort lines, drawn behind the markers already on the canvas ('destination-over'). The canvas counts them in
-   * `data-escort-lines` (the e2e test's hook).
-   */
-  private drawLinks(ctx: CanvasRenderingContext2D, now: number, ratio: number, offsetX: number, offsetY: number): void {
-    let drawn = 0;
-    if (this.links.length > 0) {
-      ctx.save();
-      ctx.globalCompositeOperation = 'destination-over';
-      ctx.lineWidth = 3 * ratio;
-      ctx.strokeStyle = '#1d4ed8';
-      ctx.setLineDash([6 * ratio, 4 * ratio]);
-      ctx.beginPath();
-      for (const [a, b] of this.links) {
-        const from = this.markers.get(a);
-        const to = this.markers.get(b);
-        if (!from || !to) continue;
-        const ta = progress(from, now);
-        const tb = progress(to, now);
-        ctx.moveTo((from.fromX + (from.toX - from.fromX) * ta + offsetX) * ratio, (from.fromY + (from.toY - from.fromY) * ta + offsetY) * ratio);
-        ctx.lineTo((to.fromX + (to.toX - to.fromX) * tb + offsetX) * ratio, (to.fromY + (to.toY - to.fromY) * tb + offsetY) * ratio);
-        drawn++;
-      }
-      ctx.stroke();
-      ctx.restore();
+  /** Escort lines in canvas pixels (x1, y1, x2, y2 each) into `linkBuffer`; returns how many. */
+  private linkSegments(now: number, ratio: number, offsetX: number, offsetY: number): number {
+    if (this.linkBuffer.length < this.links.length * 4) this.linkBuffer = new Float32Array(this.links.length * 4);
+    const buffer = this.linkBuffer;
+    let count = 0;
+    for (const [a, b] of this.links) {
+      const from = this.markers.get(a);
+      const to = this.markers.get(b);
+      if (!from || !to) continue;
+      const ta = progress(from, now);
+      const tb = progress(to, now);
+      buffer[count * 4] = (from.fromX + (from.toX - from.fromX) * ta + offsetX) * ratio;
+      buffer[count * 4 + 1] = (from.fromY + (from.toY - from.fromY) * ta + offsetY) * ratio;
+      buffer[count * 4 + 2] = (to.fromX + (to.toX - to.fromX) * tb + offsetX) * ratio;
+      buffer[count * 4 + 3] = (to.fromY + (to.toY - to.fromY) * tb + offsetY) * ratio;
+      count++;
     }
-    if (this.canvas && this.canvas.dataset.escortLines !== String(drawn)) this.canvas.dataset.escortLines = String(drawn);
+    return count;
   }
 
   private labelSprites = new Map<string, HTMLCanvasElement>();
@@ -421,11 +428,210 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   private hideDuringZoom(): void {
+    this.zooming = true;
     if (this.canvas) this.canvas.style.visibility = 'hidden';
+    for (const strip of this.strips) strip.canvas.style.visibility = 'hidden';
   }
 
   private showAfterZoom(): void {
+    this.zooming = false;
     if (this.canvas) this.canvas.style.visibility = '';
+    // The worker's canvas still shows the old zoom: it is shown again with the first frame drawn after the zoom.
+    this.pixelRevealFrom = this.workerFrameId + 1;
+  }
+
+  /**
+   * The pixel workers and their canvases (just below the layer's own, which keeps the labels), started on first
+   * use; null where workers cannot draw (no OffscreenCanvas, tests) or after one failed: the main thread draws.
+   */
+  private pixelStrips(): PixelStrip[] | null {
+    if (this.strips.length) return this.strips;
+    const pane = this.canvas?.parentElement;
+    if (this.workerFailed || !pane || typeof Worker === 'undefined' || !('transferControlToOffscreen' in HTMLCanvasElement.prototype)) {
+      return null;
+    }
+    try {
+      for (let i = 0; i < this.pixelWorkers; i++) {
+        const canvas = document.createElement('canvas');
+        canvas.className = 'tracked-markers-canvas';
+        Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
+        const offscreen = canvas.transferControlToOffscreen();
+        const worker = new Worker(new URL('./marker-pixels.worker.ts', import.meta.url), { type: 'module' });
+        const strip: PixelStrip = {
+          worker,
+          canvas,
+          busy: false,
+          top: 0,
+          markers: new Int32Array(0),
+          links: new Float32Array(0),
+        };
+        worker.onmessage = (event: MessageEvent<PixelWorkerReply>) => this.pixelFrameDrawn(strip, event.data);
+        worker.onerror = (event) => {
+          // Drawn on the main thread from now on (e.g. a CSP that forbids the worker).
+          event.preventDefault();
+          this.stopWorkers();
+          this.workerFailed = true;
+          this.requestFrame();
+        };
+        const init: PixelWorkerRequest = { type: 'init', canvas: offscreen };
+        worker.postMessage(init, [offscreen]);
+        pane.insertBefore(canvas, this.canvas);
+        this.strips.push(strip);
+      }
+      this.workerSpriteRatio = 0;
+      return this.strips;
+    } catch {
+      this.stopWorkers();
+      this.workerFailed = true;
+      return null;
+    }
+  }
+
+  private get workersBusy(): boolean {
+    return this.strips.some((strip) => strip.busy);
+  }
+
+  private stopWorkers(): void {
+    for (const strip of this.strips) {
+      strip.worker.terminate();
+      strip.canvas.remove();
+    }
+    this.strips = [];
+    this.waitingForWorker = false;
+    this.pixelCanvasBlank = true;
+  }
+
+  /** A worker finished its strip: show its canvas where that frame was drawn for, and take the buffers back. */
+  private pixelFrameDrawn(strip: PixelStrip, reply: PixelWorkerReply): void {
+    strip.busy = false;
+    strip.markers = reply.markers;
+    strip.links = reply.links;
+    if (reply.id === this.workerFrameId && this.workerFrameAt) {
+      L.DomUtil.setPosition(strip.canvas, this.workerFrameAt.add([0, strip.top / (window.devicePixelRatio || 1)]));
+      if (!this.zooming && reply.id >= this.pixelRevealFrom) strip.canvas.style.visibility = '';
+    }
+    this.workerDrawMs = Math.max(this.workerDrawMs, reply.drawMs);
+    if (this.workersBusy) return;
+    this.framesDrawn++;
+    this.onPixelFrame?.(this.workerDrawMs);
+    this.workerDrawMs = 0;
+    if (this.waitingForWorker) {
+      // A frame was skipped while the workers drew: draw it now rather than at the next animation frame.
+      this.waitingForWorker = false;
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      this.draw(performance.now());
+    }
+  }
+
+  /**
+   * Every marker in view at its glided position, as x, y (the sprite's top left, whole canvas pixels) and sprite
+   * index into `markerBuffer`, in drawing order; collects the labels to draw. Returns how many.
+   */
+  private collectMarkers(
+    now: number,
+    ratio: number,
+    offsetX: number,
+    offsetY: number,
+    width: number,
+    height: number,
+    labelled: { x: number; y: number; text: string }[] | null,
+  ): number {
+    const { byLevel, staffByLevel } = this.sprites!;
+    if (this.markerBuffer.length < this.markers.size * 3) this.markerBuffer = new Int32Array(this.markers.size * 3);
+    const buffer = this.markerBuffer;
+    const stale = this.stale;
+    const spriteSize = byLevel.none.canvas.width;
+    const half = spriteSize / 2;
+    let count = 0;
+    for (const marker of this.markers.values()) {
+      const t = progress(marker, now);
+      const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
+      const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
+      if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
+      buffer[count * 3] = x;
+      buffer[count * 3 + 1] = y;
+      buffer[count * 3 + 2] = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level].index;
+      count++;
+      if (labelled && marker.label && labelled.length < MAX_LABELS) labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+    }
+    return count;
+  }
+
+  /**
+   * Sends this frame's markers (glided, in canvas pixels) and escort lines to the workers, each the markers that
+   * reach into its strip. Returns false while a worker still draws the previous frame: this frame is skipped.
+   */
+  private drawInWorkers(
+    strips: PixelStrip[],
+    now: number,
+    ratio: number,
+    offsetX: number,
+    offsetY: number,
+    topLeft: L.Point,
+    width: number,
+    height: number,
+    linkCount: number,
+    labelled: { x: number; y: number; text: string }[] | null,
+    blank = false,
+  ): boolean {
+    if (this.workersBusy) return false;
+    const { byLevel, staffByLevel } = this.sprites!;
+    if (this.workerSpriteRatio !== ratio) {
+      const sprites: { rgba: Uint8ClampedArray; size: number }[] = [];
+      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) {
+        sprites[sprite.index] = { rgba: sprite.rgba, size: sprite.canvas.width };
+      }
+      const message: PixelWorkerRequest = { type: 'sprites', sprites };
+      for (const strip of strips) strip.worker.postMessage(message);
+      this.workerSpriteRatio = ratio;
+    }
+    const count = blank ? 0 : this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
+    const all = this.markerBuffer;
+    const spriteSize = byLevel.none.canvas.width;
+    this.workerFrameId++;
+    this.workerFrameAt = topLeft;
+    this.pixelCanvasBlank = count === 0 && linkCount === 0;
+    const stripHeight = Math.ceil(height / strips.length);
+    strips.forEach((strip, i) => {
+      const top = i * stripHeight;
+      const bottom = Math.min(height, top + stripHeight);
+      if (strip.markers.length < count * 3) strip.markers = new Int32Array(count * 3);
+      const markers = strip.markers;
+      // The markers reaching into this strip, in drawing order, with y from the strip's top.
+      let own = 0;
+      for (let m = 0; m < count * 3; m += 3) {
+        const y = all[m + 1]!;
+        if (y + spriteSize <= top || y >= bottom) continue;
+        markers[own * 3] = all[m]!;
+        markers[own * 3 + 1] = y - top;
+        markers[own * 3 + 2] = all[m + 2]!;
+        own++;
+      }
+      if (strip.links.length < linkCount * 4) strip.links = new Float32Array(linkCount * 4);
+      const links = strip.links;
+      for (let l = 0; l < linkCount * 4; l += 2) {
+        links[l] = this.linkBuffer[l]!;
+        links[l + 1] = this.linkBuffer[l + 1]! - top;
+      }
+      strip.busy = true;
+      strip.top = top;
+      // The placeholder canvas is sized by the worker (its pixels) and here (its CSS size).
+      Object.assign(strip.canvas.style, { width: `${width / ratio}px`, height: `${(bottom - top) / ratio}px` });
+      const frame: PixelWorkerRequest = {
+        type: 'frame',
+        id: this.workerFrameId,
+        width,
+        height: bottom - top,
+        markers,
+        count: own,
+        links,
+        linkCount,
+        ratio,
+      };
+      strip.worker.postMessage(frame, [markers.buffer, links.buffer]);
+    });
+    return true;
   }
 
   private project(marker: Marker): void {
@@ -506,12 +712,12 @@ export class TrackedMarkersLayer extends L.Layer {
       const byLevel = {} as Record<MarkerLevel, Sprite>;
       const staffByLevel = {} as Record<MarkerLevel, Sprite>;
       for (const level of MARKER_LEVELS) {
-        const sprite = markerSprite(MARKER_COLOURS[level], ratio);
-        byLevel[level] = { canvas: sprite, pixels: spritePixels(sprite) };
-        const staffSprite = markerSprite(MARKER_COLOURS[level], ratio, 'staff');
-        staffByLevel[level] = { canvas: staffSprite, pixels: spritePixels(staffSprite) };
+        byLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio), MARKER_LEVELS.indexOf(level) * 2);
+        staffByLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio, 'staff'), MARKER_LEVELS.indexOf(level) * 2 + 1);
       }
-      this.sprites = { ratio, byLevel, staffByLevel };
+      const list: SpritePixels[] = [];
+      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) list[sprite.index] = sprite.pixels;
+      this.sprites = { ratio, byLevel, staffByLevel, list };
     }
     const zoom = map.getZoom();
     if (zoom !== this.projectionZoom) {
@@ -534,43 +740,68 @@ export class TrackedMarkersLayer extends L.Layer {
     const width = canvas.width;
     const height = canvas.height;
     const usePixels = this.markers.size > this.pixelPathThreshold;
-    let image: ImageData | null = null;
-    let words: Uint32Array | null = null;
-    if (usePixels) {
-      if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
-        this.frameImage = ctx.createImageData(width, height);
-      }
-      image = this.frameImage;
-      words = new Uint32Array(image.data.buffer);
-      words.fill(0);
-    } else {
-      ctx.clearRect(0, 0, width, height);
-    }
-    let gliding = false;
     // Labels only from LABEL_MIN_ZOOM on and only for markers in view: at lower zooms no text is laid out at all.
     const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
-    for (const marker of this.markers.values()) {
-      const t = progress(marker, now);
-      if (t < 1) gliding = true;
-      // Whole pixels: a sub-pixel copy is filtered and costs several times more.
-      const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
-      const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
-      if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
-      const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
-      if (image && words) blit(image, words, sprite.pixels, x, y);
-      else ctx.drawImage(sprite.canvas, x, y);
-      if (labelled && marker.label && labelled.length < MAX_LABELS) {
-        labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+    const linkCount = this.linkSegments(now, ratio, offsetX, offsetY);
+    if (canvas.dataset.escortLines !== String(linkCount)) canvas.dataset.escortLines = String(linkCount);
+    const strips = usePixels ? this.pixelStrips() : null;
+    let gliding = this.workersBusy;
+    if (strips) {
+      // Markers and escort lines on the workers' canvases; this canvas keeps only the labels, drawn with the frame.
+      const sent = this.drawInWorkers(strips, now, ratio, offsetX, offsetY, topLeft, width, height, linkCount, labelled);
+      if (!sent) {
+        this.waitingForWorker = true;
+        this.requestFrame();
+        return;
       }
+      // Cleared only when labels are on it: a canvas changed every frame costs a copy to the compositor each frame.
+      if (!this.canvasBlank) ctx.clearRect(0, 0, width, height);
+      this.canvasBlank = !labelled?.length;
+    } else {
+      this.canvasBlank = false;
+      if (this.strips.length && !this.pixelCanvasBlank && !this.workersBusy) {
+        // Back under the threshold: empty the workers' canvases once.
+        this.drawInWorkers(this.strips, now, ratio, offsetX, offsetY, topLeft, width, height, 0, null, true);
+      }
+      if (usePixels) {
+        if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
+          this.frameImage = ctx.createImageData(width, height);
+          this.frameWords = new Int32Array(this.frameImage.data.buffer);
+        }
+        const count = this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
+        this.frameWords!.fill(0);
+        blitAll(this.frameWords!, width, height, this.sprites.list, this.markerBuffer, count);
+        ctx.putImageData(this.frameImage, 0, 0);
+      } else {
+        ctx.clearRect(0, 0, width, height);
+      }
+      for (const marker of usePixels ? [] : this.markers.values()) {
+        const t = progress(marker, now);
+        // Whole pixels: a sub-pixel copy is filtered and costs several times more.
+        const x = Math.round((marker.fromX + (marker.toX - marker.fromX) * t + offsetX) * ratio - half);
+        const y = Math.round((marker.fromY + (marker.toY - marker.fromY) * t + offsetY) * ratio - half);
+        if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
+        const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
+        ctx.drawImage(sprite.canvas, x, y);
+        if (labelled && marker.label && labelled.length < MAX_LABELS) {
+          labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+        }
+      }
+      strokeEscortLines(ctx, this.linkBuffer, ratio, linkCount);
+      this.framesDrawn++;
     }
-    if (image) ctx.putImageData(image, 0, 0);
-    this.drawLinks(ctx, now, ratio, offsetX, offsetY);
     if (labelled?.length) {
       // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
       // label in software rendering, a copy a few.
       for (const { x, y, text } of labelled) {
         const sprite = this.labelSprite(text, ratio);
         ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
+      }
+    }
+    for (const marker of this.markers.values()) {
+      if (now - marker.glideStart < GLIDE_MS) {
+        gliding = true;
+        break;
       }
     }
 
@@ -603,33 +834,7 @@ function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
   return canvas;
 }
 
-/** Copies a sprite into the frame at (x, y), clipped to the frame, blending its anti-aliased edge. */
-function blit(image: ImageData, words: Uint32Array, sprite: SpritePixels, x: number, y: number): void {
-  const { width, height, data } = image;
-  const inside = x >= 0 && y >= 0 && x + sprite.size <= width && y + sprite.size <= height;
-  const { opaqueX, opaqueY, opaqueColour, edge, edgeColour } = sprite;
-  for (let i = 0; i < opaqueX.length; i++) {
-    const px = x + opaqueX[i]!;
-    const py = y + opaqueY[i]!;
-    if (!inside && (px < 0 || py < 0 || px >= width || py >= height)) continue;
-    words[py * width + px] = opaqueColour[i]!;
-  }
-  for (let i = 0; i < edge.length; i += 6) {
-    const px = x + edge[i]!;
-    const py = y + edge[i + 1]!;
-    if (!inside && (px < 0 || py < 0 || px >= width || py >= height)) continue;
-    const at = (py * width + px) * 4;
-    const da = data[at + 3]! / 255;
-    if (da === 0) {
-      words[py * width + px] = edgeColour[i / 6]!;
-      continue;
-    }
-    const sa = edge[i + 5]! / 255;
-    const keep = da * (1 - sa);
-    const outA = sa + keep;
-    data[at] = (edge[i + 2]! * sa + data[at]! * keep) / outA;
-    data[at + 1] = (edge[i + 3]! * sa + data[at + 1]! * keep) / outA;
-    data[at + 2] = (edge[i + 4]! * sa + data[at + 2]! * keep) / outA;
-    data[at + 3] = outA * 255;
-  }
+function spriteOf(canvas: HTMLCanvasElement, index: number): Sprite {
+  const rgba = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+  return { canvas, rgba, pixels: spritePixels(rgba, canvas.width), index };
 }
