@@ -3,10 +3,8 @@
 // trackers report to different processes, at the same time, raise exactly one alert each (the pair's row decides),
 // and a device given to another wearer is not judged with the previous wearer's stored state.
 // Skipped without PostgreSQL or Redis at 127.0.0.1:6379, unless REQUIRE_REDIS=1.
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { and, eq, inArray } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { destinationPoint } from '@prison/shared';
 import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
@@ -15,6 +13,7 @@ import { fromPostgres, type Database } from '../src/db/client';
 import { alerts, devices } from '../src/db/schema';
 import { createAdmin } from '../src/modules/admin/admin-service';
 import { testConfig, TEST_ADMIN } from './test-app';
+import { createScratchDatabase } from './test-db';
 
 const REDIS = { host: '127.0.0.1', port: 6379 };
 const adminUrl = inject('postgresAdminUrl');
@@ -43,22 +42,17 @@ interface Node {
 }
 
 describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on two processes', () => {
-  let name = '';
+  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   const nodes: Node[] = [];
   const base: [number, number] = [51.5, -0.12];
 
   beforeAll(async () => {
-    name = `prison_cluster_rules_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
-    await admin.end();
+    database = await createScratchDatabase('prison_cluster_rules');
     for (const node of ['one', 'two']) nodes.push(await startNode(node));
   }, 60_000);
 
   async function startNode(node: string): Promise<Node> {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
+    const url = new URL(database!.url);
     {
       const database = fromPostgres(url.toString(), 5);
       const app = await buildApp({
@@ -84,10 +78,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
       await node.app.close();
       await node.database.close();
     }
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database?.drop();
   });
 
   const [one, two] = [() => nodes[0]!, () => nodes[1]!];

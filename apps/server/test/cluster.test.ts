@@ -19,6 +19,7 @@ import {
   type ShowAlertEvent,
 } from '@prison/shared';
 import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
+import { createScratchDatabase } from './test-db';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const HTTP_PORTS = { from: 3500, to: 3599 };
@@ -133,7 +134,7 @@ interface Node {
 }
 
 describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processes, one PostgreSQL, one Redis', () => {
-  const databaseName = `prison_test_${inject('testRunId')}_cluster_${randomBytes(4).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let databaseUrl = '';
   let redisPort = 0;
   let redis: Child | undefined;
@@ -238,17 +239,9 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
   const alertCounts = (of: Node[]) => Object.fromEntries(of.map((node) => [node.name, node.alerts.length]));
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    try {
-      // The run's migrated template: the processes start on an up-to-date schema without racing to migrate it.
-      await admin.query(`create database ${databaseName} template ${inject('postgresTemplate')}`);
-    } finally {
-      await admin.end();
-    }
-    const url = new URL(postgresAdminUrl);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
+    // The run's migrated template: the processes start on an up-to-date schema.
+    database = await createScratchDatabase('prison_cluster');
+    databaseUrl = database.url;
     check = new pg.Client({ connectionString: databaseUrl });
     await check.connect();
 
@@ -288,10 +281,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     await Promise.all(nodes.map((node) => stopChild(node.child)));
     await stopChild(redis);
     await check?.end().catch(() => undefined);
-    const admin = new pg.Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${databaseName} with (force)`).catch(() => undefined);
-    await admin.end();
+    await database?.drop();
   }, 30_000);
 
   it('each process says in /readyz that it runs in cluster mode, under its own name, with Redis up, one of them leader', async () => {

@@ -12,27 +12,42 @@ export async function createTestDatabase(engine: Engine): Promise<Database> {
     const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
     return fromPglite(await createPglite({ loadDataDir: blob }));
   }
+  const scratch = await createScratchDatabase('prison_test');
+  const database = fromPostgres(scratch.url, 10);
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    await scratch.drop();
+  };
+  return database;
+}
+
+/**
+ * A PostgreSQL database of a test's own, made from the run's migrated template (or empty), for tests that hand its
+ * URL to several apps or server processes (the cluster tests). `drop` removes it, whoever is still connected.
+ */
+export async function createScratchDatabase(prefix: string, options: { migrated?: boolean } = {}): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const adminUrl = inject('postgresAdminUrl');
-  const name = `prison_test_${inject('testRunId')}_${randomBytes(4).toString('hex')}`;
+  const name = `${prefix}_${inject('testRunId')}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
+    await admin.query(`create database ${name}${options.migrated === false ? '' : ` template ${inject('postgresTemplate')}`}`);
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = fromPostgres(url.toString(), 10);
-  const close = database.close;
-  database.close = async () => {
-    await close();
-    const dropper = new pg.Client({ connectionString: adminUrl });
-    await dropper.connect();
-    await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-    await dropper.end();
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+      await dropper.end();
+    },
   };
-  return database;
 }
 
 export function availableEngines(): Engine[] {

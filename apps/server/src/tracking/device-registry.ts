@@ -79,17 +79,9 @@ function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' |
 function selectDevices(db: DbOrTx, id?: string) {
   const query = db
     .select({
-      id: devices.id,
+      ...liveColumns,
       name: devices.name,
       secretHash: devices.secretHash,
-      lastSeenAt: devices.lastSeenAt,
-      lastFixAt: devices.lastFixAt,
-      latitude: devices.lastLatitude,
-      longitude: devices.lastLongitude,
-      battery: devices.lastBattery,
-      online: devices.online,
-      lowBatteryAlerted: devices.lowBatteryAlerted,
-      revision: devices.revision,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       cellId: prisoners.cellId,
@@ -103,6 +95,19 @@ function selectDevices(db: DbOrTx, id?: string) {
     .leftJoin(staff, eq(staff.trackingDeviceId, devices.id));
   return id === undefined ? query : query.where(eq(devices.id, id));
 }
+
+/** The live columns of a device row (`LockedDeviceRow`), as cluster mode reads them under the row lock. */
+export const liveColumns = {
+  id: devices.id,
+  revision: devices.revision,
+  lastSeenAt: devices.lastSeenAt,
+  lastFixAt: devices.lastFixAt,
+  latitude: devices.lastLatitude,
+  longitude: devices.lastLongitude,
+  battery: devices.lastBattery,
+  online: devices.online,
+  lowBatteryAlerted: devices.lowBatteryAlerted,
+};
 
 /** `now` caps the newest fix time: one stored ahead of the clock (before MAX_FUTURE_SECONDS) must not block the device. */
 export function liveState(row: LockedDeviceRow, now = Date.now()): Omit<TrackedDevice, keyof ReturnType<typeof assignment> | 'id'> {

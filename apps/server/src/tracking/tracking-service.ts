@@ -12,7 +12,7 @@ import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type New
 import { isDataRefusal } from '../lib/database-errors';
 import { RateLimitedLog } from '../lib/rate-limited-log';
 import type { Cluster, SharedPosition } from '../cluster';
-import { displayName, DeviceRegistry, liveState, type TrackedDevice } from './device-registry';
+import { displayName, DeviceRegistry, liveColumns, liveState, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import type { PortableDevice, SavedDevice } from './geofence-engine';
@@ -474,18 +474,7 @@ export class TrackingService {
     const current = new Set<string>();
     if (ids.length === 0) return current;
     const rows = await tx
-      .select({
-        id: devices.id,
-        revision: devices.revision,
-        lastSeenAt: devices.lastSeenAt,
-        lastFixAt: devices.lastFixAt,
-        latitude: devices.lastLatitude,
-        longitude: devices.lastLongitude,
-        battery: devices.lastBattery,
-        online: devices.online,
-        lowBatteryAlerted: devices.lowBatteryAlerted,
-        engineState: devices.engineState,
-      })
+      .select({ ...liveColumns, engineState: devices.engineState })
       .from(devices)
       .where(inArray(devices.id, ids))
       .orderBy(devices.id)
@@ -894,18 +883,7 @@ export class TrackingService {
     const now = Date.now();
     await this.options.db.transaction(async (tx) => {
       const rows = await tx
-        .select({
-          id: devices.id,
-          revision: devices.revision,
-          lastSeenAt: devices.lastSeenAt,
-          lastFixAt: devices.lastFixAt,
-          latitude: devices.lastLatitude,
-          longitude: devices.lastLongitude,
-          battery: devices.lastBattery,
-          online: devices.online,
-          lowBatteryAlerted: devices.lowBatteryAlerted,
-          engineState: devices.engineState,
-        })
+        .select({ ...liveColumns, engineState: devices.engineState })
         .from(devices)
         .where(and(isNotNull(devices.engineNode), notInArray(devices.engineNode, alive)))
         .orderBy(devices.id)
