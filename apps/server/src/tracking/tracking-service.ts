@@ -665,10 +665,20 @@ export class TrackingService {
    */
   private async claimPairAlerts(tx: Tx, drafts: AlertDraft[], events: GeofenceEvent[]): Promise<{ drafts: AlertDraft[]; events: GeofenceEvent[] }> {
     if (!drafts.some((d) => d.claim)) return { drafts, events };
+    // Claimed in one order (pairs, then escorts, by id), so two batches claiming the same rows cannot deadlock.
+    const keyOf = (target: PairClaim) => ('keepApartPair' in target ? `a${String(target.keepApartPair).padStart(10, '0')}` : `e${String(target.escort).padStart(10, '0')}`);
+    const targets = new Map<string, PairClaim>();
+    for (const draft of drafts) if (draft.claim) targets.set(keyOf(draft.claim), draft.claim);
+    const won = new Set<string>();
+    for (const key of [...targets.keys()].sort()) if (await claim(tx, targets.get(key)!)) won.add(key);
     const kept: AlertDraft[] = [];
     const moved = new Map<number, number>();
     for (const [index, draft] of drafts.entries()) {
-      if (draft.claim && !(await claim(tx, draft.claim))) continue;
+      if (draft.claim) {
+        const key = keyOf(draft.claim);
+        // One alert per pair and batch: a second draft of the same pair in this batch is dropped too.
+        if (!won.delete(key)) continue;
+      }
       moved.set(index, kept.length);
       kept.push(draft);
     }
