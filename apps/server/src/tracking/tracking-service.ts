@@ -12,7 +12,7 @@ import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type New
 import { isDataRefusal } from '../lib/database-errors';
 import { RateLimitedLog } from '../lib/rate-limited-log';
 import type { Cluster, SharedPosition } from '../cluster';
-import { displayName, DeviceRegistry, liveColumns, liveState, type TrackedDevice } from './device-registry';
+import { displayName, DeviceRegistry, liveColumns, liveState, type LockedDeviceRow, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import type { PortableDevice, SavedDevice } from './geofence-engine';
@@ -75,6 +75,9 @@ async function claim(tx: Tx, target: PairClaim): Promise<boolean> {
   ) as unknown as { rows: unknown[] };
   return result.rows.length > 0;
 }
+
+/** How a keep-apart alert names a prisoner: names are not unique, the id is. */
+const keepApartName = (device: TrackedDevice) => `${displayName(device)} (#${device.prisonerId})`;
 
 function sharedPosition(device: TrackedDevice): SharedPosition {
   return {
@@ -331,7 +334,7 @@ export class TrackingService {
       const at = new Date(shared.lastFixAt);
       const position = { deviceId: device.id, name: displayName(device), lat: shared.latitude, lng: shared.longitude, at };
       if (device.prisonerId !== null) {
-        this.options.keepApart?.update({ ...position, prisonerId: device.prisonerId, name: `${displayName(device)} (#${device.prisonerId})` });
+        this.options.keepApart?.update({ ...position, prisonerId: device.prisonerId, name: keepApartName(device) });
         this.options.escorts?.updatePrisoner(device.prisonerId, position);
       } else if (device.staffId !== null) {
         this.options.escorts?.updateStaff(device.staffId, position);
@@ -470,26 +473,24 @@ export class TrackingService {
   }
 
   /** Locks the devices' rows; a device another process wrote since takes the stored state (cluster mode). */
-  private async adoptLockedState(tx: Tx, ids: string[], now: Date): Promise<Set<string>> {
-    const current = new Set<string>();
-    if (ids.length === 0) return current;
+  private async adoptLockedState(tx: Tx, ids: string[], now: Date): Promise<void> {
+    if (ids.length === 0) return;
     const rows = await tx
       .select({ ...liveColumns, engineState: devices.engineState })
       .from(devices)
       .where(inArray(devices.id, ids))
       .orderBy(devices.id)
       .for('update');
-    const engine = this.options.engine();
     for (const row of rows) {
       const device = this.registry.get(row.id);
-      if (!device) continue;
-      if (device.revision !== row.revision) {
-        Object.assign(device, liveState(row, now.getTime()));
-        engine?.importDevice(row.id, row.engineState as PortableDevice | null);
-      }
-      current.add(row.id);
+      if (device && device.revision !== row.revision) this.takeOver(device, row, now.getTime());
     }
-    return current;
+  }
+
+  /** This process's memory of a device becomes the stored one: live state, revision and the engine's memory. */
+  private takeOver(device: TrackedDevice, row: LockedDeviceRow & { engineState: unknown }, now: number): void {
+    Object.assign(device, liveState(row, now));
+    this.options.engine()?.importDevice(row.id, row.engineState as PortableDevice | null);
   }
 
   /** Runs the fixes through the devices' state, the engine and the monitors, in memory; nothing is written yet. */
@@ -592,8 +593,7 @@ export class TrackingService {
       }
       if (keepApart && device.prisonerId !== null) {
         if (!keepApartBefore.has(device.prisonerId)) keepApartBefore.set(device.prisonerId, keepApart.save(device.prisonerId));
-        const name = `${displayName(device)} (#${device.prisonerId})`;
-        const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name, lat: fix.latitude, lng: fix.longitude, at: effective });
+        const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name: keepApartName(device), lat: fix.latitude, lng: fix.longitude, at: effective });
         for (const meeting of meetings) drafts.push({ ...this.draft(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective), claim: { keepApartPair: meeting.pairId } });
       }
     }
@@ -865,9 +865,10 @@ export class TrackingService {
       const ids = ticked.map((t) => t.deviceId).filter((id) => this.registry.get(id)).sort();
       const rows = ids.length ? await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update') : [];
       const current = rows.filter((row) => this.registry.get(row.id)?.revision === row.revision).map((row) => this.registry.get(row.id)!);
+      const currentById = new Map(current.map((device) => [device.id, device]));
       const events: GeofenceEvent[] = [];
       for (const { deviceId, transitions } of ticked) {
-        const device = current.find((d) => d.id === deviceId);
+        const device = currentById.get(deviceId);
         if (device) this.collectTransitions(device, transitions, drafts, events);
       }
       const claimed = await this.claimPairAlerts(tx, drafts, events);
@@ -889,7 +890,6 @@ export class TrackingService {
     const cluster = this.options.cluster!;
     const alive = await cluster.liveInstances();
     if (!alive.includes(cluster.instance)) return; // this process's own marker connection is down: judge nothing
-    const engine = this.options.engine();
     const now = Date.now();
     await this.options.db.transaction(async (tx) => {
       const rows = await tx
@@ -903,8 +903,7 @@ export class TrackingService {
       for (const row of rows) {
         const device = this.registry.get(row.id);
         if (!device) continue;
-        Object.assign(device, liveState(row, now));
-        engine?.importDevice(row.id, row.engineState as PortableDevice | null);
+        this.takeOver(device, row, now);
         adopted.push(row.id);
       }
       if (adopted.length) await tx.update(devices).set({ engineNode: cluster.instance }).where(inArray(devices.id, adopted));

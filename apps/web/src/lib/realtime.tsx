@@ -45,11 +45,13 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     // Events sent while the connection was down are lost: refetch what they would have refreshed. (The live map
     // asks for a fresh position snapshot on every connect itself.) Every connect after the first counts, also the
     // retry below after a handshake refused for the database.
+    const refetchWhatEventsRefresh = () => {
+      for (const topic of ['alerts', 'geofences', 'devices', 'overview'])
+        void queryClient.invalidateQueries({ queryKey: [topic] });
+    };
     let connectedBefore = false;
     next.on('connect', () => {
-      if (connectedBefore)
-        for (const topic of ['alerts', 'geofences', 'devices', 'overview'])
-          void queryClient.invalidateQueries({ queryKey: [topic] });
+      if (connectedBefore) refetchWhatEventsRefresh();
       connectedBefore = true;
     });
     // The server's cluster link is back (decision 036): what the other processes sent meanwhile was lost; refetch it.
@@ -59,7 +61,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       partial = otherProcesses === 'interrupted';
       if (!wasPartial || partial) return;
       next.emit('requestSnapshot');
-      for (const topic of ['alerts', 'geofences', 'devices', 'overview']) void queryClient.invalidateQueries({ queryKey: [topic] });
+      refetchWhatEventsRefresh();
     });
     // The session ended (idle, expired, logged out, revoked, password changed, disabled): /login says why.
     next.on('sessionEnded', ({ message }) => leaveForLogin(message));
