@@ -14,6 +14,7 @@ import { alerts, devices } from '../src/db/schema';
 import { createAdmin } from '../src/modules/admin/admin-service';
 import { testConfig, TEST_ADMIN } from './test-app';
 import { createScratchDatabase } from './test-db';
+import { sleep } from './wait-for';
 
 const REDIS = { host: '127.0.0.1', port: 6379 };
 const adminUrl = inject('postgresAdminUrl');
@@ -100,7 +101,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
   };
   const ofKind = async (kind: string, ...prisonerIds: number[]) =>
     (await one().database.db.select().from(alerts).where(and(eq(alerts.kind, kind), inArray(alerts.prisonerId, prisonerIds)))).length;
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const settle = () => sleep(300);
 
   it('a keep-apart meeting seen by both processes at once raises one alert', async () => {
     const a = await prisoner('Ada');

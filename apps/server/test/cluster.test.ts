@@ -20,6 +20,7 @@ import {
 } from '@prison/shared';
 import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
 import { createScratchDatabase } from './test-db';
+import { sleep, waitFor } from './wait-for';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const HTTP_PORTS = { from: 3500, to: 3599 };
@@ -46,16 +47,6 @@ const postgresAdminUrl = inject('postgresAdminUrl');
 if (!postgresAdminUrl)
   console.warn('cluster.test.ts skipped: no PostgreSQL answered (cluster mode needs DATABASE_URL)');
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** Whether something accepts connections on this port (a port we are about to take must not). */
 function listening(port: number): Promise<boolean> {

@@ -17,6 +17,7 @@ import { fromPostgres, type Database } from '../src/db/client';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/database-errors';
 import { createAdmin } from '../src/modules/admin/admin-service';
 import { TEST_ADMIN, testConfig } from './test-app';
+import { sleep, waitFor } from './wait-for';
 
 const PORTS = [5441, 5442, 5443, 5444, 5445, 5446, 5447, 5448, 5449];
 
@@ -70,16 +71,6 @@ async function freePort(): Promise<number> {
   throw new Error(`no free port in ${PORTS[0]}-${PORTS.at(-1)} for the outage cluster`);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** Statuses received by a browser socket, in order. */
 function recordStatuses(socket: Socket): ServiceStatusEvent[] {

@@ -11,16 +11,11 @@ import { circleFence, east, perimeterCorners, polygonFence } from '../tracking/g
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed';
 import { LeaderLease } from './leader';
 import { createScratchDatabase } from '../../test/test-db';
+import { waitFor } from '../../test/wait-for';
 
 const log = pino({ level: 'silent' });
 const adminUrl = inject('postgresAdminUrl');
-const until = async (check: () => boolean, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (check: () => boolean, timeoutMs: number) => waitFor('the condition', check, timeoutMs, 20);
 
 describe.skipIf(!adminUrl)('cluster on PostgreSQL', () => {
   let url = '';
