@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { setCacheAnnouncer } from '../lib/cache-announcer';
+import { clearCacheAnnouncer, setCacheAnnouncer, type CacheKind } from '../lib/cache-announcer';
 import { invalidateSessionCache } from '../modules/admin/session-service';
 import { invalidatePrisonerCaches } from '../modules/prisoners/prisoner-repository';
 import { ChangeFeed } from './change-feed';
@@ -88,10 +88,11 @@ export function registerCluster(app: FastifyInstance): void {
   const io = app.realtime.io;
   let redis: RedisLink | null = null;
   const positionHandlers: ((positions: SharedPosition[]) => void)[] = [];
+  const announceCaches = (kind: CacheKind) => void changes.announce(kind);
 
   if (enabled) {
     // Module-level caches: this process's write is announced; another's drops this process's copy.
-    setCacheAnnouncer((kind) => void changes.announce(kind));
+    setCacheAnnouncer(announceCaches);
     changes.on('prisoners', () => invalidatePrisonerCaches());
     changes.on('sessions', () => invalidateSessionCache());
     changes.onResync(() => {
@@ -140,7 +141,7 @@ export function registerCluster(app: FastifyInstance): void {
     if (enabled) log.info('cluster mode: PostgreSQL for state and the leader lock, Redis for live fan-out');
   });
   app.addHook('onClose', async () => {
-    if (enabled) setCacheAnnouncer(null);
+    if (enabled) clearCacheAnnouncer(announceCaches);
     await leader?.stop();
     await changes.stop();
     await redis?.close();

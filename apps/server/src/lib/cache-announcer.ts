@@ -5,8 +5,13 @@ export type CacheKind = 'prisoners' | 'sessions';
 
 let announcer: ((kind: CacheKind) => void) | null = null;
 
-export function setCacheAnnouncer(next: ((kind: CacheKind) => void) | null): void {
+export function setCacheAnnouncer(next: (kind: CacheKind) => void): void {
   announcer = next;
+}
+
+/** Removes `which` if it is still the one installed (another app of the same process may have installed its own). */
+export function clearCacheAnnouncer(which: (kind: CacheKind) => void): void {
+  if (announcer === which) announcer = null;
 }
 
 /** Tells the other processes of a cluster that this process has just invalidated a cache of this kind. */
