@@ -15,7 +15,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { percentile, printFigures, type Figure } from '../lib/report';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -81,6 +81,8 @@ interface Measurement {
   markerFrames: number;
   /** Duration of each frame drawn in the pixel worker (above the layer's pixel threshold). */
   workerDraws: number[];
+  /** When each picture of the markers was drawn by the pixel worker (performance.now()). */
+  pictureTimes: number[];
 }
 
 async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?: number): Promise<Measurement> {
@@ -224,11 +226,14 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
       const hookAny = hook as unknown as { layer: Record<string, unknown>; feed: Record<string, unknown> };
       const untimeDraw = timed(hookAny.layer, 'draw', 'draw');
       const counted = hook as unknown as {
-        layer: { framesDrawn: number; onPixelFrame: ((drawMs: number) => void) | null };
+        layer: { framesDrawn: number; onPixelFrame: ((drawMs: number, at: number) => void) | null };
       };
       const workerDraws: number[] = [];
-      counted.layer.onPixelFrame = (drawMs) => {
-        if (recording) workerDraws.push(drawMs);
+      const pictureTimes: number[] = [];
+      counted.layer.onPixelFrame = (drawMs, at) => {
+        if (!recording) return;
+        workerDraws.push(drawMs);
+        pictureTimes.push(at);
       };
       const untimeApply = timed(hookAny.feed, 'apply', 'apply');
       const feedTimer = setInterval(() => {
@@ -260,10 +265,50 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
       untimeApply();
       cleanup();
       await new Promise((resolve) => setTimeout(resolve, 300));
-      return { deltas, spent, draws, markerFrames, workerDraws };
+      return { deltas, spent, draws, markerFrames, workerDraws, pictureTimes };
     },
     { count, mode, ms, zoom },
   );
+}
+
+type Profiling = { session: CDPSession };
+
+/** BENCH_PROFILE=1: a CPU profile of the page's main thread over the largest run. */
+async function startProfile(page: Page): Promise<Profiling> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  await session.send('Profiler.start');
+  return { session };
+}
+
+/** Prints the functions with the most self time (main thread), a line each. */
+async function printProfile({ session }: Profiling) {
+  const { profile } = await session.send('Profiler.stop');
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
+    const node = byId.get(id)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nCPU profile of the main thread (${(total / 1000).toFixed(1)} s sampled), self time:`);
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+    console.log(`${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
+  }
+}
+
+/** Intervals between pictures, counted by frames of 16.7 ms: "1 frame: 290, 2 frames: 5, ...". */
+function histogram(gaps: number[]): string {
+  const counts = new Map<number, number>();
+  for (const gap of gaps) {
+    const frames = Math.max(1, Math.round(gap / (1000 / 60)));
+    counts.set(frames, (counts.get(frames) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([frames, n]) => `${frames} frame${frames > 1 ? 's' : ''}: ${n}`).join(', ');
 }
 
 async function main() {
@@ -297,8 +342,10 @@ async function main() {
     await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: { map: unknown } }).__liveMap?.map));
 
     const ms = seconds * 1000;
-    const summary = ({ deltas, spent, draws, markerFrames, workerDraws }: Measurement) => {
+    const summary = ({ deltas, spent, draws, markerFrames, workerDraws, pictureTimes }: Measurement) => {
       const sorted = [...deltas].sort((a, b) => a - b);
+      const gaps = pictureTimes.slice(1).map((at, i) => at - pictureTimes[i]!);
+      const sortedWorkerDraws = [...workerDraws].sort((a, b) => a - b);
       const sortedDraws = [...draws].sort((a, b) => a - b);
       const total = deltas.reduce((a, b) => a + b, 0);
       const share = (value: number) => (value / total) * 100;
@@ -307,7 +354,11 @@ async function main() {
         p95: percentile(sorted, 95),
         fps: (deltas.length / total) * 1000,
         markerFps: (markerFrames / total) * 1000,
-        workerDrawMedian: workerDraws.length ? percentile([...workerDraws].sort((a, b) => a - b), 50) : undefined,
+        workerDrawMedian: workerDraws.length ? percentile(sortedWorkerDraws, 50) : undefined,
+        workerDrawP95: workerDraws.length ? percentile(sortedWorkerDraws, 95) : undefined,
+        /** Pictures drawn more than a frame and a half after the one before: a frame without new markers. */
+        lateGaps: gaps.filter((gap) => gap > 25).length,
+        gapHistogram: histogram(gaps),
         draw: share(spent.draw),
         // The median resists the preemptions of a shared machine better than frame deltas do.
         drawMedian: percentile(sortedDraws, 50),
@@ -320,7 +371,9 @@ async function main() {
     const figures: Figure[] = [];
     const largest = Math.max(...counts);
     for (const count of counts) {
+      const profiling = process.env.BENCH_PROFILE && count === largest ? await startProfile(page) : null;
       const result = summary(await measure(page, count, 'canvas', ms));
+      if (profiling) await printProfile(profiling);
       // The same layer drawing one drawImage per marker, measured right after (at 10,000 the layer writes pixels).
       const perMarker = count === largest ? summary(await measure(page, count, 'canvas-drawimage', ms)) : null;
       const label = `canvas layer, ${count.toLocaleString('en-US')} moving markers`;
@@ -342,6 +395,9 @@ async function main() {
       });
       if (result.workerDrawMedian !== undefined) {
         figures.push({ name: `${label}: median draw in the pixel worker`, value: result.workerDrawMedian, unit: 'ms' });
+        figures.push({ name: `${label}: p95 draw in the pixel worker`, value: result.workerDrawP95!, unit: 'ms' });
+        figures.push({ name: `${label}: pictures more than 25 ms after the one before`, value: result.lateGaps, unit: '' });
+        console.log(`${label}: intervals between the worker's pictures: ${result.gapHistogram}`);
       }
       figures.push({
         name: `${label}: median marker draw per frame`,

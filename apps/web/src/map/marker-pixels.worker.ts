@@ -1,50 +1,65 @@
-// Draws the live map's markers off the main thread (above the layer's pixel threshold): the main thread sends each
-// frame's marker positions (already glided, in canvas pixels) and escort lines; this worker writes the sprites into
-// an ImageData, puts it on its OffscreenCanvas and strokes the lines behind the markers. On a two-core machine
-// without a GPU the pixel work then runs beside the main thread's feed, Leaflet and React instead of after them.
+// Draws the live map's markers off the main thread (above the layer's pixel threshold). It keeps its own copy of
+// every marker's glide (pixel-scene.ts) and animates it on its own animation frames: the main thread only sends what
+// changed (a batch of fixes, a pan, a zoom), so its feed, Leaflet and React do not hold the markers back. Each frame
+// writes the sprites into an ImageData, puts it on the OffscreenCanvas and strokes the escort lines behind them.
 import { strokeEscortLines } from './escort-lines';
-import { blitAll, spritePixels, type SpritePixels } from './sprite-pixels';
+import { PixelScene } from './pixel-scene';
+import { spritePixels } from './sprite-pixels';
 import type { PixelWorkerReply, PixelWorkerRequest } from './marker-pixels-protocol';
 
+const scene = new PixelScene();
 let context: OffscreenCanvasRenderingContext2D | null = null;
-let sprites: SpritePixels[] = [];
 let image: ImageData | null = null;
 let words: Int32Array | null = null;
+let scheduled = false;
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<PixelWorkerRequest>) => void) | null;
-  postMessage(message: PixelWorkerReply, transfer: Transferable[]): void;
+  postMessage(message: PixelWorkerReply): void;
+  requestAnimationFrame?: (callback: () => void) => number;
 };
 
-scope.onmessage = ({ data: message }) => {
-  if (message.type === 'init') {
-    context = message.canvas.getContext('2d');
-    return;
-  }
-  if (message.type === 'sprites') {
-    sprites = message.sprites.map(({ rgba, size }) => spritePixels(rgba, size));
-    return;
-  }
+/** The worker's own animation frames where the browser has them (a worker with an OffscreenCanvas), else a timer. */
+const nextFrame = (callback: () => void): void => {
+  if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(callback);
+  else setTimeout(callback, 16);
+};
+
+function requestDraw(): void {
+  if (scheduled) return;
+  scheduled = true;
+  nextFrame(draw);
+}
+
+function draw(): void {
+  scheduled = false;
+  const view = scene.view;
+  if (!context || !view || !scene.ready) return;
   const start = performance.now();
-  const { width, height, markers, count, links, linkCount, ratio } = message;
-  if (context) {
-    const canvas = context.canvas;
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-    }
-    if (!image || image.width !== width || image.height !== height) {
-      image = new ImageData(width, height);
-      words = new Int32Array(image.data.buffer);
-    }
-    words!.fill(0);
-    blitAll(words!, width, height, sprites, markers, count);
-    context.putImageData(image, 0, 0);
-    strokeEscortLines(context, links, ratio, linkCount);
+  const canvas = context.canvas;
+  if (canvas.width !== view.width || canvas.height !== view.height) {
+    canvas.width = view.width;
+    canvas.height = view.height;
   }
-  // The buffers go back for the next frame.
-  scope.postMessage({ type: 'drawn', id: message.id, markers, links, drawMs: performance.now() - start}, [
-    markers.buffer,
-    links.buffer,
-  ]);
+  if (!image || image.width !== view.width || image.height !== view.height) {
+    image = new ImageData(view.width, view.height);
+    words = new Int32Array(image.data.buffer);
+  }
+  const { linkCount, gliding } = scene.draw(words!, performance.timeOrigin + start);
+  context.putImageData(image, 0, 0);
+  strokeEscortLines(context, scene.linkSegments, view.ratio, linkCount);
+  scope.postMessage({ type: 'drawn', viewId: view.id, at: performance.timeOrigin + start, drawMs: performance.now() - start });
+  // Nothing moves and nothing changed: no frame until the next message.
+  if (gliding) requestDraw();
+}
+
+scope.onmessage = ({ data: message }) => {
+  if (message.type === 'init') context = message.canvas.getContext('2d');
+  else if (message.type === 'sprites') {
+    scene.setSprites(
+      message.sprites.map(({ rgba, size }) => spritePixels(rgba, size)),
+      message.staleSprite,
+    );
+  } else scene.apply(message);
+  requestDraw();
 };

@@ -61,7 +61,7 @@ describe('sprite pixels', () => {
     expect(words.some((word) => word >>> 24 > 0 && word >>> 24 < 255)).toBe(true);
   });
 
-  it('draws band by band exactly as marker by marker', () => {
+  it('draws band by band exactly as marker by marker, over whatever the frame held before', () => {
     const width = 300;
     const height = 200;
     const pixels = [dotSprite(220, 38, 38), dotSprite(37, 99, 235)].map((rgba) => spritePixels(rgba, SIZE));
@@ -74,7 +74,8 @@ describe('sprite pixels', () => {
       markers[i * 3 + 1] = Math.floor(random() * (height + SIZE)) - SIZE + 1;
       markers[i * 3 + 2] = i % 2;
     }
-    const banded = new Int32Array(width * height);
+    // The last frame's pixels: blitAll clears each band before drawing into it.
+    const banded = new Int32Array(width * height).fill(0x7f00ff00);
     blitAll(banded, width, height, pixels, markers, count);
     const oneByOne = new Int32Array(width * height);
     for (let i = 0; i < count; i++) blit(oneByOne, width, 0, height, pixels[markers[i * 3 + 2]!]!, markers[i * 3]!, markers[i * 3 + 1]!);

@@ -147,9 +147,9 @@ export function blit(
 const BAND_ROWS = 64;
 
 /**
- * Draws `count` markers (x, y, sprite index per marker in `markers`, in drawing order) into a cleared frame, band
- * by band of rows: with thousands of markers scattered over the frame, writing them in their own order misses the
- * CPU's cache on nearly every row. Within a band the markers keep their order, so overlaps look the same.
+ * Draws `count` markers (x, y, sprite index per marker in `markers`, in drawing order) into a frame, band by band of
+ * rows, clearing each band first: with thousands of markers scattered over the frame, writing them in their own order
+ * misses the CPU's cache on nearly every row. Within a band the markers keep their order, so overlaps look the same.
  */
 export function blitAll(
   frame: Int32Array,
@@ -177,6 +177,8 @@ export function blitAll(
   for (let b = 0; b < bands; b++) {
     const top = b * band;
     const bottom = Math.min(height, top + band);
+    // Cleared here rather than all at once before: the band is then in the cache for its markers.
+    frame.fill(0, top * width, bottom * width);
     // This band's markers and those of the band above that reach into it, merged back into drawing order.
     let above = b > 0 ? starts[b - 1]! : 0;
     const aboveEnd = b > 0 ? starts[b]! : 0;

@@ -1,14 +1,16 @@
 // One canvas for every tracked prisoner: DOM or SVG markers stop scaling near a thousand moving points, so all
 // markers are drawn in one pass per animation frame, gliding to each new position over GLIDE_MS (SPEC.md section 9).
 // Above PIXEL_PATH_THRESHOLD markers the sprites' pixels are written directly, by a worker on a canvas of its own
-// where the browser allows it (marker-pixels.worker.ts): on a machine without a GPU that pixel work is most of a frame.
+// where the browser allows it (marker-pixels.worker.ts), which also glides the markers on its own animation frames:
+// on a machine without a GPU that pixel work is most of a frame, and the main thread has the feed and the page to run.
 import L from 'leaflet';
 import { LABEL_MIN_ZOOM, MARKER_COLOURS, MARKER_LEVELS, type MarkerLevel } from './marker-style';
 import { strokeEscortLines } from './escort-lines';
-import type { PixelWorkerReply, PixelWorkerRequest } from './marker-pixels-protocol';
+import { GLIDE_MS, type PixelWorkerReply, type PixelWorkerRequest } from './marker-pixels-protocol';
+import { PixelSceneSync } from './pixel-scene-sync';
 import { blitAll, spritePixels, type SpritePixels } from './sprite-pixels';
 
-export const GLIDE_MS = 1000;
+export { GLIDE_MS };
 const RADIUS = 7;
 const HIT_RADIUS = RADIUS + 4;
 const PANE = 'trackedMarkers';
@@ -45,6 +47,9 @@ interface Marker {
   toX: number;
   toY: number;
   glideStart: number;
+  /** Its slot in the pixel worker's scene (pixel-scene-sync.ts), -1 while the worker does not draw. */
+  slot: number;
+  queued: boolean;
 }
 
 /** How far along its glide a marker is, 0 to 1. */
@@ -83,21 +88,15 @@ function markerSprite(fill: string, ratio: number, shape: MarkerShape = 'dot'): 
   return sprite;
 }
 
-/**
- * Workers drawing the markers above the pixel threshold, each a horizontal strip of the map. One: on the shared
- * two-core bench machine two were no faster, and slower with labels (docs/PERFORMANCE.md).
- */
-const PIXEL_WORKERS = 1;
-
-/** One pixel worker and the canvas it draws on: the rows from `top` of the frame, down to the next strip. */
-interface PixelStrip {
+/** The pixel worker and the canvas it draws on (just below the layer's own, which keeps the labels). */
+interface PixelWorker {
   worker: Worker;
   canvas: HTMLCanvasElement;
-  busy: boolean;
-  top: number;
-  /** Reused between frames (lent to the worker while it draws). */
-  markers: Int32Array<ArrayBuffer>;
-  links: Float32Array<ArrayBuffer>;
+}
+
+/** A sprite's place in the list the pixel worker is given: two per level, a dot and a staff diamond. */
+function spriteIndex(level: MarkerLevel, shape: MarkerShape): number {
+  return MARKER_LEVELS.indexOf(level) * 2 + (shape === 'staff' ? 1 : 0);
 }
 
 /** Above this many markers the layer writes pixels itself instead of calling drawImage per marker. */
@@ -143,38 +142,36 @@ export class TrackedMarkersLayer extends L.Layer {
   /** The frame's pixels as 32-bit words (a view of frameImage). */
   private frameWords: Int32Array | null = null;
   /**
-   * Above the pixel threshold the markers are drawn by workers (marker-pixels.worker.ts), each on a canvas of its own
-   * covering a horizontal strip of the map, drawn in parallel (one worker by default: the whole map).
+   * Above the pixel threshold the markers are drawn by a worker (marker-pixels.worker.ts) on a canvas of its own. It
+   * holds its own copy of the markers, kept by `scene`, and glides them on its own animation frames.
    */
-  private strips: PixelStrip[] = [];
+  private pixelWorker: PixelWorker | null = null;
   private workerFailed = false;
-  /** Nothing on the workers' canvases (so nothing to clear when the layer draws on the main thread again). */
-  private pixelCanvasBlank = true;
-  private workerFrameId = 0;
-  /** Where the frame in the worker was drawn for: its canvas moves there when the frame is shown. */
-  private workerFrameAt: L.Point | null = null;
+  /** The worker draws the markers (above the threshold); when false its canvas is blank. */
+  private workerActive = false;
+  private scene = new PixelSceneSync();
   private workerSpriteRatio = 0;
+  /** Where the layer's canvas was for each view sent to the worker: the worker's canvas goes there with its picture. */
+  private viewPlaces = new Map<number, L.Point>();
   /** Nothing on the layer's own canvas (the worker draws the markers and no label is shown). */
   private canvasBlank = false;
-  /** A frame was skipped because the worker was still drawing the previous one. */
-  private waitingForWorker = false;
   private zooming = false;
-  /** The worker's canvas is shown again (after a zoom) from this frame on. */
-  private pixelRevealFrom = 0;
+  /** The next view sent is a new zoom's: the worker's canvas is shown again with the first picture of it. */
+  private zoomed = false;
+  private revealFromView = 0;
   /** Reused between frames. */
   private markerBuffer = new Int32Array(0);
   private linkBuffer = new Float32Array(0);
-  /** Frames of markers drawn so far, on either thread (the benchmark counts them). */
+  /** Pictures of the markers drawn so far, on either thread (the benchmark counts them). */
   framesDrawn = 0;
-  /** The longest of the workers' draws of the frame in progress. */
-  private workerDrawMs = 0;
-  /** Told each time the workers have drawn a frame, with how long it took (the benchmark records it). */
-  onPixelFrame: ((drawMs: number) => void) | null = null;
+  /**
+   * Told each time the worker has drawn a picture, with how long it took and when it started (on the page's clock:
+   * performance.now()); the benchmark records them.
+   */
+  onPixelFrame: ((drawMs: number, at: number) => void) | null = null;
   private popupContent: HTMLElement | null = null;
   /** Every marker drawn grey: the live feed is not live (the page says since when). */
   private stale = false;
-  /** How many workers draw above the threshold (the benchmark compares one and two); read when they start. */
-  pixelWorkers = PIXEL_WORKERS;
   /** Above this many markers, pixels are written directly (the benchmark compares both ways). */
   pixelPathThreshold = PIXEL_PATH_THRESHOLD;
   /** Told when a marker's popup opens (with the slot for the page's part) and when it closes (null). */
@@ -208,9 +205,12 @@ export class TrackedMarkersLayer extends L.Layer {
         toX: 0,
         toY: 0,
         glideStart: now - GLIDE_MS,
+        slot: -1,
+        queued: false,
       };
       this.project(marker);
       this.markers.set(id, marker);
+      if (this.workerActive) this.scene.add(marker);
     } else {
       known.name = position.name;
       known.detail = position.detail ?? '';
@@ -235,6 +235,7 @@ export class TrackedMarkersLayer extends L.Layer {
         }
         known.glideStart = now;
       }
+      this.scene.changed(known);
     }
     this.requestFrame();
   }
@@ -247,6 +248,7 @@ export class TrackedMarkersLayer extends L.Layer {
   /** Escort lines: each pair of marker ids is joined by a line while both markers are on the map. */
   setLinks(links: [string, string][]): void {
     this.links = links;
+    this.scene.linksMayHaveChanged();
     this.requestFrame();
   }
 
@@ -255,6 +257,7 @@ export class TrackedMarkersLayer extends L.Layer {
     if (marker && marker.level !== level) {
       marker.level = level;
       if (this.popupId === id && this.popupContent) this.popupContent.dataset.level = level;
+      this.scene.changed(marker);
       this.requestFrame();
     }
   }
@@ -286,7 +289,10 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   removeMarker(id: string): void {
-    if (this.markers.delete(id)) {
+    const marker = this.markers.get(id);
+    if (marker) {
+      this.markers.delete(id);
+      this.scene.remove(marker);
       if (this.popupId === id) this.closeMarkerPopup();
       this.requestFrame();
     }
@@ -294,6 +300,7 @@ export class TrackedMarkersLayer extends L.Layer {
 
   clear(): void {
     this.markers.clear();
+    if (this.workerActive) this.scene.reset([]);
     this.closeMarkerPopup();
     this.requestFrame();
   }
@@ -384,7 +391,7 @@ export class TrackedMarkersLayer extends L.Layer {
     cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.closeMarkerPopup();
-    this.stopWorkers();
+    this.stopWorker();
     this.canvas?.remove();
     this.canvas = null;
     this.projectionZoom = null;
@@ -430,98 +437,134 @@ export class TrackedMarkersLayer extends L.Layer {
   private hideDuringZoom(): void {
     this.zooming = true;
     if (this.canvas) this.canvas.style.visibility = 'hidden';
-    for (const strip of this.strips) strip.canvas.style.visibility = 'hidden';
+    if (this.pixelWorker) this.pixelWorker.canvas.style.visibility = 'hidden';
   }
 
   private showAfterZoom(): void {
     this.zooming = false;
     if (this.canvas) this.canvas.style.visibility = '';
-    // The worker's canvas still shows the old zoom: it is shown again with the first frame drawn after the zoom.
-    this.pixelRevealFrom = this.workerFrameId + 1;
+    // The worker's canvas still shows the old zoom: it is shown again with its first picture of the new one.
+    this.zoomed = true;
+    this.revealFromView = Number.POSITIVE_INFINITY;
   }
 
   /**
-   * The pixel workers and their canvases (just below the layer's own, which keeps the labels), started on first
-   * use; null where workers cannot draw (no OffscreenCanvas, tests) or after one failed: the main thread draws.
+   * The pixel worker and its canvas (just below the layer's own, which keeps the labels), started on first use; null
+   * where a worker cannot draw (no OffscreenCanvas, tests) or after one failed: the main thread draws.
    */
-  private pixelStrips(): PixelStrip[] | null {
-    if (this.strips.length) return this.strips;
+  private pixelWorkerReady(): PixelWorker | null {
+    if (this.pixelWorker) return this.pixelWorker;
     const pane = this.canvas?.parentElement;
     if (this.workerFailed || !pane || typeof Worker === 'undefined' || !('transferControlToOffscreen' in HTMLCanvasElement.prototype)) {
       return null;
     }
     try {
-      for (let i = 0; i < this.pixelWorkers; i++) {
-        const canvas = document.createElement('canvas');
-        canvas.className = 'tracked-markers-canvas';
-        Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
-        const offscreen = canvas.transferControlToOffscreen();
-        const worker = new Worker(new URL('./marker-pixels.worker.ts', import.meta.url), { type: 'module' });
-        const strip: PixelStrip = {
-          worker,
-          canvas,
-          busy: false,
-          top: 0,
-          markers: new Int32Array(0),
-          links: new Float32Array(0),
-        };
-        worker.onmessage = (event: MessageEvent<PixelWorkerReply>) => this.pixelFrameDrawn(strip, event.data);
-        worker.onerror = (event) => {
-          // Drawn on the main thread from now on (e.g. a CSP that forbids the worker).
-          event.preventDefault();
-          this.stopWorkers();
-          this.workerFailed = true;
-          this.requestFrame();
-        };
-        const init: PixelWorkerRequest = { type: 'init', canvas: offscreen };
-        worker.postMessage(init, [offscreen]);
-        pane.insertBefore(canvas, this.canvas);
-        this.strips.push(strip);
-      }
+      const canvas = document.createElement('canvas');
+      canvas.className = 'tracked-markers-canvas';
+      Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', visibility: this.canvas!.style.visibility });
+      const offscreen = canvas.transferControlToOffscreen();
+      const worker = new Worker(new URL('./marker-pixels.worker.ts', import.meta.url), { type: 'module' });
+      worker.onmessage = (event: MessageEvent<PixelWorkerReply>) => this.pixelPictureDrawn(event.data);
+      worker.onerror = (event) => {
+        // Drawn on the main thread from now on (e.g. a CSP that forbids the worker).
+        event.preventDefault();
+        this.stopWorker();
+        this.workerFailed = true;
+        this.requestFrame();
+      };
+      const init: PixelWorkerRequest = { type: 'init', canvas: offscreen };
+      worker.postMessage(init, [offscreen]);
+      pane.insertBefore(canvas, this.canvas);
+      this.pixelWorker = { worker, canvas };
       this.workerSpriteRatio = 0;
-      return this.strips;
+      this.workerActive = false;
+      return this.pixelWorker;
     } catch {
-      this.stopWorkers();
+      this.stopWorker();
       this.workerFailed = true;
       return null;
     }
   }
 
-  private get workersBusy(): boolean {
-    return this.strips.some((strip) => strip.busy);
+  private stopWorker(): void {
+    if (this.pixelWorker) {
+      this.pixelWorker.worker.terminate();
+      this.pixelWorker.canvas.remove();
+    }
+    this.pixelWorker = null;
+    this.workerActive = false;
+    this.scene.reset(this.markers.values(), false);
+    this.viewPlaces.clear();
   }
 
-  private stopWorkers(): void {
-    for (const strip of this.strips) {
-      strip.worker.terminate();
-      strip.canvas.remove();
+  /** The worker drew a picture: its canvas goes where the layer's was for that view. */
+  private pixelPictureDrawn(reply: PixelWorkerReply): void {
+    const canvas = this.pixelWorker?.canvas;
+    if (!canvas) return;
+    const place = this.viewPlaces.get(reply.viewId);
+    if (place) {
+      L.DomUtil.setPosition(canvas, place);
+      for (const id of this.viewPlaces.keys()) if (id < reply.viewId) this.viewPlaces.delete(id);
     }
-    this.strips = [];
-    this.waitingForWorker = false;
-    this.pixelCanvasBlank = true;
-  }
-
-  /** A worker finished its strip: show its canvas where that frame was drawn for, and take the buffers back. */
-  private pixelFrameDrawn(strip: PixelStrip, reply: PixelWorkerReply): void {
-    strip.busy = false;
-    strip.markers = reply.markers;
-    strip.links = reply.links;
-    if (reply.id === this.workerFrameId && this.workerFrameAt) {
-      L.DomUtil.setPosition(strip.canvas, this.workerFrameAt.add([0, strip.top / (window.devicePixelRatio || 1)]));
-      if (!this.zooming && reply.id >= this.pixelRevealFrom) strip.canvas.style.visibility = '';
-    }
-    this.workerDrawMs = Math.max(this.workerDrawMs, reply.drawMs);
-    if (this.workersBusy) return;
+    if (!this.zooming && reply.viewId >= this.revealFromView) canvas.style.visibility = '';
     this.framesDrawn++;
-    this.onPixelFrame?.(this.workerDrawMs);
-    this.workerDrawMs = 0;
-    if (this.waitingForWorker) {
-      // A frame was skipped while the workers drew: draw it now rather than at the next animation frame.
-      this.waitingForWorker = false;
-      cancelAnimationFrame(this.frame);
-      this.frame = 0;
-      this.draw(performance.now());
+    this.onPixelFrame?.(reply.drawMs, reply.at - performance.timeOrigin);
+  }
+
+  /**
+   * Sends the worker what changed since the last frame: sprites (new pixel ratio), markers, escort lines, the view.
+   * With `blank` it empties the worker's scene (back under the threshold).
+   */
+  private updateWorker(pixelWorker: PixelWorker, ratio: number, offsetX: number, offsetY: number, topLeft: L.Point, width: number, height: number, blank = false): void {
+    const { worker, canvas } = pixelWorker;
+    const { byLevel, staffByLevel } = this.sprites!;
+    if (this.workerSpriteRatio !== ratio) {
+      const sprites: { rgba: Uint8ClampedArray; size: number }[] = [];
+      const staleSprite: number[] = [];
+      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) {
+        sprites[sprite.index] = { rgba: sprite.rgba, size: sprite.canvas.width };
+        staleSprite[sprite.index] = spriteIndex('offline', sprite.index % 2 ? 'staff' : 'dot');
+      }
+      const message: PixelWorkerRequest = { type: 'sprites', sprites, staleSprite };
+      worker.postMessage(message);
+      this.workerSpriteRatio = ratio;
     }
+    if (blank) {
+      this.scene.reset(this.markers.values(), false);
+      this.workerActive = false;
+    } else if (!this.workerActive) {
+      this.scene.reset(this.markers.values());
+      this.workerActive = true;
+    }
+    const view = this.scene.setView({ width, height, ratio, offsetX, offsetY, stale: this.stale }, this.zoomed);
+    if (!this.viewPlaces.has(view.id)) {
+      this.viewPlaces.set(view.id, topLeft);
+      // The placeholder canvas is sized by the worker (its pixels) and here (its CSS size).
+      Object.assign(canvas.style, { width: `${width / ratio}px`, height: `${height / ratio}px` });
+    }
+    if (this.zoomed) {
+      this.zoomed = false;
+      this.revealFromView = view.id;
+    }
+    const update = this.scene.flush(
+      (marker) => spriteIndex((marker as Marker).level, (marker as Marker).shape),
+      () => this.linkSlots(),
+    );
+    if (!update) return;
+    const message: PixelWorkerRequest = { type: 'update', ...update };
+    const transfer = [update.slots?.buffer, update.values?.buffer, update.links?.buffer].filter((buffer) => buffer !== undefined);
+    worker.postMessage(message, transfer);
+  }
+
+  /** Escort lines as pairs of the two markers' slots, both present. */
+  private linkSlots(): Int32Array<ArrayBuffer> {
+    const slots: number[] = [];
+    for (const [a, b] of this.links) {
+      const from = this.markers.get(a);
+      const to = this.markers.get(b);
+      if (from && to && from.slot >= 0 && to.slot >= 0) slots.push(from.slot, to.slot);
+    }
+    return Int32Array.from(slots);
   }
 
   /**
@@ -558,82 +601,6 @@ export class TrackedMarkersLayer extends L.Layer {
     return count;
   }
 
-  /**
-   * Sends this frame's markers (glided, in canvas pixels) and escort lines to the workers, each the markers that
-   * reach into its strip. Returns false while a worker still draws the previous frame: this frame is skipped.
-   */
-  private drawInWorkers(
-    strips: PixelStrip[],
-    now: number,
-    ratio: number,
-    offsetX: number,
-    offsetY: number,
-    topLeft: L.Point,
-    width: number,
-    height: number,
-    linkCount: number,
-    labelled: { x: number; y: number; text: string }[] | null,
-    blank = false,
-  ): boolean {
-    if (this.workersBusy) return false;
-    const { byLevel, staffByLevel } = this.sprites!;
-    if (this.workerSpriteRatio !== ratio) {
-      const sprites: { rgba: Uint8ClampedArray; size: number }[] = [];
-      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) {
-        sprites[sprite.index] = { rgba: sprite.rgba, size: sprite.canvas.width };
-      }
-      const message: PixelWorkerRequest = { type: 'sprites', sprites };
-      for (const strip of strips) strip.worker.postMessage(message);
-      this.workerSpriteRatio = ratio;
-    }
-    const count = blank ? 0 : this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
-    const all = this.markerBuffer;
-    const spriteSize = byLevel.none.canvas.width;
-    this.workerFrameId++;
-    this.workerFrameAt = topLeft;
-    this.pixelCanvasBlank = count === 0 && linkCount === 0;
-    const stripHeight = Math.ceil(height / strips.length);
-    strips.forEach((strip, i) => {
-      const top = i * stripHeight;
-      const bottom = Math.min(height, top + stripHeight);
-      if (strip.markers.length < count * 3) strip.markers = new Int32Array(count * 3);
-      const markers = strip.markers;
-      // The markers reaching into this strip, in drawing order, with y from the strip's top.
-      let own = 0;
-      for (let m = 0; m < count * 3; m += 3) {
-        const y = all[m + 1]!;
-        if (y + spriteSize <= top || y >= bottom) continue;
-        markers[own * 3] = all[m]!;
-        markers[own * 3 + 1] = y - top;
-        markers[own * 3 + 2] = all[m + 2]!;
-        own++;
-      }
-      if (strip.links.length < linkCount * 4) strip.links = new Float32Array(linkCount * 4);
-      const links = strip.links;
-      for (let l = 0; l < linkCount * 4; l += 2) {
-        links[l] = this.linkBuffer[l]!;
-        links[l + 1] = this.linkBuffer[l + 1]! - top;
-      }
-      strip.busy = true;
-      strip.top = top;
-      // The placeholder canvas is sized by the worker (its pixels) and here (its CSS size).
-      Object.assign(strip.canvas.style, { width: `${width / ratio}px`, height: `${(bottom - top) / ratio}px` });
-      const frame: PixelWorkerRequest = {
-        type: 'frame',
-        id: this.workerFrameId,
-        width,
-        height: bottom - top,
-        markers,
-        count: own,
-        links,
-        linkCount,
-        ratio,
-      };
-      strip.worker.postMessage(frame, [markers.buffer, links.buffer]);
-    });
-    return true;
-  }
-
   private project(marker: Marker): void {
     const map = this._map;
     if (!map) return;
@@ -644,6 +611,7 @@ export class TrackedMarkersLayer extends L.Layer {
     marker.fromY = from.y;
     marker.toX = to.x;
     marker.toY = to.y;
+    this.scene.changed(marker);
   }
 
   private closeMarkerPopup(): void {
@@ -712,8 +680,8 @@ export class TrackedMarkersLayer extends L.Layer {
       const byLevel = {} as Record<MarkerLevel, Sprite>;
       const staffByLevel = {} as Record<MarkerLevel, Sprite>;
       for (const level of MARKER_LEVELS) {
-        byLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio), MARKER_LEVELS.indexOf(level) * 2);
-        staffByLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio, 'staff'), MARKER_LEVELS.indexOf(level) * 2 + 1);
+        byLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio), spriteIndex(level, 'dot'));
+        staffByLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio, 'staff'), spriteIndex(level, 'staff'));
       }
       const list: SpritePixels[] = [];
       for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) list[sprite.index] = sprite.pixels;
@@ -744,24 +712,19 @@ export class TrackedMarkersLayer extends L.Layer {
     const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
     const linkCount = this.linkSegments(now, ratio, offsetX, offsetY);
     if (canvas.dataset.escortLines !== String(linkCount)) canvas.dataset.escortLines = String(linkCount);
-    const strips = usePixels ? this.pixelStrips() : null;
-    let gliding = this.workersBusy;
-    if (strips) {
-      // Markers and escort lines on the workers' canvases; this canvas keeps only the labels, drawn with the frame.
-      const sent = this.drawInWorkers(strips, now, ratio, offsetX, offsetY, topLeft, width, height, linkCount, labelled);
-      if (!sent) {
-        this.waitingForWorker = true;
-        this.requestFrame();
-        return;
-      }
+    const pixelWorker = usePixels ? this.pixelWorkerReady() : null;
+    if (pixelWorker) {
+      // The worker draws and glides the markers and escort lines; this canvas keeps only the labels.
+      this.updateWorker(pixelWorker, ratio, offsetX, offsetY, topLeft, width, height);
+      if (labelled) this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
       // Cleared only when labels are on it: a canvas changed every frame costs a copy to the compositor each frame.
       if (!this.canvasBlank) ctx.clearRect(0, 0, width, height);
       this.canvasBlank = !labelled?.length;
     } else {
       this.canvasBlank = false;
-      if (this.strips.length && !this.pixelCanvasBlank && !this.workersBusy) {
-        // Back under the threshold: empty the workers' canvases once.
-        this.drawInWorkers(this.strips, now, ratio, offsetX, offsetY, topLeft, width, height, 0, null, true);
+      if (this.pixelWorker && this.workerActive) {
+        // Back under the threshold: empty the worker's canvas.
+        this.updateWorker(this.pixelWorker, ratio, offsetX, offsetY, topLeft, width, height, true);
       }
       if (usePixels) {
         if (!this.frameImage || this.frameImage.width !== width || this.frameImage.height !== height) {
@@ -769,7 +732,6 @@ export class TrackedMarkersLayer extends L.Layer {
           this.frameWords = new Int32Array(this.frameImage.data.buffer);
         }
         const count = this.collectMarkers(now, ratio, offsetX, offsetY, width, height, labelled);
-        this.frameWords!.fill(0);
         blitAll(this.frameWords!, width, height, this.sprites.list, this.markerBuffer, count);
         ctx.putImageData(this.frameImage, 0, 0);
       } else {
@@ -798,10 +760,14 @@ export class TrackedMarkersLayer extends L.Layer {
         ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
       }
     }
-    for (const marker of this.markers.values()) {
-      if (now - marker.glideStart < GLIDE_MS) {
-        gliding = true;
-        break;
+    // While the worker draws, the main thread's frames are needed only by labels and an open popup following a glide.
+    let gliding = false;
+    if (!pixelWorker || labelled?.length || this.popup) {
+      for (const marker of this.markers.values()) {
+        if (now - marker.glideStart < GLIDE_MS) {
+          gliding = true;
+          break;
+        }
       }
     }
 

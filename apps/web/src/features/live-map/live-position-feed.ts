@@ -7,6 +7,10 @@ import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { isFixFresh, markerLabel, markerLevel, type MarkerLevel } from '../../map/marker-style';
 import { prisonerTag } from '../../lib/prisoner-label';
 
+/** Milliseconds of one animation frame spent applying fixes, and how many fixes between two looks at the clock. */
+const APPLY_BUDGET_MS = 4;
+const APPLY_CHECK_EVERY = 256;
+
 export class LivePositionFeed {
   /** The latest known position per tracking id (what the side panel lists as online). */
   readonly current = new Map<string, TrackedLocation>();
@@ -39,7 +43,8 @@ export class LivePositionFeed {
 
   changes({ changed, gone }: LocationChanges): void {
     for (const id of gone) this.pending.set(id, null);
-    for (const [id, location] of Object.entries(changed)) this.pending.set(id, location);
+    // for...in, not Object.entries: a batch of 10,000 would allocate 10,000 pairs to throw away.
+    for (const id in changed) this.pending.set(id, changed[id]!);
     this.schedule();
   }
 
@@ -131,13 +136,19 @@ export class LivePositionFeed {
       for (const id of this.current.keys()) {
         if (!(id in next)) this.forget(id);
       }
-      for (const [id, location] of Object.entries(next)) this.place(id, location, now);
+      // The snapshot's markers go through the pending queue, so a large one is spread over frames too.
+      for (const id in next) this.pending.set(id, next[id]!);
     }
+    // A frame spends at most APPLY_BUDGET_MS here; the rest waits for the next frame (markers glide for 1 s, so a
+    // frame's delay does not show). Applying 10,000 fixes at once took a frame of its own and dropped it.
+    let done = 0;
     for (const [id, location] of this.pending) {
       if (location) this.place(id, location, now);
       else this.forget(id);
+      this.pending.delete(id);
+      if (++done % APPLY_CHECK_EVERY === 0 && performance.now() - now > APPLY_BUDGET_MS) break;
     }
-    this.pending.clear();
+    if (this.pending.size > 0) this.schedule();
     const membershipChanged = this.membershipChanged;
     this.membershipChanged = false;
     this.onApplied(membershipChanged);
