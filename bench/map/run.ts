@@ -273,7 +273,7 @@ async function measure(page: Page, count: number, mode: Mode, ms: number, zoom?:
 
 type Profiling = { session: CDPSession };
 
-/** BENCH_PROFILE=1: a CPU profile of the page's main thread over the largest run. */
+/** BENCH_PROFILE=moving (or labels): a CPU profile of the page's main thread over the largest run (or the labelled one). */
 async function startProfile(page: Page): Promise<Profiling> {
   const session = await page.context().newCDPSession(page);
   await session.send('Profiler.enable');
@@ -371,7 +371,7 @@ async function main() {
     const figures: Figure[] = [];
     const largest = Math.max(...counts);
     for (const count of counts) {
-      const profiling = process.env.BENCH_PROFILE && count === largest ? await startProfile(page) : null;
+      const profiling = process.env.BENCH_PROFILE === 'moving' && count === largest ? await startProfile(page) : null;
       const result = summary(await measure(page, count, 'canvas', ms));
       if (profiling) await printProfile(profiling);
       // The same layer drawing one drawImage per marker, measured right after (at 10,000 the layer writes pixels).
@@ -416,7 +416,9 @@ async function main() {
       }
     }
     // Labels are drawn from zoom 17 on (decision 026): the largest count again with every marker in view labelled.
+    const profilingLabels = process.env.BENCH_PROFILE === 'labels' ? await startProfile(page) : null;
     const labelled = summary(await measure(page, largest, 'canvas', ms, 17));
+    if (profilingLabels) await printProfile(profilingLabels);
     const labelledName = `canvas layer, ${largest.toLocaleString('en-US')} moving markers at zoom 17 (labels)`;
     figures.push({ name: `${labelledName}: p50 frame`, value: labelled.p50, unit: 'ms', baseline: empty.p50 });
     figures.push({ name: `${labelledName}: p95 frame`, value: labelled.p95, unit: 'ms', baseline: empty.p95 });
