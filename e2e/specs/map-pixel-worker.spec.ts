@@ -1,0 +1,130 @@
+// Above the pixel threshold the live map's markers are drawn and glided by a worker on its own canvas
+// (marker-pixels.worker.ts): a marker must still be where the map says it is after a pan, a zoom and a new fix.
+// Pixels are read from a real screenshot, decoded in the page.
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures';
+
+type Hook = {
+  feed: {
+    snapshot(s: Record<string, unknown>): void;
+    changes(c: { changed: Record<string, unknown>; gone: string[] }): void;
+  };
+  layer: { pixelPathThreshold: number; onPixelFrame: (() => void) | null };
+  map: {
+    getCenter(): { lat: number; lng: number };
+    getZoom(): number;
+    setZoom(zoom: number, options: object): void;
+    panBy(offset: [number, number], options: object): void;
+    latLngToContainerPoint(latLng: [number, number]): { x: number; y: number };
+    getContainer(): HTMLElement;
+  };
+};
+
+/** The marker colour of a prisoner with no open alert (marker-style.ts: '#16a34a'). */
+const GREEN = [0x16, 0xa3, 0x4a];
+
+/** Where the probe marker is on the page (CSS pixels), by the map's own projection. */
+async function probePoint(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(
+    ({ lat, lng }) => {
+      const { map } = (window as unknown as { __liveMap: Hook }).__liveMap;
+      const point = map.latLngToContainerPoint([lat, lng]);
+      const box = map.getContainer().getBoundingClientRect();
+      return { x: Math.round(box.left + point.x), y: Math.round(box.top + point.y) };
+    },
+    { lat, lng },
+  );
+}
+
+/** The colour of one pixel of a screenshot of the page. */
+async function pixelAt(page: Page, { x, y }: { x: number; y: number }): Promise<number[]> {
+  const png = (await page.screenshot()).toString('base64');
+  return page.evaluate(
+    async ({ png, x, y }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${png}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(image, 0, 0);
+      return [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)];
+    },
+    { png, x, y },
+  );
+}
+
+function isGreen(rgb: number[]): boolean {
+  return rgb.every((value, i) => Math.abs(value - GREEN[i]!) <= 12);
+}
+
+/**
+ * Waits for the worker's next picture (it draws only when something changed or still glides), then for the
+ * compositor to show it.
+ */
+async function pictures(page: Page, start: number) {
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __pictures: number }).__pictures)).toBeGreaterThan(start);
+  await page.waitForTimeout(200);
+}
+
+const picturesSoFar = (page: Page) => page.evaluate(() => (window as unknown as { __pictures: number }).__pictures);
+
+test('above the pixel threshold a marker stays where the map puts it: after a pan, a zoom and a new fix', async ({ adminPage: page }) => {
+  await page.goto('/live-map?testHooks=1');
+  await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
+  const centre = await page.evaluate(() => {
+    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+    const counter = window as unknown as { __pictures: number };
+    counter.__pictures = 0;
+    hook.layer.onPixelFrame = () => counter.__pictures++;
+    const { lat, lng } = hook.map.getCenter();
+    // More markers than the threshold, all a degree away (out of view), and one probe in the middle of the map.
+    const all: Record<string, unknown> = {};
+    for (let i = 0; i < hook.layer.pixelPathThreshold + 50; i++) {
+      all[`far-${i}`] = { id: `far-${i}`, prisonerId: null, name: `Far ${i}`, latitude: lat + 1, longitude: lng + 1, trackingId: `far-${i}` };
+    }
+    all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: lat, longitude: lng, trackingId: 'probe' };
+    hook.feed.snapshot(all);
+    return { lat, lng };
+  });
+  await pictures(page, 0);
+  // Two canvases: the layer's own (labels) and the worker's.
+  await expect(page.locator('canvas.tracked-markers-canvas')).toHaveCount(2);
+  const first = await probePoint(page, centre.lat, centre.lng);
+  expect(isGreen(await pixelAt(page, first))).toBe(true);
+
+  // A pan: the worker is told the new view and its canvas goes with it.
+  let before = await picturesSoFar(page);
+  await page.evaluate(() => (window as unknown as { __liveMap: Hook }).__liveMap.map.panBy([150, 80], { animate: false }));
+  await pictures(page, before);
+  const panned = await probePoint(page, centre.lat, centre.lng);
+  expect(panned).toEqual({ x: first.x - 150, y: first.y - 80 });
+  expect(isGreen(await pixelAt(page, panned))).toBe(true);
+  expect(isGreen(await pixelAt(page, first))).toBe(false);
+
+  // A zoom: every marker re-projected, the worker's canvas shown again with the new zoom's first picture.
+  before = await picturesSoFar(page);
+  await page.evaluate(() => {
+    const { map } = (window as unknown as { __liveMap: Hook }).__liveMap;
+    map.setZoom(map.getZoom() + 1, { animate: false });
+  });
+  await pictures(page, before);
+  const zoomed = await probePoint(page, centre.lat, centre.lng);
+  expect(isGreen(await pixelAt(page, zoomed))).toBe(true);
+
+  // A new fix: the worker glides the probe there by itself (GLIDE_MS, 1 s) and stops when it arrives.
+  const moved = { lat: centre.lat + 0.0004, lng: centre.lng + 0.0006 };
+  await page.evaluate((moved) => {
+    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+    hook.feed.changes({
+      changed: { probe: { id: 'probe', prisonerId: null, name: 'Probe', latitude: moved.lat, longitude: moved.lng, trackingId: 'probe' } },
+      gone: [],
+    });
+  }, moved);
+  await page.waitForTimeout(1500);
+  const arrived = await probePoint(page, moved.lat, moved.lng);
+  expect(arrived).not.toEqual(zoomed);
+  expect(isGreen(await pixelAt(page, arrived))).toBe(true);
+  expect(isGreen(await pixelAt(page, zoomed))).toBe(false);
+});
