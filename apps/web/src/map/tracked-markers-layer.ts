@@ -133,7 +133,8 @@ export class TrackedMarkersLayer extends L.Layer {
     ratio: number;
     byLevel: Record<MarkerLevel, Sprite>;
     staffByLevel: Record<MarkerLevel, Sprite>;
-    /** The pixels of every sprite by index (the order the pixel worker is given too). */
+    /** Every sprite by index (spriteIndex: the order the pixel worker is given too), and their pixels. */
+    all: Sprite[];
     list: SpritePixels[];
   } | null = null;
   /** Escorts (decision 035): a line between each pair of markers, both present. */
@@ -517,13 +518,12 @@ export class TrackedMarkersLayer extends L.Layer {
    */
   private updateWorker(pixelWorker: PixelWorker, ratio: number, offsetX: number, offsetY: number, topLeft: L.Point, width: number, height: number, blank = false): void {
     const { worker, canvas } = pixelWorker;
-    const { byLevel, staffByLevel } = this.sprites!;
     if (this.workerSpriteRatio !== ratio) {
-      const sprites: { rgba: Uint8ClampedArray; size: number }[] = [];
+      const sprites = this.sprites!.all.map(({ rgba, canvas }) => ({ rgba, size: canvas.width }));
+      // While stale every sprite is drawn as the offline one of its shape.
       const staleSprite: number[] = [];
-      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) {
-        sprites[sprite.index] = { rgba: sprite.rgba, size: sprite.canvas.width };
-        staleSprite[sprite.index] = spriteIndex('offline', sprite.index % 2 ? 'staff' : 'dot');
+      for (const level of MARKER_LEVELS) {
+        for (const shape of ['dot', 'staff'] as const) staleSprite[spriteIndex(level, shape)] = spriteIndex('offline', shape);
       }
       const message: PixelWorkerRequest = { type: 'sprites', sprites, staleSprite };
       worker.postMessage(message);
@@ -683,9 +683,9 @@ export class TrackedMarkersLayer extends L.Layer {
         byLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio), spriteIndex(level, 'dot'));
         staffByLevel[level] = spriteOf(markerSprite(MARKER_COLOURS[level], ratio, 'staff'), spriteIndex(level, 'staff'));
       }
-      const list: SpritePixels[] = [];
-      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) list[sprite.index] = sprite.pixels;
-      this.sprites = { ratio, byLevel, staffByLevel, list };
+      const all: Sprite[] = [];
+      for (const sprite of [...Object.values(byLevel), ...Object.values(staffByLevel)]) all[sprite.index] = sprite;
+      this.sprites = { ratio, byLevel, staffByLevel, all, list: all.map((sprite) => sprite.pixels) };
     }
     const zoom = map.getZoom();
     if (zoom !== this.projectionZoom) {
