@@ -3,38 +3,27 @@
 // device's OsmAnd fixes alternate between the processes; a logged-in browser socket on each process must see every
 // alert exactly once; a geofence written through one process is used by another within 1 s; kill -9 of a process
 // mid-stream loses no acknowledged fix and doubles no alert; with Redis down fixes are still stored and alerts raised.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  API_PREFIX,
-  AUTH_COOKIE,
-  type ClusterFeedEvent,
-  type DeviceCreated,
-  type LocationSnapshot,
-  type ShowAlertEvent,
-} from '@prison/shared';
+import { type ClusterFeedEvent, type DeviceCreated, type LocationSnapshot, type ShowAlertEvent } from '@prison/shared';
 import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
+import {
+  callApi,
+  freePort,
+  readyz,
+  redisBinary,
+  REDIS_PORTS,
+  startRedis as startOwnRedis,
+  startServer,
+  stopChild,
+  type Child,
+  type ServerProcess,
+} from './cluster-kit';
 import { createScratchDatabase } from './test-db';
 import { sleep, waitFor } from './wait-for';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const HTTP_PORTS = { from: 3500, to: 3599 };
-const REDIS_PORTS = { from: 6390, to: 6399 };
 const ADMIN = { username: 'cluster', password: 'three processes one prison' };
-
-function redisBinary(): string | null {
-  if (existsSync('/usr/bin/redis-server')) return '/usr/bin/redis-server';
-  try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { stdio: 'pipe' }).toString().trim() || null;
-  } catch {
-    return null;
-  }
-}
 
 const redisServer = redisBinary();
 if (!redisServer) {
@@ -47,76 +36,7 @@ const postgresAdminUrl = inject('postgresAdminUrl');
 if (!postgresAdminUrl)
   console.warn('cluster.test.ts skipped: no PostgreSQL answered (cluster mode needs DATABASE_URL)');
 
-
-/** Whether something accepts connections on this port (a port we are about to take must not). */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-const taken = new Set<number>();
-/** A random port of the range that nothing listens on (and this test has not handed out). */
-async function freePort(range: { from: number; to: number }): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
-    if (taken.has(port) || (await listening(port))) continue;
-    // Bindable too (a port in TIME_WAIT or held by another user answers neither way).
-    const bindable = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (!bindable) continue;
-    taken.add(port);
-    return port;
-  }
-  throw new Error(`no free port in ${range.from}-${range.to}`);
-}
-
-/** A child process whose output is kept (the last lines are shown when it fails to start). */
-interface Child {
-  process: ChildProcess;
-  output: string[];
-}
-
-function startChild(command: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(...chunk.toString().split('\n').filter(Boolean));
-    if (output.length > 200) output.splice(0, output.length - 200);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return { process: child, output };
-}
-
-async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.process.once('exit', resolve));
-  child.process.kill(signal);
-  await exited;
-}
-
-interface ClusterInfo {
-  mode: string;
-  node: string;
-  redis: 'up' | 'down';
-  leader: boolean;
-}
-
-interface Node {
-  name: string;
-  base: string;
-  osmand: string;
-  child: Child;
-  cookie: string;
+interface Node extends ServerProcess {
   socket?: BrowserSocket;
   /** Every showAlert this process's browser received, in order. */
   alerts: ShowAlertEvent[];
@@ -144,58 +64,16 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
   const INSIDE = { lat: 51.5, lon: -0.12 };
   const OUTSIDE = { lat: 51.51, lon: -0.12 }; // about 1.1 km north of the zone's centre
 
-  const startRedis = () => {
-    redis = startChild(
-      redisServer!,
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      process.env,
-    );
-    return waitFor('Redis to listen', () => listening(redisPort), 10_000);
+  const startRedis = async () => {
+    redis = await startOwnRedis(redisServer!, redisPort);
   };
 
   async function startNode(index: number): Promise<Node> {
-    const [port, osmandPort] = [await freePort(HTTP_PORTS), await freePort(HTTP_PORTS)];
-    const name = `node-${index}`;
-    const child = startChild(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-      ...process.env,
-      NODE_NAME: name,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OSMAND_PORT: String(osmandPort),
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      DEMO: 'false',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      DEVICE_OFFLINE_SECONDS: '600',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    try {
-      await waitFor(`${name} /readyz`, async () => (await fetch(`${base}/readyz`)).ok, 60_000);
-      await waitFor(`${name} OsmAnd port`, () => listening(osmandPort), 10_000);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}; its output:\n${child.output.slice(-30).join('\n')}`);
-    }
-    const login = await fetch(`${base}${API_PREFIX}/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    expect(login.status, `${name} login`).toBe(200);
-    const cookie = `${AUTH_COOKIE}=${((await login.json()) as { token: string }).token}`;
-    return { name, base, osmand: `http://127.0.0.1:${osmandPort}`, child, cookie, alerts: [], feed: [] };
+    const server = await startServer({ name: `node-${index}`, databaseUrl, redisPort, admin: ADMIN });
+    return { ...server, alerts: [], feed: [] };
   }
 
-  const api = async (node: Node, method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${node.base}${API_PREFIX}${route}`, {
-      method,
-      headers: { cookie: node.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const api = callApi;
 
   /** One OsmAnd fix through a process's OsmAnd port; remembered when acknowledged. */
   const sendFix = async (node: Node, at: { lat: number; lon: number }, timestamp = nextTimestamp()) => {
@@ -219,11 +97,6 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
         [device.id],
       )
     ).rows.map((row) => Number(row.id));
-
-  const readyz = async (node: Node) => {
-    const res = await fetch(`${node.base}/readyz`);
-    return { status: res.status, body: (await res.json()) as { status: string; cluster?: ClusterInfo } };
-  };
 
   const live = () =>
     nodes.filter((node) => node.child.process.exitCode === null && node.child.process.signalCode === null);

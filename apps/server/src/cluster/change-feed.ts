@@ -24,7 +24,9 @@ export type ChangeKind =
   /** Sessions ended or changed: cached session lookups are stale. */
   | 'sessions'
   /** The offline watcher (one process) marked these devices offline: `{ ids }`. */
-  | 'devices-offline';
+  | 'devices-offline'
+  /** Alerts raised or changed, for this process's browsers (cluster/alert-feed.ts, decision 039). */
+  | 'alerts';
 
 /** `local`: the change was made by this process (what only its maker should do, e.g. tell the browsers, is done then). */
 type Handler = (data: unknown, local: boolean) => unknown;
@@ -36,6 +38,8 @@ export interface ChangeFeedOptions {
   connectionString?: string;
   /** The listening connection's application_name: marks this process instance alive (cluster/index.ts). */
   applicationName?: string;
+  /** Told when notifications from the other processes start or stop arriving (the browsers' "Partly live"). */
+  onListening?: (listening: boolean) => void;
   /** Sends a notification (through the app's pool). */
   notify?: (channel: string, payload: string) => Promise<void>;
   log: FastifyBaseLogger;
@@ -133,13 +137,16 @@ export class ChangeFeed {
     const resync = this.listenedBefore;
     this.listening = true;
     this.listenedBefore = true;
+    this.options.onListening?.(true);
     if (resync) for (const hook of this.resyncs) await Promise.resolve(hook()).catch((error: unknown) => this.options.log.error({ err: error }, 'resync after a lost change feed failed'));
   }
 
   private lost(error: unknown): void {
     if (this.stopped || this.reconnect) return;
     if (this.listening || error) this.options.log.warn({ err: error }, 'change feed connection lost; reconnecting');
+    const wasListening = this.listening;
     this.listening = false;
+    if (wasListening) this.options.onListening?.(false);
     const client = this.client;
     this.client = null;
     void client?.end().catch(() => undefined);

@@ -10,6 +10,8 @@ import { sql } from 'drizzle-orm';
 import { clearCacheAnnouncer, setCacheAnnouncer, type CacheKind } from '../lib/cache-announcer';
 import { invalidateSessionCache } from '../modules/admin/session-service';
 import { invalidatePrisonerCaches } from '../modules/prisoners/prisoner-repository';
+import { readShowAlertEvent } from '../modules/alerts/alert-service';
+import { createAlertFeed, type AlertFeed } from './alert-feed';
 import { ChangeFeed } from './change-feed';
 import { LeaderLease } from './leader';
 import { channelPrefix, connectRedisAdapter, type RedisLink, type RedisState } from './redis-link';
@@ -46,6 +48,8 @@ export interface Cluster {
   /** The instances connected to the database now. */
   liveInstances(): Promise<string[]>;
   changes: ChangeFeed;
+  /** New and changed alerts to every browser of every process, once, through the change feed (decision 039). */
+  alerts: AlertFeed;
   /** Runs the singleton jobs (always, for a single process). */
   isLeader(): boolean;
   /** Called when this process becomes the leader (never, for a single process: it always is). */
@@ -76,6 +80,7 @@ export function registerCluster(app: FastifyInstance): void {
     node,
     connectionString: enabled ? DATABASE_URL : undefined,
     applicationName: instance,
+    onListening: () => reportFeed(),
     notify: async (channel, payload) => {
       await app.db.execute(sql`select pg_notify(${channel}, ${payload})`);
     },
@@ -89,6 +94,16 @@ export function registerCluster(app: FastifyInstance): void {
   let redis: RedisLink | null = null;
   const positionHandlers: ((positions: SharedPosition[]) => void)[] = [];
   const announceCaches = (kind: CacheKind) => void changes.announce(kind);
+  const alerts = createAlertFeed(changes, app.realtime, (id) => readShowAlertEvent(app.db, id));
+  // The browsers' "Partly live": events of the other processes reach this process only while both Redis (positions,
+  // messages) and the change feed (alerts, shared state) are connected. Each process reports its own links.
+  const otherProcessesLive = () => redis?.state() === 'up' && changes.connected;
+  let reported = false;
+  const reportFeed = () => {
+    if (!enabled || otherProcessesLive() === reported) return;
+    reported = otherProcessesLive();
+    app.realtime.toLocalBrowsers().emit('clusterFeed', { otherProcesses: reported ? 'ok' : 'interrupted' });
+  };
 
   if (enabled) {
     // Module-level caches: this process's write is announced; another's drops this process's copy.
@@ -99,12 +114,9 @@ export function registerCluster(app: FastifyInstance): void {
       invalidatePrisonerCaches();
       invalidateSessionCache();
     });
-    redis = connectRedisAdapter(io, REDIS_URL!, channelPrefix(DATABASE_URL!), log, (state) => {
-      // Only this process's own browsers: each process reports its own link.
-      app.realtime.toLocalBrowsers().emit('clusterFeed', { otherProcesses: state === 'up' ? 'ok' : 'interrupted' });
-    });
+    redis = connectRedisAdapter(io, REDIS_URL!, channelPrefix(DATABASE_URL!), log, reportFeed);
     app.realtime.onBrowserConnect((socket) => {
-      if (redis?.state() === 'down') socket.emit('clusterFeed', { otherProcesses: 'interrupted' });
+      if (!otherProcessesLive()) socket.emit('clusterFeed', { otherProcesses: 'interrupted' });
     });
     io.on(POSITIONS_EVENT, (positions: SharedPosition[]) => {
       for (const handler of positionHandlers) handler(positions);
@@ -122,6 +134,7 @@ export function registerCluster(app: FastifyInstance): void {
       return result.rows.map((row) => row.name);
     },
     changes,
+    alerts,
     isLeader: () => (leader ? leader.isLeader() : true),
     onBecomeLeader: (handler) => leaderHandlers.push(handler),
     status: () =>

@@ -69,6 +69,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
     maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
     cluster: app.cluster,
+    alerts: app.cluster.alerts,
   });
   changes.on('device', (data, local) => {
     const { id, reassigned } = data as { id: string; reassigned: boolean };

@@ -12,6 +12,7 @@ import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type New
 import { isDataRefusal } from '../lib/database-errors';
 import { RateLimitedLog } from '../lib/rate-limited-log';
 import type { Cluster, SharedPosition } from '../cluster';
+import type { AlertFeed } from '../cluster/alert-feed';
 import { displayName, DeviceRegistry, liveColumns, liveState, type LockedDeviceRow, type TrackedDevice } from './device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from './engine-access';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
@@ -45,6 +46,8 @@ export interface TrackingOptions {
   escorts?: EscortMonitor;
   /** Cluster mode (decision 036): device row locks, shared positions, the leader's offline watcher. */
   cluster?: Pick<Cluster, 'enabled' | 'isLeader' | 'sharePositions' | 'changes' | 'instance' | 'liveInstances'>;
+  /** New alerts to every browser of every process, once (decision 039). */
+  alerts: Pick<AlertFeed, 'raised'>;
 }
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
@@ -785,9 +788,7 @@ export class TrackingService {
   /** After commit: every stored alert reaches every browser. */
   private announce(stored: StoredAlert[], drafts: AlertDraft[]): void {
     if (stored.length === 0) return;
-    const browsers = this.options.realtime.toBrowsers();
-    stored.forEach((alert, i) => browsers.emit('showAlert', showAlertEvent(alert, drafts[i]!.wearer)));
-    browsers.emit('dataChanged', 'alerts');
+    void this.options.alerts.raised(stored.map((alert, i) => showAlertEvent(alert, drafts[i]!.wearer)));
   }
 
   /**

@@ -65,7 +65,7 @@ export interface AlertWearer {
 }
 
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
-export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent {
+export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number } {
   return {
     index: alert.deviceId ?? '',
     alert_type: alert.alertType,
@@ -133,6 +133,14 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     note: row.note,
   };
+}
+
+/** A stored alert's live event, read back (another process raised it; cluster/alert-feed.ts). Null: gone. */
+export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<ShowAlertEvent | null> {
+  const [row] = await selectAlertRecords(db).where(eq(alerts.id, id));
+  if (!row) return null;
+  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId };
+  return showAlertEvent({ ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp }, wearer);
 }
 
 export async function findAlertRecord(db: DbOrTx, id: number): Promise<AlertRecord> {

@@ -97,9 +97,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       });
       if (!posted.created) return reply.status(200).send(posted.record);
-      const browsers = app.realtime.toBrowsers();
-      browsers.emit('showAlert', showAlertEvent(posted.alert, posted.wearer));
-      browsers.emit('dataChanged', 'alerts');
+      await app.cluster.alerts.raised([showAlertEvent(posted.alert, posted.wearer)]);
       return reply.status(201).send(posted.record);
     },
   );

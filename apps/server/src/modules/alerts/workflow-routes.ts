@@ -18,7 +18,8 @@ const alertIdParams = z.object({ id: intText() });
 const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse };
 
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
-  const changed = () => app.realtime.toBrowsers().emit('dataChanged', 'alerts');
+  // Every browser of every process, through the change feed (decision 039).
+  const changed = () => app.cluster.alerts.changed();
 
   // One route per workflow step; both take an optional note and answer the updated alert.
   const steps = [
@@ -45,7 +46,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
           { action: step.action, note: request.body?.note, adminId: admin.id },
           auditActor(request),
         );
-        changed();
+        await changed();
         return record;
       },
     );
@@ -69,7 +70,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
         { action, note, adminId: requireAdmin(request).id },
         auditActor(request),
       );
-      if (result.updated.length) changed();
+      if (result.updated.length) await changed();
       return result;
     },
   );

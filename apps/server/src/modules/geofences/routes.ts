@@ -17,7 +17,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
     app.realtime.toBrowsers().emit('dataChanged', 'geofences');
     // A delete, a type change or a new shape ends the zone's open alerts: the map's "in violation" and alert lists
     // refetch too.
-    app.realtime.toBrowsers().emit('dataChanged', 'alerts');
+    await app.cluster.alerts.changed();
   };
 
   app.get(

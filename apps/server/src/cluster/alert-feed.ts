@@ -1,0 +1,87 @@
+// Alert events for the browsers of every process (decision 039). A new alert (`showAlert`) and a change of alerts
+// (`dataChanged('alerts')`: acknowledged, resolved, ended; it refreshes the Critical bar and the lists) never travel
+// through the Redis adapter: the process that made the change emits them to its own browsers, and the PostgreSQL
+// change feed carries them to the others, which emit them to theirs. One path per event gives "once" by construction,
+// with Redis up, down or coming back, and the feed keeps working while Redis is down. Without a cluster the feed
+// carries nothing and this process's browsers are every browser.
+import type { ShowAlertEvent } from '@prison/shared';
+import type { Realtime } from '../plugins/realtime';
+import type { ChangeFeed } from './change-feed';
+
+/** An alert as shown live, once stored: it has its id. */
+export type StoredShowAlert = ShowAlertEvent & { alertId: number };
+
+export interface AlertFeed {
+  /** After the commit: `showAlert` for each alert, then `dataChanged('alerts')`, on every browser of every process. */
+  raised(events: readonly StoredShowAlert[]): Promise<void>;
+  /** After the commit of an alert change: `dataChanged('alerts')` on every browser of every process. */
+  changed(): Promise<void>;
+}
+
+/**
+ * One notification: alerts to show; the ids of alerts too long to fit a notification (each process reads them from
+ * the database); whether lists refetch (once per batch, not per notification).
+ */
+export interface AlertNotification {
+  shown: ShowAlertEvent[];
+  read: number[];
+  refresh: boolean;
+}
+
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; this leaves room for the envelope (node name, kind). */
+export const MAX_SHOWN_BYTES = 7_000;
+
+/** Splits a batch into notifications that each fit; the last one asks the browsers to refetch. */
+export function alertNotifications(events: readonly StoredShowAlert[]): AlertNotification[] {
+  const parts: AlertNotification[] = [];
+  let current: AlertNotification = { shown: [], read: [], refresh: false };
+  let bytes = 0;
+  for (const event of events) {
+    const size = Buffer.byteLength(JSON.stringify(event)) + 1;
+    if (size > MAX_SHOWN_BYTES) {
+      current.read.push(event.alertId);
+      bytes += 12;
+    } else {
+      if (bytes + size > MAX_SHOWN_BYTES) {
+        parts.push(current);
+        current = { shown: [], read: [], refresh: false };
+        bytes = 0;
+      }
+      current.shown.push(event);
+      bytes += size;
+    }
+  }
+  current.refresh = true;
+  parts.push(current);
+  return parts;
+}
+
+export function createAlertFeed(
+  changes: ChangeFeed,
+  realtime: Pick<Realtime, 'toLocalBrowsers'>,
+  /** An alert's live event read from the database (null: gone). */
+  read: (id: number) => Promise<ShowAlertEvent | null>,
+): AlertFeed {
+  const emit = (shown: readonly ShowAlertEvent[], refresh: boolean) => {
+    const browsers = realtime.toLocalBrowsers();
+    for (const event of shown) browsers.emit('showAlert', event);
+    if (refresh) browsers.emit('dataChanged', 'alerts');
+  };
+  // Another process's alerts (a process never receives its own notifications).
+  changes.on('alerts', async (data) => {
+    const { shown, read: ids, refresh } = data as AlertNotification;
+    const loaded = (await Promise.all(ids.map(read))).filter((event): event is ShowAlertEvent => event !== null);
+    emit([...shown, ...loaded], refresh);
+  });
+  return {
+    raised: async (events) => {
+      if (events.length === 0) return;
+      emit(events, true);
+      for (const part of alertNotifications(events)) await changes.announce('alerts', part);
+    },
+    changed: async () => {
+      emit([], true);
+      await changes.announce('alerts', { shown: [], read: [], refresh: true } satisfies AlertNotification);
+    },
+  };
+}

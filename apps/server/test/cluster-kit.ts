@@ -1,0 +1,159 @@
+// Real server processes of a cluster for the tests that start one (test/cluster.test.ts, test/cluster-alert-feed.test.ts):
+// free ports, a Redis of the test's own (so it can be stopped without touching the machine's Redis at 6379), server
+// processes started with tsx on one PostgreSQL database, logged in as the first administrator.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
+import { waitFor } from './wait-for';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+export const HTTP_PORTS = { from: 3500, to: 3599 };
+export const REDIS_PORTS = { from: 6390, to: 6399 };
+
+export function redisBinary(): string | null {
+  if (existsSync('/usr/bin/redis-server')) return '/usr/bin/redis-server';
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { stdio: 'pipe' }).toString().trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether something accepts connections on this port (a port we are about to take must not). */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const taken = new Set<number>();
+/** A random port of the range that nothing listens on (and this test file has not handed out). */
+export async function freePort(range: { from: number; to: number }): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
+    if (taken.has(port) || (await listening(port))) continue;
+    // Bindable too (a port in TIME_WAIT or held by another user answers neither way).
+    const bindable = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (!bindable) continue;
+    taken.add(port);
+    return port;
+  }
+  throw new Error(`no free port in ${range.from}-${range.to}`);
+}
+
+/** A child process whose output is kept (the last lines are shown when it fails to start). */
+export interface Child {
+  process: ChildProcess;
+  output: string[];
+}
+
+export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(...chunk.toString().split('\n').filter(Boolean));
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { process: child, output };
+}
+
+export async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill(signal);
+  await exited;
+}
+
+/** A redis-server of the test's own on this port, no persistence; resolves once it listens. */
+export async function startRedis(binary: string, port: number): Promise<Child> {
+  const redis = startChild(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env);
+  await waitFor('Redis to listen', () => listening(port), 10_000);
+  return redis;
+}
+
+/** One server process of the cluster, logged in as the administrator. */
+export interface ServerProcess {
+  name: string;
+  base: string;
+  osmand: string;
+  child: Child;
+  cookie: string;
+}
+
+export interface ServerOptions {
+  name: string;
+  databaseUrl: string;
+  redisPort: number;
+  admin: { username: string; password: string };
+  /** More settings for this process. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Starts `apps/server/src/server.ts` in cluster mode and logs in (the first process creates the administrator). */
+export async function startServer({ name, databaseUrl, redisPort, admin, env = {} }: ServerOptions): Promise<ServerProcess> {
+  const [port, osmandPort] = [await freePort(HTTP_PORTS), await freePort(HTTP_PORTS)];
+  const child = startChild(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    ...process.env,
+    NODE_NAME: name,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    OSMAND_PORT: String(osmandPort),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    DEMO: 'false',
+    ADMIN_USERNAME: admin.username,
+    ADMIN_PASSWORD: admin.password,
+    LOG_LEVEL: 'warn',
+    DEVICE_OFFLINE_SECONDS: '600',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    ...env,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${name} /readyz`, async () => (await fetch(`${base}/readyz`)).ok, 60_000);
+    await waitFor(`${name} OsmAnd port`, () => listening(osmandPort), 10_000);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; its output:\n${child.output.slice(-30).join('\n')}`);
+  }
+  const login = await fetch(`${base}${API_PREFIX}/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  });
+  expect(login.status, `${name} login`).toBe(200);
+  const cookie = `${AUTH_COOKIE}=${((await login.json()) as { token: string }).token}`;
+  return { name, base, osmand: `http://127.0.0.1:${osmandPort}`, child, cookie };
+}
+
+/** A JSON request to a process's API with its administrator's cookie. */
+export async function callApi(node: ServerProcess, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${node.base}${API_PREFIX}${route}`, {
+    method,
+    headers: { cookie: node.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The process's /readyz answer (its cluster part: Redis up or down, leader or not). */
+export async function readyz(node: ServerProcess) {
+  const res = await fetch(`${node.base}/readyz`);
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; cluster?: { mode: string; node: string; redis: 'up' | 'down'; leader: boolean } },
+  };
+}
