@@ -303,13 +303,14 @@ describeEachEngine('geofence API', (engine) => {
   it('tells browsers that geofences changed', async () => {
     const topics: string[] = [];
     const realtime = ctx().app.realtime;
-    const original = realtime.toBrowsers;
-    realtime.toBrowsers = () =>
-      ({ emit: (_event: string, topic: string) => topics.push(topic) }) as unknown as ReturnType<typeof original>;
+    const { toBrowsers, toLocalBrowsers } = realtime;
+    // Alert changes go through the cluster's alert feed, which emits to each process's own browsers (decision 039).
+    realtime.toBrowsers = realtime.toLocalBrowsers = () =>
+      ({ emit: (_event: string, topic: string) => topics.push(topic) }) as unknown as ReturnType<typeof toBrowsers>;
     try {
       await ctx().api('POST', '/geofence/add', circle());
     } finally {
-      realtime.toBrowsers = original;
+      Object.assign(realtime, { toBrowsers, toLocalBrowsers });
     }
     expect(topics).toEqual(['geofences', 'alerts']);
   });
