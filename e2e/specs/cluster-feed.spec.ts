@@ -1,9 +1,11 @@
 // Cluster mode in a real browser (issue 13, decision 036): two server processes on one PostgreSQL database and a Redis
 // of this spec's own. A browser on process A gets the alert raised by a fix that reached process B; with Redis
-// stopped, the page says within seconds that it is only partly live; with Redis back, the banner goes by itself.
+// stopped, the page says within seconds that it is only partly live and still gets B's alerts (through PostgreSQL,
+// decision 039); with Redis back, the banner goes by itself.
 // Skipped (with the reason) without redis-server or PostgreSQL, unless REQUIRE_REDIS=1 (CI), which makes it fail.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
@@ -12,7 +14,8 @@ import { seedTrackedPrisoner } from './records-helpers';
 
 const portA = Number(process.env.E2E_PORT ?? 3210) + 20;
 const portB = portA + 2;
-const redisPort = portA + 30;
+/** Chosen at start among the free ports: a fixed one can be another run's server port. */
+let redisPort = 0;
 const baseA = `http://localhost:${portA}`;
 const baseB = `http://localhost:${portB}`;
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -32,6 +35,18 @@ async function postgresReachable(): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** A port nothing listens on now (the system picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 async function startRedis(): Promise<void> {
@@ -66,6 +81,7 @@ test.beforeAll(async () => {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${databaseName}`;
+  redisPort = await freePort();
   await startRedis();
   const env = (node: string) => ({
     DATABASE_URL: url.toString(),
@@ -140,7 +156,12 @@ test('a browser on one process sees the other process\'s alert; Redis down: "Par
     await expect(indicator).toHaveAttribute('data-state', 'partial', { timeout: 8_000 });
     await expect(banner).toContainText('Live updates from the other servers are interrupted');
     await expect(indicator).toContainText('Partly live');
-    // Fixes are still stored and judged meanwhile (process B answers 200; its /readyz says so).
+    // Fixes are still stored and judged meanwhile (process B answers 200; its /readyz says so), and B's alerts still
+    // reach the browser on A, through PostgreSQL (decision 039).
+    await fixThroughB(51.5);
+    await fixThroughB(51.51);
+    await expect(toast).toBeVisible({ timeout: 3_000 });
+    await expect(toast).toHaveCount(0, { timeout: 10_000 });
     await fixThroughB(51.5);
     const readiness = (await (await fetch(`${baseB}/readyz`)).json()) as { status: string; cluster?: { redis: string } };
     expect(readiness).toMatchObject({ status: 'ready', cluster: { redis: 'down' } });
