@@ -39,6 +39,8 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   await officer.selectOption(String(gone.staff_id));
   const deleted = await api.delete(`/api/v1/staff/delete/${gone.staff_id}`);
   expect(deleted.status(), await deleted.text()).toBe(200);
+  // The guard wears no tracker, so only an unmonitored escort reaches the server.
+  await form.getByLabel('Unmonitored: record only (the perimeter still alerts for this prisoner)').check();
   await form.getByRole('button', { name: 'Start' }).click();
   await expect(form).toContainText(`Officer: staff member ${gone.staff_id} does not exist`);
 

@@ -252,6 +252,8 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
             value={chosen?.staff_id ?? ''}
             onChange={(e) => {
               setChosen(options.find((s) => String(s.staff_id) === e.target.value) ?? null);
+              // "Unmonitored" is said of one officer: choosing another asks again.
+              setUnmonitored(false);
               setErrors(({ staff_id: _dropped, ...rest }) => rest);
             }}
             aria-invalid={errors.staff_id ? true : undefined}
