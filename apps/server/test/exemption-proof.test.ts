@@ -7,11 +7,12 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { API_PREFIX, AUTH_COOKIE, destinationPoint, ESCORT_SEPARATION_SECONDS, type DeviceCreated, type Escort } from '@prison/shared';
+import { API_PREFIX, AUTH_COOKIE, destinationPoint, ESCORT_SEPARATION_SECONDS, type DeviceCreated, type Escort, type ShowAlertEvent } from '@prison/shared';
 import { buildApp, type App } from '../src/app';
 import type { Database } from '../src/db/client';
 import { alerts, prisoners } from '../src/db/schema';
 import { createAdmin } from '../src/modules/admin/admin-service';
+import { browserSocket, connected } from '../src/tracking/tracking-test-kit';
 import { testConfig, TEST_ADMIN } from './test-app';
 import { createTestDatabase, describeEachEngine } from './test-db';
 import { sleep } from './wait-for';
@@ -33,6 +34,7 @@ const PROOFS: Proof[] = ['tracker offline', 'proven', ...PROOF_GAPS.slice(1)];
 interface Node {
   app: App;
   baseUrl: string;
+  cookie: string;
   api(method: string, url: string, body?: unknown): Promise<{ statusCode: number; body: string; json(): any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** One fix through the OsmAnd HTTP protocol, `metresEast` of BASE at `at`. */
   fix(device: DeviceCreated, metresEast: number, at: number): Promise<void>;
@@ -120,6 +122,7 @@ async function startNode(database: Database, first: boolean): Promise<Node> {
   return {
     app,
     baseUrl,
+    cookie,
     api: (method, url, body) => app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload: body as Record<string, unknown>, headers: { cookie } }),
     async fix(device, metresEast, at) {
       const [lat, lon] = destinationPoint(BASE[0], BASE[1], metresEast, 90);
@@ -194,7 +197,18 @@ describeEachEngine('an exemption holds only while proven (decision 037)', (engin
   }
 
   it('live: each exemption x each way its proof is missing raises the perimeter within the grace period; proven, nothing', async () => {
-    for (const exemption of EXEMPTIONS) for (const proof of PROOFS) await walkOut(await arrange(exemption, proof));
+    // A control-room browser hears each of them.
+    const socket = browserSocket(node.baseUrl, node.cookie);
+    const heard: string[] = [];
+    socket.on('showAlert', (event: ShowAlertEvent) => heard.push(event.message));
+    try {
+      await connected(socket);
+      for (const exemption of EXEMPTIONS) for (const proof of PROOFS) await walkOut(await arrange(exemption, proof));
+      const expected = EXEMPTIONS.flatMap((e) => PROOF_GAPS.map((proof) => `Walker ${e.name} ${proof} left Perimeter`));
+      await expect.poll(() => heard.filter((m) => m.endsWith('left Perimeter')).sort()).toEqual(expected.sort());
+    } finally {
+      socket.disconnect();
+    }
   }, 120_000);
 
   it('after a restart: the same, and an officer who reported before the restart is still known', async () => {
