@@ -74,9 +74,9 @@ export type Escort = z.infer<typeof escort>;
 /** Why an escort in force holds nothing (decision 037): each way its proof can be missing, in the operator's words. */
 export const ESCORT_NOT_ESCORTING = {
   unmonitored: 'Unmonitored: record only',
-  noTracker: 'Officer has no tracker',
+  'no-tracker': 'Officer has no tracker',
   offline: "Officer's tracker offline",
-  noPosition: 'No position from the officer yet',
+  'no-position': 'No position from the officer yet',
 } as const;
 
 export function escortSeparatedReason(distanceMetres: number, maxDistanceM: number): string {

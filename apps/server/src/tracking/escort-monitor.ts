@@ -28,7 +28,7 @@ export interface EscortRef {
 export type OfficerTracker = (deviceId: string, staffId: number) => 'online' | 'offline' | 'none';
 
 /** Why an escort does not hold now (decision 037); null: it holds. */
-export type EscortLapse = 'not-in-force' | 'unmonitored' | 'no-tracker' | 'no-position' | 'offline' | 'separated';
+export type EscortLapse = 'not-in-force' | 'separated' | keyof typeof ESCORT_NOT_ESCORTING;
 
 /** What the API says of an escort: whether it is escorting now, and why not in the operator's words. */
 export interface EscortStatus {
@@ -157,7 +157,7 @@ export class EscortMonitor {
         ? null
         : lapse === 'separated'
           ? escortSeparatedReason(escort!.distance, escort!.maxDistanceM)
-          : ESCORT_NOT_ESCORTING[LAPSE_WORDS[lapse]];
+          : ESCORT_NOT_ESCORTING[lapse];
     return { escorting: false, reason };
   }
 
@@ -272,8 +272,6 @@ export class EscortMonitor {
     return { kind, escortId: escort.id, prisonerId: escort.prisonerId, prisoner, staffName: escort.staffName, distanceMetres: escort.distance, at };
   }
 }
-
-const LAPSE_WORDS = { unmonitored: 'unmonitored', 'no-tracker': 'noTracker', offline: 'offline', 'no-position': 'noPosition' } as const;
 
 function rememberNewer(positions: Map<number, EscortPosition>, id: number, position: EscortPosition): void {
   const held = positions.get(id);
