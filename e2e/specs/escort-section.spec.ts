@@ -1,11 +1,12 @@
 // The Escort section of the prisoner details screen (issue 12 part 4, decision 035): the form starts an escort with a
-// guard found by search (a guard without a tracker gets the hint), the escort is listed and stored with the chosen
-// distance, "End escort" ends it through the confirm dialog and the form is back; a server refusal reads in plain words.
+// guard found by search (a guard without a tracker gets the hint and can only be recorded as unmonitored, decision 037),
+// the escort is listed and stored with the chosen distance and says why it is not escorting, "End escort" ends it
+// through the confirm dialog and the form is back; a server refusal reads in plain words.
 import { expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { seedStaff, seedTrackedPrisoner } from './records-helpers';
 
-type EscortRow = { id: number; prisoner: { prisoner_id: number }; staff: { staff_id: number }; max_distance_m: number; ended_at: string | null };
+type EscortRow = { id: number; prisoner: { prisoner_id: number }; staff: { staff_id: number }; max_distance_m: number; ended_at: string | null; unmonitored: boolean; escorting: boolean };
 
 test('the details screen starts an escort with a guard, lists it and ends it through the confirm dialog', async ({
   adminPage: page,
@@ -38,6 +39,8 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   await officer.selectOption(String(gone.staff_id));
   const deleted = await api.delete(`/api/v1/staff/delete/${gone.staff_id}`);
   expect(deleted.status(), await deleted.text()).toBe(200);
+  // The guard wears no tracker, so only an unmonitored escort reaches the server.
+  await form.getByLabel('Unmonitored: record only (the perimeter still alerts for this prisoner)').check();
   await form.getByRole('button', { name: 'Start' }).click();
   await expect(form).toContainText(`Officer: staff member ${gone.staff_id} does not exist`);
 
@@ -64,8 +67,15 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   await expectNoViolations(page, 'prisoner details, escort form, 1440 px');
 
   await form.getByLabel('Max distance (metres)').fill('120');
+  // Without a tracker the escort cannot be watched: refused until it is said to be unmonitored.
+  await form.getByRole('button', { name: 'Start' }).click();
+  await expect(form).toContainText('This officer wears no tracker: assign them one, or tick "Unmonitored"');
+  await form.getByLabel('Unmonitored: record only (the perimeter still alerts for this prisoner)').check();
   await form.getByRole('button', { name: 'Start' }).click();
   await expect(form).toHaveCount(0);
+  await expect(section.locator('[data-field="escorting"]')).toHaveText(
+    'No: Unmonitored: record only. The perimeter alerts for this prisoner as usual.',
+  );
   await expect(section.locator('[data-field="officer"]')).toHaveText(`${guard.first_name} Warden (Guard)`);
   await expect(section.locator('[data-field="distance"]')).toHaveText('120 m');
   await expect(section.locator('[data-field="state"]')).toHaveText('In force');
@@ -74,7 +84,7 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   expect(listed.status(), await listed.text()).toBe(200);
   const mine = ((await listed.json()) as { data: EscortRow[] }).data.filter((e) => e.prisoner.prisoner_id === prisoner.prisoner_id);
   expect(mine).toHaveLength(1);
-  expect(mine[0]).toMatchObject({ staff: { staff_id: guard.staff_id }, max_distance_m: 120, ended_at: null });
+  expect(mine[0]).toMatchObject({ staff: { staff_id: guard.staff_id }, max_distance_m: 120, ended_at: null, unmonitored: true, escorting: false });
 
   await page.setViewportSize({ width: 390, height: 844 });
   await section.scrollIntoViewIfNeeded();

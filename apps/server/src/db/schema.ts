@@ -388,6 +388,8 @@ export const escorts = pgTable(
     endedBy: text('ended_by'),
     /** Cluster mode (decision 036): the escort has failed and alerted; set by one process only (compare and set). */
     unescorted: boolean('unescorted').notNull().default(false),
+    /** Recorded with an officer who wears no tracker: exempts the prisoner from nothing (decision 037). */
+    unmonitored: boolean('unmonitored').notNull().default(false),
   },
   (t) => [
     check('escorts_distance', sql`${t.maxDistanceM} between 5 and 5000`),

@@ -9,7 +9,9 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
 const PRISONER = 7;
 const OFFICER = 3;
-const escort: EscortRef = { id: 1, prisonerId: PRISONER, staffId: OFFICER, maxDistanceM: 50, from: T0, until: null, staffName: 'Pat Officer' };
+const escort: EscortRef = { id: 1, prisonerId: PRISONER, staffId: OFFICER, maxDistanceM: 50, from: T0, until: null, staffName: 'Pat Officer', officerDeviceId: 's-dev', unmonitored: false };
+/** The officer's tracker as the registry would answer; these tests are about distances and windows. */
+const trackerOnline = () => 'online' as const;
 
 function positioned(monitor: EscortMonitor) {
   return {
@@ -26,7 +28,7 @@ function positioned(monitor: EscortMonitor) {
 
 describe('escort monitor', () => {
   it('an escort separated for longer than 30 s raises one unescorted event, and rejoined ends it', () => {
-    const monitor = new EscortMonitor();
+    const monitor = new EscortMonitor(trackerOnline);
     monitor.setEscorts([escort]);
     const { prisoner, officer } = positioned(monitor);
     expect(officer(0, 0)).toEqual([]);
@@ -49,7 +51,7 @@ describe('escort monitor', () => {
   });
 
   it('the tick raises a separation whose fixes stopped, once; a reload keeps the state', () => {
-    const monitor = new EscortMonitor();
+    const monitor = new EscortMonitor(trackerOnline);
     monitor.setEscorts([escort]);
     const { prisoner, officer } = positioned(monitor);
     officer(0, 0);
@@ -62,7 +64,7 @@ describe('escort monitor', () => {
   });
 
   it('outside its window an escort neither holds nor raises; ended (reloaded without it) it no longer holds', () => {
-    const monitor = new EscortMonitor();
+    const monitor = new EscortMonitor(trackerOnline);
     monitor.setEscorts([{ ...escort, from: at(100).getTime(), until: at(200).getTime() }]);
     const { prisoner, officer } = positioned(monitor);
     expect(monitor.holds(PRISONER, at(50).getTime())).toBe(false);
@@ -77,7 +79,7 @@ describe('escort monitor', () => {
   });
 
   it('save and restore put a person back as before a batch that was not stored', () => {
-    const monitor = new EscortMonitor();
+    const monitor = new EscortMonitor(trackerOnline);
     monitor.setEscorts([escort]);
     const { prisoner, officer } = positioned(monitor);
     officer(0, 0);
@@ -90,13 +92,59 @@ describe('escort monitor', () => {
   });
 });
 
+describe('an escort holds only while proven (decision 037)', () => {
+  it('no tracker, a tracker offline or not the officer\'s, no position, unmonitored: not escorting, and why', () => {
+    let tracker: 'online' | 'offline' | 'none' = 'online';
+    const monitor = new EscortMonitor(() => tracker);
+    monitor.setEscorts([escort]);
+    const t = at(10).getTime();
+    expect(monitor.holds(PRISONER, t)).toBe(false);
+    expect(monitor.status(escort.id, t)).toEqual({ escorting: false, reason: 'No position from the officer yet' });
+    // A position known before the escort was loaded (the stored last fix after a restart) is proof enough.
+    const [lat, lng] = east(0);
+    monitor.rememberStaff(OFFICER, { deviceId: 's-dev', name: 'Pat Officer', lat, lng, at: at(0) });
+    expect(monitor.holds(PRISONER, t)).toBe(true);
+    expect(monitor.status(escort.id, t)).toEqual({ escorting: true, reason: null });
+    tracker = 'offline';
+    expect(monitor.holds(PRISONER, t)).toBe(false);
+    expect(monitor.status(escort.id, t).reason).toBe("Officer's tracker offline");
+    tracker = 'none';
+    expect(monitor.status(escort.id, t).reason).toBe('Officer has no tracker');
+    tracker = 'online';
+    monitor.setEscorts([{ ...escort, officerDeviceId: null }]);
+    expect(monitor.holds(PRISONER, t)).toBe(false);
+    expect(monitor.status(escort.id, t).reason).toBe('Officer has no tracker');
+    monitor.setEscorts([{ ...escort, unmonitored: true }]);
+    expect(monitor.holds(PRISONER, t)).toBe(false);
+    expect(monitor.status(escort.id, t).reason).toBe('Unmonitored: record only');
+    // Not in force: not escorting, with nothing to explain; unknown escorts likewise.
+    monitor.setEscorts([{ ...escort, until: at(5).getTime() }]);
+    expect(monitor.status(escort.id, t)).toEqual({ escorting: false, reason: null });
+    expect(monitor.status(999, t)).toEqual({ escorting: false, reason: null });
+  });
+
+  it('an unmonitored escort measures nothing and raises nothing; a failed one says how far apart', () => {
+    const monitor = new EscortMonitor(trackerOnline);
+    monitor.setEscorts([{ ...escort, unmonitored: true }]);
+    const { prisoner, officer } = positioned(monitor);
+    officer(0, 0);
+    prisoner(500, 1);
+    expect(prisoner(500, 60)).toEqual([]);
+    expect(monitor.tick(at(120))).toEqual([]);
+    monitor.setEscorts([escort]);
+    prisoner(500, 130);
+    expect(prisoner(500, 161).map((e) => e.kind)).toEqual(['unescorted']);
+    expect(monitor.status(escort.id, at(161).getTime())).toEqual({ escorting: false, reason: 'Separated: 500 m from the officer (limit 50 m)' });
+  });
+});
+
 describe('geofence engine with escorts: the perimeter waits while the escort holds', () => {
   const perimeter = polygonFence(perimeterCorners, { geofence_id: 'perimeter', name: 'Perimeter' });
   const summary = (transitions: EngineTransition[]) => transitions.map((t) => `${t.kind} ${t.geofence.name}`);
   const wearer = { prisonerId: PRISONER, block: null };
 
   function setup() {
-    const monitor = new EscortMonitor();
+    const monitor = new EscortMonitor(trackerOnline);
     monitor.setEscorts([escort]);
     const engine = new GeofenceEngine([perimeter]);
     engine.setNegativeSuppression((id, t) => monitor.holds(id, t));

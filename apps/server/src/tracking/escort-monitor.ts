@@ -2,9 +2,11 @@
 // prisoner and by officer, each side's newest position, and per escort since when the two are apart. A fix costs
 // O(escorts of that person) (one, nearly always). Further apart than the escort's distance for longer than
 // ESCORT_SEPARATION_SECONDS raises one Critical alert ("unescorted"), measured from the fixes and, when fixes stop
-// while apart, by `tick`; it ends when they are close again. While an escort holds (in force, not failed), the
-// prisoner's Negative geofences raise nothing (`holds`, asked by the geofence engine).
-import { ESCORT_SEPARATION_SECONDS, haversineMeters } from '@prison/shared';
+// while apart, by `tick`; it ends when they are close again. While an escort holds, the prisoner's Negative geofences
+// raise nothing (`holds`, asked by the geofence engine). An escort holds only while it is proven (decision 037): in
+// force, monitored, the officer's tracker theirs and online, the officer's position known, and not failed; any proof
+// missing and the perimeter alerts as usual.
+import { ESCORT_NOT_ESCORTING, ESCORT_SEPARATION_SECONDS, escortSeparatedReason, haversineMeters } from '@prison/shared';
 
 export interface EscortRef {
   id: number;
@@ -16,6 +18,22 @@ export interface EscortRef {
   until: number | null;
   /** How the alert names the officer. */
   staffName: string;
+  /** The officer's tracker as stored with the staff member (null: none). */
+  officerDeviceId: string | null;
+  /** Recorded without a tracked officer: exempts nothing (decision 037). */
+  unmonitored: boolean;
+}
+
+/** The officer's tracker as the device registry knows it: 'none' when it is gone or now worn by someone else. */
+export type OfficerTracker = (deviceId: string, staffId: number) => 'online' | 'offline' | 'none';
+
+/** Why an escort does not hold now (decision 037); null: it holds. */
+export type EscortLapse = 'not-in-force' | 'separated' | keyof typeof ESCORT_NOT_ESCORTING;
+
+/** What the API says of an escort: whether it is escorting now, and why not in the operator's words. */
+export interface EscortStatus {
+  escorting: boolean;
+  reason: string | null;
 }
 
 export interface EscortPosition {
@@ -65,6 +83,7 @@ export function escortAlertMessage(event: EscortEvent): string {
 const inForce = (escort: EscortRef, t: number) => escort.from <= t && (escort.until === null || t < escort.until);
 
 export class EscortMonitor {
+  private readonly byId = new Map<number, EscortState>();
   private readonly byPrisoner = new Map<number, EscortState[]>();
   private readonly byStaff = new Map<number, EscortState[]>();
   private readonly prisonerPositions = new Map<number, EscortPosition>();
@@ -72,6 +91,9 @@ export class EscortMonitor {
   /** Escorts apart and not yet alerted: what `tick` looks at. */
   private readonly separated = new Set<EscortState>();
   private count = 0;
+
+  /** `officerTracker` answers whether the officer's tracker is theirs and online: one map lookup (O(1)). */
+  constructor(private readonly officerTracker: OfficerTracker) {}
 
   get size(): number {
     return this.count;
@@ -81,6 +103,7 @@ export class EscortMonitor {
   setEscorts(refs: EscortRef[]): void {
     const previous = new Map<number, EscortState>();
     for (const list of this.byPrisoner.values()) for (const e of list) previous.set(e.id, e);
+    this.byId.clear();
     this.byPrisoner.clear();
     this.byStaff.clear();
     this.separated.clear();
@@ -88,6 +111,7 @@ export class EscortMonitor {
       const old = previous.get(ref.id);
       const state: EscortState = { ...ref, separatedSince: old?.separatedSince ?? null, distance: old?.distance ?? 0, failed: old?.failed ?? false };
       if (state.separatedSince !== null && !state.failed) this.separated.add(state);
+      this.byId.set(ref.id, state);
       push(this.byPrisoner, ref.prisonerId, state);
       push(this.byStaff, ref.staffId, state);
     }
@@ -99,12 +123,55 @@ export class EscortMonitor {
     return prisonerId !== null ? this.byPrisoner.has(prisonerId) : staffId !== null && this.byStaff.has(staffId);
   }
 
-  /** Whether an escort of this prisoner holds at t (in force and not failed): their Negative geofences wait. O(1). */
+  /** Whether an escort of this prisoner holds at t (in force and proven): their Negative geofences wait. O(1). */
   holds(prisonerId: number, t: number): boolean {
     const list = this.byPrisoner.get(prisonerId);
     if (!list) return false;
-    for (const escort of list) if (!escort.failed && inForce(escort, t)) return true;
+    for (const escort of list) if (this.lapse(escort, t) === null) return true;
     return false;
+  }
+
+  /**
+   * Why an escort does not hold at t, or null when it holds. Every proof is checked each time it is asked, so a
+   * proof that goes missing (a tracker taken away or silent) ends the exemption at once; a separation ends it only
+   * after ESCORT_SEPARATION_SECONDS (GPS wanders), which `failed` records.
+   */
+  private lapse(escort: EscortState, t: number): EscortLapse | null {
+    if (!inForce(escort, t)) return 'not-in-force';
+    if (escort.unmonitored) return 'unmonitored';
+    const tracker = escort.officerDeviceId === null ? 'none' : this.officerTracker(escort.officerDeviceId, escort.staffId);
+    if (tracker === 'none') return 'no-tracker';
+    if (!this.staffPositions.has(escort.staffId)) return 'no-position';
+    if (tracker === 'offline') return 'offline';
+    if (escort.failed) return 'separated';
+    return null;
+  }
+
+  /** The escort's state for the API; an escort this monitor does not hold (ended, over) is not escorting. */
+  status(escortId: number, t: number): EscortStatus {
+    const escort = this.byId.get(escortId);
+    const lapse = escort ? this.lapse(escort, t) : 'not-in-force';
+    if (lapse === null) return { escorting: true, reason: null };
+    const reason =
+      lapse === 'not-in-force'
+        ? null
+        : lapse === 'separated'
+          ? escortSeparatedReason(escort!.distance, escort!.maxDistanceM)
+          : ESCORT_NOT_ESCORTING[lapse];
+    return { escorting: false, reason };
+  }
+
+  /**
+   * A position known before this escort was loaded (the stored last fix after a restart, or a fix from before the
+   * escort began), remembered without judging: the next fix judges. Kept only for people in an escort, and only when
+   * newer than the one held.
+   */
+  rememberPrisoner(prisonerId: number, position: EscortPosition): void {
+    if (this.byPrisoner.has(prisonerId)) rememberNewer(this.prisonerPositions, prisonerId, position);
+  }
+
+  rememberStaff(staffId: number, position: EscortPosition): void {
+    if (this.byStaff.has(staffId)) rememberNewer(this.staffPositions, staffId, position);
   }
 
   /** The prisoner's newest position: answers the escorts it fails or brings back together. */
@@ -175,7 +242,8 @@ export class EscortMonitor {
     for (const escort of list) {
       const prisoner = this.prisonerPositions.get(escort.prisonerId);
       const officer = this.staffPositions.get(escort.staffId);
-      if (!prisoner || !officer || !inForce(escort, t)) continue;
+      // An unmonitored escort is a record only: nothing to measure, nothing to raise.
+      if (!prisoner || !officer || escort.unmonitored || !inForce(escort, t)) continue;
       const distance = haversineMeters(prisoner.lat, prisoner.lng, officer.lat, officer.lng);
       escort.distance = distance;
       if (distance > escort.maxDistanceM) {
@@ -203,6 +271,11 @@ export class EscortMonitor {
   private event(kind: EscortEvent['kind'], escort: EscortState, prisoner: EscortPosition, at: Date): EscortEvent {
     return { kind, escortId: escort.id, prisonerId: escort.prisonerId, prisoner, staffName: escort.staffName, distanceMetres: escort.distance, at };
   }
+}
+
+function rememberNewer(positions: Map<number, EscortPosition>, id: number, position: EscortPosition): void {
+  const held = positions.get(id);
+  if (!held || held.at < position.at) positions.set(id, position);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

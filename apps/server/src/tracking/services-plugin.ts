@@ -45,10 +45,19 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   const reloadKeepApart = () => changes.publish('keep-apart');
   app.decorate('keepApartMonitor', keepApart);
   app.decorate('reloadKeepApart', reloadKeepApart);
-  const escorts = new EscortMonitor();
+  // An escort holds only while the officer's tracker is theirs and online (decision 037): one registry lookup.
+  const escorts: EscortMonitor = new EscortMonitor((deviceId, staffId) => {
+    const device = tracking.registry.get(deviceId);
+    if (!device || device.staffId !== staffId) return 'none';
+    return device.online ? 'online' : 'offline';
+  });
   let escortsQueue: Promise<void> = Promise.resolve();
   const loadEscorts = () => {
-    const next = escortsQueue.then(async () => escorts.setEscorts(await listLiveEscorts(app.db)));
+    const next = escortsQueue.then(async () => {
+      escorts.setEscorts(await listLiveEscorts(app.db));
+      // Whoever reported before (before this escort, or before a restart) is known from their last fix.
+      tracking.rememberEscortPositions();
+    });
     escortsQueue = next.catch(() => undefined);
     return next;
   };
@@ -58,7 +67,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   app.decorate('reloadEscorts', reloadEscorts);
   // An escorted prisoner's Negative geofences wait while the escort holds (decision 035).
   engineOf(app)?.setNegativeSuppression((prisonerId, t) => escorts.holds(prisonerId, t));
-  const tracking = new TrackingService({
+  const tracking: TrackingService = new TrackingService({
     keepApart,
     escorts,
     db: app.db,
@@ -71,9 +80,11 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     cluster: app.cluster,
     alerts: app.cluster.alerts,
   });
-  changes.on('device', (data, local) => {
+  changes.on('device', async (data, local) => {
     const { id, reassigned } = data as { id: string; reassigned: boolean };
-    return tracking.applyDeviceChange(id, { reassigned }, local);
+    await tracking.applyDeviceChange(id, { reassigned }, local);
+    // An officer's tracker may have changed hands: the escorts re-read who wears which (decision 037).
+    await loadEscorts();
   });
   changes.on('wearers', () => tracking.refreshWearers());
   changes.on('devices-offline', (data) => tracking.applyOffline((data as { ids: string[] }).ids));
@@ -100,6 +111,8 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     await loadKeepApart();
     await loadEscorts();
     await tracking.start();
+    // Officer positions survive a restart: the stored last fixes, now in the registry (decision 037).
+    tracking.rememberEscortPositions();
   });
   // Only a listening server opens the device port: tests that never listen build many apps side by side.
   app.addHook('onListen', async () => {

@@ -347,6 +347,21 @@ export class TrackingService {
     this.options.keepApart?.takeEnded();
   }
 
+  /**
+   * The escort monitor learns the last known position of everyone it watches, from the registry (the stored last fix
+   * after a restart): an officer who reported before a restart or before the escort began is known (decision 037).
+   */
+  rememberEscortPositions(): void {
+    const escorts = this.options.escorts;
+    if (!escorts) return;
+    for (const device of this.registry.all()) {
+      if (device.lastFixAt === null || device.latitude === null || device.longitude === null) continue;
+      const position = { deviceId: device.id, name: displayName(device), lat: device.latitude, lng: device.longitude, at: new Date(device.lastFixAt) };
+      if (device.prisonerId !== null) escorts.rememberPrisoner(device.prisonerId, position);
+      else if (device.staffId !== null) escorts.rememberStaff(device.staffId, position);
+    }
+  }
+
   /** Cluster mode: the leader's offline watcher marked these devices offline. */
   applyOffline(ids: string[]): void {
     for (const id of ids) {

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { Escort, ShowAlertEvent } from '@prison/shared';
 import { destinationPoint } from '@prison/shared';
-import { alerts, auditLog } from '../../db/schema';
+import { alerts, auditLog, escorts, prisoners } from '../../db/schema';
 import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, useListeningApp } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
 
@@ -16,6 +16,7 @@ describeEachEngine('escorts', (engine) => {
   it('creates (default 50 m), lists active and ends escorts, each audited; bad input is a 400 naming the field', async () => {
     const prisoner = await addPrisoner(ctx(), 'Ray', 'Cole');
     const officer = await addStaff(ctx(), 'Sam', 'Vimes');
+    await addDevice(ctx(), { staff_id: officer.id });
     const created = await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id });
     expect(created.statusCode, created.body).toBe(200);
     const escort = created.json().escort as Escort;
@@ -27,6 +28,10 @@ describeEachEngine('escorts', (engine) => {
       ended_at: null,
       created_by: 'warden',
       active: true,
+      unmonitored: false,
+      // The officer's tracker has not reported yet: nothing is exempted until it does (decision 037).
+      escorting: false,
+      not_escorting_reason: 'No position from the officer yet',
     });
     // One escort at a time per prisoner.
     expect((await api('POST', '/escorts', { prisoner_id: prisoner.id, staff_id: officer.id })).statusCode).toBe(409);
@@ -42,7 +47,6 @@ describeEachEngine('escorts', (engine) => {
       [{ prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 5001 }, 'max_distance_m'],
       [{ prisoner_id: prisoner.id, staff_id: officer.id, max_distance_m: 'far' }, 'max_distance_m'],
       [{ prisoner_id: prisoner.id, staff_id: officer.id, from: 'yesterday' }, 'from'],
-      [{ prisoner_id: prisoner.id, staff_id: officer.id, until: new Date(Date.now() - 60_000).toISOString() }, 'until'],
       [{ prisoner_id: 987654, staff_id: officer.id }, 'prisoner_id'],
       [{ prisoner_id: prisoner.id, staff_id: 987654 }, 'staff_id'],
     ] as const) {
@@ -73,6 +77,55 @@ describeEachEngine('escorts', (engine) => {
       .from(auditLog)
       .where(and(eq(auditLog.entity, 'escort'), eq(auditLog.entityId, String(escort.id))));
     expect(audit.map((e) => e.action)).toEqual(['create', 'end']);
+  });
+
+  it('refuses (400 naming the field, nothing created) a prisoner not in custody, an officer without a tracker unless unmonitored, and dates out of bounds', async () => {
+    const prisoner = await addPrisoner(ctx(), 'Abe', 'Kerr');
+    const officer = await addStaff(ctx(), 'Bo', 'Lind');
+    await addDevice(ctx(), { staff_id: officer.id });
+    const untracked = await addStaff(ctx(), 'Cy', 'Moss', 'Guard');
+    const released = await addPrisoner(ctx(), 'Dee', 'Nash');
+    const transferred = await addPrisoner(ctx(), 'Eli', 'Orr');
+    await ctx().database.db.update(prisoners).set({ status: 'Released' }).where(eq(prisoners.prisonerId, released.id));
+    await ctx().database.db.update(prisoners).set({ status: 'Transferred' }).where(eq(prisoners.prisonerId, transferred.id));
+    const ok = { prisoner_id: prisoner.id, staff_id: officer.id };
+    const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    const table: [string, Record<string, unknown>, string][] = [
+      ['a Released prisoner', { ...ok, prisoner_id: released.id }, 'prisoner_id'],
+      ['a Transferred prisoner', { ...ok, prisoner_id: transferred.id }, 'prisoner_id'],
+      ['an officer without a tracker', { ...ok, staff_id: untracked.id }, 'staff_id'],
+      ['an officer without a tracker, unmonitored: false', { ...ok, staff_id: untracked.id, unmonitored: false }, 'staff_id'],
+      ['unmonitored not a boolean', { ...ok, unmonitored: 'yes' }, 'unmonitored'],
+      ['from in 1901', { ...ok, from: '1901-01-01T00:00:00Z' }, 'from'],
+      ['from in 2099', { ...ok, from: '2099-01-01T00:00:00Z' }, 'from'],
+      ['from more than a day ago', { ...ok, from: at(-25) }, 'from'],
+      ['from more than 7 days ahead', { ...ok, from: at(7 * 24 + 1) }, 'from'],
+      ['until in 2099', { ...ok, until: '2099-01-01T00:00:00Z' }, 'until'],
+      ['until in 1901', { ...ok, until: '1901-01-01T00:00:00Z' }, 'until'],
+      ['until in the past', { ...ok, until: at(-1 / 60) }, 'until'],
+      ['until before from', { ...ok, from: at(2), until: at(1) }, 'until'],
+      ['until more than 7 days after from', { ...ok, from: at(-1), until: at(7 * 24) }, 'until'],
+      ['from not a date', { ...ok, from: 'yesterday' }, 'from'],
+      ['max_distance_m too small', { ...ok, max_distance_m: 4 }, 'max_distance_m'],
+    ];
+    const count = async () => (await ctx().database.db.select().from(escorts)).length;
+    const before = await count();
+    for (const [name, body, field] of table) {
+      const res = await api('POST', '/escorts', body);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(400);
+      expect(res.json().message, name).toMatch(new RegExp(`^${field}: `));
+    }
+    expect(await count()).toBe(before);
+    // The refusal of a tracker-less officer says what to do.
+    expect((await api('POST', '/escorts', { ...ok, staff_id: untracked.id })).json().message).toMatch(/wears no tracker.*unmonitored/);
+    // Said to be unmonitored, it is recorded, and it exempts nothing.
+    const unmonitored = await api('POST', '/escorts', { ...ok, staff_id: untracked.id, unmonitored: true });
+    expect(unmonitored.statusCode, unmonitored.body).toBe(200);
+    expect(unmonitored.json().escort).toMatchObject({ unmonitored: true, active: true, escorting: false, not_escorting_reason: 'Unmonitored: record only' });
+    // The bounds' edges pass: from a day ago (less a minute), until 7 days after it.
+    await api('POST', `/escorts/${unmonitored.json().escort.id}/end`);
+    const edges = await api('POST', '/escorts', { ...ok, from: at(-23.9), until: at(-23.9 + 7 * 24) });
+    expect(edges.statusCode, edges.body).toBe(200);
   });
 
   it('apart for longer than 30 s raises one stored Critical alert that ends when they are close again; the perimeter waits meanwhile', async () => {

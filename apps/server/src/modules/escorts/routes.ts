@@ -1,9 +1,9 @@
 // /escorts: a prisoner in the care of a police officer or guard (issue 12 part 4, decision 035): create, list, end.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse, escortInput, escortListResponse, escortQuery, escortWriteResponse, intText } from '@prison/shared';
+import { errorResponse, escortInput, escortListResponse, escortQuery, escortWriteResponse, intText, type Escort } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
-import { createEscort, endEscort, listEscorts } from './escort-service';
+import { createEscort, endEscort, listEscorts, type EscortRecord } from './escort-service';
 
 const idParams = z.object({ id: intText() });
 
@@ -14,18 +14,23 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
     // Committed already: a failed reload is logged, not answered as a failure of the write.
     await app.reloadEscorts().catch((error: unknown) => app.log.error({ err: error }, 'escorts not reloaded'));
   };
+  /** Whether each escort is escorting now, and why not: only the live monitor knows (decision 037). */
+  const withStatus = (escort: EscortRecord): Escort => {
+    const { escorting, reason } = app.escortMonitor.status(escort.id, Date.now());
+    return { ...escort, escorting, not_escorting_reason: reason };
+  };
 
   app.get(
     '/escorts',
     {
       schema: {
         tags: ['escorts'],
-        summary: 'Escorts, those not ended first; active=true: only those in force now',
+        summary: 'Escorts, those not ended first; active=true: only those in force now. Each says whether it is escorting now and why not',
         querystring: escortQuery,
         response: { 200: escortListResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listEscorts(app.db, request.query) }),
+    async (request) => ({ data: (await listEscorts(app.db, request.query)).map(withStatus) }),
   );
 
   app.post(
@@ -34,8 +39,10 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['escorts'],
         summary:
-          'Put a prisoner in the care of a staff member within max_distance_m (default 50): apart for longer than 30 s ' +
-          'raises a Critical alert; a Negative perimeter raises nothing while it holds (409 when already escorted)',
+          'Put a prisoner in custody in the care of a staff member within max_distance_m (default 50): apart for longer ' +
+          "than 30 s raises a Critical alert; a Negative perimeter raises nothing while the escort is proven (the officer's " +
+          'tracker online with a known position, not separated). An officer without a tracker needs unmonitored: true, ' +
+          'and then the escort exempts nothing (409 when already escorted)',
         body: escortInput,
         response: { 200: escortWriteResponse, 400: errorResponse, 409: errorResponse },
       },
@@ -43,7 +50,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const escort = await createEscort(app.db, auditActor(request), request.body);
       await changed();
-      return { message: 'Escort created.', escort };
+      return { message: 'Escort created.', escort: withStatus(escort) };
     },
   );
 
@@ -60,7 +67,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const escort = await endEscort(app.db, auditActor(request), request.params.id);
       await changed();
-      return { message: 'Escort ended.', escort };
+      return { message: 'Escort ended.', escort: withStatus(escort) };
     },
   );
 };

@@ -1,6 +1,8 @@
 // Escort (issue 12 part 4, decision 035): the prisoner's escort in force or planned on the details screen (officer,
 // distance, from, until, by whom) with "End escort"; when there is none, a form to start one with a police officer or
-// guard. The server watches the distance between both trackers, so an officer without a tracker is said as a hint.
+// guard. The server watches the distance between both trackers; an escort holds the perimeter back only while that is
+// proven (decision 037), so the section says why one is not escorting, and an officer without a tracker needs the
+// escort recorded as unmonitored (it then exempts nothing).
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +10,7 @@ import {
   ESCORT_DEFAULT_DISTANCE_M,
   ESCORT_MAX_DISTANCE_M,
   ESCORT_MIN_DISTANCE_M,
+  OCCUPYING_STATUSES,
   STAFF_ROLES,
   type Escort,
   type EscortInput,
@@ -73,8 +76,12 @@ export function EscortSection({ prisoner }: { prisoner: Prisoner }) {
         <ErrorText>{errorMessage(current.error, 'Failed to fetch the escort.')}</ErrorText>
       ) : current.data ? (
         <CurrentEscort escort={current.data} />
-      ) : (
+      ) : prisoner.status && (OCCUPYING_STATUSES as readonly string[]).includes(prisoner.status) ? (
         <StartEscortForm prisoner={prisoner} />
+      ) : (
+        <p className="text-sm text-slate-600" data-testid="escort-not-in-custody">
+          Only a prisoner in custody ({OCCUPYING_STATUSES.join(' or ')}) can be escorted.
+        </p>
       )}
     </section>
   );
@@ -110,6 +117,16 @@ function CurrentEscort({ escort }: { escort: Escort }) {
         <dd className="text-slate-900" data-field="state">
           {escort.active ? 'In force' : 'Planned'}
         </dd>
+        {escort.active && (
+          <>
+            <dt className="font-medium text-slate-600">Escorting</dt>
+            <dd data-field="escorting" className={escort.escorting ? 'text-slate-900' : 'font-medium text-amber-800'}>
+              {escort.escorting
+                ? 'Yes: the perimeter waits while they stay together'
+                : `No: ${escort.not_escorting_reason ?? 'not watched'}. The perimeter alerts for this prisoner as usual.`}
+            </dd>
+          </>
+        )}
         <dt className="font-medium text-slate-600">Officer</dt>
         <dd className="text-slate-900" data-field="officer">
           {officer} ({escort.staff.role})
@@ -172,6 +189,7 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
   const [chosen, setChosen] = useState<StaffMember | null>(null);
   const [distance, setDistance] = useState(String(ESCORT_DEFAULT_DISTANCE_M));
   const [until, setUntil] = useState('');
+  const [unmonitored, setUnmonitored] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<ServerField, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -186,6 +204,8 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
     const next: typeof errors = {};
     const metres = Number(distance);
     if (!chosen) next.staff_id = 'Choose the police officer or guard.';
+    else if (untracked && !unmonitored)
+      next.staff_id = 'This officer wears no tracker: assign them one, or tick "Unmonitored" to record the escort (it then exempts nothing).';
     if (!Number.isInteger(metres) || metres < ESCORT_MIN_DISTANCE_M || metres > ESCORT_MAX_DISTANCE_M)
       next.max_distance_m = `Max distance must be a whole number of metres from ${ESCORT_MIN_DISTANCE_M} to ${ESCORT_MAX_DISTANCE_M}.`;
     const untilTime = until ? new Date(until) : null;
@@ -201,6 +221,7 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
         staff_id: chosen.staff_id,
         max_distance_m: metres,
         until: untilTime ? untilTime.toISOString() : null,
+        ...(untracked && unmonitored ? { unmonitored: true } : {}),
       };
       await api.post('/escorts', input);
       notify('Escort started.');
@@ -231,6 +252,8 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
             value={chosen?.staff_id ?? ''}
             onChange={(e) => {
               setChosen(options.find((s) => String(s.staff_id) === e.target.value) ?? null);
+              // "Unmonitored" is said of one officer: choosing another asks again.
+              setUnmonitored(false);
               setErrors(({ staff_id: _dropped, ...rest }) => rest);
             }}
             aria-invalid={errors.staff_id ? true : undefined}
@@ -257,9 +280,22 @@ function StartEscortForm({ prisoner }: { prisoner: Prisoner }) {
             </p>
           ) : untracked ? (
             <p id={`${officerId}-hint`} className="text-xs text-amber-800" data-testid="escort-no-tracker">
-              This officer wears no tracker: the escort cannot be watched until one is assigned to them.
+              This officer wears no tracker: the escort cannot be watched, so it can only be recorded as unmonitored.
             </p>
           ) : null}
+          {untracked && (
+            <label className="mt-1 flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                checked={unmonitored}
+                onChange={(e) => {
+                  setUnmonitored(e.target.checked);
+                  setErrors(({ staff_id: _dropped, ...rest }) => rest);
+                }}
+              />
+              Unmonitored: record only (the perimeter still alerts for this prisoner)
+            </label>
+          )}
         </div>
         <TextField
           label="Max distance (metres)"
