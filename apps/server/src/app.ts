@@ -27,6 +27,8 @@ export interface RegisteredRoute {
   public: boolean;
   /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
   formBody: boolean;
+  /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
+  body: unknown;
 }
 
 declare module 'fastify' {
@@ -69,7 +71,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: !!route.config?.public, formBody: !!route.config?.formBody });
+      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: !!route.config?.public, formBody: !!route.config?.formBody, body: route.schema?.body });
     }
   });
 
