@@ -36,12 +36,19 @@ export interface TextOptions {
   multiline?: boolean;
 }
 
-/**
- * Text as people type it: trimmed, normalised to Unicode NFC (so one name is stored one way), at most `max`
- * characters, without NUL or other control characters and without lone surrogates. A required field adds
- * `.min(1, 'field is required')`, which then applies to the trimmed text.
- */
-export function boundedText(max: number, { multiline = false }: TextOptions = {}) {
+/** Characters a kind of text refuses beyond control characters, and the message that says so. */
+interface Refused {
+  pattern: RegExp;
+  message: string;
+}
+
+const DIRECTION_OVERRIDES: Refused = {
+  pattern: BIDI_CONTROLS,
+  message: 'must not contain text-direction override characters',
+};
+const INVISIBLE: Refused = { pattern: INVISIBLE_IN_NAMES, message: 'must not contain invisible or text-direction characters' };
+
+function checkedText(max: number, multiline: boolean, refused: Refused) {
   const control = multiline ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS;
   return z
     .string({ error: (issue) => (issue.input == null ? REQUIRED : 'must be text') })
@@ -52,21 +59,28 @@ export function boundedText(max: number, { multiline = false }: TextOptions = {}
       abort: true,
     })
     .refine((value) => !control.test(value), { message: 'must not contain control characters', abort: true })
-    .refine((value) => !BIDI_CONTROLS.test(value), {
-      message: 'must not contain text-direction override characters',
-      abort: true,
-    })
+    .refine((value) => !refused.pattern.test(value), { message: refused.message, abort: true })
     .max(max, `must be at most ${max} characters`);
 }
 
 /**
- * A person's or a place's name: `boundedText`, and no invisible or direction-changing characters, and at least one
- * letter or digit when not empty (a name made only of marks or punctuation is nobody's name).
+ * Text as people type it: trimmed, normalised to Unicode NFC (so one name is stored one way), at most `max`
+ * characters, without NUL or other control characters, lone surrogates or bidi embeddings, overrides and isolates
+ * (decision 043). A required field adds `.min(1, 'field is required')`, which then applies to the trimmed text.
+ */
+export function boundedText(max: number, { multiline = false }: TextOptions = {}) {
+  return checkedText(max, multiline, DIRECTION_OVERRIDES);
+}
+
+/**
+ * A person's or a place's name: `boundedText`, and no invisible or direction-changing characters (category Cf), and
+ * at least one letter or digit when not empty (a name made only of marks or punctuation is nobody's name).
  */
 export function nameText(max: number) {
-  return boundedText(max)
-    .refine((value) => !INVISIBLE_IN_NAMES.test(value), 'must not contain invisible or text-direction characters')
-    .refine((value) => value === '' || LETTER_OR_DIGIT.test(value), 'must contain a letter or a digit');
+  return checkedText(max, false, INVISIBLE).refine(
+    (value) => value === '' || LETTER_OR_DIGIT.test(value),
+    'must contain a letter or a digit',
+  );
 }
 
 /**
@@ -74,10 +88,7 @@ export function nameText(max: number) {
  * direction-changing character (category Cf), so `demo-perimeter\u200b` is not a second `demo-perimeter`.
  */
 export function idText(max: number) {
-  return boundedText(max).refine(
-    (value) => !INVISIBLE_IN_NAMES.test(value),
-    'must not contain invisible or text-direction characters',
-  );
+  return checkedText(max, false, INVISIBLE);
 }
 
 /** The fewest characters of a reason (an override, an approval, a resolve note). */
