@@ -71,7 +71,14 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: !!route.config?.public, formBody: !!route.config?.formBody, body: route.schema?.body });
+      if (method === 'HEAD') continue;
+      registeredRoutes.push({
+        method,
+        url: route.url,
+        public: !!route.config?.public,
+        formBody: !!route.config?.formBody,
+        body: route.schema?.body,
+      });
     }
   });
 
