@@ -37,6 +37,10 @@ test('a move the cell rules refuse shows why on /cell-assign, and the override a
   await override.getByRole('button', { name: 'Override and assign' }).click();
   await expect(override.getByText('Give a reason of at least 10 characters.')).toBeVisible();
   await expectNoViolations(page, 'override reason dialog');
+  // Ten dots are not a reason (issue 20).
+  await override.getByLabel('Reason for the override').fill('..........');
+  await override.getByRole('button', { name: 'Override and assign' }).click();
+  await expect(override.getByText('Say why in words (at least two words).')).toBeVisible();
   await override.getByLabel('Reason for the override').fill('Short stay while the women’s wing is repainted');
   await override.getByRole('button', { name: 'Override and assign' }).click();
   await expect(override).toBeHidden();

@@ -103,7 +103,14 @@ test('an empty Create New Prisoner form says what is missing in plain words and 
   expect(posts).toEqual([]);
   expect(await total()).toBe(before);
 
+  // So is an entry date in the future (issue 20), with the server's rule and words.
   await form.getByLabel('Date of birth').fill('1992-08-01');
+  await form.getByLabel('Entry date').fill(`${new Date().getUTCFullYear() + 1}-01-01`);
+  await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form.getByText('Entry date must not be in the future', { exact: true })).toBeVisible();
+  expect(posts).toEqual([]);
+
+  await form.getByLabel('Entry date').fill('2024-03-05');
   await form.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText('Prisoner created successfully!')).toBeVisible();
   await expect(form).toBeHidden();

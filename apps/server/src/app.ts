@@ -14,6 +14,7 @@ import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
 import { registerDatabaseHealth } from './plugins/database-health';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerJsonBodies } from './plugins/json-bodies';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRealtime } from './plugins/realtime';
 import { registerSecurity } from './plugins/security';
@@ -24,6 +25,10 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
+  formBody: boolean;
+  /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
+  body: unknown;
 }
 
 declare module 'fastify' {
@@ -66,7 +71,14 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: !!route.config?.public });
+      if (method === 'HEAD') continue;
+      registeredRoutes.push({
+        method,
+        url: route.url,
+        public: !!route.config?.public,
+        formBody: !!route.config?.formBody,
+        body: route.schema?.body,
+      });
     }
   });
 
@@ -75,6 +87,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await registerSecurity(app);
   await app.register(cookie);
   await app.register(formbody);
+  registerJsonBodies(app);
   await registerOpenApi(app);
   registerAuth(app);
   registerAccountGate(app);

@@ -235,6 +235,63 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   });
 });
 
+// Issue 20, the small holes (decision 043): each reported example, 400 naming the field, nothing stored.
+describeEachEngine('input bounds (issue 20)', (engine) => {
+  const ctx = useTestApp(engine);
+  const ada = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1980-01-01', status: 'Incarcerated' };
+  const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+  async function refusedWith(method: string, url: string, body: unknown, message: string | RegExp, table: typeof prisoners | typeof alerts = prisoners) {
+    const before = (await ctx().database.db.select().from(table)).length;
+    const res = await ctx().api(method, url, body);
+    expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}: ${res.body}`).toBe(400);
+    if (typeof message === 'string') expect(res.json().message).toBe(message);
+    else expect(res.json().message).toMatch(message);
+    expect((await ctx().database.db.select().from(table)).length).toBe(before);
+  }
+
+  it('an alert detail or a message with U+202E is refused instead of being shown reversed', async () => {
+    await refusedWith('POST', '/alert/all', { alert_type: 'Warning', details: 'Gate \u202Eeno etag' }, 'details: must not contain text-direction override characters', alerts);
+    await refusedWith('POST', '/messages', { body: 'Shift \u2067change\u2069' }, 'body: must not contain text-direction override characters');
+    await refusedWith('POST', '/prisoner/add', { ...ada, medical_history: 'None \u202Aembedded' }, 'medical_history: must not contain text-direction override characters');
+    // Right-to-left text itself, and its marks, are not refused.
+    const hebrew = await ctx().api('POST', '/alert/all', { alert_type: 'Warning', details: 'שער ראשי \u200F(A)' });
+    expect(hebrew.statusCode, hebrew.body).toBe(201);
+  });
+
+  it('ids are checked like names: zero-width and other invisible format characters are refused', async () => {
+    const invisible = (field: string) => new RegExp(`^${field}: must not contain (invisible or )?text-direction`);
+    for (const id of ['A-1\u200B', 'A\u2060-1', 'A\uFEFF-1', 'A-1\u00AD', 'A-1\u061C', 'A-1\u202E']) {
+      await refusedWith('POST', '/alert/all', { alert_type: 'Warning', details: 'x', device_id: id }, invisible('device_id'), alerts);
+      await refusedWith('POST', '/prisoner/add', { ...ada, cell_id: id }, invisible('cell_id'));
+      const device = await ctx().api('GET', `/devices/${encodeURIComponent(id)}`);
+      expect(device.statusCode, device.body).toBe(400);
+      expect(device.json().message).toMatch(invisible('id'));
+    }
+  });
+
+  it('an entry date in the future is refused; today, and tomorrow for a clerk east of Greenwich, are taken', async () => {
+    await refusedWith('POST', '/prisoner/add', { ...ada, entry_date: day(3) }, 'entry_date: must not be in the future');
+    await refusedWith('POST', '/prisoner/add', { ...ada, entry_date: '2099-01-01' }, 'entry_date: must not be in the future');
+    const created = await ctx().api('POST', '/prisoner/add', { ...ada, entry_date: day(0) });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().prisoner_id as number;
+    await refusedWith('PUT', `/prisoner/update/${id}`, { entry_date: day(30) }, 'entry_date: must not be in the future');
+    expect((await ctx().api('GET', `/prisoner/prisonerid/${id}`)).json().data.entry_date).toBe(day(0));
+  });
+
+  it('an override reason needs words: ten dots, one long word or digits are not a reason', async () => {
+    await ctx().api('POST', '/cell_controls/cells', { cell_id: 'RW-1', block: 'A', capacity: 2, security_level: 'Low' });
+    for (const reason of ['..........', 'xxxxxxxxxxxx', '1234567890 42', '- - - - - - -', 'ok\u202E ok ok ok']) {
+      const res = await ctx().api('POST', '/prisoner/add', { ...ada, status: 'Released', cell_id: 'RW-1', override_reason: reason });
+      expect(res.statusCode, `${JSON.stringify(reason)}: ${res.body}`).toBe(400);
+      expect(res.json().message).toMatch(/^override_reason: /);
+    }
+    const taken = await ctx().api('POST', '/prisoner/add', { ...ada, status: 'Released', cell_id: 'RW-1', override_reason: 'Last cell kept on the record' });
+    expect(taken.statusCode, taken.body).toBe(200);
+  });
+});
+
 describe('error handler: the second line behind the schemas', () => {
   it('a PostgreSQL data exception (class 22) answers 400 with a generic message, not 500', async () => {
     const app = Fastify({ logger: false });

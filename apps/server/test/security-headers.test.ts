@@ -1,4 +1,7 @@
 // Every answer carries the security headers (the web app's CSP is checked in a browser by e2e/content-security).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { useTestApp } from './test-app';
@@ -54,5 +57,38 @@ describe('ALLOWED_ORIGINS', () => {
     for (const bad of ['-1', '1.5', '1441', 'soon']) {
       expect(() => loadConfig({ SESSION_IDLE_MINUTES: bad }), bad).toThrow(/SESSION_IDLE_MINUTES/);
     }
+  });
+});
+
+describe('Permissions-Policy (issue 20)', () => {
+  // A built web app of two files, so static answers are among the sample.
+  const webDist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
+  mkdirSync(path.join(webDist, 'assets'));
+  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>app</title>');
+  writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
+  const web = useTestApp('pglite', { WEB_DIST: webDist });
+
+  it('denies camera, microphone, geolocation, payment, usb and the other unused features on every kind of answer', async () => {
+    const app = web().app;
+    const cookie = { cookie: web().cookie };
+    const answers = [
+      ['API', await app.inject({ url: '/api/v1/prisoner/all', headers: cookie })],
+      ['API 404', await app.inject({ url: '/api/v1/prisoner/prisonerid/999', headers: cookie })],
+      ['API 400', await app.inject({ url: '/api/v1/prisoner/all?limit=x', headers: cookie })],
+      ['401', await app.inject({ url: '/api/v1/prisoner/all' })],
+      ['415', await app.inject({ method: 'POST', url: '/api/v1/messages', headers: { ...cookie, 'content-type': 'text/plain' }, payload: 'x' })],
+      ['unknown route', await app.inject({ method: 'POST', url: '/api/v1/nothing-here', headers: cookie })],
+      ['static file', await app.inject({ url: '/assets/app.js' })],
+      ['missing asset', await app.inject({ url: '/assets/gone.js' })],
+      ['client route', await app.inject({ url: '/dashboard' })],
+      ['health', await app.inject({ url: '/healthz' })],
+    ] as const;
+    for (const [what, response] of answers) {
+      const policy = String(response.headers['permissions-policy']);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'display-capture']) {
+        expect(policy, `${what} (${response.statusCode})`).toMatch(new RegExp(`(^|, )${feature}=\\(\\)(,|$)`));
+      }
+    }
+    expect(answers.map(([, r]) => r.statusCode)).toEqual([200, 404, 400, 401, 415, 404, 200, 404, 200, 200]);
   });
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ALERT_STATUSES, ALERT_TYPES } from './constants';
 import { pageQuery } from './api';
-import { boundedText, intText, isoInstant, recentDate, recentTimestamp } from './text';
+import { boundedText, idText, intText, isoInstant, recentDate, recentTimestamp } from './text';
 
 export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted'] as const;
 
@@ -37,7 +37,7 @@ export type AlertRecord = z.infer<typeof alertRecord>;
  * changes nothing; a new one answers 201. date and timestamp say when it happened and play no part in that.
  */
 export const alertInput = z.object({
-  device_id: boundedText(100).nullable().optional(),
+  device_id: idText(100).nullable().optional(),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }),
   /** The alert's day, within a day of today. */
   date: recentDate.optional(),

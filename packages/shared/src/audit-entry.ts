@@ -1,7 +1,7 @@
 // The audit trail as the Audit screen reads it (append-only; no route changes or deletes an entry).
 import { z } from 'zod';
 import { pageQuery } from './api';
-import { boundedText, isoInstant } from './text';
+import { boundedText, idText, isoInstant } from './text';
 
 export const auditEntry = z.object({
   id: z.number().int(),
@@ -21,7 +21,7 @@ export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditQuery = pageQuery.extend({
   /** Exact entity, e.g. prisoner, alert, session. */
   entity: boundedText(100).optional(),
-  entity_id: boundedText(200).optional(),
+  entity_id: idText(200).optional(),
   /** An action or its prefix: `login` finds login, login.failed and login.locked. */
   action: boundedText(100).optional(),
   /** Part of the actor's username, any case. */

@@ -3,20 +3,17 @@
 // for both, so the screen marks a cell with exactly the sentence the server would refuse it with.
 import { z } from 'zod';
 import { GENDERS, OCCUPYING_STATUSES, PRISONER_STATUSES } from './constants';
-import { boundedText, intText } from './text';
+import { REASON_MIN_LENGTH, intText, reasonText } from './text';
 
 export const CELL_RULES = ['capacity', 'sex', 'status', 'keep_apart'] as const;
 export type CellRule = (typeof CELL_RULES)[number];
 /** Every rule but capacity may be overridden with a reason; a full cell stays full. */
 export const OVERRIDABLE_RULES: readonly CellRule[] = ['sex', 'status', 'keep_apart'];
-export const OVERRIDE_REASON_MIN = 10;
+export const OVERRIDE_REASON_MIN = REASON_MIN_LENGTH;
 export const OVERRIDE_REASON_MAX = 500;
 
-/** `override_reason` of any write that gives a prisoner a cell: at least 10 characters, bounded like other text. */
-export const overrideReason = boundedText(OVERRIDE_REASON_MAX)
-  .min(OVERRIDE_REASON_MIN, `must be at least ${OVERRIDE_REASON_MIN} characters`)
-  .nullable()
-  .optional();
+/** `override_reason` of any write that gives a prisoner a cell: a reason in words (`reasonText`, decision 043). */
+export const overrideReason = reasonText(OVERRIDE_REASON_MAX).nullable().optional();
 
 /** A refusal of a cell move: 409 `{ message, rule }`. Other 409s of the same routes carry no rule. */
 export const cellRuleConflict = z.object({ message: z.string(), rule: z.enum(CELL_RULES).optional() });

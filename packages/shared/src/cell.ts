@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SECURITY_LEVELS } from './constants';
 import { prisoner } from './prisoner';
-import { boundedText, int32, nameText } from './text';
+import { idText, int32, nameText } from './text';
 import { overrideReason } from './cell-rules';
 
 export const cell = z.object({
@@ -44,7 +44,7 @@ export type CellUpdateInput = z.infer<typeof cellUpdateInput>;
  */
 export const assignCellInput = z.object({
   prisoner_id: int32(),
-  cell_id: boundedText(50).min(1, 'cell_id is required'),
+  cell_id: idText(50).min(1, 'cell_id is required'),
   override_reason: overrideReason,
 });
 export type AssignCellInput = z.infer<typeof assignCellInput>;

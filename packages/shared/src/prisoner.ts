@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GENDERS, PRISONER_STATUSES } from './constants';
 import { pageQuery } from './api';
 import { isCountryName } from './countries';
-import { REQUIRED, birthDate, boundedText, isoDate, nameText } from './text';
+import { REQUIRED, birthDate, boundedText, idText, isoDate, nameText, pastDate } from './text';
 import { overrideReason } from './cell-rules';
 
 const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
@@ -54,9 +54,10 @@ const optionalFields = {
     .refine(isCountryName, 'national_id must be a country name from the country list')
     .nullable()
     .optional(),
-  entry_date: isoDate.nullable().optional(),
+  /** The day the prisoner came in has happened (a day of slack for time zones, as `pastDate`; decision 043). */
+  entry_date: pastDate.nullable().optional(),
   release_date: isoDate.nullable().optional(),
-  cell_id: boundedText(50).nullable().optional(),
+  cell_id: idText(50).nullable().optional(),
   behavior_record: optionalText(),
   medical_history: optionalText(),
   /** Places the prisoner although a rule other than capacity refuses the cell (decision 031); audited, not stored. */

@@ -99,8 +99,10 @@ export const totpCode = z
   .max(32, 'code must be at most 32 characters')
   .regex(/^[\w -]+$/, 'code may hold letters, digits, spaces and dashes only');
 
+/** Turning two-factor login on asks for the password too: a stolen session alone cannot lock the owner out (decision 043). */
 export const totpConfirmRequest = z.object({
   code: totpCode.regex(/^\d{6}$/, 'code must be the 6 digits your app shows'),
+  current_password: z.string({ error: 'current_password is required' }).min(1, 'current_password is required').max(200),
 });
 export type TotpConfirmRequest = z.infer<typeof totpConfirmRequest>;
 

@@ -1,7 +1,7 @@
 // Why a session ended, and the sentence the browser shows on /login (decision 012).
 import { z } from 'zod';
 
-export const SESSION_END_REASONS = ['idle', 'expired', 'logout', 'revoked', 'password_changed', 'two_factor_reset', 'disabled'] as const;
+export const SESSION_END_REASONS = ['idle', 'expired', 'logout', 'revoked', 'password_changed', 'two_factor_reset', 'two_factor_enabled', 'disabled'] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 /** Marks a request the web app sent by itself (a refetch after a live event, polling): not the user's activity. */
@@ -21,6 +21,8 @@ export function sessionEndedMessage(reason: SessionEndReason, idleMinutes: numbe
       return 'Your password was changed, so this session ended. Log in with the new password.';
     case 'two_factor_reset':
       return 'Your two-factor login was reset by an administrator, so this session ended. Log in again.';
+    case 'two_factor_enabled':
+      return 'Two-factor login was turned on for your account, so this session ended. Log in with your code.';
     case 'disabled':
       return 'Your account was disabled by another administrator.';
   }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   birthDate,
   boundedText,
+  hasWords,
+  idText,
   int32,
   intText,
   isoDate,
@@ -9,6 +11,7 @@ import {
   nameText,
   parseTimestamp,
   pastDate,
+  reasonText,
   recentTimestamp,
 } from './text';
 
@@ -140,5 +143,38 @@ describe('dates and instants', () => {
     for (const bad of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2026-02-30T00:00:00Z', '2026-01-01']) {
       expect(isoInstant().safeParse(bad).success, bad).toBe(false);
     }
+  });
+});
+
+describe('issue 20: text direction, ids and reasons (decision 043)', () => {
+  it('free text refuses bidi embeddings, overrides and isolates, and keeps right-to-left text and its marks', () => {
+    const free = boundedText(100, { multiline: true });
+    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069']) {
+      expect(message(free.safeParse(`Gate ${control}eno`)), JSON.stringify(control)).toBe(
+        'must not contain text-direction override characters',
+      );
+    }
+    for (const ok of ['שער ראשי', 'البوابة \u200F(A)', 'Gate \u200Eone', 'line\nbreak']) expect(free.parse(ok)).toBe(ok);
+  });
+  it('ids and names refuse every invisible format character (category Cf)', () => {
+    for (const schema of [idText(50), nameText(50)]) {
+      for (const bad of ['a\u200Bb', 'a\u200Cb', 'a\u200Db', 'a\u200Eb', 'a\u200Fb', 'a\u061Cb', 'a\u2060b', 'a\u2064b', 'a\uFEFFb', 'a\u00ADb', 'a\u{E0041}b']) {
+        expect(schema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+      }
+    }
+    expect(message(idText(50).safeParse('demo-perimeter\u200B'))).toBe('must not contain invisible or text-direction characters');
+    expect(idText(50).parse('  demo-perimeter ')).toBe('demo-perimeter');
+  });
+  it('a reason needs at least ten characters and two words', () => {
+    const reason = reasonText(500);
+    for (const bad of ['..........', 'xxxxxxxxxxxx', '1234567890 123', '!!!!! ?????', 'a b c d e f g']) {
+      expect(reason.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(message(reason.safeParse('too short'))).toBe('must be at least 10 characters');
+    expect(message(reason.safeParse('..........'))).toBe('must say why in words (at least two words)');
+    for (const ok of ['Medical wing is closed tonight', 'Ordered by governor', '医疗区今晚关闭，请改用二号楼', 'Zelle 4 gesperrt.']) {
+      expect(reason.parse(ok)).toBe(ok);
+    }
+    expect(hasWords('no')).toBe(false);
   });
 });

@@ -22,9 +22,13 @@ const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u0
 /* eslint-enable no-control-regex */
 // Half of a UTF-16 pair on its own: not a character at all; PostgreSQL would store U+FFFD instead.
 const LONE_SURROGATE = /\p{Cs}/u;
-// Invisible characters that make two names look alike or reorder how a name is shown: zero-width space, (non-)joiner,
-// word joiner, byte-order mark, left-to-right/right-to-left marks, bidi embeddings, overrides and isolates.
-const INVISIBLE_IN_NAMES = /[\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
+// Bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder how the rest of a line is shown,
+// so "\u202Eevila" reads "alive" (decision 043). Marks (LRM, RLM, ALM) stay allowed in free text: they change no order.
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+// Every invisible format character (Unicode category Cf): zero-width space, (non-)joiner, word joiner, byte-order mark,
+// left-to-right/right-to-left/Arabic letter marks, bidi embeddings, overrides and isolates, soft hyphen, tags. In a name
+// or an id they make two values look alike or reorder how one is shown (decisions 010, 043).
+const INVISIBLE_IN_NAMES = /\p{Cf}/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 export interface TextOptions {
@@ -32,12 +36,19 @@ export interface TextOptions {
   multiline?: boolean;
 }
 
-/**
- * Text as people type it: trimmed, normalised to Unicode NFC (so one name is stored one way), at most `max`
- * characters, without NUL or other control characters and without lone surrogates. A required field adds
- * `.min(1, 'field is required')`, which then applies to the trimmed text.
- */
-export function boundedText(max: number, { multiline = false }: TextOptions = {}) {
+/** Characters a kind of text refuses beyond control characters, and the message that says so. */
+interface Refused {
+  pattern: RegExp;
+  message: string;
+}
+
+const DIRECTION_OVERRIDES: Refused = {
+  pattern: BIDI_CONTROLS,
+  message: 'must not contain text-direction override characters',
+};
+const INVISIBLE: Refused = { pattern: INVISIBLE_IN_NAMES, message: 'must not contain invisible or text-direction characters' };
+
+function checkedText(max: number, multiline: boolean, refused: Refused) {
   const control = multiline ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS;
   return z
     .string({ error: (issue) => (issue.input == null ? REQUIRED : 'must be text') })
@@ -48,17 +59,58 @@ export function boundedText(max: number, { multiline = false }: TextOptions = {}
       abort: true,
     })
     .refine((value) => !control.test(value), { message: 'must not contain control characters', abort: true })
+    .refine((value) => !refused.pattern.test(value), { message: refused.message, abort: true })
     .max(max, `must be at most ${max} characters`);
 }
 
 /**
- * A person's or a place's name: `boundedText`, and no invisible or direction-changing characters, and at least one
- * letter or digit when not empty (a name made only of marks or punctuation is nobody's name).
+ * Text as people type it: trimmed, normalised to Unicode NFC (so one name is stored one way), at most `max`
+ * characters, without NUL or other control characters, lone surrogates or bidi embeddings, overrides and isolates
+ * (decision 043). A required field adds `.min(1, 'field is required')`, which then applies to the trimmed text.
+ */
+export function boundedText(max: number, { multiline = false }: TextOptions = {}) {
+  return checkedText(max, multiline, DIRECTION_OVERRIDES);
+}
+
+/**
+ * A person's or a place's name: `boundedText`, and no invisible or direction-changing characters (category Cf), and
+ * at least one letter or digit when not empty (a name made only of marks or punctuation is nobody's name).
  */
 export function nameText(max: number) {
-  return boundedText(max)
-    .refine((value) => !INVISIBLE_IN_NAMES.test(value), 'must not contain invisible or text-direction characters')
-    .refine((value) => value === '' || LETTER_OR_DIGIT.test(value), 'must contain a letter or a digit');
+  return checkedText(max, false, INVISIBLE).refine(
+    (value) => value === '' || LETTER_OR_DIGIT.test(value),
+    'must contain a letter or a digit',
+  );
+}
+
+/**
+ * An identifier typed or sent as text (device, tracking, cell and session ids): `boundedText`, and no invisible or
+ * direction-changing character (category Cf), so `demo-perimeter\u200b` is not a second `demo-perimeter`.
+ */
+export function idText(max: number) {
+  return checkedText(max, false, INVISIBLE);
+}
+
+/** The fewest characters of a reason (an override, an approval, a resolve note). */
+export const REASON_MIN_LENGTH = 10;
+// A word: two letters or more. Scripts written without spaces (Chinese, Japanese, Thai) count four letters as words.
+const WORD = /\p{L}{2,}/gu;
+const UNSPACED_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/gu;
+
+/** Whether a reason says something in words: two words of two letters or more, or four letters of an unspaced script. */
+export function hasWords(value: string): boolean {
+  return (value.match(WORD)?.length ?? 0) >= 2 || (value.match(UNSPACED_LETTER)?.length ?? 0) >= 4;
+}
+
+/**
+ * Why someone did something out of the ordinary (a cell rule overridden, a change approved or refused, an alert
+ * resolved): free text of at least `REASON_MIN_LENGTH` characters that holds at least two words, so ten dots or
+ * "xxxxxxxxxx" are not a reason (decision 043). Required: chain `.nullable().optional()` where a reason may be absent.
+ */
+export function reasonText(max: number, { multiline = false }: TextOptions = {}) {
+  return boundedText(max, { multiline })
+    .min(REASON_MIN_LENGTH, `must be at least ${REASON_MIN_LENGTH} characters`)
+    .refine(hasWords, 'must say why in words (at least two words)');
 }
 
 /**

@@ -21,6 +21,28 @@ export function connectSources(allowedOrigins: readonly string[]): string[] {
   return allowedOrigins.flatMap((origin) => [origin, origin.replace(/^http/, 'ws')]);
 }
 
+/**
+ * Powerful browser features the app never uses, denied to its pages and anything they embed (decision 043): a script
+ * that slipped in cannot turn on a camera, a microphone or the location of the control-room machine. Only features
+ * Chromium knows, so the console stays free of "Unrecognized feature" errors.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'serial',
+  'usb',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
 export async function registerSecurity(app: FastifyInstance) {
   const tiles = tileOrigin(app.config.MAP_TILE_URL);
   // Built once: @fastify/helmet rebuilds the middleware (and re-parses the CSP) on every request, which cost 4 % of
@@ -43,7 +65,10 @@ export async function registerSecurity(app: FastifyInstance) {
     // Tiles come from another origin.
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) => setSecurityHeaders(request.raw, reply.raw, () => done()));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
+    setSecurityHeaders(request.raw, reply.raw, () => done());
+  });
   await app.register(rateLimit, { global: false });
 
   // A page of ALLOWED_ORIGINS (the spec's client on its own origin, decision 016) may call the API with credentials:

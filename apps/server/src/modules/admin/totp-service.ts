@@ -2,15 +2,16 @@
 // codes. A code is accepted once per admin: the last accepted time step is stored and only a later one passes, by
 // one conditional UPDATE, so two requests racing with the same code cannot both win.
 import { createHash, randomInt } from 'node:crypto';
-import { and, count, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { RECOVERY_CODE_COUNT, type TotpSetup, type TotpStatus } from '@prison/shared';
 import type { Db, DbOrTx } from '../../db/client';
-import { adminRecoveryCodes, admins } from '../../db/schema';
+import { adminRecoveryCodes, admins, sessions } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict } from '../../lib/http-errors';
-import { sessionsChanged, type AuthenticatedAdmin } from './session-service';
+import { verifyPassword } from './password';
+import { endingSessions, sessionsChanged, type AuthenticatedAdmin } from './session-service';
 
 const ISSUER = 'Prisoner Tracking';
 /** One step either side of now: a phone clock up to 30 s off still works (RFC 6238 section 5.2). */
@@ -105,24 +106,38 @@ export async function startTotpEnrolment(db: Db, admin: AuthenticatedAdmin): Pro
   return { secret, otpauth_url: otpauthUrl, qr_code: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 240 }) };
 }
 
-/** Confirms enrolment with a first code; returns the recovery codes, shown this once and stored only hashed. */
+export interface TotpEnabled {
+  /** Shown this once, stored only hashed. */
+  recoveryCodes: string[];
+  /** The admin's other sessions, ended: they were opened with the password alone (their sockets are to be closed). */
+  endedSessionIds: string[];
+}
+
+/**
+ * Confirms enrolment with the current password and a first code (decision 043: a stolen session alone cannot turn
+ * it on and lock the owner out). Every other session of the admin ends, the one that asked stays.
+ */
 export async function confirmTotpEnrolment(
   db: Db,
   admin: AuthenticatedAdmin,
-  code: string,
+  input: { code: string; current_password: string },
   who: AuditActor,
-): Promise<string[]> {
+): Promise<TotpEnabled> {
+  const code = input.code;
   const [row] = await db
-    .select({ pending: admins.totpPendingSecret, secret: admins.totpSecret })
+    .select({ pending: admins.totpPendingSecret, secret: admins.totpSecret, passwordHash: admins.passwordHash })
     .from(admins)
     .where(eq(admins.id, admin.id));
   if (row?.secret) throw conflict('Two-factor login is already on');
+  if (!row || !(await verifyPassword(row.passwordHash, input.current_password))) {
+    throw badRequest('current_password: is not correct');
+  }
   if (!row?.pending) throw badRequest('code: start the set-up first, then enter the code your app shows');
   const step = await matchingTimeStep(row.pending, code.trim());
   if (step === null) throw badRequest('code: is not the code your app shows now; check the phone clock and try again');
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const pending = row.pending;
-  await db.transaction(async (tx) => {
+  const endedSessionIds = await endingSessions(() => db.transaction(async (tx) => {
     // Only the secret that was shown: a set-up started again in another tab makes this one fail.
     const [enabled] = await tx
       .update(admins)
@@ -134,10 +149,27 @@ export async function confirmTotpEnrolment(
     await tx
       .insert(adminRecoveryCodes)
       .values(codes.map((c) => ({ adminId: admin.id, codeHash: hashRecoveryCode(normaliseRecoveryCode(c)) })));
-    await recordAudit(tx, who, { action: 'admin.totp_enable', entity: 'admin', entityId: admin.id });
-  });
-  sessionsChanged(); // the session's "must enrol" flag is read with the session
-  return codes;
+    const ended = await tx
+      .update(sessions)
+      .set({ revokedAt: sql`now()`, endReason: 'two_factor_enabled' })
+      .where(
+        and(
+          eq(sessions.adminId, admin.id),
+          ne(sessions.id, admin.sessionId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql`now()`),
+        ),
+      )
+      .returning({ id: sessions.id });
+    await recordAudit(tx, who, {
+      action: 'admin.totp_enable',
+      entity: 'admin',
+      entityId: admin.id,
+      after: { ended_sessions: ended.length },
+    });
+    return ended.map((s) => s.id);
+  })); // endingSessions drops the cached lookups: the session's "must enrol" flag is read with the session
+  return { recoveryCodes: codes, endedSessionIds };
 }
 
 /** Turns two-factor login off, proven by a current code or a recovery code. */

@@ -52,7 +52,7 @@ async function enrol(ctx: TestContext, username: string, password: string, code:
   const setup = await as('POST', '/profile/totp/setup');
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json() as { secret: string };
-  const confirm = await as('POST', '/profile/totp/confirm', { code: await code(secret) });
+  const confirm = await as('POST', '/profile/totp/confirm', { code: await code(secret), current_password: password });
   expect(confirm.statusCode, confirm.body).toBe(200);
   return { secret, recoveryCodes: confirm.json().recovery_codes as string[], as };
 }
@@ -76,7 +76,7 @@ describeEachEngine('two-factor login', (engine) => {
       recovery_codes_left: 0,
       required: false,
     });
-    const confirmEarly = await as('POST', '/profile/totp/confirm', { code: '123456' });
+    const confirmEarly = await as('POST', '/profile/totp/confirm', { code: '123456', current_password: 'enrolment phrase' });
     expect(confirmEarly.statusCode).toBe(400);
 
     const setup = (await as('POST', '/profile/totp/setup')).json();
@@ -85,11 +85,15 @@ describeEachEngine('two-factor login', (engine) => {
     expect(setup.qr_code).toMatch(/^data:image\/png;base64,/);
     const wrong = await as('POST', '/profile/totp/confirm', {
       code: '000000' === (await generate({ secret: setup.secret })) ? '111111' : '000000',
+      current_password: 'enrolment phrase',
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toMatch(/^code: /);
 
-    const confirm = await as('POST', '/profile/totp/confirm', { code: await generate({ secret: setup.secret }) });
+    const confirm = await as('POST', '/profile/totp/confirm', {
+      code: await generate({ secret: setup.secret }),
+      current_password: 'enrolment phrase',
+    });
     expect(confirm.statusCode).toBe(200);
     const codes = confirm.json().recovery_codes as string[];
     expect(codes).toHaveLength(10);
@@ -191,10 +195,51 @@ describe('REQUIRE_TOTP', () => {
     expect((await ctx().api('GET', '/profile/totp')).json()).toMatchObject({ enabled: false, required: true });
 
     const { secret } = (await ctx().api('POST', '/profile/totp/setup')).json();
-    expect((await ctx().api('POST', '/profile/totp/confirm', { code: await generate({ secret }) })).statusCode).toBe(
-      200,
-    );
+    const confirmed = await ctx().api('POST', '/profile/totp/confirm', {
+      code: await generate({ secret }),
+      current_password: TEST_ADMIN.password,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect((await ctx().api('GET', '/admin/verify-token')).json()).toMatchObject({ totpEnrolmentRequired: false });
     expect((await ctx().api('GET', '/admins')).statusCode).toBe(200);
+  });
+});
+
+// Its own app: the code routes' rate limit (10 a minute per address) is spent by the tests above.
+describeEachEngine('turning two-factor login on', (engine) => {
+  const ctx = useTestApp(engine, { LOGIN_RATE_LIMIT_PER_MINUTE: 10_000 });
+
+  it('turns on only with the current password, and ends the other sessions but not this one (issue 20)', async () => {
+    await createAdmin(ctx().database.db, { username: 'otp-owner', password: 'owner phrase here' });
+    const token = (await loginAs(ctx(), 'otp-owner', 'owner phrase here')).json().token as string;
+    const otherToken = (await loginAs(ctx(), 'otp-owner', 'owner phrase here')).json().token as string;
+    const as = (method: string, url: string, payload?: Record<string, unknown>, bearer = token) =>
+      ctx().app.inject({
+        method: method as 'GET',
+        url: `${API_PREFIX}${url}`,
+        payload,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+    const { secret } = (await as('POST', '/profile/totp/setup')).json();
+    const code = await generate({ secret });
+    // A stolen session without the password: nothing changes, both sessions live.
+    for (const [body, message] of [
+      [{ code }, 'current_password: current_password is required'],
+      [{ code, current_password: '' }, 'current_password: current_password is required'],
+      [{ code, current_password: 'a guessed phrase' }, 'current_password: is not correct'],
+    ] as const) {
+      const refused = await as('POST', '/profile/totp/confirm', body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().message).toBe(message);
+    }
+    expect((await as('GET', '/profile/totp')).json()).toMatchObject({ enabled: false });
+    expect((await as('GET', '/admin/verify-token', undefined, otherToken)).statusCode).toBe(200);
+
+    const confirmed = await as('POST', '/profile/totp/confirm', { code, current_password: 'owner phrase here' });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const ended = await as('GET', '/admin/verify-token', undefined, otherToken);
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json().reason).toBe('two_factor_enabled');
+    expect((await as('GET', '/admin/verify-token')).statusCode).toBe(200);
   });
 });

@@ -8,6 +8,7 @@ import {
   blockSummariesResponse,
   blocksResponse,
   boundedText,
+  idText,
   cellInput,
   cellCheckQuery,
   cellCheckResponse,
@@ -35,7 +36,7 @@ import {
 
 export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully!';
 
-const cellParams = z.object({ cell_id: boundedText(50).min(1, 'cell_id is required') });
+const cellParams = z.object({ cell_id: idText(50).min(1, 'cell_id is required') });
 const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required') });
 
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,11 +1,11 @@
 // Tracking devices: list, register (the secret is answered once), assign or unassign, rotate the secret, remove.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { boundedText, device, deviceAssignInput, deviceCreated, deviceInput, deviceList, errorResponse, messageResponse } from '@prison/shared';
+import { device, deviceAssignInput, deviceCreated, deviceInput, deviceList, errorResponse, idText, messageResponse } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
 import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret, wearerOf } from './device-service';
 
-const idParams = z.object({ id: boundedText(100).min(1, 'id is required') });
+const idParams = z.object({ id: idText(100).min(1, 'id is required') });
 
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -44,7 +44,8 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/ingest/osmand',
     {
-      config: { public: true },
+      // Traccar Client posts a form (decision 043: the one API route that takes non-JSON bodies).
+      config: { public: true, formBody: true },
       logLevel: 'warn',
       schema: {
         tags: ['ingest'],

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { HistoryExportQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
+import { csvLine } from '../../lib/csv';
 
 const CHUNK_SIZE = 5000;
 
@@ -46,13 +47,6 @@ async function* fixChunks(db: DbOrTx, prisonerId: number, from: Date, to: Date):
 const xmlEscape = (text: string) =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-/** A CSV field: quoted when it holds a separator, a quote or a line break. */
-const csvField = (value: string | number | null) => {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
 export const CSV_HEADER = 'time,latitude,longitude,speed,accuracy,altitude,bearing,battery,device_id';
 
 export async function* exportLines(
@@ -68,11 +62,7 @@ export async function* exportLines(
     for await (const rows of chunks) {
       yield (
         rows
-          .map((r) =>
-            [r.recorded_at, r.lat, r.lng, r.speed, r.accuracy, r.altitude, r.bearing, r.battery, r.device_id]
-              .map(csvField)
-              .join(','),
-          )
+          .map((r) => csvLine([r.recorded_at, r.lat, r.lng, r.speed, r.accuracy, r.altitude, r.bearing, r.battery, r.device_id]))
           .join('\n') + '\n'
       );
     }

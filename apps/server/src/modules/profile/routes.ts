@@ -5,8 +5,8 @@ import {
   adminAccount,
   adminCreateRequest,
   adminList,
-  boundedText,
   errorResponse,
+  idText,
   intText,
   messageResponse,
   passwordChangeRequest,
@@ -88,14 +88,18 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { accountSetup: true, rateLimit: codeRateLimit },
       schema: {
         tags: ['profile'],
-        summary: 'Confirm enrolment with the first code; answers the ten single-use recovery codes, shown this once',
+        summary:
+          'Confirm enrolment with the current password and the first code; every other session of this admin ends; ' +
+          'answers the ten single-use recovery codes, shown this once',
         body: totpConfirmRequest,
         response: { 200: totpRecoveryCodes, 400: errorResponse, 409: errorResponse, 429: errorResponse },
       },
     },
-    async (request) => ({
-      recovery_codes: await confirmTotpEnrolment(app.db, requireAdmin(request), request.body.code, auditActor(request)),
-    }),
+    async (request) => {
+      const enabled = await confirmTotpEnrolment(app.db, requireAdmin(request), request.body, auditActor(request));
+      for (const sessionId of enabled.endedSessionIds) app.realtime.endSession(sessionId, 'two_factor_enabled');
+      return { recovery_codes: enabled.recoveryCodes };
+    },
   );
 
   app.post(
@@ -127,7 +131,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profile'],
         summary: 'Revoke one of my sessions: its browser is logged out at once',
-        params: z.object({ id: boundedText(100).min(1, 'id is required') }),
+        params: z.object({ id: idText(100).min(1, 'id is required') }),
         response: { 200: messageResponse, 404: errorResponse },
       },
     },

@@ -1,7 +1,7 @@
 // How a cell that a rule refuses is marked wherever cells are offered (decision 031): each reason in a sentence, and
 // an "Override" step that asks for the reason before the move is confirmed.
 import { useState, type FormEvent } from 'react';
-import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN, type CellRefusal } from '@prison/shared';
+import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN, hasWords, type CellRefusal } from '@prison/shared';
 import { Button } from './button';
 import { TextAreaField } from './field';
 import { Modal } from './modal';
@@ -47,6 +47,11 @@ export function OverrideReasonDialog({ refusals, target, onCancel, onConfirm }: 
     const text = reason.trim();
     if (text.length < OVERRIDE_REASON_MIN) {
       setError(`Give a reason of at least ${OVERRIDE_REASON_MIN} characters.`);
+      return;
+    }
+    // The server's rule (decision 043): a reason is said in words, not dots.
+    if (!hasWords(text)) {
+      setError('Say why in words (at least two words).');
       return;
     }
     setBusy(true);

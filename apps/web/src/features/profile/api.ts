@@ -6,6 +6,7 @@ import type {
   PasswordChangeRequest,
   Profile,
   SessionInfo,
+  TotpConfirmRequest,
   TotpRecoveryCodes,
   TotpSetup,
   TotpStatus,
@@ -81,7 +82,7 @@ export function useStartTotp() {
 export function useConfirmTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => api.post<TotpRecoveryCodes>('/profile/totp/confirm', { code }),
+    mutationFn: (input: TotpConfirmRequest) => api.post<TotpRecoveryCodes>('/profile/totp/confirm', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: TOTP_KEY }),
   });
 }

@@ -1,5 +1,5 @@
 // Two-factor login on /profile: set up with a QR code (or the secret typed in), confirm with a first code, see the
-// ten recovery codes once; turn it off with a code.
+// ten recovery codes once; turn it off with a code. Turning it on asks for the password and ends the other sessions.
 import { useState, type FormEvent } from 'react';
 import type { TotpSetup } from '@prison/shared';
 import { Button } from '../../components/ui/button';
@@ -33,15 +33,19 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 function Enrolment({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed: (codes: string[]) => void }) {
   const confirm = useConfirmTotp();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    confirm.mutate(code.trim(), { onSuccess: (result) => onConfirmed(result.recovery_codes) });
+    confirm.mutate(
+      { code: code.trim(), current_password: password },
+      { onSuccess: (result) => onConfirmed(result.recovery_codes) },
+    );
   };
   return (
     <form onSubmit={submit} noValidate aria-label="Set up two-factor login" className="flex max-w-md flex-col gap-3">
       <p className="text-sm text-slate-700">
         Scan this QR code with an authenticator app (for example FreeOTP, Aegis or Google Authenticator), or type the
-        key below into it. Then enter the 6-digit code it shows.
+        key below into it. Then enter the 6-digit code it shows and your password. Your other sessions will end.
       </p>
       <img
         src={setup.qr_code}
@@ -62,6 +66,13 @@ function Enrolment({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed: (cod
         inputMode="numeric"
         value={code}
         onChange={(event) => setCode(event.target.value)}
+      />
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
       />
       {confirm.isError && (
         <p role="alert" className="text-sm text-red-700">
