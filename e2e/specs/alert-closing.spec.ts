@@ -24,7 +24,7 @@ async function recordToasts(page: Page) {
     const seen: string[] = [];
     (window as unknown as { __toasts: string[] }).__toasts = seen;
     new MutationObserver(() => {
-      for (const toast of document.querySelectorAll('[data-testid="alert-toast"]')) {
+      for (const toast of Array.from(document.querySelectorAll('[data-testid="alert-toast"]'))) {
         const text = toast.textContent ?? '';
         if (!seen.includes(text)) seen.push(text);
       }
@@ -174,7 +174,7 @@ for (const size of [
         );
         let checked = 0;
         const covered: string[] = [];
-        for (const action of actions) {
+        for (const action of Array.from(actions)) {
           const box = action.getBoundingClientRect();
           if (box.width === 0 || box.height === 0) continue;
           const x = box.left + box.width / 2;
