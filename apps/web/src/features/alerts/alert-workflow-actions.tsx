@@ -199,6 +199,8 @@ function AlertToastActions({ alert, open }: { alert: ShowAlertEvent & { alertId:
  */
 export function alertWorkflowToastActions(open: (path: string) => void) {
   return function ToastActions(alert: ShowAlertEvent) {
-    return alert.alertId ? <AlertToastActions alert={{ ...alert, alertId: alert.alertId }} open={open} /> : null;
+    return alert.alertId ? (
+      <AlertToastActions key={alert.alertId} alert={{ ...alert, alertId: alert.alertId }} open={open} />
+    ) : null;
   };
 }
