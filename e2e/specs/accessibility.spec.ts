@@ -228,17 +228,23 @@ for (const size of [
       if (screen.reachable) {
         // Scrolled down to, never sideways: a row's actions must be on screen in the row's own width.
         const control = screen.reachable(page, data);
-        await control.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 200));
+        // The page scrolls in its own box above the toast band (decision 040), not the window.
+        await control.evaluate((el) => {
+          const root = document.querySelector('[data-scroll-root]')!;
+          root.scrollTop += el.getBoundingClientRect().top - 200;
+        });
         await expect(control).toBeInViewport({ ratio: 1 });
-        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.evaluate(() => (document.querySelector('[data-scroll-root]')!.scrollTop = 0));
       }
 
       const widths = await page.evaluate(() => ({
         document: document.documentElement.scrollWidth,
+        page: document.querySelector('[data-scroll-root]')!.scrollWidth,
         window: window.innerWidth,
       }));
       expect(widths.window).toBe(size.width);
       expect(widths.document, 'the document is no wider than the window').toBeLessThanOrEqual(size.width);
+      expect(widths.page, 'the page is no wider than the window').toBeLessThanOrEqual(size.width);
 
       await expectNoViolations(page, `${screen.label} at ${size.width} px`);
     });

@@ -3,8 +3,8 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test, unique } from '../fixtures';
 
-async function newAlert(api: APIRequestContext, details: string) {
-  const res = await api.post('/api/v1/alert/all', { data: { alert_type: 'Critical', details } });
+async function newAlert(api: APIRequestContext, details: string, alert_type = 'Critical') {
+  const res = await api.post('/api/v1/alert/all', { data: { alert_type, details } });
   expect([200, 201], await res.text()).toContain(res.status());
   return (await res.json()) as { id: number };
 }
@@ -15,27 +15,39 @@ test('acknowledge, resolve and bulk-resolve alerts on the alerts screen, then se
 }) => {
   const tag = unique('wf');
   const single = await newAlert(api, `${tag} single`);
-  const bulkA = await newAlert(api, `${tag} bulk A`);
-  const bulkB = await newAlert(api, `${tag} bulk B`);
+  const bulkA = await newAlert(api, `${tag} bulk A`, 'Informational');
+  const bulkB = await newAlert(api, `${tag} bulk B`, 'Informational');
 
   await page.goto('/alerts');
   const card = page.getByTestId('alert-card').filter({ hasText: `${tag} single` });
   await expect(card).toBeVisible();
 
+  // A Critical alert: Resolve is not offered before it is acknowledged (decision 040).
+  await expect(card.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
+  await expect(card).toContainText('Resolve after acknowledging');
   await card.getByRole('button', { name: 'Acknowledge' }).click();
   const ackDialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
   await ackDialog.getByLabel('Note (optional)').fill('Guard sent to the yard');
   await ackDialog.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(card).toContainText('Acknowledged');
   await card.getByRole('button', { name: 'Resolve' }).click();
-  await page.getByRole('dialog', { name: 'Resolve alert' }).getByRole('button', { name: 'Resolve' }).click();
+  // Resolving it needs a note in words.
+  const resolveDialog = page.getByRole('dialog', { name: 'Resolve alert' });
+  const confirm = resolveDialog.getByRole('button', { name: 'Resolve' });
+  await expect(confirm).toBeDisabled();
+  await resolveDialog.getByLabel('Note (required)').fill('......');
+  await expect(confirm).toBeDisabled();
+  await resolveDialog.getByLabel('Note (required)').fill('Back in cell, checked');
+  await confirm.click();
   await expect(card).toContainText('Resolved');
   await expect(card.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
 
   await page.getByLabel(`Select alert ${bulkA.id}`).check();
   await page.getByLabel(`Select alert ${bulkB.id}`).check();
   await page.getByRole('button', { name: 'Resolve selected' }).click();
-  await page.getByRole('dialog', { name: 'Resolve alerts (2)' }).getByRole('button', { name: 'Resolve' }).click();
+  const bulkDialog = page.getByRole('dialog', { name: 'Resolve alerts (2)' });
+  await expect(bulkDialog.getByTestId('bulk-plan')).toHaveText(/^Resolve 2 Informational/);
+  await bulkDialog.getByRole('button', { name: 'Resolve' }).click();
   await expect(page.getByText('2 alerts resolved.')).toBeVisible();
   await expect(page.getByTestId('alert-card').filter({ hasText: `${tag} bulk A` })).toContainText('Resolved');
 

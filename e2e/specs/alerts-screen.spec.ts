@@ -65,7 +65,10 @@ test('the alerts screen reads its filters from the URL, lists before the chart a
   await expect(cards.filter({ hasText: `${tag} critical` })).toHaveAttribute('data-pinned', 'true');
 
   // Resolved, it is no longer pinned and is drawn apart from new cards.
-  const resolved = await api.post(`/api/v1/alert/${critical.id}/resolve`, { data: {} });
+  // A Critical is acknowledged before it is resolved, with a note (decision 040).
+  const acknowledged = await api.post(`/api/v1/alert/${critical.id}/acknowledge`, { data: {} });
+  expect(acknowledged.status(), await acknowledged.text()).toBe(200);
+  const resolved = await api.post(`/api/v1/alert/${critical.id}/resolve`, { data: { note: 'Checked, false alarm' } });
   expect(resolved.status(), await resolved.text()).toBe(200);
   await page.reload();
   const done = cards.filter({ hasText: `${tag} critical` });

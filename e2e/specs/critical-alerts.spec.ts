@@ -27,9 +27,17 @@ async function acknowledgeEveryOpenAlert(api: APIRequestContext) {
   for (;;) {
     const res = await api.get('/api/v1/alert/prisoneralerts', { params: { status: 'New', limit: 100 } });
     expect(res.status(), await res.text()).toBe(200);
-    const ids = ((await res.json()) as { data: { id: number }[] }).data.map((alert) => alert.id);
-    if (ids.length === 0) return;
-    const bulk = await api.post('/api/v1/alert/bulk', { data: { ids, action: 'acknowledge' } });
+    const open = ((await res.json()) as { data: { id: number; alert_type: string }[] }).data;
+    if (open.length === 0) return;
+    // A Critical is taken in bulk only when listed again, one by one (decision 040).
+    const confirm_critical_ids = open.filter((alert) => alert.alert_type === 'Critical').map((alert) => alert.id);
+    const bulk = await api.post('/api/v1/alert/bulk', {
+      data: {
+        ids: open.map((alert) => alert.id),
+        action: 'acknowledge',
+        ...(confirm_critical_ids.length > 0 && { confirm_critical_ids }),
+      },
+    });
     expect(bulk.status(), await bulk.text()).toBe(200);
   }
 }
@@ -105,6 +113,8 @@ test("another operator's acknowledgement removes the alert from the bar without 
 });
 
 test('a Critical toast goes ahead of the Informational ones waiting', async ({ adminPage: page, api }) => {
+  // Informational toasts are off unless this browser switched them on (decision 040).
+  await page.addInitScript(() => localStorage.setItem('prison.informationalToasts', 'on'));
   await page.goto('/cell-assign');
   await expect(page.getByRole('heading', { name: 'Assign cells' })).toBeVisible();
   const tag = unique('Queue ');

@@ -168,6 +168,7 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(indicator).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.querySelector('[data-scroll-root]')!.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: test.info().outputPath('lost-390.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
     expect(Date.now() - stoppedAt).toBeGreaterThan(30_000);

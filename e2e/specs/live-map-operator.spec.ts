@@ -37,9 +37,17 @@ async function sendFix(api: APIRequestContext, deviceId: string, lat: number, lo
 async function acknowledgeOpen(api: APIRequestContext, prisonerId: number) {
   const res = await api.get('/api/v1/alert/prisoneralerts', { params: { prisoner_id: prisonerId, status: 'New', limit: 100 } });
   expect(res.status(), await res.text()).toBe(200);
-  const ids = ((await res.json()) as { data: { id: number }[] }).data.map((alert) => alert.id);
-  if (!ids.length) return;
-  const bulk = await api.post('/api/v1/alert/bulk', { data: { ids, action: 'acknowledge' } });
+  const open = ((await res.json()) as { data: { id: number; alert_type: string }[] }).data;
+  if (!open.length) return;
+  // A Critical is taken in bulk only when listed again, one by one (decision 040).
+  const confirm_critical_ids = open.filter((alert) => alert.alert_type === 'Critical').map((alert) => alert.id);
+  const bulk = await api.post('/api/v1/alert/bulk', {
+    data: {
+      ids: open.map((alert) => alert.id),
+      action: 'acknowledge',
+      ...(confirm_critical_ids.length > 0 && { confirm_critical_ids }),
+    },
+  });
   expect(bulk.status(), await bulk.text()).toBe(200);
 }
 

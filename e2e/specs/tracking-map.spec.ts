@@ -252,6 +252,8 @@ test('new alerts appear live: toasts queue with "N more waiting", the alerts scr
   adminPage: page,
   api,
 }) => {
+  // Informational toasts are off unless this browser switched them on (decision 040).
+  await page.addInitScript(() => localStorage.setItem('prison.informationalToasts', 'on'));
   await page.goto('/alerts');
   await expect(page.getByTestId('alert-counts')).toBeVisible();
   const base = unique('Manual check ');

@@ -1,8 +1,18 @@
-// The alert workflow (issue 5): acknowledge, resolve, in bulk, and the 30-day chart.
+// The alert workflow (issue 5): acknowledge, resolve, in bulk, and the 30-day chart. Issue 20 (decision 040): a
+// Critical or Warning alert is acknowledged before it is resolved and its resolution needs a note; a bulk step takes a
+// Critical only when the caller lists it again in confirm_critical_ids (chosen one by one).
 import { z } from 'zod';
+import type { AlertStatus, AlertType } from './constants';
 import { boundedText, int32, intText } from './text';
 
 const note = boundedText(2000, { multiline: true }).optional();
+
+/** Levels whose resolution is deliberate: acknowledged first, then resolved with a note that says something. */
+export const DELIBERATE_LEVELS: readonly AlertType[] = ['Critical', 'Warning'];
+export const resolveIsDeliberate = (level: AlertType | string) => (DELIBERATE_LEVELS as readonly string[]).includes(level);
+
+/** A note "says something" when it holds a letter or a digit: blank, dots or dashes alone do not. */
+export const noteHasWords = (text: string | null | undefined) => !!text && /[\p{L}\p{N}]/u.test(text);
 
 export const alertStepRequest = z.object({ note });
 export type AlertStepRequest = z.infer<typeof alertStepRequest>;
@@ -10,14 +20,24 @@ export type AlertStepRequest = z.infer<typeof alertStepRequest>;
 export const ALERT_WORKFLOW_ACTIONS = ['acknowledge', 'resolve'] as const;
 export type AlertWorkflowAction = (typeof ALERT_WORKFLOW_ACTIONS)[number];
 
-export const alertBulkRequest = z.object({
-  ids: z
+const alertIds = (field: string) =>
+  z
     .array(int32())
-    .min(1, 'ids must hold at least one alert id')
-    .max(500, 'ids may hold at most 500 alert ids'),
-  action: z.enum(ALERT_WORKFLOW_ACTIONS, { message: 'action must be acknowledge or resolve' }),
-  note,
-});
+    .min(1, `${field} must hold at least one alert id`)
+    .max(500, `${field} may hold at most 500 alert ids`);
+
+export const alertBulkRequest = z
+  .object({
+    ids: alertIds('ids'),
+    action: z.enum(ALERT_WORKFLOW_ACTIONS, { message: 'action must be acknowledge or resolve' }),
+    note,
+    /** The Critical alerts among `ids` that the operator chose one by one; any other Critical refuses the request. */
+    confirm_critical_ids: alertIds('confirm_critical_ids').optional(),
+  })
+  .refine((body) => (body.confirm_critical_ids ?? []).every((id) => body.ids.includes(id)), {
+    message: 'must list only ids that are also in ids',
+    path: ['confirm_critical_ids'],
+  });
 export type AlertBulkRequest = z.infer<typeof alertBulkRequest>;
 
 export const alertBulkResponse = z.object({
@@ -27,6 +47,12 @@ export const alertBulkResponse = z.object({
   skipped: z.array(z.number().int()),
 });
 export type AlertBulkResponse = z.infer<typeof alertBulkResponse>;
+
+/** The socket event `alertStatusChanged`: alerts a workflow step moved, anywhere (a toast of one of them goes). */
+export interface AlertStatusChange {
+  ids: number[];
+  status: AlertStatus;
+}
 
 export const alertDailyStatsQuery = z.object({ days: intText(1, 366).default(30) });
 

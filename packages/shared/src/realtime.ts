@@ -1,5 +1,6 @@
 // Socket.IO event maps between server, browsers and devices (SPEC.md section 7, DECISIONS.md item 12).
 import { z } from 'zod';
+import type { AlertStatusChange } from './alert-workflow';
 import { ALERT_TYPES } from './constants';
 import type { LogMessage } from './message';
 import type { SessionEnded } from './session-end';
@@ -99,6 +100,8 @@ export interface ServerToClientEvents {
   showAlert: (alert: ShowAlertEvent) => void;
   /** Tells every browser that some data changed, so open lists refetch. */
   dataChanged: (topic: string) => void;
+  /** Alerts acknowledged or resolved anywhere (decision 040): a toast still showing one of them goes away. */
+  alertStatusChanged: (change: AlertStatusChange) => void;
   /** This browser's session ended (idle, expired, logged out, revoked, password changed, disabled): the socket is
    * disconnected right after. */
   sessionEnded: (ended: SessionEnded) => void;

@@ -4,7 +4,7 @@
 // change feed carries them to the others, which emit them to theirs. One path per event gives "once" by construction,
 // with Redis up, down or coming back, and the feed keeps working while Redis is down. Without a cluster the feed
 // carries nothing and this process's browsers are every browser.
-import type { ShowAlertEvent } from '@prison/shared';
+import type { AlertStatusChange, ShowAlertEvent } from '@prison/shared';
 import type { Realtime } from '../plugins/realtime';
 import type { ChangeFeed } from './change-feed';
 
@@ -14,8 +14,11 @@ export type StoredShowAlert = ShowAlertEvent & { alertId: number };
 export interface AlertFeed {
   /** After the commit: `showAlert` for each alert, then `dataChanged('alerts')`, on every browser of every process. */
   raised(events: readonly StoredShowAlert[]): Promise<void>;
-  /** After the commit of an alert change: `dataChanged('alerts')` on every browser of every process. */
-  changed(): Promise<void>;
+  /**
+   * After the commit of an alert change: `dataChanged('alerts')` on every browser of every process, and with a workflow
+   * step, `alertStatusChanged` (a toast of one of these alerts goes, decision 040).
+   */
+  changed(step?: AlertStatusChange): Promise<void>;
 }
 
 /**
@@ -26,6 +29,8 @@ export interface AlertNotification {
   shown: ShowAlertEvent[];
   read: number[];
   refresh: boolean;
+  /** A workflow step's alerts (at most 500 ids: well within one notification). */
+  step?: AlertStatusChange;
 }
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; this leaves room for the envelope (node name, kind). */
@@ -62,16 +67,17 @@ export function createAlertFeed(
   /** An alert's live event read from the database (null: gone). */
   read: (id: number) => Promise<ShowAlertEvent | null>,
 ): AlertFeed {
-  const emit = (shown: readonly ShowAlertEvent[], refresh: boolean) => {
+  const emit = (shown: readonly ShowAlertEvent[], refresh: boolean, step?: AlertStatusChange) => {
     const browsers = realtime.toLocalBrowsers();
     for (const event of shown) browsers.emit('showAlert', event);
+    if (step) browsers.emit('alertStatusChanged', step);
     if (refresh) browsers.emit('dataChanged', 'alerts');
   };
   // Another process's alerts (a process never receives its own notifications).
   changes.on('alerts', async (data) => {
-    const { shown, read: ids, refresh } = data as AlertNotification;
+    const { shown, read: ids, refresh, step } = data as AlertNotification;
     const loaded = (await Promise.all(ids.map(read))).filter((event): event is ShowAlertEvent => event !== null);
-    emit([...shown, ...loaded], refresh);
+    emit([...shown, ...loaded], refresh, step);
   });
   return {
     raised: async (events) => {
@@ -79,9 +85,9 @@ export function createAlertFeed(
       emit(events, true);
       for (const part of alertNotifications(events)) await changes.announce('alerts', part);
     },
-    changed: async () => {
-      emit([], true);
-      await changes.announce('alerts', { shown: [], read: [], refresh: true } satisfies AlertNotification);
+    changed: async (step) => {
+      emit([], true, step);
+      await changes.announce('alerts', { shown: [], read: [], refresh: true, step } satisfies AlertNotification);
     },
   };
 }

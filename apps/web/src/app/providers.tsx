@@ -5,6 +5,10 @@ import { RealtimeProvider } from '../lib/realtime';
 import { ToastProvider } from '../lib/toast';
 import { ApiError } from '../lib/api-client';
 import { alertWorkflowToastActions } from '../features/alerts/alert-workflow-actions';
+import { router } from './router';
+
+// The toasts sit outside the router's tree (RouterProvider is a child): their Open goes through the router itself.
+const toastActions = alertWorkflowToastActions((path) => void router.navigate(path));
 
 function makeQueryClient() {
   return new QueryClient({
@@ -24,7 +28,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <ToastProvider alertActions={alertWorkflowToastActions}>
+        <ToastProvider alertActions={toastActions}>
           <RealtimeProvider>{children}</RealtimeProvider>
         </ToastProvider>
       </AuthProvider>

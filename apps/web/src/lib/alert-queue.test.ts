@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertType, ShowAlertEvent } from '@prison/shared';
-import { enqueueAlert } from './alert-queue';
+import { dropAlerts, enqueueAlert } from './alert-queue';
 
 const alert = (alert_type: AlertType, message: string): ShowAlertEvent => ({ index: 'd1', alert_type, message });
 const messages = (queue: ShowAlertEvent[]) => queue.map((a) => a.message);
@@ -23,5 +23,15 @@ describe('enqueueAlert', () => {
 
   it('shows a Critical alert at once when nothing is on screen', () => {
     expect(messages(enqueueAlert([], alert('Critical', 'c1')))).toEqual(['c1']);
+  });
+});
+
+describe('dropAlerts', () => {
+  const stored = (alertId: number, message: string): ShowAlertEvent => ({ ...alert('Critical', message), alertId });
+
+  it('drops the toasts of alerts moved anywhere, the one on screen included, and keeps the others in order', () => {
+    const queue = [stored(1, 'a'), alert('Warning', 'no id'), stored(2, 'b'), stored(3, 'c')];
+    expect(messages(dropAlerts(queue, [1, 3]))).toEqual(['no id', 'b']);
+    expect(dropAlerts(queue, [99])).toBe(queue);
   });
 });

@@ -9,3 +9,9 @@ export function enqueueAlert(queue: readonly ShowAlertEvent[], alert: ShowAlertE
   while (at < queue.length && queue[at]!.alert_type === 'Critical') at++;
   return [...queue.slice(0, at), alert, ...queue.slice(at)];
 }
+
+/** The queue without the alerts a workflow step moved (acknowledged or resolved anywhere): their toasts go. */
+export function dropAlerts(queue: readonly ShowAlertEvent[], ids: readonly number[]): ShowAlertEvent[] {
+  const gone = queue.filter((alert) => alert.alertId !== undefined && ids.includes(alert.alertId));
+  return gone.length ? queue.filter((alert) => !gone.includes(alert)) : (queue as ShowAlertEvent[]);
+}

@@ -20,7 +20,7 @@ const SocketContext = createContext<BrowserSocket | null>(null);
 
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const { status } = useAuth();
-  const { pushAlert } = useToast();
+  const { pushAlert, dropAlerts } = useToast();
   const queryClient = useQueryClient();
   const [socket, setSocket] = useState<BrowserSocket | null>(null);
 
@@ -42,6 +42,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       void queryClient.invalidateQueries({ queryKey: ['alerts'] });
     });
     next.on('dataChanged', (topic) => void queryClient.invalidateQueries({ queryKey: [topic] }));
+    // Acknowledged or resolved here, in another browser or through another process: its toast has nothing left to ask.
+    next.on('alertStatusChanged', ({ ids }) => dropAlerts(ids));
     // Events sent while the connection was down are lost: refetch what they would have refreshed. (The live map
     // asks for a fresh position snapshot on every connect itself.) Every connect after the first counts, also the
     // retry below after a handshake refused for the database.
@@ -84,7 +86,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       next.close();
       setSocket(null);
     };
-  }, [status, pushAlert, queryClient]);
+  }, [status, pushAlert, dropAlerts, queryClient]);
 
   return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
 }

@@ -1,9 +1,12 @@
-// The toast area (bottom right): live alerts queued one at a time for 5 s (SPEC.md section 4), a Critical one ahead of
-// the others (lib/alert-queue), and short notices.
+// The toast band: live alerts queued one at a time for 5 s (SPEC.md section 4), a Critical one ahead of the others
+// (lib/alert-queue), and short notices. Issue 20 (decision 040): the band takes its own room at the bottom of the window
+// and the page scrolls above it, so a toast never covers an action of the page; Informational alerts are toasted only
+// when this browser asked for them; a toast goes as soon as its alert is acknowledged or resolved anywhere.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AlertType, ShowAlertEvent } from '@prison/shared';
 import { clsx } from 'clsx';
-import { enqueueAlert } from './alert-queue';
+import { dropAlerts, enqueueAlert } from './alert-queue';
+import { informationalToastsOn } from './informational-toasts';
 import { prisonerLabel } from './prisoner-label';
 
 export const TOAST_DURATION_MS = 5000;
@@ -18,8 +21,10 @@ interface Notice {
 interface ToastApi {
   /** A short message (e.g. "Prisoner created successfully!"), shown for 5 s. */
   notify(text: string, tone?: NoticeTone): void;
-  /** A live alert: queued (a Critical one next), shown one at a time for 5 s. */
+  /** A live alert: queued (a Critical one next), shown one at a time for 5 s; Informational only when switched on. */
   pushAlert(alert: ShowAlertEvent): void;
+  /** Alerts acknowledged or resolved (here or anywhere): their toasts go, the one on screen included. */
+  dropAlerts(ids: readonly number[]): void;
 }
 
 const ToastContext = createContext<ToastApi | null>(null);
@@ -36,7 +41,7 @@ const noticeTone: Record<NoticeTone, string> = {
   info: 'border-slate-400 bg-white text-slate-900',
 };
 
-/** Extra content a feature renders inside an alert toast (e.g. acknowledge buttons). */
+/** Extra content a feature renders inside an alert toast (Acknowledge and Open). */
 export type AlertToastActions = (alert: ShowAlertEvent) => ReactNode;
 
 export function ToastProvider({ children, alertActions }: { children: ReactNode; alertActions?: AlertToastActions }) {
@@ -50,7 +55,11 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
     setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), TOAST_DURATION_MS);
   }, []);
 
-  const pushAlert = useCallback((alert: ShowAlertEvent) => setQueue((all) => enqueueAlert(all, alert)), []);
+  const pushAlert = useCallback((alert: ShowAlertEvent) => {
+    if (alert.alert_type === 'Informational' && !informationalToastsOn()) return;
+    setQueue((all) => enqueueAlert(all, alert));
+  }, []);
+  const dropAlertToasts = useCallback((ids: readonly number[]) => setQueue((all) => dropAlerts(all, ids)), []);
 
   // Show the head of the queue for 5 s, then drop it and show the next.
   const current = queue[0];
@@ -60,61 +69,80 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
     return () => clearTimeout(timer);
   }, [current]);
 
-  const api = useMemo(() => ({ notify, pushAlert }), [notify, pushAlert]);
+  const api = useMemo(() => ({ notify, pushAlert, dropAlerts: dropAlertToasts }), [notify, pushAlert, dropAlertToasts]);
+  const showing = notices.length > 0 || current !== undefined;
 
   return (
     <ToastContext.Provider value={api}>
-      {children}
-      <div data-testid="toast-area" className="pointer-events-none fixed right-4 bottom-4 z-[2000] flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
-        <div role="status" aria-live="polite" className="flex flex-col gap-2">
-          {notices.map((notice) => (
-            <div
-              key={notice.id}
-              className={clsx('pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg', noticeTone[notice.tone])}
-            >
-              {notice.text}
-            </div>
-          ))}
+      <div className="flex h-full flex-col">
+        {/* The page scrolls here, above the band: what the band holds never lies over a button of the page. */}
+        <div className="min-h-0 flex-1 overflow-y-auto" data-scroll-root>
+          {children}
         </div>
-        <div role="alert" aria-live="assertive">
-          {current && (
-            <div
-              data-testid="alert-toast"
-              data-alert-type={current.alert_type}
-              className={clsx('pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg', alertTone[current.alert_type])}
-            >
-              <div className="flex items-start justify-between gap-2">
-                <p className="text-xs font-semibold tracking-wide uppercase">{current.alert_type}</p>
-                <button
-                  type="button"
-                  aria-label="Dismiss alert"
-                  className="text-sm"
-                  onClick={() => setQueue((all) => all.slice(1))}
+        <div
+          data-testid="toast-area"
+          className={clsx('flex shrink-0 justify-end', showing && 'border-t border-slate-200 bg-slate-100 px-4 py-2')}
+        >
+          <div className="flex w-96 max-w-full flex-col gap-2">
+            <div role="status" aria-live="polite" className="flex flex-col gap-2">
+              {notices.map((notice) => (
+                <div
+                  key={notice.id}
+                  className={clsx(
+                    'pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg',
+                    noticeTone[notice.tone],
+                  )}
                 >
-                  ✕
-                </button>
-              </div>
-              <p className="mt-1 font-medium">{current.message}</p>
-              {current.prisonerId !== undefined && (
-                <p className="mt-1 text-sm" data-testid="alert-toast-prisoner">
-                  {prisonerLabel({ name: current.prisonerName ?? '', prisonerId: current.prisonerId, cellId: current.cellId })}
-                </p>
-              )}
-              {/* Full-strength text: a faded line on the Warning and Critical colours fell below WCAG AA contrast. */}
-              {queue.length > 1 && (
-                <div className="mt-1 flex items-center justify-between gap-2 text-xs">
-                  <p data-testid="alert-toast-waiting">
-                    {queue.length - 1} more waiting
-                  </p>
-                  {/* A burst of alerts would otherwise hold the corner for minutes; the alerts screen keeps them all. */}
-                  <button type="button" className="underline hover:no-underline" onClick={() => setQueue([])}>
-                    Dismiss all
-                  </button>
+                  {notice.text}
+                </div>
+              ))}
+            </div>
+            <div role="alert" aria-live="assertive">
+              {current && (
+                <div
+                  data-testid="alert-toast"
+                  data-alert-type={current.alert_type}
+                  className={clsx(
+                    'pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg',
+                    alertTone[current.alert_type],
+                  )}
+                >
+                  <div className="flex items-start justify-between gap-2">
+                    <p className="text-xs font-semibold tracking-wide uppercase">{current.alert_type}</p>
+                    <button
+                      type="button"
+                      aria-label="Dismiss alert"
+                      className="text-sm"
+                      onClick={() => setQueue((all) => all.slice(1))}
+                    >
+                      ✕
+                    </button>
+                  </div>
+                  <p className="mt-1 font-medium">{current.message}</p>
+                  {current.prisonerId !== undefined && (
+                    <p className="mt-1 text-sm" data-testid="alert-toast-prisoner">
+                      {prisonerLabel({
+                        name: current.prisonerName ?? '',
+                        prisonerId: current.prisonerId,
+                        cellId: current.cellId,
+                      })}
+                    </p>
+                  )}
+                  {/* Full-strength text: a faded line on the Warning and Critical colours fell below WCAG AA contrast. */}
+                  {queue.length > 1 && (
+                    <div className="mt-1 flex items-center justify-between gap-2 text-xs">
+                      <p data-testid="alert-toast-waiting">{queue.length - 1} more waiting</p>
+                      {/* A burst of alerts would otherwise hold the corner for minutes; the alerts screen keeps them all. */}
+                      <button type="button" className="underline hover:no-underline" onClick={() => setQueue([])}>
+                        Dismiss all
+                      </button>
+                    </div>
+                  )}
+                  {alertActions?.(current)}
                 </div>
               )}
-              {alertActions?.(current)}
             </div>
-          )}
+          </div>
         </div>
       </div>
     </ToastContext.Provider>

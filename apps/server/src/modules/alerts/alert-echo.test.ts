@@ -145,7 +145,10 @@ describeEachEngine('POST /alert/all: no echo, ever', (engine) => {
       // An echo is not a change: no audit row.
       expect((await ctx().database.db.select({ n: count() }).from(auditLog))[0]!.n).toBe(auditBefore);
 
-      // Resolved by an operator: its echo still stores nothing, and answers the alert as it is now.
+      // Resolved by an operator (a Critical: acknowledged first, decision 040): its echo still stores nothing, and
+      // answers the alert as it is now.
+      const acknowledged = await ctx().api('POST', `/alert/${shown.alertId}/acknowledge`, {});
+      expect(acknowledged.statusCode, acknowledged.body).toBe(200);
       const resolved = await ctx().api('POST', `/alert/${shown.alertId}/resolve`, { note: 'Back inside' });
       expect(resolved.statusCode, resolved.body).toBe(200);
       await settle();

@@ -9,6 +9,7 @@ import {
   alertRecord,
   alertStepRequest,
   errorResponse,
+  type AlertStatus,
   intText,
 } from '@prison/shared';
 import { auditActor, requireAdmin } from '../../plugins/auth';
@@ -18,13 +19,19 @@ const alertIdParams = z.object({ id: intText() });
 const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse };
 
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Every browser of every process, through the change feed (decision 039).
-  const changed = () => app.cluster.alerts.changed();
+  // Lists refetch and a toast still showing one of the alerts goes, in every browser of every process, through the
+  // change feed (decisions 039 and 040).
+  const changed = (ids: number[], status: AlertStatus) => app.cluster.alerts.changed({ ids, status });
 
   // One route per workflow step; both take an optional note and answer the updated alert.
   const steps = [
     { action: 'acknowledge', summary: 'Acknowledge a New alert, with an optional note' },
-    { action: 'resolve', summary: 'Resolve an alert, with an optional note' },
+    {
+      action: 'resolve',
+      summary:
+        'Resolve an alert. A Critical or Warning alert must be acknowledged first (409) and needs a note in words (400); ' +
+        'an Informational one may be resolved from New, the note optional',
+    },
   ] as const;
   for (const step of steps) {
     app.post(
@@ -46,7 +53,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
           { action: step.action, note: request.body?.note, adminId: admin.id },
           auditActor(request),
         );
-        await changed();
+        await changed([record.id], record.status);
         return record;
       },
     );
@@ -57,20 +64,22 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['alerts'],
-        summary: 'Acknowledge or resolve many alerts at once (all or nothing)',
+        summary:
+          'Acknowledge or resolve many alerts at once (all or nothing). A Critical alert is taken only when its id is ' +
+          'also in confirm_critical_ids (chosen one by one), otherwise 409; resolving follows the single route\'s rules',
         body: alertBulkRequest,
-        response: { 200: alertBulkResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: alertBulkResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
-      const { ids, action, note } = request.body;
+      const { ids, action, note, confirm_critical_ids: confirmedCriticals } = request.body;
       const result = await stepAlerts(
         app.db,
         ids,
-        { action, note, adminId: requireAdmin(request).id },
+        { action, note, adminId: requireAdmin(request).id, confirmedCriticals },
         auditActor(request),
       );
-      if (result.updated.length) await changed();
+      if (result.updated.length) await changed(result.updated, action === 'resolve' ? 'Resolved' : 'Acknowledged');
       return result;
     },
   );

@@ -1,10 +1,19 @@
-// The alert workflow: New -> Acknowledged -> Resolved, with who, when and an optional note (issue 5).
+// The alert workflow: New -> Acknowledged -> Resolved, with who, when and a note (issue 5). Closing a Critical or
+// Warning alert is deliberate (issue 20, decision 040): acknowledged first, resolved with a note that says something,
+// and a bulk step takes a Critical only when it was chosen one by one.
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
-import { ALERT_TYPES, type AlertDailyCount, type AlertRecord, type AlertWorkflowAction } from '@prison/shared';
+import {
+  ALERT_TYPES,
+  noteHasWords,
+  resolveIsDeliberate,
+  type AlertDailyCount,
+  type AlertRecord,
+  type AlertWorkflowAction,
+} from '@prison/shared';
 import type { Db, DbOrTx } from '../../db/client';
 import { alerts } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { conflict, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { findAlertRecord } from './alert-service';
 
 const RANK = { New: 0, Acknowledged: 1, Resolved: 2 } as const;
@@ -18,6 +27,37 @@ interface Step {
   action: AlertWorkflowAction;
   note?: string;
   adminId: number;
+  /** A bulk step: the Critical alerts the operator chose one by one (any other Critical refuses the step). */
+  bulk?: { confirmedCriticals: readonly number[] };
+}
+
+type AlertRow = typeof alerts.$inferSelect;
+
+const idList = (rows: AlertRow[]) => rows.map((row) => row.id).join(', ');
+
+/** Refuses a step that would close an alarm by accident; throws before anything is written. */
+function checkDeliberate(rows: AlertRow[], moving: AlertRow[], step: Step) {
+  if (step.bulk) {
+    const unchosen = rows.filter((row) => row.alertType === 'Critical' && !step.bulk!.confirmedCriticals.includes(row.id));
+    if (unchosen.length)
+      throw conflict(
+        `${unchosen.length === 1 ? `Alert ${unchosen[0]!.id} is` : `Alerts ${idList(unchosen)} are`} Critical: a bulk ` +
+          'action takes a Critical alert only when it is chosen one by one (list it in confirm_critical_ids)',
+      );
+  }
+  if (step.action !== 'resolve') return;
+  const deliberate = moving.filter((row) => resolveIsDeliberate(row.alertType));
+  const unacknowledged = deliberate.filter((row) => row.status === 'New');
+  if (unacknowledged.length === 1) {
+    const [row] = unacknowledged;
+    throw conflict(`Alert ${row!.id} is ${row!.alertType}: acknowledge it before resolving it`);
+  }
+  if (unacknowledged.length)
+    throw conflict(`Alerts ${idList(unacknowledged)} are Critical or Warning: acknowledge them before resolving them`);
+  if (deliberate.length && !noteHasWords(step.note)) {
+    const levels = [...new Set(deliberate.map((row) => row.alertType))].join(' or ');
+    throw badRequest(`note is required to resolve a ${levels} alert: say in words what was done`);
+  }
 }
 
 /** Moves locked alerts forward; returns the ids that moved. Alerts already at or past the target are left alone. */
@@ -32,30 +72,27 @@ async function applyStep(
   if (missing.length)
     throw notFound(missing.length === 1 ? `Alert ${missing[0]} not found` : `Alerts not found: ${missing.join(', ')}`);
   const target = TARGET[step.action];
+  const moving = rows.filter((row) => RANK[row.status as keyof typeof RANK] < RANK[target]);
+  checkDeliberate(rows, moving, step);
   const now = new Date();
-  const updated: number[] = [];
-  const skipped: number[] = [];
-  for (const row of rows) {
-    if (RANK[row.status as keyof typeof RANK] >= RANK[target]) {
-      skipped.push(row.id);
-      continue;
-    }
-    const before = { status: row.status, note: row.note };
+  for (const row of moving) {
     const set: Partial<typeof alerts.$inferInsert> = { status: target, note: joinNotes(row.note, step.note) };
-    // Resolving a New alert also acknowledges it: the operator has seen it.
+    // Resolving a New (Informational) alert also acknowledges it: the operator has seen it.
     if (!row.acknowledgedAt) Object.assign(set, { acknowledgedBy: step.adminId, acknowledgedAt: now });
     if (target === 'Resolved') Object.assign(set, { resolvedBy: step.adminId, resolvedAt: now });
     await tx.update(alerts).set(set).where(eq(alerts.id, row.id));
+    // The level and text travel with every step, so the trail reads on its own ("resolved a Critical: SOS ...").
+    const alert = { alert_type: row.alertType, details: row.details };
     await recordAudit(tx, who, {
       action: step.action,
       entity: 'alert',
       entityId: row.id,
-      before,
-      after: { status: target, note: set.note ?? null },
+      before: { status: row.status, note: row.note, ...alert },
+      after: { status: target, note: set.note ?? null, ...alert, ...(step.bulk && { bulk: true }) },
     });
-    updated.push(row.id);
   }
-  return { updated, skipped };
+  const updated = moving.map((row) => row.id);
+  return { updated, skipped: rows.filter((row) => !updated.includes(row.id)).map((row) => row.id) };
 }
 
 /** One alert, one step: 409 when it is already there. */
@@ -70,10 +107,16 @@ export async function stepAlert(db: Db, id: number, step: Step, who: AuditActor)
   });
 }
 
-/** Many alerts, one step, all or nothing: an unknown id changes nothing (404). */
-export async function stepAlerts(db: Db, ids: number[], step: Step, who: AuditActor) {
+/** Many alerts, one step, all or nothing: an unknown id or an alert the step may not close changes nothing. */
+export async function stepAlerts(
+  db: Db,
+  ids: number[],
+  step: Omit<Step, 'bulk'> & { confirmedCriticals?: readonly number[] },
+  who: AuditActor,
+) {
   const unique = [...new Set(ids)];
-  return db.transaction((tx) => applyStep(tx, unique, step, who));
+  const { confirmedCriticals = [], ...rest } = step;
+  return db.transaction((tx) => applyStep(tx, unique, { ...rest, bulk: { confirmedCriticals } }, who));
 }
 
 /** Alerts per UTC day and type over the last `days` days (today included), zero days included. */

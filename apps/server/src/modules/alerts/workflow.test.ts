@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { API_PREFIX } from '@prison/shared';
+import { eq, inArray } from 'drizzle-orm';
+import { ALERT_TYPES, API_PREFIX, type AlertType } from '@prison/shared';
 import { describeEachEngine } from '../../../test/test-db';
 import { TEST_ADMIN, useTestApp } from '../../../test/test-app';
 import { alerts, auditLog, prisoners } from '../../db/schema';
@@ -9,7 +9,7 @@ import { dailyAlertCounts } from './workflow-service';
 describeEachEngine('alert workflow', (engine) => {
   const ctx = useTestApp(engine);
 
-  async function newAlert(alertType: 'Informational' | 'Warning' | 'Critical' = 'Warning', at = new Date()) {
+  async function newAlert(alertType: AlertType = 'Warning', at = new Date(), details = 'Left the yard') {
     const [prisoner] = await ctx()
       .database.db.insert(prisoners)
       .values({ firstName: 'Alert', lastName: 'Subject' })
@@ -19,7 +19,7 @@ describeEachEngine('alert workflow', (engine) => {
       .values({
         alertType,
         kind: 'geofence',
-        details: 'Left the yard',
+        details,
         date: at.toISOString().slice(0, 10),
         timestamp: at,
         prisonerId: prisoner!.prisonerId,
@@ -65,13 +65,13 @@ describeEachEngine('alert workflow', (engine) => {
     expect(audit.map((e) => e.action).sort()).toEqual(['acknowledge', 'resolve']);
     expect(audit.find((e) => e.action === 'resolve')).toMatchObject({
       actor: TEST_ADMIN.username,
-      before: { status: 'Acknowledged' },
-      after: { status: 'Resolved' },
+      before: { status: 'Acknowledged', alert_type: 'Warning', details: 'Left the yard' },
+      after: { status: 'Resolved', alert_type: 'Warning', details: 'Left the yard' },
     });
   });
 
-  it('resolves a New alert directly (acknowledging it too), with no body at all', async () => {
-    const id = await newAlert();
+  it('resolves a New Informational alert directly (acknowledging it too), with no body at all', async () => {
+    const id = await newAlert('Informational');
     const res = await ctx().app.inject({
       method: 'POST',
       url: `${API_PREFIX}/alert/${id}/resolve`,
@@ -100,7 +100,7 @@ describeEachEngine('alert workflow', (engine) => {
   });
 
   it('acts in bulk, skipping alerts already there, and changes nothing when an id is unknown', async () => {
-    const [a, b, c] = [await newAlert(), await newAlert(), await newAlert()];
+    const [a, b, c] = [await newAlert('Informational'), await newAlert('Warning'), await newAlert('Informational')];
     await ctx().api('POST', `/alert/${c}/resolve`, {});
     const res = await ctx().api('POST', '/alert/bulk', { ids: [a, b, c, a], action: 'acknowledge', note: 'Shift B' });
     expect(res.statusCode).toBe(200);
@@ -109,7 +109,7 @@ describeEachEngine('alert workflow', (engine) => {
     expect(unknown.statusCode).toBe(404);
     const [rowA] = await ctx().database.db.select().from(alerts).where(eq(alerts.id, a));
     expect(rowA!.status).toBe('Acknowledged');
-    const resolved = await ctx().api('POST', '/alert/bulk', { ids: [a, b], action: 'resolve' });
+    const resolved = await ctx().api('POST', '/alert/bulk', { ids: [a, b], action: 'resolve', note: 'All clear' });
     expect(resolved.json()).toEqual({ updated: [a, b], skipped: [] });
     for (const [payload, field] of [
       [{ ids: [], action: 'resolve' }, /^ids/],
@@ -138,6 +138,178 @@ describeEachEngine('alert workflow', (engine) => {
     const direct = await dailyAlertCounts(ctx().database.db, 7, now);
     expect(direct).toHaveLength(7);
     expect((await ctx().api('GET', '/alert/stats/daily?days=0')).statusCode).toBe(400);
+  });
+
+  // Issue 20 (decision 040): each level x each way of closing it. `expect` gives the status code per level; a
+  // refused step must change nothing (the row and its audit trail as they were), an allowed one is audited with the
+  // alert's level and text.
+  const DELIBERATE = (level: AlertType) => level !== 'Informational';
+  const transitions: {
+    name: string;
+    acknowledgedFirst: boolean;
+    request: (id: number) => [url: string, body: unknown];
+    expect: (level: AlertType) => number;
+    status: 'Acknowledged' | 'Resolved';
+  }[] = [
+    {
+      name: 'acknowledge',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/acknowledge`, {}],
+      expect: () => 200,
+      status: 'Acknowledged',
+    },
+    {
+      name: 'resolve a New alert without a note',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/resolve`, {}],
+      expect: (level) => (DELIBERATE(level) ? 409 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'resolve a New alert with a note',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/resolve`, { note: 'Officer on scene' }],
+      expect: (level) => (DELIBERATE(level) ? 409 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'resolve an acknowledged alert without a note',
+      acknowledgedFirst: true,
+      request: (id) => [`/alert/${id}/resolve`, {}],
+      expect: (level) => (DELIBERATE(level) ? 400 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'resolve an acknowledged alert with a blank note',
+      acknowledgedFirst: true,
+      request: (id) => [`/alert/${id}/resolve`, { note: '   ' }],
+      expect: (level) => (DELIBERATE(level) ? 400 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'resolve an acknowledged alert with a note of punctuation only',
+      acknowledgedFirst: true,
+      request: (id) => [`/alert/${id}/resolve`, { note: '.......... -- !?' }],
+      expect: (level) => (DELIBERATE(level) ? 400 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'resolve an acknowledged alert with a note',
+      acknowledgedFirst: true,
+      request: (id) => [`/alert/${id}/resolve`, { note: 'Back in cell 4, checked by Sgt Okafor' }],
+      expect: () => 200,
+      status: 'Resolved',
+    },
+    {
+      name: 'bulk acknowledge, not chosen one by one',
+      acknowledgedFirst: false,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'acknowledge' }],
+      expect: (level) => (level === 'Critical' ? 409 : 200),
+      status: 'Acknowledged',
+    },
+    {
+      name: 'bulk acknowledge, chosen one by one',
+      acknowledgedFirst: false,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'acknowledge', confirm_critical_ids: [id] }],
+      expect: () => 200,
+      status: 'Acknowledged',
+    },
+    {
+      name: 'bulk resolve of an acknowledged alert with a note, not chosen one by one',
+      acknowledgedFirst: true,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'resolve', note: 'Shift handover: all checked' }],
+      expect: (level) => (level === 'Critical' ? 409 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'bulk resolve of a New alert with a note, chosen one by one',
+      acknowledgedFirst: false,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'resolve', note: 'All checked', confirm_critical_ids: [id] }],
+      expect: (level) => (DELIBERATE(level) ? 409 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'bulk resolve of an acknowledged alert without a note, chosen one by one',
+      acknowledgedFirst: true,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'resolve', confirm_critical_ids: [id] }],
+      expect: (level) => (DELIBERATE(level) ? 400 : 200),
+      status: 'Resolved',
+    },
+    {
+      name: 'bulk resolve of an acknowledged alert with a note, chosen one by one',
+      acknowledgedFirst: true,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'resolve', note: 'All checked', confirm_critical_ids: [id] }],
+      expect: () => 200,
+      status: 'Resolved',
+    },
+  ];
+
+  it('closes an alarm only deliberately: each level x each transition', async () => {
+    const rowOf = async (id: number) => (await ctx().database.db.select().from(alerts).where(eq(alerts.id, id)))[0]!;
+    for (const level of ALERT_TYPES) {
+      for (const transition of transitions) {
+        const what = `${level}: ${transition.name}`;
+        const text = `SOS pressed (${what})`;
+        const id = await newAlert(level, new Date(), text);
+        if (transition.acknowledgedFirst)
+          expect((await ctx().api('POST', `/alert/${id}/acknowledge`, {})).statusCode, what).toBe(200);
+        const before = await rowOf(id);
+        const auditBefore = await auditOf(id);
+        const [url, body] = transition.request(id);
+        const res = await ctx().api('POST', url, body);
+        const expected = transition.expect(level);
+        expect(res.statusCode, `${what}: ${res.body}`).toBe(expected);
+        if (expected !== 200) {
+          // Says why, naming the field or the rule, and changes nothing.
+          expect(res.json().message, what).toMatch(
+            expected === 400 ? /^note is required/ : /acknowledge it before resolving|chosen one by one/,
+          );
+          expect(await rowOf(id), what).toEqual(before);
+          expect(await auditOf(id), what).toHaveLength(auditBefore.length);
+          continue;
+        }
+        expect((await rowOf(id)).status, what).toBe(transition.status);
+        const step = (await auditOf(id)).find((e) => e.action === (transition.status === 'Resolved' ? 'resolve' : 'acknowledge'));
+        expect(step, what).toMatchObject({
+          before: { alert_type: level, details: text },
+          after: { alert_type: level, details: text, status: transition.status },
+        });
+        if (url === '/alert/bulk') expect(step!.after, what).toMatchObject({ bulk: true });
+      }
+    }
+  });
+
+  it('a bulk resolve of a page with Criticals on it leaves them open', async () => {
+    const criticals = await Promise.all(Array.from({ length: 5 }, () => newAlert('Critical')));
+    const routine = await Promise.all(Array.from({ length: 17 }, () => newAlert('Informational')));
+    const statusOf = async (ids: number[]) =>
+      (await ctx().database.db.select().from(alerts).where(inArray(alerts.id, ids))).map((row) => row.status);
+
+    // The whole page at once: refused, naming the Criticals, and nothing changes.
+    const all = await ctx().api('POST', '/alert/bulk', { ids: [...criticals, ...routine], action: 'resolve' });
+    expect(all.statusCode).toBe(409);
+    expect(all.json().message).toBe(
+      `Alerts ${[...criticals].sort((a, b) => a - b).join(', ')} are Critical: a bulk action takes a Critical alert only when it is chosen one ` +
+        'by one (list it in confirm_critical_ids)',
+    );
+    expect(new Set(await statusOf([...criticals, ...routine]))).toEqual(new Set(['New']));
+
+    // What the alerts screen sends: the Informational ones; the Criticals stay open.
+    const page = await ctx().api('POST', '/alert/bulk', { ids: routine, action: 'resolve' });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().updated).toHaveLength(17);
+    expect(new Set(await statusOf(routine))).toEqual(new Set(['Resolved']));
+    expect(new Set(await statusOf(criticals))).toEqual(new Set(['New']));
+
+    // A confirmation may only name alerts of the request.
+    const stray = await ctx().api('POST', '/alert/bulk', {
+      ids: [criticals[0]],
+      action: 'acknowledge',
+      confirm_critical_ids: [criticals[0], criticals[1]],
+    });
+    expect(stray.statusCode).toBe(400);
+    expect(stray.json().message).toMatch(/^confirm_critical_ids/);
+    expect(new Set(await statusOf(criticals))).toEqual(new Set(['New']));
   });
 
   it('needs a session', async () => {

@@ -1,4 +1,5 @@
-// Bulk acknowledge and resolve on the alerts screen: a checkbox per card and a bar acting on the selection.
+// Bulk acknowledge and resolve on the alerts screen: a checkbox per card and a bar acting on the selection. A Critical
+// alert is in a bulk step only when ticked one by one (issue 20, decision 040; alert-bulk-plan).
 import { useCallback, useState } from 'react';
 import type { AlertWorkflowAction } from '@prison/shared';
 import { Button } from '../../components/ui/button';
@@ -6,6 +7,7 @@ import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { AlertWorkflowNoteDialog } from './alert-workflow-actions';
 import { useAlertBulk } from './alert-workflow-api';
+import { bulkPlan, bulkPlanText, type PlanAlert } from './alert-bulk-plan';
 
 /** The selection of the alerts screen: `const selection = useAlertSelection()`. */
 export function useAlertSelection() {
@@ -37,13 +39,22 @@ export function AlertWorkflowCheckbox({ alertId, selection }: { alertId: number;
   );
 }
 
-/** Above the list: `<AlertWorkflowBulkBar selection={selection} pageIds={alerts.map((a) => a.id)} />`. */
-export function AlertWorkflowBulkBar({ selection, pageIds }: { selection: AlertSelection; pageIds: number[] }) {
+/**
+ * Above the list: `<AlertWorkflowBulkBar selection={selection} page={rows} />`. "Select all on this page" ticks every
+ * alert but the Critical ones, which are taken only when ticked one by one; the bar says what each action will change.
+ */
+export function AlertWorkflowBulkBar({ selection, page }: { selection: AlertSelection; page: readonly PlanAlert[] }) {
   const bulk = useAlertBulk();
   const { notify } = useToast();
   const [action, setAction] = useState<AlertWorkflowAction | null>(null);
-  const count = selection.selected.size;
-  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selection.selected.has(id));
+  const routineIds = page.filter((alert) => alert.alert_type !== 'Critical').map((alert) => alert.id);
+  const count = page.filter((alert) => selection.selected.has(alert.id)).length;
+  const allOnPage = routineIds.length > 0 && routineIds.every((id) => selection.selected.has(id));
+  const plans = {
+    acknowledge: bulkPlan('acknowledge', page, selection.selected),
+    resolve: bulkPlan('resolve', page, selection.selected),
+  };
+  const plan = action ? plans[action] : null;
 
   return (
     <div
@@ -55,21 +66,50 @@ export function AlertWorkflowBulkBar({ selection, pageIds }: { selection: AlertS
         <input
           type="checkbox"
           checked={allOnPage}
-          onChange={(event) => selection.setAll(pageIds, event.target.checked)}
+          onChange={(event) => selection.setAll(routineIds, event.target.checked)}
           className="h-4 w-4"
         />
-        Select all on this page
+        Select all on this page (Critical alerts one by one)
       </label>
       <span className="text-sm text-slate-600">{count} selected</span>
-      <Button size="sm" variant="secondary" disabled={count === 0} onClick={() => setAction('acknowledge')}>
+      <Button
+        size="sm"
+        variant="secondary"
+        disabled={plans.acknowledge.ids.length === 0}
+        onClick={() => setAction('acknowledge')}
+      >
         Acknowledge selected
       </Button>
-      <Button size="sm" disabled={count === 0} onClick={() => setAction('resolve')}>
+      <Button
+        size="sm"
+        variant="secondary"
+        disabled={plans.resolve.ids.length === 0}
+        onClick={() => setAction('resolve')}
+      >
         Resolve selected
       </Button>
+      {count > 0 && (
+        <div className="basis-full text-sm text-slate-700" data-testid="bulk-plans">
+          {(['acknowledge', 'resolve'] as const).map((each) => (
+            <p key={each} data-testid={`bulk-plan-${each}`}>
+              {bulkPlanText(each, plans[each])}
+            </p>
+          ))}
+        </div>
+      )}
       <AlertWorkflowNoteDialog
         action={action}
-        count={count}
+        count={plan?.ids.length ?? 0}
+        noteRequired={plan?.noteRequired}
+        disabled={!plan?.ids.length}
+        summary={
+          action &&
+          plan && (
+            <p className="mb-3 text-sm font-medium" data-testid="bulk-plan">
+              {bulkPlanText(action, plan)}
+            </p>
+          )
+        }
         busy={bulk.isPending}
         error={bulk.isError ? errorMessage(bulk.error, 'The alerts could not be updated.') : null}
         onCancel={() => {
@@ -78,8 +118,14 @@ export function AlertWorkflowBulkBar({ selection, pageIds }: { selection: AlertS
         }}
         onConfirm={(note) =>
           action &&
+          plan &&
           bulk.mutate(
-            { ids: [...selection.selected], action, note },
+            {
+              ids: plan.ids,
+              action,
+              note,
+              ...(plan.confirmCriticalIds.length > 0 && { confirm_critical_ids: plan.confirmCriticalIds }),
+            },
             {
               onSuccess: (result) => {
                 const verb = action === 'resolve' ? 'resolved' : 'acknowledged';

@@ -14,6 +14,7 @@ import { AlertFilters } from './components/alert-filters';
 import { AlertWorkflowBulkBar, AlertWorkflowCheckbox, useAlertSelection } from './alert-workflow-bulk';
 import { AlertWorkflowChart } from './alert-workflow-chart';
 import { AlertWorkflowSoundToggle } from './alert-workflow-sound';
+import { InformationalToastsToggle } from './alert-toast-setting';
 
 /** The filters in the URL; a value that is not one the server takes is ignored rather than sent. */
 export function filtersFromParams(params: URLSearchParams): Filters {
@@ -79,6 +80,7 @@ export function AlertsPage() {
         <div className="flex flex-wrap items-center gap-3">
           {alerts.data && <AlertCounts page={alerts.data} />}
           <AlertWorkflowSoundToggle />
+          <InformationalToastsToggle />
         </div>
       }
     >
@@ -92,7 +94,7 @@ export function AlertsPage() {
           <EmptyState>No alerts.</EmptyState>
         ) : (
           <>
-            <AlertWorkflowBulkBar selection={selection} pageIds={rows.map((row) => row.alert.id)} />
+            <AlertWorkflowBulkBar selection={selection} page={rows.map((row) => row.alert)} />
             {morePinned > 0 && (
               <p className="text-sm font-medium text-red-800">
                 {morePinned} more open Critical alerts:{' '}

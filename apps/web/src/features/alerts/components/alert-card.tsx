@@ -82,7 +82,7 @@ export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinne
           {alert.note && <p className="whitespace-pre-line">Note: {alert.note}</p>}
         </div>
       )}
-      <AlertWorkflowActions alertId={alert.id} status={alert.status} />
+      <AlertWorkflowActions alertId={alert.id} level={alert.alert_type} status={alert.status} />
     </article>
   );
 }

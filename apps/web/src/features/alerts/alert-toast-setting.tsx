@@ -1,0 +1,19 @@
+// The switch for Informational toasts, on the alerts screen beside the Critical sound (issue 20, decision 040).
+import { useInformationalToastsSetting } from '../../lib/informational-toasts';
+
+export function InformationalToastsToggle() {
+  const [on, set] = useInformationalToastsSetting();
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      <input
+        type="checkbox"
+        role="switch"
+        aria-checked={on}
+        checked={on}
+        onChange={(event) => set(event.target.checked)}
+        className="h-4 w-4"
+      />
+      Show Informational alerts as toasts
+    </label>
+  );
+}
