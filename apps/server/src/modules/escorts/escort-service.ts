@@ -77,10 +77,12 @@ async function getEscort(db: DbOrTx, id: number): Promise<Escort> {
  */
 export async function createEscort(db: DbOrTx, who: AuditActor, input: EscortInput): Promise<Escort> {
   return db.transaction(async (tx) => {
-    const [prisoner] = await tx.select({ id: prisoners.prisonerId }).from(prisoners).where(eq(prisoners.prisonerId, input.prisoner_id)).for('update');
+    const [prisoner] = await tx.select({ id: prisoners.prisonerId, archivedAt: prisoners.archivedAt }).from(prisoners).where(eq(prisoners.prisonerId, input.prisoner_id)).for('update');
     if (!prisoner) throw badRequest(`prisoner_id: prisoner ${input.prisoner_id} does not exist`);
-    const [member] = await tx.select({ id: staff.staffId }).from(staff).where(eq(staff.staffId, input.staff_id));
+    if (prisoner.archivedAt) throw badRequest(`prisoner_id: prisoner ${input.prisoner_id} is archived`);
+    const [member] = await tx.select({ id: staff.staffId, archivedAt: staff.archivedAt }).from(staff).where(eq(staff.staffId, input.staff_id));
     if (!member) throw badRequest(`staff_id: staff member ${input.staff_id} does not exist`);
+    if (member.archivedAt) throw badRequest(`staff_id: staff member ${input.staff_id} is retired`);
     const now = new Date();
     const [existing] = await tx
       .select({ id: escorts.id })
