@@ -156,11 +156,11 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { wore, escortsEnded } = await archivePrisoner(app.db, auditActor(request), request.params.id);
       changed();
-      app.realtime.toBrowsers().emit('dataChanged', 'escorts');
       // Unassigned: the engine forgets his geofence states, like any device given to another wearer (nobody).
       await trackedDeviceChanged(wore, { reassigned: true });
       await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
       if (escortsEnded > 0) {
+        app.realtime.toBrowsers().emit('dataChanged', 'escorts');
         await app.reloadEscorts().catch((error: unknown) => app.log.error({ err: error }, 'escorts not reloaded'));
       }
       return { message: PRISONER_DELETED_MESSAGE };
