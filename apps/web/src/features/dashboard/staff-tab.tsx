@@ -294,6 +294,14 @@ export function StaffTab({ role }: { role: StaffRole }) {
         open={deleting !== null}
         title="Confirm Delete"
         message="Are you sure you want to delete this staff member?"
+        subject={
+          deleting && (
+            <span className="text-sm font-normal text-slate-700">
+              {deleting.first_name} {deleting.last_name} (badge {deleting.badge_number}). A member with escort history
+              is retired, not erased: their escorts keep their name.
+            </span>
+          )
+        }
         confirmLabel="Confirm"
         busy={deleteBusy}
         error={deleteError}
