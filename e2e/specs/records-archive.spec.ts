@@ -1,0 +1,57 @@
+// Nothing leaves custody records (decision 042): the spec's Delete keeps its question, names what the prisoner still
+// has, removes him from the list, and an administrator finds him in Archived records and restores him.
+import { expect, test, unique } from '../fixtures';
+import { seedPrisoner, seedTrackedPrisoner } from './records-helpers';
+
+test('Delete asks the spec question, names what he still has, archives him; an administrator restores him', async ({
+  adminPage: page,
+  api,
+}) => {
+  const lastName = unique('Archived');
+  const prisoner = await seedTrackedPrisoner(api, { first_name: 'Orrin', last_name: lastName });
+  const partner = await seedPrisoner(api, { first_name: 'Partner', last_name: unique('Kept'), status: 'Incarcerated' });
+  const pair = await api.post('/api/v1/keep-apart', {
+    data: { prisoner_a: prisoner.prisoner_id, prisoner_b: partner.prisoner_id, reason: 'Threat', scope: 'cell' },
+  });
+  expect(pair.status(), await pair.text()).toBe(200);
+
+  await page.goto('/dashboard');
+  await page.getByPlaceholder('Search prisoner').fill(lastName);
+  const row = page.getByRole('row').filter({ hasText: lastName });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: /^Actions for prisoner/ }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete prisoner' });
+  await expect(confirm).toContainText('Are you sure you want to delete this prisoner?');
+  const holdings = confirm.getByTestId('prisoner-holdings');
+  await expect(holdings).toContainText('Status: Incarcerated');
+  await expect(holdings).toContainText(`Tracker: ${prisoner.deviceId}`);
+  await expect(holdings).toContainText('Open alerts: none');
+  await expect(holdings).toContainText('Keep-apart pairs: 1');
+  await expect(holdings).toContainText('Active escorts: none');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Prisoner deleted successfully.')).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  // His details still open, saying who archived him and when.
+  await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);
+  await expect(page.getByRole('status', { name: 'Archived record' })).toContainText(/Archived on .+ by /);
+  await expect(page.getByRole('heading', { name: `Orrin ${lastName}` })).toBeVisible();
+
+  // An administrator finds him among the archived records and restores him.
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Archived records' }).click();
+  await page.getByPlaceholder('Search prisoner').fill(lastName);
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: /^Actions for prisoner/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
+  await page.getByRole('menuitem', { name: 'Restore' }).click();
+  await expect(page.getByText(`Orrin ${lastName} (ID ${prisoner.prisoner_id}) restored.`)).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await page.getByRole('button', { name: 'Archived records' }).click();
+  await expect(row).toHaveCount(1);
+
+  await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);
+  await expect(page.getByRole('heading', { name: `Orrin ${lastName}` })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Archived record' })).toHaveCount(0);
+});
