@@ -1,7 +1,7 @@
 // Nothing leaves custody records (decision 042): the spec's Delete keeps its question, names what the prisoner still
 // has, removes him from the list, and an administrator finds him in Archived records and restores him.
 import { expect, test, unique } from '../fixtures';
-import { seedPrisoner, seedTrackedPrisoner } from './records-helpers';
+import { seedPrisoner, seedStaff, seedTrackedPrisoner } from './records-helpers';
 
 test('Delete asks the spec question, names what he still has, archives him; an administrator restores him', async ({
   adminPage: page,
@@ -54,4 +54,51 @@ test('Delete asks the spec question, names what he still has, archives him; an a
   await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);
   await expect(page.getByRole('heading', { name: `Orrin ${lastName}` })).toBeVisible();
   await expect(page.getByRole('status', { name: 'Archived record' })).toHaveCount(0);
+});
+
+test('an officer with escort history is retired by Delete, listed under Retired and restored', async ({
+  adminPage: page,
+  api,
+}) => {
+  const officer = await seedStaff(api, 'Police', { last_name: unique('Retiring') });
+  const device = await api.post('/api/v1/devices', { data: { name: unique('Tag '), staff_id: officer.staff_id } });
+  expect(device.status(), await device.text()).toBeLessThan(300);
+  const prisoner = await seedPrisoner(api, {
+    first_name: 'Escorted',
+    last_name: unique('Once'),
+    status: 'Incarcerated',
+  });
+  const created = await api.post('/api/v1/escorts', {
+    data: { prisoner_id: prisoner.prisoner_id, staff_id: officer.staff_id },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const { escort } = (await created.json()) as { escort: { id: number } };
+  expect((await api.post(`/api/v1/escorts/${escort.id}/end`)).status()).toBe(200);
+
+  await page.goto('/dashboard');
+  await page.getByRole('tab', { name: /Police/ }).click();
+  await page.getByPlaceholder('Search police officer').fill(officer.last_name);
+  const row = page.getByRole('row').filter({ hasText: officer.last_name });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: /^Actions for/ }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm Delete' });
+  await expect(confirm).toContainText('Are you sure you want to delete this staff member?');
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toHaveCount(0);
+
+  // The escort still names its officer.
+  const escorts = await api.get(`/api/v1/escorts?prisoner_id=${prisoner.prisoner_id}`);
+  expect(((await escorts.json()) as { data: { staff: { staff_id: number } }[] }).data[0]?.staff.staff_id).toBe(
+    officer.staff_id,
+  );
+
+  await page.getByRole('button', { name: 'Retired' }).click();
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: /^Actions for/ }).click();
+  await page.getByRole('menuitem', { name: 'Restore' }).click();
+  await expect(row).toHaveCount(0);
+  await page.getByRole('button', { name: 'Retired' }).click();
+  await expect(row).toHaveCount(1);
 });

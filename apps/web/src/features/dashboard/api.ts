@@ -67,3 +67,4 @@ export function usePrisonerHoldings(id: number | null) {
 export const createStaff = (input: StaffInput) => api.post<StaffMember>('/staff/add', input);
 export const updateStaff = (id: number, input: StaffInput) => api.put<StaffMember>(`/staff/update/${id}`, input);
 export const deleteStaff = (id: number) => api.delete<unknown>(`/staff/delete/${id}`);
+export const restoreStaff = (id: number) => api.post<StaffMember>(`/staff/restore/${id}`);

@@ -34,8 +34,8 @@ export function ArchivedBanner({ prisoner }: { prisoner: Prisoner }) {
     >
       <p className="flex-1">
         <strong>Archived on {formatAlertDateTime(prisoner.archived_at)}</strong>
-        {prisoner.archived_by ? ` by ${prisoner.archived_by}` : ''}. This record is out of every list; its track,
-        alerts and pairs are kept. Restore it to change it.
+        {prisoner.archived_by ? ` by ${prisoner.archived_by}` : ''}. This record is out of every list; its track, alerts
+        and pairs are kept. Restore it to change it.
       </p>
       <Button onClick={() => void restore()} busy={busy}>
         Restore
