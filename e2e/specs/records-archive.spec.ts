@@ -1,6 +1,7 @@
 // Nothing leaves custody records (decision 042): the spec's Delete keeps its question, names what the prisoner still
 // has, removes him from the list, and an administrator finds him in Archived records and restores him.
 import { expect, test, unique } from '../fixtures';
+import { expectNoViolations } from './axe';
 import { seedPrisoner, seedStaff, seedTrackedPrisoner } from './records-helpers';
 
 test('Delete asks the spec question, names what he still has, archives him; an administrator restores him', async ({
@@ -29,6 +30,7 @@ test('Delete asks the spec question, names what he still has, archives him; an a
   await expect(holdings).toContainText('Open alerts: none');
   await expect(holdings).toContainText('Keep-apart pairs: 1');
   await expect(holdings).toContainText('Active escorts: none');
+  await expectNoViolations(page, 'delete confirmation with what he still has');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('Prisoner deleted successfully.')).toBeVisible();
   await expect(row).toHaveCount(0);
@@ -37,6 +39,7 @@ test('Delete asks the spec question, names what he still has, archives him; an a
   await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);
   await expect(page.getByRole('status', { name: 'Archived record' })).toContainText(/Archived on .+ by /);
   await expect(page.getByRole('heading', { name: `Orrin ${lastName}` })).toBeVisible();
+  await expectNoViolations(page, 'archived prisoner details');
 
   // An administrator finds him among the archived records and restores him.
   await page.goto('/dashboard');
