@@ -41,6 +41,14 @@ test('Delete asks the spec question, names what he still has, archives him; an a
   await expect(page.getByRole('heading', { name: `Orrin ${lastName}` })).toBeVisible();
   await expectNoViolations(page, 'archived prisoner details');
 
+  // An investigation still finds him on the history screen, among the archived records.
+  await page.goto('/location-history');
+  await page.getByRole('searchbox', { name: 'Prisoner' }).fill(lastName);
+  const found = page.getByRole('list', { name: 'Prisoners' }).getByRole('button', { name: new RegExp(lastName) });
+  await expect(found).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Archived records' }).check();
+  await expect(found).toHaveCount(1);
+
   // An administrator finds him among the archived records and restores him.
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Archived records' }).click();
