@@ -209,8 +209,8 @@ test('edit a prisoner in the full dialog and inline, then delete it with confirm
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete prisoner' });
   await expect(confirm).toContainText('Are you sure you want to delete this prisoner?');
-  // The dialog names the prisoner it would delete (issue 11, item 8).
-  await expect(confirm.getByTestId('confirm-subject')).toHaveText(`Bramwell ${lastName} (ID ${seeded.prisoner_id})`);
+  // The dialog names the prisoner it would delete (issue 11, item 8) and what he still has (decision 042).
+  await expect(confirm.getByTestId('confirm-subject')).toContainText(`Bramwell ${lastName} (ID ${seeded.prisoner_id})`);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: /^Actions for prisoner/ }).click();
@@ -219,6 +219,7 @@ test('edit a prisoner in the full dialog and inline, then delete it with confirm
   await expect(page.getByText('Prisoner deleted successfully.')).toBeVisible();
   await expect(row).toHaveCount(0);
 
+  // Archived, not erased (decision 042): the details still open, saying so.
   await page.goto(`/prisoner-details/${seeded.prisoner_id}`);
-  await expect(page.getByText(/^Error: /)).toContainText('not found');
+  await expect(page.getByRole('status', { name: 'Archived record' })).toContainText('Archived on');
 });

@@ -24,3 +24,4 @@ export * from './overview';
 export * from './cell-rules';
 export * from './keep-apart';
 export * from './escort';
+export * from './custody-archive';

@@ -5,6 +5,7 @@ import { pageQuery } from './api';
 import { isCountryName } from './countries';
 import { REQUIRED, birthDate, boundedText, idText, isoDate, nameText, pastDate } from './text';
 import { overrideReason } from './cell-rules';
+import { archivedFilter } from './custody-archive';
 
 const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
 
@@ -25,6 +26,9 @@ export const prisoner = z.object({
   medical_history: z.string().nullable(),
   tracking_device_id: z.string().nullable(),
   tracking_device_name: z.string().nullable(),
+  /** Set when the record was deleted through the spec's Delete, which archives (decision 042); null otherwise. */
+  archived_at: z.string().nullable(),
+  archived_by: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -88,6 +92,8 @@ export const prisonerListQuery = pageQuery.extend({
   first_name: boundedText(100).optional(),
   last_name: boundedText(100).optional(),
   status: z.enum(PRISONER_STATUSES).optional(),
+  /** `true`: only the archived records (the administrator's "Archived" filter); otherwise only the others. */
+  archived: archivedFilter,
 });
 export type PrisonerListQuery = z.infer<typeof prisonerListQuery>;
 

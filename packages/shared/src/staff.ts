@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEPARTMENTS, STAFF_ROLES } from './constants';
 import { pageQuery } from './api';
 import { boundedText, nameText } from './text';
+import { archivedFilter } from './custody-archive';
 
 export const staffMember = z.object({
   staff_id: z.number().int(),
@@ -13,6 +14,9 @@ export const staffMember = z.object({
   rank: z.string().nullable(),
   department: z.string().nullable(),
   contact_info: z.string().nullable(),
+  /** Set when the member was retired (deleted with history, decision 042); null otherwise. */
+  archived_at: z.string().nullable(),
+  archived_by: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -36,6 +40,8 @@ export const staffListQuery = pageQuery.extend({
   rank: boundedText(100).optional(),
   department: z.enum(DEPARTMENTS).optional(),
   badgeNumber: z.string().trim().regex(/^\d{0,12}$/, 'badgeNumber must be at most 12 digits').optional(),
+  /** `true`: only the retired members; otherwise only the others. */
+  archived: archivedFilter,
 });
 export type StaffListQuery = z.infer<typeof staffListQuery>;
 

@@ -150,6 +150,9 @@ export const prisoners = pgTable(
     trackingDeviceId: text('tracking_device_id')
       .unique()
       .references(() => devices.id, { onDelete: 'set null', onUpdate: 'cascade' }),
+    /** The spec's Delete archives (decision 042): out of every list and count, record and history kept, restorable. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    archivedBy: text('archived_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -167,7 +170,9 @@ export const prisoners = pgTable(
     // so counting them is an index-only scan that skips the released and transferred history.
     index('prisoners_assigned_cell_idx')
       .on(t.cellId, t.trackingDeviceId)
-      .where(sql`${t.status} in ('On Trial', 'Incarcerated') and ${t.cellId} is not null`),
+      .where(sql`${t.status} in ('On Trial', 'Incarcerated') and ${t.cellId} is not null and ${t.archivedAt} is null`),
+    // The administrator's "Archived" list (decision 042), most recently archived first.
+    index('prisoners_archived_idx').on(t.archivedAt.desc(), t.prisonerId.desc()).where(sql`${t.archivedAt} is not null`),
   ],
 );
 
@@ -186,6 +191,9 @@ export const staff = pgTable(
     trackingDeviceId: text('tracking_device_id')
       .unique()
       .references(() => devices.id, { onDelete: 'set null', onUpdate: 'cascade' }),
+    /** Retired (decision 042): a member with history is archived, not deleted, so their escorts keep their officer. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    archivedBy: text('archived_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -275,7 +283,8 @@ export const alerts = pgTable(
     date: date('date').notNull(),
     timestamp: timestamp('timestamp', { withTimezone: true }).notNull(),
     deviceId: text('device_id'),
-    prisonerId: integer('prisoner_id').references(() => prisoners.prisonerId, { onDelete: 'set null' }),
+    // Restrict, not set null: an alert keeps its prisoner (decision 042; prisoners are archived, never deleted).
+    prisonerId: integer('prisoner_id').references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
     geofenceId: text('geofence_id'),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     status: text('status').notNull().default('New'),
@@ -340,10 +349,10 @@ export const keepApartPairs = pgTable(
     id: serial('id').primaryKey(),
     prisonerA: integer('prisoner_a')
       .notNull()
-      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
     prisonerB: integer('prisoner_b')
       .notNull()
-      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
     reason: text('reason').notNull(),
     scope: text('scope').notNull(),
     comment: text('comment'),
@@ -375,10 +384,11 @@ export const escorts = pgTable(
     id: serial('id').primaryKey(),
     prisonerId: integer('prisoner_id')
       .notNull()
-      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
+    // Restrict: a staff member with escorts is retired, never deleted with their history (decision 042).
     staffId: integer('staff_id')
       .notNull()
-      .references(() => staff.staffId, { onDelete: 'cascade' }),
+      .references(() => staff.staffId, { onDelete: 'restrict' }),
     maxDistanceM: integer('max_distance_m').notNull().default(50),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     until: timestamp('until', { withTimezone: true }),

@@ -149,6 +149,9 @@ export async function findAlertRecord(db: DbOrTx, id: number): Promise<AlertReco
   return toAlertRecord(row);
 }
 
+/** The live map shows no archived prisoner (decision 042); his alerts stay in the alert lists until closed. */
+const notArchived = sql`not exists (select 1 from ${prisoners} archived where archived.prisoner_id = ${alerts.prisonerId} and archived.archived_at is not null)`;
+
 /**
  * Prisoners whose geofence violation is still going on (its alert has not ended) and has not been resolved by an
  * operator: the live map marks them. Read from every open alert, not from a page of the newest ones.
@@ -163,6 +166,7 @@ export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
         isNull(alerts.endedAt),
         isNotNull(alerts.prisonerId),
         ne(alerts.status, 'Resolved'),
+        notArchived,
       ),
     );
   return rows.map((row) => row.prisonerId!).sort((a, b) => a - b);
@@ -185,7 +189,7 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
              order by ${rank}, timestamp desc, id desc
            ) filter (where status = 'New'))[1:${sql.raw(String(LIVE_MAP_ALERTS_LISTED))}]), '[]'::json) as open
     from alerts
-    where prisoner_id is not null
+    where prisoner_id is not null and ${notArchived}
       and (status = 'New' or (kind = 'geofence' and ended_at is null and status <> 'Resolved'))
     group by prisoner_id
     order by prisoner_id

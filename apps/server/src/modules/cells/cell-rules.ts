@@ -189,7 +189,8 @@ export async function checkCells(db: DbOrTx, query: CellCheckQuery): Promise<Cel
         'last_name', o.last_name, 'gender', o.gender, 'scope', pa.scope) order by o.prisoner_id)
         filter (where o.prisoner_id is not null), '[]'::json) as occupants
     from cells c
-    left join prisoners o on o.cell_id = c.cell_id and o.status in (${statuses}) and o.prisoner_id <> ${id ?? -1}::int
+    left join prisoners o on o.cell_id = c.cell_id and o.status in (${statuses}) and o.archived_at is null
+      and o.prisoner_id <> ${id ?? -1}::int
     left join partners pa on pa.pid = o.prisoner_id
     group by c.cell_id, c.block, c.capacity
     order by c.block, c.cell_id`)) as unknown as { rows: CheckRow[] };

@@ -10,7 +10,7 @@ import { countOccupants, lockCell, occupyingStatuses, prisonerOccupies } from '.
 
 // A correlated count, so a query for one block or one cell reads only its prisoners (prisoners_cell_idx).
 // Written with explicit qualifiers: drizzle leaves column names unqualified inside a select list.
-const currentOccupants = sql<number>`(select count(*)::int from ${prisoners} as occupant where occupant.cell_id = "cells"."cell_id" and occupant.status in (${sql.join(
+const currentOccupants = sql<number>`(select count(*)::int from ${prisoners} as occupant where occupant.cell_id = "cells"."cell_id" and occupant.archived_at is null and occupant.status in (${sql.join(
   occupyingStatuses.map((s) => sql`${s}`),
   sql`, `,
 )}))`;

@@ -6,7 +6,7 @@ import { DEFAULT_DEVICE_NAME, type Device, type DeviceCreated, type DeviceInput 
 import type { DbOrTx, Tx } from '../../db/client';
 import { devices, geofenceStates, prisoners, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { conflict, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { hashSecret } from '../../tracking/device-registry';
 
 /** 32 random bytes, URL-safe: typed into a phone app or a gateway's configuration once. */
@@ -86,19 +86,21 @@ async function assignInTx(tx: Tx, deviceId: string, wearer: Wearer): Promise<str
   let displaced: string | null = null;
   if (wearer && 'prisonerId' in wearer) {
     const [prisoner] = await tx
-      .select({ id: prisoners.prisonerId, deviceId: prisoners.trackingDeviceId })
+      .select({ id: prisoners.prisonerId, deviceId: prisoners.trackingDeviceId, archivedAt: prisoners.archivedAt })
       .from(prisoners)
       .where(eq(prisoners.prisonerId, wearer.prisonerId))
       .for('update');
     if (!prisoner) throw notFound(`prisoner_id: prisoner ${wearer.prisonerId} not found`);
+    if (prisoner.archivedAt) throw badRequest(`prisoner_id: prisoner ${wearer.prisonerId} is archived`);
     if (prisoner.deviceId && prisoner.deviceId !== deviceId) displaced = prisoner.deviceId;
   } else if (wearer) {
     const [member] = await tx
-      .select({ id: staff.staffId, deviceId: staff.trackingDeviceId })
+      .select({ id: staff.staffId, deviceId: staff.trackingDeviceId, archivedAt: staff.archivedAt })
       .from(staff)
       .where(eq(staff.staffId, wearer.staffId))
       .for('update');
     if (!member) throw notFound(`staff_id: staff member ${wearer.staffId} not found`);
+    if (member.archivedAt) throw badRequest(`staff_id: staff member ${wearer.staffId} is retired`);
     if (member.deviceId && member.deviceId !== deviceId) displaced = member.deviceId;
   }
   await tx.update(prisoners).set({ trackingDeviceId: null, updatedAt: new Date() }).where(eq(prisoners.trackingDeviceId, deviceId));

@@ -84,15 +84,20 @@ async function getEscort(db: DbOrTx, id: number): Promise<EscortRecord> {
 export async function createEscort(db: DbOrTx, who: AuditActor, input: EscortInput): Promise<EscortRecord> {
   return db.transaction(async (tx) => {
     const [prisoner] = await tx
-      .select({ id: prisoners.prisonerId, status: prisoners.status })
+      .select({ id: prisoners.prisonerId, status: prisoners.status, archivedAt: prisoners.archivedAt })
       .from(prisoners)
       .where(eq(prisoners.prisonerId, input.prisoner_id))
       .for('update');
     if (!prisoner) throw badRequest(`prisoner_id: prisoner ${input.prisoner_id} does not exist`);
+    if (prisoner.archivedAt) throw badRequest(`prisoner_id: prisoner ${input.prisoner_id} is archived`);
     if (!(OCCUPYING_STATUSES as readonly (string | null)[]).includes(prisoner.status))
       throw badRequest(`prisoner_id: prisoner ${input.prisoner_id} is ${prisoner.status ?? 'without a status'}; only a prisoner in custody (${OCCUPYING_STATUSES.join(' or ')}) can be escorted`);
-    const [member] = await tx.select({ id: staff.staffId, trackerId: staff.trackingDeviceId }).from(staff).where(eq(staff.staffId, input.staff_id));
+    const [member] = await tx
+      .select({ id: staff.staffId, trackerId: staff.trackingDeviceId, archivedAt: staff.archivedAt })
+      .from(staff)
+      .where(eq(staff.staffId, input.staff_id));
     if (!member) throw badRequest(`staff_id: staff member ${input.staff_id} does not exist`);
+    if (member.archivedAt) throw badRequest(`staff_id: staff member ${input.staff_id} is retired`);
     if (!member.trackerId && !input.unmonitored)
       throw badRequest(
         `staff_id: staff member ${input.staff_id} wears no tracker, so the escort could not be watched; assign them a tracker, or record it as unmonitored (it then exempts the prisoner from nothing)`,

@@ -61,7 +61,8 @@ export async function listPairs(db: DbOrTx, query: KeepApartQuery): Promise<Keep
   return selectPairs(
     db,
     and(
-      query.prisoner_id === undefined ? undefined : involves(query.prisoner_id),
+      // One prisoner's pairs (his details, archived or not) or the list of all, which leaves archived records out.
+      query.prisoner_id === undefined ? and(isNull(a.archivedAt), isNull(b.archivedAt)) : involves(query.prisoner_id),
       query.active === 'true' ? isNull(keepApartPairs.endedAt) : undefined,
       query.active === 'false' ? sql`${keepApartPairs.endedAt} is not null` : undefined,
     ),
@@ -85,11 +86,13 @@ export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartIn
   try {
     return await db.transaction(async (tx) => {
       const found = await tx
-        .select({ id: prisoners.prisonerId })
+        .select({ id: prisoners.prisonerId, archivedAt: prisoners.archivedAt })
         .from(prisoners)
         .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)));
       for (const field of ['prisoner_a', 'prisoner_b'] as const) {
-        if (!found.some((p) => p.id === input[field])) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
+        const prisoner = found.find((p) => p.id === input[field]);
+        if (!prisoner) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
+        if (prisoner.archivedAt) throw badRequest(`${field}: prisoner ${input[field]} is archived`);
       }
       const [existing] = await tx
         .select({ id: keepApartPairs.id })

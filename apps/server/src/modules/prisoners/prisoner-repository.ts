@@ -1,5 +1,5 @@
 // Reading prisoners as the API shows them: joined with their cell's block and their tracking device's name.
-import { and, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Prisoner, PrisonerListQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, devices, prisoners, prisonerSearchText } from '../../db/schema';
@@ -29,20 +29,32 @@ const prisonerColumns = {
   tracking_device_name: sql<
     string | null
   >`(select d.name from ${devices} d where d.id = ${prisoners}.tracking_device_id)`,
+  archived_at: prisoners.archivedAt,
+  archived_by: prisoners.archivedBy,
   created_at: prisoners.createdAt,
   updated_at: prisoners.updatedAt,
 };
 
-type PrisonerRow = Omit<Prisoner, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+type PrisonerRow = Omit<Prisoner, 'archived_at' | 'created_at' | 'updated_at'> & {
+  archived_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
 
 function toPrisoner(row: PrisonerRow): Prisoner {
-  return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return {
+    ...row,
+    archived_at: row.archived_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 function selectPrisoners(db: DbOrTx) {
   return db.select(prisonerColumns).from(prisoners);
 }
 
+/** One prisoner by id, archived or not: details and history still find an archived prisoner (decision 042). */
 export async function findPrisoner(db: DbOrTx, prisonerId: number): Promise<Prisoner | null> {
   const [row] = await selectPrisoners(db).where(eq(prisoners.prisonerId, prisonerId));
   return row ? toPrisoner(row) : null;
@@ -62,6 +74,8 @@ interface ListShape {
   firstName: boolean;
   lastName: boolean;
   status: boolean;
+  /** The archived records instead of the others (decision 042). */
+  archived: boolean;
 }
 
 /** A search text that could be a prisoner's id (a serial, so at most 9 digits). */
@@ -74,6 +88,7 @@ function shapeOf(query: PrisonerListQuery): ListShape {
     firstName: Boolean(query.first_name),
     lastName: Boolean(query.last_name),
     status: Boolean(query.status),
+    archived: query.archived === 'true',
   };
 }
 
@@ -95,7 +110,7 @@ function filterValues(query: PrisonerListQuery) {
 }
 
 function listConditions(shape: ListShape): SQL | undefined {
-  const conditions: SQL[] = [];
+  const conditions: SQL[] = [shape.archived ? isNotNull(prisoners.archivedAt) : isNull(prisoners.archivedAt)];
   if (shape.q) {
     // Name, full name, nationality or cell contain the text (one trigram-indexed text), or it is the prisoner's id.
     const matches = sql`${prisonerSearchText(prisoners)} like ${sql.placeholder('q')}`;
@@ -104,7 +119,7 @@ function listConditions(shape: ListShape): SQL | undefined {
   if (shape.firstName) conditions.push(startsWith(prisoners.firstName, sql.placeholder('firstName')));
   if (shape.lastName) conditions.push(startsWith(prisoners.lastName, sql.placeholder('lastName')));
   if (shape.status) conditions.push(eq(prisoners.status, sql.placeholder('status')));
-  return conditions.length ? and(...conditions) : undefined;
+  return and(...conditions);
 }
 
 const newestFirst = [desc(prisoners.createdAt), desc(prisoners.prisonerId)];
@@ -203,7 +218,8 @@ export async function listPrisoners(db: DbOrTx, query: PrisonerListQuery) {
   const shape = shapeOf(query);
   const statements = listStatements(db, shape, query.limit);
   const values = filterValues(query);
-  const filterKey = JSON.stringify(values);
+  // The shape too: the archived list binds the same values as the active one.
+  const filterKey = `${shapeKey(shape)}|${JSON.stringify(values)}`;
 
   const readPage = async () => {
     let anchor: Anchor | undefined = TOP;

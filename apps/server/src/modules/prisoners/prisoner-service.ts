@@ -1,14 +1,15 @@
-// Prisoner records: create, update (full or one field), delete, and moves between cells.
+// Prisoner records: create, update (full or one field), archive (the spec's Delete) and restore, and moves between cells.
 // Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7) and is
 // checked against the cell rules there (decision 031: sex, status, keep-apart; any but capacity may be overridden).
-import { eq } from 'drizzle-orm';
-import type { Prisoner, PrisonerCreateInput, PrisonerInput, PrisonerListQuery } from '@prison/shared';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Prisoner, PrisonerCreateInput, PrisonerHoldings, PrisonerInput, PrisonerListQuery } from '@prison/shared';
 import { todayUtc, totalPages } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
-import { prisoners } from '../../db/schema';
+import { alerts, escorts, geofenceStates, keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { badRequest, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { auditOverride, checkPlacement } from '../cells/cell-rules';
+import { endEscort } from '../escorts/escort-service';
 import { findPrisoner, listPrisoners, prisonersChanged } from './prisoner-repository';
 
 export const PRISONER_DELETED_MESSAGE = 'Prisoner deleted successfully.';
@@ -108,6 +109,7 @@ export async function updatePrisoner(
     // Locked so two edits of one prisoner cannot both pass the checks on a stale record.
     const [current] = await tx.select().from(prisoners).where(eq(prisoners.prisonerId, prisonerId)).for('update');
     if (!current) throw notFound(`Prisoner ${prisonerId} not found`);
+    if (current.archivedAt) throw archivedConflict(prisonerId);
     const before = (await findPrisoner(tx, prisonerId))!;
     const next = { ...current, ...columns };
     checkDates(next);
@@ -134,11 +136,99 @@ export async function assignPrisonerToCell(
   return updatePrisoner(db, who, prisonerId, { cell_id: cellId, override_reason: overrideReason }, 'assign_cell');
 }
 
-export async function deletePrisoner(db: DbOrTx, who: AuditActor, prisonerId: number): Promise<void> {
-  await inPrisonerWrite(db, async (tx) => {
-    const before = await findPrisoner(tx, prisonerId);
-    if (!before) throw notFound(`Prisoner ${prisonerId} not found`);
-    await tx.delete(prisoners).where(eq(prisoners.prisonerId, prisonerId));
-    await recordAudit(tx, who, { action: 'delete', entity: 'prisoner', entityId: prisonerId, before });
+const archivedConflict = (prisonerId: number) =>
+  conflict(`Prisoner ${prisonerId} is archived: restore the record before changing it`);
+
+/** Locks a prisoner's row for a write; 404 when there is none. */
+async function lockPrisoner(tx: Tx, prisonerId: number) {
+  const [row] = await tx.select().from(prisoners).where(eq(prisoners.prisonerId, prisonerId)).for('update');
+  if (!row) throw notFound(`Prisoner ${prisonerId} not found`);
+  return row;
+}
+
+/**
+ * The spec's Delete (decision 042): the record leaves every list and count but is kept with its track, pairs, alerts
+ * and audit. His tracker is unassigned (free for someone else; his fixes stay filed under him), his escorts end,
+ * his open alerts stay open for the control room. Answers the device he wore and whether escorts ended, so the route
+ * can tell the live services.
+ */
+export async function archivePrisoner(
+  db: DbOrTx,
+  who: AuditActor,
+  prisonerId: number,
+): Promise<{ wore: string | null; escortsEnded: number }> {
+  return inPrisonerWrite(db, async (tx) => {
+    const current = await lockPrisoner(tx, prisonerId);
+    if (current.archivedAt) throw conflict(`Prisoner ${prisonerId} is already archived`);
+    const before = (await findPrisoner(tx, prisonerId))!;
+    const open = await tx
+      .select({ id: escorts.id })
+      .from(escorts)
+      .where(and(eq(escorts.prisonerId, prisonerId), isNull(escorts.endedAt)));
+    for (const escort of open) await endEscort(tx, who, escort.id);
+    const wore = current.trackingDeviceId;
+    await tx
+      .update(prisoners)
+      .set({ archivedAt: new Date(), archivedBy: who.actor, trackingDeviceId: null, updatedAt: new Date() })
+      .where(eq(prisoners.prisonerId, prisonerId));
+    // Like any unassignment: the device's geofence states belonged to him, its next wearer starts clean.
+    if (wore) await tx.delete(geofenceStates).where(eq(geofenceStates.deviceId, wore));
+    const after = (await findPrisoner(tx, prisonerId))!;
+    await recordAudit(tx, who, { action: 'archive', entity: 'prisoner', entityId: prisonerId, before, after });
+    return { wore, escortsEnded: open.length };
   });
+}
+
+/**
+ * Brings an archived prisoner back into the lists, as he was (his cell too, checked by the cell rules like any
+ * placement: a cell filled since answers 409). His tracker is not given back: it may be worn by someone else now.
+ */
+export async function restorePrisoner(db: DbOrTx, who: AuditActor, prisonerId: number): Promise<Prisoner> {
+  return inPrisonerWrite(db, async (tx) => {
+    const current = await lockPrisoner(tx, prisonerId);
+    if (!current.archivedAt) throw conflict(`Prisoner ${prisonerId} is not archived`);
+    const before = (await findPrisoner(tx, prisonerId))!;
+    await checkPlacement(tx, prisonerId, null, current, null);
+    await tx
+      .update(prisoners)
+      .set({ archivedAt: null, archivedBy: null, updatedAt: new Date() })
+      .where(eq(prisoners.prisonerId, prisonerId));
+    const after = (await findPrisoner(tx, prisonerId))!;
+    await recordAudit(tx, who, { action: 'restore', entity: 'prisoner', entityId: prisonerId, before, after });
+    return after;
+  });
+}
+
+/** What the Delete confirmation names: what the prisoner still has. */
+export async function prisonerHoldings(db: DbOrTx, prisonerId: number): Promise<PrisonerHoldings> {
+  const prisoner = await getPrisoner(db, prisonerId);
+  const [openAlerts, [pairs], [activeEscorts]] = await Promise.all([
+    db
+      .select({ level: alerts.alertType, n: sql<number>`count(*)::int` })
+      .from(alerts)
+      .where(and(eq(alerts.prisonerId, prisonerId), inArray(alerts.status, ['New', 'Acknowledged'])))
+      .groupBy(alerts.alertType),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(keepApartPairs)
+      .where(
+        and(
+          isNull(keepApartPairs.endedAt),
+          or(eq(keepApartPairs.prisonerA, prisonerId), eq(keepApartPairs.prisonerB, prisonerId)),
+        ),
+      ),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(escorts)
+      .where(and(eq(escorts.prisonerId, prisonerId), isNull(escorts.endedAt))),
+  ]);
+  const levelCount = (level: string) => openAlerts.find((row) => row.level === level)?.n ?? 0;
+  return {
+    prisoner_id: prisonerId,
+    status: prisoner.status,
+    tracking_device_id: prisoner.tracking_device_id,
+    open_alerts: { Critical: levelCount('Critical'), Warning: levelCount('Warning'), Informational: levelCount('Informational') },
+    keep_apart_pairs: pairs?.n ?? 0,
+    active_escorts: activeEscorts?.n ?? 0,
+  };
 }

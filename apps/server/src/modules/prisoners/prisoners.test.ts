@@ -72,6 +72,8 @@ describeEachEngine('prisoner records', (engine) => {
       '/prisoner/add',
       '/prisoner/update/{id}',
       '/prisoner/delete/{id}',
+      '/prisoner/restore/{id}',
+      '/prisoner/holdings/{id}',
     ]) {
       const operations = Object.values(doc.paths[`/api/v1${path}`] ?? {});
       expect(operations.length, path).toBeGreaterThan(0);
@@ -325,13 +327,14 @@ describeEachEngine('prisoner records', (engine) => {
     expect(await occupancy(cellId)).toBe(1);
   });
 
-  it('deletes a prisoner with the spec message, freeing the place', async () => {
+  it('deletes a prisoner from the lists with the spec message, freeing the place; the record is archived (decision 042)', async () => {
     const cellId = await newCell(1);
     const p = await newPrisoner({ cell_id: cellId });
     const res = await api('DELETE', `/prisoner/delete/${p.prisoner_id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Prisoner deleted successfully.' });
-    expect((await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`)).statusCode).toBe(404);
+    const archived = await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`);
+    expect(archived.json().data).toMatchObject({ prisoner_id: p.prisoner_id, archived_by: 'warden' });
     expect(await occupancy(cellId)).toBe(0);
   });
 

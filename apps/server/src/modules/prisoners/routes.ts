@@ -10,6 +10,7 @@ import {
   prisoner,
   prisonerCreateInput,
   prisonerEnvelope,
+  prisonerHoldings,
   prisonerInput,
   prisonerListQuery,
   prisonerListResponse,
@@ -17,13 +18,14 @@ import {
 import { auditActor } from '../../plugins/auth';
 import {
   PRISONER_DELETED_MESSAGE,
+  archivePrisoner,
   createPrisoner,
-  deletePrisoner,
   getPrisoner,
   listPrisonerPage,
+  prisonerHoldings as readPrisonerHoldings,
+  restorePrisoner,
   updatePrisoner,
 } from './prisoner-service';
-import { findPrisoner } from './prisoner-repository';
 
 const idParams = z.object({ id: intText() });
 
@@ -51,10 +53,10 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // The live map and alert messages show the wearer's name from the tracking registry: reload the device at once
   // rather than at the next periodic refresh. The write is committed, so a failed reload is logged, not reported.
-  const trackedDeviceChanged = async (deviceId: string | null | undefined) => {
+  const trackedDeviceChanged = async (deviceId: string | null | undefined, options: { reassigned?: boolean } = {}) => {
     if (!deviceId) return;
     try {
-      await app.tracking.deviceChanged(deviceId);
+      await app.tracking.deviceChanged(deviceId, options);
     } catch (error) {
       app.databaseHealth.failed(error, 'tracking device reload after a prisoner change');
     }
@@ -127,25 +129,60 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/prisoner/holdings/:id',
+    {
+      schema: {
+        tags: ['prisoners'],
+        summary: 'What a prisoner still has (status, tracker, open alerts, keep-apart pairs, active escorts): the Delete confirmation names it',
+        params: idParams,
+        response: { 200: prisonerHoldings, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => readPrisonerHoldings(app.db, request.params.id),
+  );
+
   app.delete(
     '/prisoner/delete/:id',
     {
       schema: {
         tags: ['prisoners'],
-        summary: 'Delete a prisoner (their place in the cell is freed)',
+        summary:
+          'Delete a prisoner from the lists: the record is archived with its track, pairs, alerts and audit (decision 042); his tracker is unassigned, his escorts end, his cell place is freed; restorable',
         params: idParams,
-        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
-      // The device the prisoner wore, read before the delete leaves it unassigned (foreign key: set null).
-      const wore = (await findPrisoner(app.db, request.params.id))?.tracking_device_id;
-      await deletePrisoner(app.db, auditActor(request), request.params.id);
+      const { wore, escortsEnded } = await archivePrisoner(app.db, auditActor(request), request.params.id);
       changed();
-      await trackedDeviceChanged(wore);
-      // Their keep-apart pairs went with them (on delete cascade): the live monitor drops them too.
+      // Unassigned: the engine forgets his geofence states, like any device given to another wearer (nobody).
+      await trackedDeviceChanged(wore, { reassigned: true });
       await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
+      if (escortsEnded > 0) {
+        app.realtime.toBrowsers().emit('dataChanged', 'escorts');
+        await app.reloadEscorts().catch((error: unknown) => app.log.error({ err: error }, 'escorts not reloaded'));
+      }
       return { message: PRISONER_DELETED_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/prisoner/restore/:id',
+    {
+      schema: {
+        tags: ['prisoners'],
+        summary:
+          'Restore an archived prisoner to the lists as he was (his cell is checked by the cell rules, 409 when it has no room); his tracker is not given back',
+        params: idParams,
+        response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
+      },
+    },
+    async (request) => {
+      const restored = await restorePrisoner(app.db, auditActor(request), request.params.id);
+      changed();
+      await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
+      return restored;
     },
   );
 };

@@ -19,6 +19,7 @@ import {
   deleteStaffMember,
   getStaffMember,
   listStaffPage,
+  restoreStaffMember,
   updateStaffMember,
 } from './staff-service';
 
@@ -104,15 +105,39 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['staff'],
-        summary: 'Delete a staff member',
+        summary:
+          'Delete a staff member: one with history (escorts, a tracker with fixes) is retired instead, their escorts kept (decision 042); 409 while they escort a prisoner',
         params: idParams,
-        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
-      await deleteStaffMember(app.db, auditActor(request), request.params.id);
+      const { freedDevice } = await deleteStaffMember(app.db, auditActor(request), request.params.id);
       changed();
+      if (freedDevice) {
+        // The registry must stop filing the tracker's fixes under them; the write is committed, so only logged.
+        await app.tracking
+          .deviceChanged(freedDevice, { reassigned: true })
+          .catch((error: unknown) => app.databaseHealth.failed(error, 'tracking device reload after a staff change'));
+      }
       return { message: STAFF_DELETED_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/staff/restore/:id',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'Bring a retired staff member back into the lists (without their former tracker)',
+        params: idParams,
+        response: { 200: staffMember, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const restored = await restoreStaffMember(app.db, auditActor(request), request.params.id);
+      changed();
+      return restored;
     },
   );
 };

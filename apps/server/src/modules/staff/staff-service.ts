@@ -1,9 +1,9 @@
 // Police officers and guards: one table, `role` says which (DECISIONS.md item 10).
-import { and, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { StaffInput, StaffListQuery, StaffMember, StaffRole } from '@prison/shared';
 import { totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { staff } from '../../db/schema';
+import { escorts, geofenceStates, positions, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/http-errors';
 import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
@@ -19,12 +19,15 @@ const staffColumns = {
   rank: staff.rank,
   department: staff.department,
   contact_info: staff.contactInfo,
+  archived_at: staff.archivedAt,
+  archived_by: staff.archivedBy,
   created_at: staff.createdAt,
   updated_at: staff.updatedAt,
 };
 
-type StaffRow = Omit<StaffMember, 'role' | 'created_at' | 'updated_at'> & {
+type StaffRow = Omit<StaffMember, 'role' | 'archived_at' | 'created_at' | 'updated_at'> & {
   role: string;
+  archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -33,13 +36,18 @@ function toStaffMember(row: StaffRow): StaffMember {
   return {
     ...row,
     role: row.role as StaffRole,
+    archived_at: row.archived_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
 }
 
 function listConditions(role: StaffRole, query: StaffListQuery): SQL {
-  const conditions: SQL[] = [eq(staff.role, role)];
+  // Retired members (decision 042) only in the "archived" list, never in the others or the pickers built on them.
+  const conditions: SQL[] = [
+    eq(staff.role, role),
+    query.archived === 'true' ? isNotNull(staff.archivedAt) : isNull(staff.archivedAt),
+  ];
   if (query.q) {
     const pattern = containsPattern(query.q);
     conditions.push(
@@ -158,6 +166,7 @@ export async function updateStaffMember(
     db.transaction(async (tx) => {
       const before = await findStaffMember(tx, staffId);
       if (!before) throw notFound(`Staff member ${staffId} not found`);
+      if (before.archived_at) throw conflict(`Staff member ${staffId} is retired: restore the record before changing it`);
       await checkBadgeFree(tx, input.badge_number, staffId);
       await tx
         .update(staff)
@@ -170,11 +179,59 @@ export async function updateStaffMember(
   );
 }
 
-export async function deleteStaffMember(db: DbOrTx, who: AuditActor, staffId: number): Promise<void> {
-  await db.transaction(async (tx) => {
-    const before = await findStaffMember(tx, staffId);
-    if (!before) throw notFound(`Staff member ${staffId} not found`);
-    await tx.delete(staff).where(eq(staff.staffId, staffId));
-    await recordAudit(tx, who, { action: 'delete', entity: 'staff', entityId: staffId, before });
+/**
+ * The spec's staff Delete (decision 042). A member with history (any escort, or a tracker with stored fixes) is
+ * retired: archived, tracker unassigned, escorts kept with their officer. One without history is deleted. One who
+ * escorts a prisoner now is refused: ending that escort is the operator's decision. Answers what happened and the
+ * tracker freed, so the route can tell the live registry.
+ */
+export async function deleteStaffMember(
+  db: DbOrTx,
+  who: AuditActor,
+  staffId: number,
+): Promise<{ retired: boolean; freedDevice: string | null }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(staff).where(eq(staff.staffId, staffId)).for('update');
+    if (!row) throw notFound(`Staff member ${staffId} not found`);
+    if (row.archivedAt) throw conflict(`Staff member ${staffId} is already retired`);
+    const before = (await findStaffMember(tx, staffId))!;
+    const escortRows = await tx
+      .select({ ended: escorts.endedAt })
+      .from(escorts)
+      .where(eq(escorts.staffId, staffId));
+    if (escortRows.some((e) => e.ended === null)) {
+      throw conflict(`Staff member ${staffId} is escorting a prisoner: end the escort first`);
+    }
+    const device = row.trackingDeviceId;
+    const [fix] = device
+      ? await tx.select({ id: positions.id }).from(positions).where(eq(positions.deviceId, device)).limit(1)
+      : [];
+    if (escortRows.length === 0 && !fix) {
+      await tx.delete(staff).where(eq(staff.staffId, staffId));
+      await recordAudit(tx, who, { action: 'delete', entity: 'staff', entityId: staffId, before });
+      return { retired: false, freedDevice: device };
+    }
+    await tx
+      .update(staff)
+      .set({ archivedAt: new Date(), archivedBy: who.actor, trackingDeviceId: null, updatedAt: new Date() })
+      .where(eq(staff.staffId, staffId));
+    if (device) await tx.delete(geofenceStates).where(eq(geofenceStates.deviceId, device));
+    const after = (await findStaffMember(tx, staffId))!;
+    await recordAudit(tx, who, { action: 'retire', entity: 'staff', entityId: staffId, before, after });
+    return { retired: true, freedDevice: device };
+  });
+}
+
+/** Brings a retired member back into the lists (without their former tracker). */
+export async function restoreStaffMember(db: DbOrTx, who: AuditActor, staffId: number): Promise<StaffMember> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(staff).where(eq(staff.staffId, staffId)).for('update');
+    if (!row) throw notFound(`Staff member ${staffId} not found`);
+    if (!row.archivedAt) throw conflict(`Staff member ${staffId} is not retired`);
+    const before = (await findStaffMember(tx, staffId))!;
+    await tx.update(staff).set({ archivedAt: null, archivedBy: null, updatedAt: new Date() }).where(eq(staff.staffId, staffId));
+    const after = (await findStaffMember(tx, staffId))!;
+    await recordAudit(tx, who, { action: 'restore', entity: 'staff', entityId: staffId, before, after });
+    return after;
   });
 }

@@ -45,9 +45,9 @@ export function ConfirmDialog({
     >
       <p className="text-slate-700">{message}</p>
       {subject && (
-        <p data-testid="confirm-subject" className="mt-2 font-medium text-slate-900">
+        <div data-testid="confirm-subject" className="mt-2 font-medium text-slate-900">
           {subject}
-        </p>
+        </div>
       )}
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   Prisoner,
+  PrisonerHoldings,
   PrisonerInput,
   PrisonerListQuery,
   PrisonerListResponse,
@@ -52,7 +53,18 @@ export const createPrisoner = (input: PrisonerInput) => api.post<Prisoner>('/pri
 export const registerCellOccupant = (cellId: string) =>
   api.get<unknown>(`/cell_controls/addOccupant/${encodeURIComponent(cellId)}`);
 export const deletePrisoner = (id: number) => api.delete<unknown>(`/prisoner/delete/${id}`);
+export const restorePrisoner = (id: number) => api.post<Prisoner>(`/prisoner/restore/${id}`);
+
+/** What a prisoner still has, for the Delete confirmation (decision 042). */
+export function usePrisonerHoldings(id: number | null) {
+  return useQuery({
+    queryKey: ['prisoners', 'holdings', id],
+    queryFn: () => api.get<PrisonerHoldings>(`/prisoner/holdings/${id}`),
+    enabled: id !== null,
+  });
+}
 
 export const createStaff = (input: StaffInput) => api.post<StaffMember>('/staff/add', input);
 export const updateStaff = (id: number, input: StaffInput) => api.put<StaffMember>(`/staff/update/${id}`, input);
 export const deleteStaff = (id: number) => api.delete<unknown>(`/staff/delete/${id}`);
+export const restoreStaff = (id: number) => api.post<StaffMember>(`/staff/restore/${id}`);

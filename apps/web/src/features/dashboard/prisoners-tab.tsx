@@ -1,4 +1,5 @@
 // The Prisoners tab (SPEC.md section 2): search, filters, the table with its row menu, pagination, create and delete.
+// Delete archives (decision 042): "Archived records" lists those, with Restore.
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,7 +15,9 @@ import { PrisonerFormDialog } from '../../components/ui/prisoner-form-dialog';
 import { RowMenu } from '../../components/ui/row-menu';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { createPrisoner, deletePrisoner, registerCellOccupant, usePrisonerList } from './api';
+import { Button } from '../../components/ui/button';
+import { createPrisoner, deletePrisoner, registerCellOccupant, restorePrisoner, usePrisonerList } from './api';
+import { PrisonerHoldingsSummary } from './prisoner-holdings';
 import { FilterPanel, ListToolbar, TableShell, tdClass, thClass } from './list-toolbar';
 import { stickyEndCell, stickyEndHeadCell } from '../../components/ui/table-classes';
 
@@ -45,8 +48,10 @@ export function PrisonersTab() {
   const [deleting, setDeleting] = useState<Prisoner | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [archived, setArchived] = useState(false);
 
   const list = usePrisonerList({
+    archived: archived ? 'true' : undefined,
     page,
     q: q || undefined,
     first_name: applied.first_name || undefined,
@@ -94,6 +99,16 @@ export function PrisonersTab() {
     }
   }
 
+  async function restore(prisoner: Prisoner) {
+    try {
+      await restorePrisoner(prisoner.prisoner_id);
+      notify(`${prisonerLabel(prisoner)} restored.`);
+      refresh();
+    } catch (error) {
+      notify(errorMessage(error, 'Failed to restore the prisoner. Please try again.'), 'error');
+    }
+  }
+
   const filtersActive = applied.first_name !== '' || applied.last_name !== '' || applied.status !== '';
 
   return (
@@ -112,6 +127,21 @@ export function PrisonersTab() {
         onCreate={() => setCreating(true)}
         filterPanelId="prisoner-filters"
       />
+      <div className="mt-3 flex items-center gap-3">
+        <Button
+          variant={archived ? 'primary' : 'secondary'}
+          aria-pressed={archived}
+          onClick={() => {
+            setArchived((on) => !on);
+            setPage(1);
+          }}
+        >
+          Archived records
+        </Button>
+        {archived && (
+          <p className="text-sm text-slate-600">Deleted prisoners, kept with their history. Restore brings one back.</p>
+        )}
+      </div>
       {filtersOpen && (
         <FilterPanel
           id="prisoner-filters"
@@ -155,7 +185,11 @@ export function PrisonersTab() {
         <ErrorText>{errorMessage(list.error, 'Failed to fetch prisoners.')}</ErrorText>
       ) : list.data.prisoners.length === 0 ? (
         <EmptyState>
-          {q || filtersActive ? 'No prisoners match the search and filters.' : 'No prisoners yet.'}
+          {archived
+            ? 'No archived prisoners.'
+            : q || filtersActive
+              ? 'No prisoners match the search and filters.'
+              : 'No prisoners yet.'}
         </EmptyState>
       ) : (
         <>
@@ -202,19 +236,35 @@ export function PrisonersTab() {
                     <td className={`${tdClass} ${stickyEndCell} text-right`}>
                       <RowMenu
                         label={`Actions for prisoner ${p.prisoner_id} ${p.first_name} ${p.last_name}`}
-                        actions={[
-                          // Edit opens the details screen with its update dialog already open.
-                          { label: 'Edit', onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}?edit=1`) },
-                          {
-                            label: 'Delete',
-                            danger: true,
-                            onSelect: () => {
-                              setDeleteError(null);
-                              setDeleting(p);
-                            },
-                          },
-                          { label: 'More Details', onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`) },
-                        ]}
+                        actions={
+                          archived
+                            ? [
+                                { label: 'Restore', onSelect: () => void restore(p) },
+                                {
+                                  label: 'More Details',
+                                  onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`),
+                                },
+                              ]
+                            : [
+                                // Edit opens the details screen with its update dialog already open.
+                                {
+                                  label: 'Edit',
+                                  onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}?edit=1`),
+                                },
+                                {
+                                  label: 'Delete',
+                                  danger: true,
+                                  onSelect: () => {
+                                    setDeleteError(null);
+                                    setDeleting(p);
+                                  },
+                                },
+                                {
+                                  label: 'More Details',
+                                  onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`),
+                                },
+                              ]
+                        }
                       />
                     </td>
                   </tr>
@@ -238,7 +288,9 @@ export function PrisonersTab() {
         open={deleting !== null}
         title="Delete prisoner"
         message="Are you sure you want to delete this prisoner?"
-        subject={deleting && prisonerLabel(deleting)}
+        subject={
+          deleting && <PrisonerHoldingsSummary prisonerId={deleting.prisoner_id} label={prisonerLabel(deleting)} />
+        }
         confirmLabel="Delete"
         busy={deleteBusy}
         error={deleteError}

@@ -1,4 +1,5 @@
-// The Police and Guards tabs (SPEC.md section 2): one component, two roles.
+// The Police and Guards tabs (SPEC.md section 2): one component, two roles. Members with history are retired by
+// Delete (decision 042): "Retired" lists them, with Restore.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -17,7 +18,8 @@ import { SelectField, TextField } from '../../components/ui/field';
 import { Pagination } from '../../components/ui/pagination';
 import { RowMenu } from '../../components/ui/row-menu';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
-import { createStaff, deleteStaff, updateStaff, useStaffList } from './api';
+import { Button } from '../../components/ui/button';
+import { createStaff, deleteStaff, restoreStaff, updateStaff, useStaffList } from './api';
 import { FilterPanel, ListToolbar, TableShell, tdClass, thClass } from './list-toolbar';
 import { stickyEndCell, stickyEndHeadCell } from '../../components/ui/table-classes';
 import { StaffFormDialog } from './staff-form-dialog';
@@ -62,8 +64,10 @@ export function StaffTab({ role }: { role: StaffRole }) {
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [badgeError, setBadgeError] = useState<string | undefined>();
+  const [retired, setRetired] = useState(false);
 
   const list = useStaffList(role, {
+    archived: retired ? 'true' : undefined,
     page,
     q: q || undefined,
     firstName: applied.firstName || undefined,
@@ -108,6 +112,16 @@ export function StaffTab({ role }: { role: StaffRole }) {
     }
   }
 
+  async function restore(member: StaffMember) {
+    try {
+      await restoreStaff(member.staff_id);
+      notify(`${member.first_name} ${member.last_name} restored.`);
+      refresh();
+    } catch (error) {
+      notify(errorMessage(error, 'Failed to restore the staff member. Please try again.'), 'error');
+    }
+  }
+
   function applyFilters() {
     if (!/^\d*$/.test(draft.badgeNumber.trim())) {
       setBadgeError('Badge number must be digits');
@@ -143,6 +157,19 @@ export function StaffTab({ role }: { role: StaffRole }) {
         onCreate={() => setCreating(true)}
         filterPanelId={panelId}
       />
+      <div className="mt-3 flex items-center gap-3">
+        <Button
+          variant={retired ? 'primary' : 'secondary'}
+          aria-pressed={retired}
+          onClick={() => {
+            setRetired((on) => !on);
+            setPage(1);
+          }}
+        >
+          Retired
+        </Button>
+        {retired && <p className="text-sm text-slate-600">Deleted members with history, kept for their escorts.</p>}
+      </div>
       {filtersOpen && (
         <FilterPanel
           id={panelId}
@@ -207,7 +234,11 @@ export function StaffTab({ role }: { role: StaffRole }) {
         <ErrorText>Failed to fetch police data.</ErrorText>
       ) : list.data.staffMembers.length === 0 ? (
         <EmptyState>
-          {q || filtersActive ? `No ${t.noun} match the search and filters.` : `No ${t.noun} yet.`}
+          {retired
+            ? `No retired ${t.noun}.`
+            : q || filtersActive
+              ? `No ${t.noun} match the search and filters.`
+              : `No ${t.noun} yet.`}
         </EmptyState>
       ) : (
         <>
@@ -244,17 +275,21 @@ export function StaffTab({ role }: { role: StaffRole }) {
                     <td className={`${tdClass} ${stickyEndCell} text-right`}>
                       <RowMenu
                         label={`Actions for ${s.role === 'Police' ? 'officer' : 'guard'} ${s.staff_id} ${s.first_name} ${s.last_name}`}
-                        actions={[
-                          { label: 'Edit', onSelect: () => setEditing(s) },
-                          {
-                            label: 'Delete',
-                            danger: true,
-                            onSelect: () => {
-                              setDeleteError(null);
-                              setDeleting(s);
-                            },
-                          },
-                        ]}
+                        actions={
+                          retired
+                            ? [{ label: 'Restore', onSelect: () => void restore(s) }]
+                            : [
+                                { label: 'Edit', onSelect: () => setEditing(s) },
+                                {
+                                  label: 'Delete',
+                                  danger: true,
+                                  onSelect: () => {
+                                    setDeleteError(null);
+                                    setDeleting(s);
+                                  },
+                                },
+                              ]
+                        }
                       />
                     </td>
                   </tr>
@@ -294,6 +329,14 @@ export function StaffTab({ role }: { role: StaffRole }) {
         open={deleting !== null}
         title="Confirm Delete"
         message="Are you sure you want to delete this staff member?"
+        subject={
+          deleting && (
+            <span className="text-sm font-normal text-slate-700">
+              {deleting.first_name} {deleting.last_name} (badge {deleting.badge_number}). A member with escort history
+              is retired, not erased: their escorts keep their name.
+            </span>
+          )
+        }
         confirmLabel="Confirm"
         busy={deleteBusy}
         error={deleteError}

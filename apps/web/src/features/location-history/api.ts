@@ -24,10 +24,17 @@ export function useHistory(range: HistoryRange | null) {
   });
 }
 
-export function usePrisonerSearch(q: string) {
+/** `archived`: search the archived records instead (an investigation still finds a deleted prisoner, decision 042). */
+export function usePrisonerSearch(q: string, archived = false) {
   return useQuery({
-    queryKey: ['prisoners', 'history-search', q],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { page: 1, limit: 10, q: q || undefined }),
+    queryKey: ['prisoners', 'history-search', q, archived],
+    queryFn: () =>
+      api.get<PrisonerListResponse>('/prisoner/all', {
+        page: 1,
+        limit: 10,
+        q: q || undefined,
+        archived: archived ? 'true' : undefined,
+      }),
     placeholderData: keepPreviousData,
   });
 }

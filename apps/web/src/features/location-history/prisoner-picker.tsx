@@ -22,8 +22,9 @@ export function PrisonerPicker({
   onChange(prisoner: PickedPrisoner): void;
 }) {
   const [q, setQ] = useState('');
+  const [archived, setArchived] = useState(false);
   const debounced = useDebouncedValue(q.trim(), 250);
-  const search = usePrisonerSearch(debounced);
+  const search = usePrisonerSearch(debounced, archived);
   const prisoners = search.data?.prisoners ?? [];
   const label = (p: Prisoner) =>
     prisonerLabel({ name: `${p.first_name} ${p.last_name}`, prisonerId: p.prisoner_id, cellId: p.cell_id });
@@ -37,6 +38,10 @@ export function PrisonerPicker({
         value={q}
         onChange={(event) => setQ(event.target.value)}
       />
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input type="checkbox" checked={archived} onChange={(event) => setArchived(event.target.checked)} />
+        Archived records
+      </label>
       {search.isError && <ErrorText>{errorMessage(search.error, 'Failed to fetch prisoners.')}</ErrorText>}
       <ul aria-label="Prisoners" className="max-h-48 overflow-y-auto rounded-md border border-slate-200 bg-white">
         {prisoners.length === 0 && !search.isPending && (

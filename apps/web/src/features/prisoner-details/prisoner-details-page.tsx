@@ -19,6 +19,7 @@ import { LivePicture } from './live-picture';
 import { PrisonerOpenAlerts } from './open-alerts';
 import { KeepApartSection } from './keep-apart-section';
 import { EscortSection } from './escort-section';
+import { ArchivedBanner } from './archived-banner';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
 type InlineField = 'behavior_record' | 'medical_history';
@@ -117,6 +118,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
           <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Manage Roles
         </Link>
       </nav>
+      <ArchivedBanner prisoner={prisoner} />
       <section
         aria-label="Prisoner summary"
         className="flex flex-col items-center gap-3 self-start rounded-lg bg-white p-6 text-center shadow-sm"
