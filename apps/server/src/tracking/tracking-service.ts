@@ -39,6 +39,8 @@ export interface TrackingOptions {
   offlineSeconds: number;
   /** MAX_FUTURE_SECONDS: how far ahead of the server clock a fix may be dated. */
   maxFutureSeconds?: number;
+  /** DEVICE_SECRET_REQUIRED (decision 038): every device sends its secret on every protocol; default true. */
+  deviceSecretRequired?: boolean;
   /** Keep-apart pairs on live positions (decision 032); none: no proximity alerts. */
   keepApart?: KeepApartMonitor;
   /** Escorts on live positions (decision 035); none: no unescorted alerts. */
@@ -224,6 +226,11 @@ export class TrackingService {
   /** Fixes dated further ahead than this are refused before they reach the service (tracking/fix.ts `checkFix`). */
   get maxFutureSeconds(): number {
     return this.options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS;
+  }
+
+  /** Whether every device must send its secret, on OsmAnd too (decision 038). */
+  get deviceSecretRequired(): boolean {
+    return this.options.deviceSecretRequired ?? true;
   }
 
   async start(): Promise<void> {
