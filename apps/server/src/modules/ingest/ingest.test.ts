@@ -171,8 +171,9 @@ describeEachEngine('position ingestion', (engine) => {
     const body = (await res.json()) as { stored: number; duplicates: number; refused: number; results: { index: number; outcome: string; message?: string }[] };
     expect(body).toMatchObject({ stored: 2, duplicates: 1, refused: 4 });
     expect(body.results.map((r) => r.outcome)).toEqual(['stored', 'stored', 'refused', 'refused', 'refused', 'duplicate', 'refused']);
-    expect(body.results[2]!.message).toMatch(/Wrong device secret/);
-    expect(body.results[3]!.message).toMatch(/Unknown device/);
+    // A wrong secret and an unknown id read alike (decision 038).
+    expect(body.results[2]!.message).toBe('Unknown device or wrong secret');
+    expect(body.results[3]!.message).toBe(body.results[2]!.message);
     expect(body.results[4]!.message).toMatch(/^latitude/);
     expect(await fixesOf(a.id)).toHaveLength(1);
     expect(await fixesOf(b.id)).toHaveLength(1);
