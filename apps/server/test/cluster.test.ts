@@ -165,6 +165,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       DATABASE_URL: databaseUrl,
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       DEMO: 'false',
+      DEVICE_SECRET_REQUIRED: 'false', // fixes by device id; credentials: ingest/device-credentials.test.ts
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',

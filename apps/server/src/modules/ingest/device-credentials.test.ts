@@ -2,11 +2,13 @@
 // credential state (none, wrong, unknown id, right), for a fix and for an SOS: only the right secret is stored, and the
 // three refusals give one answer. A repeated alarm updates its open alert; per-address throttling of failures.
 import { describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { API_PREFIX, type DeviceCreated } from '@prison/shared';
-import { alerts, positions } from '../../db/schema';
+import { alerts, devices, positions } from '../../db/schema';
+import { startDemoTracking } from '../../seed/demo-tracking';
 import { addDevice, addPrisoner, connected, deviceSocket, osmandGet, useListeningApp, type ListeningContext } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
+import { waitFor } from '../../../test/wait-for';
 import { DeviceAuthThrottle } from './device-auth-throttle';
 
 const LAT = 51.5007;
@@ -169,6 +171,19 @@ describeEachEngine('device credentials with DEVICE_SECRET_REQUIRED=true', (engin
     expect(sos).toHaveLength(3);
     const tamper = await ctx().database.db.select().from(alerts).where(and(eq(alerts.deviceId, device.id), eq(alerts.kind, 'tamper')));
     expect(tamper).toHaveLength(1);
+  });
+
+  it("the demo's simulated trackers send their secret, so the demo runs with the setting on", async () => {
+    const demo = await startDemoTracking(ctx().app);
+    try {
+      const demoDevices = () => ctx().database.db.select({ id: devices.id, seen: devices.lastSeenAt }).from(devices).where(like(devices.id, 'demo-%'));
+      await waitFor('every demo tracker stored a fix', async () => {
+        const rows = await demoDevices();
+        return rows.length > 0 && rows.every((row) => row.seen !== null);
+      });
+    } finally {
+      await demo.stop();
+    }
   });
 });
 
