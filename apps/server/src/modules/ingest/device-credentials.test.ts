@@ -35,21 +35,21 @@ type Answer = unknown;
 /** One fix (an SOS when `sos`) sent with these credentials; `at` is the fix time (seconds). */
 type Protocol = (ctx: ListeningContext, credentials: Credentials, at: number, sos: boolean) => Promise<Answer>;
 
-const withSecret = (credentials: Credentials) => (credentials.secret === undefined ? {} : { secret: credentials.secret });
+const withSecret = (credentials: Credentials): Record<string, string> => (credentials.secret === undefined ? {} : { secret: credentials.secret });
 const httpAnswer = async (res: Response) => ({ status: res.status, body: (await res.json()) as unknown });
-const osmandParams = (c: Credentials, at: number, sos: boolean) => ({ id: c.id, lat: LAT, lon: LNG, timestamp: at, ...withSecret(c), ...(sos ? { alarm: 'sos' } : {}) });
+const osmandParams = (c: Credentials, at: number, sos: boolean): Record<string, string | number> => ({ id: c.id, lat: LAT, lon: LNG, timestamp: at, ...withSecret(c), ...(sos ? { alarm: 'sos' } : {}) });
 const jsonForm = (c: Credentials, at: number, sos: boolean) =>
   JSON.stringify({ device_id: c.id, ...withSecret(c), location: { timestamp: at * 1000, coords: { latitude: LAT, longitude: LNG }, ...(sos ? { extras: { alarm: 'sos' } } : {}) } });
+const queryOf = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
 const post = (url: string, contentType: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
 
 const PROTOCOLS: Record<string, Protocol> = {
   'OsmAnd port, GET query': async (ctx, c, at, sos) => osmandGet(ctx.osmandUrl, osmandParams(c, at, sos)),
   'OsmAnd port, form POST': async (ctx, c, at, sos) =>
-    httpAnswer(await post(ctx.osmandUrl, 'application/x-www-form-urlencoded', new URLSearchParams(Object.entries(osmandParams(c, at, sos)).map(([k, v]) => [k, String(v)])).toString())),
+    httpAnswer(await post(ctx.osmandUrl, 'application/x-www-form-urlencoded', queryOf(osmandParams(c, at, sos)).toString())),
   'OsmAnd port, JSON form': async (ctx, c, at, sos) => httpAnswer(await post(ctx.osmandUrl, 'application/json', jsonForm(c, at, sos))),
   'OsmAnd API path, GET query': async (ctx, c, at, sos) => {
-    const query = new URLSearchParams(Object.entries(osmandParams(c, at, sos)).map(([k, v]) => [k, String(v)]));
-    return httpAnswer(await fetch(`${ctx.baseUrl}${API_PREFIX}/ingest/osmand?${query}`));
+    return httpAnswer(await fetch(`${ctx.baseUrl}${API_PREFIX}/ingest/osmand?${queryOf(osmandParams(c, at, sos))}`));
   },
   'OsmAnd API path, JSON form': async (ctx, c, at, sos) => httpAnswer(await post(`${ctx.baseUrl}${API_PREFIX}/ingest/osmand`, 'application/json', jsonForm(c, at, sos))),
   'gateway batch': async (ctx, c, at, sos) => {
@@ -174,6 +174,8 @@ describeEachEngine('device credentials with DEVICE_SECRET_REQUIRED=true', (engin
   });
 
   it("the demo's simulated trackers send their secret, so the demo runs with the setting on", async () => {
+    // Prisoners without a tracker, for the demo to give theirs (the other tests' prisoners all have one).
+    for (let i = 0; i < 3; i++) await addPrisoner(ctx(), 'Demo', `Walker${i}`);
     const demo = await startDemoTracking(ctx().app);
     try {
       const demoDevices = () => ctx().database.db.select({ id: devices.id, seen: devices.lastSeenAt }).from(devices).where(like(devices.id, 'demo-%'));
