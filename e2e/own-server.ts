@@ -19,6 +19,8 @@ export function spawnOwnServer(port: number, dataDir: string, env: Record<string
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       DEMO: 'false',
+      // The specs post OsmAnd fixes by device id (decision 038: the setting is on by default).
+      DEVICE_SECRET_REQUIRED: 'false',
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',

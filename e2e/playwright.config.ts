@@ -40,6 +40,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DEMO: 'false',
+      // The specs post OsmAnd fixes by device id; the credentials are tested in ingest/device-credentials.test.ts.
+      DEVICE_SECRET_REQUIRED: 'false',
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',

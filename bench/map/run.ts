@@ -46,6 +46,7 @@ async function startServer(webDist: string, dataDir: string): Promise<ChildProce
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DEMO: 'false',
+      DEVICE_SECRET_REQUIRED: 'false', // OsmAnd by device id, as the baseline was measured
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
       LOG_LEVEL: 'warn',

@@ -26,6 +26,13 @@ const configSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
+  /**
+   * Every device must send its secret on every protocol (decision 038); unknown ids and wrong or missing secrets get
+   * one 401. false: only devices marked "secret required" must; the others may report on OsmAnd by id (decision 006).
+   */
+  DEVICE_SECRET_REQUIRED: bool.default(true),
+  /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
+  DEVICE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(120),
   POSITION_RETENTION_DAYS: z.coerce.number().positive().default(365),
   MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),

@@ -115,6 +115,7 @@ export async function startServer({ name, databaseUrl, redisPort, admin, env = {
     DATABASE_URL: databaseUrl,
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     DEMO: 'false',
+    DEVICE_SECRET_REQUIRED: 'false', // fixes by device id; credentials: ingest/device-credentials.test.ts
     ADMIN_USERNAME: admin.username,
     ADMIN_PASSWORD: admin.password,
     LOG_LEVEL: 'warn',

@@ -235,4 +235,16 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     await submit(two(), dx, 600, (t += 1000));
     expect(await ofKind('geofence', second)).toBe(1);
   });
+
+  it('50 SOS of one device within a second, half to each process at once, make one open alert (decision 038)', async () => {
+    const p = await prisoner('Gil');
+    const dg = await device({ prisoner_id: p });
+    await settle();
+    const t = Date.now() - 60_000;
+    const [latitude, longitude] = at(0);
+    const sos = (node: Node, i: number) => node.app.tracking.submit([{ deviceId: dg, latitude, longitude, recordedAt: new Date(t + i * 20), alarm: 'sos' }]);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => sos(i % 2 ? two() : one(), i)));
+    const raised = await one().database.db.select().from(alerts).where(and(eq(alerts.kind, 'sos'), eq(alerts.prisonerId, p)));
+    expect(raised.map((a) => a.repeatCount)).toEqual([49]);
+  });
 });

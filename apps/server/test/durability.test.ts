@@ -41,6 +41,7 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
       OSMAND_PORT: '0',
       DATA_DIR: dataDir,
       DEMO: 'false',
+      DEVICE_SECRET_REQUIRED: 'false', // fixes by device id; credentials: ingest/device-credentials.test.ts
       DATABASE_URL: '',
       ADMIN_USERNAME: 'durable',
       ADMIN_PASSWORD: 'kill nine survivor',

@@ -26,7 +26,9 @@ export interface TestContext {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }), ...overrides };
+  // Off here (on by default): the tests of other concerns post OsmAnd fixes by id; the credential tests turn it on
+  // (ingest/device-credentials.test.ts, decision 038).
+  return { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DEVICE_SECRET_REQUIRED: 'false' }), ...overrides };
 }
 
 export async function startTestApp(engine: Engine, overrides: Partial<Config> = {}): Promise<TestContext> {

@@ -27,6 +27,9 @@ export const alertRecord = z.object({
   resolved_by: z.string().nullable(),
   resolved_at: z.string().nullable(),
   note: z.string().nullable(),
+  /** A device alarm repeated within 60 s of its last occurrence updates this alert (decision 038): how often, last when. */
+  repeat_count: z.number().int().optional(),
+  last_repeat_at: z.string().nullable().optional(),
 });
 export type AlertRecord = z.infer<typeof alertRecord>;
 

@@ -22,6 +22,11 @@ export const device = z.object({
   online: z.boolean(),
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
+  /**
+   * This device must send its secret on every protocol even while the server's DEVICE_SECRET_REQUIRED is off (it is
+   * on by default, and then every device must; decision 038). Absent from answers older than that decision.
+   */
+  secret_required: z.boolean().optional(),
 });
 export type Device = z.infer<typeof device>;
 
@@ -38,6 +43,8 @@ export const deviceInput = z.object({
   name: nameText(100).min(1, 'name is required').optional(),
   prisoner_id: int32().nullable().optional(),
   staff_id: int32().nullable().optional(),
+  /** Default false: DEVICE_SECRET_REQUIRED (on by default) decides for every device (decision 038). */
+  secret_required: z.boolean().optional(),
 }).superRefine(oneWearer);
 export type DeviceInput = z.infer<typeof deviceInput>;
 
@@ -56,6 +63,10 @@ export const deviceAssignInput = z
   })
   .superRefine(oneWearer);
 export type DeviceAssignInput = z.infer<typeof deviceAssignInput>;
+
+/** PUT /devices/{id}/secret-required (decision 038). */
+export const deviceSecretRequiredInput = z.object({ secret_required: z.boolean({ message: 'secret_required must be true or false' }) });
+export type DeviceSecretRequiredInput = z.infer<typeof deviceSecretRequiredInput>;
 
 export const deviceList = z.object({ data: z.array(device) });
 export const deviceSecret = z.object({ id: z.string(), secret: z.string() });

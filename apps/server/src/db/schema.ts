@@ -98,6 +98,11 @@ export const devices = pgTable('devices', {
   name: text('name').notNull(),
   /** sha256 of the device secret: a random high-entropy token, checked on every fix. */
   secretHash: text('secret_hash').notNull(),
+  /**
+   * This device must send its secret on every protocol even while DEVICE_SECRET_REQUIRED is off (decision 038); with
+   * the setting on (the default), every device must.
+   */
+  secretRequired: boolean('secret_required').notNull().default(false),
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   lastFixAt: timestamp('last_fix_at', { withTimezone: true }),
   lastLatitude: doublePrecision('last_latitude'),
@@ -293,6 +298,9 @@ export const alerts = pgTable(
     resolvedBy: integer('resolved_by').references(() => admins.id),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     note: text('note'),
+    /** A device alarm repeated within 60 s of the last one bumps this instead of raising another alert (decision 038). */
+    repeatCount: integer('repeat_count').notNull().default(0),
+    lastRepeatAt: timestamp('last_repeat_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -305,6 +313,10 @@ export const alerts = pgTable(
     index('alerts_open_violation_idx')
       .on(t.prisonerId)
       .where(sql`${t.kind} = 'geofence' and ${t.endedAt} is null`),
+    // A device alarm's open alert, which a repeat of the alarm updates (decision 038).
+    index('alerts_open_alarm_idx')
+      .on(t.deviceId, t.kind)
+      .where(sql`${t.kind} in ('sos', 'tamper') and ${t.status} <> 'Resolved'`),
   ],
 );
 

@@ -10,6 +10,8 @@ export interface TrackedDevice {
   id: string;
   name: string;
   secretHash: string;
+  /** The device's own "secret required" (decision 038); DEVICE_SECRET_REQUIRED makes it so for every device. */
+  secretRequired: boolean;
   prisonerId: number | null;
   prisonerName: string | null;
   /** The wearer's cell, beside the name wherever a prisoner appears (names are not unique); refreshed with the name. */
@@ -55,6 +57,18 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** The one answer to an unknown device id and a missing or wrong secret while the secret is required (decision 038). */
+export const DEVICE_REFUSED_MESSAGE = 'Unknown device or wrong secret';
+
+/** Compared against when the id is unknown, so an unknown id costs what a known one does; no secret hashes to it. */
+const UNKNOWN_DEVICE_HASH = '0'.repeat(64);
+
+function secretMatches(secret: string, storedHash: string): boolean {
+  const given = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
 /** The name operators see: the prisoner's or staff member's, or the device's own for an unassigned device. */
 export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisonerName'> & { staffName?: string | null }): string {
   return device.prisonerName ?? device.staffName ?? `${device.name} (${device.id.slice(0, 8)})`;
@@ -63,10 +77,11 @@ export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisone
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
 
 /** What an API change or a refresh re-reads; the live state stays as held in memory. */
-function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
+function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'secretRequired' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
   return {
     name: row.name,
     secretHash: row.secretHash,
+    secretRequired: row.secretRequired,
     prisonerId: row.prisonerId ?? null,
     prisonerName: row.prisonerName ?? null,
     cellId: row.cellId ?? null,
@@ -82,6 +97,7 @@ function selectDevices(db: DbOrTx, id?: string) {
       ...liveColumns,
       name: devices.name,
       secretHash: devices.secretHash,
+      secretRequired: devices.secretRequired,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       cellId: prisoners.cellId,
@@ -183,19 +199,20 @@ export class DeviceRegistry {
   }
 
   /**
-   * The device named by a fix. `secret` must match when given; `secretRequired` is false only for the OsmAnd
-   * protocol, whose Traccar Client sends nothing but the id (docs/decisions: OsmAnd device identity).
+   * The device named by a fix, or a refusal. When the secret is required (`secretRequired`: DEVICE_SECRET_REQUIRED, or
+   * the device's own flag), an unknown id, a missing and a wrong secret get the same 401 and take the same time: the
+   * secret is hashed and compared in constant time whatever the id (decision 038). Otherwise (OsmAnd only, decision
+   * 006) the registered id is the credential; a secret given must still match.
    */
   authenticate(id: string, secret: string | undefined, options: { secretRequired: boolean; unknownStatus?: number }): TrackedDevice {
     const device = this.byId.get(id);
-    if (!device) throw new FixRefused(`Unknown device ${id}`, options.unknownStatus ?? 400);
-    if (secret === undefined || secret === '') {
-      if (options.secretRequired) throw new FixRefused('The device secret is required', 401);
+    const matches = secretMatches(secret ?? '', device?.secretHash ?? UNKNOWN_DEVICE_HASH);
+    if (options.secretRequired || device?.secretRequired) {
+      if (!device || !secret || !matches) throw new FixRefused(DEVICE_REFUSED_MESSAGE, 401);
       return device;
     }
-    const given = Buffer.from(hashSecret(secret), 'hex');
-    const stored = Buffer.from(device.secretHash, 'hex');
-    if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw new FixRefused('Wrong device secret', 401);
+    if (!device) throw new FixRefused(`Unknown device ${id}`, options.unknownStatus ?? 400);
+    if (secret && !matches) throw new FixRefused(DEVICE_REFUSED_MESSAGE, 401);
     return device;
   }
 }

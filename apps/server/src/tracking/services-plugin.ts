@@ -1,6 +1,7 @@
 // Position ingestion, alert raising, fan-out to browsers and the offline watcher, with their lifecycle:
 // started on onReady (after the geofence engine has loaded), the OsmAnd port on listen, all stopped on close.
 import type { FastifyInstance } from 'fastify';
+import { DeviceAuthThrottle } from '../modules/ingest/device-auth-throttle';
 import { startOsmandPort, type OsmandPortServer } from '../modules/ingest/osmand-port';
 import { listLiveEscorts } from '../modules/escorts/escort-service';
 import { listActivePairs } from '../modules/keep-apart/keep-apart-service';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     tracking: TrackingService;
     /** The OsmAnd device port once listening (null before `listen`, or when OSMAND_PORT cannot be bound). */
     osmandPort: () => number | null;
+    /** Device credential failures per address on the OsmAnd port and path (decision 038). */
+    deviceAuthThrottle: DeviceAuthThrottle;
     /** Keep-apart pairs on live positions (decision 032). */
     keepApartMonitor: KeepApartMonitor;
     /** Re-reads the active keep-apart pairs into the monitor (after every keep-apart write). */
@@ -77,6 +80,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     databaseHealth: app.databaseHealth,
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
     maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
+    deviceSecretRequired: app.config.DEVICE_SECRET_REQUIRED,
     cluster: app.cluster,
     alerts: app.cluster.alerts,
   });
@@ -96,7 +100,9 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     await tracking.refreshWearers();
   });
   let osmand: OsmandPortServer | null = null;
+  const deviceAuthThrottle = new DeviceAuthThrottle(app.config.DEVICE_AUTH_FAILURES_PER_MINUTE, app.log.child({ module: 'ingest' }));
   app.decorate('tracking', tracking);
+  app.decorate('deviceAuthThrottle', deviceAuthThrottle);
   app.decorate('osmandPort', () => osmand?.port ?? null);
 
   app.realtime.setDeviceHandler(deviceSocketHandler(tracking));
@@ -117,7 +123,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   // Only a listening server opens the device port: tests that never listen build many apps side by side.
   app.addHook('onListen', async () => {
     try {
-      osmand = await startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.databaseHealth);
+      osmand = await startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.databaseHealth, deviceAuthThrottle);
       app.log.info(`OsmAnd device protocol on port ${osmand.port}`);
     } catch (error) {
       app.log.error({ err: error }, `OsmAnd port ${app.config.OSMAND_PORT} could not be opened; devices can still use /api/v1/ingest/osmand`);
@@ -128,6 +134,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     osmand = null;
   });
   app.addHook('onClose', async () => {
+    deviceAuthThrottle.stop();
     await tracking.stop();
   });
 }

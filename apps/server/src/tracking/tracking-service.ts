@@ -20,6 +20,7 @@ import type { PortableDevice, SavedDevice } from './geofence-engine';
 import { escortAlertMessage, type EscortEvent, type EscortMonitor, type SavedEscorts } from './escort-monitor';
 import { keepApartAlertMessage, type KeepApartMonitor, type SavedKeepApart } from './keep-apart-monitor';
 import { LivePositions } from './live-positions';
+import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from './alarm-repeats';
 
 /** Fixes arriving within this window share one transaction. */
 const FLUSH_DELAY_MS = 2;
@@ -40,6 +41,8 @@ export interface TrackingOptions {
   offlineSeconds: number;
   /** MAX_FUTURE_SECONDS: how far ahead of the server clock a fix may be dated. */
   maxFutureSeconds?: number;
+  /** DEVICE_SECRET_REQUIRED (decision 038): every device sends its secret on every protocol; default true. */
+  deviceSecretRequired?: boolean;
   /** Keep-apart pairs on live positions (decision 032); none: no proximity alerts. */
   keepApart?: KeepApartMonitor;
   /** Escorts on live positions (decision 035); none: no unescorted alerts. */
@@ -125,6 +128,8 @@ interface BatchPlan {
 interface Persisted {
   stored: StoredAlert[];
   drafts: AlertDraft[];
+  /** An open alarm alert was updated by a repeat (decision 038): screens refetch, no new toast. */
+  repeated?: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -227,6 +232,11 @@ export class TrackingService {
   /** Fixes dated further ahead than this are refused before they reach the service (tracking/fix.ts `checkFix`). */
   get maxFutureSeconds(): number {
     return this.options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS;
+  }
+
+  /** Whether every device must send its secret, on OsmAnd too (decision 038). */
+  get deviceSecretRequired(): boolean {
+    return this.options.deviceSecretRequired ?? true;
   }
 
   async start(): Promise<void> {
@@ -639,21 +649,29 @@ export class TrackingService {
   private async persist(tx: Tx, plan: BatchPlan): Promise<Persisted> {
     const states = this.touched(plan);
     this.markStored(plan, await writeFixes(tx, plan.rows, states));
-    for (const { index, fix, device, at } of plan.alarms) {
-      if (plan.outcomes[index] !== 'stored') continue; // a repeated alarm raises nothing
-      const text = fix.alarm === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
-      plan.drafts.push(this.draft(device, 'Critical', fix.alarm!, text, at));
+    // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
+    const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm! }));
+    const alarmGroups = await groupAlarms(tx, alarms);
+    const alarmDrafts = new Map<AlarmGroup<(typeof alarms)[number]>, AlertDraft>();
+    for (const group of alarmGroups) {
+      if (!group.raises) continue;
+      const { device, kind, at } = group.raises;
+      const text = kind === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
+      alarmDrafts.set(group, this.draft(device, 'Critical', kind, text, at));
+      plan.drafts.push(alarmDrafts.get(group)!);
     }
     const clustered = !!this.options.cluster?.enabled;
     // Ends before starts: a pair that parted and met again within this batch alerts again, as on one process.
     if (clustered) await this.releasePairs(tx, plan.endedPairs, plan.rejoined);
     const { drafts, events } = clustered ? await this.claimPairAlerts(tx, plan.drafts, plan.events) : plan;
     const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+    const repeats = alarmGroups.filter((g) => g.repeats > 0);
+    await recordAlarmRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
     await this.applyGeofenceEvents(tx, events, saved);
     await endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
     await this.endUnescorted(tx, plan.rejoined);
     if (clustered) await this.writeRevisions(tx, states);
-    return { stored: saved, drafts };
+    return { stored: saved, drafts, repeated: repeats.length > 0 };
   }
 
   /** Nothing was stored: the devices go back as they were (in the engine and monitors too), so a retry is new. */
@@ -673,6 +691,7 @@ export class TrackingService {
   private afterCommit(plan: BatchPlan, result: Persisted): void {
     for (const device of plan.moved) this.live.moved(device);
     this.announce(result.stored, result.drafts);
+    if (result.repeated && result.stored.length === 0) this.options.realtime.toBrowsers().emit('dataChanged', 'alerts');
     if (this.options.cluster?.enabled) this.options.cluster.sharePositions([...plan.moved].map(sharedPosition));
   }
 

@@ -102,6 +102,8 @@ function selectAlertRecords(db: DbOrTx) {
       resolvedBy: resolver.username,
       resolvedAt: alerts.resolvedAt,
       note: alerts.note,
+      repeatCount: alerts.repeatCount,
+      lastRepeatAt: alerts.lastRepeatAt,
     })
     .from(alerts)
     .leftJoin(prisoners, eq(prisoners.prisonerId, alerts.prisonerId))
@@ -132,6 +134,8 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
     resolved_by: row.resolvedBy,
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     note: row.note,
+    repeat_count: row.repeatCount,
+    last_repeat_at: row.lastRepeatAt?.toISOString() ?? null,
   };
 }
 

@@ -25,6 +25,7 @@ function selectDevices(db: DbOrTx) {
       online: devices.online,
       latitude: devices.lastLatitude,
       longitude: devices.lastLongitude,
+      secretRequired: devices.secretRequired,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       prisonerCellId: prisoners.cellId,
@@ -53,6 +54,7 @@ function toDevice(row: DeviceRow): Device {
     online: row.online,
     latitude: row.latitude,
     longitude: row.longitude,
+    secret_required: row.secretRequired,
   };
 }
 
@@ -128,7 +130,7 @@ export async function registerDevice(
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, id));
     if (existing) throw conflict(`A device with id ${id} already exists`);
-    await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, secretHash: hashSecret(secret) });
+    await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, secretHash: hashSecret(secret), secretRequired: input.secret_required ?? false });
     const wearer = wearerOf(input);
     if (wearer) {
       const before = await assignInTx(tx, id, wearer);
@@ -166,6 +168,17 @@ export async function rotateDeviceSecret(db: DbOrTx, who: AuditActor, id: string
     await tx.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
     await recordAudit(tx, who, { action: 'rotate-secret', entity: 'device', entityId: id });
     return { ...device, secret };
+  });
+}
+
+/** Whether this device must send its secret even while DEVICE_SECRET_REQUIRED is off (decision 038); audited. */
+export async function setSecretRequired(db: DbOrTx, who: AuditActor, id: string, required: boolean): Promise<Device> {
+  return db.transaction(async (tx) => {
+    const before = await getDevice(tx, id);
+    await tx.update(devices).set({ secretRequired: required }).where(eq(devices.id, id));
+    const after = await getDevice(tx, id);
+    await recordAudit(tx, who, { action: 'update', entity: 'device', entityId: id, before, after });
+    return after;
   });
 }
 

@@ -87,7 +87,7 @@ describeEachEngine('devices API', (engine) => {
     const secret = rotated.json().secret as string;
     expect(secret).not.toBe(device.secret);
     const registry = ctx().app.tracking.registry;
-    expect(() => registry.authenticate(device.id, device.secret, { secretRequired: true })).toThrow(/Wrong device secret/);
+    expect(() => registry.authenticate(device.id, device.secret, { secretRequired: true })).toThrow(/Unknown device or wrong secret/);
     expect(registry.authenticate(device.id, secret, { secretRequired: true }).id).toBe(device.id);
     const removed = await ctx().api('DELETE', `/devices/${device.id}`);
     expect(removed.statusCode).toBe(200);

@@ -1,9 +1,10 @@
-// Tracking devices: list, register (the secret is answered once), assign or unassign, rotate the secret, remove.
+// Tracking devices: list, register (the secret is answered once), assign or unassign, rotate the secret, require it
+// (decision 038), remove.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { device, deviceAssignInput, deviceCreated, deviceInput, deviceList, errorResponse, idText, messageResponse } from '@prison/shared';
+import { device, deviceAssignInput, deviceCreated, deviceInput, deviceList, deviceSecretRequiredInput, errorResponse, idText, messageResponse } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
-import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret, wearerOf } from './device-service';
+import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rotateDeviceSecret, setSecretRequired, wearerOf } from './device-service';
 
 const idParams = z.object({ id: idText(100).min(1, 'id is required') });
 
@@ -74,6 +75,24 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       const rotated = await rotateDeviceSecret(app.db, auditActor(request), request.params.id);
       await app.tracking.deviceChanged(rotated.id);
       return rotated;
+    },
+  );
+
+  app.put(
+    '/devices/:id/secret-required',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Whether the device must send its secret even while DEVICE_SECRET_REQUIRED is off (on by default: then every device must)',
+        params: idParams,
+        body: deviceSecretRequiredInput,
+        response: { 200: device, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const updated = await setSecretRequired(app.db, auditActor(request), request.params.id, request.body.secret_required);
+      await app.tracking.deviceChanged(updated.id);
+      return updated;
     },
   );
 

@@ -1,7 +1,9 @@
 // Device ingestion over HTTP: the OsmAnd protocol of the Traccar Client app (query, form or JSON) and the gateway
-// batch. Each request authenticates its device(s), refuses bad fixes with a reason, and answers after the commit.
+// batch. Each request authenticates its device(s) (decision 038), refuses bad fixes with a reason, and answers after the commit.
 import type { BatchPositionsResponse, FixOutcome } from '@prison/shared';
+import { DEVICE_REFUSED_MESSAGE } from '../../tracking/device-registry';
 import type { TrackingService } from '../../tracking/tracking-service';
+import type { DeviceAuthThrottle } from './device-auth-throttle';
 import {
   checkFix,
   FixRefused,
@@ -93,17 +95,31 @@ export function parseOsmand(query: Params, body: unknown, now = new Date()): Osm
   };
 }
 
+/** Where an OsmAnd request came from, for the per-address throttle of credential failures (decision 038). */
+export interface OsmandClient {
+  address: string;
+  throttle: DeviceAuthThrottle;
+}
+
 /**
- * OsmAnd: the registered device id is the credential (Traccar Client sends nothing else); a `secret` or `key`
- * parameter, when present, must match (docs/decisions/ on OsmAnd device identity).
+ * OsmAnd: the device must send its secret (`secret` or `key`) when DEVICE_SECRET_REQUIRED is on or the device is
+ * marked so; otherwise the registered id is the credential, as Traccar has it (decisions 006 and 038).
  */
-export async function ingestOsmand(tracking: TrackingService, query: Params, body: unknown): Promise<{ message: string }> {
+export async function ingestOsmand(tracking: TrackingService, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
   const now = new Date();
   const request = parseOsmand(query, body, now);
-  tracking.registry.authenticate(request.deviceId, request.secret, { secretRequired: false, unknownStatus: request.json ? 404 : 400 });
+  try {
+    tracking.registry.authenticate(request.deviceId, request.secret, { secretRequired: tracking.deviceSecretRequired, unknownStatus: request.json ? 404 : 400 });
+  } catch (error) {
+    if (client && error instanceof FixRefused) throw client.throttle.failed(client.address, request.deviceId, error);
+    throw error;
+  }
   const checked = request.fixes.map((fix) => checkFix(fix, { now, maxFutureSeconds: tracking.maxFutureSeconds }));
   const outcomes = await tracking.submit(checked.map((c) => c.fix));
-  if (outcomes.includes('refused')) throw new FixRefused(`Unknown device ${request.deviceId}`, request.json ? 404 : 400);
+  // Removed while its fixes waited: answered as any unknown device.
+  if (outcomes.includes('refused')) {
+    throw tracking.deviceSecretRequired ? new FixRefused(DEVICE_REFUSED_MESSAGE, 401) : new FixRefused(`Unknown device ${request.deviceId}`, request.json ? 404 : 400);
+  }
   if (outcomes.includes('invalid')) throw new FixRefused(REFUSED_BY_DATABASE);
   const message = outcomes.every((o) => o === 'duplicate') ? 'Duplicate fix: already stored' : 'Stored';
   const ignored = [...new Set(checked.flatMap((c) => c.ignored))];
@@ -114,8 +130,8 @@ function parseBatchPosition(item: unknown, now: Date): { fix: Fix; secret: strin
   if (!isObject(item)) throw new FixRefused('each position must be an object');
   const deviceId = text(item.device_id);
   if (!deviceId) throw new FixRefused('device_id is required');
-  const secret = text(item.secret);
-  if (!secret) throw new FixRefused('secret is required');
+  // A missing secret is refused by `authenticate`, in the same words as a wrong one or an unknown id.
+  const secret = text(item.secret) ?? '';
   return {
     secret,
     fix: {
@@ -151,7 +167,7 @@ export async function ingestBatch(tracking: TrackingService, items: unknown[]): 
   const outcomes = await tracking.submit(valid.map((v) => v.fix));
   valid.forEach(({ index, ignored }, i) => {
     const outcome = outcomes[i]!;
-    if (outcome === 'refused') results[index] = { index, outcome, message: 'Unknown device' };
+    if (outcome === 'refused') results[index] = { index, outcome, message: DEVICE_REFUSED_MESSAGE };
     else if (outcome === 'invalid') results[index] = { index, outcome: 'refused', message: REFUSED_BY_DATABASE };
     else results[index] = ignored.length ? { index, outcome, message: ignored.join('; ') } : { index, outcome };
   });

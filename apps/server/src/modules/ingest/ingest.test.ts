@@ -107,6 +107,33 @@ describeEachEngine('position ingestion', (engine) => {
     expect(await fixesOf('no-such-device')).toHaveLength(0);
   });
 
+  it('with DEVICE_SECRET_REQUIRED off, a device marked secret_required still needs its secret (decision 038)', async () => {
+    const marked = await addDevice(ctx(), { secret_required: true });
+    expect(marked.secret_required).toBe(true);
+    const plain = await addDevice(ctx());
+    expect(plain.secret_required).toBe(false);
+    const at = 1767225600;
+    const idOnly = (id: string, timestamp = at) => osmandGet(ctx().osmandUrl, { id, lat: LAT, lon: LNG, timestamp });
+    const refused = await idOnly(marked.id);
+    expect(refused).toEqual({ status: 401, body: { message: 'Unknown device or wrong secret' } });
+    expect(await osmandGet(ctx().osmandUrl, { id: marked.id, secret: 'wrong', lat: LAT, lon: LNG })).toEqual(refused);
+    expect((await osmandGet(ctx().osmandUrl, { id: marked.id, secret: marked.secret, lat: LAT, lon: LNG, timestamp: at })).status).toBe(200);
+    expect((await idOnly(plain.id)).status).toBe(200); // the id is its credential (decision 006)
+    // Marked afterwards through the API (audited), and unmarked again.
+    const mark = await ctx().api('PUT', `/devices/${plain.id}/secret-required`, { secret_required: true });
+    expect(mark.statusCode).toBe(200);
+    expect(mark.json()).toMatchObject({ id: plain.id, secret_required: true });
+    expect(await idOnly(plain.id, at + 1)).toEqual(refused);
+    expect((await ctx().api('PUT', `/devices/${plain.id}/secret-required`, { secret_required: false })).statusCode).toBe(200);
+    expect((await idOnly(plain.id, at + 2)).status).toBe(200);
+    const bad = await ctx().api('PUT', `/devices/${plain.id}/secret-required`, { secret_required: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^secret_required/);
+    expect((await ctx().api('PUT', '/devices/nope/secret-required', { secret_required: true })).statusCode).toBe(404);
+    expect(await fixesOf(marked.id)).toHaveLength(1);
+    expect(await fixesOf(plain.id)).toHaveLength(2);
+  });
+
   it('stores a repeated fix once; an older fix goes to history without moving the device', async () => {
     const device = await addDevice(ctx());
     const send = (timestamp: number, lat: number) => osmandGet(ctx().osmandUrl, { id: device.id, lat, lon: LNG, timestamp });
@@ -171,8 +198,9 @@ describeEachEngine('position ingestion', (engine) => {
     const body = (await res.json()) as { stored: number; duplicates: number; refused: number; results: { index: number; outcome: string; message?: string }[] };
     expect(body).toMatchObject({ stored: 2, duplicates: 1, refused: 4 });
     expect(body.results.map((r) => r.outcome)).toEqual(['stored', 'stored', 'refused', 'refused', 'refused', 'duplicate', 'refused']);
-    expect(body.results[2]!.message).toMatch(/Wrong device secret/);
-    expect(body.results[3]!.message).toMatch(/Unknown device/);
+    // A wrong secret and an unknown id read alike (decision 038).
+    expect(body.results[2]!.message).toBe('Unknown device or wrong secret');
+    expect(body.results[3]!.message).toBe(body.results[2]!.message);
     expect(body.results[4]!.message).toMatch(/^latitude/);
     expect(await fixesOf(a.id)).toHaveLength(1);
     expect(await fixesOf(b.id)).toHaveLength(1);

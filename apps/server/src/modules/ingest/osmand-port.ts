@@ -1,11 +1,13 @@
 // The OsmAnd protocol on its own port (OSMAND_PORT, 5055 by default, as Traccar), for phones running Traccar
-// Client: any path, GET query, form POST or JSON POST, handled exactly as /api/v1/ingest/osmand.
+// Client: any path, GET query, form POST or JSON POST, handled exactly as /api/v1/ingest/osmand (credential failures
+// throttled per address, decision 038).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/database-errors';
 import type { DatabaseHealth } from '../../lib/database-health';
 import { HttpError } from '../../lib/http-errors';
 import type { TrackingService } from '../../tracking/tracking-service';
+import { DeviceFailuresThrottled, type DeviceAuthThrottle } from './device-auth-throttle';
 import { ingestOsmand } from './ingest-service';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -40,9 +42,11 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   return Object.fromEntries(new URLSearchParams(raw));
 }
 
-function send(response: ServerResponse, status: number, body: { message: string }) {
-  // A device asked to come back later may do so: the fix was not stored (the database is down or the server stopping).
-  const retry = status === 503 ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } : {};
+function send(response: ServerResponse, status: number, body: { message: string }, retryAfterSeconds?: number) {
+  // A device asked to come back later may do so: the fix was not stored (the database is down or the server stopping,
+  // or its address made too many credential failures).
+  const retryAfter = retryAfterSeconds ?? (status === 503 ? DATABASE_RETRY_AFTER_SECONDS : undefined);
+  const retry = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...retry });
   response.end(JSON.stringify(body));
 }
@@ -53,15 +57,24 @@ export interface OsmandPortServer {
   close(): Promise<void>;
 }
 
-export async function startOsmandPort(tracking: TrackingService, port: number, host: string, health: Pick<DatabaseHealth, 'failed'>): Promise<OsmandPortServer> {
+export async function startOsmandPort(
+  tracking: TrackingService,
+  port: number,
+  host: string,
+  health: Pick<DatabaseHealth, 'failed'>,
+  throttle: DeviceAuthThrottle,
+): Promise<OsmandPortServer> {
   const server = createServer((request, response) => {
     void (async () => {
       if (request.method !== 'GET' && request.method !== 'POST') return send(response, 405, { message: 'Use GET or POST' });
       const url = new URL(request.url ?? '/', 'http://device');
       const body = request.method === 'POST' ? parseBody(await readBody(request), request.headers['content-type']) : undefined;
-      const result = await ingestOsmand(tracking, Object.fromEntries(url.searchParams), body);
+      // No proxy's header is believed here: the socket's address is the client (a proxy in front is one address).
+      const client = { address: request.socket.remoteAddress ?? 'unknown', throttle };
+      const result = await ingestOsmand(tracking, Object.fromEntries(url.searchParams), body, client);
       send(response, 200, result);
     })().catch((error: unknown) => {
+      if (error instanceof DeviceFailuresThrottled) return send(response, 429, { message: error.message }, error.retryAfterSeconds);
       if (error instanceof HttpError && error.statusCode < 500) return send(response, error.statusCode, { message: error.message });
       const unavailable = health.failed(error, 'OsmAnd port');
       send(response, 503, { message: unavailable ? DATABASE_UNAVAILABLE_MESSAGE : 'Fix not stored; send it again' });

@@ -1,7 +1,9 @@
 // Device ingestion routes: public by design (DECISIONS.md item 3), because each request authenticates its device.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { batchPositionsResponse, errorResponse, MAX_BATCH_POSITIONS, messageResponse } from '@prison/shared';
+import { DeviceFailuresThrottled } from './device-auth-throttle';
 import { ingestBatch, ingestOsmand } from './ingest-service';
 
 const text = z.string().optional();
@@ -9,7 +11,7 @@ const text = z.string().optional();
 const osmandQuery = z.looseObject({
   id: text,
   deviceid: text,
-  secret: text.describe('optional: when given it must match the device secret'),
+  secret: text.describe('the device secret: required when DEVICE_SECRET_REQUIRED is on or the device is marked so; when given it must match'),
   key: text,
   lat: text,
   lon: text,
@@ -22,9 +24,19 @@ const osmandQuery = z.looseObject({
   batt: text.describe('battery percent'),
   alarm: text.describe('sos or tamper raise a Critical alert'),
 });
-const osmandResponses = { 200: messageResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse };
+const osmandResponses = { 200: messageResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse, 429: errorResponse };
 
 const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The OsmAnd fix of this request; the address (from TRUST_PROXY's rule) throttles credential failures (decision 038). */
+  const ingest = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, body: unknown) => {
+    try {
+      return await ingestOsmand(app.tracking, query, body, { address: request.ip, throttle: app.deviceAuthThrottle });
+    } catch (error) {
+      if (error instanceof DeviceFailuresThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
+  };
+
   app.get(
     '/ingest/osmand',
     {
@@ -38,7 +50,7 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
         response: osmandResponses,
       },
     },
-    async (request) => ingestOsmand(app.tracking, request.query, undefined),
+    async (request, reply) => ingest(request, reply, request.query, undefined),
   );
 
   app.post(
@@ -55,7 +67,7 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
         response: osmandResponses,
       },
     },
-    async (request) => ingestOsmand(app.tracking, request.query, request.body),
+    async (request, reply) => ingest(request, reply, request.query, request.body),
   );
 
   app.post(
@@ -65,7 +77,7 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
       logLevel: 'warn',
       schema: {
         tags: ['ingest'],
-        summary: `Gateway batch: up to ${MAX_BATCH_POSITIONS} fixes of many devices, each with device_id and secret; per-fix results`,
+        summary: `Gateway batch: up to ${MAX_BATCH_POSITIONS} fixes of many devices, each with device_id and secret (always required); per-fix results`,
         body: z.object({
           positions: z
             .array(z.unknown())

@@ -8,6 +8,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     mapCenter: { lat: app.config.MAP_CENTER_LAT, lng: app.config.MAP_CENTER_LNG },
     mapZoom: 13,
     deviceOfflineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
+    deviceSecretRequired: app.config.DEVICE_SECRET_REQUIRED,
   }));
 };
 

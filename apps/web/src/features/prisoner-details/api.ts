@@ -31,6 +31,10 @@ export const assignDevice = (deviceId: string, prisonerId: number | null) =>
 /** Register a device (SPEC "Beyond the spec"): with prisoner_id it is assigned in the same call. */
 export const registerDevice = (input: DeviceInput) => api.post<DeviceCreated>('/devices', input);
 
+/** Whether the device must send its secret while the server's DEVICE_SECRET_REQUIRED is off (decision 038). */
+export const setDeviceSecretRequired = (deviceId: string, required: boolean) =>
+  api.put<Device>(`/devices/${encodeURIComponent(deviceId)}/secret-required`, { secret_required: required });
+
 export const deviceKey = (id: string) => ['devices', 'detail', id] as const;
 
 /** The prisoner's tracker as stored: last fix, battery, online (GET /devices/{id}); null when there is none. */

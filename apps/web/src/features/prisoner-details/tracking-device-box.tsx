@@ -9,7 +9,8 @@ import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';
-import { assignDevice, registerDevice, useDevices } from './api';
+import { useClientSettings } from '../location-history/api';
+import { assignDevice, registerDevice, setDeviceSecretRequired, useDevice, useDevices } from './api';
 
 export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
   const queryClient = useQueryClient();
@@ -68,6 +69,7 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
         <dd className="text-slate-900" data-testid="tracking-device-name">
           {deviceId ? prisoner.tracking_device_name || DEFAULT_DEVICE_NAME : 'No tracker assigned'}
         </dd>
+        {deviceId && <DeviceSecretRow deviceId={deviceId} />}
       </dl>
       {created && <NewDeviceSecret device={created} onDone={() => setCreated(null)} />}
 
@@ -159,6 +161,8 @@ function RegisterDeviceForm({
 }) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
+  const [secretRequired, setSecretRequired] = useState(false);
+  const serverRequiresSecret = useClientSettings().data?.deviceSecretRequired ?? true;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -171,9 +175,11 @@ function RegisterDeviceForm({
         id: id.trim() || undefined,
         name: name.trim() || undefined,
         prisoner_id: prisonerId,
+        ...(secretRequired ? { secret_required: true } : {}),
       });
       setId('');
       setName('');
+      setSecretRequired(false);
       await onRegistered(device);
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to register the device. Please try again.'));
@@ -208,6 +214,14 @@ function RegisterDeviceForm({
         autoComplete="off"
         onChange={(event) => setName(event.target.value)}
       />
+      {serverRequiresSecret ? (
+        <p className="text-xs text-slate-600">The device must send the secret shown after registering (Traccar Client: server URL ending in ?secret=…).</p>
+      ) : (
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" checked={secretRequired} onChange={(event) => setSecretRequired(event.target.checked)} />
+          Require its secret (otherwise its id alone is accepted on OsmAnd)
+        </label>
+      )}
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {error}
@@ -219,6 +233,51 @@ function RegisterDeviceForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Whether the tracker must send its secret (decision 038): always while the server requires it of every device,
+ * otherwise per device, switched here (audited).
+ */
+function DeviceSecretRow({ deviceId }: { deviceId: string }) {
+  const queryClient = useQueryClient();
+  const device = useDevice(deviceId);
+  const serverRequiresSecret = useClientSettings().data?.deviceSecretRequired ?? true;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const required = serverRequiresSecret || device.data?.secret_required === true;
+
+  async function toggle() {
+    setBusy(true);
+    setError(null);
+    try {
+      await setDeviceSecretRequired(deviceId, !device.data?.secret_required);
+      await queryClient.invalidateQueries({ queryKey: ['devices'] });
+    } catch (failure) {
+      setError(errorMessage(failure, 'Failed to change the device. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <dt className="font-medium text-slate-600">Device secret</dt>
+      <dd className="text-slate-900" data-testid="tracking-device-secret">
+        {serverRequiresSecret ? 'Required (server setting)' : required ? 'Required' : 'Not required: its id alone is accepted'}
+        {!serverRequiresSecret && device.data && (
+          <Button size="sm" variant="secondary" className="ml-2" busy={busy} onClick={() => void toggle()}>
+            {required ? 'Accept id alone' : 'Require secret'}
+          </Button>
+        )}
+        {error && (
+          <span role="alert" className="block text-sm text-red-700">
+            {error}
+          </span>
+        )}
+      </dd>
+    </>
   );
 }
 

@@ -63,6 +63,12 @@ export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinne
         <time dateTime={alert.timestamp}>{formatAlertDateTime(alert.timestamp)}</time>
         <span>Status: {alert.status}</span>
         {alert.ended_at && <span>Ended {formatAlertDateTime(alert.ended_at)}</span>}
+        {/* A device alarm repeated within 60 s updates this alert instead of raising another (decision 038). */}
+        {!!alert.repeat_count && alert.last_repeat_at && (
+          <span data-testid="alert-repeats">
+            Repeated {alert.repeat_count} {alert.repeat_count === 1 ? 'time' : 'times'}, last {formatAlertDateTime(alert.last_repeat_at)}
+          </span>
+        )}
       </div>
       {/* Who handled it, when, and what they wrote (stored by the workflow; issue 11). */}
       {(alert.acknowledged_at || alert.resolved_at || alert.note) && (

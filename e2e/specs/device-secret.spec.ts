@@ -1,0 +1,31 @@
+// Device credentials on the prisoner's tracker box (decision 038). This server runs with DEVICE_SECRET_REQUIRED=false
+// (playwright.config.ts), so each device decides: registered here with "Require its secret", it is refused by its id
+// alone on the OsmAnd path and taken with its secret; "Accept id alone" switches that off again.
+import { expect, test, unique } from '../fixtures';
+import { seedCell, seedPrisoner } from './records-helpers';
+
+test('a tracker registered to require its secret is refused by id alone until the box switches it off', async ({ adminPage: page, api }) => {
+  const { cellId } = await seedCell(api);
+  const prisoner = await seedPrisoner(api, { first_name: 'Kit', last_name: unique('Secret'), status: 'Incarcerated', cell_id: cellId });
+  await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);
+  const box = page.getByTestId('tracking-device-box');
+  await box.getByRole('button', { name: 'Assign device' }).click();
+  const form = box.getByTestId('register-device-form');
+  const deviceId = unique('tag-');
+  await form.getByLabel('Device identifier').fill(deviceId);
+  await form.getByLabel('Require its secret').check();
+  await form.getByRole('button', { name: 'Register and assign' }).click();
+  const secret = (await box.getByTestId('new-device-secret').textContent())!.trim();
+  await expect(box.getByTestId('tracking-device-secret')).toContainText('Required');
+
+  const fix = (params: Record<string, string | number>) =>
+    api.get('/api/v1/ingest/osmand', { params: { id: deviceId, lat: 51.5, lon: -0.12, timestamp: Math.floor(Date.now() / 1000), ...params } });
+  const idOnly = await fix({});
+  expect(idOnly.status()).toBe(401);
+  expect(await idOnly.json()).toEqual({ message: 'Unknown device or wrong secret' });
+  expect((await fix({ secret })).status()).toBe(200);
+
+  await box.getByRole('button', { name: 'Accept id alone' }).click();
+  await expect(box.getByTestId('tracking-device-secret')).toContainText('Not required');
+  await expect.poll(async () => (await fix({ timestamp: Math.floor(Date.now() / 1000) + 1 })).status()).toBe(200);
+});
