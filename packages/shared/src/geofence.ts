@@ -1,6 +1,7 @@
 // Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
+import { changeReason } from './pending-change';
 import { boundedText, int32, nameText } from './text';
 
 /** A circle's radius, in metres: a cell is more than 1 m across, a prison less than 100 km. */
@@ -141,8 +142,17 @@ export function geofenceAnswer(stored: StoredGeofence): Geofence {
   };
 }
 
+// Format characters (\p{Cf}: zero-width, bidi controls, soft hyphen, invisible operators) have no place in an id: an
+// id is shown and compared as typed, so `demo-perimeter\u200b` would pass for the perimeter's id.
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/** A geofence id, checked like a name (no invisible or text-direction characters) and without any format character. */
+export const geofenceId = nameText(100)
+  .min(1, 'geofence_id is required')
+  .refine((value) => !FORMAT_CHARACTER.test(value), 'must not contain invisible or text-direction characters');
+
 const common = {
-  geofence_id: boundedText(100).min(1, 'geofence_id is required'),
+  geofence_id: geofenceId,
   name: nameText(100).min(1, 'name is required'),
   type: z.enum(GEOFENCE_TYPES, { message: 'type must be Positive or Negative' }),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
@@ -204,6 +214,8 @@ const updateFields = {
   buffer_meters: z.number().min(0).max(10_000).optional(),
   applies_to: geofenceAppliesTo.optional(),
   schedule: geofenceSchedule.optional(),
+  /** Why, when the change weakens the alarm: it then waits for a second person's approval (decision 041). */
+  reason: changeReason.optional(),
 };
 // Without a shape, a geometry field would be dropped unseen: refuse it, naming the field.
 const noShape = z.undefined({ message: 'shape is required to change the geometry' }).optional();

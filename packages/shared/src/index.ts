@@ -24,3 +24,5 @@ export * from './overview';
 export * from './cell-rules';
 export * from './keep-apart';
 export * from './escort';
+export * from './geofence-change';
+export * from './pending-change';
