@@ -244,8 +244,12 @@ export const geofenceUpdate = z.discriminatedUnion(
 export type GeofenceUpdate = z.infer<typeof geofenceUpdate>;
 export type GeofenceUpdateRequest = z.input<typeof geofenceUpdate>;
 
-/** Colours on the map (SPEC.md section 9). */
-export const GEOFENCE_COLORS = { Circle: 'blue', Polygon: 'red', Rectangle: 'green' } as const;
+/**
+ * Colours on the map, by what a geofence does (its alert level), not by its shape: Critical red, Warning amber,
+ * Informational blue (issue 20, decision 041; SPEC.md section 9 coloured by shape). The shape shows in its outline.
+ */
+export const GEOFENCE_LEVEL_COLORS = { Critical: '#dc2626', Warning: '#d97706', Informational: '#2563eb' } as const;
+export const geofenceColor = (alertType: keyof typeof GEOFENCE_LEVEL_COLORS) => GEOFENCE_LEVEL_COLORS[alertType];
 
 /** "Mon-Fri", "Sat, Sun", "Every day": runs of three days or more are shown as a range. */
 export function describeDays(days: readonly number[]): string {

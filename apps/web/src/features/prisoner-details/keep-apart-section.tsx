@@ -209,9 +209,11 @@ function EndKeepApartDialog({ pair, prisonerId, onClose }: { pair: KeepApartPair
     setBusy(true);
     setError(null);
     try {
-      await api.post(`/keep-apart/${pair.id}/end`, { reason: reason.trim() });
-      notify('Keep-apart pair ended.');
+      // Ending a pair waits for another administrator's approval (decision 041); it stays active until then.
+      const asked = await api.post<{ message: string }>(`/keep-apart/${pair.id}/end`, { reason: reason.trim() });
+      notify(asked.message);
       await queryClient.invalidateQueries({ queryKey: ['keep-apart'] });
+      await queryClient.invalidateQueries({ queryKey: ['pending-changes'] });
       onClose();
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to end the keep-apart pair. Please try again.'));
