@@ -42,6 +42,7 @@ interface EditableShapeProps {
 export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLORS.Informational }: EditableShapeProps) {
   const map = useMap();
   const [initial] = useState(geometry);
+  const [initialColor] = useState(color);
   const latest = useRef(onChange);
   latest.current = onChange;
 
@@ -50,7 +51,7 @@ export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLOR
     // (SPEC.md section 5).
     const poly = { allowIntersection: false, drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR } };
     const options = {
-      color,
+      color: initialColor,
       weight: 4,
       dashArray: '2 6',
       className: 'geofence-editing',
@@ -73,7 +74,7 @@ export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLOR
       editing.disable();
       layer.remove();
     };
-  }, [map, initial]);
+  }, [map, initial, initialColor]);
 
   return null;
 }

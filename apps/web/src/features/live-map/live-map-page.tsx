@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { clsx } from 'clsx';
 import {
   GEOFENCE_LEVEL_COLORS,
+  geofenceColor,
   type AlertType,
   type ClientSettings,
   type Device,
@@ -261,6 +262,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
               <EditableShape
                 key={editing.id}
                 geometry={editing.geometry}
+                color={selected ? geofenceColor(selected.alert_type) : undefined}
                 onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
               />
             )}
