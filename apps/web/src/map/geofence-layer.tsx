@@ -23,7 +23,9 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
           dashArray: geofence.type === 'Negative' ? undefined : '6 4',
           fillOpacity: selected ? 0.3 : 0.15,
         };
-        // Set once when the path is made (setStyle ignores it): lets tests find shapes without reading pixels.
+        // Set once when the path is made (setStyle ignores it): lets tests find shapes without reading pixels. The
+        // level is in the key, so a new level makes a new path with its class.
+        const key = `${geofence.geofence_id}:${geofence.alert_type}`;
         const className = `geofence-shape geofence-${geofence.shape.toLowerCase()} geofence-level-${geofence.alert_type.toLowerCase()}`;
         const eventHandlers = {
           click: (event: L.LeafletMouseEvent) => {
@@ -45,7 +47,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
         ) {
           return (
             <Circle
-              key={geofence.geofence_id}
+              key={key}
               center={[geofence.center_lat, geofence.center_lng]}
               radius={geofence.radius}
               className={className}
@@ -60,7 +62,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
         if (geofence.shape === 'Rectangle') {
           return (
             <Rectangle
-              key={geofence.geofence_id}
+              key={key}
               bounds={L.latLngBounds(geofence.coordinates)}
               className={className}
               pathOptions={pathOptions}
@@ -72,7 +74,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
         }
         return (
           <Polygon
-            key={geofence.geofence_id}
+            key={key}
             positions={geofence.coordinates}
             className={className}
             pathOptions={pathOptions}
