@@ -104,6 +104,7 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   await end.getByRole('button', { name: 'End keep-apart' }).click();
   // Ending a pair waits for a second administrator (decision 041); approved, it ends.
   await expect(end).toBeHidden();
+  await expect(section.getByTestId('keep-apart-end-pending')).toContainText('Kim transferred to another prison');
   await approvePendingChange(secondApi, String(pair!.id));
   await expect(section).toContainText('Kim transferred to another prison');
   const checks = (await (await api.get(`/api/v1/cell_controls/check?prisoner_id=${lee.prisoner_id}`)).json()) as {
