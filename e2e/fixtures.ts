@@ -16,10 +16,49 @@ export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 }
 
-export const test = base.extend<{ api: APIRequestContext; adminPage: Page }>({
+/** Another administrator: the second person who approves a change that weakens an alarm (decision 041). */
+export async function createAnotherAdmin(api: APIRequestContext) {
+  const username = unique('approver');
+  const password = `second person ${Date.now().toString(36)} approves`;
+  const res = await api.post('/api/v1/admins', { data: { username, name: `Approver ${username}`, password } });
+  expect(res.status(), await res.text()).toBe(200);
+  return { username, password, name: `Approver ${username}` };
+}
+
+/**
+ * Deletes a geofence as two administrators do: asked with a reason by `api`, approved by `secondApi` (decision 041).
+ * For the clean-up after a test: a zone left behind would raise alerts in other specs.
+ */
+export async function deleteGeofenceApproved(api: APIRequestContext, secondApi: APIRequestContext, geofenceId: string) {
+  const asked = await api.delete(`/api/v1/geofence/delete/${encodeURIComponent(geofenceId)}`, {
+    data: { reason: 'Clean-up after an end-to-end test' },
+  });
+  if (asked.status() !== 202) return;
+  const { pending } = (await asked.json()) as { pending: { id: number } };
+  const approved = await secondApi.post(`/api/v1/pending-changes/${pending.id}/approve`, { data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+}
+
+/** Approves, as `secondApi`, the change pending for a geofence or pair (decision 041). */
+export async function approvePendingChange(secondApi: APIRequestContext, targetId: string) {
+  const list = await secondApi.get(`/api/v1/pending-changes?target_id=${encodeURIComponent(targetId)}`);
+  const [pending] = ((await list.json()) as { data: { id: number }[] }).data;
+  expect(pending, `a change pending for ${targetId}`).toBeDefined();
+  const approved = await secondApi.post(`/api/v1/pending-changes/${pending!.id}/approve`, { data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+}
+
+export const test = base.extend<{ api: APIRequestContext; secondApi: APIRequestContext; adminPage: Page }>({
   api: async ({ playwright, baseURL }, use) => {
     const request = await playwright.request.newContext({ baseURL });
     await loginThroughApi(request);
+    await use(request);
+    await request.dispose();
+  },
+  secondApi: async ({ playwright, baseURL, api }, use) => {
+    const second = await createAnotherAdmin(api);
+    const request = await playwright.request.newContext({ baseURL });
+    await loginThroughApi(request, second.username, second.password);
     await use(request);
     await request.dispose();
   },

@@ -1,16 +1,16 @@
 // Zones for some prisoners at some times (issue 12 part 3): made in "Enter Geofence Details", changed in the editor
 // beside the map, and shown in the geofence list ("Mon-Fri 09:00-17:00 · Block X").
-import { expect, test, unique } from '../fixtures';
+import { deleteGeofenceApproved, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import type { GeofenceRow } from './map-helpers';
 import { seedTrackedPrisoner } from './records-helpers';
 
 const madeNames: string[] = [];
-test.afterEach(async ({ api }) => {
+test.afterEach(async ({ api, secondApi }) => {
   const names = madeNames.splice(0);
   const res = await api.get('/api/v1/geofence/all');
   for (const geofence of (await res.json()) as GeofenceRow[]) {
-    if (names.includes(geofence.name)) await api.delete(`/api/v1/geofence/delete/${geofence.geofence_id}`);
+    if (names.includes(geofence.name)) await deleteGeofenceApproved(api, secondApi, geofence.geofence_id);
   }
 });
 

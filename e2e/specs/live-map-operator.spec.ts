@@ -3,7 +3,7 @@
 // API, "Fit site", the view kept across visits, the no-tiles notice, an offline prisoner's last position, and the
 // prisoner list as a drawer at 390 px. axe at 1440 and 390 px.
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test, unique } from '../fixtures';
+import { deleteGeofenceApproved, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
 
@@ -153,6 +153,7 @@ test('the popup shows the id, the cell and the live picture; the colour follows 
 test('the map opens fitted to the geofences, "Fit site" goes back there, and the view is kept across visits', async ({
   adminPage: page,
   api,
+  secondApi,
 }) => {
   const centre = somewhere();
   const name = unique('Fit yard ');
@@ -214,7 +215,7 @@ test('the map opens fitted to the geofences, "Fit site" goes back there, and the
   } finally {
     const all = (await (await api.get('/api/v1/geofence/all')).json()) as { geofence_id: string; name: string }[];
     for (const geofence of all) {
-      if (geofence.name === name) await api.delete(`/api/v1/geofence/delete/${geofence.geofence_id}`);
+      if (geofence.name === name) await deleteGeofenceApproved(api, secondApi, geofence.geofence_id);
     }
   }
 });

@@ -2,7 +2,7 @@
 // reason before anything is written and the override asks for one; a keep-apart pair made on the details screen is
 // then enforced in the cell picker.
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test, unique } from '../fixtures';
+import { approvePendingChange, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { seedCell, seedPrisoner } from './records-helpers';
 
@@ -52,7 +52,7 @@ test('a move the cell rules refuse shows why on /cell-assign, and the override a
   expect(JSON.stringify(await audit.json())).toContain('women’s wing is repainted');
 });
 
-test('a keep-apart pair created on the details screen is then refused in the move picker', async ({ adminPage: page, api }) => {
+test('a keep-apart pair created on the details screen is then refused in the move picker', async ({ adminPage: page, api, secondApi }) => {
   const { block, cellId } = await seedCell(api, { capacity: 3 });
   const otherCell = await addCell(api, block);
   const lastName = unique('Apart');
@@ -104,7 +104,12 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   await section.getByRole('button', { name: `End keep-apart with Kim ${lastName}` }).click();
   const end = page.getByRole('dialog', { name: `End keep-apart with Kim ${lastName}` });
   await end.getByLabel('Why does it end?').fill('Kim transferred to another prison');
+  const [pair] = ((await (await api.get(`/api/v1/keep-apart?prisoner_id=${lee.prisoner_id}&active=true`)).json()) as { data: { id: number }[] }).data;
   await end.getByRole('button', { name: 'End keep-apart' }).click();
+  // Ending a pair waits for a second administrator (decision 041); approved, it ends.
+  await expect(end).toBeHidden();
+  await expect(section.getByTestId('keep-apart-end-pending')).toContainText('Kim transferred to another prison');
+  await approvePendingChange(secondApi, String(pair!.id));
   await expect(section).toContainText('Kim transferred to another prison');
   const checks = (await (await api.get(`/api/v1/cell_controls/check?prisoner_id=${lee.prisoner_id}`)).json()) as {
     data: { cell_id: string; refusals: unknown[] }[];

@@ -2,7 +2,7 @@
 // saves the new shape under the same id (Cancel puts the old one back), and a circle is made with the keyboard alone
 // through "Enter coordinates" and "Enter Geofence Details".
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test, unique } from '../fixtures';
+import { approvePendingChange, deleteGeofenceApproved, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { dragFromMiddle, listGeofences, type GeofenceRow } from './map-helpers';
 
@@ -13,11 +13,11 @@ async function storedGeofence(api: APIRequestContext, id: string): Promise<Geofe
 // Every geofence a test makes is deleted after it: a zone left behind would raise alerts in other specs (a prisoner
 // outside any Negative zone is in violation).
 const madeNames: string[] = [];
-test.afterEach(async ({ api }) => {
+test.afterEach(async ({ api, secondApi }) => {
   const res = await api.get('/api/v1/geofence/all');
   const names = madeNames.splice(0);
   for (const geofence of (await res.json()) as GeofenceRow[]) {
-    if (names.includes(geofence.name)) await api.delete(`/api/v1/geofence/delete/${geofence.geofence_id}`);
+    if (names.includes(geofence.name)) await deleteGeofenceApproved(api, secondApi, geofence.geofence_id);
   }
 });
 
@@ -39,6 +39,7 @@ const near = () => ({ lat: round(51.488 + Math.random() * 0.004), lng: round(-0.
 test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved under the same id', async ({
   adminPage: page,
   api,
+  secondApi,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -86,11 +87,19 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
   await editor.getByRole('button', { name: 'Edit shape' }).click();
   await dragFromMiddle(page, resize, 40, -40);
   await expect.poll(async () => (await editing.boundingBox())!.width).toBeGreaterThan(original.width + 30);
+  // A reshape asks for a reason and waits for a second administrator (decision 041); approved, the map redraws it.
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editor.getByText('Reason is required')).toBeVisible();
+  await editor.getByLabel('Reason').fill('The chapel yard was extended');
   await editor.getByRole('button', { name: 'Save shape' }).click();
   await expect(editing).toHaveCount(0);
+  await expect(editor.getByTestId('pending-change')).toContainText('Shape: Circle redrawn');
+  expect(await storedGeofence(api, fence.geofence_id)).toEqual(fence);
+  await approvePendingChange(secondApi, fence.geofence_id);
+  await expect(editor.getByTestId('pending-change')).toHaveCount(0);
   await expect(selectedPath).toHaveCount(1);
+  await expect.poll(async () => (await selectedPath.boundingBox())!.width).toBeGreaterThan(original.width + 30);
   const grown = (await selectedPath.boundingBox())!.width;
-  expect(grown).toBeGreaterThan(original.width + 30);
   const saved = (await storedGeofence(api, fence.geofence_id))!;
   expect(saved).toMatchObject({ shape: 'Circle', name: fence.name, center_lat: centre.lat, center_lng: centre.lng });
   // The stored radius grew as the drawn circle did, whatever zoom the map opened at (fitted to the geofences,
@@ -109,6 +118,7 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
 test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is shown", async ({
   adminPage: page,
   api,
+  secondApi,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -133,6 +143,7 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   const handles = page.locator('.leaflet-marker-pane .leaflet-editing-icon');
   await expect(handles).toHaveCount(8);
   await dragFromMiddle(page, handles.first(), -30, 30);
+  await editor.getByLabel('Reason').fill('The laundry wall moved');
 
   // The server's message is shown, and the shape stays in edit.
   await page.route('**/api/v1/geofence/update/**', (route) =>
@@ -146,6 +157,7 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   await editor.getByRole('button', { name: 'Save shape' }).click();
   await expect(page.locator('path.geofence-editing')).toHaveCount(0);
   await expect(editor.getByRole('alert')).toHaveCount(0);
+  await approvePendingChange(secondApi, fence.geofence_id);
   const saved = (await storedGeofence(api, fence.geofence_id))!;
   expect(saved.shape).toBe('Polygon');
   expect(saved.coordinates).toHaveLength(4);

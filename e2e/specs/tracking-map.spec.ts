@@ -1,11 +1,12 @@
 // The live map end to end (issue 4, "Must show"): draw and save a geofence, cancel discards a drawn shape, and a
 // device reporting through the OsmAnd protocol moves its marker, raises a toast and lands on the alerts screen.
-import { expect, test, unique } from '../fixtures';
+import { approvePendingChange, expect, test, unique } from '../fixtures';
 import { dragFromMiddle, listGeofences } from './map-helpers';
 
 test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({
   adminPage: page,
   api,
+  secondApi,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -27,6 +28,9 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Geofence Type')).toHaveValue('Positive');
+  // Each type in plain words beside the spec's terms (decision 041).
+  await expect(dialog.getByText('Positive: alert when a prisoner is inside')).toBeVisible();
+  await expect(dialog.getByText('Negative: alert when a prisoner is outside')).toBeVisible();
   await expect(dialog.getByLabel('Alert Type')).toHaveValue('Informational');
   await dialog.getByRole('button', { name: 'Save Geofence' }).click();
   await expect(dialog.getByText('Geofence Name is required')).toBeVisible();
@@ -43,8 +47,8 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
 
   await page.reload();
   await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toBeVisible();
-  // Drawn blue, as every circle (SPEC.md section 9).
-  await expect(map.locator('path.geofence-circle[stroke="blue"]').first()).toBeVisible();
+  // Drawn in its alert level's colour: Warning amber (decision 041).
+  await expect(map.locator('path.geofence-circle.geofence-level-warning[stroke="#d97706"]').first()).toBeVisible();
 
   // Select it, rename it, then delete it after the confirmation.
   await page.getByTestId('geofence-item').filter({ hasText: name }).click();
@@ -57,7 +61,12 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('geofence-item').filter({ hasText: `${name} renamed` })).toBeVisible();
   await editor.getByRole('button', { name: 'Delete Geofence' }).click();
+  // A delete asks for a reason and waits for a second administrator (decision 041).
+  await confirm.getByLabel('Reason').fill('Drawn in the wrong place');
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm).toBeHidden();
+  const saved2 = (await listGeofences(api)).find((geofence) => geofence.name === `${name} renamed`)!;
+  await approvePendingChange(secondApi, saved2.geofence_id);
   await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toHaveCount(0);
   expect((await listGeofences(api)).some((geofence) => geofence.name.startsWith(name))).toBe(false);
   expect(errors).toEqual([]);

@@ -177,6 +177,16 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
       'name',
       geofences,
     );
+    // Geofence ids are checked like names (issue 20): `demo-perimeter\u200b` would pass for the perimeter's id.
+    for (const geofenceId of ['demo-perimeter\u200b', 'demo\u202Eperimeter', 'demo\u2066x\u2069', 'de\uFEFFmo', 'demo\u00ADx']) {
+      await refused(
+        'POST',
+        '/geofence/add',
+        { geofence_id: geofenceId, shape: 'Circle', name: 'Perimeter', type: 'Negative', radius: 10, center_lat: 1, center_lng: 1 },
+        'geofence_id',
+        geofences,
+      );
+    }
     // "é" typed as e + combining acute is stored as the one character U+00E9.
     const res = await ctx().api('POST', '/prisoner/add', { ...ada, first_name: 'Ame\u0301lie', last_name: 'Poulain' });
     expect(res.statusCode, res.body).toBe(200);

@@ -74,3 +74,54 @@ export function useTestApp(engine: Engine, overrides: Partial<Config> = {}): () 
     return context;
   };
 }
+
+/**
+ * Another administrator, logged in: the second person who approves a change that weakens an alarm (decision 041).
+ * Returns an `api` like the context's.
+ */
+let otherAdmins = 0;
+export async function loginAnotherAdmin(ctx: TestContext, username = `second-${++otherAdmins}-${Date.now().toString(36)}`): Promise<TestContext['api']> {
+  const password = 'another correct horse battery';
+  await createAdmin(ctx.database.db, { username, name: `Second ${username}`, password });
+  const login = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password } });
+  if (login.statusCode !== 200) throw new Error(`second login failed: ${login.body}`);
+  const cookie = `${AUTH_COOKIE}=${login.json<{ token: string }>().token}`;
+  return (method, url, payload, headers = {}) =>
+    ctx.app.inject({
+      method: method as 'GET',
+      url: `${API_PREFIX}${url}`,
+      payload: payload as Record<string, unknown> | undefined,
+      headers: { cookie, ...headers },
+    });
+}
+
+const secondAdmins = new WeakMap<TestContext, Promise<TestContext['api']>>();
+
+/** A change that waits for approval (202), approved by another administrator; answers the approval. */
+export async function approvedBySecondAdmin(
+  ctx: TestContext,
+  requested: LightMyRequestResponse,
+  second?: TestContext['api'],
+): Promise<LightMyRequestResponse> {
+  if (requested.statusCode !== 202) throw new Error(`expected a pending change (202), got ${requested.statusCode}: ${requested.body}`);
+  if (!second && !secondAdmins.has(ctx)) secondAdmins.set(ctx, loginAnotherAdmin(ctx));
+  const approver = second ?? (await secondAdmins.get(ctx)!);
+  const { id } = requested.json<{ pending: { id: number } }>().pending;
+  const approved = await approver('POST', `/pending-changes/${id}/approve`, {});
+  if (approved.statusCode !== 200) throw new Error(`approval failed: ${approved.body}`);
+  return approved;
+}
+
+/**
+ * A write as two administrators make it (decision 041): sent with a reason; when it waits for approval (202), another
+ * administrator approves it. Answers the write when it applied at once, else the approval (200 once applied).
+ */
+export async function writeApproved(
+  ctx: TestContext,
+  method: 'PUT' | 'DELETE' | 'POST',
+  url: string,
+  body: Record<string, unknown> = {},
+): Promise<LightMyRequestResponse> {
+  const asked = await ctx.api(method, url, { ...body, reason: 'Agreed by two administrators in a test' });
+  return asked.statusCode === 202 ? approvedBySecondAdmin(ctx, asked) : asked;
+}

@@ -1,6 +1,7 @@
 // Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
+import { changeReason } from './pending-change';
 import { boundedText, int32, nameText } from './text';
 
 /** A circle's radius, in metres: a cell is more than 1 m across, a prison less than 100 km. */
@@ -141,8 +142,17 @@ export function geofenceAnswer(stored: StoredGeofence): Geofence {
   };
 }
 
+// Format characters (\p{Cf}: zero-width, bidi controls, soft hyphen, invisible operators) have no place in an id: an
+// id is shown and compared as typed, so `demo-perimeter\u200b` would pass for the perimeter's id.
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/** A geofence id, checked like a name (no invisible or text-direction characters) and without any format character. */
+export const geofenceId = nameText(100)
+  .min(1, 'geofence_id is required')
+  .refine((value) => !FORMAT_CHARACTER.test(value), 'must not contain invisible or text-direction characters');
+
 const common = {
-  geofence_id: boundedText(100).min(1, 'geofence_id is required'),
+  geofence_id: geofenceId,
   name: nameText(100).min(1, 'name is required'),
   type: z.enum(GEOFENCE_TYPES, { message: 'type must be Positive or Negative' }),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
@@ -204,6 +214,8 @@ const updateFields = {
   buffer_meters: z.number().min(0).max(10_000).optional(),
   applies_to: geofenceAppliesTo.optional(),
   schedule: geofenceSchedule.optional(),
+  /** Why, when the change weakens the alarm: it then waits for a second person's approval (decision 041). */
+  reason: changeReason.optional(),
 };
 // Without a shape, a geometry field would be dropped unseen: refuse it, naming the field.
 const noShape = z.undefined({ message: 'shape is required to change the geometry' }).optional();
@@ -232,8 +244,12 @@ export const geofenceUpdate = z.discriminatedUnion(
 export type GeofenceUpdate = z.infer<typeof geofenceUpdate>;
 export type GeofenceUpdateRequest = z.input<typeof geofenceUpdate>;
 
-/** Colours on the map (SPEC.md section 9). */
-export const GEOFENCE_COLORS = { Circle: 'blue', Polygon: 'red', Rectangle: 'green' } as const;
+/**
+ * Colours on the map, by what a geofence does (its alert level), not by its shape: Critical red, Warning amber,
+ * Informational blue (issue 20, decision 041; SPEC.md section 9 coloured by shape). The shape shows in its outline.
+ */
+export const GEOFENCE_LEVEL_COLORS = { Critical: '#dc2626', Warning: '#d97706', Informational: '#2563eb' } as const;
+export const geofenceColor = (alertType: keyof typeof GEOFENCE_LEVEL_COLORS) => GEOFENCE_LEVEL_COLORS[alertType];
 
 /** "Mon-Fri", "Sat, Sun", "Every day": runs of three days or more are shown as a range. */
 export function describeDays(days: readonly number[]): string {

@@ -25,3 +25,5 @@ export * from './cell-rules';
 export * from './keep-apart';
 export * from './escort';
 export * from './custody-archive';
+export * from './geofence-change';
+export * from './pending-change';

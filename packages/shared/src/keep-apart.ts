@@ -2,6 +2,7 @@
 // block when the scope is the block, and whose trackers raise a Warning when they meet.
 import { z } from 'zod';
 import { KEEP_APART_SCOPES } from './cell-rules';
+import { changeReason } from './pending-change';
 import { boundedText, int32, intText } from './text';
 
 export const KEEP_APART_REASONS = [
@@ -32,7 +33,8 @@ export type KeepApartInput = z.infer<typeof keepApartInput>;
 
 /** POST /keep-apart/{id}/end: why the pair no longer applies. */
 export const keepApartEndInput = z.object({
-  reason: boundedText(500).min(1, 'is required'),
+  /** Ending a pair waits for a second person (decision 041), who reads this. */
+  reason: changeReason,
 });
 export type KeepApartEndInput = z.infer<typeof keepApartEndInput>;
 

@@ -418,3 +418,34 @@ export const escorts = pgTable(
     index('escorts_active_idx').on(t.prisonerId).where(sql`${t.endedAt} is null`),
   ],
 );
+
+/**
+ * A change that weakens an alarm, waiting for a second person (decision 041): a geofence update or delete, or the end
+ * of a keep-apart pair. `payload` is what will be applied on approval; at most one waits per target.
+ */
+export const pendingChanges = pgTable(
+  'pending_changes',
+  {
+    id: serial('id').primaryKey(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    targetName: text('target_name').notNull(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload'),
+    changes: jsonb('changes').$type<string[]>().notNull(),
+    reason: text('reason').notNull(),
+    requestedByAdminId: integer('requested_by_admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    requestedBy: text('requested_by').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    decision: text('decision'),
+    decidedByAdminId: integer('decided_by_admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    decidedBy: text('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionNote: text('decision_note'),
+  },
+  (t) => [
+    check('pending_changes_decision', sql`${t.decision} is null or ${t.decision} in ('approved', 'refused')`),
+    uniqueIndex('pending_changes_open_target_idx').on(t.targetType, t.targetId).where(sql`${t.decision} is null`),
+    index('pending_changes_requested_at_idx').on(t.requestedAt),
+  ],
+);

@@ -18,6 +18,7 @@ import alertWorkflowRoutes from './alerts/workflow-routes';
 import overviewRoutes from './overview/routes';
 import keepApartRoutes from './keep-apart/routes';
 import escortRoutes from './escorts/routes';
+import pendingChangesRoutes from './pending-changes/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -38,4 +39,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'overview', routes: overviewRoutes },
   { name: 'keep-apart', routes: keepApartRoutes },
   { name: 'escorts', routes: escortRoutes },
+  { name: 'pending-changes', routes: pendingChangesRoutes },
 ];

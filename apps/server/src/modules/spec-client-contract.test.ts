@@ -2,7 +2,7 @@
 // (DECISIONS.md items 17 and 18; the table in docs/decisions/017-spec-7-shapes.md names each test here).
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../../test/test-db';
-import { useTestApp } from '../../test/test-app';
+import { useTestApp, writeApproved } from '../../test/test-app';
 import { insertAlerts } from './alerts/alert-service';
 
 /** What the spec's client does with a point: Leaflet's `L.latLng(point)` throws "Invalid LatLng object" without these. */
@@ -244,12 +244,14 @@ describeEachEngine("SPEC 7 as the spec's client reads it", (engine) => {
       { lat: 40.001, lng: 10.002 },
     ]);
     // The PUT of decision 009 takes a new shape in either form too.
-    const moved = await call('PUT', `/geofence/update/${body.geofence_id}`, {
+    // A reshape waits for a second administrator (decision 041).
+    const moved = await writeApproved(ctx(), 'PUT', `/geofence/update/${body.geofence_id}`, {
       shape: 'Polygon',
       coordinates: [{ lat: 41, lng: 10 }, [41.002, 10], { lat: 41.001, lng: 10.002 }],
     });
-    expect(moved.status, JSON.stringify(moved.data)).toBe(200);
-    expect(moved.data.coordinates).toEqual([
+    expect(moved.statusCode, moved.body).toBe(200);
+    const list = (await call('GET', '/geofence/all')).data as { geofence_id: string; coordinates: unknown }[];
+    expect(list.find((g) => g.geofence_id === body.geofence_id)!.coordinates).toEqual([
       { lat: 41, lng: 10 },
       { lat: 41.002, lng: 10 },
       { lat: 41.001, lng: 10.002 },

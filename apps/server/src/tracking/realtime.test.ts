@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { LocationChanges, LocationSnapshot, ShowAlertEvent } from '@prison/shared';
 import { alerts, cells, geofenceStates, prisoners } from '../db/schema';
+import { writeApproved } from '../../test/test-app';
 import { addDevice, addPrisoner, browserSocket, connected, nextEvent, osmandGet, useListeningApp } from './tracking-test-kit';
 import { describeEachEngine } from '../../test/test-db';
 
@@ -115,7 +116,7 @@ describeEachEngine('realtime to browsers', (engine) => {
       expect(after!.violating).toBe(false);
     } finally {
       socket.disconnect();
-      await ctx().api('DELETE', `/geofence/delete/perimeter-${engine}`);
+      await writeApproved(ctx(), 'DELETE', `/geofence/delete/perimeter-${engine}`);
     }
   });
 

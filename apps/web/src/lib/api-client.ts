@@ -81,7 +81,8 @@ export const api = {
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body ?? {}),
   put: <T>(path: string, body?: unknown) => apiRequest<T>('PUT', path, body ?? {}),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, body ?? {}),
-  delete: <T>(path: string) => apiRequest<T>('DELETE', path),
+  /** A body only when given one (a delete that needs a reason, decision 041). */
+  delete: <T>(path: string, body?: unknown) => apiRequest<T>('DELETE', path, body),
 };
 
 export function errorMessage(error: unknown, fallback: string): string {

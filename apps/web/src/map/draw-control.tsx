@@ -6,7 +6,7 @@ import L from 'leaflet';
 // leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
 import 'leaflet-draw';
 import 'leaflet-draw/dist/leaflet.draw.css';
-import { GEOFENCE_COLORS } from '@prison/shared';
+import { GEOFENCE_LEVEL_COLORS } from '@prison/shared';
 import { geometryOfDrawnLayer, type DrawnGeometry } from './drawn-shape';
 
 export interface DrawnShape {
@@ -30,14 +30,15 @@ export function DrawControl({ onDrawn }: { onDrawn(shape: DrawnShape): void }) {
         polyline: false,
         marker: false,
         circlemarker: false,
-        circle: { shapeOptions: { color: GEOFENCE_COLORS.Circle } },
+        // A new shape is Informational until its details say otherwise: drawn in that level's colour (decision 041).
+        circle: { shapeOptions: { color: GEOFENCE_LEVEL_COLORS.Informational } },
         // showArea stays off: leaflet-draw's area label assigns an undeclared variable, which throws in strict mode.
-        rectangle: { showArea: false, shapeOptions: { color: GEOFENCE_COLORS.Rectangle } },
+        rectangle: { showArea: false, shapeOptions: { color: GEOFENCE_LEVEL_COLORS.Informational } },
         polygon: {
           allowIntersection: false,
           showArea: false,
           drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR, timeout: 2500 },
-          shapeOptions: { color: GEOFENCE_COLORS.Polygon },
+          shapeOptions: { color: GEOFENCE_LEVEL_COLORS.Informational },
         },
       },
     });

@@ -7,7 +7,7 @@ import { useMap } from 'react-leaflet';
 import L from 'leaflet';
 // leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
 import 'leaflet-draw';
-import { GEOFENCE_COLORS } from '@prison/shared';
+import { GEOFENCE_LEVEL_COLORS } from '@prison/shared';
 import { POLYGON_CROSSING_ERROR } from './draw-control';
 import { geometryOfDrawnLayer, layerOfGeometry, layerTypeOf, type DrawnGeometry } from './drawn-shape';
 
@@ -35,11 +35,14 @@ interface EditableShapeProps {
   geometry: DrawnGeometry;
   /** After each finished drag, with the shape as it now is. */
   onChange(geometry: DrawnGeometry): void;
+  /** The colour of the geofence's alert level (decision 041). */
+  color?: string;
 }
 
-export function EditableShape({ geometry, onChange }: EditableShapeProps) {
+export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLORS.Informational }: EditableShapeProps) {
   const map = useMap();
   const [initial] = useState(geometry);
+  const [initialColor] = useState(color);
   const latest = useRef(onChange);
   latest.current = onChange;
 
@@ -48,7 +51,7 @@ export function EditableShape({ geometry, onChange }: EditableShapeProps) {
     // (SPEC.md section 5).
     const poly = { allowIntersection: false, drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR } };
     const options = {
-      color: GEOFENCE_COLORS[initial.shape],
+      color: initialColor,
       weight: 4,
       dashArray: '2 6',
       className: 'geofence-editing',
@@ -71,7 +74,7 @@ export function EditableShape({ geometry, onChange }: EditableShapeProps) {
       editing.disable();
       layer.remove();
     };
-  }, [map, initial]);
+  }, [map, initial, initialColor]);
 
   return null;
 }

@@ -1,7 +1,8 @@
-// Existing geofences: circle blue, polygon red, rectangle green (SPEC.md section 9). A click selects one.
+// Existing geofences, in the colour of their alert level: Critical red, Warning amber, Informational blue (decision
+// 041; SPEC.md section 9 coloured by shape). Negative zones are solid, Positive ones dashed. A click selects one.
 import { Circle, Polygon, Rectangle, Tooltip } from 'react-leaflet';
 import L from 'leaflet';
-import { GEOFENCE_COLORS, type Geofence } from '@prison/shared';
+import { geofenceColor, type Geofence } from '@prison/shared';
 
 interface GeofenceLayerProps {
   geofences: Geofence[];
@@ -17,13 +18,15 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
       {geofences.map((geofence) => {
         const selected = geofence.geofence_id === selectedId;
         const pathOptions: L.PathOptions = {
-          color: GEOFENCE_COLORS[geofence.shape],
+          color: geofenceColor(geofence.alert_type),
           weight: selected ? 5 : 3,
           dashArray: geofence.type === 'Negative' ? undefined : '6 4',
           fillOpacity: selected ? 0.3 : 0.15,
         };
-        // Set once when the path is made (setStyle ignores it): lets tests find shapes without reading pixels.
-        const className = `geofence-shape geofence-${geofence.shape.toLowerCase()}`;
+        // Set once when the path is made (setStyle ignores it): lets tests find shapes without reading pixels. The
+        // level is in the key, so a new level makes a new path with its class.
+        const key = `${geofence.geofence_id}:${geofence.alert_type}`;
+        const className = `geofence-shape geofence-${geofence.shape.toLowerCase()} geofence-level-${geofence.alert_type.toLowerCase()}`;
         const eventHandlers = {
           click: (event: L.LeafletMouseEvent) => {
             if (isMarkerAt?.(event.containerPoint)) return;
@@ -44,7 +47,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
         ) {
           return (
             <Circle
-              key={geofence.geofence_id}
+              key={key}
               center={[geofence.center_lat, geofence.center_lng]}
               radius={geofence.radius}
               className={className}
@@ -59,7 +62,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
         if (geofence.shape === 'Rectangle') {
           return (
             <Rectangle
-              key={geofence.geofence_id}
+              key={key}
               bounds={L.latLngBounds(geofence.coordinates)}
               className={className}
               pathOptions={pathOptions}
@@ -71,7 +74,7 @@ export function GeofenceLayer({ geofences, selectedId, onSelect, isMarkerAt }: G
         }
         return (
           <Polygon
-            key={geofence.geofence_id}
+            key={key}
             positions={geofence.coordinates}
             className={className}
             pathOptions={pathOptions}

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, type AlertRecord, type ShowAlertEvent } from '@prison/shared';
 import { alerts, auditLog } from '../../db/schema';
-import { TEST_ADMIN } from '../../../test/test-app';
+import { TEST_ADMIN, writeApproved } from '../../../test/test-app';
 import { describeEachEngine } from '../../../test/test-db';
 import {
   addDevice,
@@ -161,7 +161,7 @@ describeEachEngine('POST /alert/all: no echo, ever', (engine) => {
       expect(pushes.shown.length).toBe(showsAfterResolve);
     } finally {
       socket.disconnect();
-      await ctx().api('DELETE', `/geofence/delete/${fenceId}`);
+      await writeApproved(ctx(), 'DELETE', `/geofence/delete/${fenceId}`);
     }
   });
 

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { Cell, CellCheck, KeepApartPair, Prisoner } from '@prison/shared';
 import { describeEachEngine } from '../../../test/test-db';
-import { useTestApp } from '../../../test/test-app';
+import { useTestApp, writeApproved } from '../../../test/test-app';
 import { auditLog } from '../../db/schema';
 
 const REASON = 'Medical wing is closed tonight';
@@ -162,7 +162,7 @@ describeEachEngine('cell rules', (engine) => {
     expect((await assign(b, 'KB-1')).statusCode).toBe(200);
 
     // Scope block: the whole block is refused.
-    expect((await api('POST', `/keep-apart/${pair.id}/end`, { reason: 'Rescoped to the block' })).statusCode).toBe(200);
+    expect((await writeApproved(ctx(), 'POST', `/keep-apart/${pair.id}/end`, { reason: 'Rescoped to the block' })).statusCode).toBe(200);
     await keepApart(a, b, 'block');
     const sameBlock = await assign(b, 'KA-2');
     expect(sameBlock.statusCode).toBe(409);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { alerts, cells, geofenceStates, prisoners } from '../../db/schema';
 import { describeEachEngine } from '../../../test/test-db';
-import { useTestApp, type TestContext } from '../../../test/test-app';
+import { useTestApp, writeApproved, type TestContext } from '../../../test/test-app';
 import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 import { WeekClock } from '../../tracking/geofence-schedule';
 
@@ -71,9 +71,11 @@ describeEachEngine('geofence API: who and when', (engine) => {
     const plain = await ctx().api('POST', '/geofence/add', circle());
     expect(plain.json()).toMatchObject({ applies_to: null, schedule: null });
 
-    const updated = await ctx().api('PUT', `/geofence/update/${input.geofence_id}`, { applies_to: null, schedule: [{ days: [6, 7], start: '22:00', end: '06:00' }] });
+    // Other times than before weaken the alarm on weekdays: applied once a second administrator approves (decision 041).
+    const updated = await writeApproved(ctx(), 'PUT', `/geofence/update/${input.geofence_id}`, { applies_to: null, schedule: [{ days: [6, 7], start: '22:00', end: '06:00' }] });
     expect(updated.statusCode, updated.body).toBe(200);
-    expect(updated.json()).toMatchObject({ applies_to: null, schedule: [{ days: [6, 7], start: '22:00', end: '06:00' }] });
+    const afterUpdate = (await ctx().api('GET', '/geofence/all')).json<Record<string, unknown>[]>().find((g) => g.geofence_id === input.geofence_id);
+    expect(afterUpdate).toMatchObject({ applies_to: null, schedule: [{ days: [6, 7], start: '22:00', end: '06:00' }] });
     const renamed = await ctx().api('PUT', `/geofence/update/${input.geofence_id}`, { name: 'Renamed' });
     expect(renamed.json()).toMatchObject({ name: 'Renamed', applies_to: null, schedule: [{ days: [6, 7] }] });
     const engineCopy = ctx().app.geofenceEngine.geofences().find((g) => g.geofence_id === input.geofence_id);

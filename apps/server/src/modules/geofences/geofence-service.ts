@@ -2,6 +2,9 @@
 // same transaction as the change. The routes reload the engine after every write.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
+  compareGeofences,
+  weakensAlarm,
+  type PendingChange,
   GEOFENCE_MAX_POINTS,
   GEOFENCE_SHAPES,
   geofenceAnswer,
@@ -21,6 +24,7 @@ import type { DbOrTx } from '../../db/client';
 import { alerts, cells, geofenceStates, geofences, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import { requestChange } from '../pending-changes/pending-change-service';
 
 /** The drawing tool's own words for a crossing polygon (SPEC.md section 5), as a field message. */
 export const EDGES_CROSS_MESSAGE = 'coordinates: shape edges cannot cross';
@@ -177,13 +181,11 @@ export async function createGeofence(db: DbOrTx, who: AuditActor, input: Geofenc
   });
 }
 
-export async function updateGeofence(
-  db: DbOrTx,
-  who: AuditActor,
-  geofenceId: string,
-  patch: GeofenceUpdate,
-): Promise<Geofence> {
-  // A new shape is checked before the transaction: bad geometry answers 400 and changes nothing.
+/** A geofence write either took effect, or weakens the alarm and waits for a second person (decision 041). */
+export type GeofenceWrite = { geofence: Geofence; pending: PendingChange | null };
+
+/** The columns of a patch, checked: bad geometry or an unknown block answers 400 and changes nothing. */
+async function patchColumns(db: DbOrTx, patch: GeofenceUpdate) {
   const columns = {
     ...(patch.shape !== undefined && shapeColumns(patch)),
     ...(patch.name !== undefined && { name: patch.name }),
@@ -196,43 +198,110 @@ export async function updateGeofence(
   };
   if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
   await checkAppliesTo(db, patch.applies_to);
+  return columns;
+}
+
+type PatchColumns = Awaited<ReturnType<typeof patchColumns>>;
+
+const NEEDS_REASON = 'reason: this weakens the alarm and needs a reason for the second person who approves it';
+
+/**
+ * PUT /geofence/update: a change that makes the zone alert less (compareGeofences) is stored as pending with its reason
+ * and the geofence stays as it is; any other change applies at once. A change mixing both waits as a whole.
+ */
+export async function updateGeofence(
+  db: DbOrTx,
+  who: AuditActor,
+  geofenceId: string,
+  { reason, ...patch }: GeofenceUpdate,
+): Promise<GeofenceWrite> {
+  const columns = await patchColumns(db, patch);
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId)).for('update');
     if (!current) throw notFound(`Geofence ${geofenceId} not found`);
-    const [row] = await tx
-      .update(geofences)
-      .set({ ...columns, updatedAt: new Date() })
-      .where(eq(geofences.geofenceId, geofenceId))
-      .returning();
-    const before = toStoredGeofence(current);
-    const after = toStoredGeofence(row!);
-    // A Positive zone turned Negative (or back), given a new shape, other prisoners or other times, is a different
-    // zone: its running violations no longer apply (the engine drops their states on reload too), and the next fix
-    // is judged afresh.
-    if (after.type !== before.type || !sameShape(before, after) || !sameRules(before, after)) {
-      await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
-      await endOpenGeofenceAlerts(tx, geofenceId);
+    const before = toGeofence(current);
+    const changes = compareGeofences(before, toGeofence({ ...current, ...columns }));
+    if (weakensAlarm(changes)) {
+      if (!reason) throw badRequest(NEEDS_REASON);
+      const pending = await requestChange(tx, who, {
+        targetType: 'geofence',
+        targetId: geofenceId,
+        targetName: current.name,
+        kind: 'update',
+        payload: patch,
+        changes: changes.map((change) => change.text),
+        reason,
+      });
+      return { geofence: before, pending };
     }
-    const answer = geofenceAnswer(after);
-    await recordAudit(tx, who, {
-      action: 'update',
-      entity: 'geofence',
-      entityId: geofenceId,
-      before: geofenceAnswer(before),
-      after: answer,
-    });
-    return answer;
+    return { geofence: await writeGeofenceUpdate(tx, who, current, columns), pending: null };
   });
 }
 
-/** Deletes the geofence; its engine states go with it (foreign key cascade) and its open alerts end. */
-export async function deleteGeofence(db: DbOrTx, who: AuditActor, geofenceId: string): Promise<Geofence> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.delete(geofences).where(eq(geofences.geofenceId, geofenceId)).returning();
-    if (!row) throw notFound(`Geofence ${geofenceId} not found`);
+/** Applies an approved pending update (the payload is the patch as asked), as the approver. */
+export async function applyGeofenceUpdate(tx: DbOrTx, who: AuditActor, geofenceId: string, patch: GeofenceUpdate) {
+  const columns = await patchColumns(tx, patch);
+  const [current] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId)).for('update');
+  if (!current) throw notFound(`Geofence ${geofenceId} no longer exists`);
+  return writeGeofenceUpdate(tx, who, current, columns);
+}
+
+async function writeGeofenceUpdate(tx: DbOrTx, who: AuditActor, current: GeofenceRow, columns: PatchColumns) {
+  const geofenceId = current.geofenceId;
+  const [row] = await tx
+    .update(geofences)
+    .set({ ...columns, updatedAt: new Date() })
+    .where(eq(geofences.geofenceId, geofenceId))
+    .returning();
+  const before = toStoredGeofence(current);
+  const after = toStoredGeofence(row!);
+  // A Positive zone turned Negative (or back), given a new shape, other prisoners or other times, is a different
+  // zone: its running violations no longer apply (the engine drops their states on reload too), and the next fix
+  // is judged afresh.
+  if (after.type !== before.type || !sameShape(before, after) || !sameRules(before, after)) {
+    await tx.delete(geofenceStates).where(eq(geofenceStates.geofenceId, geofenceId));
     await endOpenGeofenceAlerts(tx, geofenceId);
-    const before = toGeofence(row);
-    await recordAudit(tx, who, { action: 'delete', entity: 'geofence', entityId: geofenceId, before });
-    return before;
+  }
+  const answer = geofenceAnswer(after);
+  await recordAudit(tx, who, {
+    action: 'update',
+    entity: 'geofence',
+    entityId: geofenceId,
+    before: geofenceAnswer(before),
+    after: answer,
   });
+  return answer;
+}
+
+/** A delete always weakens the alarm: it is stored as pending with its reason (decision 041). */
+export async function deleteGeofence(
+  db: DbOrTx,
+  who: AuditActor,
+  geofenceId: string,
+  reason: string | undefined,
+): Promise<GeofenceWrite> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId));
+    if (!row) throw notFound(`Geofence ${geofenceId} not found`);
+    if (!reason) throw badRequest(NEEDS_REASON);
+    const pending = await requestChange(tx, who, {
+      targetType: 'geofence',
+      targetId: geofenceId,
+      targetName: row.name,
+      kind: 'delete',
+      changes: [`Delete the geofence ${row.name}`],
+      reason,
+    });
+    return { geofence: toGeofence(row), pending };
+  });
+}
+
+/** Deletes the geofence (an approved delete); its engine states go with it (foreign key cascade) and its open alerts end. */
+export async function applyGeofenceDelete(tx: DbOrTx, who: AuditActor, geofenceId: string): Promise<Geofence> {
+  const [row] = await tx.delete(geofences).where(eq(geofences.geofenceId, geofenceId)).returning();
+  if (!row) throw notFound(`Geofence ${geofenceId} no longer exists`);
+  await endOpenGeofenceAlerts(tx, geofenceId);
+  const before = toGeofence(row);
+  await recordAudit(tx, who, { action: 'delete', entity: 'geofence', entityId: geofenceId, before });
+  return before;
 }

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { geofenceAnswer, rectangleCorners, toGeoPoint } from '@prison/shared';
 import { alerts, auditLog, geofenceStates } from '../../db/schema';
 import { describeEachEngine } from '../../../test/test-db';
-import { testConfig, useTestApp } from '../../../test/test-app';
+import { testConfig, useTestApp, writeApproved } from '../../../test/test-app';
 import { buildApp } from '../../app';
 import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 import type { TestContext } from '../../../test/test-app';
@@ -231,14 +231,16 @@ describeEachEngine('geofence API', (engine) => {
   it('renames and changes a geofence, audited with before and after, and reloads the engine', async () => {
     const input = circle();
     await ctx().api('POST', '/geofence/add', input);
-    const res = await ctx().api('PUT', `/geofence/update/${input.geofence_id}`, {
+    // A type swap weakens the alarm: it applies once a second administrator approves (decision 041).
+    const res = await writeApproved(ctx(), 'PUT', `/geofence/update/${input.geofence_id}`, {
       name: 'Kitchen',
       type: 'Negative',
       alert_type: 'Critical',
       dwell_seconds: 10,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    const list = (await ctx().api('GET', '/geofence/all')).json() as { geofence_id: string }[];
+    expect(list.find((g) => g.geofence_id === input.geofence_id)).toMatchObject({
       geofence_id: input.geofence_id,
       name: 'Kitchen',
       type: 'Negative',
@@ -279,9 +281,9 @@ describeEachEngine('geofence API', (engine) => {
     await ctx()
       .database.db.insert(geofenceStates)
       .values({ deviceId: 'dev-1', geofenceId: input.geofence_id, violating: true, since: new Date() });
-    const res = await ctx().api('DELETE', `/geofence/delete/${input.geofence_id}`);
+    const res = await writeApproved(ctx(), 'DELETE', `/geofence/delete/${input.geofence_id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: 'Geofence Workshop deleted' });
+    expect(res.json().message).toBe('Change to Workshop approved and applied.');
     expect(
       (await ctx().api('GET', '/geofence/all')).json().map((g: { geofence_id: string }) => g.geofence_id),
     ).not.toContain(input.geofence_id);
@@ -295,7 +297,7 @@ describeEachEngine('geofence API', (engine) => {
     ).toEqual([]);
     const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id));
     expect(audit.find((a) => a.action === 'delete')!.before).toMatchObject({ name: 'Workshop' });
-    const again = await ctx().api('DELETE', `/geofence/delete/${input.geofence_id}`);
+    const again = await ctx().api('DELETE', `/geofence/delete/${input.geofence_id}`, { reason: 'Delete it again' });
     expect(again.statusCode).toBe(404);
     expect(again.json().message).toBe(`Geofence ${input.geofence_id} not found`);
   });
@@ -383,7 +385,7 @@ describeEachEngine('geofence API', (engine) => {
       expect(await geofenceAlerts(ctx(), device.id, kept)).toMatchObject([{ endedAt: null }]);
 
       const startedDelete = Date.now();
-      expect((await ctx().api('DELETE', `/geofence/delete/${doomed}`)).statusCode).toBe(200);
+      expect((await writeApproved(ctx(), 'DELETE', `/geofence/delete/${doomed}`)).statusCode).toBe(200);
 
       const [ended] = await geofenceAlerts(ctx(), device.id, doomed);
       expect(ended!.endedAt).not.toBeNull();
@@ -398,7 +400,7 @@ describeEachEngine('geofence API', (engine) => {
       // Still outside: nothing new for the deleted zone, nothing re-opened.
       await outside();
       expect(await geofenceAlerts(ctx(), device.id, doomed)).toMatchObject([{ id: open!.id, endedAt: ended!.endedAt }]);
-      await ctx().api('DELETE', `/geofence/delete/${kept}`);
+      await writeApproved(ctx(), 'DELETE', `/geofence/delete/${kept}`);
     });
 
     it('changing the type of a geofence ends its running violations; other edits do not', async () => {
@@ -412,7 +414,7 @@ describeEachEngine('geofence API', (engine) => {
       expect(first!.endedAt).not.toBeNull();
       expect(second!.endedAt).toBeNull();
 
-      const renamed = await ctx().api('PUT', `/geofence/update/${fenceId}`, {
+      const renamed = await writeApproved(ctx(), 'PUT', `/geofence/update/${fenceId}`, {
         name: 'Big yard',
         alert_type: 'Warning',
         dwell_seconds: 5,
@@ -421,7 +423,7 @@ describeEachEngine('geofence API', (engine) => {
       expect((await geofenceAlerts(ctx(), device.id, fenceId))[1]!.endedAt).toBeNull();
 
       const startedUpdate = Date.now();
-      const retyped = await ctx().api('PUT', `/geofence/update/${fenceId}`, { type: 'Positive' });
+      const retyped = await writeApproved(ctx(), 'PUT', `/geofence/update/${fenceId}`, { type: 'Positive' });
       expect(retyped.statusCode).toBe(200);
 
       const after = await geofenceAlerts(ctx(), device.id, fenceId);
@@ -436,7 +438,7 @@ describeEachEngine('geofence API', (engine) => {
       expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'update']);
       expect(audit[2]!.before).toMatchObject({ type: 'Negative' });
       expect(audit[2]!.after).toMatchObject({ type: 'Positive' });
-      await ctx().api('DELETE', `/geofence/delete/${fenceId}`);
+      await writeApproved(ctx(), 'DELETE', `/geofence/delete/${fenceId}`);
     });
 
     it('ends an open geofence alert stored without a running state, leaving other kinds alone', async () => {
@@ -457,7 +459,7 @@ describeEachEngine('geofence API', (engine) => {
         .database.db.insert(alerts)
         .values([row('geofence'), row('geofence', earlier), row('manual')])
         .returning({ id: alerts.id });
-      expect((await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`)).statusCode).toBe(200);
+      expect((await writeApproved(ctx(), 'DELETE', `/geofence/delete/${fence.geofence_id}`)).statusCode).toBe(200);
       const stored = await ctx()
         .database.db.select()
         .from(alerts)
@@ -494,14 +496,15 @@ describeEachEngine('geofence API', (engine) => {
       await at(LAT + 0.0027, LNG);
       expect(await geofenceAlerts(ctx(), device.id, fence.geofence_id)).toEqual([]);
 
-      const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
+      // A reshape waits for a second administrator (decision 041).
+      const res = await writeApproved(ctx(), 'PUT', `/geofence/update/${fence.geofence_id}`, {
         shape: 'Circle',
         radius: 500,
         center_lat: LAT,
         center_lng: LNG,
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({
+      expect(await stored(fence.geofence_id)).toMatchObject({
         geofence_id: fence.geofence_id,
         name: 'Chapel',
         shape: 'Circle',
@@ -510,7 +513,6 @@ describeEachEngine('geofence API', (engine) => {
         center_lng: LNG,
         coordinates: null,
       });
-      expect(await stored(fence.geofence_id)).toEqual(res.json());
       const inEngine = ctx()
         .app.geofenceEngine.geofences()
         .find((g) => g.geofence_id === fence.geofence_id);
@@ -523,7 +525,7 @@ describeEachEngine('geofence API', (engine) => {
       // The same spot is inside the 500 m circle: the Positive zone's alert is raised.
       await at(LAT + 0.0027, LNG);
       expect(await geofenceAlerts(ctx(), device.id, fence.geofence_id)).toMatchObject([{ endedAt: null }]);
-      await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`);
+      await writeApproved(ctx(), 'DELETE', `/geofence/delete/${fence.geofence_id}`);
     });
 
     it("moves a polygon's points: the running violation ends and fixes are judged against the new polygon", async () => {
@@ -551,14 +553,13 @@ describeEachEngine('geofence API', (engine) => {
         [LAT + 0.003, west + 0.005],
         [LAT, west + 0.006],
       ];
-      const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
+      const res = await writeApproved(ctx(), 'PUT', `/geofence/update/${fence.geofence_id}`, {
         shape: 'Polygon',
         coordinates: moved,
       });
       expect(res.statusCode, res.body).toBe(200);
       const answered = moved.map(toGeoPoint);
-      expect(res.json()).toMatchObject({ shape: 'Polygon', name: 'Laundry', coordinates: answered, radius: null });
-      expect(await stored(fence.geofence_id)).toMatchObject({ coordinates: answered });
+      expect(await stored(fence.geofence_id)).toMatchObject({ shape: 'Polygon', name: 'Laundry', coordinates: answered, radius: null });
       // The old zone's violation is over; its state is gone with it.
       const [ended] = await geofenceAlerts(ctx(), device.id, fence.geofence_id);
       expect(ended!.endedAt).not.toBeNull();
@@ -574,20 +575,20 @@ describeEachEngine('geofence API', (engine) => {
       const after = await geofenceAlerts(ctx(), device.id, fence.geofence_id);
       expect(after).toHaveLength(2);
       expect(after[1]).toMatchObject({ endedAt: null });
-      await ctx().api('DELETE', `/geofence/delete/${fence.geofence_id}`);
+      await writeApproved(ctx(), 'DELETE', `/geofence/delete/${fence.geofence_id}`);
     });
 
     it('turns a circle into a rectangle, clearing the circle fields', async () => {
       const fence = circle({ center_lat: LAT + 1, center_lng: LNG + 1 });
       await ctx().api('POST', '/geofence/add', fence);
       const corners = rectangleCorners(LAT + 1, LNG + 1, LAT + 1.001, LNG + 1.002);
-      const res = await ctx().api('PUT', `/geofence/update/${fence.geofence_id}`, {
+      const res = await writeApproved(ctx(), 'PUT', `/geofence/update/${fence.geofence_id}`, {
         shape: 'Rectangle',
         coordinates: corners,
         name: 'Gate',
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({
+      expect(await stored(fence.geofence_id)).toMatchObject({
         shape: 'Rectangle',
         name: 'Gate',
         coordinates: corners.map(toGeoPoint),

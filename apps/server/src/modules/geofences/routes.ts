@@ -1,8 +1,18 @@
 // The geofence API (SPEC.md section 7 plus update and delete, DECISIONS.md item 11). Each write reloads the engine
-// and tells every browser to refetch.
+// and tells every browser to refetch. A write that weakens the alarm answers 202 with the unchanged geofence and the
+// pending change, which waits for a second administrator (decision 041).
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { boundedText, errorResponse, geofence, geofenceInput, geofenceUpdate, messageResponse } from '@prison/shared';
+import {
+  boundedText,
+  deleteWithReason,
+  errorResponse,
+  geofence,
+  geofenceInput,
+  geofenceUpdate,
+  messageResponse,
+  pendingChange,
+} from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
 import { createGeofence, deleteGeofence, listGeofences, updateGeofence } from './geofence-service';
 
@@ -19,6 +29,9 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
     // refetch too.
     await app.cluster.alerts.changed();
   };
+
+  /** A change now waiting for approval: browsers show it on the geofence and in the approvals list. */
+  const requested = () => app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
 
   app.get(
     '/geofence/all',
@@ -54,16 +67,28 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['geofences'],
-        summary: 'Rename a geofence or change its type, alert type, dwell time, buffer or shape',
+        summary:
+          'Rename a geofence or change its type, alert type, dwell time, buffer, scope, times or shape; a change that ' +
+          'weakens the alarm needs a reason and answers 202: the geofence unchanged, with the change pending approval',
         params: idParams,
         body: geofenceUpdate,
-        response: { 200: geofence, 400: errorResponse, 404: errorResponse },
+        response: {
+          200: geofence,
+          202: geofence.extend({ pending: pendingChange }),
+          400: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+        },
       },
     },
-    async (request) => {
-      const updated = await updateGeofence(app.db, auditActor(request), request.params.id, request.body);
+    async (request, reply) => {
+      const { geofence: answer, pending } = await updateGeofence(app.db, auditActor(request), request.params.id, request.body);
+      if (pending) {
+        requested();
+        return reply.code(202).send({ ...answer, pending });
+      }
       await changed();
-      return updated;
+      return answer;
     },
   );
 
@@ -72,15 +97,27 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['geofences'],
-        summary: 'Delete a geofence',
+        summary:
+          'Ask to delete a geofence, with a reason: 202, the delete waits for a second administrator\'s approval',
         params: idParams,
-        response: { 200: messageResponse, 400: errorResponse, 404: errorResponse },
+        body: deleteWithReason,
+        response: {
+          202: messageResponse.extend({ pending: pendingChange }),
+          400: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+        },
       },
     },
-    async (request) => {
-      const deleted = await deleteGeofence(app.db, auditActor(request), request.params.id);
-      await changed();
-      return { message: `Geofence ${deleted.name} deleted` };
+    async (request, reply) => {
+      const { geofence: kept, pending } = await deleteGeofence(
+        app.db,
+        auditActor(request),
+        request.params.id,
+        request.body?.reason,
+      );
+      requested();
+      return reply.code(202).send({ message: `Deleting ${kept.name} waits for another administrator's approval`, pending: pending! });
     },
   );
 };

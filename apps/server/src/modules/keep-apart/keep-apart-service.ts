@@ -2,11 +2,19 @@
 // The cell rules read them inside every cell move (modules/cells/cell-rules.ts); the tracking core watches the
 // active ones on live positions (tracking/keep-apart-monitor.ts), loaded through `listActivePairs`.
 import { aliasedTable, and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { KeepApartInput, KeepApartPair, KeepApartQuery, KeepApartReason, KeepApartScope } from '@prison/shared';
+import type {
+  KeepApartInput,
+  KeepApartPair,
+  KeepApartQuery,
+  KeepApartReason,
+  KeepApartScope,
+  PendingChange,
+} from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import { requestChange } from '../pending-changes/pending-change-service';
 
 const a = aliasedTable(prisoners, 'pa');
 const b = aliasedTable(prisoners, 'pb');
@@ -128,7 +136,36 @@ export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartIn
   }
 }
 
-/** Ends an active pair: who, when and why are kept; an ended pair cannot end again (409). */
+const pairName = (pair: KeepApartPair) =>
+  `${pair.prisoner_a.first_name} ${pair.prisoner_a.last_name} (#${pair.prisoner_a.prisoner_id}) and ` +
+  `${pair.prisoner_b.first_name} ${pair.prisoner_b.last_name} (#${pair.prisoner_b.prisoner_id})`;
+
+/**
+ * Ending a pair stops its alarm (issue 20 part 5, decision 041): it is asked with its reason and waits for a second
+ * administrator's approval; the pair stays active until then. An ended pair cannot end again (409).
+ */
+export async function requestEndPair(
+  db: DbOrTx,
+  who: AuditActor,
+  id: number,
+  reason: string,
+): Promise<{ pair: KeepApartPair; pending: PendingChange }> {
+  return db.transaction(async (tx) => {
+    const pair = await getPair(tx, id);
+    if (pair.ended_at) throw conflict(`Keep-apart pair ${id} already ended on ${pair.ended_at}`);
+    const pending = await requestChange(tx, who, {
+      targetType: 'keep_apart',
+      targetId: String(id),
+      targetName: pairName(pair),
+      kind: 'end',
+      changes: [`End the keep-apart pair of ${pairName(pair)}`],
+      reason,
+    });
+    return { pair, pending };
+  });
+}
+
+/** Ends an active pair (an approved end): who, when and why are kept; an ended pair cannot end again (409). */
 export async function endPair(db: DbOrTx, who: AuditActor, id: number, reason: string): Promise<KeepApartPair> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(keepApartPairs).where(eq(keepApartPairs.id, id)).for('update');

@@ -7,6 +7,7 @@ import { destinationPoint } from '@prison/shared';
 import { alerts, auditLog } from '../../db/schema';
 import { addDevice, addPrisoner, browserSocket, connected, nextEvent, useListeningApp } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
+import { approvedBySecondAdmin, writeApproved } from '../../../test/test-app';
 
 describeEachEngine('keep-apart pairs', (engine) => {
   const ctx = useListeningApp(engine);
@@ -54,10 +55,16 @@ describeEachEngine('keep-apart pairs', (engine) => {
     expect(((await api('GET', '/keep-apart')).json().data as KeepApartPair[]).length).toBeGreaterThanOrEqual(2);
 
     expect((await api('POST', `/keep-apart/${pair.id}/end`, {})).json().message).toMatch(/^reason: /);
-    const ended = await api('POST', `/keep-apart/${pair.id}/end`, { reason: 'Moved to another prison' });
-    expect(ended.statusCode, ended.body).toBe(200);
-    expect(ended.json().pair).toMatchObject({ ended_by: 'warden', end_reason: 'Moved to another prison' });
-    expect(ended.json().pair.ended_at).toEqual(expect.any(String));
+    // Ending a pair waits for a second administrator (decision 041).
+    const asked = await api('POST', `/keep-apart/${pair.id}/end`, { reason: 'Moved to another prison' });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json().pair.ended_at).toBeNull();
+    expect((await api('POST', `/keep-apart/${pair.id}/end`, { reason: 'Asked twice' })).statusCode).toBe(409);
+    await approvedBySecondAdmin(ctx(), asked);
+    const ended = (await api('GET', `/keep-apart?prisoner_id=${b.id}`)).json().data[0] as KeepApartPair;
+    expect(ended).toMatchObject({ id: pair.id, end_reason: 'Moved to another prison' });
+    expect(ended.ended_by).toMatch(/^second/);
+    expect(ended.ended_at).toEqual(expect.any(String));
     expect((await api('POST', `/keep-apart/${pair.id}/end`, { reason: 'Twice' })).statusCode).toBe(409);
     expect((await api('POST', '/keep-apart/987654/end', { reason: 'Nobody' })).statusCode).toBe(404);
     const active = (await api('GET', `/keep-apart?prisoner_id=${a.id}&active=true`)).json().data as KeepApartPair[];
@@ -70,7 +77,8 @@ describeEachEngine('keep-apart pairs', (engine) => {
       .from(auditLog)
       .where(and(eq(auditLog.entity, 'keep_apart'), eq(auditLog.entityId, String(pair.id))));
     expect(audit.map((e) => e.action)).toEqual(['create', 'end']);
-    expect(audit[1]).toMatchObject({ actor: 'warden', after: { end_reason: 'Moved to another prison' } });
+    // The end is applied by the administrator who approved it; the request and approval are audited as pending_change.
+    expect(audit[1]).toMatchObject({ actor: expect.stringMatching(/^second/), after: { end_reason: 'Moved to another prison' } });
   });
 
   it('raises one stored Warning naming both prisoners when their trackers meet, and again only after they parted beyond the hysteresis', async () => {
@@ -107,7 +115,7 @@ describeEachEngine('keep-apart pairs', (engine) => {
       expect((await keepApartAlerts()).length).toBe(2);
       // Ended, the pair raises nothing.
       const pairs = (await api('GET', `/keep-apart?prisoner_id=${a.id}`)).json().data as KeepApartPair[];
-      await api('POST', `/keep-apart/${pairs[0]!.id}/end`, { reason: 'Threat withdrawn' });
+      await writeApproved(ctx(), 'POST', `/keep-apart/${pairs[0]!.id}/end`, { reason: 'Threat withdrawn' });
       await fix(db.id, 40);
       await fix(db.id, 3);
       expect((await keepApartAlerts()).length).toBe(2);

@@ -9,9 +9,10 @@ import {
   keepApartListResponse,
   keepApartQuery,
   keepApartWriteResponse,
+  pendingChange,
 } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
-import { createPair, endPair, listPairs } from './keep-apart-service';
+import { createPair, listPairs, requestEndPair } from './keep-apart-service';
 
 const idParams = z.object({ id: intText() });
 
@@ -60,16 +61,23 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['keep-apart'],
-        summary: 'End a keep-apart pair, with the reason; who and when are recorded (409 when it has already ended)',
+        summary:
+          'Ask to end a keep-apart pair, with the reason: 202, the pair stays active until another administrator ' +
+          'approves (409 when it has already ended or an end is already pending)',
         params: idParams,
         body: keepApartEndInput,
-        response: { 200: keepApartWriteResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+        response: {
+          202: keepApartWriteResponse.extend({ pending: pendingChange }),
+          400: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+        },
       },
     },
-    async (request) => {
-      const pair = await endPair(app.db, auditActor(request), request.params.id, request.body.reason);
-      await changed();
-      return { message: 'Keep-apart pair ended.', pair };
+    async (request, reply) => {
+      const { pair, pending } = await requestEndPair(app.db, auditActor(request), request.params.id, request.body.reason);
+      app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+      return reply.code(202).send({ message: "Ending the pair waits for another administrator's approval.", pair, pending });
     },
   );
 };

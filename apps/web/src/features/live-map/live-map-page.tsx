@@ -10,7 +10,8 @@ import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { clsx } from 'clsx';
 import {
-  GEOFENCE_COLORS,
+  GEOFENCE_LEVEL_COLORS,
+  geofenceColor,
   type AlertType,
   type ClientSettings,
   type Device,
@@ -51,6 +52,7 @@ import { CoordinatesModal } from './components/coordinates-modal';
 import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './components/geofence-details-modal';
 import { GeofenceEditor } from './components/geofence-editor';
 import { GeofenceList } from './components/geofence-list';
+import { PendingApprovals } from './components/pending-approvals';
 import { MarkerPopupDetails } from './components/marker-popup-details';
 import { TrackedPrisonerList, type TrackedPrisonerRow } from './components/tracked-prisoner-list';
 
@@ -216,6 +218,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
             Close list
           </Button>
         </div>
+        <PendingApprovals />
         {selected && (
           <GeofenceEditor
             key={selected.geofence_id}
@@ -259,6 +262,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
               <EditableShape
                 key={editing.id}
                 geometry={editing.geometry}
+                color={selected ? geofenceColor(selected.alert_type) : undefined}
                 onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
               />
             )}
@@ -381,7 +385,7 @@ function NewGeofence() {
     const timer = setTimeout(() => {
       setTyped(null);
       // Put on the map as the draw tool would and read back the same way, so the result is identical to drawing.
-      const layer = layerOfGeometry(typed, { color: GEOFENCE_COLORS[typed.shape] }).addTo(map);
+      const layer = layerOfGeometry(typed, { color: GEOFENCE_LEVEL_COLORS.Informational }).addTo(map);
       const bounds = layer.getBounds();
       if (!map.getBounds().contains(bounds)) map.fitBounds(bounds);
       resetCreate();

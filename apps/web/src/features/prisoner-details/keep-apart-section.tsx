@@ -9,6 +9,7 @@ import {
   type KeepApartPair,
   type KeepApartReason,
   type KeepApartScope,
+  type PendingChange,
   type Prisoner,
   type PrisonerListResponse,
 } from '@prison/shared';
@@ -31,8 +32,20 @@ function useKeepApart(prisonerId: number) {
   });
 }
 
+/** Ends of pairs waiting for a second administrator (decision 041), by pair id; approved under "Pending approvals". */
+function usePendingEnds() {
+  return useQuery({
+    queryKey: ['pending-changes', 'keep_apart'],
+    queryFn: () =>
+      api
+        .get<{ data: PendingChange[] }>('/pending-changes', { target_type: 'keep_apart' })
+        .then((r) => new Map(r.data.map((change) => [change.target_id, change]))),
+  });
+}
+
 export function KeepApartSection({ prisoner }: { prisoner: Prisoner }) {
   const pairs = useKeepApart(prisoner.prisoner_id);
+  const pendingEnds = usePendingEnds();
   const [adding, setAdding] = useState(false);
   const [ending, setEnding] = useState<KeepApartPair | null>(null);
 
@@ -57,6 +70,7 @@ export function KeepApartSection({ prisoner }: { prisoner: Prisoner }) {
           {pairs.data.map((pair) => {
             const other = pair.prisoner_a.prisoner_id === prisoner.prisoner_id ? pair.prisoner_b : pair.prisoner_a;
             const ended = pair.ended_at !== null;
+            const pendingEnd = ended ? undefined : pendingEnds.data?.get(String(pair.id));
             return (
               <li key={pair.id} className="flex flex-wrap items-start justify-between gap-3 py-2" data-testid={`keep-apart-${pair.id}`}>
                 <div className={ended ? 'text-slate-500' : 'text-slate-900'}>
@@ -72,8 +86,13 @@ export function KeepApartSection({ prisoner }: { prisoner: Prisoner }) {
                     Since {formatAlertDateTime(pair.created_at)} by {pair.created_by}
                     {ended && ` · ended ${formatAlertDateTime(pair.ended_at)} by ${pair.ended_by}: ${pair.end_reason}`}
                   </p>
+                  {pendingEnd && (
+                    <p className="text-xs font-medium text-amber-800" data-testid="keep-apart-end-pending">
+                      End pending approval: asked by {pendingEnd.requested_by}: {pendingEnd.reason}
+                    </p>
+                  )}
                 </div>
-                {!ended && (
+                {!ended && !pendingEnd && (
                   <Button
                     size="sm"
                     variant="secondary"
@@ -209,9 +228,11 @@ function EndKeepApartDialog({ pair, prisonerId, onClose }: { pair: KeepApartPair
     setBusy(true);
     setError(null);
     try {
-      await api.post(`/keep-apart/${pair.id}/end`, { reason: reason.trim() });
-      notify('Keep-apart pair ended.');
+      // Ending a pair waits for another administrator's approval (decision 041); it stays active until then.
+      const asked = await api.post<{ message: string }>(`/keep-apart/${pair.id}/end`, { reason: reason.trim() });
+      notify(asked.message);
       await queryClient.invalidateQueries({ queryKey: ['keep-apart'] });
+      await queryClient.invalidateQueries({ queryKey: ['pending-changes'] });
       onClose();
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to end the keep-apart pair. Please try again.'));

@@ -1,7 +1,9 @@
-// The geofence API (SPEC.md section 7; DECISIONS.md item 11): list, add, rename/change, delete.
+// The geofence API (SPEC.md section 7; DECISIONS.md item 11): list, add, rename/change, delete. A change that weakens
+// the alarm, and every delete, answers with the change pending a second administrator's approval (decision 041).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Geofence, GeofenceRequest, GeofenceUpdateRequest } from '@prison/shared';
+import type { Geofence, GeofenceRequest, GeofenceUpdateRequest, PendingChange } from '@prison/shared';
 import { api } from '../../../lib/api-client';
+import { PENDING_CHANGES_QUERY_KEY } from './pending-changes';
 
 export const GEOFENCES_QUERY_KEY = ['geofences'] as const;
 
@@ -21,15 +23,20 @@ export function useUpdateGeofence() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: GeofenceUpdateRequest }) =>
-      api.put<Geofence>(`/geofence/update/${encodeURIComponent(id)}`, changes),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: GEOFENCES_QUERY_KEY }),
+      api.put<Geofence & { pending?: PendingChange }>(`/geofence/update/${encodeURIComponent(id)}`, changes),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: GEOFENCES_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: PENDING_CHANGES_QUERY_KEY }),
+      ]),
   });
 }
 
 export function useDeleteGeofence() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<unknown>(`/geofence/delete/${encodeURIComponent(id)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: GEOFENCES_QUERY_KEY }),
+    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
+      api.delete<{ message: string; pending: PendingChange }>(`/geofence/delete/${encodeURIComponent(id)}`, { reason }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: PENDING_CHANGES_QUERY_KEY }),
   });
 }

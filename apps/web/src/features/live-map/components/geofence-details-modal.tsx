@@ -1,11 +1,12 @@
 // "Enter Geofence Details" (SPEC.md section 2): opens after a shape is drawn. Cancel discards the shape
 // (DECISIONS.md item 11); Save posts the geofence and closes.
 import { useState, type FormEvent } from 'react';
-import { ALERT_TYPES, GEOFENCE_TYPES, type AlertType, type GeofenceType } from '@prison/shared';
+import { ALERT_TYPES, type AlertType, type GeofenceType } from '@prison/shared';
 import { Modal } from '../../../components/ui/modal';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { GeofenceRulesFields, rulesDraftOf, rulesFromDraft, type GeofenceRules } from './geofence-rules-fields';
+import { GeofenceTypeField } from './geofence-type-field';
 
 export interface GeofenceDetails extends GeofenceRules {
   name: string;
@@ -91,14 +92,7 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
             if (event.target.value.trim()) setNameError(undefined);
           }}
         />
-        <SelectField
-          label="Geofence Type"
-          name="type"
-          required
-          options={GEOFENCE_TYPES}
-          value={type}
-          onChange={(event) => setType(event.target.value as GeofenceType)}
-        />
+        <GeofenceTypeField value={type} onChange={setType} />
         <SelectField
           label="Alert Type"
           name="alert_type"

@@ -1,9 +1,11 @@
 // The selected geofence: rename, change type, alert type, dwell and buffer, change its shape on the map, or delete
 // after a confirmation (DECISIONS.md item 11; dwell and buffer from issue 4). A new shape keeps the geofence's id.
+// A change that weakens the alarm (and every reshape and delete) asks for a reason before saving and then waits for
+// a second administrator; the geofence shows it as "Change pending approval" (decision 041).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   ALERT_TYPES,
-  GEOFENCE_TYPES,
+  compareGeofences,
   geofenceUpdate,
   type AlertType,
   type Geofence,
@@ -11,12 +13,19 @@ import {
 } from '@prison/shared';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Modal } from '../../../components/ui/modal';
 import { errorMessage } from '../../../lib/api-client';
 import { useToast } from '../../../lib/toast';
 import type { DrawnGeometry } from '../../../map/drawn-shape';
 import { useDeleteGeofence, useUpdateGeofence } from '../api/geofences';
+import { usePendingChanges } from '../api/pending-changes';
 import { GeofenceRulesFields, rulesDraftOf, rulesFromDraft } from './geofence-rules-fields';
+import { GeofenceTypeField } from './geofence-type-field';
+import { PendingChangeNotice } from './pending-change-notice';
+import { reasonProblem, WeakeningReason } from './weakening-reason';
+
+/** A number typed in a field, or the stored value while the field is not a number yet. */
+const numberOr = (text: string, stored: number) => (text.trim() === '' || Number.isNaN(Number(text)) ? stored : Number(text));
 
 /** What the edit handles on the map do, per shape (leaflet-draw's edit handlers). */
 const SHAPE_HINTS = {
@@ -45,10 +54,44 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
   const [rules, setRules] = useState(() => rulesDraftOf(geofence));
   const [formError, setFormError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+  const [shapeReason, setShapeReason] = useState('');
+  const [shapeReasonError, setShapeReasonError] = useState<string | undefined>();
+  const [deleteReason, setDeleteReason] = useState('');
+  const [deleteReasonError, setDeleteReasonError] = useState<string | undefined>();
   const update = useUpdateGeofence();
   const updateShape = useUpdateGeofence();
   const remove = useDeleteGeofence();
   const { notify } = useToast();
+  const pendingChanges = usePendingChanges();
+  const pending = (pendingChanges.data ?? []).find(
+    (change) => change.target_type === 'geofence' && change.target_id === geofence.geofence_id,
+  );
+
+  // What the form would change, judged as the server judges it: a weakening asks for a reason before saving.
+  const checkedRules = rulesFromDraft(rules);
+  const changes = compareGeofences(geofence, {
+    ...geofence,
+    name: name.trim() || geofence.name,
+    type,
+    alert_type: alertType,
+    dwell_seconds: numberOr(dwell, geofence.dwell_seconds),
+    buffer_meters: numberOr(buffer, geofence.buffer_meters),
+    ...('rules' in checkedRules ? checkedRules.rules : {}),
+  });
+  const weakenings = changes.filter((change) => change.weakens).map((change) => change.text);
+
+  /** After a change is sent for approval the form shows the geofence as it still is. */
+  const resetForm = () => {
+    setName(geofence.name);
+    setType(geofence.type);
+    setAlertType(geofence.alert_type);
+    setDwell(String(geofence.dwell_seconds));
+    setBuffer(String(geofence.buffer_meters));
+    setRules(rulesDraftOf(geofence));
+    setReason('');
+  };
 
   // Keyboard focus follows the shape buttons as they replace each other.
   const editShapeButton = useRef<HTMLButtonElement>(null);
@@ -63,12 +106,17 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
 
   const saveShape = () => {
     if (!shapeDraft) return;
+    // A reshape can leave a watched place unwatched: it always waits for a second person (decision 041).
+    const problem = reasonProblem(shapeReason);
+    setShapeReasonError(problem);
+    if (problem) return;
     updateShape.mutate(
-      { id: geofence.geofence_id, changes: shapeDraft },
+      { id: geofence.geofence_id, changes: { ...shapeDraft, reason: shapeReason.trim() } },
       {
         // The list was refetched before this runs: the map draws the saved shape at once.
-        onSuccess: () => {
-          notify('Geofence shape saved.');
+        onSuccess: (result) => {
+          notify(result.pending ? 'New shape sent for approval by another administrator.' : 'Geofence shape saved.');
+          setShapeReason('');
           onEndShapeEdit();
         },
       },
@@ -87,7 +135,13 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
       setFormError(checked.error);
       return;
     }
+    if (weakenings.length > 0) {
+      const problem = reasonProblem(reason);
+      setReasonError(problem);
+      if (problem) return;
+    }
     const parsed = geofenceUpdate.safeParse({
+      ...(weakenings.length > 0 && { reason }),
       ...checked.rules,
       name,
       type,
@@ -104,20 +158,38 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
     update.mutate(
       { id: geofence.geofence_id, changes: parsed.data },
       {
-        onSuccess: () => notify('Geofence updated.'),
+        onSuccess: (result) => {
+          if (!result.pending) return notify('Geofence updated.');
+          notify('Change sent for approval by another administrator.');
+          resetForm();
+        },
         onError: (error) => setFormError(errorMessage(error, 'Failed to update the geofence.')),
       },
     );
   };
 
-  const confirmRemoval = () =>
-    remove.mutate(geofence.geofence_id, {
-      onSuccess: () => {
-        setConfirmDelete(false);
-        notify('Geofence deleted.');
-        onClose();
+  const confirmRemoval = () => {
+    const problem = reasonProblem(deleteReason);
+    setDeleteReasonError(problem);
+    if (problem) return;
+    remove.mutate(
+      { id: geofence.geofence_id, reason: deleteReason.trim() },
+      {
+        onSuccess: (result) => {
+          setConfirmDelete(false);
+          setDeleteReason('');
+          notify(result.message);
+        },
       },
-    });
+    );
+  };
+
+  const closeDelete = () => {
+    setConfirmDelete(false);
+    setDeleteReason('');
+    setDeleteReasonError(undefined);
+    remove.reset();
+  };
 
   return (
     <section
@@ -133,6 +205,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
           Close
         </Button>
       </div>
+      {pending && <PendingChangeNotice change={pending} />}
       <form className="flex flex-col gap-3" onSubmit={save} noValidate>
         <TextField
           label="Geofence Name"
@@ -140,12 +213,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
           maxLength={100}
           onChange={(event) => setName(event.target.value)}
         />
-        <SelectField
-          label="Geofence Type"
-          options={GEOFENCE_TYPES}
-          value={type}
-          onChange={(event) => setType(event.target.value as GeofenceType)}
-        />
+        <GeofenceTypeField value={type} onChange={setType} />
         <SelectField
           label="Alert Type"
           options={ALERT_TYPES}
@@ -174,6 +242,9 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
           />
         </div>
         <GeofenceRulesFields draft={rules} onChange={setRules} />
+        {weakenings.length > 0 && (
+          <WeakeningReason changes={weakenings} reason={reason} onReasonChange={setReason} error={reasonError} />
+        )}
         {formError && (
           <p role="alert" className="text-sm text-red-700">
             {formError}
@@ -193,6 +264,12 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
         {shapeDraft ? (
           <>
             <p className="text-sm text-slate-600">{SHAPE_HINTS[shapeDraft.shape]}</p>
+            <WeakeningReason
+              changes={[]}
+              reason={shapeReason}
+              onReasonChange={setShapeReason}
+              error={shapeReasonError}
+            />
             {updateShape.error && (
               <p role="alert" className="text-sm text-red-700">
                 {errorMessage(updateShape.error, 'Failed to save the shape.')}
@@ -217,19 +294,37 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
           )
         )}
       </div>
-      <ConfirmDialog
+      <Modal
         open={confirmDelete}
+        onOpenChange={(next) => !next && closeDelete()}
         title="Delete geofence"
-        message={`Are you sure you want to delete the geofence "${geofence.name}"? Alerts stop for it at once.`}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.error ? errorMessage(remove.error, 'Failed to delete the geofence.') : null}
-        onConfirm={confirmRemoval}
-        onCancel={() => {
-          setConfirmDelete(false);
-          remove.reset();
-        }}
-      />
+        footer={
+          <>
+            <Button variant="secondary" onClick={closeDelete}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={confirmRemoval} busy={remove.isPending}>
+              Delete
+            </Button>
+          </>
+        }
+      >
+        <p className="mb-3 text-slate-700">
+          Are you sure you want to delete the geofence "{geofence.name}"? Its alerts continue until another administrator
+          approves the delete.
+        </p>
+        <WeakeningReason
+          changes={[]}
+          reason={deleteReason}
+          onReasonChange={setDeleteReason}
+          error={deleteReasonError}
+        />
+        {remove.error && (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {errorMessage(remove.error, 'Failed to delete the geofence.')}
+          </p>
+        )}
+      </Modal>
     </section>
   );
 }

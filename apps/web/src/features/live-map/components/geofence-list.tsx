@@ -1,8 +1,9 @@
 // The geofences as a list: keyboard access to the same selection a click on the map gives. A geofence for some
 // prisoners or at some times shows its rules under its name ("Mon-Fri 09:00-17:00 · Block A").
-import { describeGeofenceRules, GEOFENCE_COLORS, type Geofence } from '@prison/shared';
+import { describeGeofenceRules, geofenceColor, type Geofence } from '@prison/shared';
 import { clsx } from 'clsx';
 import { prisonerLabel } from '../../../lib/prisoner-label';
+import { usePendingChanges } from '../api/pending-changes';
 import { useAssignedDevices } from '../api/tracked-prisoners';
 
 export function GeofenceList({
@@ -23,6 +24,10 @@ export function GeofenceList({
     ]),
   );
   const nameOf = (id: number) => names.get(id);
+  const pendingChanges = usePendingChanges();
+  const pendingIds = new Set(
+    (pendingChanges.data ?? []).filter((c) => c.target_type === 'geofence').map((c) => c.target_id),
+  );
   return (
     <section aria-labelledby="geofence-list-title" className="border-b border-slate-200 p-4">
       <h2 id="geofence-list-title" className="mb-2 font-semibold">
@@ -51,7 +56,7 @@ export function GeofenceList({
                   <span
                     aria-hidden="true"
                     className="h-2.5 w-2.5 shrink-0 rounded-sm"
-                    style={{ backgroundColor: GEOFENCE_COLORS[geofence.shape] }}
+                    style={{ backgroundColor: geofenceColor(geofence.alert_type) }}
                   />
                   <span className="flex min-w-0 flex-1 flex-col">
                     <span className="truncate">{geofence.name}</span>
@@ -59,6 +64,9 @@ export function GeofenceList({
                       <span className="truncate text-xs text-slate-600" data-testid="geofence-rules" title={rules}>
                         {rules}
                       </span>
+                    )}
+                    {pendingIds.has(geofence.geofence_id) && (
+                      <span className="text-xs font-medium text-amber-800">Change pending approval</span>
                     )}
                   </span>
                   <span className="text-xs text-slate-600">

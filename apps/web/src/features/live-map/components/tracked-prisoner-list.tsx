@@ -103,7 +103,7 @@ export function TrackedPrisonerList({
           {rows.length === 0 ? 'No tracked prisoners yet.' : 'No tracked prisoner matches the search.'}
         </EmptyState>
       ) : (
-        <ul className={clsx('min-h-0 flex-1 overflow-y-auto', stale && 'grayscale')} aria-label="Tracked prisoners">
+        <ul className={clsx('min-h-32 flex-1 overflow-y-auto', stale && 'grayscale')} aria-label="Tracked prisoners">
           {filtered.slice(0, MAX_ROWS).map((row) => (
             <li key={row.trackingId}>
               <button

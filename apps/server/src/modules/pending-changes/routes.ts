@@ -1,0 +1,103 @@
+// /pending-changes: changes that weaken an alarm, waiting for a second administrator (decision 041): list, approve,
+// refuse. Approving applies the change through its owning module and reloads what watches it live.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorResponse,
+  pendingChangeDecisionInput,
+  pendingChangeDecisionResponse,
+  pendingChangeListResponse,
+  pendingChangeParams,
+  pendingChangeQuery,
+  type GeofenceUpdate,
+  type PendingChangeDecision,
+} from '@prison/shared';
+import { auditActor } from '../../plugins/auth';
+import { applyGeofenceDelete, applyGeofenceUpdate } from '../geofences/geofence-service';
+import { endPair } from '../keep-apart/keep-apart-service';
+import { decideChange, listPendingChanges, type ChangeApplier } from './pending-change-service';
+
+/** Each kind of change, applied by the module that owns its target. */
+const applyChange: ChangeApplier = async (tx, approver, change) => {
+  if (change.targetType === 'geofence' && change.kind === 'update') {
+    await applyGeofenceUpdate(tx, approver, change.targetId, change.payload as GeofenceUpdate);
+  } else if (change.targetType === 'geofence' && change.kind === 'delete') {
+    await applyGeofenceDelete(tx, approver, change.targetId);
+  } else if (change.targetType === 'keep_apart' && change.kind === 'end') {
+    await endPair(tx, approver, Number(change.targetId), change.reason);
+  } else {
+    throw new Error(`no applier for ${change.targetType} ${change.kind}`);
+  }
+};
+
+const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const decide = (decision: PendingChangeDecision) =>
+    async function (request: {
+      params: { id: number };
+      body?: { note?: string | undefined } | null | undefined;
+    } & Parameters<typeof auditActor>[0]) {
+      const change = await decideChange(
+        app.db,
+        auditActor(request),
+        request.params.id,
+        decision,
+        request.body?.note,
+        applyChange,
+      );
+      app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+      if (decision === 'approved') {
+        // Committed already: a failed reload is logged (the next reload catches up), not answered as a failure.
+        if (change.target_type === 'geofence') {
+          await app.reloadGeofences().catch((error: unknown) => app.databaseHealth.failed(error, 'geofence engine reload'));
+          app.realtime.toBrowsers().emit('dataChanged', 'geofences');
+          app.realtime.toBrowsers().emit('dataChanged', 'alerts');
+        } else {
+          await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
+          app.realtime.toBrowsers().emit('dataChanged', 'keep-apart');
+        }
+      }
+      const verb = decision === 'approved' ? 'approved and applied' : 'refused: nothing changed';
+      return { message: `Change to ${change.target_name} ${verb}.`, change };
+    };
+
+  app.get(
+    '/pending-changes',
+    {
+      schema: {
+        tags: ['pending-changes'],
+        summary: 'Changes that weaken an alarm: pending (default), decided or all, newest first',
+        querystring: pendingChangeQuery,
+        response: { 200: pendingChangeListResponse, 400: errorResponse },
+      },
+    },
+    async (request) => ({ data: await listPendingChanges(app.db, request.query) }),
+  );
+
+  const decisionSchema = (summary: string) => ({
+    schema: {
+      tags: ['pending-changes'],
+      summary,
+      params: pendingChangeParams,
+      body: pendingChangeDecisionInput,
+      response: {
+        200: pendingChangeDecisionResponse,
+        400: errorResponse,
+        403: errorResponse,
+        404: errorResponse,
+        409: errorResponse,
+      },
+    },
+  });
+
+  app.post(
+    '/pending-changes/:id/approve',
+    decisionSchema('Approve and apply a pending change (another administrator than the one who asked)'),
+    decide('approved'),
+  );
+  app.post(
+    '/pending-changes/:id/refuse',
+    decisionSchema('Refuse a pending change: the rule stays as it is'),
+    decide('refused'),
+  );
+};
+
+export default pendingChangesRoutes;
