@@ -49,7 +49,7 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
         if (change.target_type === 'geofence') {
           await app.reloadGeofences().catch((error: unknown) => app.databaseHealth.failed(error, 'geofence engine reload'));
           app.realtime.toBrowsers().emit('dataChanged', 'geofences');
-          app.realtime.toBrowsers().emit('dataChanged', 'alerts');
+          await app.cluster.alerts.changed(); // the zone's ended alerts, in every process (decision 039)
         } else {
           await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
           app.realtime.toBrowsers().emit('dataChanged', 'keep-apart');
