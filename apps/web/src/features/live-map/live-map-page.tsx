@@ -295,6 +295,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
             lastFixAt={lastFixOf(popupRow)}
             alerts={popupRow.prisonerId === null ? undefined : alertsByPrisoner.get(popupRow.prisonerId)}
             now={now}
+            stale={stale}
           />,
           popupSlot.extra,
         )}
@@ -557,7 +558,7 @@ function trackedRows(
       prisonerId,
       cellId,
       online,
-      inViolation: entry?.in_violation ?? false,
+      violationLevel: entry?.violation_level ?? null,
       alertLevel,
       level: markerLevel(online, alertLevel),
       position: lastKnown
