@@ -78,7 +78,7 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Login' }).last().click();
-    await expect(page).toHaveURL(`${base}/dashboard`);
+    await expect(page).toHaveURL(`${base}/`);
     // One page load, then only in-app navigation: the home page's overview first (so it has counts to show later).
     await page.goto(`${base}/`);
     await expect(page.getByTestId('operations-overview')).toHaveAttribute('data-stale', 'false');
