@@ -9,6 +9,7 @@ import { strokeEscortLines } from './escort-lines';
 import { GLIDE_MS, type PixelWorkerReply, type PixelWorkerRequest } from './marker-pixels-protocol';
 import { PixelSceneSync } from './pixel-scene-sync';
 import { blitAll, spritePixels, type SpritePixels } from './sprite-pixels';
+import { placeLabels, type LabelCandidate } from './label-placement';
 
 export { GLIDE_MS };
 const RADIUS = 7;
@@ -103,6 +104,13 @@ function spriteIndex(level: MarkerLevel, shape: MarkerShape): number {
 const PIXEL_PATH_THRESHOLD = 1500;
 /** At most this many labels per frame (only markers in view are labelled, and only from LABEL_MIN_ZOOM on). */
 const MAX_LABELS = 300;
+/** Markers in view considered for a label per frame: the placement picks among them by priority (decision 044). */
+const MAX_LABEL_CANDIDATES = 2000;
+/** A label's priority: the selected marker (open popup) first, then by level, worst first (MARKER_LEVELS order). */
+const LABEL_PRIORITY = Object.fromEntries(MARKER_LEVELS.map((level, index) => [level, index + 1])) as Record<
+  MarkerLevel,
+  number
+>;
 /** Label bitmaps kept (one per distinct text); the cache starts over beyond this. */
 const MAX_LABEL_SPRITES = 5000;
 
@@ -419,6 +427,18 @@ export class TrackedMarkersLayer extends L.Layer {
     return count;
   }
 
+  /** A marker's label beside its sprite (top left x, y), ranked for the placement. */
+  private labelCandidate(marker: Marker, x: number, y: number, spriteSize: number): LabelCandidate {
+    const selected = this.popupId !== null && this.markers.get(this.popupId) === marker;
+    return {
+      rightX: x + spriteSize,
+      leftX: x,
+      y: y + spriteSize / 2,
+      text: marker.label,
+      priority: selected ? 0 : LABEL_PRIORITY[this.stale ? 'offline' : marker.level],
+    };
+  }
+
   private labelSprites = new Map<string, HTMLCanvasElement>();
   private labelRatio = 0;
 
@@ -578,7 +598,7 @@ export class TrackedMarkersLayer extends L.Layer {
     offsetY: number,
     width: number,
     height: number,
-    labelled: { x: number; y: number; text: string }[] | null,
+    labelled: LabelCandidate[] | null,
   ): number {
     const { byLevel, staffByLevel } = this.sprites!;
     if (this.markerBuffer.length < this.markers.size * 3) this.markerBuffer = new Int32Array(this.markers.size * 3);
@@ -596,7 +616,8 @@ export class TrackedMarkersLayer extends L.Layer {
       buffer[count * 3 + 1] = y;
       buffer[count * 3 + 2] = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level].index;
       count++;
-      if (labelled && marker.label && labelled.length < MAX_LABELS) labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+      if (labelled && marker.label && labelled.length < MAX_LABEL_CANDIDATES)
+        labelled.push(this.labelCandidate(marker, x, y, spriteSize));
     }
     return count;
   }
@@ -709,7 +730,7 @@ export class TrackedMarkersLayer extends L.Layer {
     const height = canvas.height;
     const usePixels = this.markers.size > this.pixelPathThreshold;
     // Labels only from LABEL_MIN_ZOOM on and only for markers in view: at lower zooms no text is laid out at all.
-    const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
+    const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as LabelCandidate[]) : null;
     const linkCount = this.linkSegments(now, ratio, offsetX, offsetY);
     if (canvas.dataset.escortLines !== String(linkCount)) canvas.dataset.escortLines = String(linkCount);
     const pixelWorker = usePixels ? this.pixelWorkerReady() : null;
@@ -745,8 +766,8 @@ export class TrackedMarkersLayer extends L.Layer {
         if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
         const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
         ctx.drawImage(sprite.canvas, x, y);
-        if (labelled && marker.label && labelled.length < MAX_LABELS) {
-          labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+        if (labelled && marker.label && labelled.length < MAX_LABEL_CANDIDATES) {
+          labelled.push(this.labelCandidate(marker, x, y, spriteSize));
         }
       }
       strokeEscortLines(ctx, this.linkBuffer, ratio, linkCount);
@@ -754,10 +775,10 @@ export class TrackedMarkersLayer extends L.Layer {
     }
     if (labelled?.length) {
       // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
-      // label in software rendering, a copy a few.
-      for (const { x, y, text } of labelled) {
-        const sprite = this.labelSprite(text, ratio);
-        ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
+      // label in software rendering, a copy a few. None overprints another (label-placement.ts).
+      const labelSize = (text: string) => this.labelSprite(text, ratio);
+      for (const { x, y, text } of placeLabels(labelled, labelSize, MAX_LABELS)) {
+        ctx.drawImage(this.labelSprite(text, ratio), x, y);
       }
     }
     // While the worker draws, the main thread's frames are needed only by labels and an open popup following a glide.
