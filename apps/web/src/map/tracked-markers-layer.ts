@@ -441,6 +441,24 @@ export class TrackedMarkersLayer extends L.Layer {
 
   private labelSprites = new Map<string, HTMLCanvasElement>();
   private labelRatio = 0;
+  /** Label sizes by text, measured without drawing: most candidates are only measured, never drawn. */
+  private labelSizes = new Map<string, { width: number; height: number }>();
+  private labelSizesRatio = 0;
+  private measureContext: CanvasRenderingContext2D | null = null;
+
+  private labelSize(text: string, ratio: number): { width: number; height: number } {
+    if (ratio !== this.labelSizesRatio || this.labelSizes.size > MAX_LABEL_SPRITES * 4) {
+      this.labelSizes.clear();
+      this.labelSizesRatio = ratio;
+    }
+    let size = this.labelSizes.get(text);
+    if (!size) {
+      this.measureContext ??= document.createElement('canvas').getContext('2d')!;
+      size = labelBox(this.measureContext, text, ratio);
+      this.labelSizes.set(text, size);
+    }
+    return size;
+  }
 
   private labelSprite(text: string, ratio: number): HTMLCanvasElement {
     if (ratio !== this.labelRatio || this.labelSprites.size > MAX_LABEL_SPRITES) {
@@ -776,7 +794,7 @@ export class TrackedMarkersLayer extends L.Layer {
     if (labelled?.length) {
       // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
       // label in software rendering, a copy a few. None overprints another (label-placement.ts).
-      const labelSize = (text: string) => this.labelSprite(text, ratio);
+      const labelSize = (text: string) => this.labelSize(text, ratio);
       for (const { x, y, text } of placeLabels(labelled, labelSize, MAX_LABELS)) {
         ctx.drawImage(this.labelSprite(text, ratio), x, y);
       }
@@ -800,14 +818,20 @@ export class TrackedMarkersLayer extends L.Layer {
   };
 }
 
+const labelFont = (ratio: number) => `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+
+/** A label bitmap's size, exactly as labelBitmap makes it. */
+function labelBox(ctx: CanvasRenderingContext2D, text: string, ratio: number): { width: number; height: number } {
+  ctx.font = labelFont(ratio);
+  return { width: Math.ceil(ctx.measureText(text).width + 6 * ratio), height: Math.ceil(16 * ratio) };
+}
+
 /** A short label as a bitmap: dark text on a white halo, so it reads over any background. */
 function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
-  const font = `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+  const font = labelFont(ratio);
   const canvas = document.createElement('canvas');
   let ctx = canvas.getContext('2d')!;
-  ctx.font = font;
-  canvas.width = Math.ceil(ctx.measureText(text).width + 6 * ratio);
-  canvas.height = Math.ceil(16 * ratio);
+  ({ width: canvas.width, height: canvas.height } = labelBox(ctx, text, ratio));
   // Resizing resets the context's state.
   ctx = canvas.getContext('2d')!;
   ctx.font = font;
