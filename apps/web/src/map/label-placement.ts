@@ -25,8 +25,8 @@ const CELL_WIDTH = 64;
 const CELL_HEIGHT = 32;
 
 /**
- * Places up to `maxLabels` labels, best priority first (ties in the given order), without overlaps. `size` gives a
- * label's box (its bitmap); `y` of a placed label is its top.
+ * Places up to `maxLabels` labels, best priority first (ties in the given order), without overlaps. Priorities are
+ * small non-negative integers; `size` gives a label's box (its bitmap); `y` of a placed label is its top.
  */
 export function placeLabels(
   candidates: readonly LabelCandidate[],
@@ -62,24 +62,28 @@ export function placeLabels(
     }
   };
 
-  for (const candidate of byPriority(candidates)) {
-    if (placed.length >= maxLabels) break;
+  const place = (candidate: LabelCandidate) => {
     const { width, height } = size(candidate.text);
     const top = Math.round(candidate.y - height / 2);
     for (const x of [candidate.rightX, candidate.leftX - width]) {
       if (overlaps(x, top, x + width, top + height)) continue;
       add(x, top, x + width, top + height);
       placed.push({ x, y: top, text: candidate.text });
-      break;
+      return;
+    }
+  };
+  // Priorities are a handful of small integers and a frame may hold thousands of labels: buckets, not a sort.
+  const buckets: LabelCandidate[][] = [];
+  for (const candidate of candidates) {
+    const bucket = buckets[candidate.priority];
+    if (bucket) bucket.push(candidate);
+    else buckets[candidate.priority] = [candidate];
+  }
+  for (let priority = 0; priority < buckets.length; priority++) {
+    for (const candidate of buckets[priority] ?? []) {
+      if (placed.length >= maxLabels) return placed;
+      place(candidate);
     }
   }
   return placed;
-}
-
-/** A stable counting sort: priorities are a handful of small integers, and a frame may hold thousands of labels. */
-function byPriority(candidates: readonly LabelCandidate[]): LabelCandidate[] {
-  if (candidates.length < 2) return [...candidates];
-  const buckets: LabelCandidate[][] = [];
-  for (const candidate of candidates) (buckets[candidate.priority] ??= []).push(candidate);
-  return buckets.flatMap((bucket) => bucket ?? []);
 }
