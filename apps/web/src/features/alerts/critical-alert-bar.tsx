@@ -85,6 +85,7 @@ export function CriticalAlertBar() {
             data-testid="critical-bar-toggle"
           >
             {expanded ? 'Hide' : 'Show'}
+            <span className="sr-only"> the open Critical alerts</span>
           </Button>
         </div>
         <ul
