@@ -68,7 +68,7 @@ test('enrols on /profile, logs in with a code once, and with a recovery code onc
   await logOut(page);
   const code = await generate({ secret });
   await logInThroughForm(page, username, code);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('admin-name')).toHaveText(`Officer ${username}`);
 
   await logOut(page);
@@ -78,7 +78,7 @@ test('enrols on /profile, logs in with a code once, and with a recovery code onc
 
   await page.getByLabel('Authentication code').fill(recoveryCodes[0]!);
   await page.getByRole('button', { name: 'Login' }).last().click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(/\/$/);
 
   await logOut(page);
   await logInThroughForm(page, username, recoveryCodes[0]!);

@@ -23,6 +23,7 @@ test('landing, Get Started, login with a wrong then the right password, logout',
 
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: 'Login' }).last().click();
+  // Get Started asked for the dashboard: the login goes back there (a plain login lands on the overview, 044).
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId('admin-name')).toHaveText(E2E_ADMIN.name);
 

@@ -139,7 +139,7 @@ test('a browser on one process sees the other process\'s alert; Redis down: "Par
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Login' }).last().click();
-    await expect(page).toHaveURL(`${baseA}/dashboard`);
+    await expect(page).toHaveURL(`${baseA}/`);
     const indicator = page.getByTestId('feed-indicator');
     const banner = page.getByTestId('feed-banner');
     await expect(indicator).toHaveAttribute('data-state', 'live');

@@ -75,6 +75,9 @@ test('a Critical alert raised while /cell-assign is open stays in the bar past 1
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/cell-assign');
+  // On a phone the bar is one line; Show lists the alerts (decision 044).
+  await expect(page.getByTestId('critical-bar-short')).toBeInViewport();
+  await page.getByTestId('critical-bar-toggle').click();
   await expect(row).toBeInViewport();
   await expectNoViolations(page, 'critical bar at 390 px');
   await page.setViewportSize({ width: 1440, height: 900 });

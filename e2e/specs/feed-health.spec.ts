@@ -78,7 +78,7 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Login' }).last().click();
-    await expect(page).toHaveURL(`${base}/dashboard`);
+    await expect(page).toHaveURL(`${base}/`);
     // One page load, then only in-app navigation: the home page's overview first (so it has counts to show later).
     await page.goto(`${base}/`);
     await expect(page.getByTestId('operations-overview')).toHaveAttribute('data-stale', 'false');
@@ -134,6 +134,14 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
       .info()
       .annotations.push({ type: 'banner and "data as of" after SIGTERM (ms)', description: String(noticedAfter) });
     expect(noticedAfter).toBeLessThan(5_000);
+    // At once, not 15 s later (decision 044): the row's age is frozen to the fix's clock time and says the feed is
+    // not live, and the top bar's alert counts are grey with "not live".
+    const age = page.getByTestId('tracked-prisoner-age').first();
+    await expect(age).toContainText(new RegExp(`^Last fix at ${CLOCK}, feed not live`));
+    await expect(age).not.toContainText('just now');
+    await expect(page.getByTestId('open-alert-counts')).toHaveAttribute('data-stale', 'true');
+    await expect(page.getByTestId('open-alert-counts')).toContainText('not live');
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     await stopping;
     await expect(banner).toHaveText(new RegExp(`^Reconnecting… data as of ${CLOCK} \\(\\d+ s ago\\)$`));
     await expect(indicator).toHaveAttribute('data-state', 'reconnecting');

@@ -60,7 +60,7 @@ test('an idle browser lands on /login with the reason, and its socket receives n
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Login' }).last().click();
-    await expect(page).toHaveURL(`${base}/dashboard`);
+    await expect(page).toHaveURL(`${base}/`);
     await page.goto(`${base}/live-map`);
     const lastUse = Date.now();
     await expect.poll(() => events().filter((frame) => frame.includes('"locationChanges"')).length).toBeGreaterThan(0);

@@ -88,8 +88,13 @@ export const LIVE_MAP_ALERTS_LISTED = 5;
  */
 export const liveMapPrisonerAlerts = z.object({
   prisoner_id: z.number().int(),
-  /** A geofence violation that has not ended and is not resolved (the list's "In violation"). */
+  /** A geofence violation of any level that has not ended and is not resolved. */
   in_violation: z.boolean(),
+  /**
+   * The worst level among those violations (null when none): Critical or Warning is "In violation", Informational
+   * only "In zone" (decision 044).
+   */
+  violation_level: z.enum(ALERT_TYPES).nullable(),
   /** The worst level among the open (New) alerts; null when none is open. */
   worst_level: z.enum(ALERT_TYPES).nullable(),
   open_count: z.number().int(),

@@ -12,6 +12,7 @@ export * from './cell';
 export * from './incident';
 export * from './geofence';
 export * from './alert';
+export * from './alert-severity';
 export * from './device';
 export * from './history';
 export * from './audit-entry';

@@ -14,8 +14,10 @@ export const rollCount = z.object({
   /** Tracked prisoners whose device is online / offline (online + offline = tracked). */
   online: z.number().int(),
   offline: z.number().int(),
-  /** Assigned prisoners with an open geofence violation (not ended, not resolved: the live map's red mark). */
+  /** Assigned prisoners with an open Critical or Warning geofence violation (not ended, not resolved). */
   in_violation: z.number().int(),
+  /** Assigned prisoners whose open geofence violations are all Informational: "in zone", not alarms (decision 044). */
+  in_zone: z.number().int(),
   /** Assigned minus tracked. */
   untracked: z.number().int(),
 });

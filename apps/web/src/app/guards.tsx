@@ -27,7 +27,7 @@ export function AccountSetupFirst() {
 
 /**
  * /login redirects to / when the visitor arrives already authenticated. A login made on this page is not such an
- * arrival: the login form itself then navigates on to the dashboard.
+ * arrival: the login form itself then navigates on, to the operations overview (decision 044).
  */
 export function RedirectIfAuthenticated() {
   const { status } = useAuth();

@@ -1,6 +1,6 @@
 // The shared layout (SPEC.md section 2): top bar, page, footer. The toast area is mounted by the providers.
 import { useState } from 'react';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
 import { useAuth } from '../lib/auth';
@@ -43,10 +43,14 @@ export function Layout() {
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const loggedIn = status === 'authenticated';
+  // The live map fits the window: the page never scrolls, the map takes what the bars leave (decision 044).
+  const fitsWindow = useMatch('/live-map') !== null;
 
   return (
-    <div className="flex min-h-full flex-col">
+    <div className={clsx('flex flex-col', fitsWindow ? 'h-dvh overflow-hidden' : 'min-h-full')}>
       {loggedIn && <AlertWorkflowCriticalSound />}
+      {/* The top bar and the Critical bar stay in view on every screen (decision 044). */}
+      <div className="sticky top-0 z-[1000] shrink-0" data-testid="sticky-bars">
       <header className="bg-brand-900 text-white shadow">
         <div className="mx-auto flex max-w-screen-2xl items-center gap-4 px-4 py-3">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
@@ -103,9 +107,10 @@ export function Layout() {
         )}
       </header>
       {loggedIn && <CriticalAlertBar />}
+      </div>
       <DatabaseOutageBanner />
       {loggedIn && <FeedHealthBanner />}
-      <main className="flex flex-1 flex-col">
+      <main className={clsx('flex flex-1 flex-col', fitsWindow && 'min-h-0')}>
         <Outlet />
       </main>
       <footer className="border-t border-slate-200 bg-white">

@@ -4,7 +4,9 @@ import {
   feedHealthAt,
   feedState,
   getFeedHealth,
+  formatClock,
   isStale,
+  liveAgeText,
   watchFeed,
   type FeedSignals,
   type WatchedSocket,
@@ -165,5 +167,16 @@ describe('watchFeed', () => {
     emitManager('reconnect_failed');
     expect(getFeedHealth().state).toBe('lost');
     stop();
+  });
+});
+
+describe('liveAgeText', () => {
+  it('ticks while live and freezes to the clock time, saying the feed is not live, at once when it is not', () => {
+    const fix = T0 - 3_000;
+    expect(liveAgeText(fix, T0, false)).toBe('just now');
+    expect(liveAgeText(fix, T0 + 60_000, false)).toBe('1 min ago');
+    // The first second after the feed is lost already says so: no "just now" about a fix that may be old.
+    for (const now of [T0, T0 + 1_000, T0 + 60_000])
+      expect(liveAgeText(fix, now, true)).toBe(`at ${formatClock(fix)}, feed not live`);
   });
 });

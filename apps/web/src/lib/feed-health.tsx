@@ -4,6 +4,7 @@
 import { useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import type { ClusterFeedEvent } from '@prison/shared';
+import { formatAge } from './format';
 
 /**
  * 'partial': connected, but the server says live events from the other processes of its cluster are not reaching it
@@ -178,3 +179,11 @@ export function formatClock(time: number): string {
   return new Date(time).toLocaleTimeString('en-GB');
 }
 
+
+/**
+ * A live row's age (decision 044): "12 s ago" while the feed is live; while it is not, the age would go on saying
+ * "just now" about a fix that may no longer be the newest, so it freezes to the clock time and says so.
+ */
+export function liveAgeText(time: number, now: number, stale: boolean): string {
+  return stale ? `at ${formatClock(time)}, feed not live` : formatAge(now - time);
+}

@@ -1,5 +1,6 @@
 // The base map: Leaflet through react-leaflet, tiles from the configured URL. Tiles fail to load on an offline
 // machine; the map, its shapes and markers work without them, on a plain background, and the map says so once.
+import { clsx } from 'clsx';
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import type L from 'leaflet';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
@@ -34,7 +35,8 @@ export function MapView({ settings, children, className, mapRef, initialView }: 
   return (
     <MapContainer
       {...start}
-      className={className}
+      // isolate: Leaflet's panes and controls (z-index 400 to 1000) stay below the sticky top bar (decision 044).
+      className={clsx('isolate', className)}
       ref={mapRef}
       // Shapes are SVG; the markers have their own canvas layer.
       preferCanvas={false}

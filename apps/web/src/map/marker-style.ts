@@ -24,7 +24,7 @@ export const MARKER_LEVEL_TEXT: Record<MarkerLevel, string> = {
   offline: 'Offline',
 };
 
-/** Labels are drawn from this zoom on: at 17 a 100 m yard is about 700 px wide, so labels rarely collide. */
+/** Labels are drawn from this zoom on (a 100 m yard is about 700 px wide); where two would overlap, one is left out. */
 export const LABEL_MIN_ZOOM = 17;
 
 /** The marker's level: offline wins (the position is old), then the worst open alert, else none. */

@@ -9,6 +9,7 @@ import { strokeEscortLines } from './escort-lines';
 import { GLIDE_MS, type PixelWorkerReply, type PixelWorkerRequest } from './marker-pixels-protocol';
 import { PixelSceneSync } from './pixel-scene-sync';
 import { blitAll, spritePixels, type SpritePixels } from './sprite-pixels';
+import { placeLabels, type LabelCandidate } from './label-placement';
 
 export { GLIDE_MS };
 const RADIUS = 7;
@@ -103,6 +104,13 @@ function spriteIndex(level: MarkerLevel, shape: MarkerShape): number {
 const PIXEL_PATH_THRESHOLD = 1500;
 /** At most this many labels per frame (only markers in view are labelled, and only from LABEL_MIN_ZOOM on). */
 const MAX_LABELS = 300;
+/** Markers in view considered for a label per frame: the placement picks among them by priority (decision 044). */
+const MAX_LABEL_CANDIDATES = 2000;
+/** A label's priority: the selected marker (open popup) first, then by level, worst first (MARKER_LEVELS order). */
+const LABEL_PRIORITY = Object.fromEntries(MARKER_LEVELS.map((level, index) => [level, index + 1])) as Record<
+  MarkerLevel,
+  number
+>;
 /** Label bitmaps kept (one per distinct text); the cache starts over beyond this. */
 const MAX_LABEL_SPRITES = 5000;
 
@@ -419,8 +427,38 @@ export class TrackedMarkersLayer extends L.Layer {
     return count;
   }
 
+  /** A marker's label beside its sprite (top left x, y), ranked for the placement. */
+  private labelCandidate(marker: Marker, x: number, y: number, spriteSize: number): LabelCandidate {
+    const selected = this.popupId !== null && this.markers.get(this.popupId) === marker;
+    return {
+      rightX: x + spriteSize,
+      leftX: x,
+      y: y + spriteSize / 2,
+      text: marker.label,
+      priority: selected ? 0 : LABEL_PRIORITY[this.stale ? 'offline' : marker.level],
+    };
+  }
+
   private labelSprites = new Map<string, HTMLCanvasElement>();
   private labelRatio = 0;
+  /** Label sizes by text, measured without drawing: most candidates are only measured, never drawn. */
+  private labelSizes = new Map<string, { width: number; height: number }>();
+  private labelSizesRatio = 0;
+  private measureContext: CanvasRenderingContext2D | null = null;
+
+  private labelSize(text: string, ratio: number): { width: number; height: number } {
+    if (ratio !== this.labelSizesRatio || this.labelSizes.size > MAX_LABEL_SPRITES * 4) {
+      this.labelSizes.clear();
+      this.labelSizesRatio = ratio;
+    }
+    let size = this.labelSizes.get(text);
+    if (!size) {
+      this.measureContext ??= document.createElement('canvas').getContext('2d')!;
+      size = labelBox(this.measureContext, text, ratio);
+      this.labelSizes.set(text, size);
+    }
+    return size;
+  }
 
   private labelSprite(text: string, ratio: number): HTMLCanvasElement {
     if (ratio !== this.labelRatio || this.labelSprites.size > MAX_LABEL_SPRITES) {
@@ -578,7 +616,7 @@ export class TrackedMarkersLayer extends L.Layer {
     offsetY: number,
     width: number,
     height: number,
-    labelled: { x: number; y: number; text: string }[] | null,
+    labelled: LabelCandidate[] | null,
   ): number {
     const { byLevel, staffByLevel } = this.sprites!;
     if (this.markerBuffer.length < this.markers.size * 3) this.markerBuffer = new Int32Array(this.markers.size * 3);
@@ -596,7 +634,8 @@ export class TrackedMarkersLayer extends L.Layer {
       buffer[count * 3 + 1] = y;
       buffer[count * 3 + 2] = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level].index;
       count++;
-      if (labelled && marker.label && labelled.length < MAX_LABELS) labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+      if (labelled && marker.label && labelled.length < MAX_LABEL_CANDIDATES)
+        labelled.push(this.labelCandidate(marker, x, y, spriteSize));
     }
     return count;
   }
@@ -709,7 +748,7 @@ export class TrackedMarkersLayer extends L.Layer {
     const height = canvas.height;
     const usePixels = this.markers.size > this.pixelPathThreshold;
     // Labels only from LABEL_MIN_ZOOM on and only for markers in view: at lower zooms no text is laid out at all.
-    const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as { x: number; y: number; text: string }[]) : null;
+    const labelled = zoom >= LABEL_MIN_ZOOM ? ([] as LabelCandidate[]) : null;
     const linkCount = this.linkSegments(now, ratio, offsetX, offsetY);
     if (canvas.dataset.escortLines !== String(linkCount)) canvas.dataset.escortLines = String(linkCount);
     const pixelWorker = usePixels ? this.pixelWorkerReady() : null;
@@ -745,8 +784,8 @@ export class TrackedMarkersLayer extends L.Layer {
         if (x <= -spriteSize || y <= -spriteSize || x >= width || y >= height) continue;
         const sprite = (marker.shape === 'staff' ? staffByLevel : byLevel)[stale ? 'offline' : marker.level];
         ctx.drawImage(sprite.canvas, x, y);
-        if (labelled && marker.label && labelled.length < MAX_LABELS) {
-          labelled.push({ x: x + spriteSize, y: y + half, text: marker.label });
+        if (labelled && marker.label && labelled.length < MAX_LABEL_CANDIDATES) {
+          labelled.push(this.labelCandidate(marker, x, y, spriteSize));
         }
       }
       strokeEscortLines(ctx, this.linkBuffer, ratio, linkCount);
@@ -754,10 +793,10 @@ export class TrackedMarkersLayer extends L.Layer {
     }
     if (labelled?.length) {
       // Each label is rendered once into a small bitmap and then copied: laying out text every frame costs ~50 µs a
-      // label in software rendering, a copy a few.
-      for (const { x, y, text } of labelled) {
-        const sprite = this.labelSprite(text, ratio);
-        ctx.drawImage(sprite, x, Math.round(y - sprite.height / 2));
+      // label in software rendering, a copy a few. None overprints another (label-placement.ts).
+      const labelSize = (text: string) => this.labelSize(text, ratio);
+      for (const { x, y, text } of placeLabels(labelled, labelSize, MAX_LABELS)) {
+        ctx.drawImage(this.labelSprite(text, ratio), x, y);
       }
     }
     // While the worker draws, the main thread's frames are needed only by labels and an open popup following a glide.
@@ -779,14 +818,20 @@ export class TrackedMarkersLayer extends L.Layer {
   };
 }
 
+const labelFont = (ratio: number) => `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+
+/** A label bitmap's size, exactly as labelBitmap makes it. */
+function labelBox(ctx: CanvasRenderingContext2D, text: string, ratio: number): { width: number; height: number } {
+  ctx.font = labelFont(ratio);
+  return { width: Math.ceil(ctx.measureText(text).width + 6 * ratio), height: Math.ceil(16 * ratio) };
+}
+
 /** A short label as a bitmap: dark text on a white halo, so it reads over any background. */
 function labelBitmap(text: string, ratio: number): HTMLCanvasElement {
-  const font = `600 ${Math.round(11 * ratio)}px system-ui, sans-serif`;
+  const font = labelFont(ratio);
   const canvas = document.createElement('canvas');
   let ctx = canvas.getContext('2d')!;
-  ctx.font = font;
-  canvas.width = Math.ceil(ctx.measureText(text).width + 6 * ratio);
-  canvas.height = Math.ceil(16 * ratio);
+  ({ width: canvas.width, height: canvas.height } = labelBox(ctx, text, ratio));
   // Resizing resets the context's state.
   ctx = canvas.getContext('2d')!;
   ctx.font = font;

@@ -186,6 +186,8 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
   const result = (await db.execute(sql`
     select prisoner_id,
            bool_or(kind = 'geofence' and ended_at is null and status <> 'Resolved') as in_violation,
+           min(${rank}) filter (where kind = 'geofence' and ended_at is null and status <> 'Resolved')
+             as violation_rank,
            count(*) filter (where status = 'New')::int as open_count,
            min(${rank}) filter (where status = 'New') as worst_rank,
            coalesce(to_json((array_agg(
@@ -201,6 +203,7 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
     rows: {
       prisoner_id: number;
       in_violation: boolean;
+      violation_rank: number | null;
       open_count: number;
       worst_rank: number | null;
       open: { id: number; alert_type: AlertType; details: string; timestamp: string }[];
@@ -210,6 +213,7 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
   return result.rows.map((row) => ({
     prisoner_id: Number(row.prisoner_id),
     in_violation: Boolean(row.in_violation),
+    violation_level: row.violation_rank === null ? null : (byRank[Number(row.violation_rank)] ?? null),
     worst_level: row.worst_rank === null ? null : (byRank[Number(row.worst_rank)] ?? null),
     open_count: Number(row.open_count),
     open: row.open.map((alert) => ({ ...alert, timestamp: new Date(alert.timestamp).toISOString() })),

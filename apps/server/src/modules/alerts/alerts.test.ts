@@ -297,4 +297,31 @@ describeEachEngine('alerts API', (engine) => {
     rows = res.json<{ data: LiveMapPrisonerAlerts[] }>().data;
     expect(rows.find((entry) => entry.prisoner_id === mixed.id)).toMatchObject({ worst_level: 'Warning', open_count: 7 });
   });
+
+  it('GET /alert/live-map gives the worst open violation level: Informational alone is "in zone", not a violation', async () => {
+    const zoned = await addPrisoner(ctx(), 'Zoned', 'Curfew');
+    const breached = await addPrisoner(ctx(), 'Breached', 'Perimeter');
+    const handled = await addPrisoner(ctx(), 'Handled', 'Breach');
+    const draft = (prisonerId: number, alertType: 'Critical' | 'Warning' | 'Informational') => ({
+      alertType,
+      kind: 'geofence' as const,
+      details: `${alertType} ${prisonerId}`,
+      at: new Date(),
+      deviceId: null,
+      prisonerId,
+    });
+    const stored = await insertAlerts(ctx().database.db, [
+      draft(zoned.id, 'Informational'),
+      draft(breached.id, 'Informational'),
+      draft(breached.id, 'Critical'),
+      draft(handled.id, 'Warning'),
+    ]);
+    // Acknowledged but still going on: the violation stays, with its level, while no New alert is left.
+    await ctx().database.db.update(alerts).set({ status: 'Acknowledged' }).where(eq(alerts.id, stored[3]!.id));
+    const rows = (await ctx().api('GET', '/alert/live-map')).json<{ data: LiveMapPrisonerAlerts[] }>().data;
+    const of = (id: number) => rows.find((row) => row.prisoner_id === id);
+    expect(of(zoned.id)).toMatchObject({ in_violation: true, violation_level: 'Informational' });
+    expect(of(breached.id)).toMatchObject({ in_violation: true, violation_level: 'Critical', worst_level: 'Critical' });
+    expect(of(handled.id)).toMatchObject({ in_violation: true, violation_level: 'Warning', worst_level: null });
+  });
 });

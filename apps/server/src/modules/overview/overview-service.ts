@@ -20,12 +20,21 @@ interface OverviewRow {
   offline_newest: OfflineTracker[];
 }
 
-const ROLL_FIELDS = ['capacity', 'assigned', 'tracked', 'online', 'offline', 'in_violation', 'untracked'] as const;
+const ROLL_FIELDS = [
+  'capacity',
+  'assigned',
+  'tracked',
+  'online',
+  'offline',
+  'in_violation',
+  'in_zone',
+  'untracked',
+] as const;
 
 export async function readOverview(db: DbOrTx): Promise<Overview> {
   const asOf = new Date().toISOString();
-  // "Assigned" is the occupancy rule (a place in a cell); "in violation" is the live map's rule (listOpenViolations:
-  // a geofence alert that has not ended and is not resolved), so the numbers match those screens.
+  // "Assigned" is the occupancy rule (a place in a cell); "in violation" and "in zone" are the live map's rule (a
+  // geofence alert that has not ended and is not resolved, by its worst level), so the numbers match those screens.
   const result = (await db.execute(sql`
     with trackers as materialized (
       -- Every device, once: hashed, cheaper than one index probe per assigned prisoner.
@@ -48,12 +57,16 @@ export async function readOverview(db: DbOrTx): Promise<Overview> {
       from assigned
       group by block
     ),
-    -- From the few open violations to their prisoners (not from every assigned prisoner to the alerts).
+    -- From the few open violations to their prisoners (not from every assigned prisoner to the alerts). Only a
+    -- Critical or Warning one is a violation; a prisoner whose open ones are all Informational is in zone (044).
     violations_per_block as (
-      select cells.block, count(*)::int as in_violation
+      select cells.block,
+             count(*) filter (where violating.alarm)::int as in_violation,
+             count(*) filter (where not violating.alarm)::int as in_zone
       from (
-        select distinct prisoner_id from alerts
+        select prisoner_id, bool_or(alert_type in ('Critical', 'Warning')) as alarm from alerts
         where kind = 'geofence' and ended_at is null and prisoner_id is not null and status <> 'Resolved'
+        group by prisoner_id
       ) violating
       join prisoners on prisoners.prisoner_id = violating.prisoner_id
       join cells on cells.cell_id = prisoners.cell_id
@@ -70,6 +83,7 @@ export async function readOverview(db: DbOrTx): Promise<Overview> {
              coalesce(b.online, 0) as online,
              coalesce(b.offline, 0) as offline,
              coalesce(v.in_violation, 0) as in_violation,
+             coalesce(v.in_zone, 0) as in_zone,
              coalesce(b.assigned, 0) - coalesce(b.tracked, 0) as untracked
       from block_capacity c
       left join per_block b on b.block = c.block

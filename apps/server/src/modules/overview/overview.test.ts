@@ -77,6 +77,8 @@ describeEachEngine('operations overview', (engine) => {
       alert('Informational', 'Resolved'),
       alert('Warning', 'Resolved'),
       alert('Critical', 'Acknowledged', { kind: 'geofence', prisonerId: id('Hal') }), // no cell: not in the roll
+      alert('Informational', 'New', { kind: 'geofence', prisonerId: id('Ben') }), // Ben: in zone, not in violation
+      alert('Informational', 'New', { kind: 'geofence', prisonerId: id('Ann') }), // Ann: still in violation
     ]);
   }
 
@@ -99,11 +101,12 @@ describeEachEngine('operations overview', (engine) => {
       online: 2,
       offline: 2,
       in_violation: 2,
+      in_zone: 1,
       untracked: 1,
     });
     expect(overview.blocks.map((block) => block.block)).toEqual(['A', 'B', 'C']);
     expect(overview.open_alerts).toEqual([
-      { alert_type: 'Informational', open: 0, unacknowledged: 0 },
+      { alert_type: 'Informational', open: 2, unacknowledged: 2 },
       { alert_type: 'Warning', open: 2, unacknowledged: 1 },
       { alert_type: 'Critical', open: 4, unacknowledged: 2 },
     ]);
@@ -118,8 +121,11 @@ describeEachEngine('operations overview', (engine) => {
 
     // And the same numbers from independent SQL, block by block and for the prison.
     const occupying = sql`p.status in ('On Trial', 'Incarcerated')`;
-    const violating = sql`exists (select 1 from alerts a where a.prisoner_id = p.prisoner_id and a.kind = 'geofence'
-      and a.ended_at is null and a.status <> 'Resolved')`;
+    const openViolation = (levels: string[]) => sql`exists (select 1 from alerts a where a.prisoner_id = p.prisoner_id
+      and a.kind = 'geofence' and a.ended_at is null and a.status <> 'Resolved'
+      and a.alert_type in (${sql.join(levels.map((level) => sql`${level}`), sql`, `)}))`;
+    const violating = openViolation(['Critical', 'Warning']);
+    const inZone = sql`${openViolation(['Informational'])} and not ${violating}`;
     for (const block of [...overview.blocks, { ...overview.prison, block: null }]) {
       const inBlock = block.block === null ? sql`true` : sql`c.block = ${block.block}`;
       const prisonersHere = (extra: ReturnType<typeof sql>) =>
@@ -133,6 +139,7 @@ describeEachEngine('operations overview', (engine) => {
         online: await prisonersHere(sql`d.online`),
         offline: await prisonersHere(sql`d.id is not null and not d.online`),
         in_violation: await prisonersHere(violating),
+        in_zone: await prisonersHere(inZone),
         untracked: await prisonersHere(sql`p.tracking_device_id is null`),
       };
       const { block: _name, ...numbers } = block;

@@ -16,7 +16,7 @@ const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['overview'],
         summary:
-          'The roll per block and for the prison (capacity, assigned, tracked, online, offline, in violation, ' +
+          'The roll per block and for the prison (capacity, assigned, tracked, online, offline, in violation, in zone, ' +
           'untracked), open alerts by level and offline trackers, counted in one statement',
         response: { 200: overviewResponse },
       },

@@ -1,5 +1,7 @@
 // The layout's Critical bar (issue 11): every open (unacknowledged) Critical alert stays on every screen until someone
-// acknowledges it, here or anywhere else; and the top bar's count of open alerts per level.
+// acknowledges it, here or anywhere else; and the top bar's count of open alerts per level. One line per alert from
+// sm on; on a phone one line in all ("3 open Criticals") with a button that shows the list (decision 044). While the
+// feed is not live both say so at once.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
@@ -12,9 +14,8 @@ import { useAlertStep } from './alert-workflow-api';
 import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';
 import { prisonerName } from './components/alert-card';
 import { prisonerLabel } from '../../lib/prisoner-label';
-import { formatAge } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
-
+import { formatClock, isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {
@@ -29,6 +30,9 @@ export function CriticalAlertBar() {
   const step = useAlertStep();
   const { notify } = useToast();
   const [acknowledging, setAcknowledging] = useState<number | null>(null);
+  const [expanded, setExpanded] = useState(false);
+  const { state: feedState, dataAsOf } = useFeedHealth();
+  const stale = isStale(feedState);
 
   const alerts = open.data?.data ?? [];
   if (alerts.length === 0) return null;
@@ -46,34 +50,65 @@ export function CriticalAlertBar() {
       data-testid="critical-alert-bar"
     >
       <div className="mx-auto max-w-screen-2xl px-4 py-2">
-        <h2 id="critical-bar-title" className="text-sm font-bold">
-          {total === 1 ? '1 open Critical alert' : `${total} open Critical alerts`}
-          {total > alerts.length && (
-            <>
-              {' '}
-              (newest {alerts.length} shown,{' '}
-              <Link to="/allAlerts" className="underline">
-                see all
-              </Link>
-              )
-            </>
-          )}
-        </h2>
+        <div className="flex items-center gap-3">
+          <h2 id="critical-bar-title" className="min-w-0 flex-1 truncate text-sm font-bold">
+            {/* A phone gets the short form: with the button it is the bar's one line. */}
+            <span className="sm:hidden" data-testid="critical-bar-short">
+              {total === 1 ? '1 open Critical' : `${total} open Criticals`}
+            </span>
+            <span className="hidden sm:inline">
+              {total === 1 ? '1 open Critical alert' : `${total} open Critical alerts`}
+            </span>
+            {total > alerts.length && (
+              <span className="hidden sm:inline">
+                {' '}
+                (newest {alerts.length} shown,{' '}
+                <Link to="/allAlerts" className="underline">
+                  see all
+                </Link>
+                )
+              </span>
+            )}
+            {stale && (
+              <span className="ml-2 font-semibold text-slate-800" data-testid="critical-bar-not-live">
+                {dataAsOf === null ? 'Not live' : `Not live, as of ${formatClock(dataAsOf)}`}
+              </span>
+            )}
+          </h2>
+          <Button
+            size="sm"
+            variant="secondary"
+            className="shrink-0 sm:hidden"
+            aria-expanded={expanded}
+            aria-controls="critical-bar-list"
+            onClick={() => setExpanded((shown) => !shown)}
+            data-testid="critical-bar-toggle"
+          >
+            {expanded ? 'Hide' : 'Show'}
+            <span className="sr-only"> the open Critical alerts</span>
+          </Button>
+        </div>
         <ul
-          className="mt-1 flex max-h-36 flex-col divide-y divide-red-200 overflow-y-auto"
+          id="critical-bar-list"
+          className={clsx(
+            'mt-1 max-h-[40vh] flex-col divide-y divide-red-200 overflow-y-auto sm:flex sm:max-h-36',
+            expanded ? 'flex' : 'hidden',
+          )}
           aria-label="Open Critical alerts"
         >
           {alerts.map((alert) => (
             <li
               key={alert.id}
-              className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5 text-sm"
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5 text-sm md:flex-nowrap"
               data-testid="critical-alert"
               data-alert-id={alert.id}
             >
               <span className="font-semibold">{whoText(alert)}</span>
-              <span className="min-w-0 flex-1 basis-48">{alert.details}</span>
+              <span className="min-w-0 flex-1 basis-48 md:truncate" title={alert.details}>
+                {alert.details}
+              </span>
               <time dateTime={alert.timestamp} className="text-xs whitespace-nowrap">
-                {formatAge(now - new Date(alert.timestamp).getTime())}
+                {liveAgeText(new Date(alert.timestamp).getTime(), now, stale)}
               </time>
               <span className="flex gap-2">
                 <Button size="sm" variant="danger" onClick={() => setAcknowledging(alert.id)}>
@@ -123,9 +158,13 @@ const LEVELS = [
   { type: 'Informational', className: 'bg-blue-600 text-white' },
 ] as const;
 
-/** The top bar's open (unacknowledged) alerts per level; links to the alerts screen. */
+/**
+ * The top bar's open (unacknowledged) alerts per level; links to the alerts screen. While the feed is not live the
+ * counts may be behind: they turn grey and say "not live" (decision 044).
+ */
 export function OpenAlertCounts() {
   const open = useOpenAlerts();
+  const stale = isStale(useFeedHealth().state);
   if (!open.data) return null;
   const { counts } = open.data;
   return (
@@ -133,12 +172,21 @@ export function OpenAlertCounts() {
       to="/allAlerts"
       className="flex items-center gap-1 rounded text-xs font-semibold hover:opacity-90"
       data-testid="open-alert-counts"
+      data-stale={stale}
     >
-      <span className="sr-only">Open alerts:</span>
+      <span className="sr-only">{stale ? 'Open alerts, not live:' : 'Open alerts:'}</span>
+      {stale && (
+        <span aria-hidden="true" className="rounded bg-slate-200 px-1.5 py-0.5 text-slate-900">
+          not live
+        </span>
+      )}
       {LEVELS.map(({ type, className }) => (
         <span
           key={type}
-          className={clsx('rounded-full px-2 py-0.5', counts[type] > 0 ? className : 'bg-white/15 text-white')}
+          className={clsx(
+            'rounded-full px-2 py-0.5',
+            stale ? 'bg-slate-500 text-white' : counts[type] > 0 ? className : 'bg-white/15 text-white',
+          )}
           data-level={type}
           title={type}
         >

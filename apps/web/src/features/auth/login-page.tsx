@@ -31,7 +31,8 @@ export function LoginPage() {
     try {
       await login(values.username, values.password, codePrompt ? values.totp : undefined);
       const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
+      // An operator lands on the operations overview (the home page), or back where the guard sent him from (044).
+      navigate(from && from !== '/login' ? from : '/', { replace: true });
     } catch (error) {
       if (error instanceof TotpRequiredError) {
         setCodePrompt(error.message);

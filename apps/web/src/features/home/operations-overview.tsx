@@ -21,6 +21,7 @@ const ROLL_COLUMNS: { field: keyof RollCount; label: string; list: string }[] = 
   { field: 'online', label: 'Online', list: '/live-map' },
   { field: 'offline', label: 'Offline', list: '/live-map' },
   { field: 'in_violation', label: 'In violation', list: '/live-map' },
+  { field: 'in_zone', label: 'In zone', list: '/live-map' },
   { field: 'untracked', label: 'Untracked', list: '/cell-assign' },
 ];
 
@@ -31,6 +32,12 @@ function useOverview() {
     refetchInterval: REFRESH_MS,
   });
 }
+
+// Only a Critical or Warning violation is an alarm (red); an Informational zone is blue (decision 044).
+const LEVEL_COLUMN_CLASS: Partial<Record<keyof RollCount, string>> = {
+  in_violation: 'text-red-700',
+  in_zone: 'text-blue-800',
+};
 
 const numberLink = 'font-semibold tabular-nums text-brand-700 underline decoration-dotted hover:decoration-solid';
 
@@ -122,7 +129,7 @@ function RollRow({ name, testId, roll }: { name: string; testId: string; roll: R
         <td key={column.field} className="px-3 py-2 text-right" data-field={column.field}>
           <Link
             to={column.list}
-            className={clsx(numberLink, column.field === 'in_violation' && roll.in_violation > 0 && 'text-red-700')}
+            className={clsx(numberLink, roll[column.field] > 0 && LEVEL_COLUMN_CLASS[column.field])}
             aria-label={`${name}: ${roll[column.field]} ${column.label.toLowerCase()}`}
           >
             {roll[column.field]}

@@ -200,7 +200,8 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   }, [wanted, rows, layer, mapStart]);
 
   return (
-    <div className="relative flex h-[calc(100vh-3.5rem)] min-h-[32rem] md:flex-row">
+    // The layout gives the map what the bars leave of the window (decision 044): it fills that, never more.
+    <div className="relative flex min-h-0 flex-1 md:flex-row" data-testid="live-map-page">
       <aside
         id="live-map-panel"
         className={clsx(
@@ -299,6 +300,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
             lastFixAt={lastFixOf(popupRow)}
             alerts={popupRow.prisonerId === null ? undefined : alertsByPrisoner.get(popupRow.prisonerId)}
             now={now}
+            stale={stale}
           />,
           popupSlot.extra,
         )}
@@ -561,7 +563,7 @@ function trackedRows(
       prisonerId,
       cellId,
       online,
-      inViolation: entry?.in_violation ?? false,
+      violationLevel: entry?.violation_level ?? null,
       alertLevel,
       level: markerLevel(online, alertLevel),
       position: lastKnown

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { clsx } from 'clsx';
 import type { Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
-import { formatAge } from '../../lib/format';
+import { isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 import { useNow } from '../../lib/use-now';
 import { useClientSettings, useGeofences } from '../location-history/api';
 import { liveDevice } from './live-device';
@@ -27,6 +27,8 @@ export function LivePicture({ prisoner }: { prisoner: Prisoner }) {
   const live = useLiveDevice(deviceId);
   const settings = useClientSettings();
   const now = useNow(1000);
+  // While the feed is not live the age freezes and says so (decision 044).
+  const stale = isStale(useFeedHealth().state);
   const offlineSeconds = settings.data?.deviceOfflineSeconds ?? FALLBACK_OFFLINE_SECONDS;
   const picture = live.query.data
     ? liveDevice(live.query.data, live.override, live.fetchedAt, now, offlineSeconds)
@@ -71,7 +73,7 @@ export function LivePicture({ prisoner }: { prisoner: Prisoner }) {
             <dd data-testid="live-last-fix">
               {picture.position?.fixAt != null ? (
                 <time dateTime={new Date(picture.position.fixAt).toISOString()}>
-                  {formatAge(now - picture.position.fixAt)}
+                  {liveAgeText(picture.position.fixAt, now, stale)}
                 </time>
               ) : (
                 'No fix yet'

@@ -8,24 +8,22 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatAge } from '../../../lib/format';
 import { useToast } from '../../../lib/toast';
 import { useAlertStep } from '../../alerts/alert-workflow-api';
+import { LEVEL_BADGE_CLASS, zoneStateStyle } from '../../../lib/alert-level-style';
 import { lastFixText, type TrackedPrisonerRow } from './tracked-prisoner-list';
-
-const LEVEL_CLASS = {
-  Critical: 'bg-red-100 text-red-900',
-  Warning: 'bg-amber-100 text-amber-900',
-  Informational: 'bg-blue-100 text-blue-900',
-} as const;
 
 export function MarkerPopupDetails({
   row,
   lastFixAt,
   alerts,
   now,
+  stale = false,
 }: {
   row: TrackedPrisonerRow;
   lastFixAt: string | null;
   alerts: LiveMapPrisonerAlerts | undefined;
   now: number;
+  /** The feed is not live: the last fix's age is frozen (decision 044). */
+  stale?: boolean;
 }) {
   const step = useAlertStep();
   const { notify } = useToast();
@@ -39,16 +37,21 @@ export function MarkerPopupDetails({
     );
   const open = alerts?.open ?? [];
   const openCount = alerts?.open_count ?? 0;
+  const zone = zoneStateStyle(row.violationLevel);
 
   return (
     <div className="mt-1 flex flex-col gap-1 text-xs text-slate-800" data-testid="marker-popup-details">
       <div data-testid="marker-popup-state">
-        {row.online ? 'Online' : 'Offline'} · last fix {lastFixText(lastFixAt, now)}
+        {row.online ? 'Online' : 'Offline'} · last fix {lastFixText(lastFixAt, now, stale)}
       </div>
       <div data-testid="marker-popup-battery">
         Battery: {row.battery === null ? 'unknown' : `${Math.round(row.battery)}%`}
       </div>
-      {row.inViolation && <div className="font-semibold text-red-800">In violation</div>}
+      {zone && (
+        <div className={zone.className} data-testid="marker-popup-zone" data-zone-state={zone.state}>
+          {zone.text}
+        </div>
+      )}
       {openCount > 0 ? (
         <div>
           <div className="font-semibold">Open alerts ({openCount})</div>
@@ -61,7 +64,7 @@ export function MarkerPopupDetails({
                 data-alert-type={alert.alert_type}
               >
                 <span className="min-w-0 flex-1">
-                  <span className={`mr-1 rounded px-1 font-semibold ${LEVEL_CLASS[alert.alert_type]}`}>
+                  <span className={`mr-1 rounded px-1 font-semibold ${LEVEL_BADGE_CLASS[alert.alert_type]}`}>
                     {alert.alert_type}
                   </span>
                   {alert.details}{' '}

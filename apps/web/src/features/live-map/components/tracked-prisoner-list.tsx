@@ -1,13 +1,14 @@
-// The side panel's list of tracked prisoners: online or offline, in violation or not, the worst open alert and the
-// age of the last fix, with a search.
+// The side panel's list of tracked prisoners: online or offline, in violation or in zone (decision 044), the worst
+// open alert and the age of the last fix, with a search; worst severity first.
 import { useMemo, useState } from 'react';
 import { clsx } from 'clsx';
-import type { AlertType } from '@prison/shared';
+import { zoneState, type AlertType } from '@prison/shared';
 import { TextField } from '../../../components/ui/field';
 import { EmptyState } from '../../../components/ui/status';
-import { formatAge } from '../../../lib/format';
 import { prisonerLabel } from '../../../lib/prisoner-label';
-import { formatClock } from '../../../lib/feed-health';
+import { formatClock, liveAgeText } from '../../../lib/feed-health';
+import { zoneStateStyle } from '../../../lib/alert-level-style';
+import { compareTrackedRows } from './tracked-row-order';
 import { MARKER_COLOURS, MARKER_LEVEL_TEXT, type MarkerLevel } from '../../../map/marker-style';
 
 export interface TrackedPrisonerRow {
@@ -18,7 +19,8 @@ export interface TrackedPrisonerRow {
   cellId: string | null;
   /** Live, with a last fix within the offline threshold. */
   online: boolean;
-  inViolation: boolean;
+  /** The worst level of the open geofence violations: Critical or Warning "In violation", Informational "In zone". */
+  violationLevel: AlertType | null;
   /** The worst open (unacknowledged) alert, whether online or not. */
   alertLevel: AlertType | null;
   /** What the marker is drawn as. */
@@ -42,19 +44,11 @@ interface TrackedPrisonerListProps {
   dataAsOf?: number | null;
 }
 
-// Alarm first (a violation or an open Critical), then Warning, Informational, online, offline; then by name.
-function rank(row: TrackedPrisonerRow): number {
-  if (row.inViolation || row.alertLevel === 'Critical') return 0;
-  if (row.alertLevel === 'Warning') return 1;
-  if (row.alertLevel === 'Informational') return 2;
-  return row.online ? 3 : 4;
-}
-
-/** "3 min ago", or "no fix yet". */
-export function lastFixText(lastFixAt: string | null, now: number): string {
+/** "3 min ago", or "no fix yet"; while the feed is not live, the fix's clock time and "feed not live". */
+export function lastFixText(lastFixAt: string | null, now: number, stale = false): string {
   if (!lastFixAt) return 'no fix yet';
   const time = Date.parse(lastFixAt);
-  return Number.isNaN(time) ? 'no fix yet' : formatAge(now - time);
+  return Number.isNaN(time) ? 'no fix yet' : liveAgeText(time, now, stale);
 }
 
 const MAX_ROWS = 300;
@@ -76,10 +70,11 @@ export function TrackedPrisonerList({
         (row) =>
           !needle || prisonerLabel(row).toLowerCase().includes(needle) || row.trackingId.toLowerCase().includes(needle),
       )
-      .sort((a, b) => rank(a) - rank(b) || byName(a.name, b.name));
+      .sort((a, b) => compareTrackedRows(a, b) || byName(a.name, b.name));
   }, [rows, search]);
   const online = rows.filter((row) => row.online).length;
-  const violations = rows.filter((row) => row.inViolation).length;
+  const violations = rows.filter((row) => zoneState(row.violationLevel) === 'violation').length;
+  const inZone = rows.filter((row) => zoneState(row.violationLevel) === 'zone').length;
 
   return (
     <section aria-labelledby="tracked-title" className="flex min-h-0 flex-1 flex-col">
@@ -89,7 +84,7 @@ export function TrackedPrisonerList({
         </h2>
         <p className={clsx('text-xs', stale ? 'text-amber-900' : 'text-slate-600')} data-testid="tracked-summary">
           {stale && (dataAsOf === null ? 'No live data: ' : `As of ${formatClock(dataAsOf)}: `)}
-          {online} online · {rows.length - online} offline · {violations} in violation
+          {online} online · {rows.length - online} offline · {violations} in violation · {inZone} in zone
         </p>
         <TextField
           label="Search tracked prisoners"
@@ -104,37 +99,39 @@ export function TrackedPrisonerList({
         </EmptyState>
       ) : (
         <ul className={clsx('min-h-32 flex-1 overflow-y-auto', stale && 'grayscale')} aria-label="Tracked prisoners">
-          {filtered.slice(0, MAX_ROWS).map((row) => (
-            <li key={row.trackingId}>
-              <button
-                type="button"
-                className="flex w-full items-center gap-2 px-4 py-2 text-left text-sm hover:bg-slate-100 disabled:cursor-default disabled:hover:bg-transparent"
-                disabled={!row.position}
-                onClick={() => onFocus(row)}
-                data-testid="tracked-prisoner"
-                data-level={row.level}
-              >
-                <span
-                  aria-hidden="true"
-                  title={MARKER_LEVEL_TEXT[row.level]}
-                  className="h-2.5 w-2.5 shrink-0 rounded-full"
-                  style={{ backgroundColor: MARKER_COLOURS[row.level] }}
-                />
-                <span className="min-w-0 flex-1">
-                  <span className="block truncate font-medium">{prisonerLabel(row)}</span>
-                  <span className="block text-xs text-slate-600" data-testid="tracked-prisoner-age">
-                    Last fix {lastFixText(lastFixOf(row), now)}
-                    {row.alertLevel && ` · ${row.alertLevel} alert open`}
-                  </span>
-                </span>
-                <span
-                  className={clsx('shrink-0 text-xs', row.inViolation ? 'font-semibold text-red-700' : 'text-slate-600')}
+          {filtered.slice(0, MAX_ROWS).map((row) => {
+            const zone = zoneStateStyle(row.violationLevel);
+            return (
+              <li key={row.trackingId}>
+                <button
+                  type="button"
+                  className="flex w-full items-center gap-2 px-4 py-2 text-left text-sm hover:bg-slate-100 disabled:cursor-default disabled:hover:bg-transparent"
+                  disabled={!row.position}
+                  onClick={() => onFocus(row)}
+                  data-testid="tracked-prisoner"
+                  data-level={row.level}
+                  data-zone-state={zone?.state ?? 'none'}
                 >
-                  {row.inViolation ? 'In violation' : row.online ? 'Online' : 'Offline'}
-                </span>
-              </button>
-            </li>
-          ))}
+                  <span
+                    aria-hidden="true"
+                    title={MARKER_LEVEL_TEXT[row.level]}
+                    className="h-2.5 w-2.5 shrink-0 rounded-full"
+                    style={{ backgroundColor: MARKER_COLOURS[row.level] }}
+                  />
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate font-medium">{prisonerLabel(row)}</span>
+                    <span className="block text-xs text-slate-600" data-testid="tracked-prisoner-age">
+                      Last fix {lastFixText(lastFixOf(row), now, stale)}
+                      {row.alertLevel && ` · ${row.alertLevel} alert open`}
+                    </span>
+                  </span>
+                  <span className={clsx('shrink-0 text-xs', zone ? zone.className : 'text-slate-600')}>
+                    {zone ? zone.text : row.online ? 'Online' : 'Offline'}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
           {filtered.length > MAX_ROWS && (
             <li className="px-4 py-2 text-xs text-slate-500">
               {filtered.length - MAX_ROWS} more: refine the search to see them.
