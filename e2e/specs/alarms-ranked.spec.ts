@@ -151,8 +151,12 @@ test('after login the overview shows no red for an Informational zone; the bars 
   const header = page.locator('header').first();
   const bar = page.getByTestId('critical-alert-bar');
   await expect(bar.getByTestId('critical-alert').filter({ hasText: critical[0]!.name })).toBeVisible();
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  // The page scrolls in its box above the toast band (decision 040).
+  await page.evaluate(() => {
+    const root = document.querySelector('[data-scroll-root]')!;
+    root.scrollTo(0, root.scrollHeight);
+  });
+  await expect.poll(() => page.evaluate(() => document.querySelector('[data-scroll-root]')!.scrollTop)).toBeGreaterThan(100);
   await expect(header).toBeInViewport();
   expect((await header.boundingBox())!.y).toBe(0);
   await expect(bar).toBeInViewport();
@@ -176,15 +180,21 @@ test('after login the overview shows no red for an Informational zone; the bars 
 
   const fits = () =>
     page.evaluate(() => ({
-      scrollable: document.documentElement.scrollHeight - window.innerHeight,
+      scrollable: Math.max(
+        document.documentElement.scrollHeight - window.innerHeight,
+        document.querySelector('[data-scroll-root]')!.scrollHeight - document.querySelector('[data-scroll-root]')!.clientHeight,
+      ),
       mapBottom: document.querySelector('[data-testid="live-map"]')!.getBoundingClientRect().bottom,
       innerHeight: window.innerHeight,
     }));
   await expect.poll(async () => (await fits()).scrollable).toBeLessThanOrEqual(0);
   await page.mouse.move(900, 500);
   await page.mouse.wheel(0, 800); // zooms the map, never scrolls the page
-  await page.evaluate(() => window.scrollBy(0, 600));
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await page.evaluate(() => {
+    window.scrollBy(0, 600);
+    document.querySelector('[data-scroll-root]')!.scrollBy(0, 600);
+  });
+  expect(await page.evaluate(() => window.scrollY + document.querySelector('[data-scroll-root]')!.scrollTop)).toBe(0);
   const { mapBottom, innerHeight } = await fits();
   expect(mapBottom).toBeLessThanOrEqual(innerHeight);
   await expect(header).toBeInViewport();

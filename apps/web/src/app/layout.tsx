@@ -43,11 +43,13 @@ export function Layout() {
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const loggedIn = status === 'authenticated';
-  // The live map fits the window: the page never scrolls, the map takes what the bars leave (decision 044).
+  // The live map fits the window: the page never scrolls, the map takes what the bars leave (decision 044). The page
+  // scrolls in the toast provider's scroll box (`[data-scroll-root]`, above the toast band, decision 040), so "the
+  // window" is that box's height.
   const fitsWindow = useMatch('/live-map') !== null;
 
   return (
-    <div className={clsx('flex flex-col', fitsWindow ? 'h-dvh overflow-hidden' : 'min-h-full')}>
+    <div className={clsx('flex flex-col', fitsWindow ? 'h-full overflow-hidden' : 'min-h-full')}>
       {loggedIn && <AlertWorkflowCriticalSound />}
       {/* The top bar and the Critical bar stay in view on every screen (decision 044). */}
       <div className="sticky top-0 z-[1000] shrink-0" data-testid="sticky-bars">
