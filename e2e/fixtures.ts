@@ -11,6 +11,14 @@ export async function loginThroughApi(request: APIRequestContext, username = E2E
   return (await res.json()) as { token: string };
 }
 
+/** Logs in through the login screen, as a person does (the page is left where the login lands). */
+export async function loginThroughForm(page: Page, username = E2E_ADMIN.username, password = E2E_ADMIN.password) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).last().click();
+}
+
 /** Uniquely-named test data, so specs never depend on each other's rows. */
 export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;

@@ -3,9 +3,10 @@
 // no red for the Informational zone; the live map calls them "In zone" in blue, after the Criticals; the top bar and
 // the Critical bar stay in view after scrolling; the live map page does not scroll; at 390 px two Criticals take one
 // line, with a keyboard-operable button that shows them.
-import type { APIRequestContext, Locator } from '@playwright/test';
-import { E2E_ADMIN, expect, test, unique } from '../fixtures';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, loginThroughForm, test, unique } from '../fixtures';
 import { seedCell, seedPrisoner } from './records-helpers';
+import { colours, isRed } from './severity-colours';
 
 /** A point of this spec's own, away from other specs' shapes. */
 const somewhere = () => ({ lat: 51.43 + Math.random() * 0.02, lng: -0.3 + Math.random() * 0.02 });
@@ -102,18 +103,6 @@ async function seedDemoLike(api: APIRequestContext) {
   return { block, inZone, critical };
 }
 
-/** Red (Tailwind red-500 to red-900, or any strongly red colour) in a computed colour such as "rgb(185, 28, 28)". */
-function isRed(colour: string): boolean {
-  const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
-  return r > 140 && g < 100 && b < 100;
-}
-
-const colours = (locator: Locator) =>
-  locator.evaluate((element) => {
-    const style = getComputedStyle(element);
-    return [style.color, style.backgroundColor, style.borderLeftColor];
-  });
-
 test('after login the overview shows no red for an Informational zone; the bars stay in view; the live map ranks "In zone" after the Criticals and does not scroll', async ({
   page,
   api,
@@ -123,10 +112,7 @@ test('after login the overview shows no red for an Informational zone; the bars 
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // Login through the form lands on the operations overview.
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(E2E_ADMIN.username);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginThroughForm(page);
   await expect(page).toHaveURL(/\/$/);
   const overview = page.getByTestId('operations-overview');
   await expect(overview).toBeVisible();

@@ -7,9 +7,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request as playwrightRequest, type APIRequestContext, type Locator } from '@playwright/test';
-import { E2E_ADMIN, expect, loginThroughApi, test, unique } from '../fixtures';
+import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { expect, loginThroughApi, loginThroughForm, test, unique } from '../fixtures';
 import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { colours, isRed } from './severity-colours';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 12;
 const base = `http://localhost:${port}`;
@@ -35,20 +36,6 @@ test.afterAll(async () => {
 
 test.use({ baseURL: base });
 
-/** Red (Tailwind red-500 to red-900, or any strongly red colour) in a computed colour such as "rgb(185, 28, 28)". */
-function isRed(colour: string): boolean {
-  const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
-  return r > 140 && g < 100 && b < 100;
-}
-
-const colours = (locator: Locator) =>
-  locator.evaluateAll((elements) =>
-    elements.flatMap((element) => {
-      const style = getComputedStyle(element);
-      return [style.color, style.backgroundColor, style.borderLeftColor];
-    }),
-  );
-
 async function countAlerts(level: string): Promise<number> {
   const res = await api.get('/api/v1/alert/prisoneralerts', { params: { alert_type: level, limit: 1 } });
   expect(res.status(), await res.text()).toBe(200);
@@ -60,10 +47,7 @@ test('the demo: login lands on the overview with no red for Informational zones;
 }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(E2E_ADMIN.username);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginThroughForm(page);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('operations-overview')).toBeVisible();
 

@@ -6,7 +6,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { AlertType, ShowAlertEvent } from '@prison/shared';
 import { clsx } from 'clsx';
 import { dropAlerts, enqueueAlert } from './alert-queue';
-import { informationalToastsOn } from './informational-toasts';
+import { informationalToasts } from './informational-toasts';
 import { prisonerLabel } from './prisoner-label';
 
 export const TOAST_DURATION_MS = 5000;
@@ -56,7 +56,7 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
   }, []);
 
   const pushAlert = useCallback((alert: ShowAlertEvent) => {
-    if (alert.alert_type === 'Informational' && !informationalToastsOn()) return;
+    if (alert.alert_type === 'Informational' && !informationalToasts.isOn()) return;
     setQueue((all) => enqueueAlert(all, alert));
   }, []);
   const dropAlertToasts = useCallback((ids: readonly number[]) => setQueue((all) => dropAlerts(all, ids)), []);

@@ -1,8 +1,8 @@
 // The switch for Informational toasts, on the alerts screen beside the Critical sound (issue 20, decision 040).
-import { useInformationalToastsSetting } from '../../lib/informational-toasts';
+import { informationalToasts } from '../../lib/informational-toasts';
 
 export function InformationalToastsToggle() {
-  const [on, set] = useInformationalToastsSetting();
+  const [on, set] = informationalToasts.use();
   return (
     <label className="flex items-center gap-2 text-sm text-slate-700">
       <input

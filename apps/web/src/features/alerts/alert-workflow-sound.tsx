@@ -1,28 +1,13 @@
 // A beep for Critical alerts, on unless switched off in this browser (localStorage; issue 11). Web Audio makes the
 // sound: no file, so the CSP's media-src is not involved.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
+import { browserSwitch } from '../../lib/browser-switch';
 import { useSocketEvent } from '../../lib/realtime';
 import { useOpenAlerts } from './api/open-alerts';
 
-const STORAGE_KEY = 'prison.criticalAlertSound';
-const CHANGE_EVENT = 'critical-alert-sound-change';
-
-export function isCriticalSoundOn(): boolean {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY) !== 'off';
-  } catch {
-    return true;
-  }
-}
-
-function setCriticalSound(on: boolean) {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, on ? 'on' : 'off');
-  } catch {
-    // Storage refused (private mode): the switch simply does not persist.
-  }
-  window.dispatchEvent(new Event(CHANGE_EVENT));
-}
+// A stored 'off' is the only way off: the sound is on by default.
+const criticalSound = browserSwitch('prison.criticalAlertSound', true);
+const isCriticalSoundOn = criticalSound.isOn;
 
 let audio: AudioContext | null = null;
 
@@ -55,23 +40,9 @@ export function playCriticalBeep() {
   }
 }
 
-function useCriticalSoundSetting(): [boolean, (on: boolean) => void] {
-  const [on, setOn] = useState(isCriticalSoundOn);
-  useEffect(() => {
-    const sync = () => setOn(isCriticalSoundOn());
-    window.addEventListener(CHANGE_EVENT, sync);
-    window.addEventListener('storage', sync);
-    return () => {
-      window.removeEventListener(CHANGE_EVENT, sync);
-      window.removeEventListener('storage', sync);
-    };
-  }, []);
-  return [on, setCriticalSound];
-}
-
 /** The switch, on the alerts screen. The first click also unlocks audio, which browsers allow only after a gesture. */
 export function AlertWorkflowSoundToggle() {
-  const [on, set] = useCriticalSoundSetting();
+  const [on, set] = criticalSound.use();
   return (
     <label className="flex items-center gap-2 text-sm text-slate-700">
       <input
