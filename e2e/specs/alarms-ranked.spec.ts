@@ -4,9 +4,16 @@
 // the Critical bar stay in view after scrolling; the live map page does not scroll; at 390 px two Criticals take one
 // line, with a keyboard-operable button that shows them.
 import type { APIRequestContext } from '@playwright/test';
-import { expect, loginThroughForm, test, unique } from '../fixtures';
+import { deleteGeofenceApproved, expect, loginThroughForm, test, unique } from '../fixtures';
 import { seedCell, seedPrisoner } from './records-helpers';
 import { colours, isRed } from './severity-colours';
+
+// Every zone a test makes is deleted after it: a zone left behind widens the live map's "Fit site" for the specs after
+// this one, and raises alerts in them.
+const madeZones: string[] = [];
+test.afterEach(async ({ api, secondApi }) => {
+  for (const id of madeZones.splice(0)) await deleteGeofenceApproved(api, secondApi, id);
+});
 
 /** A point of this spec's own, away from other specs' shapes. */
 const somewhere = () => ({ lat: 51.43 + Math.random() * 0.02, lng: -0.3 + Math.random() * 0.02 });
@@ -69,9 +76,11 @@ async function closeOthersAlerts(api: APIRequestContext, prisonerId: number, kee
 async function seedDemoLike(api: APIRequestContext) {
   const centre = somewhere();
   const zoneName = unique('Curfew yard ');
+  const zoneId = crypto.randomUUID();
+  madeZones.push(zoneId);
   const zone = await api.post('/api/v1/geofence/add', {
     data: {
-      geofence_id: crypto.randomUUID(),
+      geofence_id: zoneId,
       shape: 'Circle',
       name: zoneName,
       type: 'Positive',
