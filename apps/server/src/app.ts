@@ -8,6 +8,7 @@ import { serializeErrorWithoutStatement } from './lib/database-errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCluster } from './cluster';
+import { clusterPorts, trackingPorts } from './composition';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
 import { registerAccountGate } from './plugins/account-gate';
@@ -92,8 +93,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   registerAuth(app);
   registerAccountGate(app);
   registerRealtime(app);
-  registerCluster(app);
-  await registerTracking(app);
+  registerCluster(app, clusterPorts);
+  await registerTracking(app, trackingPorts);
 
   await app.register(healthRoutes);
   for (const module of apiModules) await app.register(module.routes, { prefix: API_PREFIX });

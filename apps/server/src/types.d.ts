@@ -1,7 +1,7 @@
 import 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
-import type { AuthenticatedAdmin } from './modules/admin/session-service';
+import type { AuthenticatedAdmin } from './sessions/session-service';
 
 declare module 'fastify' {
   interface FastifyInstance {

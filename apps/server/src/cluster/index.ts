@@ -7,10 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
+import type { ShowAlertEvent } from '@prison/shared';
+import type { DbOrTx } from '../db/client';
 import { clearCacheAnnouncer, setCacheAnnouncer, type CacheKind } from '../lib/cache-announcer';
-import { invalidateSessionCache } from '../modules/admin/session-service';
-import { invalidatePrisonerCaches } from '../modules/prisoners/prisoner-repository';
-import { readShowAlertEvent } from '../modules/alerts/alert-service';
 import { createAlertFeed, type AlertFeed } from './alert-feed';
 import { ChangeFeed } from './change-feed';
 import { LeaderLease } from './leader';
@@ -61,6 +60,17 @@ export interface Cluster {
   onSharedPositions(handler: (positions: SharedPosition[]) => void): void;
 }
 
+/** What the cluster needs from the feature modules; composition.ts passes the implementations. */
+export interface ClusterPorts {
+  /**
+   * Module-level caches: each dropped when another process announces a change of its kind, and all of them (in this
+   * order) after a lost change feed.
+   */
+  cacheInvalidators: { kind: CacheKind; invalidate: () => void }[];
+  /** An alert as the live toast shows it, read back by id (modules/alerts). */
+  readShowAlertEvent(db: DbOrTx, id: number): Promise<ShowAlertEvent | null>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     cluster: Cluster;
@@ -70,7 +80,7 @@ declare module 'fastify' {
 const POSITIONS_EVENT = 'positions';
 const INSTANCE_PREFIX = 'prison:';
 
-export function registerCluster(app: FastifyInstance): void {
+export function registerCluster(app: FastifyInstance, ports: ClusterPorts): void {
   const { REDIS_URL, DATABASE_URL } = app.config;
   const enabled = !!REDIS_URL && !!DATABASE_URL;
   const node = app.config.NODE_NAME ?? `${hostname()}:${process.pid}`;
@@ -94,7 +104,7 @@ export function registerCluster(app: FastifyInstance): void {
   let redis: RedisLink | null = null;
   const positionHandlers: ((positions: SharedPosition[]) => void)[] = [];
   const announceCaches = (kind: CacheKind) => void changes.announce(kind);
-  const alerts = createAlertFeed(changes, app.realtime, (id) => readShowAlertEvent(app.db, id));
+  const alerts = createAlertFeed(changes, app.realtime, (id) => ports.readShowAlertEvent(app.db, id));
   // The browsers' "Partly live": events of the other processes reach this process only while both Redis (positions,
   // messages) and the change feed (alerts, shared state) are connected. Each process reports its own links.
   const otherProcessesLive = () => redis?.state() === 'up' && changes.connected;
@@ -108,11 +118,9 @@ export function registerCluster(app: FastifyInstance): void {
   if (enabled) {
     // Module-level caches: this process's write is announced; another's drops this process's copy.
     setCacheAnnouncer(announceCaches);
-    changes.on('prisoners', () => invalidatePrisonerCaches());
-    changes.on('sessions', () => invalidateSessionCache());
+    for (const { kind, invalidate } of ports.cacheInvalidators) changes.on(kind, () => invalidate());
     changes.onResync(() => {
-      invalidatePrisonerCaches();
-      invalidateSessionCache();
+      for (const { invalidate } of ports.cacheInvalidators) invalidate();
     });
     redis = connectRedisAdapter(io, REDIS_URL!, channelPrefix(DATABASE_URL!), log, reportFeed);
     app.realtime.onBrowserConnect((socket) => {

@@ -3,7 +3,7 @@
 // say 403 why. Decided from the matched route, after the auth hook found the session.
 import type { FastifyInstance } from 'fastify';
 import { PASSWORD_CHANGE_REQUIRED_MESSAGE, TOTP_ENROLMENT_REQUIRED_MESSAGE } from '@prison/shared';
-import type { AuthenticatedAdmin } from '../modules/admin/session-service';
+import type { AuthenticatedAdmin } from '../sessions/session-service';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,7 +3,7 @@
 // `/api/v1/...` reach the same handler, so they must meet the same check.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_COOKIE, BACKGROUND_REQUEST_HEADER, sessionEndedMessage, type SessionEndReason } from '@prison/shared';
-import { checkSession, type AuthenticatedAdmin, type SessionCheck } from '../modules/admin/session-service';
+import { checkSession, type AuthenticatedAdmin, type SessionCheck } from '../sessions/session-service';
 
 /**
  * The session token from the session cookie (`auth-token`), or from `Authorization: Bearer` for API clients. A cookie

@@ -14,7 +14,7 @@ import {
 } from '@prison/shared';
 import { isTrustedOrigin } from '../lib/origins';
 import { accountActions } from './account-gate';
-import { findEndedSessions, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../modules/admin/session-service';
+import { findEndedSessions, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../sessions/session-service';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents>;

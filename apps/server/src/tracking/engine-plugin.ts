@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { geofenceStates } from '../db/schema';
-import { listStoredGeofences } from '../modules/geofences/geofence-service';
 import { GeofenceEngine, type StoredGeofenceState } from './geofence-engine';
+import type { TrackingPorts } from './ports';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,12 +15,12 @@ declare module 'fastify' {
   }
 }
 
-export async function registerGeofenceEngine(app: FastifyInstance): Promise<void> {
+export async function registerGeofenceEngine(app: FastifyInstance, ports: Pick<TrackingPorts, 'listStoredGeofences'>): Promise<void> {
   const engine = new GeofenceEngine([], [], { timeZone: app.config.TZ });
   // Reloads run one after another, so the last one always reads the latest committed geofences.
   let queue: Promise<void> = Promise.resolve();
   const reload = () => {
-    const next = queue.then(async () => engine.setGeofences(await listStoredGeofences(app.db), new Date()));
+    const next = queue.then(async () => engine.setGeofences(await ports.listStoredGeofences(app.db), new Date()));
     queue = next.catch(() => undefined);
     return next;
   };

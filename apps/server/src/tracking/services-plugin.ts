@@ -1,14 +1,11 @@
 // Position ingestion, alert raising, fan-out to browsers and the offline watcher, with their lifecycle:
 // started on onReady (after the geofence engine has loaded), the OsmAnd port on listen, all stopped on close.
 import type { FastifyInstance } from 'fastify';
-import { DeviceAuthThrottle } from '../modules/ingest/device-auth-throttle';
-import { startOsmandPort, type OsmandPortServer } from '../modules/ingest/osmand-port';
-import { listLiveEscorts } from '../modules/escorts/escort-service';
-import { listActivePairs } from '../modules/keep-apart/keep-apart-service';
 import { deviceSocketHandler } from './device-socket';
 import { engineOf } from './engine-access';
 import { EscortMonitor } from './escort-monitor';
 import { KeepApartMonitor } from './keep-apart-monitor';
+import type { TrackingPorts } from './ports';
 import { TrackingService } from './tracking-service';
 
 declare module 'fastify' {
@@ -16,8 +13,6 @@ declare module 'fastify' {
     tracking: TrackingService;
     /** The OsmAnd device port once listening (null before `listen`, or when OSMAND_PORT cannot be bound). */
     osmandPort: () => number | null;
-    /** Device credential failures per address on the OsmAnd port and path (decision 038). */
-    deviceAuthThrottle: DeviceAuthThrottle;
     /** Keep-apart pairs on live positions (decision 032). */
     keepApartMonitor: KeepApartMonitor;
     /** Re-reads the active keep-apart pairs into the monitor (after every keep-apart write). */
@@ -29,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-export async function registerTrackingServices(app: FastifyInstance): Promise<void> {
+export async function registerTrackingServices(app: FastifyInstance, ports: TrackingPorts): Promise<void> {
   const keepApart = new KeepApartMonitor({
     metres: app.config.KEEP_APART_METRES,
     hysteresisMetres: app.config.KEEP_APART_HYSTERESIS_METRES,
@@ -38,7 +33,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   // Reloads run one after another, so the last one always reads the latest committed pairs.
   let pairsQueue: Promise<void> = Promise.resolve();
   const loadKeepApart = () => {
-    const next = pairsQueue.then(async () => keepApart.setPairs(await listActivePairs(app.db)));
+    const next = pairsQueue.then(async () => keepApart.setPairs(await ports.listActivePairs(app.db)));
     pairsQueue = next.catch(() => undefined);
     return next;
   };
@@ -57,7 +52,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   let escortsQueue: Promise<void> = Promise.resolve();
   const loadEscorts = () => {
     const next = escortsQueue.then(async () => {
-      escorts.setEscorts(await listLiveEscorts(app.db));
+      escorts.setEscorts(await ports.listLiveEscorts(app.db));
       // Whoever reported before (before this escort, or before a restart) is known from their last fix.
       tracking.rememberEscortPositions();
     });
@@ -83,6 +78,7 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     deviceSecretRequired: app.config.DEVICE_SECRET_REQUIRED,
     cluster: app.cluster,
     alerts: app.cluster.alerts,
+    alertStore: ports.alerts,
   });
   changes.on('device', async (data, local) => {
     const { id, reassigned } = data as { id: string; reassigned: boolean };
@@ -99,11 +95,10 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
     await loadEscorts();
     await tracking.refreshWearers();
   });
-  let osmand: OsmandPortServer | null = null;
-  const deviceAuthThrottle = new DeviceAuthThrottle(app.config.DEVICE_AUTH_FAILURES_PER_MINUTE, app.log.child({ module: 'ingest' }));
+  // The OsmAnd port (modules/ingest), with its device credential throttle.
+  const fixSource = ports.createFixSource(app);
   app.decorate('tracking', tracking);
-  app.decorate('deviceAuthThrottle', deviceAuthThrottle);
-  app.decorate('osmandPort', () => osmand?.port ?? null);
+  app.decorate('osmandPort', () => fixSource.port());
 
   app.realtime.setDeviceHandler(deviceSocketHandler(tracking));
   app.realtime.onBrowserConnect((socket) => {
@@ -122,19 +117,13 @@ export async function registerTrackingServices(app: FastifyInstance): Promise<vo
   });
   // Only a listening server opens the device port: tests that never listen build many apps side by side.
   app.addHook('onListen', async () => {
-    try {
-      osmand = await startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.databaseHealth, deviceAuthThrottle);
-      app.log.info(`OsmAnd device protocol on port ${osmand.port}`);
-    } catch (error) {
-      app.log.error({ err: error }, `OsmAnd port ${app.config.OSMAND_PORT} could not be opened; devices can still use /api/v1/ingest/osmand`);
-    }
+    await fixSource.open(tracking);
   });
   app.addHook('preClose', async () => {
-    await osmand?.close();
-    osmand = null;
+    await fixSource.close();
   });
   app.addHook('onClose', async () => {
-    deviceAuthThrottle.stop();
+    fixSource.stop();
     await tracking.stop();
   });
 }

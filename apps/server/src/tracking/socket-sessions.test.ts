@@ -7,7 +7,7 @@ import { API_PREFIX, AUTH_COOKIE, sessionEndedMessage, type SessionEnded } from 
 import { describeEachEngine } from '../../test/test-db';
 import { sessions } from '../db/schema';
 import { createAdmin, resetPassword } from '../modules/admin/admin-service';
-import { hashToken } from '../modules/admin/session-service';
+import { hashToken } from '../sessions/session-service';
 import { addDevice, addPrisoner, browserSocket, connected, deviceSocket, nextEvent, osmandGet, useListeningApp, type BrowserSocket } from './tracking-test-kit';
 import { io as connect } from 'socket.io-client';
 

@@ -8,7 +8,6 @@ import type { Db, DbOrTx, Tx } from '../db/client';
 import type { DatabaseHealth } from '../lib/database-health';
 import { devices, type positions } from '../db/schema';
 import type { Realtime } from '../plugins/realtime';
-import { endOpenAlerts, insertAlerts, showAlertEvent, type AlertWearer, type NewAlert, type StoredAlert } from '../modules/alerts/alert-service';
 import { isDataRefusal } from '../lib/database-errors';
 import { RateLimitedLog } from '../lib/rate-limited-log';
 import type { Cluster, SharedPosition } from '../cluster';
@@ -21,6 +20,7 @@ import { escortAlertMessage, type EscortEvent, type EscortMonitor, type SavedEsc
 import { keepApartAlertMessage, type KeepApartMonitor, type SavedKeepApart } from './keep-apart-monitor';
 import { LivePositions } from './live-positions';
 import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from './alarm-repeats';
+import type { AlertStore, AlertWearer, NewAlert, StoredAlert } from './ports';
 
 /** Fixes arriving within this window share one transaction. */
 const FLUSH_DELAY_MS = 2;
@@ -51,6 +51,8 @@ export interface TrackingOptions {
   cluster?: Pick<Cluster, 'enabled' | 'isLeader' | 'sharePositions' | 'changes' | 'instance' | 'liveInstances'>;
   /** New alerts to every browser of every process, once (decision 039). */
   alerts: Pick<AlertFeed, 'raised'>;
+  /** Where alerts are written and ended, and how a stored one is shown (modules/alerts, through composition.ts). */
+  alertStore: AlertStore;
 }
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
@@ -664,11 +666,11 @@ export class TrackingService {
     // Ends before starts: a pair that parted and met again within this batch alerts again, as on one process.
     if (clustered) await this.releasePairs(tx, plan.endedPairs, plan.rejoined);
     const { drafts, events } = clustered ? await this.claimPairAlerts(tx, plan.drafts, plan.events) : plan;
-    const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+    const saved = await this.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
     const repeats = alarmGroups.filter((g) => g.repeats > 0);
     await recordAlarmRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
     await this.applyGeofenceEvents(tx, events, saved);
-    await endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
+    await this.options.alertStore.endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
     await this.endUnescorted(tx, plan.rejoined);
     if (clustered) await this.writeRevisions(tx, states);
     return { stored: saved, drafts, repeated: repeats.length > 0 };
@@ -778,7 +780,7 @@ export class TrackingService {
   }
 
   private async endUnescorted(tx: Tx, rejoined: EscortEvent[]): Promise<void> {
-    for (const event of rejoined) await endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
+    for (const event of rejoined) await this.options.alertStore.endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
   }
 
   private collectTransitions(device: TrackedDevice, transitions: EngineTransitionLike[], drafts: AlertDraft[], events: GeofenceEvent[]): void {
@@ -822,7 +824,7 @@ export class TrackingService {
   /** After commit: every stored alert reaches every browser. */
   private announce(stored: StoredAlert[], drafts: AlertDraft[]): void {
     if (stored.length === 0) return;
-    void this.options.alerts.raised(stored.map((alert, i) => showAlertEvent(alert, drafts[i]!.wearer)));
+    void this.options.alerts.raised(stored.map((alert, i) => this.options.alertStore.showAlertEvent(alert, drafts[i]!.wearer)));
   }
 
   /**
@@ -863,7 +865,7 @@ export class TrackingService {
           .set({ online: false })
           .where(inArray(devices.id, silent.map((d) => d.id)));
       }
-      const saved = await insertAlerts(tx, drafts.map((d) => d.alert));
+      const saved = await this.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
       await this.applyGeofenceEvents(tx, events, saved);
       return saved;
     });
@@ -907,7 +909,7 @@ export class TrackingService {
         if (device) this.collectTransitions(device, transitions, drafts, events);
       }
       const claimed = await this.claimPairAlerts(tx, drafts, events);
-      const saved = await insertAlerts(tx, claimed.drafts.map((d) => d.alert));
+      const saved = await this.options.alertStore.insertAlerts(tx, claimed.drafts.map((d) => d.alert));
       await this.applyGeofenceEvents(tx, claimed.events, saved);
       await this.writeRevisions(tx, current);
       return { stored: saved, drafts: claimed.drafts };
@@ -965,7 +967,7 @@ export class TrackingService {
         .where(inArray(devices.id, ids));
       const silent = ids.map((id) => this.registry.get(id)).filter((d): d is TrackedDevice => !!d);
       const drafts = silent.map((d) => this.draft(d, 'Warning', 'offline', `${displayName(d)}'s tracker is offline`, now));
-      return { ids, drafts, stored: await insertAlerts(tx, drafts.map((d) => d.alert)) };
+      return { ids, drafts, stored: await this.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert)) };
     });
     if (!result) return;
     await this.options.cluster!.changes.publish('devices-offline', { ids: result.ids });

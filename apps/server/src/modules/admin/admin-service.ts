@@ -5,7 +5,7 @@ import { FIRST_ADMIN_LOCK_KEY, type DbOrTx } from '../../db/client';
 import { adminRecoveryCodes, admins, loginThrottle } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { checkNewPassword, hashPassword, newPasswordProblem } from './password';
-import { revokeAllSessions } from './session-service';
+import { revokeAllSessions } from '../../sessions/session-service';
 
 export async function createAdmin(db: DbOrTx, input: { username: string; name?: string; password: string }) {
   const username = input.username.trim();

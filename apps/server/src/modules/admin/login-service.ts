@@ -17,7 +17,7 @@ import { admins, loginThrottle } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { HttpError, tooManyRequests } from '../../lib/http-errors';
 import { dummyPasswordHash, newPasswordProblem, verifyPassword } from './password';
-import { createSession } from './session-service';
+import { createSession } from '../../sessions/session-service';
 import { acceptSecondFactor } from './totp-service';
 
 interface LoginInput {

@@ -14,7 +14,7 @@ import { accountActions } from '../../plugins/account-gate';
 import { auditActor, refuseWithoutSession, requireAdmin, sessionFromRequest } from '../../plugins/auth';
 import { recordAudit } from '../../lib/audit';
 import { login } from './login-service';
-import { revokeSession } from './session-service';
+import { revokeSession } from '../../sessions/session-service';
 
 const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const secureCookie = (protocol: string) => app.config.COOKIE_SECURE ?? protocol === 'https';

@@ -7,7 +7,7 @@ import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp, type TestContext } from '../../../test/test-app';
 import { admins, sessions } from '../../db/schema';
 import { createAdmin, resetPassword } from './admin-service';
-import { hashToken } from './session-service';
+import { hashToken } from '../../sessions/session-service';
 
 const PASSWORD = 'Quiet-Harbour-7731';
 const MINUTE = 60_000;

@@ -11,7 +11,7 @@ import { adminRecoveryCodes, admins, sessions } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict } from '../../lib/http-errors';
 import { verifyPassword } from './password';
-import { endingSessions, sessionsChanged, type AuthenticatedAdmin } from './session-service';
+import { endingSessions, sessionsChanged, type AuthenticatedAdmin } from '../../sessions/session-service';
 
 const ISSUER = 'Prisoner Tracking';
 /** One step either side of now: a phone clock up to 30 s off still works (RFC 6238 section 5.2). */

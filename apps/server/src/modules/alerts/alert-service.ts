@@ -17,23 +17,9 @@ import type { DbOrTx } from '../../db/client';
 import { admins, alerts, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
+import type { AlertKind, AlertWearer, NewAlert, StoredAlert } from '../../tracking/ports';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted';
-
-export interface NewAlert {
-  alertType: AlertType;
-  kind: AlertKind;
-  details: string;
-  at: Date;
-  deviceId: string | null;
-  prisonerId: number | null;
-  geofenceId?: string | null;
-}
-
-/** An alert just stored, with what the live toast needs. */
-export interface StoredAlert extends NewAlert {
-  id: number;
-}
+export type { AlertKind, AlertWearer, NewAlert, StoredAlert };
 
 export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -56,12 +42,6 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
     )
     .returning({ id: alerts.id });
   return drafts.map((d, i) => ({ ...d, id: rows[i]!.id }));
-}
-
-/** Who wore the alert's device: name and cell, so the toast tells apart two prisoners of one name. */
-export interface AlertWearer {
-  prisonerName: string | null;
-  cellId: string | null;
 }
 
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */

@@ -4,7 +4,7 @@ import type { LogMessage, MessageInput, MessageList, MessageListQuery } from '@p
 import type { Db } from '../../db/client';
 import { messages } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import type { AuthenticatedAdmin } from '../admin/session-service';
+import type { AuthenticatedAdmin } from '../../sessions/session-service';
 
 const toMessage = (row: typeof messages.$inferSelect): LogMessage => ({
   id: row.id,

@@ -6,7 +6,7 @@ import { admins, loginThrottle, sessions } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { createAdmin } from '../admin/admin-service';
-import { endingSessions } from '../admin/session-service';
+import { endingSessions } from '../../sessions/session-service';
 
 export async function listAdmins(db: Db): Promise<AdminAccount[]> {
   const live = db

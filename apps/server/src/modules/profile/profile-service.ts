@@ -7,7 +7,7 @@ import type { AuditActor } from '../../lib/audit';
 import { recordAudit } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { checkNewPassword, hashPassword, verifyPassword } from '../admin/password';
-import { endingSessions, type AuthenticatedAdmin } from '../admin/session-service';
+import { endingSessions, type AuthenticatedAdmin } from '../../sessions/session-service';
 
 export async function getProfile(db: Db, adminId: number): Promise<Profile> {
   const [row] = await db.select().from(admins).where(eq(admins.id, adminId));

@@ -2,10 +2,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { SESSION_END_REASONS, SESSION_TTL_SECONDS, type SessionEndReason } from '@prison/shared';
-import type { DbOrTx } from '../../db/client';
-import { admins, sessions } from '../../db/schema';
-import { announceCacheChange } from '../../lib/cache-announcer';
-import { ShortLivedCache } from '../../lib/short-lived-cache';
+import type { DbOrTx } from '../db/client';
+import { admins, sessions } from '../db/schema';
+import { announceCacheChange } from '../lib/cache-announcer';
+import { ShortLivedCache } from '../lib/short-lived-cache';
 
 export interface AuthenticatedAdmin {
   id: number;

@@ -1,0 +1,27 @@
+// The composition root: the feature modules' implementations of the ports that the cluster and the tracking core declare.
+import type { ClusterPorts } from './cluster';
+import type { TrackingPorts } from './tracking/ports';
+import { endOpenAlerts, insertAlerts, readShowAlertEvent, showAlertEvent } from './modules/alerts/alert-service';
+import { listLiveEscorts } from './modules/escorts/escort-service';
+import { listStoredGeofences } from './modules/geofences/geofence-service';
+import { createOsmandFixSource } from './modules/ingest/osmand-source';
+import { listActivePairs } from './modules/keep-apart/keep-apart-service';
+import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
+import { invalidateSessionCache } from './sessions/session-service';
+
+export const clusterPorts: ClusterPorts = {
+  // The modules' caches that another process's write makes stale (decision 036).
+  cacheInvalidators: [
+    { kind: 'prisoners', invalidate: () => invalidatePrisonerCaches() },
+    { kind: 'sessions', invalidate: () => invalidateSessionCache() },
+  ],
+  readShowAlertEvent,
+};
+
+export const trackingPorts: TrackingPorts = {
+  alerts: { insertAlerts, endOpenAlerts, showAlertEvent },
+  listStoredGeofences,
+  listLiveEscorts,
+  listActivePairs,
+  createFixSource: createOsmandFixSource,
+};

@@ -1,0 +1,63 @@
+// The ports the tracking core needs from the feature modules; the modules implement them and composition.ts passes them in.
+import type { FastifyInstance } from 'fastify';
+import type { AlertType, ShowAlertEvent, StoredGeofence } from '@prison/shared';
+import type { DbOrTx } from '../db/client';
+import type { EscortRef } from './escort-monitor';
+import type { KeepApartPairRef } from './keep-apart-monitor';
+import type { TrackingService } from './tracking-service';
+
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted';
+
+export interface NewAlert {
+  alertType: AlertType;
+  kind: AlertKind;
+  details: string;
+  at: Date;
+  deviceId: string | null;
+  prisonerId: number | null;
+  geofenceId?: string | null;
+}
+
+/** An alert just stored, with what the live toast needs. */
+export interface StoredAlert extends NewAlert {
+  id: number;
+}
+
+/** Who wore the alert's device: name and cell, so the toast tells apart two prisoners of one name. */
+export interface AlertWearer {
+  prisonerName: string | null;
+  cellId: string | null;
+}
+
+/** Where the tracking service writes and ends alerts, and how a stored one is shown live (modules/alerts). */
+export interface AlertStore {
+  /** Stores alerts in one statement; ids come back in input order. */
+  insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]>;
+  /** Ends the open alerts of this kind on these devices. */
+  endOpenAlerts(db: DbOrTx, deviceIds: string[], kind: AlertKind, at: Date): Promise<void>;
+  showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number };
+}
+
+/** A source of fixes that a feature opens once the server listens (the OsmAnd port of modules/ingest). */
+export interface ListeningFixSource {
+  /** Opens the source, feeding the tracking service; a source that cannot open logs why and stays closed. */
+  open(tracking: TrackingService): Promise<void>;
+  /** The bound port (null before open, after close, or when it could not open). */
+  port(): number | null;
+  /** Stops taking fixes (before the server closes). */
+  close(): Promise<void>;
+  /** Frees what the source holds besides its listener (on close). */
+  stop(): void;
+}
+
+export interface TrackingPorts {
+  alerts: AlertStore;
+  /** Where the geofences come from (modules/geofences). */
+  listStoredGeofences(db: DbOrTx): Promise<StoredGeofence[]>;
+  /** Where the escorts not ended come from (modules/escorts). */
+  listLiveEscorts(db: DbOrTx): Promise<EscortRef[]>;
+  /** Where the active keep-apart pairs come from (modules/keep-apart). */
+  listActivePairs(db: DbOrTx): Promise<KeepApartPairRef[]>;
+  /** Creates the listening fix source once, when the tracking services register. */
+  createFixSource(app: FastifyInstance): ListeningFixSource;
+}
