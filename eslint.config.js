@@ -25,4 +25,24 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['../../features/*/*', '../*/api/*'], message: 'Import another feature only through packages/shared or lib/.' }] }],
     },
   },
+  {
+    // The server's house runs one way (decision 045): the feature modules use the core, never the other way round.
+    // The core declares ports (tracking/ports.ts, ClusterPorts) and composition.ts passes the modules' implementations.
+    // Tests wire whole apps, so they may reach any layer.
+    files: ['apps/server/src/{tracking,cluster,plugins,sessions,lib,db,simulator}/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/tracking/tracking-test-kit.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)modules(/|$)',
+              message: 'The core knows no feature module: declare a port here and pass the module in from apps/server/src/composition.ts (decision 045).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
