@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-password-123', name: 'e2e-admin' };
@@ -20,10 +21,7 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
   // One folder per port, so parallel runs do not delete each other's traces.
   outputDir: process.env.E2E_PORT ? path.join(root, '.tmp', `test-results-${port}`) : path.join(root, 'test-results'),

@@ -1,13 +1,13 @@
 // The end-to-end tests drive Debian's Chromium (nothing here downloads a browser of its own).
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
+import { CHROMIUM_PATH } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (existsSync(CHROMIUM)) process.exit(0);
+if (existsSync(CHROMIUM_PATH)) process.exit(0);
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 if (!isRoot) {
-  console.error(`Chromium is missing at ${CHROMIUM}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium\nor set CHROMIUM_PATH to a Chromium binary.`);
+  console.error(`Chromium is missing at ${CHROMIUM_PATH}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium\nor set CHROMIUM_PATH to a Chromium binary.`);
   process.exit(1);
 }
 console.log('Chromium is missing: installing it with apt-get (Debian package "chromium")...');
@@ -17,7 +17,7 @@ try {
   console.error('Installing Chromium failed. Install it by hand: apt-get update && apt-get install -y chromium');
   process.exit(1);
 }
-if (!existsSync(CHROMIUM)) {
-  console.error(`apt-get finished but ${CHROMIUM} is still missing.`);
+if (!existsSync(CHROMIUM_PATH)) {
+  console.error(`apt-get finished but ${CHROMIUM_PATH} is still missing.`);
   process.exit(1);
 }

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.SCREENS_PORT ?? 3390);
@@ -92,18 +93,7 @@ process.on('exit', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-quic',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions());
 
 try {
   if (!(await waitFor('the server', async () => (await fetch(`${baseURL}/readyz`)).ok, 120_000))) process.exit(1);

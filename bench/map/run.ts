@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { percentile, printFigures, type Figure } from '../lib/report';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -316,18 +317,7 @@ async function main() {
   const work = mkdtempSync(path.join(tmpdir(), 'prison-bench-map-'));
   const webDist = path.join(root, '.tmp', `web-dist-bench-map-${port}`);
   let server: ChildProcess | null = null;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     console.log('building the web app...');
     buildWeb(webDist);
