@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { role } from './roles';
 import { boundedText } from './text';
 
 export const loginRequest = z.object({
@@ -20,6 +21,13 @@ export const accountActionFields = {
   totpEnrolmentRequired: z.boolean(),
 };
 
+/** The account's role and caseload (issue 22): the screens show only what the role may do. */
+export const accountAccessFields = {
+  role,
+  /** Block names; empty means every block. */
+  blocks: z.array(z.string()),
+};
+
 export const loginResponse = z.object({
   token: z.string(),
   isAuthenticated: z.literal(true),
@@ -27,6 +35,7 @@ export const loginResponse = z.object({
   username: z.string(),
   adminId: z.number().int(),
   ...accountActionFields,
+  ...accountAccessFields,
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -36,6 +45,7 @@ export const verifyTokenResponse = z.object({
   username: z.string(),
   adminId: z.number().int(),
   ...accountActionFields,
+  ...accountAccessFields,
 });
 export type VerifyTokenResponse = z.infer<typeof verifyTokenResponse>;
 

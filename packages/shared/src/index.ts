@@ -28,3 +28,4 @@ export * from './escort';
 export * from './custody-archive';
 export * from './geofence-change';
 export * from './pending-change';
+export * from './roles';

@@ -19,27 +19,44 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { Role } from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-export const admins = pgTable('admins', {
-  id: serial('id').primaryKey(),
-  username: text('username').notNull().unique(),
-  name: text('name').notNull(),
-  passwordHash: text('password_hash').notNull(),
-  disabledAt: timestamp('disabled_at', { withTimezone: true }),
-  /** Set at login when the password no longer meets the rule; cleared by a change. Until then only /profile works. */
-  passwordChangeRequired: boolean('password_change_required').notNull().default(false),
-  /** Two-factor login (base32 TOTP secret); null when not enrolled. */
-  totpSecret: text('totp_secret'),
-  /** A secret being enrolled, until its first code confirms it. */
-  totpPendingSecret: text('totp_pending_secret'),
-  /** The last accepted TOTP time step: only a later one is accepted, so no code works twice. */
-  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const admins = pgTable(
+  'admins',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull().unique(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Set at login when the password no longer meets the rule; cleared by a change. Until then only /profile works. */
+    passwordChangeRequired: boolean('password_change_required').notNull().default(false),
+    /** Two-factor login (base32 TOTP secret); null when not enrolled. */
+    totpSecret: text('totp_secret'),
+    /** A secret being enrolled, until its first code confirms it. */
+    totpPendingSecret: text('totp_pending_secret'),
+    /** The last accepted TOTP time step: only a later one is accepted, so no code works twice. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** What the account may do (issue 22, packages/shared/src/roles.ts). */
+    role: text('role').$type<Role>().notNull().default('administrator'),
+    /** The caseload: the block names whose prisoners it sees; empty means every block. */
+    blocks: text('blocks')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      'admins_role_check',
+      sql`${t.role} in ('administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor')`,
+    ),
+  ],
+);
 
 /** Single-use recovery codes for two-factor login, stored as sha256 (they are random, like session tokens). */
 export const adminRecoveryCodes = pgTable(
@@ -93,37 +110,41 @@ export const cells = pgTable('cells', {
   createdAt: createdAt(),
 });
 
-export const devices = pgTable('devices', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  /** sha256 of the device secret: a random high-entropy token, checked on every fix. */
-  secretHash: text('secret_hash').notNull(),
-  /**
-   * This device must send its secret on every protocol even while DEVICE_SECRET_REQUIRED is off (decision 038); with
-   * the setting on (the default), every device must.
-   */
-  secretRequired: boolean('secret_required').notNull().default(false),
-  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
-  lastFixAt: timestamp('last_fix_at', { withTimezone: true }),
-  lastLatitude: doublePrecision('last_latitude'),
-  lastLongitude: doublePrecision('last_longitude'),
-  lastBattery: real('last_battery'),
-  online: boolean('online').notNull().default(false),
-  lowBatteryAlerted: boolean('low_battery_alerted').notNull().default(false),
-  /**
-   * Cluster mode (decision 036): bumped by every transaction that changes this device's tracking state, under its row
-   * lock; a process whose remembered revision differs reloads the state (and `engine_state`) before evaluating.
-   */
-  revision: integer('revision').notNull().default(0),
-  /** Cluster mode: the geofence engine's memory of this device (dwell, edges, running violations), portable. */
-  engineState: jsonb('engine_state'),
-  /**
-   * Cluster mode: the process instance that wrote `engine_state` last, which runs the device's timers (dwell, schedule
-   * ends). When that instance is gone, the leader adopts the device.
-   */
-  engineNode: text('engine_node'),
-  createdAt: createdAt(),
-}, (t) => [index('devices_engine_node_idx').on(t.engineNode)]);
+export const devices = pgTable(
+  'devices',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** sha256 of the device secret: a random high-entropy token, checked on every fix. */
+    secretHash: text('secret_hash').notNull(),
+    /**
+     * This device must send its secret on every protocol even while DEVICE_SECRET_REQUIRED is off (decision 038); with
+     * the setting on (the default), every device must.
+     */
+    secretRequired: boolean('secret_required').notNull().default(false),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    lastFixAt: timestamp('last_fix_at', { withTimezone: true }),
+    lastLatitude: doublePrecision('last_latitude'),
+    lastLongitude: doublePrecision('last_longitude'),
+    lastBattery: real('last_battery'),
+    online: boolean('online').notNull().default(false),
+    lowBatteryAlerted: boolean('low_battery_alerted').notNull().default(false),
+    /**
+     * Cluster mode (decision 036): bumped by every transaction that changes this device's tracking state, under its row
+     * lock; a process whose remembered revision differs reloads the state (and `engine_state`) before evaluating.
+     */
+    revision: integer('revision').notNull().default(0),
+    /** Cluster mode: the geofence engine's memory of this device (dwell, edges, running violations), portable. */
+    engineState: jsonb('engine_state'),
+    /**
+     * Cluster mode: the process instance that wrote `engine_state` last, which runs the device's timers (dwell, schedule
+     * ends). When that instance is gone, the leader adopts the device.
+     */
+    engineNode: text('engine_node'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('devices_engine_node_idx').on(t.engineNode)],
+);
 
 /**
  * What the free-text prisoner search (`q`) reads: full name, nationality and cell in one lower-case text, so one
@@ -177,7 +198,9 @@ export const prisoners = pgTable(
       .on(t.cellId, t.trackingDeviceId)
       .where(sql`${t.status} in ('On Trial', 'Incarcerated') and ${t.cellId} is not null and ${t.archivedAt} is null`),
     // The administrator's "Archived" list (decision 042), most recently archived first.
-    index('prisoners_archived_idx').on(t.archivedAt.desc(), t.prisonerId.desc()).where(sql`${t.archivedAt} is not null`),
+    index('prisoners_archived_idx')
+      .on(t.archivedAt.desc(), t.prisonerId.desc())
+      .where(sql`${t.archivedAt} is not null`),
   ],
 );
 
@@ -378,8 +401,12 @@ export const keepApartPairs = pgTable(
   },
   (t) => [
     check('keep_apart_pairs_distinct', sql`${t.prisonerA} <> ${t.prisonerB}`),
-    index('keep_apart_pairs_a_idx').on(t.prisonerA).where(sql`${t.endedAt} is null`),
-    index('keep_apart_pairs_b_idx').on(t.prisonerB).where(sql`${t.endedAt} is null`),
+    index('keep_apart_pairs_a_idx')
+      .on(t.prisonerA)
+      .where(sql`${t.endedAt} is null`),
+    index('keep_apart_pairs_b_idx')
+      .on(t.prisonerB)
+      .where(sql`${t.endedAt} is null`),
     uniqueIndex('keep_apart_pairs_active_idx')
       .using('btree', sql`least(${t.prisonerA}, ${t.prisonerB})`, sql`greatest(${t.prisonerA}, ${t.prisonerB})`)
       .where(sql`${t.endedAt} is null`),
@@ -415,7 +442,9 @@ export const escorts = pgTable(
   },
   (t) => [
     check('escorts_distance', sql`${t.maxDistanceM} between 5 and 5000`),
-    index('escorts_active_idx').on(t.prisonerId).where(sql`${t.endedAt} is null`),
+    index('escorts_active_idx')
+      .on(t.prisonerId)
+      .where(sql`${t.endedAt} is null`),
   ],
 );
 
@@ -445,7 +474,9 @@ export const pendingChanges = pgTable(
   },
   (t) => [
     check('pending_changes_decision', sql`${t.decision} is null or ${t.decision} in ('approved', 'refused')`),
-    uniqueIndex('pending_changes_open_target_idx').on(t.targetType, t.targetId).where(sql`${t.decision} is null`),
+    uniqueIndex('pending_changes_open_target_idx')
+      .on(t.targetType, t.targetId)
+      .where(sql`${t.decision} is null`),
     index('pending_changes_requested_at_idx').on(t.requestedAt),
   ],
 );

@@ -1,7 +1,7 @@
 // Server-side sessions: the cookie holds a random token, the database its sha256, so logout revokes at once.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { SESSION_END_REASONS, SESSION_TTL_SECONDS, type SessionEndReason } from '@prison/shared';
+import { SESSION_END_REASONS, SESSION_TTL_SECONDS, type Role, type SessionEndReason } from '@prison/shared';
 import type { DbOrTx } from '../db/client';
 import { admins, sessions } from '../db/schema';
 import { announceCacheChange } from '../lib/cache-announcer';
@@ -15,6 +15,9 @@ export interface AuthenticatedAdmin {
   /** What the admin must do before anything else (read with the session, so a change shows within the cache's 2 s). */
   passwordChangeRequired: boolean;
   totpEnabled: boolean;
+  /** What the account may do, and its caseload (empty: every block); read with the session, so a change shows within 2 s. */
+  role: Role;
+  blocks: string[];
 }
 
 export function hashToken(token: string): string {
@@ -172,6 +175,8 @@ async function lookUpSession(
       name: admins.name,
       passwordChangeRequired: admins.passwordChangeRequired,
       totpEnabled: sql<boolean>`${admins.totpSecret} is not null`,
+      role: admins.role,
+      blocks: admins.blocks,
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
       ...sessionStateColumns,
@@ -199,6 +204,8 @@ async function lookUpSession(
       sessionId: row.sessionId,
       passwordChangeRequired: row.passwordChangeRequired,
       totpEnabled: row.totpEnabled,
+      role: row.role,
+      blocks: row.blocks,
     },
     expiresAt: row.expiresAt.getTime(),
     lastActiveAt: row.lastActiveAt.getTime(),

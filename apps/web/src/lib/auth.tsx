@@ -61,6 +61,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         adminId: result.adminId,
         passwordChangeRequired: result.passwordChangeRequired,
         totpEnrolmentRequired: result.totpEnrolmentRequired,
+        role: result.role,
+        blocks: result.blocks,
       };
       queryClient.setQueryData(SESSION_QUERY_KEY, session);
       forgetSessionEnd();

@@ -11,6 +11,7 @@ import {
   LOGIN_MAX_FAILURES,
   LOGIN_WINDOW_MINUTES,
   TOTP_REQUIRED_MESSAGE,
+  type Role,
 } from '@prison/shared';
 import type { Db } from '../../db/client';
 import { admins, loginThrottle } from '../../db/schema';
@@ -35,7 +36,7 @@ export type LoginResult =
       token: string;
       sessionId: string;
       expiresAt: Date;
-      admin: { id: number; username: string; name: string };
+      admin: { id: number; username: string; name: string; role: Role; blocks: string[] };
       passwordChangeRequired: boolean;
       totpEnabled: boolean;
     };
@@ -130,7 +131,7 @@ export async function login(db: Db, input: LoginInput): Promise<LoginResult> {
   return {
     kind: 'loggedIn',
     ...session,
-    admin: { id: admin.id, username: admin.username, name: admin.name },
+    admin: { id: admin.id, username: admin.username, name: admin.name, role: admin.role, blocks: admin.blocks },
     passwordChangeRequired,
     totpEnabled: !!admin.totpSecret,
   };

@@ -53,6 +53,8 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         username: result.admin.username,
         adminId: result.admin.id,
         ...accountActions(result, app.config.REQUIRE_TOTP),
+        role: result.admin.role,
+        blocks: result.admin.blocks,
       };
     },
   );
@@ -76,6 +78,8 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         username: admin.username,
         adminId: admin.id,
         ...accountActions(admin, app.config.REQUIRE_TOTP),
+        role: admin.role,
+        blocks: admin.blocks,
       };
     },
   );

@@ -1,0 +1,110 @@
+// Staff roles and what each may do (issue 22): the one table the server enforces and the screens follow.
+// A route declares the action it needs next to its schema (`config: { access: 'records.write' }`); a socket event
+// declares it the same way. A role's caseload (`blocks`) narrows which prisoners it sees, not what it may do.
+import { z } from 'zod';
+
+export const ROLES = ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'] as const;
+export const role = z.enum(ROLES);
+export type Role = z.infer<typeof role>;
+
+export const ROLE_LABELS: Record<Role, string> = {
+  administrator: 'Administrator',
+  supervisor: 'Supervisor',
+  operator: 'Control room operator',
+  officer: 'Wing officer',
+  records: 'Records clerk',
+  auditor: 'Auditor',
+};
+
+/** Every action a route or socket event may need, with the roles that may take it. */
+export const ACTION_ROLES = {
+  /** Read prisoners, staff, cells, blocks, trackers, escorts, keep-apart pairs, incidents, the overview, settings. */
+  'records.read': ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'],
+  /** Create and edit prisoners and staff, assign cells under the rules, archive and restore custody records. */
+  'records.write': ['administrator', 'supervisor', 'records'],
+  /** Delete prisoners and staff. */
+  'records.delete': ['administrator', 'supervisor', 'records'],
+  /** Create, edit and delete cells and blocks. */
+  'cells.manage': ['administrator', 'supervisor', 'records'],
+  /** Assign a cell against a cell rule (the override with a reason). */
+  'cells.override': ['administrator', 'supervisor'],
+  /** Read live positions, the live feed, alerts, history, replays and exports. */
+  'live.read': ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'],
+  /** Create, edit and delete geofences and zones. */
+  'geofences.write': ['administrator', 'supervisor', 'operator'],
+  /** Acknowledge, assign, note, resolve and reopen alerts. */
+  'alerts.work': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Start, change and end escorts. */
+  'escorts.write': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Post to the communication log. */
+  'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Register, edit, assign and delete trackers, and change their secrets. */
+  'devices.write': ['administrator', 'supervisor'],
+  /** Declare keep-apart pairs. */
+  'keepapart.create': ['administrator', 'supervisor', 'records'],
+  /** End keep-apart pairs. */
+  'keepapart.end': ['administrator', 'supervisor'],
+  /** Open, edit and close incidents. */
+  'incidents.write': ['administrator', 'supervisor', 'operator'],
+  /** Approve or reject a change that weakens an alarm (decision 041). */
+  'changes.decide': ['administrator', 'supervisor'],
+  /** Read the audit trail. */
+  'audit.read': ['administrator', 'supervisor', 'auditor'],
+  /** Create, edit, disable accounts, their roles and blocks, and end their sessions. */
+  'accounts.manage': ['administrator'],
+  /** Change the settings. */
+  'settings.write': ['administrator'],
+  /** One's own profile, password, two-factor login, sessions and logout. */
+  self: ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof ACTION_ROLES;
+export const ACTIONS = Object.keys(ACTION_ROLES) as Action[];
+
+/** Whether a role may take an action. */
+export function roleMay(who: Role, action: Action): boolean {
+  return (ACTION_ROLES[action] as readonly Role[]).includes(who);
+}
+
+/** What an action is, in the words of a refusal ("A Records clerk may not ..."). */
+export const ACTION_LABELS: Record<Action, string> = {
+  'records.read': 'read records',
+  'records.write': 'change records',
+  'records.delete': 'delete records',
+  'cells.manage': 'manage cells and blocks',
+  'cells.override': 'override a cell rule',
+  'live.read': 'read live positions and alerts',
+  'geofences.write': 'change geofences',
+  'alerts.work': 'work alerts',
+  'escorts.write': 'change escorts',
+  'messages.post': 'post to the communication log',
+  'devices.write': 'change trackers',
+  'keepapart.create': 'declare keep-apart pairs',
+  'keepapart.end': 'end keep-apart pairs',
+  'incidents.write': 'change incidents',
+  'changes.decide': 'approve or reject changes',
+  'audit.read': 'read the audit trail',
+  'accounts.manage': 'manage accounts',
+  'settings.write': 'change settings',
+  self: 'use their own profile',
+};
+
+/** The 403 message of a refused action: it names the role and the action. */
+export function forbiddenMessage(who: Role, action: Action): string {
+  return `Your role (${ROLE_LABELS[who]}) may not ${ACTION_LABELS[action]}`;
+}
+
+/** Block names of a caseload; empty means every block. */
+export const caseloadBlocks = z
+  .array(
+    z.string().trim().min(1, 'blocks must not hold an empty name').max(50, 'a block name is at most 50 characters'),
+  )
+  .max(200, 'blocks may list at most 200 blocks');
+
+/** Whether a caseload covers every block (and so also the prisoners with no cell). */
+export function seesEveryBlock(blocks: readonly string[]): boolean {
+  return blocks.length === 0;
+}
+
+/** The page shown for a URL the role may not open. */
+export const NO_ACCESS_MESSAGE = 'You do not have access to this page';
