@@ -1,5 +1,6 @@
 // Every setting comes from the environment, checked once at start (the README lists them).
 import { z } from 'zod';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
 import { parseConfiguredOrigin } from './lib/origins';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 
@@ -33,7 +34,7 @@ const configSchema = z.object({
   DEVICE_SECRET_REQUIRED: bool.default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
   DEVICE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
-  DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(120),
+  DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(DEFAULT_DEVICE_OFFLINE_SECONDS),
   POSITION_RETENTION_DAYS: z.coerce.number().positive().default(365),
   MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
