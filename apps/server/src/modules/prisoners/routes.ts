@@ -15,13 +15,14 @@ import {
   prisonerListQuery,
   prisonerListResponse,
 } from '@prison/shared';
+import { sendJsonText } from '../../lib/json-text-reply';
 import { auditActor } from '../../plugins/auth';
 import {
   PRISONER_DELETED_MESSAGE,
   archivePrisoner,
   createPrisoner,
   getPrisoner,
-  listPrisonerPage,
+  listPrisonerPageJson,
   prisonerHoldings as readPrisonerHoldings,
   restorePrisoner,
   updatePrisoner,
@@ -73,7 +74,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: prisonerListResponse, 400: errorResponse },
       },
     },
-    async (request) => listPrisonerPage(app.db, request.query),
+    async (request, reply) => sendJsonText(reply, await listPrisonerPageJson(app.db, request.query)),
   );
 
   app.get(
