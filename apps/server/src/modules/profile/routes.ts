@@ -32,7 +32,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } },
     },
     async (request) => getProfile(app.db, requireAdmin(request).id),
@@ -41,7 +41,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/password',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Change the password (the current one is required); every other session of this admin ends',
@@ -59,7 +59,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile/totp',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Whether two-factor login is on, and recovery codes left',
@@ -72,7 +72,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/totp/setup',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Start two-factor enrolment: a new secret as a QR code and as text, waiting for its first code',
@@ -85,7 +85,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/totp/confirm',
     {
-      config: { accountSetup: true, rateLimit: codeRateLimit },
+      config: { access: 'self', accountSetup: true, rateLimit: codeRateLimit },
       schema: {
         tags: ['profile'],
         summary:
@@ -105,7 +105,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/totp/disable',
     {
-      config: { accountSetup: true, rateLimit: codeRateLimit },
+      config: { access: 'self', accountSetup: true, rateLimit: codeRateLimit },
       schema: {
         tags: ['profile'],
         summary: 'Turn two-factor login off with a current code or a recovery code',
@@ -121,13 +121,14 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/profile/sessions',
-    { schema: { tags: ['profile'], summary: "The signed-in admin's active sessions", response: { 200: sessionList } } },
+    { config: { access: 'self' }, schema: { tags: ['profile'], summary: "The signed-in admin's active sessions", response: { 200: sessionList } } },
     async (request) => ({ sessions: await listSessions(app.db, requireAdmin(request)) }),
   );
 
   app.delete(
     '/profile/sessions/:id',
     {
+      config: { access: 'self' },
       schema: {
         tags: ['profile'],
         summary: 'Revoke one of my sessions: its browser is logged out at once',
@@ -144,7 +145,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admins',
-    { schema: { tags: ['admins'], summary: 'Every admin account', response: { 200: adminList } } },
+    { config: { access: 'accounts.manage' }, schema: { tags: ['admins'], summary: 'Every admin account', response: { 200: adminList } } },
     async () => ({
       admins: await listAdmins(app.db),
     }),
@@ -153,6 +154,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
         summary: 'Create an admin',
@@ -166,6 +168,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins/:id/disable',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
         summary: 'Disable an admin: their sessions end at once',
@@ -188,6 +191,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins/:id/enable',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
         summary: 'Enable a disabled admin',
@@ -201,6 +205,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins/:id/unlock',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
         summary: 'Lift the failed-login lockout of an admin',
