@@ -5,6 +5,7 @@ import {
   adminAccount,
   adminCreateRequest,
   adminList,
+  adminUpdateRequest,
   errorResponse,
   idText,
   intText,
@@ -19,7 +20,7 @@ import {
   totpStatus,
 } from '@prison/shared';
 import { auditActor, requireAdmin } from '../../plugins/auth';
-import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin } from './admins-service';
+import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin, updateAdmin } from './admins-service';
 import { changePassword, getProfile, listSessions, revokeOwnSession } from './profile-service';
 import { confirmTotpEnrolment, disableTotp, getTotpStatus, startTotpEnrolment } from '../admin/totp-service';
 
@@ -157,12 +158,34 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
-        summary: 'Create an admin',
+        summary:
+          'Create an account with a role (absent: administrator) and a caseload (`blocks`: block names, each existing; absent or empty: every block)',
         body: adminCreateRequest,
         response: { 200: adminAccount, 400: errorResponse, 409: errorResponse },
       },
     },
     async (request) => addAdmin(app.db, request.body, auditActor(request)),
+  );
+
+  app.put(
+    '/admins/:id',
+    {
+      config: { access: 'accounts.manage' },
+      schema: {
+        tags: ['admins'],
+        summary:
+          "Change an account's name, role or caseload (blocks); its sessions follow within 2 s. The last active administrator cannot be demoted (409)",
+        params: adminIdParams,
+        body: adminUpdateRequest,
+        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const account = await updateAdmin(app.db, request.params.id, request.body, auditActor(request));
+      // Open screens of accounts (the profile's list, and the account itself) refetch.
+      app.realtime.toBrowsers().emit('dataChanged', 'admins');
+      return account;
+    },
   );
 
   app.post(
@@ -171,9 +194,9 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
-        summary: 'Disable an admin: their sessions end at once',
+        summary: 'Disable an admin: their sessions end at once (409 for the last active administrator)',
         params: adminIdParams,
-        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse },
+        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
