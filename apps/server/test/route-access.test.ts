@@ -259,6 +259,19 @@ describe('every registered route x every role', () => {
     expect(wrong).toEqual([]);
   }, 240_000);
 
+  it('a HEAD request meets the check of its GET route', async () => {
+    const wrong: string[] = [];
+    for (const route of guardedRoutes(ctx.app).filter((r) => r.method === 'GET')) {
+      for (const role of ['administrator', 'auditor'] as const) {
+        const cookie = await sessionCookie(ctx.database, accounts[role]);
+        const [get, head] = [await sendAs(ctx.app, cookie, 'GET', concretePath(route.url)), await sendAs(ctx.app, cookie, 'HEAD', concretePath(route.url))];
+        const refused = (status: number) => status === 401 || status === 403;
+        if (refused(get.statusCode) !== refused(head.statusCode)) wrong.push(`${routeKey(route)} as ${role}: GET ${get.statusCode}, HEAD ${head.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it('a body field that needs more is refused to a role without it: an override of a cell rule by a records clerk', async () => {
     const routes = guardedRoutes(ctx.app).filter((route) => route.bodyFieldAccess);
     expect(routes.map(routeKey)).toContain('POST /api/v1/cell_controls/assign');
