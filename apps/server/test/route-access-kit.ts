@@ -1,7 +1,7 @@
 // The route matrix's parts (decision 050), shared with the tests that add a dimension (caseloads): the registered
 // routes and what their declarations expect of each role, one account per role with sessions made directly, a
 // concrete path per route pattern, and a fingerprint of the database to prove a refused request changed nothing.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { API_PREFIX, AUTH_COOKIE, ROLES, forbiddenMessage, roleMay, type Action, type Role } from '@prison/shared';
 import type { App, RegisteredRoute } from '../src/app';
@@ -10,7 +10,6 @@ import { admins } from '../src/db/schema';
 import { createAdmin } from '../src/modules/admin/admin-service';
 import { UNDECLARED_ACCESS_MESSAGE } from '../src/plugins/access';
 import { createSession } from '../src/sessions/session-service';
-import { eq } from 'drizzle-orm';
 
 export const routeKey = (route: Pick<RegisteredRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
 
