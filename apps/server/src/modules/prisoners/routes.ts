@@ -67,6 +67,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/all',
     {
       preValidation: blankQueryMeansAbsent,
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'One page of prisoners, newest first, with search (q) and filters; totals count every match',
@@ -80,6 +81,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/prisonerid/:id',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'One prisoner with its cell block and tracking device',
@@ -94,6 +96,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/add',
     {
       preValidation: emptyStringsToNull,
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -113,6 +116,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/update/:id',
     {
       preValidation: emptyStringsToNull,
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -133,6 +137,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/holdings/:id',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'What a prisoner still has (status, tracker, open alerts, keep-apart pairs, active escorts): the Delete confirmation names it',
@@ -146,6 +151,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/prisoner/delete/:id',
     {
+      config: { access: 'records.delete' },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -171,6 +177,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/prisoner/restore/:id',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['prisoners'],
         summary:
