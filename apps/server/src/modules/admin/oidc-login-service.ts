@@ -200,11 +200,12 @@ function actorName(claims: Claims): string {
   return name.slice(0, 100);
 }
 
-/** An error in a few words for the audit trail and the log (the provider's error code when it gave one). */
+/** An error in a few words for the audit trail and the log: its message, the provider's error code, and its cause's. */
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { error?: unknown; code?: unknown }).error ?? (error as { code?: unknown }).code;
-    return `${error.message}${typeof code === 'string' ? ` (${code})` : ''}`.slice(0, 300);
+  const parts: string[] = [];
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
+    const code = (cause as { error?: unknown }).error ?? (cause as { code?: unknown }).code;
+    parts.push(`${cause.message}${typeof code === 'string' ? ` (${code})` : ''}`);
   }
-  return 'unknown error';
+  return (parts.join(': ') || 'unknown error').slice(0, 300);
 }
