@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as playwrightRequest, type Page } from '@playwright/test';
-import { SSO_BUTTON_LABEL, SSO_REFUSALS } from '@prison/shared';
+// The file itself, not the package index: the index loads JSON that Playwright's loader cannot import.
+import { SSO_BUTTON_LABEL, SSO_REFUSALS } from '../../packages/shared/src/oidc';
 import { startTestOidcProvider, type TestOidcProvider } from '../../apps/server/test/oidc-test-provider';
 import { expect, loginThroughApi, test } from '../fixtures';
 import { exited, spawnOwnServer, waitReady } from '../own-server';
@@ -91,7 +92,10 @@ test('a provider account without a role comes back to /login with the reason, lo
 });
 
 test('a server without OIDC_ISSUER shows no single sign-on button', async ({ page }) => {
+  // Only once the page has heard the server's answer does the missing button mean anything.
+  const answered = page.waitForResponse((res) => res.url().endsWith('/api/v1/auth/oidc'));
   await page.goto(`http://localhost:${sharedPort}/login`);
-  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  expect(await (await answered).json()).toEqual({ enabled: false });
+  await expect(page.getByRole('form', { name: 'Login' }).getByRole('button', { name: 'Login' })).toBeVisible();
   await expect(page.getByRole('link', { name: SSO_BUTTON_LABEL })).toHaveCount(0);
 });
