@@ -22,6 +22,8 @@ beforeAll(async () => {
     OIDC_CLIENT_ID: client.clientId,
     OIDC_CLIENT_SECRET: client.clientSecret,
     LOGIN_RATE_LIMIT_PER_MINUTE: 10_000,
+    // An SSO account is exempt: its provider owns the second factor, and it has no password to enrol with.
+    REQUIRE_TOTP: true,
   });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const address = ctx.app.server.address();
@@ -120,6 +122,14 @@ describe('single sign-on with OpenID Connect', () => {
     expect(landing.pathname + landing.search).toBe('/');
     const session = await sessionOf(browser);
     expect(session).toMatchObject({ username: 'officer.one', name: 'Officer One', role: 'officer', blocks: ['A'] });
+    // REQUIRE_TOTP is on, and the session still reaches the app at once.
+    expect(session!.totpEnrolmentRequired).toBe(false);
+    const settings = await ctx.app.inject({
+      method: 'GET',
+      url: `${API_PREFIX}/settings`,
+      headers: { cookie: `${AUTH_COOKIE}=${browser.cookie(base, AUTH_COOKIE)}` },
+    });
+    expect(settings.statusCode).toBe(200);
     const account = await accountOfSubject('sub-officer-1');
     expect(account).toMatchObject({ id: session!.adminId, username: 'officer.one', role: 'officer', blocks: ['A'] });
     // The attempt cookie is gone, and so is its row: nothing of the login stays behind.
