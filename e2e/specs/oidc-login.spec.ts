@@ -13,6 +13,7 @@ import { SSO_BUTTON_LABEL, SSO_REFUSALS } from '../../packages/shared/src/oidc';
 import { startTestOidcProvider, type TestOidcProvider } from '../../apps/server/test/oidc-test-provider';
 import { expect, loginThroughApi, test } from '../fixtures';
 import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { expectNoViolations } from './axe';
 
 const sharedPort = Number(process.env.E2E_PORT ?? 3210);
 const port = sharedPort + 14;
@@ -88,6 +89,8 @@ test('a provider account without a role comes back to /login with the reason, lo
 
   await expect(page).toHaveURL(`${base}/login?sso=no_role`);
   await expect(page.getByTestId('login-error')).toHaveText(SSO_REFUSALS.no_role);
+  await expect(page.getByRole('link', { name: SSO_BUTTON_LABEL })).toBeVisible();
+  await expectNoViolations(page, '/login with single sign-on and its refusal');
   expect((await page.request.get('/api/v1/admin/verify-token')).status()).toBe(401);
 });
 
