@@ -18,6 +18,8 @@ export interface AuthenticatedAdmin {
   /** What the account may do, and its caseload (empty: every block); read with the session, so a change shows within 2 s. */
   role: Role;
   blocks: string[];
+  /** An account of single sign-on (decision 052): its second factor is the identity provider's, not REQUIRE_TOTP's. */
+  sso: boolean;
 }
 
 export function hashToken(token: string): string {
@@ -177,6 +179,7 @@ async function lookUpSession(
       totpEnabled: sql<boolean>`${admins.totpSecret} is not null`,
       role: admins.role,
       blocks: admins.blocks,
+      sso: sql<boolean>`${admins.oidcSubject} is not null`,
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
       ...sessionStateColumns,
@@ -206,6 +209,7 @@ async function lookUpSession(
       totpEnabled: row.totpEnabled,
       role: row.role,
       blocks: row.blocks,
+      sso: row.sso,
     },
     expiresAt: row.expiresAt.getTime(),
     lastActiveAt: row.lastActiveAt.getTime(),
