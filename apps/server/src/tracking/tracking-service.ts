@@ -12,11 +12,11 @@ import { LivePositions } from './live-positions';
 import { FixIntake, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
-import { persistFixesOnly, persistPlan, type Persisted } from './pipeline/persist';
+import { persistFixesAtRevision, persistFixesOnly, persistPlan, type Persisted } from './pipeline/persist';
 import { planBatch, raisesNothing, rollbackPlan, type BatchPlan } from './pipeline/plan';
 import { publishBatch } from './pipeline/publish';
 import { markSilentDevices } from './pipeline/silence';
-import { adoptLockedState } from './pipeline/takeover';
+import { adoptStoredState, importStoredEngines, lockDevices } from './pipeline/takeover';
 
 export { ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 export type { TrackingOptions } from './pipeline/context';
@@ -63,8 +63,8 @@ export class TrackingService {
 
   async start(): Promise<void> {
     await this.registry.load(this.options.db, Date.now());
-    // Cluster mode: this process's engine starts empty, so every device's first fix here takes the stored state.
-    if (this.options.cluster?.enabled) for (const device of this.registry.all()) device.revision = -1;
+    // Cluster mode: the engine starts from the stored memory of every device, at the revision just read (decision 047).
+    if (this.options.cluster?.enabled) await importStoredEngines(this.context);
     this.live.start();
     // Checked several times per threshold, so an offline device is reported within about a quarter of it late.
     const every = Math.min(5000, Math.max(200, this.offlineMs / 4));
@@ -174,27 +174,55 @@ export class TrackingService {
   }
 
   /**
-   * Cluster mode (decision 036): fixes of one device may reach several processes at once. The transaction first locks
-   * the rows of the batch's devices and takes over the state another process wrote since (pipeline/takeover.ts). Only
-   * then are the fixes evaluated, so each fix is judged once, in order, against the state left by the fix before it,
-   * whichever process took that one; the revision and engine state are written back in the same transaction.
+   * Cluster mode (decisions 036, 047): fixes of one device may reach several processes at once, and each fix must be
+   * judged once, in order, against the state the fix before it left, whichever process took that one. The batch is
+   * planned against this process's memory; a batch that raises nothing is then stored in one statement that checks,
+   * under the devices' row locks, that no other process wrote them since (their revisions). Otherwise, or when a
+   * revision moved, one transaction locks the rows, takes the stored state of the stale devices (pipeline/takeover.ts),
+   * plans again if it had to, and stores everything with the new revisions and engine memory.
    */
   private async writeBatchLocked(fixes: Fix[], now: Date): Promise<FixOutcome[]> {
+    let plan: BatchPlan | null = planBatch(this.context, fixes, now);
+    if (raisesNothing(plan) && plan.endedPairs.length === 0) {
+      const done = await this.persistOrRollback(plan, () => persistFixesAtRevision(this.context, plan!));
+      if (done) {
+        publishBatch(this.context, plan.moved, done);
+        return plan.outcomes;
+      }
+      rollbackPlan(this.context, plan);
+      plan = null;
+    }
     const ids = [...new Set(fixes.map((fix) => fix.deviceId))].filter((id) => this.registry.get(id)).sort();
-    let planned: BatchPlan | null = null;
+    let planned = plan;
     let result: Persisted;
     try {
       result = await this.options.db.transaction(async (tx) => {
-        await adoptLockedState(this.context, tx, ids, now);
-        planned = planBatch(this.context, fixes, now);
+        const stale = await lockDevices(this.context, tx, ids);
+        if (stale.length > 0 && planned) {
+          // Planned against a state another process has moved on from: put it back and plan on the stored one.
+          rollbackPlan(this.context, planned);
+          planned = null;
+        }
+        await adoptStoredState(this.context, tx, stale, now);
+        planned ??= planBatch(this.context, fixes, now);
         return persistPlan(this.context, tx, planned);
       });
     } catch (error) {
       if (planned) rollbackPlan(this.context, planned);
       throw error;
     }
-    const plan = planned as unknown as BatchPlan;
-    publishBatch(this.context, plan.moved, result);
-    return plan.outcomes;
+    const stored = planned as unknown as BatchPlan;
+    publishBatch(this.context, stored.moved, result);
+    return stored.outcomes;
+  }
+
+  /** Runs a write; if it throws, the plan goes back before the error goes on. */
+  private async persistOrRollback<T>(plan: BatchPlan, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      rollbackPlan(this.context, plan);
+      throw error;
+    }
   }
 }

@@ -11,7 +11,7 @@ import { clustered, type TrackingContext } from './context';
 import { draftAlert, type AlertDraft, type GeofenceEvent } from './evaluate';
 import { claimPairAlerts, releasePairs } from './pair-claims';
 import { markStored, touchedDevices, type BatchPlan, type PositionRow } from './plan';
-import { writeRevisions } from './takeover';
+import { portableStates, writeRevisions } from './takeover';
 
 /** The alerts stored by a batch, and the drafts they came from (in the same order). */
 export interface Persisted {
@@ -23,6 +23,30 @@ export interface Persisted {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** The fixes as the columns of `positions`, one array parameter per column (11 parameters however many fixes). */
+function fixColumns(rows: PositionRow[]) {
+  const fix = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
+  return sql`unnest(${fix((r) => r.deviceId)}::text[], ${fix((r) => r.prisonerId ?? null)}::int[],
+        ${fix((r) => r.recordedAt.toISOString())}::timestamptz[], ${fix((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
+        ${fix((r) => r.latitude)}::float8[], ${fix((r) => r.longitude)}::float8[], ${fix((r) => r.accuracy ?? null)}::real[],
+        ${fix((r) => r.speed ?? null)}::real[], ${fix((r) => r.bearing ?? null)}::real[], ${fix((r) => r.altitude ?? null)}::real[],
+        ${fix((r) => r.battery ?? null)}::real[])`;
+}
+
+/** The devices' live state, one array parameter per column, as `v(id, seen, fix, lat, lng, battery, online, low)`. */
+function stateColumns(states: TrackedDevice[]) {
+  const device = <T>(pick: (d: TrackedDevice) => T) => sql.param(states.map(pick));
+  return sql`unnest(${device((d) => d.id)}::text[], ${device((d) => iso(d.lastSeenAt))}::timestamptz[], ${device((d) => iso(d.lastFixAt))}::timestamptz[],
+        ${device((d) => d.latitude)}::float8[], ${device((d) => d.longitude)}::float8[], ${device((d) => d.battery)}::real[],
+        ${device((d) => d.online)}::boolean[], ${device((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)`;
+}
+
+const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)`;
+const STATE_SET = sql`last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
+        last_battery = v.battery, online = v.online, low_battery_alerted = v.low`;
+type InsertedRow = { device_id: string | null; ms: number | string | null };
+const insertedKeys = (rows: InsertedRow[]) => new Set(rows.filter((r) => r.device_id !== null).map((r) => `${r.device_id}|${Number(r.ms)}`));
+
 /**
  * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
  * device and time, is skipped) and an update of the devices they came from. Column arrays keep it to 19 parameters
@@ -31,29 +55,54 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  */
 export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const fix = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
-  const device = <T>(pick: (d: TrackedDevice) => T) => sql.param(states.map(pick));
   const result = (await db.execute(sql`
     with inserted as (
-      insert into positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)
-      select * from unnest(${fix((r) => r.deviceId)}::text[], ${fix((r) => r.prisonerId ?? null)}::int[],
-        ${fix((r) => r.recordedAt.toISOString())}::timestamptz[], ${fix((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
-        ${fix((r) => r.latitude)}::float8[], ${fix((r) => r.longitude)}::float8[], ${fix((r) => r.accuracy ?? null)}::real[],
-        ${fix((r) => r.speed ?? null)}::real[], ${fix((r) => r.bearing ?? null)}::real[], ${fix((r) => r.altitude ?? null)}::real[],
-        ${fix((r) => r.battery ?? null)}::real[])
+      insert into ${POSITION_COLUMNS}
+      select * from ${fixColumns(rows)}
       on conflict (device_id, recorded_at) do nothing
       returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms
     ), state as (
-      update devices as d set last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
-        last_battery = v.battery, online = v.online, low_battery_alerted = v.low
-      from unnest(${device((d) => d.id)}::text[], ${device((d) => iso(d.lastSeenAt))}::timestamptz[], ${device((d) => iso(d.lastFixAt))}::timestamptz[],
-        ${device((d) => d.latitude)}::float8[], ${device((d) => d.longitude)}::float8[], ${device((d) => d.battery)}::real[],
-        ${device((d) => d.online)}::boolean[], ${device((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)
+      update devices as d set ${STATE_SET}
+      from ${stateColumns(states)}
       where d.id = v.id
       returning 1
     )
-    select device_id, ms from inserted`)) as unknown as { rows: { device_id: string; ms: number | string }[] };
-  return new Set(result.rows.map((r) => `${r.device_id}|${Number(r.ms)}`));
+    select device_id, ms from inserted`)) as unknown as { rows: InsertedRow[] };
+  return insertedKeys(result.rows);
+}
+
+/**
+ * Cluster mode, a batch that raises nothing (decision 047): the same single statement, which also locks the devices'
+ * rows (in id order), checks that no other process wrote any of them since this one last did (the revisions this
+ * process holds), and only then stores the fixes, the state, the next revision and the engine's memory. Answers null,
+ * having written nothing, when a revision moved: the caller takes the stored state under the lock and plans again.
+ */
+async function writeFixesAtRevision(ctx: TrackingContext, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string> | null> {
+  const ids = sql.param(states.map((d) => d.id));
+  const result = (await ctx.options.db.execute(sql`
+    with locked as (
+      select d.id, d.revision from devices d where d.id = any(${ids}::text[]) order by d.id for update
+    ), current as (
+      select count(*) = ${states.length} as ok
+      from locked l join unnest(${ids}::text[], ${sql.param(states.map((d) => d.revision))}::int[]) as e(id, rev) on e.id = l.id and e.rev = l.revision
+    ), inserted as (
+      insert into ${POSITION_COLUMNS}
+      select * from ${fixColumns(rows)} where (select ok from current)
+      on conflict (device_id, recorded_at) do nothing
+      returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms
+    ), state as (
+      update devices as d set ${STATE_SET}, revision = d.revision + 1, engine_state = p.state::jsonb, engine_node = ${ctx.options.cluster?.instance ?? null}
+      from ${stateColumns(states)}
+      join unnest(${ids}::text[], ${sql.param(portableStates(ctx, states))}::text[]) as p(id, state) on p.id = v.id
+      where d.id = v.id and (select ok from current)
+      returning 1
+    )
+    select (select ok from current) as ok, i.device_id, i.ms from (select 1) as one left join inserted i on true`)) as unknown as {
+    rows: (InsertedRow & { ok: boolean })[];
+  };
+  if (!result.rows[0]?.ok) return null;
+  for (const device of states) device.revision += 1;
+  return insertedKeys(result.rows);
 }
 
 interface StateRow {
@@ -121,6 +170,16 @@ async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent
 /** The common case, nothing to raise: the fixes and the devices' state in one statement, one round trip. */
 export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
   markStored(plan, await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan)));
+  return { stored: [], drafts: plan.drafts };
+}
+
+/** Cluster mode, nothing to raise: one statement guarded by the revisions; null (nothing written) if one moved. */
+export async function persistFixesAtRevision(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted | null> {
+  const states = touchedDevices(ctx, plan);
+  if (plan.rows.length === 0) return { stored: [], drafts: plan.drafts };
+  const fresh = await writeFixesAtRevision(ctx, plan.rows, states);
+  if (!fresh) return null;
+  markStored(plan, fresh);
   return { stored: [], drafts: plan.drafts };
 }
 

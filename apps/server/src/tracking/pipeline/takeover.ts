@@ -1,6 +1,7 @@
-// Takeover (cluster mode, decision 036): a device's state moves between processes through its row. A writer locks the
-// rows of its batch's devices and takes the stored state of any another process wrote since (its revision moved);
-// it writes the new revision and the engine's memory back; the leader adopts the devices of an instance that is gone.
+// Takeover (cluster mode, decisions 036 and 047): a device's state moves between processes through its row. A process
+// starts from the stored engine memory; a writer checks its batch's devices' revisions (in its one statement, or under
+// the row locks) and takes the stored state of any another process wrote since; it writes the new revision and the
+// engine's memory back; the leader adopts the devices of an instance that is gone.
 import { and, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { devices } from '../../db/schema';
@@ -14,30 +15,62 @@ function takeOver(ctx: TrackingContext, device: TrackedDevice, row: LockedDevice
   ctx.options.engine()?.importDevice(row.id, row.engineState as PortableDevice | null);
 }
 
-/** Locks the devices' rows (in id order, so writers never deadlock); a device another process wrote since takes the stored state. */
-export async function adoptLockedState(ctx: TrackingContext, tx: Tx, ids: string[], now: Date): Promise<void> {
+/**
+ * At start: the engine takes each device's stored memory, at the revision the registry just read with the live state,
+ * so a device's first fix here needs no takeover (decision 047). A device written between the two reads keeps
+ * revision -1: its first fix here takes the whole stored state under the lock.
+ */
+export async function importStoredEngines(ctx: TrackingContext): Promise<void> {
+  const engine = ctx.options.engine();
+  const rows = await ctx.options.db.select({ id: devices.id, revision: devices.revision, engineState: devices.engineState }).from(devices);
+  const current = new Map(rows.map((row) => [row.id, row]));
+  for (const device of ctx.registry.all()) {
+    const row = current.get(device.id);
+    if (!engine || !row || row.revision !== device.revision) {
+      device.revision = -1;
+      continue;
+    }
+    engine.importDevice(device.id, row.engineState as PortableDevice | null);
+  }
+}
+
+/**
+ * Locks the devices' rows (in id order, so writers never deadlock) and answers those another process wrote since (the
+ * stored revision moved). Only the id and revision are read: the full state only of the stale ones (`adoptStoredState`).
+ */
+export async function lockDevices(ctx: TrackingContext, tx: Tx, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update');
+  return rows.filter((row) => ctx.registry.get(row.id)?.revision !== row.revision).map((row) => row.id);
+}
+
+/** Under the row locks: the stale devices take the stored state (live state, revision, the engine's memory). */
+export async function adoptStoredState(ctx: TrackingContext, tx: Tx, ids: string[], now: Date): Promise<void> {
   if (ids.length === 0) return;
   const rows = await tx
     .select({ ...liveColumns, engineState: devices.engineState })
     .from(devices)
-    .where(inArray(devices.id, ids))
-    .orderBy(devices.id)
-    .for('update');
+    .where(inArray(devices.id, ids));
   for (const row of rows) {
     const device = ctx.registry.get(row.id);
-    if (device && device.revision !== row.revision) takeOver(ctx, device, row, now.getTime());
+    if (device) takeOver(ctx, device, row, now.getTime());
   }
+}
+
+/** The engine's memory of each device, as written to `devices.engine_state` (null: never evaluated). */
+export function portableStates(ctx: TrackingContext, states: TrackedDevice[]): (string | null)[] {
+  const engine = ctx.options.engine();
+  return states.map((d) => {
+    const exported = engine?.exportDevice(d.id) ?? null;
+    return exported ? JSON.stringify(exported) : null;
+  });
 }
 
 /** The devices' new revision and engine memory, for the next process that takes one of their fixes. */
 export async function writeRevisions(ctx: TrackingContext, tx: Tx, states: TrackedDevice[]): Promise<void> {
   if (states.length === 0) return;
-  const engine = ctx.options.engine();
   for (const device of states) device.revision += 1;
-  const portable = states.map((d) => {
-    const exported = engine?.exportDevice(d.id) ?? null;
-    return exported ? JSON.stringify(exported) : null;
-  });
+  const portable = portableStates(ctx, states);
   await tx.execute(sql`
     update devices as d set revision = v.rev, engine_state = v.state::jsonb, engine_node = ${ctx.options.cluster?.instance ?? null}
     from unnest(${sql.param(states.map((d) => d.id))}::text[], ${sql.param(states.map((d) => d.revision))}::int[], ${sql.param(portable)}::text[]) as v(id, rev, state)
