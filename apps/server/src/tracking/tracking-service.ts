@@ -12,7 +12,7 @@ import { LivePositions } from './live-positions';
 import { FixIntake, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
-import { persistFixesAtRevision, persistFixesOnly, persistPlan, type Persisted } from './pipeline/persist';
+import { persistFixesOnly, persistPlan, writeAtRevision, type Persisted } from './pipeline/persist';
 import { planBatch, raisesNothing, rollbackPlan, type BatchPlan } from './pipeline/plan';
 import { publishBatch } from './pipeline/publish';
 import { markSilentDevices } from './pipeline/silence';
@@ -176,35 +176,31 @@ export class TrackingService {
   /**
    * Cluster mode (decisions 036, 047): fixes of one device may reach several processes at once, and each fix must be
    * judged once, in order, against the state the fix before it left, whichever process took that one. The batch is
-   * planned against this process's memory; a batch that raises nothing is then stored in one statement that checks,
-   * under the devices' row locks, that no other process wrote them since (their revisions). Otherwise, or when a
-   * revision moved, one transaction locks the rows, takes the stored state of the stale devices (pipeline/takeover.ts),
-   * plans again if it had to, and stores everything with the new revisions and engine memory.
+   * planned against this process's memory, then stored by a statement that locks the devices' rows and checks that no
+   * other process wrote them since (their revisions): alone when the batch raises nothing, else as the first statement
+   * of its transaction. When a revision moved nothing was written: the plan goes back, the stale devices take the
+   * stored state under the locks (pipeline/takeover.ts), and the batch is planned again and stored in the transaction.
    */
   private async writeBatchLocked(fixes: Fix[], now: Date): Promise<FixOutcome[]> {
-    let plan: BatchPlan | null = planBatch(this.context, fixes, now);
-    if (raisesNothing(plan) && plan.endedPairs.length === 0) {
-      const done = await this.persistOrRollback(plan, () => persistFixesAtRevision(this.context, plan!));
-      if (done) {
-        publishBatch(this.context, plan.moved, done);
+    let planned: BatchPlan | null = planBatch(this.context, fixes, now);
+    if (raisesNothing(planned) && planned.endedPairs.length === 0) {
+      const plan = planned;
+      if (await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan))) {
+        publishBatch(this.context, plan.moved, { stored: [], drafts: plan.drafts });
         return plan.outcomes;
       }
       rollbackPlan(this.context, plan);
-      plan = null;
+      planned = null;
     }
     const ids = [...new Set(fixes.map((fix) => fix.deviceId))].filter((id) => this.registry.get(id)).sort();
-    let planned = plan;
     let result: Persisted;
     try {
       result = await this.options.db.transaction(async (tx) => {
-        const stale = await lockDevices(this.context, tx, ids);
-        if (stale.length > 0 && planned) {
-          // Planned against a state another process has moved on from: put it back and plan on the stored one.
-          rollbackPlan(this.context, planned);
-          planned = null;
-        }
-        await adoptStoredState(this.context, tx, stale, now);
-        planned ??= planBatch(this.context, fixes, now);
+        if (planned && (await writeAtRevision(this.context, tx, planned))) return persistPlan(this.context, tx, planned, true);
+        if (planned) rollbackPlan(this.context, planned); // planned on a state another process has moved on from
+        planned = null;
+        await adoptStoredState(this.context, tx, await lockDevices(this.context, tx, ids), now);
+        planned = planBatch(this.context, fixes, now);
         return persistPlan(this.context, tx, planned);
       });
     } catch (error) {

@@ -77,9 +77,9 @@ export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: Tracke
  * process holds), and only then stores the fixes, the state, the next revision and the engine's memory. Answers null,
  * having written nothing, when a revision moved: the caller takes the stored state under the lock and plans again.
  */
-async function writeFixesAtRevision(ctx: TrackingContext, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string> | null> {
+async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string> | null> {
   const ids = sql.param(states.map((d) => d.id));
-  const result = (await ctx.options.db.execute(sql`
+  const result = (await db.execute(sql`
     with locked as (
       select d.id, d.revision from devices d where d.id = any(${ids}::text[]) order by d.id for update
     ), current as (
@@ -173,20 +173,26 @@ export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): P
   return { stored: [], drafts: plan.drafts };
 }
 
-/** Cluster mode, nothing to raise: one statement guarded by the revisions; null (nothing written) if one moved. */
-export async function persistFixesAtRevision(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted | null> {
-  const states = touchedDevices(ctx, plan);
-  if (plan.rows.length === 0) return { stored: [], drafts: plan.drafts };
-  const fresh = await writeFixesAtRevision(ctx, plan.rows, states);
-  if (!fresh) return null;
+/**
+ * Cluster mode: the batch's fixes, device state, next revisions and engine memory in one statement guarded by the
+ * revisions (`writeFixesAtRevision`), alone or as the first statement of the batch's transaction; false, having
+ * written nothing, when another process wrote one of the devices since.
+ */
+export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan): Promise<boolean> {
+  if (plan.rows.length === 0) return true;
+  const fresh = await writeFixesAtRevision(ctx, db, plan.rows, touchedDevices(ctx, plan));
+  if (!fresh) return false;
   markStored(plan, fresh);
-  return { stored: [], drafts: plan.drafts };
+  return true;
 }
 
-/** Stores the fixes, the device state, the alerts and the geofence states of a planned batch in one transaction. */
-export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan): Promise<Persisted> {
+/**
+ * Stores the fixes, the device state, the alerts and the geofence states of a planned batch in one transaction.
+ * `written`: cluster mode, `writeAtRevision` already stored the fixes, the state and the revisions in this transaction.
+ */
+export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan, written = false): Promise<Persisted> {
   const states = touchedDevices(ctx, plan);
-  markStored(plan, await writeFixes(tx, plan.rows, states));
+  if (!written) markStored(plan, await writeFixes(tx, plan.rows, states));
   // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
   const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm! }));
   const alarmGroups = await groupAlarms(tx, alarms);
@@ -208,6 +214,6 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan)
   await applyGeofenceEvents(tx, events, saved);
   await ctx.options.alertStore.endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
   await endUnescorted(ctx, tx, plan.rejoined);
-  if (inCluster) await writeRevisions(ctx, tx, states);
+  if (inCluster && !written) await writeRevisions(ctx, tx, states);
   return { stored: saved, drafts, repeated: repeats.length > 0 };
 }
