@@ -9,7 +9,7 @@ import type { SharedPosition } from '../cluster';
 import { DeviceRegistry } from './device-registry';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import { LivePositions } from './live-positions';
-import { FixIntake, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
+import { CLUSTER_FLUSH_DELAY_MS, FixIntake, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
 import { persistFixesOnly, persistPlan, writeAtRevision, type Persisted } from './pipeline/persist';
@@ -44,7 +44,11 @@ export class TrackingService {
       offlineMs: options.offlineSeconds * 1000,
       startedAt: Date.now(),
     };
-    this.intake = new FixIntake({ writeBatch: (fixes) => this.writeBatch(fixes), failed: (error, what) => options.databaseHealth.failed(error, what) });
+    this.intake = new FixIntake({
+      writeBatch: (fixes) => this.writeBatch(fixes),
+      failed: (error, what) => options.databaseHealth.failed(error, what),
+      ...(options.cluster?.enabled ? { flushDelayMs: CLUSTER_FLUSH_DELAY_MS } : {}),
+    });
   }
 
   get offlineMs(): number {

@@ -6,7 +6,12 @@ import { isDataRefusal } from '../../lib/database-errors';
 import type { Fix } from '../fix';
 
 /** Fixes arriving within this window share one transaction. */
-const FLUSH_DELAY_MS = 2;
+export const FLUSH_DELAY_MS = 2;
+/**
+ * In cluster mode a batch costs more (the revision check, the engine memory written) and each process sees only its
+ * share of the devices, so fixes wait a little longer for company (decision 047): a few ms of acknowledgement.
+ */
+export const CLUSTER_FLUSH_DELAY_MS = 10;
 /** Most fixes per transaction: bounds the latency of the fixes that wait behind a large batch. */
 const MAX_FIXES_PER_TRANSACTION = 2000;
 
@@ -30,6 +35,8 @@ export interface FixIntakeOptions {
   writeBatch(fixes: Fix[]): Promise<FixOutcome[]>;
   /** A refused value or a failed batch, reported once per kind per interval. */
   failed(error: unknown, what: string): void;
+  /** How long the first fix of a batch waits for others (FLUSH_DELAY_MS unless told). */
+  flushDelayMs?: number;
 }
 
 export class FixIntake {
@@ -48,7 +55,7 @@ export class FixIntake {
       this.flushTimer ??= setTimeout(() => {
         this.flushTimer = null;
         this.queueFlush();
-      }, FLUSH_DELAY_MS);
+      }, this.options.flushDelayMs ?? FLUSH_DELAY_MS);
     });
   }
 
