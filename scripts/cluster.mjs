@@ -175,7 +175,9 @@ export async function startCluster(options) {
     if (options.redisUrl) env.REDIS_URL = options.redisUrl;
     else delete env.REDIS_URL;
     // `node --import tsx` (not the tsx command, which runs a second process): the pid is the server's own.
-    node.child = spawnChild(name, process.execPath, ['--import', 'tsx', '--import', './scripts/cluster-child.mjs', 'apps/server/src/server.ts'], env);
+    // CLUSTER_NODE_ARGS: extra node flags for each server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile.
+    const nodeArgs = (process.env.CLUSTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    node.child = spawnChild(name, process.execPath, [...nodeArgs, '--import', 'tsx', '--import', './scripts/cluster-child.mjs', 'apps/server/src/server.ts'], env);
     node.pid = node.child.pid;
     nodes.push(node);
     return node;

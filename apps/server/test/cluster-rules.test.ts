@@ -215,6 +215,34 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     expect(await ofKind('geofence', p)).toBe(1);
   });
 
+  it('a process that starts takes every device\'s stored engine memory at once: no takeover at its first fix, no second alert (decision 047)', async () => {
+    const p = await prisoner('Hal');
+    const dh = await device({ prisoner_id: p });
+    const [lat, lng] = at(20_000);
+    const fence = { geofence_id: `home-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] } };
+    expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+    await settle();
+    let t = Date.now() - 60_000;
+    await submit(one(), dh, 20_000, (t += 1000));
+    await submit(one(), dh, 20_500, (t += 1000)); // left: the violation runs, one alert
+    expect(await ofKind('geofence', p)).toBe(1);
+    const fourth = await startNode('four');
+    try {
+      const [stored] = await one().database.db.select({ revision: devices.revision }).from(devices).where(eq(devices.id, dh));
+      // Started at the stored revision with the stored engine memory (not -1, which would take it over at the first fix).
+      expect(fourth.app.tracking.registry.get(dh)?.revision).toBe(stored!.revision);
+      expect(fourth.app.geofenceEngine.activeViolations(dh).map((g) => g.geofence_id)).toEqual([fence.geofence_id]);
+      expect((await submit(fourth, dh, 20_600, (t += 1000)))[0]).toBe('stored'); // still outside: nothing new
+      expect(await ofKind('geofence', p)).toBe(1);
+      await submit(fourth, dh, 20_000, (t += 1000)); // back home, then out again: a new violation, one alert
+      await submit(fourth, dh, 20_500, (t += 1000));
+      expect(await ofKind('geofence', p)).toBe(2);
+    } finally {
+      await fourth.app.close();
+      await fourth.database.close();
+    }
+  });
+
   it('a device given to another wearer takes nothing of the previous wearer\'s state to the other process', async () => {
     const first = await prisoner('Ed');
     const dx = await device({ prisoner_id: first });

@@ -13,19 +13,10 @@ import { clearCacheAnnouncer, setCacheAnnouncer, type CacheKind } from '../lib/c
 import { createAlertFeed, type AlertFeed } from './alert-feed';
 import { ChangeFeed } from './change-feed';
 import { LeaderLease } from './leader';
+import { PositionShare, type SharedPosition } from './position-share';
 import { channelPrefix, connectRedisAdapter, type RedisLink, type RedisState } from './redis-link';
 
-/** A device's state after a fix stored by one process, for the others' live maps and monitors. */
-export interface SharedPosition {
-  id: string;
-  revision: number;
-  lastSeenAt: number | null;
-  lastFixAt: number | null;
-  latitude: number;
-  longitude: number;
-  battery: number | null;
-  online: boolean;
-}
+export type { SharedPosition } from './position-share';
 
 export interface ClusterStatus {
   mode: 'cluster';
@@ -77,7 +68,6 @@ declare module 'fastify' {
   }
 }
 
-const POSITIONS_EVENT = 'positions';
 const INSTANCE_PREFIX = 'prison:';
 
 export function registerCluster(app: FastifyInstance, ports: ClusterPorts): void {
@@ -102,8 +92,8 @@ export function registerCluster(app: FastifyInstance, ports: ClusterPorts): void
     : null;
   const io = app.realtime.io;
   let redis: RedisLink | null = null;
-  const positionHandlers: ((positions: SharedPosition[]) => void)[] = [];
   const announceCaches = (kind: CacheKind) => void changes.announce(kind);
+  const positions = new PositionShare(io, () => redis?.state() === 'up', log);
   const alerts = createAlertFeed(changes, app.realtime, (id) => ports.readShowAlertEvent(app.db, id));
   // The browsers' "Partly live": events of the other processes reach this process only while both Redis (positions,
   // messages) and the change feed (alerts, shared state) are connected. Each process reports its own links.
@@ -126,9 +116,7 @@ export function registerCluster(app: FastifyInstance, ports: ClusterPorts): void
     app.realtime.onBrowserConnect((socket) => {
       if (!otherProcessesLive()) socket.emit('clusterFeed', { otherProcesses: 'interrupted' });
     });
-    io.on(POSITIONS_EVENT, (positions: SharedPosition[]) => {
-      for (const handler of positionHandlers) handler(positions);
-    });
+    positions.start();
   }
 
   const cluster: Cluster = {
@@ -149,10 +137,10 @@ export function registerCluster(app: FastifyInstance, ports: ClusterPorts): void
       enabled
         ? { mode: 'cluster', node, redis: redis?.state() ?? 'down', leader: leader?.isLeader() ?? false, changeFeed: changes.connected ? 'up' : 'down' }
         : null,
-    sharePositions: (positions) => {
-      if (enabled && positions.length > 0 && redis?.state() === 'up') io.serverSideEmit(POSITIONS_EVENT, positions);
+    sharePositions: (shared) => {
+      if (enabled && shared.length > 0) positions.share(shared);
     },
-    onSharedPositions: (handler) => positionHandlers.push(handler),
+    onSharedPositions: (handler) => positions.onPositions(handler),
   };
   app.decorate('cluster', cluster);
 
@@ -163,6 +151,7 @@ export function registerCluster(app: FastifyInstance, ports: ClusterPorts): void
   });
   app.addHook('onClose', async () => {
     if (enabled) clearCacheAnnouncer(announceCaches);
+    positions.stop();
     await leader?.stop();
     await changes.stop();
     await redis?.close();

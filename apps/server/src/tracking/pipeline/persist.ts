@@ -1,0 +1,219 @@
+// Persist: stores a planned batch (the fixes, the devices' state, the alerts, alarm repeats and the geofence states)
+// in one statement when it raises nothing, else in one transaction; and the geofence state changes of a tick.
+import { sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client';
+import type { TrackedDevice } from '../device-registry';
+import { displayName } from '../device-registry';
+import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from '../alarm-repeats';
+import type { EscortEvent } from '../escort-monitor';
+import type { StoredAlert } from '../ports';
+import { clustered, type TrackingContext } from './context';
+import { draftAlert, type AlertDraft, type GeofenceEvent } from './evaluate';
+import { claimPairAlerts, releasePairs } from './pair-claims';
+import { markStored, touchedDevices, type BatchPlan, type PositionRow } from './plan';
+import { portableStates, writeRevisions } from './takeover';
+
+/** The alerts stored by a batch, and the drafts they came from (in the same order). */
+export interface Persisted {
+  stored: StoredAlert[];
+  drafts: AlertDraft[];
+  /** An open alarm alert was updated by a repeat (decision 038): screens refetch, no new toast. */
+  repeated?: boolean;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The fixes as the columns of `positions`, one array parameter per column (11 parameters however many fixes). */
+function fixColumns(rows: PositionRow[]) {
+  const fix = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
+  return sql`unnest(${fix((r) => r.deviceId)}::text[], ${fix((r) => r.prisonerId ?? null)}::int[],
+        ${fix((r) => r.recordedAt.toISOString())}::timestamptz[], ${fix((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
+        ${fix((r) => r.latitude)}::float8[], ${fix((r) => r.longitude)}::float8[], ${fix((r) => r.accuracy ?? null)}::real[],
+        ${fix((r) => r.speed ?? null)}::real[], ${fix((r) => r.bearing ?? null)}::real[], ${fix((r) => r.altitude ?? null)}::real[],
+        ${fix((r) => r.battery ?? null)}::real[])`;
+}
+
+/** The devices' live state, one array parameter per column, as `v(id, seen, fix, lat, lng, battery, online, low)`. */
+function stateColumns(states: TrackedDevice[]) {
+  const device = <T>(pick: (d: TrackedDevice) => T) => sql.param(states.map(pick));
+  return sql`unnest(${device((d) => d.id)}::text[], ${device((d) => iso(d.lastSeenAt))}::timestamptz[], ${device((d) => iso(d.lastFixAt))}::timestamptz[],
+        ${device((d) => d.latitude)}::float8[], ${device((d) => d.longitude)}::float8[], ${device((d) => d.battery)}::real[],
+        ${device((d) => d.online)}::boolean[], ${device((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)`;
+}
+
+const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)`;
+const STATE_SET = sql`last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
+        last_battery = v.battery, online = v.online, low_battery_alerted = v.low`;
+type InsertedRow = { device_id: string | null; ms: number | string | null };
+const insertedKeys = (rows: InsertedRow[]) => new Set(rows.filter((r) => r.device_id !== null).map((r) => `${r.device_id}|${Number(r.ms)}`));
+
+/**
+ * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
+ * device and time, is skipped) and an update of the devices they came from. Column arrays keep it to 19 parameters
+ * however many fixes. A single statement is atomic, so a batch that raises nothing needs no explicit transaction.
+ * Answers the keys (`device|ms`) of the fixes actually inserted.
+ */
+export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const result = (await db.execute(sql`
+    with inserted as (
+      insert into ${POSITION_COLUMNS}
+      select * from ${fixColumns(rows)}
+      on conflict (device_id, recorded_at) do nothing
+      returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms
+    ), state as (
+      update devices as d set ${STATE_SET}
+      from ${stateColumns(states)}
+      where d.id = v.id
+      returning 1
+    )
+    select device_id, ms from inserted`)) as unknown as { rows: InsertedRow[] };
+  return insertedKeys(result.rows);
+}
+
+/**
+ * Cluster mode, a batch that raises nothing (decision 047): the same single statement, which also locks the devices'
+ * rows (in id order), checks that no other process wrote any of them since this one last did (the revisions this
+ * process holds), and only then stores the fixes, the state, the next revision and the engine's memory. Answers null,
+ * having written nothing, when a revision moved: the caller takes the stored state under the lock and plans again.
+ */
+async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string> | null> {
+  const ids = sql.param(states.map((d) => d.id));
+  const result = (await db.execute(sql`
+    with locked as (
+      select d.id, d.revision from devices d where d.id = any(${ids}::text[]) order by d.id for update
+    ), current as (
+      select count(*) = ${states.length} as ok
+      from locked l join unnest(${ids}::text[], ${sql.param(states.map((d) => d.revision))}::int[]) as e(id, rev) on e.id = l.id and e.rev = l.revision
+    ), inserted as (
+      insert into ${POSITION_COLUMNS}
+      select * from ${fixColumns(rows)} where (select ok from current)
+      on conflict (device_id, recorded_at) do nothing
+      returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms
+    ), state as (
+      update devices as d set ${STATE_SET}, revision = d.revision + 1, engine_state = p.state::jsonb, engine_node = ${ctx.options.cluster?.instance ?? null}
+      from ${stateColumns(states)}
+      join unnest(${ids}::text[], ${sql.param(portableStates(ctx, states))}::text[]) as p(id, state) on p.id = v.id
+      where d.id = v.id and (select ok from current)
+      returning 1
+    )
+    select (select ok from current) as ok, i.device_id, i.ms from (select 1) as one left join inserted i on true`)) as unknown as {
+    rows: (InsertedRow & { ok: boolean })[];
+  };
+  if (!result.rows[0]?.ok) return null;
+  for (const device of states) device.revision += 1;
+  return insertedKeys(result.rows);
+}
+
+interface StateRow {
+  deviceId: string;
+  geofenceId: string;
+  at: Date;
+  /** null keeps the alert of the violation that just ended. */
+  alertId: number | null;
+}
+
+/** Guarded by EXISTS: a geofence deleted a moment ago must not fail the fixes of everyone else. */
+async function upsertGeofenceStates(tx: Tx, rows: StateRow[], violating: boolean): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
+    select v.d, v.g, ${violating}::boolean, v.s, v.a
+    from unnest(${sql.param(rows.map((r) => r.deviceId))}::text[], ${sql.param(rows.map((r) => r.geofenceId))}::text[],
+      ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[], ${sql.param(rows.map((r) => r.alertId))}::int[]) as v(d, g, s, a)
+    where exists (select 1 from geofences f where f.geofence_id = v.g)
+    on conflict (device_id, geofence_id) do update
+      set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)`);
+}
+
+/** The alert of each ending violation records when it ended. */
+async function endGeofenceAlerts(tx: Tx, rows: { deviceId: string; geofenceId: string; at: Date }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    update alerts as a set ended_at = v.at
+    from unnest(${sql.param(rows.map((r) => r.deviceId))}::text[], ${sql.param(rows.map((r) => r.geofenceId))}::text[],
+      ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as v(d, g, at)
+    join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
+    where a.id = s.alert_id and a.ended_at is null`);
+}
+
+/**
+ * Keeps geofence_states (so a restart does not re-raise a running violation) and closes ended alerts. Pairs of
+ * device and geofence with one event in the batch (nearly all) are written in three statements whatever their
+ * number; a pair with several events (in and out within one batch) is applied event by event, in order.
+ */
+export async function applyGeofenceEvents(tx: Tx, events: GeofenceEvent[], saved: StoredAlert[]): Promise<void> {
+  if (events.length === 0) return;
+  const pair = (e: GeofenceEvent) => `${e.deviceId}|${e.geofenceId}`;
+  const perPair = new Map<string, number>();
+  for (const e of events) perPair.set(pair(e), (perPair.get(pair(e)) ?? 0) + 1);
+  const single = events.filter((e) => perPair.get(pair(e)) === 1);
+  const starts = single.filter((e) => e.kind === 'start');
+  const ends = single.filter((e) => e.kind === 'end');
+  await upsertGeofenceStates(tx, starts.map((e) => ({ ...e, alertId: e.kind === 'start' ? saved[e.draft]!.id : null })), true);
+  await endGeofenceAlerts(tx, ends);
+  await upsertGeofenceStates(tx, ends.map((e) => ({ ...e, alertId: null })), false);
+  for (const e of events) {
+    if (perPair.get(pair(e)) === 1) continue;
+    if (e.kind === 'start') await upsertGeofenceStates(tx, [{ ...e, alertId: saved[e.draft]!.id }], true);
+    else {
+      await endGeofenceAlerts(tx, [e]);
+      await upsertGeofenceStates(tx, [{ ...e, alertId: null }], false);
+    }
+  }
+}
+
+async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent[]): Promise<void> {
+  for (const event of rejoined) await ctx.options.alertStore.endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
+}
+
+/** The common case, nothing to raise: the fixes and the devices' state in one statement, one round trip. */
+export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
+  markStored(plan, await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan)));
+  return { stored: [], drafts: plan.drafts };
+}
+
+/**
+ * Cluster mode: the batch's fixes, device state, next revisions and engine memory in one statement guarded by the
+ * revisions (`writeFixesAtRevision`), alone or as the first statement of the batch's transaction; false, having
+ * written nothing, when another process wrote one of the devices since.
+ */
+export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan): Promise<boolean> {
+  if (plan.rows.length === 0) return true;
+  const fresh = await writeFixesAtRevision(ctx, db, plan.rows, touchedDevices(ctx, plan));
+  if (!fresh) return false;
+  markStored(plan, fresh);
+  return true;
+}
+
+/**
+ * Stores the fixes, the device state, the alerts and the geofence states of a planned batch in one transaction.
+ * `written`: cluster mode, `writeAtRevision` already stored the fixes, the state and the revisions in this transaction.
+ */
+export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan, written = false): Promise<Persisted> {
+  const states = touchedDevices(ctx, plan);
+  if (!written) markStored(plan, await writeFixes(tx, plan.rows, states));
+  // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
+  const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm! }));
+  const alarmGroups = await groupAlarms(tx, alarms);
+  const alarmDrafts = new Map<AlarmGroup<(typeof alarms)[number]>, AlertDraft>();
+  for (const group of alarmGroups) {
+    if (!group.raises) continue;
+    const { device, kind, at } = group.raises;
+    const text = kind === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
+    alarmDrafts.set(group, draftAlert(device, 'Critical', kind, text, at));
+    plan.drafts.push(alarmDrafts.get(group)!);
+  }
+  const inCluster = clustered(ctx);
+  // Ends before starts: a pair that parted and met again within this batch alerts again, as on one process.
+  if (inCluster) await releasePairs(tx, plan.endedPairs, plan.rejoined);
+  const { drafts, events } = inCluster ? await claimPairAlerts(tx, plan.drafts, plan.events) : plan;
+  const saved = await ctx.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
+  const repeats = alarmGroups.filter((g) => g.repeats > 0);
+  await recordAlarmRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
+  await applyGeofenceEvents(tx, events, saved);
+  await ctx.options.alertStore.endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
+  await endUnescorted(ctx, tx, plan.rejoined);
+  if (inCluster && !written) await writeRevisions(ctx, tx, states);
+  return { stored: saved, drafts, repeated: repeats.length > 0 };
+}

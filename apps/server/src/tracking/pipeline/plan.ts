@@ -1,0 +1,180 @@
+// Plan: runs a batch of fixes through the devices' state, the engine and the monitors in memory, keeping what to
+// put back if the batch is not stored (rollback). Nothing is written here; persist.ts stores the plan.
+import type { FixOutcome } from '@prison/shared';
+import type { positions } from '../../db/schema';
+import { displayName, type TrackedDevice } from '../device-registry';
+import type { SavedDevice } from '../geofence-engine';
+import type { EscortEvent, SavedEscorts } from '../escort-monitor';
+import { keepApartAlertMessage, type SavedKeepApart } from '../keep-apart-monitor';
+import type { Fix } from '../fix';
+import type { TrackingContext } from './context';
+import { collectEscortEvents, collectTransitions, draftAlert, evaluateFix, keepApartName, type AlertDraft, type GeofenceEvent } from './evaluate';
+
+export const LOW_BATTERY_PERCENT = 15;
+export const BATTERY_REARM_PERCENT = 20;
+
+export type PositionRow = typeof positions.$inferInsert & { recordedAt: Date };
+
+/** A batch of fixes run through the state in memory, with what to put back if it is not stored. */
+export interface BatchPlan {
+  fixes: Fix[];
+  now: Date;
+  before: Map<string, TrackedDevice>;
+  engineBefore: Map<string, SavedDevice>;
+  keepApartBefore: Map<number, SavedKeepApart>;
+  escortsBefore: { restore: () => void }[];
+  rows: PositionRow[];
+  present: boolean[];
+  outcomes: FixOutcome[];
+  drafts: AlertDraft[];
+  events: GeofenceEvent[];
+  moved: Set<TrackedDevice>;
+  cameOnline: Set<string>;
+  alarms: { index: number; fix: Fix; device: TrackedDevice; at: Date }[];
+  rejoined: EscortEvent[];
+  /** Keep-apart meetings that ended in this batch. */
+  endedPairs: number[];
+}
+
+/** Nothing but fixes to store: one statement, no transaction (the common case). */
+export const raisesNothing = (plan: BatchPlan): boolean =>
+  plan.drafts.length === 0 && plan.events.length === 0 && plan.alarms.length === 0 && plan.cameOnline.size === 0 && plan.rejoined.length === 0;
+
+/** Runs the fixes through the devices' state, the engine and the monitors, in memory; nothing is written yet. */
+export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchPlan {
+  const engine = ctx.options.engine();
+  const keepApart = ctx.options.keepApart;
+  const escorts = ctx.options.escorts;
+  const savedEscortKeys = new Set<string>();
+  const plan: BatchPlan = {
+    fixes,
+    now,
+    before: new Map(),
+    engineBefore: new Map(),
+    keepApartBefore: new Map(),
+    escortsBefore: [],
+    rows: [],
+    present: [],
+    outcomes: [],
+    drafts: [],
+    events: [],
+    moved: new Set(),
+    cameOnline: new Set(),
+    alarms: [],
+    rejoined: [],
+    endedPairs: [],
+  };
+  const { before, engineBefore, keepApartBefore, escortsBefore, rows, present, drafts, events, moved, cameOnline, alarms, rejoined } = plan;
+
+  for (const [index, fix] of fixes.entries()) {
+    const device = ctx.registry.get(fix.deviceId);
+    present.push(!!device);
+    // Removed between authentication and now: nothing to attach the fix to.
+    if (!device) continue;
+    if (!before.has(device.id)) before.set(device.id, { ...device });
+    rows.push({
+      deviceId: device.id,
+      prisonerId: device.prisonerId,
+      recordedAt: fix.recordedAt,
+      receivedAt: now,
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      accuracy: fix.accuracy ?? null,
+      speed: fix.speed ?? null,
+      bearing: fix.bearing ?? null,
+      altitude: fix.altitude ?? null,
+      battery: fix.battery ?? null,
+    });
+    device.lastSeenAt = now.getTime();
+    if (!device.online) {
+      device.online = true;
+      cameOnline.add(device.id);
+    }
+    // A device clock slightly ahead (within MAX_FUTURE_SECONDS) counts as the receive time: the history keeps the
+    // device's own time, but the newest fix, the engine and the alerts never run ahead of the server, so the next
+    // real fix is newer again.
+    const effective = fix.recordedAt.getTime() > now.getTime() ? now : fix.recordedAt;
+    const at = effective.getTime();
+    if (fix.alarm) alarms.push({ index, fix, device, at: effective });
+    // Older than the newest (or the same time): history only, no marker move, no engine.
+    if (device.lastFixAt !== null && at <= device.lastFixAt) {
+      if (cameOnline.has(device.id)) moved.add(device);
+      continue;
+    }
+    device.lastFixAt = at;
+    device.latitude = fix.latitude;
+    device.longitude = fix.longitude;
+    moved.add(device);
+    if (fix.battery != null) {
+      device.battery = fix.battery;
+      if (fix.battery < LOW_BATTERY_PERCENT && !device.lowBatteryAlerted) {
+        device.lowBatteryAlerted = true;
+        drafts.push(draftAlert(device, 'Warning', 'battery', `${displayName(device)}'s tracker battery is low (${Math.round(fix.battery)} %)`, effective));
+      } else if (fix.battery > BATTERY_REARM_PERCENT && device.lowBatteryAlerted) {
+        device.lowBatteryAlerted = false;
+      }
+    }
+    // Escorts first, so an escort that fails with this fix no longer holds back the perimeter (decision 035).
+    if (escorts && escorts.watches(device.prisonerId, device.staffId)) {
+      const person = device.prisonerId !== null ? { kind: 'p', id: device.prisonerId } : { kind: 's', id: device.staffId! };
+      const key = `${person.kind}${person.id}`;
+      if (!savedEscortKeys.has(key)) {
+        savedEscortKeys.add(key);
+        if (person.kind === 'p') {
+          const saved: SavedEscorts = escorts.savePrisoner(person.id);
+          escortsBefore.push({ restore: () => escorts.restorePrisoner(person.id, saved) });
+        } else {
+          const saved: SavedEscorts = escorts.saveStaff(person.id);
+          escortsBefore.push({ restore: () => escorts.restoreStaff(person.id, saved) });
+        }
+      }
+      const position = { deviceId: device.id, name: displayName(device), lat: fix.latitude, lng: fix.longitude, at: effective };
+      const happened = person.kind === 'p' ? escorts.updatePrisoner(person.id, position) : escorts.updateStaff(person.id, position);
+      collectEscortEvents(ctx, happened, drafts, rejoined);
+    }
+    // A staff member's tracker (decision 035) is stored and shown, and judged by no geofence and no keep-apart pair.
+    if (engine && device.staffId === null) {
+      // Copied before the first evaluation, to put back if this batch is not stored.
+      if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
+      collectTransitions(device, evaluateFix(ctx, engine, device, fix, effective), drafts, events);
+    }
+    if (keepApart && device.prisonerId !== null) {
+      if (!keepApartBefore.has(device.prisonerId)) keepApartBefore.set(device.prisonerId, keepApart.save(device.prisonerId));
+      const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name: keepApartName(device), lat: fix.latitude, lng: fix.longitude, at: effective });
+      for (const meeting of meetings) drafts.push({ ...draftAlert(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective), claim: { keepApartPair: meeting.pairId } });
+    }
+  }
+  plan.endedPairs = keepApart?.takeEnded() ?? [];
+  plan.outcomes = present.map((p) => (p ? 'duplicate' : 'refused'));
+  return plan;
+}
+
+/** The batch's devices, sorted, so concurrent writers (the offline watcher) lock device rows in one order. */
+export function touchedDevices(ctx: TrackingContext, plan: BatchPlan): TrackedDevice[] {
+  return [...plan.before.keys()]
+    .sort()
+    .map((id) => ctx.registry.get(id)!)
+    .filter(Boolean);
+}
+
+/** Marks the fixes the database actually inserted (`device|ms` keys) as stored. */
+export function markStored(plan: BatchPlan, fresh: Set<string>): void {
+  for (const [index, fix] of plan.fixes.entries()) {
+    // The first copy of a fix in this batch is the stored one; later copies are duplicates.
+    if (plan.present[index] && fresh.delete(`${fix.deviceId}|${fix.recordedAt.getTime()}`)) plan.outcomes[index] = 'stored';
+  }
+}
+
+/** Nothing was stored: the devices go back as they were (in the engine and monitors too), so a retry is new. */
+export function rollbackPlan(ctx: TrackingContext, plan: BatchPlan): void {
+  for (const [id, state] of plan.before) {
+    const device = ctx.registry.get(id);
+    if (device) Object.assign(device, state);
+  }
+  const engine = ctx.options.engine();
+  if (engine) for (const [id, saved] of plan.engineBefore) engine.restoreDevice(id, saved);
+  // Latest first, so a pair touched by both its prisoners ends as it was before the first of them.
+  const keepApart = ctx.options.keepApart;
+  if (keepApart) for (const [id, saved] of [...plan.keepApartBefore].reverse()) keepApart.restore(id, saved);
+  for (const saved of plan.escortsBefore.reverse()) saved.restore();
+}

@@ -1,0 +1,108 @@
+// Silence and timers: a device silent longer than DEVICE_OFFLINE_SECONDS goes offline with a Warning alert, and the
+// engine's dwell and schedule timers and the escorts' separation timers fire, on one process or in a cluster.
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { devices } from '../../db/schema';
+import type { TrackedDevice } from '../device-registry';
+import type { TrackingContext } from './context';
+import { collectEscortEvents, collectTransitions, offlineDraft, tickEngine, type AlertDraft, type GeofenceEvent } from './evaluate';
+import { claimPairAlerts } from './pair-claims';
+import { applyGeofenceEvents } from './persist';
+import { announceAlerts, publishOffline } from './publish';
+import { adoptOrphans, writeRevisions } from './takeover';
+
+/** One tick: silent devices go offline (`userDisconnected`), and the timers fire. */
+export async function markSilentDevices(ctx: TrackingContext, now: Date): Promise<void> {
+  if (ctx.options.cluster?.enabled) return tickClustered(ctx, now);
+  const silent: TrackedDevice[] = [];
+  for (const device of ctx.registry.all()) {
+    if (device.online && device.lastSeenAt !== null && now.getTime() - device.lastSeenAt > ctx.offlineMs) silent.push(device);
+  }
+  const drafts: AlertDraft[] = silent.map((d) => offlineDraft(d, now));
+  const events: GeofenceEvent[] = [];
+  // Escorts before the engine: a separation that fails now lets a held-back perimeter violation start in this tick.
+  collectEscortEvents(ctx, ctx.options.escorts?.tick(now) ?? [], drafts, []);
+  for (const { deviceId, transitions } of tickEngine(ctx, now)) {
+    const device = ctx.registry.get(deviceId);
+    if (device) collectTransitions(device, transitions, drafts, events);
+  }
+  if (drafts.length === 0 && events.length === 0) return;
+  const stored = await ctx.options.db.transaction(async (tx) => {
+    if (silent.length) {
+      await tx
+        .update(devices)
+        .set({ online: false })
+        .where(inArray(devices.id, silent.map((d) => d.id)));
+    }
+    const saved = await ctx.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
+    await applyGeofenceEvents(tx, events, saved);
+    return saved;
+  });
+  for (const device of silent) {
+    device.online = false;
+    if (device.prisonerId !== null) ctx.options.keepApart?.forget(device.prisonerId);
+    ctx.live.left(device.id);
+  }
+  publishOffline(ctx, silent.map((d) => d.id));
+  announceAlerts(ctx, stored, drafts);
+}
+
+/**
+ * Cluster mode (decision 036): the offline watcher runs on the leader only, from the database (where every process
+ * writes when it last heard each device). Dwell and schedule timers and escort separations run on every process,
+ * for the devices whose state it holds: a device's transition is taken only under its row lock and only if no other
+ * process has written the device since (its revision); an alert about two trackers goes through the pair's flag.
+ */
+async function tickClustered(ctx: TrackingContext, now: Date): Promise<void> {
+  if (ctx.options.cluster!.isLeader()) {
+    if (now.getTime() - ctx.startedAt > ctx.offlineMs) await markOfflineAsLeader(ctx, now);
+    await adoptOrphans(ctx);
+  }
+  const drafts: AlertDraft[] = [];
+  collectEscortEvents(ctx, ctx.options.escorts?.tick(now) ?? [], drafts, []);
+  const ticked = tickEngine(ctx, now);
+  if (drafts.length === 0 && ticked.length === 0) return;
+  const result = await ctx.options.db.transaction(async (tx) => {
+    const ids = ticked.map((t) => t.deviceId).filter((id) => ctx.registry.get(id)).sort();
+    const rows = ids.length ? await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update') : [];
+    const current = rows.filter((row) => ctx.registry.get(row.id)?.revision === row.revision).map((row) => ctx.registry.get(row.id)!);
+    const currentById = new Map(current.map((device) => [device.id, device]));
+    const events: GeofenceEvent[] = [];
+    for (const { deviceId, transitions } of ticked) {
+      const device = currentById.get(deviceId);
+      if (device) collectTransitions(device, transitions, drafts, events);
+    }
+    const claimed = await claimPairAlerts(tx, drafts, events);
+    const saved = await ctx.options.alertStore.insertAlerts(tx, claimed.drafts.map((d) => d.alert));
+    await applyGeofenceEvents(tx, claimed.events, saved);
+    await writeRevisions(ctx, tx, current);
+    return { stored: saved, drafts: claimed.drafts };
+  });
+  announceAlerts(ctx, result.stored, result.drafts);
+}
+
+/** The leader: devices silent longer than DEVICE_OFFLINE_SECONDS by the database's record go offline, once. */
+async function markOfflineAsLeader(ctx: TrackingContext, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - ctx.offlineMs);
+  const result = await ctx.options.db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: devices.id })
+      .from(devices)
+      .where(and(eq(devices.online, true), lt(devices.lastSeenAt, cutoff)))
+      .orderBy(devices.id)
+      .for('update');
+    if (rows.length === 0) return null;
+    const ids = rows.map((row) => row.id);
+    // The revision moves: the process that takes the device's next fix reads it as offline and ends the alert.
+    await tx
+      .update(devices)
+      .set({ online: false, revision: sql`${devices.revision} + 1` })
+      .where(inArray(devices.id, ids));
+    const silent = ids.map((id) => ctx.registry.get(id)).filter((d): d is TrackedDevice => !!d);
+    const drafts = silent.map((d) => offlineDraft(d, now));
+    return { ids, drafts, stored: await ctx.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert)) };
+  });
+  if (!result) return;
+  await ctx.options.cluster!.changes.publish('devices-offline', { ids: result.ids });
+  publishOffline(ctx, result.ids);
+  announceAlerts(ctx, result.stored, result.drafts);
+}
