@@ -61,7 +61,8 @@ async function accountById(db: Db, id: number): Promise<AdminAccount> {
 
 export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActor): Promise<AdminAccount> {
   const id = await db.transaction(async (tx) => {
-    const created = await createAdmin(tx, input);
+    // Another administrator chose this password: the new account replaces it at its first login (decision 054).
+    const created = await createAdmin(tx, { ...input, passwordChangeRequired: true });
     await recordAudit(tx, who, {
       action: 'admin.create',
       entity: 'admin',

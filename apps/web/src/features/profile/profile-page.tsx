@@ -36,7 +36,7 @@ export function ProfilePage() {
           className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
         >
           {passwordChangeRequired
-            ? 'Your password no longer meets the password rule. Choose a new one before going on.'
+            ? 'Choose a new password before going on: this one was set by someone else, or no longer meets the password rule.'
             : 'Two-factor login is required. Set it up below before going on.'}
         </p>
       )}
