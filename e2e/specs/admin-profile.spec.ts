@@ -86,18 +86,24 @@ test('creates an admin and disables them: their open browser is logged out', asy
 }) => {
   const username = unique('dis');
   await page.goto('/profile');
-  await page.getByRole('button', { name: 'Create admin' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create admin' });
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create account' });
   await dialog.getByLabel('Username').fill(username);
   await dialog.getByLabel('Display name').fill('To Be Disabled');
   await dialog.getByLabel('Password').fill('short');
-  await dialog.getByRole('button', { name: 'Create admin' }).click();
+  await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog.getByText('password must be at least 12 characters')).toBeVisible();
   await dialog.getByLabel('Password').fill('disable password');
-  await dialog.getByRole('button', { name: 'Create admin' }).click();
+  // No role by default: whoever creates an account says what it may do (decision 053).
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+  await expect(dialog.getByText('role: choose the role of the account')).toBeVisible();
+  await dialog.getByLabel('Role').selectOption({ label: 'Supervisor' });
+  await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog).toBeHidden();
   const row = page.locator(`[data-testid="admin-row"][data-username="${username}"]`);
   await expect(row).toContainText('Active');
+  await expect(row.locator('[data-field="role"]')).toHaveText('Supervisor');
+  await expect(row.locator('[data-field="blocks"]')).toHaveText('Every block');
 
   const theirs = await browser.newContext();
   // Created by another administrator: their first login chooses their own password (decision 054).
