@@ -3,8 +3,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { API_PREFIX } from '@prison/shared';
 import { randomBytes } from 'node:crypto';
+import { API_PREFIX, type Action } from '@prison/shared';
 import { serializeErrorWithoutStatement } from './lib/database-errors';
 import { createSecretBox, SECRET_KEY_BYTES } from './lib/secret-box';
 import type { Config } from './config';
@@ -13,6 +13,7 @@ import { registerCluster } from './cluster';
 import { clusterPorts, trackingPorts } from './composition';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
+import { registerAccess } from './plugins/access';
 import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
 import { registerDatabaseHealth } from './plugins/database-health';
@@ -28,6 +29,10 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** The action its declaration needs (decision 050); undefined for a public route, or one that declares none. */
+  access: Action | undefined;
+  /** Body fields that need one more action when given (`override_reason`: `cells.override`). */
+  bodyFieldAccess: Readonly<Record<string, Action>> | undefined;
   /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
   formBody: boolean;
   /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
@@ -84,7 +89,17 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
       registeredRoutes.push({
         method,
         url: route.url,
-        public: !!route.config?.public,
+        // Read when asked: a later onRoute hook may still declare them (the web app's files, plugins/web; the API
+        // documentation's routes, plugins/openapi).
+        get public() {
+          return !!route.config?.public;
+        },
+        get access() {
+          return route.config?.access;
+        },
+        get bodyFieldAccess() {
+          return route.config?.bodyFieldAccess;
+        },
         formBody: !!route.config?.formBody,
         body: route.schema?.body,
       });
@@ -100,6 +115,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   await registerOpenApi(app);
   registerAuth(app);
   registerAccountGate(app);
+  registerAccess(app);
   registerRealtime(app);
   registerCluster(app, clusterPorts);
   await registerTracking(app, trackingPorts);

@@ -254,6 +254,25 @@ export async function findEndedSessions(
 }
 
 /**
+ * The role and caseload of each session's account now, in one query: the socket sweep keeps the browsers' sockets in
+ * step with a role or caseload changed since they connected (decision 050).
+ */
+export async function findSessionAccess(
+  db: DbOrTx,
+  sessionIds: string[],
+): Promise<Map<string, Pick<AuthenticatedAdmin, 'role' | 'blocks'>>> {
+  const access = new Map<string, Pick<AuthenticatedAdmin, 'role' | 'blocks'>>();
+  if (sessionIds.length === 0) return access;
+  const rows = await db
+    .select({ id: sessions.id, role: admins.role, blocks: admins.blocks })
+    .from(sessions)
+    .innerJoin(admins, eq(admins.id, sessions.adminId))
+    .where(inArray(sessions.id, sessionIds));
+  for (const row of rows) access.set(row.id, { role: row.role, blocks: row.blocks });
+  return access;
+}
+
+/**
  * Revokes the sessions that the database, too, finds idle (activity written meanwhile by another request or server
  * wins), so later activity cannot revive them and the sessions list drops them. Returns the ids it revoked.
  */

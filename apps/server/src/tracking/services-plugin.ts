@@ -104,9 +104,9 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
   app.realtime.onBrowserConnect((socket) => {
     // Every browser starts from the complete set; then deltas or repeated complete sets (tracking/live-positions.ts).
     socket.emit('locationUpdate', tracking.snapshot());
-    // After a reconnect, or whenever it doubts its state, a browser asks for the whole picture again.
-    socket.on('requestSnapshot', () => socket.emit('locationUpdate', tracking.snapshot()));
   });
+  // After a reconnect, or whenever it doubts its state, a browser asks for the whole picture again.
+  app.realtime.onBrowserEvent('requestSnapshot', (socket) => socket.emit('locationUpdate', tracking.snapshot()));
 
   app.addHook('onReady', async () => {
     await loadKeepApart();

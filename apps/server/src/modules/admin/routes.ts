@@ -88,7 +88,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/activity',
     {
       // Typing a new password on /profile is activity too.
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['admin'],
         summary: 'Tell the server the user is active (mouse or keyboard) so the session does not end as idle',
@@ -102,7 +102,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/logout',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: { tags: ['admin'], summary: 'Revoke this session and clear the cookie', response: { 200: messageResponse } },
     },
     async (request, reply) => {

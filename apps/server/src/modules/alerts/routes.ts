@@ -18,6 +18,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/recent',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'The newest alerts (10 unless limit says otherwise)',
@@ -31,6 +32,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/prisoneralerts',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'Alerts newest first, paginated and filtered: the list in data, paging and the count per type beside it',
@@ -44,6 +46,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/open-violations',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'Ids of the prisoners in a geofence violation now (not ended, not resolved), for the live map',
@@ -56,6 +59,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/live-map',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary:
@@ -74,6 +78,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/all',
     {
+      config: { access: 'alerts.work' },
       schema: {
         tags: ['alerts'],
         summary:

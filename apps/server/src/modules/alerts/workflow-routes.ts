@@ -37,6 +37,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/alert/:id/${step.action}`,
       {
+        config: { access: 'alerts.work' },
         schema: {
           tags: ['alerts'],
           summary: step.summary,
@@ -62,6 +63,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/bulk',
     {
+      config: { access: 'alerts.work' },
       schema: {
         tags: ['alerts'],
         summary:
@@ -87,6 +89,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/stats/daily',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'Alerts per UTC day and type over the last `days` days (default 30)',

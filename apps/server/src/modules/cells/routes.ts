@@ -49,6 +49,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/blocks',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'The block names, sorted; GET /cell_controls/block?block={name} lists the cells of one',
@@ -61,6 +62,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/block-summaries',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'Every block with its number of cells, total capacity and current occupants',
@@ -73,6 +75,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/block',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'The cells of one block, sorted by cell_id, with derived current_occupants',
@@ -86,6 +89,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/check',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary:
@@ -101,6 +105,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/overview',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'The occupancy picture: every block, its cells and the prisoners occupying each',
@@ -113,6 +118,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/addOccupant/:cell_id',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['cells'],
         summary:
@@ -130,6 +136,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/cells',
     {
+      config: { access: 'cells.manage' },
       schema: {
         tags: ['cells'],
         summary: 'Create a cell (409 when the id is taken)',
@@ -147,6 +154,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/cell_controls/cells/:cell_id',
     {
+      config: { access: 'cells.manage' },
       schema: {
         tags: ['cells'],
         summary: 'Edit a cell; its capacity may not drop below its current occupants (409)',
@@ -165,6 +173,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/cell_controls/cells/:cell_id',
     {
+      config: { access: 'cells.manage' },
       schema: {
         tags: ['cells'],
         summary:
@@ -184,6 +193,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/assign',
     {
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['cells'],
         summary:

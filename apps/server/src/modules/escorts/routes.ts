@@ -23,6 +23,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/escorts',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['escorts'],
         summary: 'Escorts, those not ended first; active=true: only those in force now. Each says whether it is escorting now and why not',
@@ -36,6 +37,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/escorts',
     {
+      config: { access: 'escorts.write' },
       schema: {
         tags: ['escorts'],
         summary:
@@ -57,6 +59,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/escorts/:id/end',
     {
+      config: { access: 'escorts.write' },
       schema: {
         tags: ['escorts'],
         summary: 'End an escort now; who and when are recorded (409 when it has already ended)',

@@ -27,6 +27,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keep-apart',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['keep-apart'],
         summary: 'Keep-apart pairs: all, or those of one prisoner (prisoner_id); active=true leaves out ended pairs',
@@ -40,6 +41,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/keep-apart',
     {
+      config: { access: 'keepapart.create' },
       schema: {
         tags: ['keep-apart'],
         summary:
@@ -59,6 +61,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/keep-apart/:id/end',
     {
+      config: { access: 'keepapart.end' },
       schema: {
         tags: ['keep-apart'],
         summary:

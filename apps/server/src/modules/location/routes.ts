@@ -22,6 +22,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/history',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['location'],
         summary: "A prisoner's track over a time range (thinned to max_points), distance, time per geofence and alerts",
@@ -35,6 +36,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/export',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['location'],
         summary: 'Every fix of the range as a GPX 1.1 or CSV download',

@@ -66,6 +66,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/all',
     {
       preValidation: blankQueryMeansAbsent,
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'One page of prisoners, newest first, with search (q) and filters; totals count every match',
@@ -79,6 +80,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/prisonerid/:id',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'One prisoner with its cell block and tracking device',
@@ -93,6 +95,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/add',
     {
       preValidation: emptyStringsToNull,
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -112,6 +115,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/update/:id',
     {
       preValidation: emptyStringsToNull,
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -132,6 +136,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/holdings/:id',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'What a prisoner still has (status, tracker, open alerts, keep-apart pairs, active escorts): the Delete confirmation names it',
@@ -145,6 +150,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/prisoner/delete/:id',
     {
+      config: { access: 'records.delete' },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -170,6 +176,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/prisoner/restore/:id',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['prisoners'],
         summary:
