@@ -50,6 +50,8 @@ export async function createReadyAccount(
   expect(res.status(), await res.text()).toBe(200);
   const request = await playwright.request.newContext({ baseURL });
   await chooseOwnPassword(request, data.username, given, data.password);
+  // That first session ends here, so the account's sessions are only those the test opens.
+  expect((await request.post('/api/v1/admin/logout')).status()).toBe(200);
   await request.dispose();
   return { username: data.username, password: data.password, name: data.name, id: ((await res.json()) as { id: number }).id };
 }
