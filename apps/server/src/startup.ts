@@ -1,6 +1,6 @@
 // Work that runs beside the HTTP server in a real process (not in tests): demo seed, simulator, scheduled jobs.
 import type { App } from './app';
-import { seedDemoAccounts } from './seed/demo-accounts';
+import { seedDemoAccounts } from './seed/seed-demo-accounts';
 import { seedDemoRecords } from './seed/demo-records';
 import { startDemoTracking } from './seed/demo-tracking';
 

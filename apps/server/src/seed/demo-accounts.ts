@@ -1,11 +1,8 @@
 // The demo's staff accounts, one per role (officers on one block each): the one place their usernames and passwords
-// are written. Seeding, README.md's demo table (checked by demo-accounts.test.ts), `npm run screens` and the e2e
-// specs all read them from here (issue 21 item 3, issue 22 item 7). Demo passwords are public: demo mode only.
-import { eq, inArray } from 'drizzle-orm';
-import { ROLE_LABELS, type Role } from '@prison/shared';
-import type { Db } from '../db/client';
-import { admins } from '../db/schema';
-import { createAdmin } from '../modules/admin/admin-service';
+// are written. Seeding (seed-demo-accounts.ts), README.md's demo table (checked by demo-accounts.test.ts),
+// `npm run screens` and the e2e specs read them from here (issue 21 item 3, issue 22 item 7). Demo passwords are
+// public: demo mode only. Plain data with a type-only import, so a script or a Playwright spec can import it cheaply.
+import type { Role } from '@prison/shared';
 
 export interface DemoAccount {
   username: string;
@@ -35,44 +32,4 @@ export function demoAccount(role: Role): DemoAccount {
   const account = DEMO_ACCOUNTS.find((a) => a.role === role);
   if (!account) throw new Error(`no demo account for ${role}`);
   return { ...account, blocks: [...account.blocks] };
-}
-
-/** README.md's table of the demo accounts, as its lines read. */
-export function demoAccountsTable(): string[] {
-  return [
-    '| Role | Username | Password | Blocks |',
-    '|---|---|---|---|',
-    ...DEMO_ACCOUNTS.map(
-      (a) =>
-        `| ${ROLE_LABELS[a.role]} | \`${a.username}\` | \`${a.password}\` | ${a.blocks.length ? a.blocks.join(', ') : 'every block'} |`,
-    ),
-  ];
-}
-
-/**
- * Creates the demo accounts that do not exist yet, with their roles and caseloads. Their passwords are the published
- * demo ones, so they are not asked to change them (decision 054). Answers the usernames created.
- */
-export async function seedDemoAccounts(db: Db): Promise<string[]> {
-  return db.transaction(async (tx) => {
-    const existing = new Set(
-      (
-        await tx
-          .select({ username: admins.username })
-          .from(admins)
-          .where(inArray(admins.username, DEMO_ACCOUNTS.map((a) => a.username)))
-      ).map((row) => row.username),
-    );
-    const created: string[] = [];
-    for (const account of DEMO_ACCOUNTS) {
-      if (existing.has(account.username)) continue;
-      const row = await createAdmin(tx, account);
-      await tx
-        .update(admins)
-        .set({ role: account.role, blocks: [...account.blocks] })
-        .where(eq(admins.id, row.id));
-      created.push(account.username);
-    }
-    return created;
-  });
 }
