@@ -12,7 +12,13 @@ import { seedTrackedPrisoner } from './records-helpers';
 async function prisonerWithOpenAlert(api: APIRequestContext) {
   const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Role'), last_name: 'Watched' });
   const sos = await api.get('/api/v1/ingest/osmand', {
-    params: { id: prisoner.deviceId, lat: 51.5007, lon: -0.1246, timestamp: Math.floor(Date.now() / 1000), alarm: 'sos' },
+    params: {
+      id: prisoner.deviceId,
+      lat: 51.5007,
+      lon: -0.1246,
+      timestamp: Math.floor(Date.now() / 1000),
+      alarm: 'sos',
+    },
   });
   expect(sos.status(), await sos.text()).toBe(200);
   return prisoner;
@@ -78,7 +84,9 @@ test("an auditor's screens offer no write control, and a write from the auditor'
   await expect(page.getByTestId('keep-apart')).toBeVisible();
   await expect(page.getByTestId('escort')).toBeVisible();
   await expect(page.getByTestId('escort-none')).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Open alerts of this prisoner' }).getByRole('listitem')).not.toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Open alerts of this prisoner' }).getByRole('listitem')).not.toHaveCount(
+    0,
+  );
   await expectNone(page, [
     'Edit prisoner details',
     'Edit Behavior Remarks',

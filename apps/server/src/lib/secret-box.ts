@@ -33,7 +33,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new Error('a sealed secret is too short');
       const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
       decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-      return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     },
   };
 }

@@ -73,7 +73,8 @@ export function keyFromFile(file: string): { key: Buffer; created: boolean } {
 
 function readKeyFile(file: string): Buffer {
   const bytes = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (bytes.length !== SECRET_KEY_BYTES) throw new Error(`The key file ${file} does not hold a ${SECRET_KEY_BYTES}-byte key`);
+  if (bytes.length !== SECRET_KEY_BYTES)
+    throw new Error(`The key file ${file} does not hold a ${SECRET_KEY_BYTES}-byte key`);
   return bytes;
 }
 

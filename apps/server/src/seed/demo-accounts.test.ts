@@ -24,10 +24,15 @@ function demoAccountsTable(): string[] {
 
 describe('the demo accounts', () => {
   it('one per role, an officer on each of blocks A, B and C, every password within the rule', () => {
-    for (const role of ROLES) expect(DEMO_ACCOUNTS.some((a) => a.role === role), role).toBe(true);
+    for (const role of ROLES)
+      expect(
+        DEMO_ACCOUNTS.some((a) => a.role === role),
+        role,
+      ).toBe(true);
     const officers = DEMO_ACCOUNTS.filter((a) => a.role === 'officer');
     expect(officers.map((a) => a.blocks)).toEqual([['A'], ['B'], ['C']]);
-    for (const account of DEMO_ACCOUNTS) expect(newPasswordProblem(account.password, account.username), account.username).toBeNull();
+    for (const account of DEMO_ACCOUNTS)
+      expect(newPasswordProblem(account.password, account.username), account.username).toBeNull();
   });
 
   it("README.md's demo section lists them as the code defines them", () => {

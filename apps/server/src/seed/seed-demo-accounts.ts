@@ -16,7 +16,12 @@ export async function seedDemoAccounts(db: Db): Promise<string[]> {
         await tx
           .select({ username: admins.username })
           .from(admins)
-          .where(inArray(admins.username, DEMO_ACCOUNTS.map((a) => a.username)))
+          .where(
+            inArray(
+              admins.username,
+              DEMO_ACCOUNTS.map((a) => a.username),
+            ),
+          )
       ).map((row) => row.username),
     );
     const created: string[] = [];

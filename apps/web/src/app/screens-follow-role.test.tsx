@@ -84,7 +84,10 @@ describe('controls the role may not use are not offered', () => {
     expect(bare).toContain('Ann Lee');
     for (const control of ['Assign prisoner', 'Move', 'Edit', 'Remove']) expect(bare).not.toContain(control);
     const full = textOf(
-      renderAs('records', <CellCard cell={cell} onAssign={() => {}} onMove={() => {}} onEdit={() => {}} onRemove={() => {}} />),
+      renderAs(
+        'records',
+        <CellCard cell={cell} onAssign={() => {}} onMove={() => {}} onEdit={() => {}} onRemove={() => {}} />,
+      ),
     );
     for (const control of ['Assign prisoner', 'Move', 'Edit', 'Remove']) expect(full).toContain(control);
     const toolbar = (onCreate?: () => void) => (
@@ -101,6 +104,13 @@ describe('controls the role may not use are not offered', () => {
       />
     );
     expect(textOf(renderAs('auditor', toolbar()))).not.toContain('Create New Prisoner');
-    expect(textOf(renderAs('records', toolbar(() => {})))).toContain('Create New Prisoner');
+    expect(
+      textOf(
+        renderAs(
+          'records',
+          toolbar(() => {}),
+        ),
+      ),
+    ).toContain('Create New Prisoner');
   });
 });

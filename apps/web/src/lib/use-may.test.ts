@@ -38,7 +38,8 @@ describe('screenAction', () => {
   });
 
   it('an operator, an officer and a records clerk may not open the audit trail; every role opens the rest', () => {
-    for (const role of ['operator', 'officer', 'records'] as const) expect(may(role, screenAction('/audit')!)).toBe(false);
+    for (const role of ['operator', 'officer', 'records'] as const)
+      expect(may(role, screenAction('/audit')!)).toBe(false);
     for (const role of ROLES)
       for (const [path, action] of Object.entries(SCREEN_ACTIONS))
         if (path !== '/audit') expect(may(role, action), `${role} ${path}`).toBe(true);

@@ -81,7 +81,12 @@ async function loginAs(ctx: TestContext, username: string, password: string, tot
 
 function asToken(ctx: TestContext, token: string) {
   return (method: string, url: string, payload?: Record<string, unknown>) =>
-    ctx.app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload, headers: { authorization: `Bearer ${token}` } });
+    ctx.app.inject({
+      method: method as 'GET',
+      url: `${API_PREFIX}${url}`,
+      payload,
+      headers: { authorization: `Bearer ${token}` },
+    });
 }
 
 const storedSecrets = async (ctx: TestContext, username: string) => {

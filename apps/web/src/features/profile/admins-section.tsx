@@ -44,12 +44,15 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
   };
   const submit = form.handleSubmit((values) => {
     if (!access.role) return setRoleError(CHOOSE_ROLE);
-    create.mutate({ ...values, role: access.role, blocks: access.blocks }, {
-      onSuccess: (admin) => {
-        notify(`Account ${admin.username} created: they choose their own password at their first login.`);
-        close();
+    create.mutate(
+      { ...values, role: access.role, blocks: access.blocks },
+      {
+        onSuccess: (admin) => {
+          notify(`Account ${admin.username} created: they choose their own password at their first login.`);
+          close();
+        },
       },
-    });
+    );
   });
   return (
     <Modal
