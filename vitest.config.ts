@@ -10,7 +10,8 @@ export default defineConfig({
       },
       {
         // The web app's logic that needs no browser (the pages themselves are tested end to end).
-        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'], environment: 'node' },
+        // A few screens are rendered to HTML (react-dom/server) as each role, to check what they offer (decision 053).
+        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], environment: 'node' },
       },
       {
         // scripts/cluster.mjs: the HAProxy configuration it writes (deploy/haproxy.cfg.template).

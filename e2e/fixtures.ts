@@ -24,13 +24,43 @@ export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 }
 
+/**
+ * The first login of an account another administrator created (or whose password was reset): it must choose its own
+ * password before anything else (decision 054). Logs `request` in with the given password and changes it to `chosen`.
+ */
+export async function chooseOwnPassword(request: APIRequestContext, username: string, given: string, chosen: string) {
+  const login = await loginThroughApi(request, username, given);
+  expect((login as { passwordChangeRequired?: boolean }).passwordChangeRequired, 'a given password must be changed').toBe(true);
+  const changed = await request.post('/api/v1/profile/password', { data: { current_password: given, new_password: chosen } });
+  expect(changed.status(), await changed.text()).toBe(200);
+}
+
+/**
+ * An account created by an administrator through the API, whose first login has already chosen its own password
+ * (answered as `password`); `fields` may add role and blocks.
+ */
+export async function createReadyAccount(
+  api: APIRequestContext,
+  playwright: { request: { newContext(options: { baseURL?: string }): Promise<APIRequestContext> } },
+  baseURL: string | undefined,
+  data: { username: string; name: string; password: string } & Record<string, unknown>,
+) {
+  const given = `given ${data.password}`;
+  const res = await api.post('/api/v1/admins', { data: { ...data, password: given } });
+  expect(res.status(), await res.text()).toBe(200);
+  const request = await playwright.request.newContext({ baseURL });
+  await chooseOwnPassword(request, data.username, given, data.password);
+  // That first session ends here, so the account's sessions are only those the test opens.
+  expect((await request.post('/api/v1/admin/logout')).status()).toBe(200);
+  await request.dispose();
+  return { username: data.username, password: data.password, name: data.name, id: ((await res.json()) as { id: number }).id };
+}
+
 /** Another administrator: the second person who approves a change that weakens an alarm (decision 041). */
-export async function createAnotherAdmin(api: APIRequestContext) {
+export async function createAnotherAdmin(api: APIRequestContext, playwright: Parameters<typeof createReadyAccount>[1], baseURL: string | undefined) {
   const username = unique('approver');
   const password = `second person ${Date.now().toString(36)} approves`;
-  const res = await api.post('/api/v1/admins', { data: { username, name: `Approver ${username}`, password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return { username, password, name: `Approver ${username}` };
+  return createReadyAccount(api, playwright, baseURL, { username, name: `Approver ${username}`, password });
 }
 
 /**
@@ -64,7 +94,7 @@ export const test = base.extend<{ api: APIRequestContext; secondApi: APIRequestC
     await request.dispose();
   },
   secondApi: async ({ playwright, baseURL, api }, use) => {
-    const second = await createAnotherAdmin(api);
+    const second = await createAnotherAdmin(api, playwright, baseURL);
     const request = await playwright.request.newContext({ baseURL });
     await loginThroughApi(request, second.username, second.password);
     await use(request);

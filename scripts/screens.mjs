@@ -11,13 +11,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.mjs';
+import { DEMO_ADMINISTRATOR } from '../apps/server/src/seed/demo-accounts.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.SCREENS_PORT ?? 3390);
 const baseURL = `http://localhost:${port}`;
 const outDir = path.join(root, 'docs', 'screens');
 const webDist = path.join(root, '.tmp', `web-dist-screens-${port}`);
-const ADMIN = { username: 'admin', password: 'night-shift-control-2026' };
+// The demo's administrator, from the one definition of the demo accounts (run through tsx, which reads TypeScript).
+const ADMIN = DEMO_ADMINISTRATOR;
 /** A long page is photographed from the top down to `screens` window heights at most (keeps the PNGs small). */
 const WIDTHS = [
   { width: 1440, height: 900, screens: 2 },
@@ -68,8 +70,8 @@ const server = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     DEMO: 'true',
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
+    // No ADMIN_PASSWORD: a demo opens with its own administrator.
+    ADMIN_PASSWORD: '',
     LOG_LEVEL: 'warn',
     OSMAND_PORT: String(port + 1),
     // Tiles cannot load here; the map says so and draws the geofences on a plain background.

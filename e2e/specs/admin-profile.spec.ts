@@ -1,12 +1,19 @@
 // Profile: change the password and log in with the new one; revoke a session and see that browser logged out.
 // Each test creates its own admin, so the shared e2e admin keeps its password and sessions.
-import type { APIRequestContext } from '@playwright/test';
-import { expect, loginThroughApi, test, unique } from '../fixtures';
+import { request, type APIRequestContext } from '@playwright/test';
+import { chooseOwnPassword, expect, loginThroughApi, test, unique } from '../fixtures';
 
+/** An admin created by the e2e admin whose first login already chose `password` as its own (decision 054). */
 async function newAdmin(api: APIRequestContext, password: string) {
   const username = unique('adm');
-  const res = await api.post('/api/v1/admins', { data: { username, name: `Officer ${username}`, password } });
+  const given = `given ${password}`;
+  const res = await api.post('/api/v1/admins', { data: { username, name: `Officer ${username}`, password: given } });
   expect(res.status(), await res.text()).toBe(200);
+  const first = await request.newContext({ baseURL: test.info().project.use.baseURL });
+  await chooseOwnPassword(first, username, given, password);
+  // That first session ends here, so the test's session list holds only its own.
+  expect((await first.post('/api/v1/admin/logout')).status()).toBe(200);
+  await first.dispose();
   return username;
 }
 
@@ -81,21 +88,28 @@ test('creates an admin and disables them: their open browser is logged out', asy
 }) => {
   const username = unique('dis');
   await page.goto('/profile');
-  await page.getByRole('button', { name: 'Create admin' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create admin' });
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create account' });
   await dialog.getByLabel('Username').fill(username);
   await dialog.getByLabel('Display name').fill('To Be Disabled');
   await dialog.getByLabel('Password').fill('short');
-  await dialog.getByRole('button', { name: 'Create admin' }).click();
+  await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog.getByText('password must be at least 12 characters')).toBeVisible();
   await dialog.getByLabel('Password').fill('disable password');
-  await dialog.getByRole('button', { name: 'Create admin' }).click();
+  // No role by default: whoever creates an account says what it may do (decision 053).
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+  await expect(dialog.getByText('role: choose the role of the account')).toBeVisible();
+  await dialog.getByLabel('Role').selectOption({ label: 'Supervisor' });
+  await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog).toBeHidden();
   const row = page.locator(`[data-testid="admin-row"][data-username="${username}"]`);
   await expect(row).toContainText('Active');
+  await expect(row.locator('[data-field="role"]')).toHaveText('Supervisor');
+  await expect(row.locator('[data-field="blocks"]')).toHaveText('Every block');
 
   const theirs = await browser.newContext();
-  await loginThroughApi(theirs.request, username, 'disable password');
+  // Created by another administrator: their first login chooses their own password (decision 054).
+  await chooseOwnPassword(theirs.request, username, 'disable password', 'their own disable phrase');
   const theirPage = await theirs.newPage();
   await theirPage.goto('/dashboard');
   await expect(theirPage.getByTestId('admin-name')).toHaveText('To Be Disabled');
@@ -106,13 +120,13 @@ test('creates an admin and disables them: their open browser is logged out', asy
   await expect(theirPage).toHaveURL(/\/login$/, { timeout: 15_000 });
   await expect(theirPage.getByTestId('session-ended')).toHaveText('Your account was disabled by another administrator.');
   const relogin = await theirs.request.post('/api/v1/admin/login', {
-    data: { username, password: 'disable password' },
+    data: { username, password: 'their own disable phrase' },
   });
   expect(relogin.status()).toBe(401);
 
   await row.getByRole('button', { name: 'Enable' }).click();
   await expect(row).toContainText('Active');
-  expect((await api.post('/api/v1/admin/login', { data: { username, password: 'disable password' } })).status()).toBe(
+  expect((await api.post('/api/v1/admin/login', { data: { username, password: 'their own disable phrase' } })).status()).toBe(
     200,
   );
   await theirs.close();

@@ -3,7 +3,7 @@
 // The admin is the test's own, so the shared e2e admin keeps logging in with a password.
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { expect, loginThroughApi, test, unique } from '../fixtures';
+import { expect, loginThroughApi, test, unique, createReadyAccount } from '../fixtures';
 
 const PASSWORD = 'two factor phrase';
 
@@ -25,12 +25,9 @@ async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/login$/);
 }
 
-test('enrols on /profile, logs in with a code once, and with a recovery code once', async ({ browser, api }) => {
+test('enrols on /profile, logs in with a code once, and with a recovery code once', async ({ browser, api, playwright, baseURL }) => {
   const username = unique('tfa');
-  const created = await api.post('/api/v1/admins', {
-    data: { username, name: `Officer ${username}`, password: PASSWORD },
-  });
-  expect(created.status(), await created.text()).toBe(200);
+  await createReadyAccount(api, playwright, baseURL, { username, name: `Officer ${username}`, password: PASSWORD });
   const context = await browser.newContext();
   await loginThroughApi(context.request, username, PASSWORD);
   // Another session of the same admin, opened with the password alone: it must end when two-factor login is turned on.

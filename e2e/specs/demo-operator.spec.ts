@@ -2,7 +2,8 @@
 // (seeded records, geofences, the simulator walking trackers through OsmAnd with their secrets, DEVICE_SECRET_REQUIRED
 // on). After login the operator lands on the overview, which shows no red for Informational zones; in 60 s of the
 // demo raising alerts (the yard's Informational dwell alerts, plus one posted here) no Informational toast appears,
-// while a Critical one does; at 390 px two open Criticals take one line.
+// while a Critical one does; at 390 px two open Criticals take one line. The demo's accounts (issue 22 item 7): one per
+// role with the published passwords, not asked to change them.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { request as playwrightRequest, type APIRequestContext } from '@playwrigh
 import { expect, loginThroughApi, loginThroughForm, test, unique } from '../fixtures';
 import { exited, spawnOwnServer, waitReady } from '../own-server';
 import { colours, isRed } from './severity-colours';
+import { DEMO_ACCOUNTS } from '../../apps/server/src/seed/demo-accounts';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 12;
 const base = `http://localhost:${port}`;
@@ -107,4 +109,24 @@ test('the demo: login lands on the overview with no red for Informational zones;
   const bar = page.getByTestId('critical-alert-bar');
   await expect(bar.getByTestId('critical-bar-short')).toHaveText(/^\d+ open Criticals$/);
   expect((await bar.boundingBox())!.height, 'the Critical bar on a phone').toBeLessThan(56);
+});
+
+test("the demo's accounts: one per role with the README's passwords, kept; a wing officer's screens name the role", async ({
+  page,
+}) => {
+  // They are seeded after the server listens, with the demo records.
+  for (const account of DEMO_ACCOUNTS) {
+    const login = async () =>
+      (await api.post('/api/v1/admin/login', { data: { username: account.username, password: account.password } })).status();
+    await expect.poll(login, { timeout: 60_000, message: account.username }).toBe(200);
+    const res = await api.post('/api/v1/admin/login', { data: { username: account.username, password: account.password } });
+    expect(await res.json()).toMatchObject({ role: account.role, blocks: account.blocks, passwordChangeRequired: false });
+  }
+  await loginThroughApi(api);
+  const officer = DEMO_ACCOUNTS.find((a) => a.role === 'officer')!;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await loginThroughForm(page, officer.username, officer.password);
+  await expect(page.getByTestId('admin-role')).toHaveText('Wing officer');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Live Map' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' })).toHaveCount(0);
 });

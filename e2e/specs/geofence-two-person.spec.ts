@@ -10,6 +10,8 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
   api,
   secondApi,
   browser,
+  playwright,
+  baseURL,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -63,7 +65,7 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
     expect((await listGeofences(api)).find((g) => g.geofence_id === geofenceId)).toMatchObject({ alert_type: 'Critical' });
 
     // A second administrator approves it from "Pending approvals" on the live map.
-    const second = await createAnotherAdmin(api);
+    const second = await createAnotherAdmin(api, playwright, baseURL);
     const context = await browser.newContext();
     await loginThroughApi(context.request, second.username, second.password);
     const approverPage = await context.newPage();

@@ -3,8 +3,10 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomBytes } from 'node:crypto';
 import { API_PREFIX, type Action } from '@prison/shared';
 import { serializeErrorWithoutStatement } from './lib/database-errors';
+import { createSecretBox, SECRET_KEY_BYTES } from './lib/secret-box';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCluster } from './cluster';
@@ -47,6 +49,11 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The key that seals two-factor secrets (lib/secret-key.ts loads it for the process). Tests and benchmarks leave it
+   * out: their fresh databases get a random key of their own.
+   */
+  secretKey?: Buffer;
 }
 
 /** Logger options as given, with the error serializer that keeps SQL out of the log. */
@@ -56,7 +63,7 @@ function withSafeErrors(logger: FastifyServerOptions['logger'], level: string): 
   return { ...options, serializers: { err: serializeErrorWithoutStatement, ...options.serializers } };
 }
 
-export async function buildApp({ config, database, logger }: BuildAppOptions) {
+export async function buildApp({ config, database, logger, secretKey }: BuildAppOptions) {
   const app = Fastify({
     logger: withSafeErrors(logger, config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -72,6 +79,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  app.decorate('secretBox', createSecretBox(secretKey ?? randomBytes(SECRET_KEY_BYTES)));
   // Kept for the test that proves every route is authenticated unless public by design.
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
 import { parseConfiguredOrigin } from './lib/origins';
+import { secretKeyProblem } from './lib/secret-key';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 
 const bool = z
@@ -40,6 +41,17 @@ const configSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
+  /**
+   * The key that seals two-factor secrets at rest (decision 054): 64 hex digits, base64 of 32 bytes, or a passphrase
+   * of at least 20 characters. Unset: a key file beside DATA_DIR, created on first start.
+   */
+  SECRET_KEY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = value ? secretKeyProblem(value) : null;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   /** Seeds demo data and runs the simulator. Defaults to on for the embedded database. */
   DEMO: bool.optional(),
   COOKIE_SECURE: bool.optional(),

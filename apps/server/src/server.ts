@@ -2,10 +2,14 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { loadSecretKey } from './lib/secret-key';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
+import { sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
+import { DEMO_ADMINISTRATOR } from './seed/demo-accounts';
 import { startBackgroundServices } from './startup';
 
 const config = loadConfig();
+const secretKey = loadSecretKey(config);
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await database.migrate();
 
@@ -13,15 +17,25 @@ const app = await buildApp({
   config,
   database,
   logger: { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined },
+  secretKey: secretKey.key,
 });
+if (secretKey.source === 'key file created')
+  app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
+const sealedNow = await sealStoredTotpSecrets(database.db, app.secretBox);
+if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'two-factor secrets stored in plain text are now sealed');
 
-const first = await ensureFirstAdmin(database.db, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
+// A demo started without ADMIN_PASSWORD opens with the demo's administrator, whose password README.md publishes.
+const firstAdmin =
+  config.DEMO && !config.ADMIN_PASSWORD
+    ? { username: DEMO_ADMINISTRATOR.username, password: DEMO_ADMINISTRATOR.password }
+    : { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD };
+const first = await ensureFirstAdmin(database.db, firstAdmin);
 if (first.generatedPassword) {
   const line = '='.repeat(64);
   // Printed once, on purpose not through the logger, so it stands out in the start-up output.
-  console.log(`\n${line}\n  First admin created.\n  Username: ${first.username}\n  Password: ${first.generatedPassword}\n  (shown only now; change it with: npm run admin -- reset-password ${first.username} NEW_PASSWORD)\n${line}\n`);
+  console.log(`\n${line}\n  First admin created.\n  Username: ${first.username}\n  Password: ${first.generatedPassword}\n  (shown only now; the first login asks for a new password)\n${line}\n`);
 } else if (first.created) {
-  app.log.info({ username: first.username }, 'first admin created from ADMIN_USERNAME/ADMIN_PASSWORD');
+  app.log.info({ username: first.username }, 'first admin created with the password given (ADMIN_PASSWORD, or the demo administrator)');
 }
 
 await app.listen({ port: config.PORT, host: config.HOST });

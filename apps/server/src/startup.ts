@@ -1,5 +1,6 @@
 // Work that runs beside the HTTP server in a real process (not in tests): demo seed, simulator, scheduled jobs.
 import type { App } from './app';
+import { seedDemoAccounts } from './seed/seed-demo-accounts';
 import { seedDemoRecords } from './seed/demo-records';
 import { startDemoTracking } from './seed/demo-tracking';
 
@@ -13,6 +14,10 @@ export async function startBackgroundServices(app: App): Promise<BackgroundServi
   if (app.config.DEMO) {
     app.log.info('demo mode: seeding demo data and running the simulator');
     await seedDemoRecords(app.db);
+    // After the records: the officers' caseloads name the demo's blocks.
+    const accounts = await seedDemoAccounts(app.db);
+    if (accounts.length > 0)
+      app.log.warn({ accounts }, "demo accounts created with the published passwords of README.md's demo section");
     const tracking = await startDemoTracking(app);
     stops.push(() => tracking.stop());
   }

@@ -1,6 +1,7 @@
 import 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { SecretBox } from './lib/secret-box';
 import type { AuthenticatedAdmin } from './sessions/session-service';
 
 declare module 'fastify' {
@@ -8,6 +9,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     db: Db;
+    /** Seals and opens two-factor secrets at rest (decision 054). */
+    secretBox: SecretBox;
   }
   interface FastifyRequest {
     /** Set by the auth hook on every non-public /api/v1 route. */

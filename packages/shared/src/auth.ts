@@ -61,6 +61,7 @@ export const loginRefusal = z.object({ message: z.string(), totpRequired: z.lite
 export const TOTP_REQUIRED_MESSAGE = 'Enter the 6-digit code from your authenticator app, or a recovery code';
 export const INVALID_TOTP_MESSAGE = 'Invalid or already used code';
 /** 403 to any other API call while the session must first change its password or enrol two-factor login. */
-export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'Your password is too weak: change it on your profile before going on';
+export const PASSWORD_CHANGE_REQUIRED_MESSAGE =
+  'Choose a new password on your profile before going on (it was set by someone else, or is too weak)';
 export const TOTP_ENROLMENT_REQUIRED_MESSAGE =
   'Two-factor login is required: set it up on your profile before going on';

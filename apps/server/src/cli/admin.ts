@@ -22,9 +22,15 @@ try {
   await database.migrate();
   const who = { adminId: null, actor: 'cli' };
   if (command === 'create') {
-    const admin = await createAdmin(database.db, { username, password: password!, name: nameParts.join(' ') || undefined });
+    // Typed on a command line (shell history, process list): the account replaces it at its first login.
+    const admin = await createAdmin(database.db, {
+      username,
+      password: password!,
+      name: nameParts.join(' ') || undefined,
+      passwordChangeRequired: true,
+    });
     await recordAudit(database.db, who, { action: 'create', entity: 'admin', entityId: admin.id, after: { username: admin.username, name: admin.name } });
-    console.log(`Admin ${admin.username} created.`);
+    console.log(`Admin ${admin.username} created; they choose their own password at their first login.`);
   } else if (command === 'reset-totp') {
     const admin = await resetTotp(database.db, username);
     await recordAudit(database.db, who, { action: 'reset_totp', entity: 'admin', entityId: admin.id });
@@ -32,7 +38,7 @@ try {
   } else {
     const admin = await resetPassword(database.db, username, password!);
     await recordAudit(database.db, who, { action: 'reset_password', entity: 'admin', entityId: admin.id });
-    console.log(`Password of ${username} reset; their sessions were ended.`);
+    console.log(`Password of ${username} reset; their sessions were ended. They choose a new one at their next login.`);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -3,7 +3,10 @@ import { useState } from 'react';
 import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
+import { ROLE_LABELS } from '@prison/shared';
 import { useAuth } from '../lib/auth';
+import { may } from '../lib/use-may';
+import { screenAction } from './route-access';
 import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
@@ -34,12 +37,24 @@ const mobileLinks = [
   { to: '/profile', label: 'Profile' },
 ];
 
+/** The menu shows only the screens the role may open (decision 053). */
+function useVisibleLinks(links: { to: string; label: string }[]) {
+  const { role } = useAuth();
+  return links.filter((link) => {
+    const action = screenAction(link.to);
+    return !action || may(role, action);
+  });
+}
+
 function navClass({ isActive }: { isActive: boolean }) {
   return clsx('rounded px-2 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
 }
 
 export function Layout() {
-  const { status, name, logout } = useAuth();
+  const { status, name, role, logout } = useAuth();
+  const visibleDesktopLinks = useVisibleLinks(desktopLinks);
+  const visibleMobileLinks = useVisibleLinks(mobileLinks);
+  const roleLabel = role ? ROLE_LABELS[role] : null;
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const loggedIn = status === 'authenticated';
@@ -60,7 +75,7 @@ export function Layout() {
             <span className="text-lg">Prison Control</span>
           </Link>
           <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-1 xl:flex">
-            {desktopLinks.map((link) => (
+            {visibleDesktopLinks.map((link) => (
               <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
                 {link.label}
               </NavLink>
@@ -74,6 +89,14 @@ export function Layout() {
                 <Link to="/profile" className="hidden text-sm text-slate-100 hover:underline sm:inline" data-testid="admin-name">
                   {name}
                 </Link>
+                {roleLabel && (
+                  <span
+                    className="hidden rounded bg-white/15 px-2 py-0.5 text-xs whitespace-nowrap text-slate-100 md:inline"
+                    data-testid="admin-role"
+                  >
+                    {roleLabel}
+                  </span>
+                )}
                 <Button variant="secondary" size="sm" onClick={() => void logout()}>
                   Logout
                 </Button>
@@ -99,12 +122,17 @@ export function Layout() {
         </div>
         {menuOpen && (
           <nav id="mobile-menu" aria-label="Mobile" className="flex flex-col gap-1 border-t border-white/10 px-4 py-2 xl:hidden">
-            {mobileLinks.map((link) => (
+            {visibleMobileLinks.map((link) => (
               <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass} onClick={() => setMenuOpen(false)}>
                 {link.label}
               </NavLink>
             ))}
             {loggedIn && <span className="px-2 py-1 text-sm text-slate-300 sm:hidden">{name}</span>}
+            {loggedIn && roleLabel && (
+              <span className="px-2 py-1 text-sm text-slate-300 md:hidden" data-testid="admin-role-menu">
+                {roleLabel}
+              </span>
+            )}
           </nav>
         )}
       </header>

@@ -1,7 +1,7 @@
 // The session as the web app sees it: learned from GET /admin/verify-token (DECISIONS.md item 4).
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LoginResponse, VerifyTokenResponse } from '@prison/shared';
+import type { LoginResponse, Role, VerifyTokenResponse } from '@prison/shared';
 import { api, ApiError } from './api-client';
 import { forgetSessionEnd, markLoggingOut } from './session-end';
 import { watchUserActivity } from './user-activity';
@@ -15,6 +15,10 @@ interface AuthState {
   /** Until done, the admin is sent to /profile: a too-weak password to change, or two-factor login to enrol. */
   passwordChangeRequired: boolean;
   totpEnrolmentRequired: boolean;
+  /** What the account may do (null until known); the screens ask `useMay(action)`, never the role's name. */
+  role: Role | null;
+  /** The account's caseload, block names; empty means every block. */
+  blocks: string[];
   /** Throws TotpRequiredError when the password was right and the account asks for its code. */
   login(username: string, password: string, totp?: string): Promise<void>;
   /** Re-reads the session's flags after the admin changed the password or enrolled. */
@@ -23,6 +27,7 @@ interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+const NO_BLOCKS: string[] = [];
 
 /** The password was right; the account has two-factor login and the code is needed. */
 export class TotpRequiredError extends Error {}
@@ -97,6 +102,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       adminId: session.data?.adminId ?? null,
       passwordChangeRequired: session.data?.passwordChangeRequired ?? false,
       totpEnrolmentRequired: session.data?.totpEnrolmentRequired ?? false,
+      role: session.data?.role ?? null,
+      blocks: session.data?.blocks ?? NO_BLOCKS,
       login,
       logout,
       refresh,

@@ -7,7 +7,14 @@ import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { checkNewPassword, hashPassword, newPasswordProblem } from './password';
 import { revokeAllSessions } from '../../sessions/session-service';
 
-export async function createAdmin(db: DbOrTx, input: { username: string; name?: string; password: string }) {
+/**
+ * Creates an account. `passwordChangeRequired`: the password was chosen by someone else (generated, or set by another
+ * administrator), so the account must choose its own at its first login (decision 054).
+ */
+export async function createAdmin(
+  db: DbOrTx,
+  input: { username: string; name?: string; password: string; passwordChangeRequired?: boolean },
+) {
   const username = input.username.trim();
   if (!username) throw badRequest('username: is required');
   checkNewPassword(input.password, username);
@@ -15,16 +22,22 @@ export async function createAdmin(db: DbOrTx, input: { username: string; name?: 
   if (existing) throw conflict(`username: ${username} already exists`);
   const [row] = await db
     .insert(admins)
-    .values({ username, name: input.name?.trim() || username, passwordHash: await hashPassword(input.password) })
+    .values({
+      username,
+      name: input.name?.trim() || username,
+      passwordHash: await hashPassword(input.password),
+      passwordChangeRequired: input.passwordChangeRequired ?? false,
+    })
     .returning({ id: admins.id, username: admins.username, name: admins.name });
   return row!;
 }
 
+/** A password set for the account by someone else: it works for one login, which must change it (decision 054). */
 export async function resetPassword(db: DbOrTx, username: string, password: string) {
   checkNewPassword(password, username);
   const [row] = await db
     .update(admins)
-    .set({ passwordHash: await hashPassword(password), passwordChangeRequired: false, updatedAt: new Date() })
+    .set({ passwordHash: await hashPassword(password), passwordChangeRequired: true, updatedAt: new Date() })
     .where(eq(admins.username, username))
     .returning({ id: admins.id });
   if (!row) throw notFound(`No admin named ${username}`);
@@ -69,7 +82,14 @@ export async function ensureFirstAdmin(
     const problem = env.password ? newPasswordProblem(env.password, username) : null;
     if (problem) throw new Error(`ADMIN_PASSWORD ${problem} (the password rule: docs/decisions/013-login-totp-passwords.md)`);
     const generatedPassword = env.password ? undefined : generatePassword();
-    await createAdmin(tx, { username, name: username === 'admin' ? 'Administrator' : username, password: env.password ?? generatedPassword! });
+    // A generated password was seen in a log: the account replaces it at its first login. ADMIN_PASSWORD was chosen
+    // by the operator and is kept.
+    await createAdmin(tx, {
+      username,
+      name: username === 'admin' ? 'Administrator' : username,
+      password: env.password ?? generatedPassword!,
+      passwordChangeRequired: !env.password,
+    });
     return { created: true, username, generatedPassword };
   });
 }

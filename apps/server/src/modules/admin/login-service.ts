@@ -16,6 +16,7 @@ import {
 import type { Db } from '../../db/client';
 import { admins, loginThrottle } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { SecretBox } from '../../lib/secret-box';
 import { HttpError, tooManyRequests } from '../../lib/http-errors';
 import { dummyPasswordHash, newPasswordProblem, verifyPassword } from './password';
 import { createSession } from '../../sessions/session-service';
@@ -82,7 +83,7 @@ async function releaseAttempt(db: Db, username: string): Promise<void> {
     .where(eq(loginThrottle.username, username));
 }
 
-export async function login(db: Db, input: LoginInput): Promise<LoginResult> {
+export async function login(db: Db, input: LoginInput, secrets: SecretBox): Promise<LoginResult> {
   const username = input.username.trim();
   const who: AuditActor = { adminId: null, actor: username, ip: input.ip };
   const attempt = await reserveAttempt(db, username);
@@ -107,11 +108,13 @@ export async function login(db: Db, input: LoginInput): Promise<LoginResult> {
       await releaseAttempt(db, username);
       return { kind: 'totpRequired', message: TOTP_REQUIRED_MESSAGE };
     }
-    if (!(await acceptSecondFactor(db, admin, input.totp))) return refuse('login.totp_failed', INVALID_TOTP_MESSAGE);
+    if (!(await acceptSecondFactor(db, secrets, admin, input.totp))) return refuse('login.totp_failed', INVALID_TOTP_MESSAGE);
   }
 
-  // An existing password that no longer meets the rule still logs in, and must be changed before anything else.
-  const passwordChangeRequired = newPasswordProblem(input.password, admin.username) !== null;
+  // An existing password that no longer meets the rule still logs in, and must be changed before anything else; so
+  // must a password someone else chose (generated at first start, set by another administrator; decision 054).
+  const passwordChangeRequired =
+    admin.passwordChangeRequired || newPasswordProblem(input.password, admin.username) !== null;
   await db.transaction(async (tx) => {
     await tx.delete(loginThrottle).where(eq(loginThrottle.username, username));
     if (passwordChangeRequired !== admin.passwordChangeRequired)

@@ -1,6 +1,7 @@
 // Two-factor login (CJIS IA-2): TOTP by RFC 6238 (30 s, 6 digits, SHA-1) through otplib, and single-use recovery
 // codes. A code is accepted once per admin: the last accepted time step is stored and only a later one passes, by
-// one conditional UPDATE, so two requests racing with the same code cannot both win.
+// one conditional UPDATE, so two requests racing with the same code cannot both win. Secrets are stored sealed by
+// the secret box (decision 054) and opened only to check a code.
 import { createHash, randomInt } from 'node:crypto';
 import { and, count, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
@@ -9,6 +10,7 @@ import { RECOVERY_CODE_COUNT, type TotpSetup, type TotpStatus } from '@prison/sh
 import type { Db, DbOrTx } from '../../db/client';
 import { adminRecoveryCodes, admins, sessions } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { SecretBox } from '../../lib/secret-box';
 import { badRequest, conflict } from '../../lib/http-errors';
 import { verifyPassword } from './password';
 import { endingSessions, sessionsChanged, type AuthenticatedAdmin } from '../../sessions/session-service';
@@ -43,8 +45,14 @@ async function matchingTimeStep(secret: string, code: string): Promise<number | 
 }
 
 /** Accepts a 6-digit code at most once: only a time step later than the last accepted one is taken. */
-async function acceptTotpCode(db: DbOrTx, adminId: number, secret: string, code: string): Promise<boolean> {
-  const step = await matchingTimeStep(secret, code);
+async function acceptTotpCode(
+  db: DbOrTx,
+  secrets: SecretBox,
+  adminId: number,
+  storedSecret: string,
+  code: string,
+): Promise<boolean> {
+  const step = await matchingTimeStep(secrets.open(storedSecret), code);
   if (step === null) return false;
   const taken = await db
     .update(admins)
@@ -52,7 +60,7 @@ async function acceptTotpCode(db: DbOrTx, adminId: number, secret: string, code:
     .where(
       and(
         eq(admins.id, adminId),
-        eq(admins.totpSecret, secret),
+        eq(admins.totpSecret, storedSecret),
         or(isNull(admins.totpLastStep), lt(admins.totpLastStep, step)),
       ),
     )
@@ -77,12 +85,13 @@ async function acceptRecoveryCode(db: DbOrTx, adminId: number, code: string): Pr
 /** The second factor of an enrolled admin: a 6-digit code not used before, or an unused recovery code. */
 export async function acceptSecondFactor(
   db: DbOrTx,
+  secrets: SecretBox,
   admin: { id: number; totpSecret: string | null },
   code: string,
 ): Promise<boolean> {
   if (!admin.totpSecret) return false;
   const trimmed = code.trim();
-  if (SIX_DIGITS.test(trimmed)) return acceptTotpCode(db, admin.id, admin.totpSecret, trimmed);
+  if (SIX_DIGITS.test(trimmed)) return acceptTotpCode(db, secrets, admin.id, admin.totpSecret, trimmed);
   return acceptRecoveryCode(db, admin.id, trimmed);
 }
 
@@ -97,11 +106,11 @@ export async function getTotpStatus(db: Db, adminId: number, required: boolean):
 }
 
 /** Starts enrolment: a new secret waits, unused, until a first code from the app confirms it. */
-export async function startTotpEnrolment(db: Db, admin: AuthenticatedAdmin): Promise<TotpSetup> {
+export async function startTotpEnrolment(db: Db, secrets: SecretBox, admin: AuthenticatedAdmin): Promise<TotpSetup> {
   const [row] = await db.select({ secret: admins.totpSecret }).from(admins).where(eq(admins.id, admin.id));
   if (row?.secret) throw conflict('Two-factor login is already on: turn it off first to enrol a new phone');
   const secret = generateSecret();
-  await db.update(admins).set({ totpPendingSecret: secret }).where(eq(admins.id, admin.id));
+  await db.update(admins).set({ totpPendingSecret: secrets.seal(secret) }).where(eq(admins.id, admin.id));
   const otpauthUrl = generateURI({ issuer: ISSUER, label: admin.username, secret });
   return { secret, otpauth_url: otpauthUrl, qr_code: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 240 }) };
 }
@@ -119,6 +128,7 @@ export interface TotpEnabled {
  */
 export async function confirmTotpEnrolment(
   db: Db,
+  secrets: SecretBox,
   admin: AuthenticatedAdmin,
   input: { code: string; current_password: string },
   who: AuditActor,
@@ -133,7 +143,7 @@ export async function confirmTotpEnrolment(
     throw badRequest('current_password: is not correct');
   }
   if (!row?.pending) throw badRequest('code: start the set-up first, then enter the code your app shows');
-  const step = await matchingTimeStep(row.pending, code.trim());
+  const step = await matchingTimeStep(secrets.open(row.pending), code.trim());
   if (step === null) throw badRequest('code: is not the code your app shows now; check the phone clock and try again');
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const pending = row.pending;
@@ -173,7 +183,13 @@ export async function confirmTotpEnrolment(
 }
 
 /** Turns two-factor login off, proven by a current code or a recovery code. */
-export async function disableTotp(db: Db, admin: AuthenticatedAdmin, code: string, who: AuditActor): Promise<void> {
+export async function disableTotp(
+  db: Db,
+  secrets: SecretBox,
+  admin: AuthenticatedAdmin,
+  code: string,
+  who: AuditActor,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx
       .select({ secret: admins.totpSecret })
@@ -181,7 +197,7 @@ export async function disableTotp(db: Db, admin: AuthenticatedAdmin, code: strin
       .where(eq(admins.id, admin.id))
       .for('update');
     if (!row?.secret) throw badRequest('code: two-factor login is not on');
-    if (!(await acceptSecondFactor(tx, { id: admin.id, totpSecret: row.secret }, code)))
+    if (!(await acceptSecondFactor(tx, secrets, { id: admin.id, totpSecret: row.secret }, code)))
       throw badRequest('code: is not a valid code, or was already used');
     await tx
       .update(admins)

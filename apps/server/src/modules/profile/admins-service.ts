@@ -96,7 +96,8 @@ export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActo
   const id = await db.transaction(async (tx) => {
     const blocks = await existingBlocks(tx, input.blocks ?? []);
     const role = input.role ?? 'administrator';
-    const created = await createAdmin(tx, input);
+    // Another administrator chose this password: the new account replaces it at its first login (decision 054).
+    const created = await createAdmin(tx, { ...input, passwordChangeRequired: true });
     await tx.update(admins).set({ role, blocks }).where(eq(admins.id, created.id));
     await recordAudit(tx, who, {
       action: 'admin.create',

@@ -80,7 +80,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: totpSetup, 409: errorResponse },
       },
     },
-    async (request) => startTotpEnrolment(app.db, requireAdmin(request)),
+    async (request) => startTotpEnrolment(app.db, app.secretBox, requireAdmin(request)),
   );
 
   app.post(
@@ -97,7 +97,13 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const enabled = await confirmTotpEnrolment(app.db, requireAdmin(request), request.body, auditActor(request));
+      const enabled = await confirmTotpEnrolment(
+        app.db,
+        app.secretBox,
+        requireAdmin(request),
+        request.body,
+        auditActor(request),
+      );
       for (const sessionId of enabled.endedSessionIds) app.realtime.endSession(sessionId, 'two_factor_enabled');
       return { recovery_codes: enabled.recoveryCodes };
     },
@@ -115,7 +121,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await disableTotp(app.db, requireAdmin(request), request.body.code, auditActor(request));
+      await disableTotp(app.db, app.secretBox, requireAdmin(request), request.body.code, auditActor(request));
       return { message: 'Two-factor login is off' };
     },
   );

@@ -2,6 +2,7 @@
 // list with an Assign button per cell, disabled when the cell is full. Shared by the create and update dialogs.
 // Each cell a rule would refuse for this prisoner is marked with why (decision 031); one that only an overridable
 // rule refuses offers "Override", which asks for the reason first.
+import { useMay } from '../../lib/use-may';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { clsx } from 'clsx';
@@ -25,6 +26,8 @@ export interface CellPickerDialogProps {
 }
 
 export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId, subject = {} }: CellPickerDialogProps) {
+  // Only a role that may override a cell rule is offered the override (decision 053).
+  const mayOverride = useMay('cells.override');
   const [chosenBlock, setChosenBlock] = useState<string | null>(null);
   const [sort, setSort] = useState<CellSort | null>(null);
   const [overriding, setOverriding] = useState<{ cellId: string; refusals: CellRefusal[] } | null>(null);
@@ -125,7 +128,7 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId, 
                         {cell.current_occupants}/{cell.capacity}
                         {full && ' full'}
                       </span>
-                      {verdict.kind === 'override' ? (
+                      {verdict.kind === 'override' && mayOverride ? (
                         <Button
                           size="sm"
                           variant="secondary"
@@ -137,7 +140,7 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId, 
                       ) : (
                         <Button
                           size="sm"
-                          disabled={(full || verdict.kind === 'refused') && !current}
+                          disabled={(full || verdict.kind !== 'allowed') && !current}
                           aria-label={`Assign cell ${cell.cell_id}`}
                           onClick={() => {
                             onSelect(cell.cell_id);

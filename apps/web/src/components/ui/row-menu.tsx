@@ -9,7 +9,9 @@ export interface RowMenuAction {
   danger?: boolean;
 }
 
+/** No actions (the role may take none here): no menu at all. */
 export function RowMenu({ label, actions }: { label: string; actions: RowMenuAction[] }) {
+  if (actions.length === 0) return null;
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>

@@ -1,6 +1,7 @@
 // Acknowledge and resolve for one alert (alert card) and the live toast's Acknowledge and Open. Closing an alarm is
 // deliberate (issue 20, decision 040): a Critical or Warning alert is acknowledged before Resolve is offered, and its
 // resolution asks for a note in words; Resolve is never the filled (primary) button.
+import { useMay } from '../../lib/use-may';
 import { useState, type ReactNode } from 'react';
 import {
   noteHasWords,
@@ -111,7 +112,8 @@ export function AlertWorkflowActions({
   const step = useAlertStep();
   const { notify } = useToast();
   const [action, setAction] = useState<AlertWorkflowAction | null>(null);
-  if (status === 'Resolved') return null;
+  const mayWork = useMay('alerts.work');
+  if (status === 'Resolved' || !mayWork) return null;
   const deliberate = resolveIsDeliberate(level);
 
   return (
@@ -161,27 +163,30 @@ export function AlertWorkflowActions({
 function AlertToastActions({ alert, open }: { alert: ShowAlertEvent & { alertId: number }; open(path: string): void }) {
   const step = useAlertStep();
   const { notify, dropAlerts } = useToast();
+  const mayWork = useMay('alerts.work');
   return (
     <div className="mt-2 flex gap-2" data-testid="alert-toast-actions">
-      <Button
-        size="sm"
-        variant="secondary"
-        busy={step.isPending}
-        onClick={() =>
-          step.mutate(
-            { id: alert.alertId, action: 'acknowledge' },
-            {
-              onSuccess: () => {
-                dropAlerts([alert.alertId]);
-                notify(DONE.acknowledge);
+      {mayWork && (
+        <Button
+          size="sm"
+          variant="secondary"
+          busy={step.isPending}
+          onClick={() =>
+            step.mutate(
+              { id: alert.alertId, action: 'acknowledge' },
+              {
+                onSuccess: () => {
+                  dropAlerts([alert.alertId]);
+                  notify(DONE.acknowledge);
+                },
+                onError: (error) => notify(errorMessage(error, 'The alert could not be updated.'), 'error'),
               },
-              onError: (error) => notify(errorMessage(error, 'The alert could not be updated.'), 'error'),
-            },
-          )
-        }
-      >
-        Acknowledge
-      </Button>
+            )
+          }
+        >
+          Acknowledge
+        </Button>
+      )}
       <Button
         size="sm"
         variant="secondary"

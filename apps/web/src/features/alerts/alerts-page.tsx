@@ -2,6 +2,7 @@
 // New alerts appear without a reload: the socket's showAlert refreshes every query keyed 'alerts'.
 // Issue 11 (docs/decisions/024): the filters and the page live in the URL (/allAlerts?alert_type=Critical&status=New,
 // as the home page links), open Critical alerts are pinned on top, and the list comes before the 30-day chart.
+import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ALERT_STATUSES, ALERT_TYPES, type AlertPage, type AlertRecord } from '@prison/shared';
@@ -55,6 +56,7 @@ function usePinnedCriticals(filters: Filters) {
 }
 
 export function AlertsPage() {
+  const mayWork = useMay('alerts.work');
   const [params, setParams] = useSearchParams();
   const filters = filtersFromParams(params);
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
@@ -94,7 +96,7 @@ export function AlertsPage() {
           <EmptyState>No alerts.</EmptyState>
         ) : (
           <>
-            <AlertWorkflowBulkBar selection={selection} page={rows.map((row) => row.alert)} />
+            {mayWork && <AlertWorkflowBulkBar selection={selection} page={rows.map((row) => row.alert)} />}
             {morePinned > 0 && (
               <p className="text-sm font-medium text-red-800">
                 {morePinned} more open Critical alerts:{' '}
@@ -106,7 +108,7 @@ export function AlertsPage() {
             <ul className="flex flex-col gap-3" aria-label="Alerts" aria-busy={alerts.isFetching || undefined}>
               {rows.map(({ alert, pinned: isPinned }) => (
                 <li key={alert.id} className="flex items-start gap-2">
-                  <AlertWorkflowCheckbox alertId={alert.id} selection={selection} />
+                  {mayWork && <AlertWorkflowCheckbox alertId={alert.id} selection={selection} />}
                   <div className="min-w-0 flex-1">
                     <AlertCard alert={alert} pinned={isPinned} />
                   </div>

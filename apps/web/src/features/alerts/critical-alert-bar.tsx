@@ -2,6 +2,7 @@
 // acknowledges it, here or anywhere else; and the top bar's count of open alerts per level. One line per alert from
 // sm on; on a phone one line in all ("3 open Criticals") with a button that shows the list (decision 044). While the
 // feed is not live both say so at once.
+import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
@@ -24,6 +25,7 @@ function whoText(alert: AlertRecord): string {
 }
 
 export function CriticalAlertBar() {
+  const mayWork = useMay('alerts.work');
   const open = useOpenAlerts();
   useRefreshOpenAlertsOnConnect();
   const now = useNow(15_000);
@@ -111,9 +113,11 @@ export function CriticalAlertBar() {
                 {liveAgeText(new Date(alert.timestamp).getTime(), now, stale)}
               </time>
               <span className="flex gap-2">
-                <Button size="sm" variant="danger" onClick={() => setAcknowledging(alert.id)}>
-                  Acknowledge
-                </Button>
+                {mayWork && (
+                  <Button size="sm" variant="danger" onClick={() => setAcknowledging(alert.id)}>
+                    Acknowledge
+                  </Button>
+                )}
                 {alert.device_id && (
                   <Link
                     to={`/live-map?device=${encodeURIComponent(alert.device_id)}`}

@@ -1,6 +1,7 @@
 // Pick a prisoner by search and assign (or move) them into a chosen cell. Each prisoner the cell rules would refuse
 // here is marked with why before anything is written (decision 031); an override asks for the reason. A refusal from
 // the server itself (409, e.g. a move made meanwhile) is shown, and offers the override when one is possible.
+import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import type { CellRefusal, CellWithOccupants, Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
@@ -125,6 +126,8 @@ function PrisonerRow({ prisoner: p, cell, busy, onAssign, onOverride }: Prisoner
   const checks = useCellChecks({ prisonerId: p.prisoner_id }, cell !== null && !here);
   const verdict = here || !cell ? cellVerdict([]) : cellVerdict(checks.data?.get(cell.cell_id));
   const action = here ? 'Here' : p.cell_id ? 'Move here' : 'Assign';
+  // Only a role that may override a cell rule is offered the override (decision 053).
+  const mayOverride = useMay('cells.override');
   return (
     <li className="flex items-center justify-between gap-3 px-3 py-2" data-testid={`candidate-${p.prisoner_id}`}>
       <div className="min-w-0">
@@ -136,7 +139,7 @@ function PrisonerRow({ prisoner: p, cell, busy, onAssign, onOverride }: Prisoner
         </p>
         {verdict.kind !== 'allowed' && <CellRefusalList refusals={verdict.refusals} />}
       </div>
-      {verdict.kind === 'override' ? (
+      {verdict.kind === 'override' && mayOverride ? (
         <Button
           size="sm"
           variant="secondary"
@@ -148,7 +151,7 @@ function PrisonerRow({ prisoner: p, cell, busy, onAssign, onOverride }: Prisoner
       ) : (
         <Button
           size="sm"
-          disabled={here || verdict.kind === 'refused'}
+          disabled={here || verdict.kind !== 'allowed'}
           busy={busy}
           aria-label={`${action}: ${p.first_name} ${p.last_name}`}
           onClick={onAssign}

@@ -2,6 +2,7 @@
 // capacity, security level and the prisoners in it); assign or move a prisoner with the server's capacity check; add,
 // edit and remove cells (the server refuses a taken ID, a capacity below the occupants, removing an occupied cell).
 // Moves show beforehand which cells the cell rules refuse and why; an override asks for the reason (decision 031).
+import { useMay } from '../../lib/use-may';
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -26,6 +27,8 @@ interface Moving {
 }
 
 export function CellAssignPage() {
+  const mayAssign = useMay('records.write');
+  const mayManageCells = useMay('cells.manage');
   const overview = useCellOverview();
   const queryClient = useQueryClient();
   const { notify } = useToast();
@@ -126,10 +129,12 @@ export function CellAssignPage() {
     <Page
       title="Assign cells"
       actions={
-        <Button onClick={() => openForm({ mode: 'create', block: activeBlock || undefined })}>
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          Add cell
-        </Button>
+        mayManageCells && (
+          <Button onClick={() => openForm({ mode: 'create', block: activeBlock || undefined })}>
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            Add cell
+          </Button>
+        )
       }
     >
       {overview.isPending ? (
@@ -179,15 +184,17 @@ export function CellAssignPage() {
                 <div className="w-64">
                   <OccupancyBar occupants={b.occupants} capacity={b.capacity} label={`Block ${b.block} occupancy`} />
                 </div>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  aria-label={`Add cell to block ${b.block}`}
-                  onClick={() => openForm({ mode: 'create', block: b.block })}
-                >
-                  <Plus className="h-4 w-4" aria-hidden="true" />
-                  Add cell
-                </Button>
+                {mayManageCells && (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    aria-label={`Add cell to block ${b.block}`}
+                    onClick={() => openForm({ mode: 'create', block: b.block })}
+                  >
+                    <Plus className="h-4 w-4" aria-hidden="true" />
+                    Add cell
+                  </Button>
+                )}
               </div>
               {b.cells.length === 0 ? (
                 <EmptyState>No cells available in this block.</EmptyState>
@@ -197,13 +204,17 @@ export function CellAssignPage() {
                     <CellCard
                       key={cell.cell_id}
                       cell={cell}
-                      onAssign={() => setAssignTarget(cell)}
-                      onMove={(prisonerId, name) => {
-                        setMoveError(null);
-                        setMoving({ prisonerId, name, fromCell: cell.cell_id });
-                      }}
-                      onEdit={() => openForm({ mode: 'edit', cell })}
-                      onRemove={() => openRemove(cell)}
+                      onAssign={mayAssign ? () => setAssignTarget(cell) : undefined}
+                      onMove={
+                        mayAssign
+                          ? (prisonerId, name) => {
+                              setMoveError(null);
+                              setMoving({ prisonerId, name, fromCell: cell.cell_id });
+                            }
+                          : undefined
+                      }
+                      onEdit={mayManageCells ? () => openForm({ mode: 'edit', cell }) : undefined}
+                      onRemove={mayManageCells ? () => openRemove(cell) : undefined}
                     />
                   ))}
                 </ul>

@@ -15,10 +15,11 @@ const securityTone: Record<string, string> = {
 
 export interface CellCardProps {
   cell: CellWithOccupants;
-  onAssign(): void;
-  onMove(prisonerId: number, name: string): void;
-  onEdit(): void;
-  onRemove(): void;
+  /** Each absent when the role may not take it (decision 053): its button is not shown. */
+  onAssign?: () => void;
+  onMove?: (prisonerId: number, name: string) => void;
+  onEdit?: () => void;
+  onRemove?: () => void;
 }
 
 export function CellCard({ cell, onAssign, onMove, onEdit, onRemove }: CellCardProps) {
@@ -52,50 +53,56 @@ export function CellCard({ cell, onAssign, onMove, onEdit, onRemove }: CellCardP
                 <Link to={`/prisoner-details/${o.prisoner_id}`} className="truncate text-brand-700 hover:underline">
                   {name}
                 </Link>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Move ${name}`}
-                  onClick={() => onMove(o.prisoner_id, name)}
-                >
-                  Move
-                </Button>
+                {onMove && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Move ${name}`}
+                    onClick={() => onMove(o.prisoner_id, name)}
+                  >
+                    Move
+                  </Button>
+                )}
               </li>
             );
           })}
         </ul>
       )}
-      <Button
-        size="sm"
-        variant="secondary"
-        className="mt-auto"
-        disabled={full}
-        onClick={onAssign}
-        aria-label={`Assign a prisoner to cell ${cell.cell_id}`}
-      >
-        {full ? 'Full' : 'Assign prisoner'}
-      </Button>
-      <div className="flex items-center justify-end gap-1 border-t border-slate-100 pt-2">
-        <Button size="sm" variant="ghost" onClick={onEdit} aria-label={`Edit cell ${cell.cell_id}`}>
-          <Pencil className="h-3.5 w-3.5" aria-hidden="true" />
-          Edit
-        </Button>
+      {onAssign && (
         <Button
           size="sm"
-          variant="ghost"
-          onClick={onRemove}
-          disabled={held > 0}
-          aria-label={`Remove cell ${cell.cell_id}`}
-          title={
-            held > 0
-              ? `Cell ${cell.cell_id} still holds ${held} ${held === 1 ? 'prisoner' : 'prisoners'}: move them out first`
-              : undefined
-          }
+          variant="secondary"
+          className="mt-auto"
+          disabled={full}
+          onClick={onAssign}
+          aria-label={`Assign a prisoner to cell ${cell.cell_id}`}
         >
-          <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
-          Remove
+          {full ? 'Full' : 'Assign prisoner'}
         </Button>
-      </div>
+      )}
+      {onEdit && onRemove && (
+        <div className="flex items-center justify-end gap-1 border-t border-slate-100 pt-2">
+          <Button size="sm" variant="ghost" onClick={onEdit} aria-label={`Edit cell ${cell.cell_id}`}>
+            <Pencil className="h-3.5 w-3.5" aria-hidden="true" />
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={onRemove}
+            disabled={held > 0}
+            aria-label={`Remove cell ${cell.cell_id}`}
+            title={
+              held > 0
+                ? `Cell ${cell.cell_id} still holds ${held} ${held === 1 ? 'prisoner' : 'prisoners'}: move them out first`
+                : undefined
+            }
+          >
+            <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
+            Remove
+          </Button>
+        </div>
+      )}
     </li>
   );
 }

@@ -1,4 +1,5 @@
 // The control-room log (/communication): a shared, timestamped log between admins on duty, newest first, live.
+import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
 import { MESSAGE_MAX_LENGTH } from '@prison/shared';
 import { Button } from '../../components/ui/button';
@@ -60,13 +61,14 @@ function MessageComposer() {
 }
 
 export function CommunicationPage() {
+  const mayPost = useMay('messages.post');
   const messages = useMessages();
   useLiveMessages();
   const all = messages.data?.pages.flatMap((page) => page.messages) ?? [];
 
   return (
     <Page title="Control-room log">
-      <MessageComposer />
+      {mayPost && <MessageComposer />}
       {messages.isPending ? (
         <Loading text="Loading messages..." />
       ) : messages.isError ? (

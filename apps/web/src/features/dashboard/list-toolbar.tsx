@@ -11,7 +11,8 @@ export interface ListToolbarProps {
   onToggleFilters(): void;
   filtersActive: boolean;
   createLabel: string;
-  onCreate(): void;
+  /** Absent when the role may not create (decision 053): no create button. */
+  onCreate?: () => void;
   filterPanelId: string;
 }
 
@@ -44,10 +45,12 @@ export function ListToolbar(props: ListToolbarProps) {
           <span className="h-2 w-2 rounded-full bg-accent-500" title="Filters applied" aria-hidden="true" />
         )}
       </Button>
-      <Button onClick={props.onCreate}>
-        <Plus className="h-4 w-4" aria-hidden="true" />
-        {props.createLabel}
-      </Button>
+      {props.onCreate && (
+        <Button onClick={props.onCreate}>
+          <Plus className="h-4 w-4" aria-hidden="true" />
+          {props.createLabel}
+        </Button>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // The Prisoners tab (SPEC.md section 2): search, filters, the table with its row menu, pagination, create and delete.
 // Delete archives (decision 042): "Archived records" lists those, with Restore.
 import { useState } from 'react';
+import { useMay } from '../../lib/use-may';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PRISONER_STATUSES, type Prisoner, type PrisonerInput, type PrisonerStatus } from '@prison/shared';
@@ -35,6 +36,8 @@ function prisonerLabel(prisoner: Prisoner): string {
 }
 
 export function PrisonersTab() {
+  const mayWrite = useMay('records.write');
+  const mayDelete = useMay('records.delete');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { notify } = useToast();
@@ -124,7 +127,7 @@ export function PrisonersTab() {
         onToggleFilters={() => setFiltersOpen((open) => !open)}
         filtersActive={filtersActive}
         createLabel="Create New Prisoner"
-        onCreate={() => setCreating(true)}
+        onCreate={mayWrite ? () => setCreating(true) : undefined}
         filterPanelId="prisoner-filters"
       />
       <div className="mt-3 flex items-center gap-3">
@@ -239,7 +242,7 @@ export function PrisonersTab() {
                         actions={
                           archived
                             ? [
-                                { label: 'Restore', onSelect: () => void restore(p) },
+                                ...(mayWrite ? [{ label: 'Restore', onSelect: () => void restore(p) }] : []),
                                 {
                                   label: 'More Details',
                                   onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`),
@@ -247,18 +250,26 @@ export function PrisonersTab() {
                               ]
                             : [
                                 // Edit opens the details screen with its update dialog already open.
-                                {
-                                  label: 'Edit',
-                                  onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}?edit=1`),
-                                },
-                                {
-                                  label: 'Delete',
-                                  danger: true,
-                                  onSelect: () => {
-                                    setDeleteError(null);
-                                    setDeleting(p);
-                                  },
-                                },
+                                ...(mayWrite
+                                  ? [
+                                      {
+                                        label: 'Edit',
+                                        onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}?edit=1`),
+                                      },
+                                    ]
+                                  : []),
+                                ...(mayDelete
+                                  ? [
+                                      {
+                                        label: 'Delete',
+                                        danger: true,
+                                        onSelect: () => {
+                                          setDeleteError(null);
+                                          setDeleting(p);
+                                        },
+                                      },
+                                    ]
+                                  : []),
                                 {
                                   label: 'More Details',
                                   onSelect: () => navigate(`/prisoner-details/${p.prisoner_id}`),

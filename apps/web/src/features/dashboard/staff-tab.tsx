@@ -1,5 +1,6 @@
 // The Police and Guards tabs (SPEC.md section 2): one component, two roles. Members with history are retired by
 // Delete (decision 042): "Retired" lists them, with Restore.
+import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -49,6 +50,8 @@ const texts = {
 } as const;
 
 export function StaffTab({ role }: { role: StaffRole }) {
+  const mayWrite = useMay('records.write');
+  const mayDelete = useMay('records.delete');
   const t = texts[role];
   const queryClient = useQueryClient();
   const { notify } = useToast();
@@ -154,7 +157,7 @@ export function StaffTab({ role }: { role: StaffRole }) {
         onToggleFilters={() => setFiltersOpen((open) => !open)}
         filtersActive={filtersActive}
         createLabel={t.create}
-        onCreate={() => setCreating(true)}
+        onCreate={mayWrite ? () => setCreating(true) : undefined}
         filterPanelId={panelId}
       />
       <div className="mt-3 flex items-center gap-3">
@@ -277,17 +280,23 @@ export function StaffTab({ role }: { role: StaffRole }) {
                         label={`Actions for ${s.role === 'Police' ? 'officer' : 'guard'} ${s.staff_id} ${s.first_name} ${s.last_name}`}
                         actions={
                           retired
-                            ? [{ label: 'Restore', onSelect: () => void restore(s) }]
+                            ? mayWrite
+                              ? [{ label: 'Restore', onSelect: () => void restore(s) }]
+                              : []
                             : [
-                                { label: 'Edit', onSelect: () => setEditing(s) },
-                                {
-                                  label: 'Delete',
-                                  danger: true,
-                                  onSelect: () => {
-                                    setDeleteError(null);
-                                    setDeleting(s);
-                                  },
-                                },
+                                ...(mayWrite ? [{ label: 'Edit', onSelect: () => setEditing(s) }] : []),
+                                ...(mayDelete
+                                  ? [
+                                      {
+                                        label: 'Delete',
+                                        danger: true,
+                                        onSelect: () => {
+                                          setDeleteError(null);
+                                          setDeleting(s);
+                                        },
+                                      },
+                                    ]
+                                  : []),
                               ]
                         }
                       />

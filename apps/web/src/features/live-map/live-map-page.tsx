@@ -2,6 +2,7 @@
 // live on a canvas layer, and a side panel listing them (a drawer on phones). Decision 026: the map opens on the
 // operator's last view or fitted to the geofences, markers are coloured by the worst open alert (grey offline), and
 // a marker's popup carries the prisoner's live picture with Acknowledge.
+import { useMay } from '../../lib/use-may';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type L from 'leaflet';
@@ -83,6 +84,8 @@ export function LiveMapPage() {
 }
 
 function LiveMap({ settings }: { settings: ClientSettings }) {
+  // Drawing and editing geofences only for a role that may change them (decision 053).
+  const mayEditGeofences = useMay('geofences.write');
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const [layer] = useState(() => new TrackedMarkersLayer());
@@ -220,7 +223,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
           </Button>
         </div>
         <PendingApprovals />
-        {selected && (
+        {selected && mayEditGeofences && (
           <GeofenceEditor
             key={selected.geofence_id}
             geofence={selected}
@@ -270,7 +273,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
             <TrackedMarkers layer={layer} stale={stale} />
             <FitSiteControl geofences={geofences.data ?? []} settings={settings} />
             <KeepView />
-            <NewGeofence />
+            {mayEditGeofences && <NewGeofence />}
           </MapView>
         )}
         <Button

@@ -1,4 +1,5 @@
 // An archived prisoner's details (decision 042): who archived the record and when, and Restore.
+import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Prisoner } from '@prison/shared';
@@ -7,6 +8,7 @@ import { formatAlertDateTime } from '../../lib/format';
 import { Button } from '../../components/ui/button';
 
 export function ArchivedBanner({ prisoner }: { prisoner: Prisoner }) {
+  const mayRestore = useMay('records.write');
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -37,9 +39,11 @@ export function ArchivedBanner({ prisoner }: { prisoner: Prisoner }) {
         {prisoner.archived_by ? ` by ${prisoner.archived_by}` : ''}. This record is out of every list; its track, alerts
         and pairs are kept. Restore it to change it.
       </p>
-      <Button onClick={() => void restore()} busy={busy}>
-        Restore
-      </Button>
+      {mayRestore && (
+        <Button onClick={() => void restore()} busy={busy}>
+          Restore
+        </Button>
+      )}
       {error && (
         <p role="alert" className="w-full text-sm text-red-700">
           {error}

@@ -3,6 +3,7 @@
 // guard. The server watches the distance between both trackers; an escort holds the perimeter back only while that is
 // proven (decision 037), so the section says why one is not escorting, and an officer without a tracker needs the
 // escort recorded as unmonitored (it then exempts nothing).
+import { useMay } from '../../lib/use-may';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -57,6 +58,7 @@ function useCurrentEscort(prisonerId: number) {
 export function EscortSection({ prisoner }: { prisoner: Prisoner }) {
   const current = useCurrentEscort(prisoner.prisoner_id);
   const deviceId = prisoner.tracking_device_id;
+  const mayWrite = useMay('escorts.write');
 
   return (
     <section aria-labelledby="escort-title" className="rounded-lg bg-white p-5 shadow-sm" data-testid="escort">
@@ -75,7 +77,11 @@ export function EscortSection({ prisoner }: { prisoner: Prisoner }) {
       ) : current.isError ? (
         <ErrorText>{errorMessage(current.error, 'Failed to fetch the escort.')}</ErrorText>
       ) : current.data ? (
-        <CurrentEscort escort={current.data} />
+        <CurrentEscort escort={current.data} mayEnd={mayWrite} />
+      ) : !mayWrite ? (
+        <p className="text-sm text-slate-600" data-testid="escort-none">
+          No escort.
+        </p>
       ) : prisoner.status && (OCCUPYING_STATUSES as readonly string[]).includes(prisoner.status) ? (
         <StartEscortForm prisoner={prisoner} />
       ) : (
@@ -87,7 +93,7 @@ export function EscortSection({ prisoner }: { prisoner: Prisoner }) {
   );
 }
 
-function CurrentEscort({ escort }: { escort: Escort }) {
+function CurrentEscort({ escort, mayEnd }: { escort: Escort; mayEnd: boolean }) {
   const queryClient = useQueryClient();
   const { notify } = useToast();
   const [confirming, setConfirming] = useState(false);
@@ -144,9 +150,11 @@ function CurrentEscort({ escort }: { escort: Escort }) {
           {escort.created_by} · {formatAlertDateTime(escort.created_at)}
         </dd>
       </dl>
-      <Button size="sm" variant="secondary" onClick={() => setConfirming(true)}>
-        End escort
-      </Button>
+      {mayEnd && (
+        <Button size="sm" variant="secondary" onClick={() => setConfirming(true)}>
+          End escort
+        </Button>
+      )}
       <ConfirmDialog
         open={confirming}
         title="End escort"

@@ -9,7 +9,8 @@ export interface InlineTextEditorProps {
   editing: boolean;
   draft: string;
   busy: boolean;
-  onStartEdit(): void;
+  /** Absent when the role may not change records: no pencil. */
+  onStartEdit?: () => void;
   onDraftChange(value: string): void;
   onSave(): void;
   onCancel(): void;
@@ -33,7 +34,7 @@ export function InlineTextEditor({
         <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
-        {!editing && (
+        {!editing && onStartEdit && (
           <Button variant="ghost" size="sm" aria-label={`Edit ${title}`} onClick={onStartEdit}>
             <Pencil className="h-4 w-4" aria-hidden="true" />
           </Button>

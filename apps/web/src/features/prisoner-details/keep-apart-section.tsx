@@ -1,6 +1,7 @@
 // Keep apart (issue 12 part 2): the prisoner's keep-apart pairs (non-associations) on the details screen: who, why,
 // whether the whole block is barred, since when and by whom; add one, and end one with the reason. The cell rules
 // enforce them in every move (decision 031) and the live map raises a Warning when their trackers meet (decision 032).
+import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -48,6 +49,8 @@ export function KeepApartSection({ prisoner }: { prisoner: Prisoner }) {
   const pendingEnds = usePendingEnds();
   const [adding, setAdding] = useState(false);
   const [ending, setEnding] = useState<KeepApartPair | null>(null);
+  const mayCreate = useMay('keepapart.create');
+  const mayEnd = useMay('keepapart.end');
 
   return (
     <section aria-labelledby="keep-apart-title" className="rounded-lg bg-white p-5 shadow-sm" data-testid="keep-apart">
@@ -55,9 +58,11 @@ export function KeepApartSection({ prisoner }: { prisoner: Prisoner }) {
         <h2 id="keep-apart-title" className="text-lg font-semibold text-slate-900">
           Keep apart
         </h2>
-        <Button size="sm" variant="secondary" onClick={() => setAdding(true)}>
-          Add keep-apart
-        </Button>
+        {mayCreate && (
+          <Button size="sm" variant="secondary" onClick={() => setAdding(true)}>
+            Add keep-apart
+          </Button>
+        )}
       </div>
       {pairs.isPending ? (
         <Loading />
@@ -92,7 +97,7 @@ export function KeepApartSection({ prisoner }: { prisoner: Prisoner }) {
                     </p>
                   )}
                 </div>
-                {!ended && !pendingEnd && (
+                {!ended && !pendingEnd && mayEnd && (
                   <Button
                     size="sm"
                     variant="secondary"

@@ -2,6 +2,7 @@
 // Other Information, the tracking device and the inline editors of Behavior Remarks and Medical History; beyond the
 // spec, the live picture and the open alerts (issue 11, item 6; decision 029). The right column is a plain list of
 // sections: a new one is one more line there.
+import { useMay } from '../../lib/use-may';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -49,8 +50,9 @@ function PageMessage({ children, error }: { children: ReactNode; error?: boolean
 
 function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
   const queryClient = useQueryClient();
+  const mayWrite = useMay('records.write');
   const [params, setParams] = useSearchParams();
-  const [dialogOpen, setDialogOpenState] = useState(() => params.get('edit') === '1');
+  const [dialogOpen, setDialogOpenState] = useState(() => mayWrite && params.get('edit') === '1');
   const setDialogOpen = (open: boolean) => {
     setDialogOpenState(open);
     // Drop ?edit=1 once used, so a reload does not open the dialog again.
@@ -102,7 +104,8 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
     editing: editing === field,
     draft,
     busy: saving && editing === field,
-    onStartEdit: () => startEdit(field),
+    // Only a role that may change records sees the pencil (decision 053).
+    onStartEdit: mayWrite ? () => startEdit(field) : undefined,
     onDraftChange: setDraft,
     onSave: () => void saveField(),
     onCancel: () => {
@@ -141,9 +144,11 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
             <h2 id="about-title" className="text-lg font-semibold text-slate-900">
               About
             </h2>
-            <Button variant="ghost" size="sm" aria-label="Edit prisoner details" onClick={() => setDialogOpen(true)}>
-              <Pencil className="h-4 w-4" aria-hidden="true" />
-            </Button>
+            {mayWrite && (
+              <Button variant="ghost" size="sm" aria-label="Edit prisoner details" onClick={() => setDialogOpen(true)}>
+                <Pencil className="h-4 w-4" aria-hidden="true" />
+              </Button>
+            )}
           </div>
           <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2" data-testid="about">
             <Item label="First Name" value={prisoner.first_name || null} />

@@ -1,6 +1,7 @@
 // The tracking device box (DECISIONS.md item 16): the assigned device's id and name, and assigning another one:
 // a free device, or a new one registered here and assigned in the same call (decision 029). The spec's default
 // device name is for a device without a name; a prisoner without a device reads "No tracker assigned".
+import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_DEVICE_NAME, type DeviceCreated, type Prisoner } from '@prison/shared';
@@ -13,6 +14,7 @@ import { useClientSettings } from '../location-history/api';
 import { assignDevice, registerDevice, setDeviceSecretRequired, useDevice, useDevices } from './api';
 
 export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
+  const mayManage = useMay('devices.write');
   const queryClient = useQueryClient();
   const { notify } = useToast();
   const [managing, setManaging] = useState(false);
@@ -73,7 +75,7 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
       </dl>
       {created && <NewDeviceSecret device={created} onDone={() => setCreated(null)} />}
 
-      {!managing ? (
+      {!mayManage ? null : !managing ? (
         <Button variant="secondary" size="sm" className="mt-4" onClick={() => setManaging(true)}>
           {deviceId ? 'Change device' : 'Assign device'}
         </Button>
@@ -241,6 +243,7 @@ function RegisterDeviceForm({
  * otherwise per device, switched here (audited).
  */
 function DeviceSecretRow({ deviceId }: { deviceId: string }) {
+  const mayManage = useMay('devices.write');
   const queryClient = useQueryClient();
   const device = useDevice(deviceId);
   const serverRequiresSecret = useClientSettings().data?.deviceSecretRequired ?? true;
@@ -266,7 +269,7 @@ function DeviceSecretRow({ deviceId }: { deviceId: string }) {
       <dt className="font-medium text-slate-600">Device secret</dt>
       <dd className="text-slate-900" data-testid="tracking-device-secret">
         {serverRequiresSecret ? 'Required (server setting)' : required ? 'Required' : 'Not required: its id alone is accepted'}
-        {!serverRequiresSecret && device.data && (
+        {!serverRequiresSecret && device.data && mayManage && (
           <Button size="sm" variant="secondary" className="ml-2" busy={busy} onClick={() => void toggle()}>
             {required ? 'Accept id alone' : 'Require secret'}
           </Button>

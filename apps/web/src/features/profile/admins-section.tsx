@@ -1,8 +1,15 @@
-// The admins: create one, disable (their sessions end at once, after a confirmation), enable, unlock.
-import { useState } from 'react';
+// The accounts: create one with its role and blocks, change them, disable (their sessions end at once, after a
+// confirmation), enable, unlock. Shown only to a role that may manage accounts (decision 053).
+import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PASSWORD_HINT, adminCreateRequest, type AdminAccount, type AdminCreateRequest } from '@prison/shared';
+import {
+  PASSWORD_HINT,
+  ROLE_LABELS,
+  adminCreateRequest,
+  type AdminAccount,
+  type AdminCreateRequest,
+} from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';
@@ -12,7 +19,10 @@ import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useToast } from '../../lib/toast';
-import { useAdminAction, useAdmins, useCreateAdmin, type AdminAction } from './api';
+import { AccountAccessFields, blocksText, type AccountAccess } from './account-access-fields';
+import { useAdminAction, useAdmins, useCreateAdmin, useUpdateAdmin, type AdminAction } from './api';
+
+const CHOOSE_ROLE = 'role: choose the role of the account';
 
 function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const create = useCreateAdmin();
@@ -22,31 +32,40 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
     defaultValues: { username: '', name: '', password: '' },
   });
   const { errors } = form.formState;
+  // No default role: whoever creates an account says what it may do.
+  const [access, setAccess] = useState<AccountAccess>({ role: '', blocks: [] });
+  const [roleError, setRoleError] = useState<string | undefined>();
   const close = () => {
     form.reset();
     create.reset();
+    setAccess({ role: '', blocks: [] });
+    setRoleError(undefined);
     onClose();
   };
-  const submit = form.handleSubmit((values) =>
-    create.mutate(values, {
-      onSuccess: (admin) => {
-        notify(`Admin ${admin.username} created.`);
-        close();
+  const submit = form.handleSubmit((values) => {
+    if (!access.role) return setRoleError(CHOOSE_ROLE);
+    create.mutate(
+      { ...values, role: access.role, blocks: access.blocks },
+      {
+        onSuccess: (admin) => {
+          notify(`Account ${admin.username} created: they choose their own password at their first login.`);
+          close();
+        },
       },
-    }),
-  );
+    );
+  });
   return (
     <Modal
       open={open}
       onOpenChange={(next) => !next && close()}
-      title="Create admin"
+      title="Create account"
       footer={
         <>
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>
           <Button type="submit" form="create-admin-form" busy={create.isPending}>
-            Create admin
+            Create account
           </Button>
         </>
       }
@@ -67,9 +86,66 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
           error={errors.password?.message}
           {...form.register('password')}
         />
+        <AccountAccessFields
+          value={access}
+          onChange={(next) => {
+            setAccess(next);
+            if (next.role) setRoleError(undefined);
+          }}
+          roleError={roleError}
+        />
         {create.isError && (
           <p role="alert" className="text-sm text-red-700">
             {errorMessage(create.error, 'The admin could not be created.')}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}
+
+function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onClose(): void }) {
+  const update = useUpdateAdmin();
+  const { notify } = useToast();
+  const [access, setAccess] = useState<AccountAccess>({ role: admin?.role ?? '', blocks: admin?.blocks ?? [] });
+  const close = () => {
+    update.reset();
+    onClose();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!admin || !access.role) return;
+    update.mutate(
+      { id: admin.id, role: access.role, blocks: access.blocks },
+      {
+        onSuccess: (saved) => {
+          notify(`${saved.username}: ${ROLE_LABELS[saved.role]}, ${blocksText(saved.blocks).toLowerCase()}.`);
+          close();
+        },
+      },
+    );
+  };
+  return (
+    <Modal
+      open={admin !== null}
+      onOpenChange={(next) => !next && close()}
+      title={`Role and blocks of ${admin?.username ?? ''}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form="edit-access-form" busy={update.isPending}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form id="edit-access-form" onSubmit={submit} noValidate className="flex flex-col gap-3">
+        <AccountAccessFields value={access} onChange={setAccess} roleError={access.role ? undefined : CHOOSE_ROLE} />
+        {update.isError && (
+          <p role="alert" className="text-sm text-red-700">
+            {errorMessage(update.error, 'The account could not be changed.')}
           </p>
         )}
       </form>
@@ -91,6 +167,7 @@ export function AdminsSection() {
   const { notify } = useToast();
   const [creating, setCreating] = useState(false);
   const [disabling, setDisabling] = useState<AdminAccount | null>(null);
+  const [editing, setEditing] = useState<AdminAccount | null>(null);
 
   const run = (admin: AdminAccount, kind: AdminAction, done?: () => void) =>
     action.mutate(
@@ -107,7 +184,7 @@ export function AdminsSection() {
   return (
     <>
       <div className="mb-3">
-        <Button onClick={() => setCreating(true)}>Create admin</Button>
+        <Button onClick={() => setCreating(true)}>Create account</Button>
       </div>
       {admins.isPending ? (
         <Loading text="Loading admins..." />
@@ -122,6 +199,8 @@ export function AdminsSection() {
               <tr>
                 <th className="py-2 pr-4 font-medium">Username</th>
                 <th className="py-2 pr-4 font-medium">Name</th>
+                <th className="py-2 pr-4 font-medium">Role</th>
+                <th className="py-2 pr-4 font-medium">Blocks</th>
                 <th className="py-2 pr-4 font-medium">Status</th>
                 <th className="py-2 pr-4 font-medium">Sessions</th>
                 <th className={`py-2 pl-2 font-medium ${stickyEndCell}`}>
@@ -139,10 +218,24 @@ export function AdminsSection() {
                 >
                   <td className="py-2 pr-4 font-medium">{admin.username}</td>
                   <td className="py-2 pr-4">{admin.name}</td>
+                  <td className="py-2 pr-4" data-field="role">
+                    {ROLE_LABELS[admin.role]}
+                  </td>
+                  <td className="py-2 pr-4" data-field="blocks">
+                    {blocksText(admin.blocks)}
+                  </td>
                   <td className="py-2 pr-4">{statusText(admin)}</td>
                   <td className="py-2 pr-4">{admin.active_sessions}</td>
                   <td className={`py-2 pl-2 ${stickyEndCell}`}>
                     <div className="flex justify-end gap-2">
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-label={`Change role and blocks of ${admin.username}`}
+                        onClick={() => setEditing(admin)}
+                      >
+                        Role
+                      </Button>
                       {admin.locked_until && (
                         <Button variant="secondary" size="sm" onClick={() => run(admin, 'unlock')}>
                           Unlock
@@ -168,6 +261,8 @@ export function AdminsSection() {
         </div>
       )}
       <CreateAdminDialog open={creating} onClose={() => setCreating(false)} />
+      {/* Keyed by account, so the dialog starts from that account's role and blocks. */}
+      <EditAccessDialog key={editing?.id ?? 'none'} admin={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={disabling !== null}
         title="Disable admin"

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AdminAccount,
   AdminCreateRequest,
+  AdminUpdateRequest,
   PasswordChangeRequest,
   Profile,
   SessionInfo,
@@ -54,6 +55,15 @@ export function useCreateAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: AdminCreateRequest) => api.post<AdminAccount>('/admins', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
+  });
+}
+
+/** Changes an account's role or caseload (PUT /admins/:id). */
+export function useUpdateAdmin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: AdminUpdateRequest & { id: number }) => api.put<AdminAccount>(`/admins/${id}`, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
   });
 }

@@ -4,6 +4,7 @@ import { Page } from '../../components/ui/page';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
+import { useMay } from '../../lib/use-may';
 import { AdminsSection } from './admins-section';
 import { useProfile } from './api';
 import { PasswordForm } from './password-form';
@@ -22,6 +23,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 export function ProfilePage() {
   const { name, passwordChangeRequired, totpEnrolmentRequired } = useAuth();
   const profile = useProfile();
+  const mayManageAccounts = useMay('accounts.manage');
   // While a step is required the server refuses everything else, so only that step's section is shown.
   const restricted = passwordChangeRequired || totpEnrolmentRequired;
   return (
@@ -36,7 +38,7 @@ export function ProfilePage() {
           className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
         >
           {passwordChangeRequired
-            ? 'Your password no longer meets the password rule. Choose a new one before going on.'
+            ? 'Choose a new password before going on: this one was set by someone else, or no longer meets the password rule.'
             : 'Two-factor login is required. Set it up below before going on.'}
         </p>
       )}
@@ -78,8 +80,9 @@ export function ProfilePage() {
           <SessionsSection />
         </Section>
       )}
-      {!restricted && (
-        <Section title="Admins">
+      {/* The accounts: for a role that may manage them only (decision 053). */}
+      {!restricted && mayManageAccounts && (
+        <Section title="Accounts">
           <AdminsSection />
         </Section>
       )}

@@ -2,7 +2,6 @@
 // prisoners; always, or weekly windows of days, start and end in the prison's time zone. Shared by the details
 // modal (a new geofence) and the editor (the selected one).
 import { useId, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import {
   geofenceAppliesTo,
   geofenceSchedule,
@@ -11,7 +10,7 @@ import {
   type ScheduleWindow,
 } from '@prison/shared';
 import { Button } from '../../../components/ui/button';
-import { api } from '../../../lib/api-client';
+import { useBlockNames } from '../../../lib/block-names';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { useAssignedDevices } from '../api/tracked-prisoners';
 
@@ -73,13 +72,6 @@ export function rulesFromDraft(draft: RulesDraft): { rules: GeofenceRules } | { 
     schedule = parsed.data;
   }
   return { rules: { applies_to: appliesTo, schedule } };
-}
-
-function useBlockNames() {
-  return useQuery({
-    queryKey: ['cells', 'block-names'],
-    queryFn: () => api.get<{ data: string[] }>('/cell_controls/blocks').then((r) => r.data),
-  });
 }
 
 const radioClass = 'flex items-center gap-2 text-sm text-slate-800';

@@ -1,6 +1,7 @@
 // What a marker's popup adds under the layer's "Name: " line and "#id · cell X" (decision 026): the tracker's state,
 // the age of the last fix, the battery, the open alerts each with Acknowledge, and links to the prisoner's details and
 // history. Rendered by React into the popup's slot (a portal), so it follows live data while open.
+import { useMay } from '../../../lib/use-may';
 import { Link } from 'react-router';
 import type { LiveMapPrisonerAlerts } from '@prison/shared';
 import { Button } from '../../../components/ui/button';
@@ -26,6 +27,7 @@ export function MarkerPopupDetails({
   stale?: boolean;
 }) {
   const step = useAlertStep();
+  const mayWork = useMay('alerts.work');
   const { notify } = useToast();
   const acknowledge = (id: number) =>
     step.mutate(
@@ -70,16 +72,18 @@ export function MarkerPopupDetails({
                   {alert.details}{' '}
                   <span className="text-slate-600">({formatAge(now - Date.parse(alert.timestamp))})</span>
                 </span>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  className="shrink-0"
-                  aria-label={`Acknowledge: ${alert.details}`}
-                  busy={step.isPending && step.variables?.id === alert.id}
-                  onClick={() => acknowledge(alert.id)}
-                >
-                  Acknowledge
-                </Button>
+                {mayWork && (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    className="shrink-0"
+                    aria-label={`Acknowledge: ${alert.details}`}
+                    busy={step.isPending && step.variables?.id === alert.id}
+                    onClick={() => acknowledge(alert.id)}
+                  >
+                    Acknowledge
+                  </Button>
+                )}
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 // A change that weakens an alarm, waiting for a second administrator (decision 041): who asked, why and what changes;
 // Approve and Refuse for anyone but the one who asked. Until approved the old rule keeps alerting.
+import { useMay } from '../../../lib/use-may';
 import type { PendingChange } from '@prison/shared';
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
@@ -13,6 +14,7 @@ export function PendingChangeNotice({ change, showTarget = false }: { change: Pe
   const decide = useDecideChange();
   const { notify } = useToast();
   const own = adminId !== null && adminId === change.requested_by_admin_id;
+  const mayDecide = useMay('changes.decide');
   const act = (decision: 'approve' | 'refuse') =>
     decide.mutate({ id: change.id, decision }, { onSuccess: (result) => notify(result.message) });
   return (
@@ -37,7 +39,7 @@ export function PendingChangeNotice({ change, showTarget = false }: { change: Pe
       </p>
       {own ? (
         <p className="text-xs text-slate-600">You asked for this change: another administrator must approve it.</p>
-      ) : (
+      ) : !mayDecide ? null : (
         <div className="flex gap-2">
           <Button size="sm" onClick={() => act('approve')} busy={decide.isPending && decide.variables?.decision === 'approve'}>
             Approve

@@ -1,0 +1,91 @@
+// Where the key of the secret box comes from (decision 054): SECRET_KEY, or a key file created beside the data
+// directory on first start (mode 0600), so a copy of the data directory alone does not carry its key.
+import { randomBytes, scryptSync } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SECRET_KEY_BYTES } from './secret-box';
+
+/** A passphrase shorter than this is refused: it would be the weakest part of the scheme. */
+export const MIN_PASSPHRASE_LENGTH = 20;
+// A fixed salt: the passphrase must give the same key on every process of a cluster. A random key is better (README).
+const PASSPHRASE_SALT = 'prison-control/secret-key/v1';
+
+/** 64 hex digits or base64 of 32 bytes: the key itself. */
+function rawKey(text: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === SECRET_KEY_BYTES) return bytes;
+  }
+  return null;
+}
+
+/** Why SECRET_KEY cannot be used, or null; cheap, for the configuration check at start. */
+export function secretKeyProblem(value: string): string | null {
+  const text = value.trim();
+  if (rawKey(text) || text.length >= MIN_PASSPHRASE_LENGTH) return null;
+  return (
+    'give 32 random bytes as 64 hex digits or base64 (openssl rand -base64 32), ' +
+    `or a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters`
+  );
+}
+
+/**
+ * The key SECRET_KEY gives: 64 hex digits or base64 of 32 bytes are the key itself; anything else of at least
+ * MIN_PASSPHRASE_LENGTH characters is a passphrase stretched by scrypt. Throws a message naming SECRET_KEY.
+ */
+export function keyFromSecretKey(value: string): Buffer {
+  const problem = secretKeyProblem(value);
+  if (problem) throw new Error(`Invalid configuration SECRET_KEY: ${problem}`);
+  const text = value.trim();
+  return (
+    rawKey(text) ??
+    scryptSync(text, PASSPHRASE_SALT, SECRET_KEY_BYTES, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 })
+  );
+}
+
+/** The key file of a data directory: beside it, not inside, so a backup of the data holds no key. */
+export function keyFilePath(dataDir: string): string {
+  const resolved = path.resolve(dataDir);
+  return path.join(path.dirname(resolved), `${path.basename(resolved)}.key`);
+}
+
+/**
+ * Reads the key file, or creates it with a new random key (mode 0600). The new key is written to a file of this
+ * process and then linked into place, which fails if the file exists: processes starting together on one machine
+ * all end up with the one complete key the first linked.
+ */
+export function keyFromFile(file: string): { key: Buffer; created: boolean } {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, `${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  let created = true;
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    created = false;
+  } finally {
+    unlinkSync(draft);
+  }
+  return { key: readKeyFile(file), created };
+}
+
+function readKeyFile(file: string): Buffer {
+  const bytes = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (bytes.length !== SECRET_KEY_BYTES)
+    throw new Error(`The key file ${file} does not hold a ${SECRET_KEY_BYTES}-byte key`);
+  return bytes;
+}
+
+/** The key of this process: SECRET_KEY when set, else the data directory's key file. */
+export function loadSecretKey(env: { SECRET_KEY?: string; DATA_DIR: string }): {
+  key: Buffer;
+  source: 'SECRET_KEY' | 'key file created' | 'key file';
+  file?: string;
+} {
+  if (env.SECRET_KEY) return { key: keyFromSecretKey(env.SECRET_KEY), source: 'SECRET_KEY' };
+  const file = keyFilePath(env.DATA_DIR);
+  const { key, created } = keyFromFile(file);
+  return { key, source: created ? 'key file created' : 'key file', file };
+}
