@@ -3,12 +3,13 @@
 // put at once (in software rendering one drawImage costs about 5 µs); the escort lines behind them.
 import { strokeEscortLines } from './escort-lines';
 import type { MarkerSprites } from './marker-sprites';
-import { blitAll } from './sprite-pixels';
+import { FrameWriter } from './frame-writer';
 
 export class MainThreadMarkers {
   private frameImage: ImageData | null = null;
   /** The frame's pixels as 32-bit words (a view of frameImage). */
   private frameWords: Int32Array | null = null;
+  private writer = new FrameWriter();
 
   /** Draws `count` placed markers (FramePlacement.markers) and `linkCount` escort lines on a cleared canvas. */
   draw(
@@ -26,7 +27,7 @@ export class MainThreadMarkers {
         this.frameImage = ctx.createImageData(width, height);
         this.frameWords = new Int32Array(this.frameImage.data.buffer);
       }
-      blitAll(this.frameWords!, width, height, sprites.list, markers, count);
+      this.writer.draw(this.frameWords!, width, height, sprites.list, markers, count);
       ctx.putImageData(this.frameImage, 0, 0);
     } else {
       ctx.clearRect(0, 0, width, height);
