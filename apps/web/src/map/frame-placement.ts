@@ -28,7 +28,8 @@ export class FramePlacement {
 
   /**
    * Places every marker in view into `markers` and returns how many; collects the labels to draw into `labelled`
-   * (null: none). `selected` is the marker whose popup is open.
+   * (null: none). `selected` is the marker whose popup is open. With `labelsOnly` (the worker draws the markers) it
+   * stops as soon as the label candidates are complete: `markers` is then not every marker in view.
    */
   placeMarkers(
     all: Iterable<Marker>,
@@ -37,6 +38,7 @@ export class FramePlacement {
     spriteSize: number,
     labelled: LabelCandidate[] | null,
     selected: Marker | undefined,
+    labelsOnly = false,
   ): number {
     if (this.markers.length < size * 3) this.markers = new Int32Array(size * 3);
     const buffer = this.markers;
@@ -56,6 +58,8 @@ export class FramePlacement {
       count++;
       if (labelled && marker.label && labelled.length < MAX_LABEL_CANDIDATES) {
         labelled.push(labelCandidate(marker.label, level, marker === selected, x, y, spriteSize));
+        // At 50,000 markers in view that is after a few thousand: the rest would be placed for nothing.
+        if (labelsOnly && labelled.length === MAX_LABEL_CANDIDATES) break;
       }
     }
     return count;

@@ -3,10 +3,15 @@
 // are all covered already costs a test of one or two 32-bit mask words instead of a write per pixel. At 50,000
 // markers on a 1600x900 view every pixel lies under about ten of them, and nine in ten sprite pixels would be
 // overwritten anyway. The picture is "source-over" in drawing order, as back to front (within a level per channel).
-import { blend, type SpritePixels } from './sprite-pixels';
+import { blend, blit, type SpritePixels } from './sprite-pixels';
 
 /** Rows per band: a band of a 1600-pixel frame (400 kB) stays in the CPU's cache while it is drawn. */
 const BAND_ROWS = 64;
+/**
+ * Sprite boxes per frame pixel from which the frame is drawn front to back. Below it few sprite pixels are hidden,
+ * and copying each sprite's opaque runs as they are (sprite-pixels.ts: blit) is cheaper than testing each pixel.
+ */
+const FRONT_TO_BACK_DEPTH = 3;
 
 export class FrameWriter {
   /** One bit per frame pixel, set when the pixel is opaque already; a row is `maskStride` words. */
@@ -32,6 +37,7 @@ export class FrameWriter {
     this.reserve(stride * height, bands, count);
     this.maskStride = stride;
     const { mask, starts, next, bandOf, order } = this;
+    const frontToBack = (count * largest * largest) / (width * height) >= FRONT_TO_BACK_DEPTH;
     // Markers by the band of their top row (a stable counting sort, so each band's list keeps the drawing order).
     starts.fill(0, 0, bands + 1);
     for (let i = 0; i < count; i++) {
@@ -49,20 +55,44 @@ export class FrameWriter {
       // Cleared here rather than all at once before: the band is then in the cache for its markers.
       frame.fill(0, top * width, bottom * width);
       mask.fill(0, top * stride, bottom * stride);
-      // This band's markers and those of the band above that reach into it, merged into reverse drawing order.
-      const aboveStart = b > 0 ? starts[b - 1]! : 0;
-      let above = b > 0 ? starts[b]! - 1 : -1;
-      const ownStart = starts[b]!;
-      let own = starts[b + 1]! - 1;
-      while (above >= aboveStart || own >= ownStart) {
-        let i: number;
-        if (own < ownStart || (above >= aboveStart && order[above]! > order[own]!)) i = order[above--]!;
-        else i = order[own--]!;
-        const sprite = sprites[markers[i * 3 + 2]!]!;
-        const y = markers[i * 3 + 1]!;
-        if (y + sprite.size <= top || y >= bottom) continue;
-        this.drawBehind(frame, width, top, bottom, sprite, markers[i * 3]!, y);
-      }
+      if (frontToBack) this.bandFrontToBack(frame, width, top, bottom, sprites, markers, b);
+      else this.bandBackToFront(frame, width, top, bottom, sprites, markers, b);
+    }
+  }
+
+  /** A band's markers and those of the band above that reach into it, merged into reverse drawing order. */
+  private bandFrontToBack(frame: Int32Array, width: number, top: number, bottom: number, sprites: SpritePixels[], markers: Int32Array, b: number): void {
+    const { starts, order } = this;
+    const aboveStart = b > 0 ? starts[b - 1]! : 0;
+    let above = b > 0 ? starts[b]! - 1 : -1;
+    const ownStart = starts[b]!;
+    let own = starts[b + 1]! - 1;
+    while (above >= aboveStart || own >= ownStart) {
+      let i: number;
+      if (own < ownStart || (above >= aboveStart && order[above]! > order[own]!)) i = order[above--]!;
+      else i = order[own--]!;
+      const sprite = sprites[markers[i * 3 + 2]!]!;
+      const y = markers[i * 3 + 1]!;
+      if (y + sprite.size <= top || y >= bottom) continue;
+      this.drawBehind(frame, width, top, bottom, sprite, markers[i * 3]!, y);
+    }
+  }
+
+  /** The same markers in drawing order, each sprite copied over what is there. */
+  private bandBackToFront(frame: Int32Array, width: number, top: number, bottom: number, sprites: SpritePixels[], markers: Int32Array, b: number): void {
+    const { starts, order } = this;
+    let above = b > 0 ? starts[b - 1]! : 0;
+    const aboveEnd = b > 0 ? starts[b]! : 0;
+    let own = starts[b]!;
+    const ownEnd = starts[b + 1]!;
+    while (above < aboveEnd || own < ownEnd) {
+      let i: number;
+      if (own >= ownEnd || (above < aboveEnd && order[above]! < order[own]!)) i = order[above++]!;
+      else i = order[own++]!;
+      const sprite = sprites[markers[i * 3 + 2]!]!;
+      const y = markers[i * 3 + 1]!;
+      if (y + sprite.size <= top || y >= bottom) continue;
+      blit(frame, width, top, bottom, sprite, markers[i * 3]!, y);
     }
   }
 
@@ -88,34 +118,20 @@ export class FrameWriter {
         const high = w === lastWord ? last & 31 : 31;
         const span = (-1 << low) & (high === 31 ? -1 : ~(-1 << (high + 1)));
         const maskWord = mask[maskRow + w]!;
+        // The row's pixels in this word not yet opaque: none when markers in front cover it all.
+        let open = span & ~maskWord;
         let opaque = 0;
-        if ((maskWord & span) === 0) {
-          // Nothing in front is opaque here (the nearest markers): every pixel of the span, in order.
-          const from = (w << 5) + low;
-          const to = (w << 5) + high;
-          for (let px = from; px <= to; px++) {
-            const source = words[spriteRow + px]!;
-            if (source === 0) continue;
-            const front = frame[frameRow + px]!;
-            const out = front === 0 ? source : blend(source, front);
-            frame[frameRow + px] = out;
-            if (out >> 24 === -1) opaque |= 1 << (px & 31);
-          }
-        } else {
-          // The row's pixels in this word not yet opaque: none when markers in front cover it all.
-          let open = span & ~maskWord;
-          while (open !== 0) {
-            const lowest = open & -open;
-            open ^= lowest;
-            const px = (w << 5) + 31 - Math.clz32(lowest);
-            const source = words[spriteRow + px]!;
-            if (source === 0) continue;
-            const front = frame[frameRow + px]!;
-            // What is in front is drawn over this sprite's pixel.
-            const out = front === 0 ? source : blend(source, front);
-            frame[frameRow + px] = out;
-            if (out >> 24 === -1) opaque |= lowest;
-          }
+        while (open !== 0) {
+          const lowest = open & -open;
+          open ^= lowest;
+          const px = (w << 5) + 31 - Math.clz32(lowest);
+          const source = words[spriteRow + px]!;
+          if (source === 0) continue;
+          const front = frame[frameRow + px]!;
+          // What is in front is drawn over this sprite's pixel.
+          const out = front === 0 ? source : blend(source, front);
+          frame[frameRow + px] = out;
+          if (out >> 24 === -1) opaque |= lowest;
         }
         if (opaque !== 0) mask[maskRow + w] = maskWord | opaque;
       }

@@ -339,7 +339,7 @@ export class TrackedMarkersLayer extends L.Layer {
     if (workerDraws) {
       // The worker draws and glides the markers and escort lines; this canvas keeps only the labels.
       this.pixelWorker.update(this.links, sprites, workerView);
-      if (labelled) this.placement.placeMarkers(this.markers.values(), this.markers.size, view, sprites.size, labelled, selected);
+      if (labelled) this.placement.placeMarkers(this.markers.values(), this.markers.size, view, sprites.size, labelled, selected, true);
       // Cleared only when labels are on it: a canvas changed every frame costs a copy to the compositor each frame.
       if (!this.canvasBlank) ctx.clearRect(0, 0, view.width, view.height);
       this.canvasBlank = !labelled?.length;
