@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from './frame-writer';
 import { blit, spritePixels } from './sprite-pixels';
-import { dotSprite, SIZE } from './test-sprites';
+import { dotSprite, SIZE } from './synthetic-sprites';
 
 /** `count` markers scattered over (and just past the edges of) a width x height frame, two sprites alternating. */
 function scatter(count: number, width: number, height: number, seed: number): Int32Array {

@@ -14,6 +14,9 @@ const BAND_ROWS = 64;
 const FRONT_TO_BACK_DEPTH = 3;
 
 export class FrameWriter {
+  /** `frontToBackDepth`: sprite boxes per frame pixel from which it draws front to back (Infinity: never). */
+  constructor(private readonly frontToBackDepth = FRONT_TO_BACK_DEPTH) {}
+
   /** One bit per frame pixel, set when the pixel is opaque already; a row is `maskStride` words. */
   private mask = new Int32Array(0);
   private maskStride = 0;
@@ -37,7 +40,7 @@ export class FrameWriter {
     this.reserve(stride * height, bands, count);
     this.maskStride = stride;
     const { mask, starts, next, bandOf, order } = this;
-    const frontToBack = (count * largest * largest) / (width * height) >= FRONT_TO_BACK_DEPTH;
+    const frontToBack = (count * largest * largest) / (width * height) >= this.frontToBackDepth;
     // Markers by the band of their top row (a stable counting sort, so each band's list keeps the drawing order).
     starts.fill(0, 0, bands + 1);
     for (let i = 0; i < count; i++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blend, blit, spritePixels } from './sprite-pixels';
-import { dotSprite, SIZE } from './test-sprites';
+import { dotSprite, SIZE } from './synthetic-sprites';
 
 /** The straightforward way: every sprite pixel blended over the frame in floating point ("source-over"). */
 function reference(frame: Uint8ClampedArray, width: number, height: number, sprite: Uint8ClampedArray, x: number, y: number) {

@@ -1,4 +1,4 @@
-// Sprites for the pixel writers' tests, made without a canvas (Node has none): a dot like the layer's.
+// Sprites made without a canvas (Node has none), for the pixel writers' tests and bench/map/writer.ts: a dot like the layer's.
 
 export const SIZE = 18;
 
