@@ -128,3 +128,70 @@ test('above the pixel threshold a marker stays where the map puts it: after a pa
   expect(isGreen(await pixelAt(page, arrived))).toBe(true);
   expect(isGreen(await pixelAt(page, zoomed))).toBe(false);
 });
+
+/** The marker colour of a prisoner with an open Critical alert (marker-style.ts: '#dc2626'). */
+const RED = [0xdc, 0x26, 0x26];
+
+test('30,000 markers ten deep (drawn front to back): the marker drawn last is on top, the crowd is drawn around it', async ({ adminPage: page }) => {
+  await page.goto('/live-map?testHooks=1');
+  await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
+  const centre = await page.evaluate(() => {
+    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+    const counter = window as unknown as { __pictures: number };
+    counter.__pictures = 0;
+    hook.layer.onPixelFrame = () => counter.__pictures++;
+    const bounds = (hook.map as unknown as { getBounds(): { getSouth(): number; getNorth(): number; getWest(): number; getEast(): number } }).getBounds();
+    const { lat, lng } = hook.map.getCenter();
+    // A crowd of prisoners with an open Critical alert (red) over the whole view, then the probe (no alert, green),
+    // last, so drawn last: on top of the ten or so red markers under its centre.
+    const worst = new Map<number, string>();
+    const all: Record<string, unknown> = {};
+    let seed = 5;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let i = 0; i < 30_000; i++) {
+      worst.set(i + 1, 'Critical');
+      all[`crowd-${i}`] = {
+        id: `crowd-${i}`,
+        prisonerId: i + 1,
+        name: `Crowd ${i}`,
+        latitude: bounds.getSouth() + random() * (bounds.getNorth() - bounds.getSouth()),
+        longitude: bounds.getWest() + random() * (bounds.getEast() - bounds.getWest()),
+        trackingId: `crowd-${i}`,
+      };
+    }
+    all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: lat, longitude: lng, trackingId: 'probe' };
+    (hook.feed as unknown as { setAlertLevels(worst: Map<number, string>): void }).setAlertLevels(worst);
+    hook.feed.snapshot(all);
+    return { lat, lng };
+  });
+  // Every marker applied (the feed spreads a snapshot over frames), then a picture of all of them.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __liveMap: { layer: { size: number } } }).__liveMap.layer.size), { timeout: 30_000 })
+    .toBe(30_001);
+  // The worker draws within a frame of the last change, then idles (nothing glides): let the compositor show it.
+  await page.waitForTimeout(1000);
+  const probe = await probePoint(page, centre.lat, centre.lng);
+  expect(isGreen(await pixelAt(page, probe))).toBe(true);
+  // Around it, the crowd: a red fill at many points of a line across the map (the others its white ring or edge).
+  const png = (await page.screenshot()).toString('base64');
+  const reds = await page.evaluate(
+    async ({ png, left, y, red }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${png}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(image, 0, 0);
+      let count = 0;
+      for (let x = left; x < left + 40 * 7; x += 7) {
+        const [r, g, b] = ctx.getImageData(x, y, 1, 1).data;
+        if (Math.abs(r! - red[0]!) <= 12 && Math.abs(g! - red[1]!) <= 12 && Math.abs(b! - red[2]!) <= 12) count++;
+      }
+      return count;
+    },
+    { png, left: probe.x - 140, y: probe.y + 60, red: RED },
+  );
+  expect(reds).toBeGreaterThanOrEqual(10);
+});

@@ -2,7 +2,8 @@
 // lines as pairs of slots, and the view. Each animation frame it places every marker where its glide is now and
 // writes the sprites into the frame's pixels; no DOM, so it is tested in Node.
 import { GLIDE_MS, SLOT, SLOT_FIELDS, type PixelSceneUpdate, type PixelView } from './marker-pixels-protocol';
-import { blitAll, type SpritePixels } from './sprite-pixels';
+import { FrameWriter } from './frame-writer';
+import type { SpritePixels } from './sprite-pixels';
 
 export class PixelScene {
   /** SLOT_FIELDS numbers per slot; a slot with sprite -1 is empty. */
@@ -17,6 +18,7 @@ export class PixelScene {
   view: PixelView | null = null;
   private sprites: SpritePixels[] = [];
   private staleSprite: number[] = [];
+  private writer = new FrameWriter();
 
   setSprites(sprites: SpritePixels[], staleSprite: number[]): void {
     this.sprites = sprites;
@@ -86,7 +88,7 @@ export class PixelScene {
       markers[count * 3 + 2] = stale ? this.staleSprite[sprite]! : sprite;
       count++;
     }
-    blitAll(frame, width, height, this.sprites, markers, count);
+    this.writer.draw(frame, width, height, this.sprites, markers, count);
     return { linkCount: this.placeLinks(now), gliding };
   }
 

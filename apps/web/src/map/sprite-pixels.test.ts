@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blend, blit, blitAll, spritePixels } from './sprite-pixels';
-
-const SIZE = 18;
-
-/** A dot like the layer's: a coloured disc, a white ring, an anti-aliased outer edge (RGBA, not premultiplied). */
-function dotSprite(r: number, g: number, b: number): Uint8ClampedArray {
-  const rgba = new Uint8ClampedArray(SIZE * SIZE * 4);
-  for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) {
-      const distance = Math.hypot(x + 0.5 - SIZE / 2, y + 0.5 - SIZE / 2);
-      const alpha = Math.round(Math.max(0, Math.min(1, 8.5 - distance)) * 255);
-      const ring = distance > 6;
-      rgba.set([ring ? 255 : r, ring ? 255 : g, ring ? 255 : b, alpha], (y * SIZE + x) * 4);
-    }
-  }
-  return rgba;
-}
+import { blend, blit, spritePixels } from './sprite-pixels';
+import { dotSprite, SIZE } from './synthetic-sprites';
 
 /** The straightforward way: every sprite pixel blended over the frame in floating point ("source-over"). */
 function reference(frame: Uint8ClampedArray, width: number, height: number, sprite: Uint8ClampedArray, x: number, y: number) {
@@ -59,28 +44,6 @@ describe('sprite pixels', () => {
     // Something was drawn, and both colours and edges are in it.
     expect(words.some((word) => word >>> 24 === 255)).toBe(true);
     expect(words.some((word) => word >>> 24 > 0 && word >>> 24 < 255)).toBe(true);
-  });
-
-  it('draws band by band exactly as marker by marker, over whatever the frame held before', () => {
-    const width = 300;
-    const height = 200;
-    const pixels = [dotSprite(220, 38, 38), dotSprite(37, 99, 235)].map((rgba) => spritePixels(rgba, SIZE));
-    const count = 2000;
-    const markers = new Int32Array(count * 3);
-    let seed = 11;
-    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-    for (let i = 0; i < count; i++) {
-      markers[i * 3] = Math.floor(random() * (width + SIZE)) - SIZE + 1;
-      markers[i * 3 + 1] = Math.floor(random() * (height + SIZE)) - SIZE + 1;
-      markers[i * 3 + 2] = i % 2;
-    }
-    // The last frame's pixels: blitAll clears each band before drawing into it.
-    const banded = new Int32Array(width * height).fill(0x7f00ff00);
-    blitAll(banded, width, height, pixels, markers, count);
-    const oneByOne = new Int32Array(width * height);
-    for (let i = 0; i < count; i++) blit(oneByOne, width, 0, height, pixels[markers[i * 3 + 2]!]!, markers[i * 3]!, markers[i * 3 + 1]!);
-    expect(banded.some((word) => word !== 0)).toBe(true);
-    expect(banded.findIndex((word, i) => word !== oneByOne[i])).toBe(-1);
   });
 
   it('keeps opaque runs and translucent edge pixels apart', () => {

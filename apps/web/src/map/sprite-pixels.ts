@@ -15,6 +15,11 @@ export interface SpritePixels {
   offsetWidth: number;
   runOffset: Int32Array;
   edgeOffset: Int32Array;
+  /** The bitmap as words (0 where transparent), row by row: what the front-to-back writer reads. */
+  words: Int32Array;
+  /** Per row, the first column with a visible pixel and the one after the last (equal: an empty row). */
+  rowFirst: Int16Array;
+  rowEnd: Int16Array;
 }
 
 /** Splits a size x size RGBA bitmap (not premultiplied, as getImageData returns it) into runs and edge pixels. */
@@ -42,8 +47,26 @@ export function spritePixels(rgba: Uint8ClampedArray, size: number): SpritePixel
       x++;
     }
   }
+  const rowFirst = new Int16Array(size);
+  const rowEnd = new Int16Array(size);
+  for (let y = 0; y < size; y++) {
+    let first = size;
+    let end = 0;
+    for (let x = 0; x < size; x++) {
+      if (rgba[(y * size + x) * 4 + 3]! === 0) continue;
+      first = Math.min(first, x);
+      end = x + 1;
+    }
+    rowFirst[y] = first < end ? first : 0;
+    rowEnd[y] = first < end ? end : 0;
+  }
+  // Transparent pixels as 0 whatever their colour bytes, so "nothing here" is one comparison.
+  const visible = Int32Array.from(words, (word) => (word >>> 24 === 0 ? 0 : word));
   return {
     size,
+    words: visible,
+    rowFirst,
+    rowEnd,
     runs: Int16Array.from(runs),
     runColour: Int32Array.from(runColour),
     edgeXY: Int16Array.from(edgeXY),
@@ -140,59 +163,6 @@ export function blit(
     if (px < 0 || py < top || px >= width || py >= bottom) continue;
     const at = py * width + px;
     frame[at] = blend(frame[at]!, edgeColour[i / 2]!);
-  }
-}
-
-/** Rows per band of blitAll: a band of a 1600-pixel frame (400 kB) stays in the CPU's cache while it is drawn. */
-const BAND_ROWS = 64;
-
-/**
- * Draws `count` markers (x, y, sprite index per marker in `markers`, in drawing order) into a frame, band by band of
- * rows, clearing each band first: with thousands of markers scattered over the frame, writing them in their own order
- * misses the CPU's cache on nearly every row. Within a band the markers keep their order, so overlaps look the same.
- */
-export function blitAll(
-  frame: Int32Array,
-  width: number,
-  height: number,
-  sprites: SpritePixels[],
-  markers: Int32Array,
-  count: number,
-): void {
-  const largest = sprites.reduce((most, sprite) => Math.max(most, sprite.size), 0);
-  const band = Math.max(BAND_ROWS, largest);
-  const bands = Math.ceil(height / band);
-  // Markers by the band of their top row (a stable counting sort, so each band's list keeps the drawing order).
-  const starts = new Int32Array(bands + 1);
-  const bandOf = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const b = Math.min(bands - 1, Math.max(0, Math.floor(markers[i * 3 + 1]! / band)));
-    bandOf[i] = b;
-    starts[b + 1]!++;
-  }
-  for (let b = 0; b < bands; b++) starts[b + 1]! += starts[b]!;
-  const order = new Int32Array(count);
-  const next = starts.slice(0, bands);
-  for (let i = 0; i < count; i++) order[next[bandOf[i]!]!++] = i;
-  for (let b = 0; b < bands; b++) {
-    const top = b * band;
-    const bottom = Math.min(height, top + band);
-    // Cleared here rather than all at once before: the band is then in the cache for its markers.
-    frame.fill(0, top * width, bottom * width);
-    // This band's markers and those of the band above that reach into it, merged back into drawing order.
-    let above = b > 0 ? starts[b - 1]! : 0;
-    const aboveEnd = b > 0 ? starts[b]! : 0;
-    let own = starts[b]!;
-    const ownEnd = starts[b + 1]!;
-    while (above < aboveEnd || own < ownEnd) {
-      let i: number;
-      if (own >= ownEnd || (above < aboveEnd && order[above]! < order[own]!)) i = order[above++]!;
-      else i = order[own++]!;
-      const sprite = sprites[markers[i * 3 + 2]!]!;
-      const y = markers[i * 3 + 1]!;
-      if (y + sprite.size <= top || y >= bottom) continue;
-      blit(frame, width, top, bottom, sprite, markers[i * 3]!, y);
-    }
   }
 }
 
