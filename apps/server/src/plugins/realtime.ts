@@ -12,6 +12,8 @@ import {
   type ServiceUnavailableData,
   type SessionEndReason,
 } from '@prison/shared';
+import { caseloadKey, type Audience } from '../lib/caseload-audience';
+import type { Caseload } from '../lib/caseload';
 import { isTrustedOrigin } from '../lib/origins';
 import { accountActions } from './account-gate';
 import { findEndedSessions, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../sessions/session-service';
@@ -25,6 +27,20 @@ export const DELTA_BROWSERS_ROOM = 'browsers:deltas';
 /** Browsers that asked for nothing (the spec's client): the complete set as `locationUpdate`, once a second at most. */
 export const FULL_SET_BROWSERS_ROOM = 'browsers:full-set';
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+/** Browsers whose account sees every block (decision 051): every prisoner's alerts and positions. */
+export const EVERY_BLOCK_ROOM = 'caseload:every-block';
+/** Browsers whose caseload holds this block: its prisoners' alerts. */
+export const blockRoom = (block: string) => `caseload:block:${block}`;
+/** The browsers of one feed kind and one caseload: they share each filtered position message. */
+const feedRoom = (kind: FeedKind, caseload: Caseload) => `${kind === 'deltas' ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM}:${caseloadKey(caseload)}`;
+
+export type FeedKind = 'deltas' | 'full-set';
+
+/** This process's browsers of one feed kind and one caseload, with the room to emit their positions to. */
+export interface FeedGroup {
+  caseload: Caseload;
+  emitter: ReturnType<RealtimeServer['to']>;
+}
 
 /** Socket handshakes that carry device credentials are handed to this hook (the tracking module sets it). */
 export type DeviceConnectionHandler = (socket: RealtimeSocket) => Promise<boolean>;
@@ -44,6 +60,10 @@ export interface Realtime {
   toFullSetBrowsers(): ReturnType<RealtimeServer['to']>;
   /** Whether any browser of this process wants the complete set (if none, it is not built). */
   hasFullSetBrowsers(): boolean;
+  /** This process's browsers of a feed kind, one group per caseload (decision 051): positions go out filtered per group. */
+  feedGroups(kind: FeedKind): FeedGroup[];
+  /** Emits to this process's browsers that may see an item of this audience (its prisoner's block; decision 051). */
+  toLocalAudience(audience: Audience): ReturnType<RealtimeServer['to']>;
   /** Handlers run for each authenticated browser on connect (the tracking module sends its snapshot). */
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
   setDeviceHandler(handler: DeviceConnectionHandler): void;
@@ -87,6 +107,8 @@ export function registerRealtime(app: FastifyInstance) {
     allowRequest: (request, callback) => callback(null, isAllowedOrigin(request, allowedOrigins)),
   });
   const browserHandlers: ((socket: RealtimeSocket, admin: AuthenticatedAdmin) => void)[] = [];
+  /** The caseload of each feed room this process has had (a room name says its caseload only as a key). */
+  const feedCaseloads = new Map<string, { kind: FeedKind; caseload: Caseload }>();
   let deviceHandler: DeviceConnectionHandler | null = null;
 
   io.use(async (socket, next) => {
@@ -125,8 +147,14 @@ export function registerRealtime(app: FastifyInstance) {
       return;
     }
     const admin = socket.data.admin as AuthenticatedAdmin;
-    const feedRoom = wantsDeltas(socket) ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM;
-    socket.join([BROWSERS_ROOM, feedRoom, sessionRoom(admin.sessionId)]);
+    const kind: FeedKind = wantsDeltas(socket) ? 'deltas' : 'full-set';
+    // The caseload is the one the session had when the socket connected (a change of blocks ends the sessions, or
+    // applies at the next connection).
+    const caseload: Caseload = admin.blocks;
+    const caseloadRooms = caseload.length === 0 ? [EVERY_BLOCK_ROOM] : caseload.map(blockRoom);
+    const room = feedRoom(kind, caseload);
+    if (!feedCaseloads.has(room)) feedCaseloads.set(room, { kind, caseload: [...caseload] });
+    socket.join([BROWSERS_ROOM, kind === 'deltas' ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM, room, ...caseloadRooms, sessionRoom(admin.sessionId)]);
     for (const handler of browserHandlers) handler(socket, admin);
   });
 
@@ -137,6 +165,23 @@ export function registerRealtime(app: FastifyInstance) {
     toDeltaBrowsers: () => io.local.to(DELTA_BROWSERS_ROOM),
     toFullSetBrowsers: () => io.local.to(FULL_SET_BROWSERS_ROOM),
     hasFullSetBrowsers: () => (io.sockets.adapter.rooms.get(FULL_SET_BROWSERS_ROOM)?.size ?? 0) > 0,
+    feedGroups: (kind) => {
+      const groups: FeedGroup[] = [];
+      for (const [room, group] of feedCaseloads) {
+        if (group.kind !== kind) continue;
+        if ((io.sockets.adapter.rooms.get(room)?.size ?? 0) === 0) {
+          feedCaseloads.delete(room); // nobody left: forgotten until a socket of that caseload connects again
+          continue;
+        }
+        groups.push({ caseload: group.caseload, emitter: io.local.to(room) });
+      }
+      return groups;
+    },
+    toLocalAudience: (audience) => {
+      if ('everyone' in audience) return io.local.to(BROWSERS_ROOM);
+      if (audience.block === null) return io.local.to(EVERY_BLOCK_ROOM);
+      return io.local.to([EVERY_BLOCK_ROOM, blockRoom(audience.block)]);
+    },
     onBrowserConnect: (handler) => browserHandlers.push(handler),
     setDeviceHandler: (handler) => {
       deviceHandler = handler;

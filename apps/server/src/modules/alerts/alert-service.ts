@@ -14,7 +14,7 @@ import type {
 } from '@prison/shared';
 import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, parseTimestamp, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { admins, alerts, devices, prisoners } from '../../db/schema';
+import { admins, alerts, cells, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/http-errors';
 import type { AlertKind, AlertWearer, NewAlert, StoredAlert } from '../../tracking/ports';
@@ -45,14 +45,14 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
 }
 
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
-export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number } {
+export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null } {
   return {
     index: alert.deviceId ?? '',
     alert_type: alert.alertType,
     message: alert.details,
     alertId: alert.id,
     ...(wearer.prisonerName ? { prisonerName: wearer.prisonerName } : {}),
-    ...(alert.prisonerId !== null ? { prisonerId: alert.prisonerId, cellId: wearer.cellId } : {}),
+    ...(alert.prisonerId !== null ? { prisonerId: alert.prisonerId, cellId: wearer.cellId, block: wearer.block } : {}),
     timestamp: alert.at.toISOString(),
   };
 }
@@ -120,10 +120,11 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
 }
 
 /** A stored alert's live event, read back (another process raised it; cluster/alert-feed.ts). Null: gone. */
-export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<ShowAlertEvent | null> {
+export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<(ShowAlertEvent & { block?: string | null }) | null> {
   const [row] = await selectAlertRecords(db).where(eq(alerts.id, id));
   if (!row) return null;
-  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId };
+  const block = row.cellId === null ? null : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
+  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId, block };
   return showAlertEvent({ ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp }, wearer);
 }
 
@@ -343,7 +344,7 @@ export async function createManualAlert(
     if (stored) return { created: false, record: stored };
 
     let prisonerId: number | null = null;
-    let wearer: AlertWearer = { prisonerName: null, cellId: null };
+    let wearer: AlertWearer = { prisonerName: null, cellId: null, block: null };
     if (deviceId) {
       const [device] = await tx
         .select({
@@ -352,13 +353,15 @@ export async function createManualAlert(
           firstName: prisoners.firstName,
           lastName: prisoners.lastName,
           cellId: prisoners.cellId,
+          block: cells.block,
         })
         .from(devices)
         .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
+        .leftJoin(cells, eq(cells.cellId, prisoners.cellId))
         .where(eq(devices.id, deviceId));
       if (!device) throw notFound(`device_id: device ${deviceId} not found`);
       prisonerId = device.prisonerId ?? null;
-      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId };
+      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId, block: device.block };
     }
     options.beforeStore?.();
     const [alert] = await insertAlerts(tx, [
