@@ -1,4 +1,5 @@
 // Builds the Fastify app without listening, so tests call `app.inject` and the server process calls `listen`.
+import { registerCaseloadGuard, type CaseloadDeclaration } from './plugins/caseload-guard';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -28,6 +29,8 @@ export interface RegisteredRoute {
   public: boolean;
   /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
   formBody: boolean;
+  /** The prisoner or alert the route names, checked against the caseload (decision 051). */
+  caseload?: CaseloadDeclaration;
   /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
   body: unknown;
 }
@@ -79,6 +82,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
         public: !!route.config?.public,
         formBody: !!route.config?.formBody,
         body: route.schema?.body,
+        caseload: route.config?.caseload,
       });
     }
   });
@@ -92,6 +96,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await registerOpenApi(app);
   registerAuth(app);
   registerAccountGate(app);
+  registerCaseloadGuard(app);
   registerRealtime(app);
   registerCluster(app, clusterPorts);
   await registerTracking(app, trackingPorts);

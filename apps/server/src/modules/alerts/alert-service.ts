@@ -16,6 +16,7 @@ import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, parseTimestamp, to
 import type { DbOrTx } from '../../db/client';
 import { admins, alerts, cells, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import { nobodyOrInCaseload, prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
 import { badRequest, notFound } from '../../lib/http-errors';
 import type { AlertKind, AlertWearer, NewAlert, StoredAlert } from '../../tracking/ports';
 
@@ -141,7 +142,7 @@ const notArchived = sql`not exists (select 1 from ${prisoners} archived where ar
  * Prisoners whose geofence violation is still going on (its alert has not ended) and has not been resolved by an
  * operator: the live map marks them. Read from every open alert, not from a page of the newest ones.
  */
-export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
+export async function listOpenViolations(db: DbOrTx, caseload: Caseload = []): Promise<number[]> {
   const rows = await db
     .selectDistinct({ prisonerId: alerts.prisonerId })
     .from(alerts)
@@ -152,6 +153,7 @@ export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
         isNotNull(alerts.prisonerId),
         ne(alerts.status, 'Resolved'),
         notArchived,
+        nobodyOrInCaseload(alerts.prisonerId, caseload),
       ),
     );
   return rows.map((row) => row.prisonerId!).sort((a, b) => a - b);
@@ -162,7 +164,7 @@ export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
  * status index and the open-violation index find them): whether a geofence violation is open, the worst open (New)
  * level, how many are open and the first LIVE_MAP_ALERTS_LISTED of them, worst first, then newest.
  */
-export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAlerts[]> {
+export async function listLiveMapAlerts(db: DbOrTx, caseload: Caseload = []): Promise<LiveMapPrisonerAlerts[]> {
   const rank = sql`case alert_type when 'Critical' then 0 when 'Warning' then 1 else 2 end`;
   const result = (await db.execute(sql`
     select prisoner_id,
@@ -176,7 +178,7 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
              order by ${rank}, timestamp desc, id desc
            ) filter (where status = 'New'))[1:${sql.raw(String(LIVE_MAP_ALERTS_LISTED))}]), '[]'::json) as open
     from alerts
-    where prisoner_id is not null and ${notArchived}
+    where prisoner_id is not null and ${notArchived} and ${prisonerInCaseloadOrTrue(alerts.prisonerId, caseload)}
       and (status = 'New' or (kind = 'geofence' and ended_at is null and status <> 'Resolved'))
     group by prisoner_id
     order by prisoner_id
@@ -202,13 +204,15 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
 }
 
 /** The newest few, for the home page's Recent Alerts panel. */
-export async function listRecentAlerts(db: DbOrTx, limit: number): Promise<AlertRecord[]> {
-  const rows = await selectAlertRecords(db).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
+export async function listRecentAlerts(db: DbOrTx, limit: number, caseload: Caseload = []): Promise<AlertRecord[]> {
+  const rows = await selectAlertRecords(db).where(nobodyOrInCaseload(alerts.prisonerId, caseload)).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
   return rows.map(toAlertRecord);
 }
 
-function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'>): SQL[] {
+function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'>, caseload: Caseload): SQL[] {
   const filters: SQL[] = [];
+  const inCaseload = nobodyOrInCaseload(alerts.prisonerId, caseload);
+  if (inCaseload) filters.push(inCaseload);
   if (query.status) filters.push(eq(alerts.status, query.status));
   if (query.prisoner_id !== undefined) filters.push(eq(alerts.prisonerId, query.prisoner_id));
   if (query.from) filters.push(gte(alerts.timestamp, new Date(query.from)));
@@ -224,8 +228,8 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
  * - `filteredCounts`: per type over every filter, the type included (the alerts screen's header);
  * - `statusCounts`: per status over every filter.
  */
-export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery): Promise<AlertPage> {
-  const base = listFilters(query);
+export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery, caseload: Caseload = []): Promise<AlertPage> {
+  const base = listFilters(query, caseload);
   const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
   const where = filters.length ? and(...filters) : undefined;
   const countWhere = base.length ? and(...base) : undefined;

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse, intText, liveMapAlerts } from '@prison/shared';
+import { caseloadOf } from '../../lib/caseload';
 import { tooManyRequests } from '../../lib/http-errors';
 import { PerKeyQuota } from '../../lib/per-key-quota';
 import { auditActor, requireAdmin } from '../../plugins/auth';
@@ -25,7 +26,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: z.array(alertRecord) }), 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listRecentAlerts(app.db, request.query.limit) }),
+    async (request) => ({ data: await listRecentAlerts(app.db, request.query.limit, caseloadOf(request)) }),
   );
 
   app.get(
@@ -38,7 +39,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertPage, 400: errorResponse },
       },
     },
-    async (request) => listPrisonerAlerts(app.db, request.query),
+    async (request) => listPrisonerAlerts(app.db, request.query, caseloadOf(request)),
   );
 
   app.get(
@@ -50,7 +51,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: z.array(z.number().int()) }) },
       },
     },
-    async () => ({ data: await listOpenViolations(app.db) }),
+    async (request) => ({ data: await listOpenViolations(app.db, caseloadOf(request)) }),
   );
 
   app.get(
@@ -64,7 +65,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: liveMapAlerts },
       },
     },
-    async () => ({ data: await listLiveMapAlerts(app.db) }),
+    async (request) => ({ data: await listLiveMapAlerts(app.db, caseloadOf(request)) }),
   );
 
   // Counted per session, and only for alerts actually stored: the spec's client re-posts every live alert it

@@ -7,6 +7,7 @@ import { todayUtc, totalPages } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
 import { alerts, escorts, geofenceStates, keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { auditOverride, checkPlacement } from '../cells/cell-rules';
 import { endEscort } from '../escorts/escort-service';
@@ -20,8 +21,8 @@ export async function getPrisoner(db: DbOrTx, prisonerId: number): Promise<Priso
   return found;
 }
 
-export async function listPrisonerPage(db: DbOrTx, query: PrisonerListQuery) {
-  const { prisoners: page, total } = await listPrisoners(db, query);
+export async function listPrisonerPage(db: DbOrTx, query: PrisonerListQuery, caseload: Caseload = []) {
+  const { prisoners: page, total } = await listPrisoners(db, query, caseload);
   return {
     prisoners: page,
     currentPage: query.page,

@@ -1,4 +1,5 @@
 // /prisoner/*: the records of SPEC.md section 7, with search, filters and pagination on the server.
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
@@ -44,6 +45,9 @@ const blankQueryMeansAbsent: preValidationHookHandler = async (request) => {
   for (const key of Object.keys(query)) if (query[key] === '') delete query[key];
 };
 
+/** The prisoner these routes name must be in the account's caseload: else the same 404 as an unknown id (decision 051). */
+const prisonerById = { record: 'prisoner', field: 'id', from: 'params', notFound: 'Prisoner {id} not found' } as const;
+
 const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = () => {
     // A prisoner write can change a cell's occupancy too.
@@ -73,12 +77,13 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: prisonerListResponse, 400: errorResponse },
       },
     },
-    async (request) => listPrisonerPage(app.db, request.query),
+    async (request) => listPrisonerPage(app.db, request.query, caseloadOf(request)),
   );
 
   app.get(
     '/prisoner/prisonerid/:id',
     {
+      config: { caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary: 'One prisoner with its cell block and tracking device',
@@ -111,6 +116,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/prisoner/update/:id',
     {
+      config: { caseload: prisonerById },
       preValidation: emptyStringsToNull,
       schema: {
         tags: ['prisoners'],
@@ -132,6 +138,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/holdings/:id',
     {
+      config: { caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary: 'What a prisoner still has (status, tracker, open alerts, keep-apart pairs, active escorts): the Delete confirmation names it',
@@ -145,6 +152,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/prisoner/delete/:id',
     {
+      config: { caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -170,6 +178,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/prisoner/restore/:id',
     {
+      config: { caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:
