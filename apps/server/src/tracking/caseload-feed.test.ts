@@ -5,11 +5,10 @@
 // to another block leaves one officer's map and joins the other's. An administrator still receives everything.
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { API_PREFIX, AUTH_COOKIE, type LocationChanges, type LocationSnapshot, type ShowAlertEvent } from '@prison/shared';
-import { admins, cells, prisoners } from '../db/schema';
-import { createAdmin } from '../modules/admin/admin-service';
-import { sessionsChanged } from '../sessions/session-service';
-import { writeApproved, type TestContext } from '../../test/test-app';
+import type { LocationChanges, LocationSnapshot, ShowAlertEvent } from '@prison/shared';
+import { cells, prisoners } from '../db/schema';
+import { loginWithCaseload } from '../../test/caseload-accounts';
+import { writeApproved } from '../../test/test-app';
 import { describeEachEngine } from '../../test/test-db';
 import { waitFor } from '../../test/wait-for';
 import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, osmandGet, type BrowserSocket, useListeningApp } from './tracking-test-kit';
@@ -17,19 +16,6 @@ import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, 
 const LAT = 51.5007;
 const LNG = -0.1246;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-let accounts = 0;
-/** An account with this caseload, logged in: its cookie. Blocks and role are set in the database (the admins API is another's). */
-export async function loginWithCaseload(ctx: TestContext, blocks: string[], role: 'officer' | 'administrator' = 'officer'): Promise<string> {
-  const username = `caseload-${++accounts}-${Date.now().toString(36)}`;
-  const password = 'caseload correct horse battery';
-  const { id } = await createAdmin(ctx.database.db, { username, password });
-  await ctx.database.db.update(admins).set({ blocks, role }).where(eq(admins.id, id));
-  sessionsChanged();
-  const login = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password } });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  return `${AUTH_COOKIE}=${login.json<{ token: string }>().token}`;
-}
 
 /** Everything a socket receives, by event. */
 function record(socket: BrowserSocket) {

@@ -1,0 +1,199 @@
+// Caseloads on the API (issue 22 item 2, decision 051). The matrix: every registered route that names a prisoner or an
+// alert (found from the app's own routes: those declaring `config.caseload`, and every /prisoner/...:id route must
+// declare it) x an id inside the officer's caseload, one outside it and one that does not exist: outside answers
+// exactly what the unknown id answers (404, same body) and changes nothing; inside does not answer 404. Then the lists,
+// counts, the chart, the overview and the bulk step answer only the caseload's prisoners (and the alerts about nobody),
+// while an administrator (every block) sees every one of them, as before.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { API_PREFIX, type AlertPage, type Overview, type PrisonerListResponse } from '@prison/shared';
+import type { RegisteredRoute } from '../src/app';
+import { alerts, cells, prisoners } from '../src/db/schema';
+import { insertAlerts } from '../src/modules/alerts/alert-service';
+import { loginWithCaseload } from './caseload-accounts';
+import { useTestApp, type TestContext } from './test-app';
+
+const BLOCK_A = 'Caseload A';
+const BLOCK_B = 'Caseload B';
+const UNKNOWN_ID = 987_654;
+const FROM = new Date(Date.now() - 3_600_000).toISOString();
+const TO = new Date().toISOString();
+
+/** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
+const REQUESTS: Record<string, { query?: Record<string, string>; body?: unknown }> = {
+  'PUT /api/v1/prisoner/update/:id': { body: { behavior_record: 'Checked by the caseload matrix' } },
+  'GET /api/v1/location/history': { query: { from: FROM, to: TO } },
+  'GET /api/v1/location/export': { query: { from: FROM, to: TO, format: 'csv' } },
+  'POST /api/v1/alert/:id/acknowledge': { body: { note: 'seen' } },
+  'POST /api/v1/alert/:id/resolve': { body: { note: 'dealt with on the wing' } },
+};
+
+const ctx = useTestApp('pglite');
+let officer: (method: string, url: string, payload?: unknown) => ReturnType<TestContext['api']>;
+let seq = 0;
+
+async function prisonerIn(block: string | null): Promise<number> {
+  const [row] = await ctx()
+    .database.db.insert(prisoners)
+    .values({ firstName: 'Matrix', lastName: `Row${++seq}`, status: 'Incarcerated', cellId: block === null ? null : `${block}-1` })
+    .returning({ id: prisoners.prisonerId });
+  return row!.id;
+}
+
+async function alertAbout(prisonerId: number | null, alertType: 'Critical' | 'Informational' = 'Informational'): Promise<number> {
+  const [stored] = await insertAlerts(ctx().database.db, [
+    { alertType, kind: 'manual', details: `matrix alert ${++seq}`, at: new Date(), deviceId: null, prisonerId },
+  ]);
+  return stored!.id;
+}
+
+beforeAll(async () => {
+  await ctx().database.db.insert(cells).values([
+    { cellId: `${BLOCK_A}-1`, block: BLOCK_A, capacity: 100, securityLevel: 'Low' },
+    { cellId: `${BLOCK_B}-1`, block: BLOCK_B, capacity: 100, securityLevel: 'Low' },
+  ]);
+  const cookie = await loginWithCaseload(ctx(), [BLOCK_A]);
+  officer = (method, url, payload) =>
+    ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload: payload as Record<string, unknown> | undefined, headers: { cookie } });
+});
+
+const declared = () => ctx().app.registeredRoutes.filter((route) => route.caseload);
+const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
+
+/** The request for one declared route and one id. */
+function requestFor(route: RegisteredRoute, id: number): { url: string; body?: unknown } {
+  const declaration = route.caseload!;
+  const extra = REQUESTS[key(route)] ?? {};
+  let url = route.url.slice(API_PREFIX.length);
+  const query = new URLSearchParams(extra.query ?? {});
+  if (declaration.from === 'params') url = url.replace(`:${declaration.field}`, String(id));
+  else query.set(declaration.field, String(id));
+  for (const param of url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
+  return { url: query.size ? `${url}?${query}` : url, body: extra.body };
+}
+
+/** The stored row the request names, to prove an out-of-caseload request changed nothing. */
+async function rowOf(route: RegisteredRoute, id: number): Promise<unknown> {
+  const db = ctx().database.db;
+  if (route.caseload!.record === 'prisoner') return (await db.select().from(prisoners).where(eq(prisoners.prisonerId, id)))[0];
+  return (await db.select().from(alerts).where(eq(alerts.id, id)))[0];
+}
+
+describe('the caseload matrix: every route naming a prisoner or an alert', () => {
+  it('finds the routes from the app: every /prisoner/...:id route declares its caseload check', () => {
+    const prisonerRoutes = ctx().app.registeredRoutes.filter((route) => route.url.startsWith(`${API_PREFIX}/prisoner/`) && route.url.includes(':'));
+    expect(prisonerRoutes.length).toBeGreaterThanOrEqual(5);
+    for (const route of prisonerRoutes) expect(route.caseload, key(route)).toBeDefined();
+    const keys = declared().map(key);
+    for (const expected of ['GET /api/v1/location/history', 'GET /api/v1/location/export', 'POST /api/v1/alert/:id/acknowledge', 'POST /api/v1/alert/:id/resolve']) {
+      expect(keys).toContain(expected);
+    }
+  });
+
+  it('outside the caseload answers exactly as an unknown id and changes nothing; inside does not answer 404', async () => {
+    for (const route of declared()) {
+      const record = route.caseload!.record;
+      // Fresh records per route: a route that writes (update, delete) must not decide what the next one finds.
+      const [inside, outside, noCell] = await Promise.all([prisonerIn(BLOCK_A), prisonerIn(BLOCK_B), prisonerIn(null)]);
+      const ids =
+        record === 'prisoner'
+          ? { inside, outside, noCell }
+          : { inside: await alertAbout(inside), outside: await alertAbout(outside), noCell: await alertAbout(noCell) };
+      const unknown = requestFor(route, UNKNOWN_ID);
+      const unknownAnswer = await officer(route.method, unknown.url, unknown.body);
+      expect(unknownAnswer.statusCode, `${key(route)} unknown`).toBe(404);
+      for (const [which, id] of [['outside', ids.outside], ['no cell', ids.noCell]] as const) {
+        const before = await rowOf(route, id);
+        const request = requestFor(route, id);
+        const answer = await officer(route.method, request.url, request.body);
+        expect(answer.statusCode, `${key(route)} ${which}`).toBe(404);
+        expect(answer.json(), `${key(route)} ${which}`).toEqual({ message: unknownAnswer.json<{ message: string }>().message.replace(String(UNKNOWN_ID), String(id)) });
+        expect(await rowOf(route, id), `${key(route)} ${which} changed nothing`).toEqual(before);
+      }
+      const request = requestFor(route, ids.inside);
+      const answer = await officer(route.method, request.url, request.body);
+      expect(answer.statusCode, `${key(route)} inside: ${answer.body}`).not.toBe(404);
+      expect(answer.statusCode, `${key(route)} inside: ${answer.body}`).toBeLessThan(500);
+      // An administrator (every block) reaches the outside one as before.
+      const adminRequest = requestFor(route, ids.outside);
+      const adminAnswer = await ctx().api(route.method, adminRequest.url, adminRequest.body);
+      expect(adminAnswer.statusCode, `${key(route)} administrator: ${adminAnswer.body}`).not.toBe(404);
+    }
+  });
+});
+
+describe('lists, counts, the chart, the overview and the bulk step of a caseload', () => {
+  it('answer only the prisoners of the caseload and the alerts about them or about nobody; an administrator sees all', async () => {
+    const inside = await prisonerIn(BLOCK_A);
+    const outside = await prisonerIn(BLOCK_B);
+    const noCell = await prisonerIn(null);
+    const insideAlert = await alertAbout(inside, 'Critical');
+    const outsideAlert = await alertAbout(outside, 'Critical');
+    const noCellAlert = await alertAbout(noCell, 'Critical');
+    const nobodyAlert = await alertAbout(null, 'Critical');
+
+    // Prisoners: the list and its total.
+    const list = (await officer('GET', '/prisoner/all?limit=100')).json<PrisonerListResponse>();
+    const listed = list.prisoners.map((p) => p.prisoner_id);
+    expect(listed).toContain(inside);
+    expect(listed).not.toContain(outside);
+    expect(listed).not.toContain(noCell);
+    expect(list.prisoners.every((p) => p.cell_block === BLOCK_A)).toBe(true);
+    const [{ n: inA }] = (await ctx().database.db.execute(
+      `select count(*)::int as n from prisoners join cells using (cell_id) where block = '${BLOCK_A}' and archived_at is null`,
+    ) as unknown as { rows: [{ n: number }] }).rows;
+    expect(list.totalPrisoners).toBe(Number(inA));
+    // A search by the id of a prisoner outside finds nothing.
+    expect((await officer('GET', `/prisoner/all?q=${outside}`)).json<PrisonerListResponse>().prisoners.map((p) => p.prisoner_id)).not.toContain(outside);
+    const everyone = (await ctx().api('GET', '/prisoner/all?limit=100')).json<PrisonerListResponse>().prisoners.map((p) => p.prisoner_id);
+    expect(everyone).toEqual(expect.arrayContaining([inside, outside, noCell]));
+
+    // Alerts: the page and its counts.
+    const page = (await officer('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>();
+    const shown = page.data.map((a) => a.id);
+    expect(shown).toEqual(expect.arrayContaining([insideAlert, nobodyAlert]));
+    expect(shown).not.toContain(outsideAlert);
+    expect(shown).not.toContain(noCellAlert);
+    expect(page.totalAlerts).toBe(page.data.length);
+    expect(page.counts.Critical).toBe(page.data.filter((a) => a.alert_type === 'Critical').length);
+    const adminPage = (await ctx().api('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>();
+    expect(adminPage.data.map((a) => a.id)).toEqual(expect.arrayContaining([insideAlert, outsideAlert, noCellAlert, nobodyAlert]));
+    expect(adminPage.counts.Critical).toBeGreaterThan(page.counts.Critical);
+    // Filtered by a prisoner outside: nothing, not his alerts.
+    expect((await officer('GET', `/alert/prisoneralerts?prisoner_id=${outside}`)).json<AlertPage>().totalAlerts).toBe(0);
+    const recent = (await officer('GET', '/alert/recent?limit=100')).json<{ data: { id: number }[] }>().data.map((a) => a.id);
+    expect(recent).toContain(insideAlert);
+    expect(recent).not.toContain(outsideAlert);
+    expect(recent).not.toContain(noCellAlert);
+    const liveMap = (await officer('GET', '/alert/live-map')).json<{ data: { prisoner_id: number }[] }>().data.map((p) => p.prisoner_id);
+    expect(liveMap).toContain(inside);
+    expect(liveMap).not.toContain(outside);
+    expect(liveMap).not.toContain(noCell);
+    expect((await ctx().api('GET', '/alert/live-map')).json<{ data: { prisoner_id: number }[] }>().data.map((p) => p.prisoner_id)).toContain(outside);
+
+    // The chart counts what the list shows.
+    const days = (await officer('GET', '/alert/stats/daily?days=1')).json<{ days: { Critical: number; Informational: number; Warning: number }[] }>().days;
+    const visible = (await officer('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>().data;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(days.at(-1)!.Critical).toBe(visible.filter((a) => a.alert_type === 'Critical' && a.date === today).length);
+
+    // The overview: only the caseload's blocks, its open alerts and the alerts about nobody.
+    const overview = (await officer('GET', '/overview')).json<Overview>();
+    expect(overview.blocks.map((b) => b.block)).toEqual([BLOCK_A]);
+    expect(overview.prison.assigned).toBe(overview.blocks[0]!.assigned);
+    const openCritical = visible.filter((a) => a.alert_type === 'Critical' && a.status !== 'Resolved').length;
+    expect(overview.open_alerts.find((l) => l.alert_type === 'Critical')!.open).toBe(openCritical);
+    const adminOverview = (await ctx().api('GET', '/overview')).json<Overview>();
+    expect(adminOverview.blocks.map((b) => b.block)).toEqual(expect.arrayContaining([BLOCK_A, BLOCK_B]));
+    expect(adminOverview.open_alerts.find((l) => l.alert_type === 'Critical')!.open).toBeGreaterThan(openCritical);
+
+    // The bulk step: an alert outside is unknown, and nothing changes.
+    const bulk = await officer('POST', '/alert/bulk', { ids: [insideAlert, outsideAlert], action: 'acknowledge', confirm_critical_ids: [insideAlert, outsideAlert] });
+    expect(bulk.statusCode).toBe(404);
+    expect(bulk.json()).toEqual({ message: `Alert ${outsideAlert} not found` });
+    const statuses = await ctx().database.db.select({ id: alerts.id, status: alerts.status }).from(alerts);
+    expect(statuses.filter((a) => a.id === insideAlert || a.id === outsideAlert).map((a) => a.status)).toEqual(['New', 'New']);
+    const mine = await officer('POST', '/alert/bulk', { ids: [insideAlert, nobodyAlert], action: 'acknowledge', confirm_critical_ids: [insideAlert, nobodyAlert] });
+    expect(mine.statusCode, mine.body).toBe(200);
+  });
+});
