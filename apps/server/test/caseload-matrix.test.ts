@@ -1,14 +1,15 @@
-// Caseloads on the API (issue 22 item 2, decision 051). The matrix: every registered route that names a prisoner or an
-// alert (found from the app's own routes: those declaring `config.caseload`, and every /prisoner/...:id route must
-// declare it) x an id inside the officer's caseload, one outside it and one that does not exist: outside answers
-// exactly what the unknown id answers (404, same body) and changes nothing; inside does not answer 404. Then the lists,
+// Caseloads on the API (issue 22 item 2, decision 051). The matrix: every registered route that names a prisoner or a
+// prisoner's record (alert, escort, tracker) by id (found from the app's own routes: those declaring `config.caseload`;
+// every /prisoner/...:id and /devices/:id route must declare it) x an id inside the officer's caseload, one outside it,
+// one of a prisoner with no cell and one that does not exist: outside answers exactly what the unknown id answers
+// (404, or the route's 400 for a body field; same message) and changes nothing; inside answers something else. Then the lists,
 // counts, the chart, the overview and the bulk step answer only the caseload's prisoners (and the alerts about nobody),
 // while an administrator (every block) sees every one of them, as before.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { API_PREFIX, type AlertPage, type Overview, type PrisonerListResponse } from '@prison/shared';
+import { API_PREFIX, KEEP_APART_REASONS, KEEP_APART_SCOPES, type AlertPage, type Overview, type PrisonerListResponse } from '@prison/shared';
 import type { RegisteredRoute } from '../src/app';
-import { alerts, cells, prisoners } from '../src/db/schema';
+import { alerts, cells, devices, escorts, keepApartPairs, prisoners, staff } from '../src/db/schema';
 import { insertAlerts } from '../src/modules/alerts/alert-service';
 import { loginWithCaseload } from './caseload-accounts';
 import { useTestApp, type TestContext } from './test-app';
@@ -16,11 +17,15 @@ import { useTestApp, type TestContext } from './test-app';
 const BLOCK_A = 'Caseload A';
 const BLOCK_B = 'Caseload B';
 const UNKNOWN_ID = 987_654;
+const UNKNOWN_DEVICE = 'no-such-tracker';
 const FROM = new Date(Date.now() - 3_600_000).toISOString();
 const TO = new Date().toISOString();
 
 /** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
-const REQUESTS: Record<string, { query?: Record<string, string>; body?: unknown }> = {
+const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
+  'PUT /api/v1/devices/:id/assign': { body: { prisoner_id: null } },
+  'PUT /api/v1/devices/:id/secret-required': { body: { secret_required: true } },
+  'POST /api/v1/escorts': { body: { unmonitored: true } },
   'PUT /api/v1/prisoner/update/:id': { body: { behavior_record: 'Checked by the caseload matrix' } },
   'GET /api/v1/location/history': { query: { from: FROM, to: TO } },
   'GET /api/v1/location/export': { query: { from: FROM, to: TO, format: 'csv' } },
@@ -40,6 +45,30 @@ async function prisonerIn(block: string | null): Promise<number> {
   return row!.id;
 }
 
+async function staffMember(): Promise<number> {
+  const [row] = await ctx()
+    .database.db.insert(staff)
+    .values({ firstName: 'Matrix', lastName: `Officer${++seq}`, role: 'Police', badgeNumber: `M${Date.now() % 1_000_000}${++seq}` })
+    .returning({ id: staff.staffId });
+  return row!.id;
+}
+
+/** A record of this prisoner of the kind the route names: an alert, an escort, a tracker (or the prisoner himself). */
+async function recordOf(record: string, prisonerId: number): Promise<number | string> {
+  if (record === 'prisoner') return prisonerId;
+  if (record === 'alert') return alertAbout(prisonerId);
+  if (record === 'escort') {
+    const [row] = await ctx()
+      .database.db.insert(escorts)
+      .values({ prisonerId, staffId: await staffMember(), maxDistanceM: 50, startsAt: new Date(), createdBy: 'matrix', unmonitored: true })
+      .returning({ id: escorts.id });
+    return row!.id;
+  }
+  const res = await ctx().api('POST', '/devices', { prisoner_id: prisonerId });
+  if (res.statusCode !== 201) throw new Error(res.body);
+  return res.json<{ id: string }>().id;
+}
+
 async function alertAbout(prisonerId: number | null, alertType: 'Critical' | 'Informational' = 'Informational'): Promise<number> {
   const [stored] = await insertAlerts(ctx().database.db, [
     { alertType, kind: 'manual', details: `matrix alert ${++seq}`, at: new Date(), deviceId: null, prisonerId },
@@ -57,35 +86,67 @@ beforeAll(async () => {
     ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload: payload as Record<string, unknown> | undefined, headers: { cookie } });
 });
 
+/** The message of a JSON answer; undefined for anything else (a CSV download). */
+function messageOf(answer: { body: string }): string | undefined {
+  try {
+    return (JSON.parse(answer.body) as { message?: string }).message;
+  } catch {
+    return undefined;
+  }
+}
+
 const declared = () => ctx().app.registeredRoutes.filter((route) => route.caseload);
 const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
 
 /** The request for one declared route and one id. */
-function requestFor(route: RegisteredRoute, id: number): { url: string; body?: unknown } {
+async function requestFor(route: RegisteredRoute, id: number | string): Promise<{ url: string; body?: unknown }> {
   const declaration = route.caseload!;
   const extra = REQUESTS[key(route)] ?? {};
   let url = route.url.slice(API_PREFIX.length);
   const query = new URLSearchParams(extra.query ?? {});
-  if (declaration.from === 'params') url = url.replace(`:${declaration.field}`, String(id));
-  else query.set(declaration.field, String(id));
+  let body = extra.body;
+  if (declaration.from === 'params') url = url.replace(`:${declaration.field}`, encodeURIComponent(String(id)));
+  else if (declaration.from === 'query') query.set(declaration.field, String(id));
+  else body = { ...body, [declaration.field]: id };
+  // A route naming a prisoner in its body names someone else too (an escort's officer): a real one.
+  if (key(route) === 'POST /api/v1/escorts') body = { ...body, staff_id: await staffMember() };
   for (const param of url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
-  return { url: query.size ? `${url}?${query}` : url, body: extra.body };
+  return { url: query.size ? `${url}?${query}` : url, body };
 }
 
-/** The stored row the request names, to prove an out-of-caseload request changed nothing. */
-async function rowOf(route: RegisteredRoute, id: number): Promise<unknown> {
+/** The stored rows the request may touch, to prove an out-of-caseload request changed nothing. */
+async function rowsOf(route: RegisteredRoute, id: number | string): Promise<unknown> {
   const db = ctx().database.db;
-  if (route.caseload!.record === 'prisoner') return (await db.select().from(prisoners).where(eq(prisoners.prisonerId, id)))[0];
-  return (await db.select().from(alerts).where(eq(alerts.id, id)))[0];
+  const record = route.caseload!.record;
+  const own =
+    record === 'prisoner'
+      ? await db.select().from(prisoners).where(eq(prisoners.prisonerId, id as number))
+      : record === 'alert'
+        ? await db.select().from(alerts).where(eq(alerts.id, id as number))
+        : record === 'escort'
+          ? await db.select().from(escorts).where(eq(escorts.id, id as number))
+          : await db.select().from(devices).where(eq(devices.id, id as string));
+  const [{ n: audited }] = (await db.execute('select count(*)::int as n from audit_log') as unknown as { rows: [{ n: number }] }).rows;
+  const [{ n: escorted }] = (await db.execute('select count(*)::int as n from escorts') as unknown as { rows: [{ n: number }] }).rows;
+  return { own, audited, escorted };
 }
 
 describe('the caseload matrix: every route naming a prisoner or an alert', () => {
   it('finds the routes from the app: every /prisoner/...:id route declares its caseload check', () => {
-    const prisonerRoutes = ctx().app.registeredRoutes.filter((route) => route.url.startsWith(`${API_PREFIX}/prisoner/`) && route.url.includes(':'));
-    expect(prisonerRoutes.length).toBeGreaterThanOrEqual(5);
+    const prisonerRoutes = ctx().app.registeredRoutes.filter(
+      (route) => (route.url.startsWith(`${API_PREFIX}/prisoner/`) || route.url.startsWith(`${API_PREFIX}/devices/`)) && route.url.includes(':'),
+    );
+    expect(prisonerRoutes.length).toBeGreaterThanOrEqual(10);
     for (const route of prisonerRoutes) expect(route.caseload, key(route)).toBeDefined();
     const keys = declared().map(key);
-    for (const expected of ['GET /api/v1/location/history', 'GET /api/v1/location/export', 'POST /api/v1/alert/:id/acknowledge', 'POST /api/v1/alert/:id/resolve']) {
+    for (const expected of [
+      'GET /api/v1/location/history',
+      'GET /api/v1/location/export',
+      'POST /api/v1/alert/:id/acknowledge',
+      'POST /api/v1/alert/:id/resolve',
+      'POST /api/v1/escorts',
+      'POST /api/v1/escorts/:id/end',
+    ]) {
       expect(keys).toContain(expected);
     }
   });
@@ -94,30 +155,32 @@ describe('the caseload matrix: every route naming a prisoner or an alert', () =>
     for (const route of declared()) {
       const record = route.caseload!.record;
       // Fresh records per route: a route that writes (update, delete) must not decide what the next one finds.
-      const [inside, outside, noCell] = await Promise.all([prisonerIn(BLOCK_A), prisonerIn(BLOCK_B), prisonerIn(null)]);
-      const ids =
-        record === 'prisoner'
-          ? { inside, outside, noCell }
-          : { inside: await alertAbout(inside), outside: await alertAbout(outside), noCell: await alertAbout(noCell) };
-      const unknown = requestFor(route, UNKNOWN_ID);
+      const ids = {
+        inside: await recordOf(record, await prisonerIn(BLOCK_A)),
+        outside: await recordOf(record, await prisonerIn(BLOCK_B)),
+        noCell: await recordOf(record, await prisonerIn(null)),
+      };
+      const unknownId = record === 'device' ? UNKNOWN_DEVICE : UNKNOWN_ID;
+      const unknown = await requestFor(route, unknownId);
       const unknownAnswer = await officer(route.method, unknown.url, unknown.body);
-      expect(unknownAnswer.statusCode, `${key(route)} unknown`).toBe(404);
+      expect(unknownAnswer.statusCode, `${key(route)} unknown: ${unknownAnswer.body}`).toBe(route.caseload!.status ?? 404);
+      const unknownMessage = unknownAnswer.json<{ message: string }>().message;
       for (const [which, id] of [['outside', ids.outside], ['no cell', ids.noCell]] as const) {
-        const before = await rowOf(route, id);
-        const request = requestFor(route, id);
+        const before = await rowsOf(route, id);
+        const request = await requestFor(route, id);
         const answer = await officer(route.method, request.url, request.body);
-        expect(answer.statusCode, `${key(route)} ${which}`).toBe(404);
-        expect(answer.json(), `${key(route)} ${which}`).toEqual({ message: unknownAnswer.json<{ message: string }>().message.replace(String(UNKNOWN_ID), String(id)) });
-        expect(await rowOf(route, id), `${key(route)} ${which} changed nothing`).toEqual(before);
+        expect(answer.statusCode, `${key(route)} ${which}: ${answer.body}`).toBe(unknownAnswer.statusCode);
+        expect(answer.json(), `${key(route)} ${which}`).toEqual({ message: unknownMessage.replace(String(unknownId), String(id)) });
+        expect(await rowsOf(route, id), `${key(route)} ${which} changed nothing`).toEqual(before);
       }
-      const request = requestFor(route, ids.inside);
+      const request = await requestFor(route, ids.inside);
       const answer = await officer(route.method, request.url, request.body);
-      expect(answer.statusCode, `${key(route)} inside: ${answer.body}`).not.toBe(404);
       expect(answer.statusCode, `${key(route)} inside: ${answer.body}`).toBeLessThan(500);
+      expect(messageOf(answer), `${key(route)} inside`).not.toBe(unknownMessage.replace(String(unknownId), String(ids.inside)));
       // An administrator (every block) reaches the outside one as before.
-      const adminRequest = requestFor(route, ids.outside);
+      const adminRequest = await requestFor(route, ids.outside);
       const adminAnswer = await ctx().api(route.method, adminRequest.url, adminRequest.body);
-      expect(adminAnswer.statusCode, `${key(route)} administrator: ${adminAnswer.body}`).not.toBe(404);
+      expect(messageOf(adminAnswer), `${key(route)} administrator`).not.toBe(unknownMessage.replace(String(unknownId), String(ids.outside)));
     }
   });
 });
@@ -186,6 +249,31 @@ describe('lists, counts, the chart, the overview and the bulk step of a caseload
     const adminOverview = (await ctx().api('GET', '/overview')).json<Overview>();
     expect(adminOverview.blocks.map((b) => b.block)).toEqual(expect.arrayContaining([BLOCK_A, BLOCK_B]));
     expect(adminOverview.open_alerts.find((l) => l.alert_type === 'Critical')!.open).toBeGreaterThan(openCritical);
+
+    // Escorts, trackers and keep-apart pairs: those of the caseload's prisoners (and the trackers of nobody).
+    const [insideEscort, outsideEscort] = [await recordOf('escort', inside), await recordOf('escort', outside)];
+    const escorted = (await officer('GET', '/escorts')).json<{ data: { id: number }[] }>().data.map((e) => e.id);
+    expect(escorted).toContain(insideEscort);
+    expect(escorted).not.toContain(outsideEscort);
+    expect((await ctx().api('GET', '/escorts')).json<{ data: { id: number }[] }>().data.map((e) => e.id)).toContain(outsideEscort);
+    const [insideTracker, outsideTracker] = [await recordOf('device', inside), await recordOf('device', outside)];
+    const looseTracker = (await ctx().api('POST', '/devices', {})).json<{ id: string }>().id;
+    const trackers = (await officer('GET', '/devices')).json<{ data: { id: string }[] }>().data.map((d) => d.id);
+    expect(trackers).toEqual(expect.arrayContaining([insideTracker, looseTracker]));
+    expect(trackers).not.toContain(outsideTracker);
+    const pairs = await ctx()
+      .database.db.insert(keepApartPairs)
+      .values([
+        { prisonerA: inside, prisonerB: outside, reason: KEEP_APART_REASONS[0], scope: KEEP_APART_SCOPES[0], createdBy: 'matrix' },
+        { prisonerA: outside, prisonerB: noCell, reason: KEEP_APART_REASONS[0], scope: KEEP_APART_SCOPES[0], createdBy: 'matrix' },
+      ])
+      .returning({ id: keepApartPairs.id });
+    const pairList = await officer('GET', '/keep-apart');
+    expect(pairList.statusCode, pairList.body).toBe(200);
+    const listedPairs = pairList.json<{ data: { id: number }[] }>().data.map((p) => p.id);
+    expect(listedPairs).toContain(pairs[0]!.id);
+    expect(listedPairs).not.toContain(pairs[1]!.id);
+    expect((await ctx().api('GET', '/keep-apart')).json<{ data: { id: number }[] }>().data.map((p) => p.id)).toContain(pairs[1]!.id);
 
     // The bulk step: an alert outside is unknown, and nothing changes.
     const bulk = await officer('POST', '/alert/bulk', { ids: [insideAlert, outsideAlert], action: 'acknowledge', confirm_critical_ids: [insideAlert, outsideAlert] });
