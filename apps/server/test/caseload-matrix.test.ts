@@ -26,6 +26,7 @@ const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<s
   'PUT /api/v1/devices/:id/assign': { body: { prisoner_id: null } },
   'PUT /api/v1/devices/:id/secret-required': { body: { secret_required: true } },
   'POST /api/v1/escorts': { body: { unmonitored: true } },
+  'POST /api/v1/alert/all': { body: { alert_type: 'Informational', details: 'Posted by the caseload matrix' } },
   'PUT /api/v1/prisoner/update/:id': { body: { behavior_record: 'Checked by the caseload matrix' } },
   'GET /api/v1/location/history': { query: { from: FROM, to: TO } },
   'GET /api/v1/location/export': { query: { from: FROM, to: TO, format: 'csv' } },
@@ -146,6 +147,7 @@ describe('the caseload matrix: every route naming a prisoner or an alert', () =>
       'POST /api/v1/alert/:id/resolve',
       'POST /api/v1/escorts',
       'POST /api/v1/escorts/:id/end',
+      'POST /api/v1/alert/all',
     ]) {
       expect(keys).toContain(expected);
     }

@@ -75,6 +75,8 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/all',
     {
+      // An alert about the tracker of a prisoner outside the caseload: as for an unknown tracker (decision 051).
+      config: { caseload: { record: 'device', field: 'device_id', from: 'body', notFound: 'device_id: device {id} not found' } },
       schema: {
         tags: ['alerts'],
         summary:
