@@ -277,6 +277,15 @@ describe('lists, counts, the chart, the overview and the bulk step of a caseload
     expect(listedPairs).not.toContain(pairs[1]!.id);
     expect((await ctx().api('GET', '/keep-apart')).json<{ data: { id: number }[] }>().data.map((p) => p.id)).toContain(pairs[1]!.id);
 
+    // The cell screen names the caseload's prisoners only; the places stay counted.
+    type CellsOverview = { data: { block: string; occupants: number; cells: { cell_id: string; occupants: { prisoner_id: number }[] }[] }[] };
+    const named = (answer: CellsOverview) => answer.data.flatMap((block) => block.cells.flatMap((cell) => cell.occupants.map((o) => o.prisoner_id)));
+    const cellsSeen = (await officer('GET', '/cell_controls/overview')).json<CellsOverview>();
+    expect(named(cellsSeen)).toContain(inside);
+    expect(named(cellsSeen)).not.toContain(outside);
+    expect(cellsSeen.data.find((block) => block.block === BLOCK_B)!.occupants).toBeGreaterThan(0);
+    expect(named((await ctx().api('GET', '/cell_controls/overview')).json<CellsOverview>())).toContain(outside);
+
     // The bulk step: an alert outside is unknown, and nothing changes.
     const bulk = await officer('POST', '/alert/bulk', { ids: [insideAlert, outsideAlert], action: 'acknowledge', confirm_critical_ids: [insideAlert, outsideAlert] });
     expect(bulk.statusCode).toBe(404);
