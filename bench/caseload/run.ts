@@ -12,7 +12,11 @@ import { DeviceRegistry, type TrackedDevice } from '../../apps/server/src/tracki
 import { LivePositions } from '../../apps/server/src/tracking/live-positions';
 
 const { values } = parseArgs({
-  options: { prisoners: { type: 'string', default: '10000' }, moved: { type: 'string', default: '2000' }, ticks: { type: 'string', default: '200' } },
+  options: {
+    prisoners: { type: 'string', default: '10000' },
+    moved: { type: 'string', default: '2000' },
+    ticks: { type: 'string', default: '200' },
+  },
 });
 const PRISONERS = Number(values.prisoners);
 const MOVED = Number(values.moved);
@@ -25,9 +29,24 @@ function registryOf(count: number): { registry: DeviceRegistry; devices: Tracked
   const byId = (registry as unknown as { byId: Map<string, TrackedDevice> }).byId;
   for (let i = 0; i < count; i++) {
     const device: TrackedDevice = {
-      id: `device-${i}`, name: `Tag ${i}`, secretHash: '', secretRequired: false, prisonerId: i + 1, prisonerName: `Prisoner ${i}`,
-      cellId: `C-${i % 500}`, block: BLOCKS[i % BLOCKS.length]!, staffId: null, staffName: null, lastSeenAt: Date.now(), lastFixAt: Date.now(),
-      latitude: 51.5, longitude: -0.12, battery: 80, online: true, lowBatteryAlerted: false, revision: 0,
+      id: `device-${i}`,
+      name: `Tag ${i}`,
+      secretHash: '',
+      secretRequired: false,
+      prisonerId: i + 1,
+      prisonerName: `Prisoner ${i}`,
+      cellId: `C-${i % 500}`,
+      block: BLOCKS[i % BLOCKS.length]!,
+      staffId: null,
+      staffName: null,
+      lastSeenAt: Date.now(),
+      lastFixAt: Date.now(),
+      latitude: 51.5,
+      longitude: -0.12,
+      battery: 80,
+      online: true,
+      lowBatteryAlerted: false,
+      revision: 0,
     };
     byId.set(device.id, device);
     devices.push(device);
@@ -38,7 +57,10 @@ function registryOf(count: number): { registry: DeviceRegistry; devices: Tracked
 function measure(label: string, caseloads: string[][]): void {
   const { registry, devices } = registryOf(PRISONERS);
   let bytes = 0;
-  const groups: FeedGroup[] = caseloads.map((caseload) => ({ caseload, emitter: { emit: (_event: string, message: unknown) => (bytes += JSON.stringify(message).length) } as never }));
+  const groups: FeedGroup[] = caseloads.map((caseload) => ({
+    caseload,
+    emitter: { emit: (_event: string, message: unknown) => (bytes += JSON.stringify(message).length) } as never,
+  }));
   const realtime = { feedGroups: () => groups, hasFullSetBrowsers: () => false } as unknown as Realtime;
   const live = new LivePositions(realtime, registry);
   const times: number[] = [];
@@ -58,8 +80,13 @@ function measure(label: string, caseloads: string[][]): void {
 }
 
 console.log(`${PRISONERS} prisoners in ${BLOCKS.length} blocks, ${MOVED} moved per flush, ${TICKS} flushes`);
-console.log('| browsers connected | caseload groups | flush median (ms) | flush p95 (ms) | encoded per flush (KiB, all groups) |');
+console.log(
+  '| browsers connected | caseload groups | flush median (ms) | flush p95 (ms) | encoded per flush (KiB, all groups) |',
+);
 console.log('|---|---|---|---|---|');
 measure('every block only (baseline: as before)', [[]]);
 measure('every block + one group per block', [[], ...BLOCKS.map((block) => [block])]);
-measure('every block + 50 groups of two blocks', [[], ...Array.from({ length: 50 }, (_, i) => [BLOCKS[i % 10]!, BLOCKS[(i + 3) % 10]!])]);
+measure('every block + 50 groups of two blocks', [
+  [],
+  ...Array.from({ length: 50 }, (_, i) => [BLOCKS[i % 10]!, BLOCKS[(i + 3) % 10]!]),
+]);

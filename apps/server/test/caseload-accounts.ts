@@ -10,13 +10,21 @@ import type { TestContext } from './test-app';
 let accounts = 0;
 
 /** A new account with these blocks (empty: every block) and role, logged in: its cookie header. */
-export async function loginWithCaseload(ctx: Pick<TestContext, 'app' | 'database'>, blocks: string[], role: Role = 'officer'): Promise<string> {
+export async function loginWithCaseload(
+  ctx: Pick<TestContext, 'app' | 'database'>,
+  blocks: string[],
+  role: Role = 'officer',
+): Promise<string> {
   const username = `caseload-${++accounts}-${Date.now().toString(36)}`;
   const password = 'caseload correct horse battery';
   const { id } = await createAdmin(ctx.database.db, { username, password });
   await ctx.database.db.update(admins).set({ blocks, role }).where(eq(admins.id, id));
   sessionsChanged();
-  const login = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password } });
+  const login = await ctx.app.inject({
+    method: 'POST',
+    url: `${API_PREFIX}/admin/login`,
+    payload: { username, password },
+  });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   return `${AUTH_COOKIE}=${login.json<{ token: string }>().token}`;
 }

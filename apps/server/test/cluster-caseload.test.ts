@@ -5,9 +5,25 @@
 // perimeter, on both feeds; block A's prisoner they do receive. The administrator receives both.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { API_PREFIX, AUTH_COOKIE, type LocationChanges, type LocationSnapshot, type ShowAlertEvent } from '@prison/shared';
+import {
+  API_PREFIX,
+  AUTH_COOKIE,
+  type LocationChanges,
+  type LocationSnapshot,
+  type ShowAlertEvent,
+} from '@prison/shared';
 import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
-import { callApi, freePort, redisBinary, REDIS_PORTS, startRedis, startServer, stopChild, type Child, type ServerProcess } from './cluster-kit';
+import {
+  callApi,
+  freePort,
+  redisBinary,
+  REDIS_PORTS,
+  startRedis,
+  startServer,
+  stopChild,
+  type Child,
+  type ServerProcess,
+} from './cluster-kit';
 import { createScratchDatabase } from './test-db';
 import { sleep, waitFor } from './wait-for';
 
@@ -32,7 +48,8 @@ function record(socket: BrowserSocket): Seen {
   return seen;
 }
 
-const positionsSeen = (seen: Seen) => new Set([...seen.sets.flatMap((set) => Object.keys(set)), ...seen.changes.flatMap((c) => Object.keys(c.changed))]);
+const positionsSeen = (seen: Seen) =>
+  new Set([...seen.sets.flatMap((set) => Object.keys(set)), ...seen.changes.flatMap((c) => Object.keys(c.changed))]);
 
 describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by caseload', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
@@ -52,7 +69,9 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     redis = await startRedis(redisServer!, redisPort);
     a = await startServer({ name: 'node-a', databaseUrl: database.url, redisPort, admin: ADMIN });
     b = await startServer({ name: 'node-b', databaseUrl: database.url, redisPort, admin: ADMIN });
-    await check.query(`insert into cells (cell_id, block, capacity, security_level) values ('A-1', 'A', 4, 'Low'), ('B-1', 'B', 4, 'Low')`);
+    await check.query(
+      `insert into cells (cell_id, block, capacity, security_level) values ('A-1', 'A', 4, 'Low'), ('B-1', 'B', 4, 'Low')`,
+    );
     for (const block of ['A', 'B'] as const) {
       const prisoner = await callApi(a, 'POST', '/prisoner/add', {
         first_name: 'Wing',
@@ -82,7 +101,10 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     // sets them is another change).
     const created = await callApi(a, 'POST', '/admins', { username: OFFICER.username, password: OFFICER.password });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    await check.query(`update admins set blocks = '{A}', role = 'officer', password_change_required = false where username = $1`, [OFFICER.username]);
+    await check.query(
+      `update admins set blocks = '{A}', role = 'officer', password_change_required = false where username = $1`,
+      [OFFICER.username],
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -101,7 +123,11 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     };
     await fix('A', INSIDE.lat);
     await fix('B', INSIDE.lat);
-    const login = await fetch(`${b.base}${API_PREFIX}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OFFICER) });
+    const login = await fetch(`${b.base}${API_PREFIX}/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(OFFICER),
+    });
     expect(login.status).toBe(200);
     const officerCookie = `${AUTH_COOKIE}=${((await login.json()) as { token: string }).token}`;
     const officerDeltas = browserSocket(b.base, officerCookie, { deltas: true });
@@ -110,7 +136,12 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     sockets.push(officerDeltas, officerFullSet, adminDeltas);
     const [byOfficer, bySpecClient, byAdmin] = [record(officerDeltas), record(officerFullSet), record(adminDeltas)];
     await Promise.all([connected(officerDeltas), connected(officerFullSet), connected(adminDeltas)]);
-    await waitFor('the snapshots', () => byOfficer.sets.length > 0 && bySpecClient.sets.length > 0 && byAdmin.sets.length > 0, 5_000, 20);
+    await waitFor(
+      'the snapshots',
+      () => byOfficer.sets.length > 0 && bySpecClient.sets.length > 0 && byAdmin.sets.length > 0,
+      5_000,
+      20,
+    );
     expect(Object.keys(byOfficer.sets[0]!)).toEqual([devices.A]);
     expect(Object.keys(bySpecClient.sets[0]!)).toEqual([devices.A]);
     expect(Object.keys(byAdmin.sets[0]!).sort()).toEqual([devices.A, devices.B].sort());
@@ -123,8 +154,18 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     t += 1;
     await fix('B', INSIDE.lat + 0.01); // about 1.1 km north: outside the perimeter
     await fix('A', INSIDE.lat + 0.01);
-    await waitFor("both alerts on the administrator's browser", () => byAdmin.alerts.filter((x) => x.alert_type === 'Critical').length >= 2, 5_000, 20);
-    await waitFor("block A's alert on the officer's browsers", () => [byOfficer, bySpecClient].every((s) => s.alerts.some((x) => x.index === devices.A)), 5_000, 20);
+    await waitFor(
+      "both alerts on the administrator's browser",
+      () => byAdmin.alerts.filter((x) => x.alert_type === 'Critical').length >= 2,
+      5_000,
+      20,
+    );
+    await waitFor(
+      "block A's alert on the officer's browsers",
+      () => [byOfficer, bySpecClient].every((s) => s.alerts.some((x) => x.index === devices.A)),
+      5_000,
+      20,
+    );
     await sleep(1_500); // a complete-set tick and several delta flushes after the last fix
 
     for (const seen of [byOfficer, bySpecClient]) {

@@ -9,7 +9,10 @@ export type Audience = { everyone: true } | { block: string | null };
 export const EVERYONE: Audience = { everyone: true };
 
 /** The audience of an item about this wearer: no prisoner means everyone. */
-export function audienceOf(wearer: { prisonerId: number | null | undefined; block: string | null | undefined }): Audience {
+export function audienceOf(wearer: {
+  prisonerId: number | null | undefined;
+  block: string | null | undefined;
+}): Audience {
   return wearer.prisonerId === null || wearer.prisonerId === undefined ? EVERYONE : { block: wearer.block ?? null };
 }
 

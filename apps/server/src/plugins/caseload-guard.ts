@@ -34,8 +34,15 @@ declare module 'fastify' {
 }
 
 /** Whether the record is one the caseload sees (false also when it does not exist: the route's 404 either way). */
-async function inCaseload(app: FastifyInstance, declaration: CaseloadDeclaration, id: number | string, blocks: Caseload): Promise<boolean> {
-  const result = (await app.db.execute(recordInCaseload(declaration.record, id, blocks))) as unknown as { rows: unknown[] };
+async function inCaseload(
+  app: FastifyInstance,
+  declaration: CaseloadDeclaration,
+  id: number | string,
+  blocks: Caseload,
+): Promise<boolean> {
+  const result = (await app.db.execute(recordInCaseload(declaration.record, id, blocks))) as unknown as {
+    rows: unknown[];
+  };
   return result.rows.length > 0;
 }
 

@@ -11,7 +11,17 @@ import { loginWithCaseload } from '../../test/caseload-accounts';
 import { writeApproved } from '../../test/test-app';
 import { describeEachEngine } from '../../test/test-db';
 import { waitFor } from '../../test/wait-for';
-import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, osmandGet, type BrowserSocket, useListeningApp } from './tracking-test-kit';
+import {
+  addDevice,
+  addPrisoner,
+  addStaff,
+  browserSocket,
+  connected,
+  nextEvent,
+  osmandGet,
+  type BrowserSocket,
+  useListeningApp,
+} from './tracking-test-kit';
 
 const LAT = 51.5007;
 const LNG = -0.1246;
@@ -37,15 +47,23 @@ describeEachEngine('the live feed by caseload', (engine) => {
 
   it('an officer of block A receives nothing of block B or of a prisoner with no cell while they move and breach; block A, staff and alerts about nobody they do', async () => {
     const [blockA, blockB] = [`A${engine}`, `B${engine}`];
-    await ctx().database.db.insert(cells).values([
-      { cellId: `${blockA}-1`, block: blockA, capacity: 4, securityLevel: 'Low' },
-      { cellId: `${blockB}-1`, block: blockB, capacity: 4, securityLevel: 'Low' },
-    ]);
+    await ctx()
+      .database.db.insert(cells)
+      .values([
+        { cellId: `${blockA}-1`, block: blockA, capacity: 4, securityLevel: 'Low' },
+        { cellId: `${blockB}-1`, block: blockB, capacity: 4, securityLevel: 'Low' },
+      ]);
     const inA = await addPrisoner(ctx(), 'Alice', 'Ainblock');
     const inB = await addPrisoner(ctx(), 'Bob', 'Binblock');
     const noCell = await addPrisoner(ctx(), 'Nemo', 'Nocell');
-    await ctx().database.db.update(prisoners).set({ cellId: `${blockA}-1` }).where(eq(prisoners.prisonerId, inA.id));
-    await ctx().database.db.update(prisoners).set({ cellId: `${blockB}-1` }).where(eq(prisoners.prisonerId, inB.id));
+    await ctx()
+      .database.db.update(prisoners)
+      .set({ cellId: `${blockA}-1` })
+      .where(eq(prisoners.prisonerId, inA.id));
+    await ctx()
+      .database.db.update(prisoners)
+      .set({ cellId: `${blockB}-1` })
+      .where(eq(prisoners.prisonerId, inB.id));
     const deviceA = await addDevice(ctx(), { prisoner_id: inA.id });
     const deviceB = await addDevice(ctx(), { prisoner_id: inB.id });
     const deviceNoCell = await addDevice(ctx(), { prisoner_id: noCell.id });
@@ -55,10 +73,24 @@ describeEachEngine('the live feed by caseload', (engine) => {
     // The registry learns the cells (they were set in the database directly).
     await ctx().app.tracking.wearersChanged();
     const fence = `caseload-perimeter-${engine}`;
-    expect((await ctx().api('POST', '/geofence/add', { geofence_id: fence, shape: 'Circle', name: 'Perimeter', type: 'Negative', alert_type: 'Critical', radius: 200, center_lat: LAT, center_lng: LNG })).statusCode).toBe(200);
+    expect(
+      (
+        await ctx().api('POST', '/geofence/add', {
+          geofence_id: fence,
+          shape: 'Circle',
+          name: 'Perimeter',
+          type: 'Negative',
+          alert_type: 'Critical',
+          radius: 200,
+          center_lat: LAT,
+          center_lng: LNG,
+        })
+      ).statusCode,
+    ).toBe(200);
 
     let t = nowSeconds() - 120;
-    for (const device of [deviceA, deviceB, deviceNoCell, staffDevice, loose]) expect((await send(device.id, LAT, LNG, t)).status).toBe(200);
+    for (const device of [deviceA, deviceB, deviceNoCell, staffDevice, loose])
+      expect((await send(device.id, LAT, LNG, t)).status).toBe(200);
 
     const officerCookie = await loginWithCaseload(ctx(), [blockA]);
     const officerDeltas = browserSocket(ctx().baseUrl, officerCookie, { deltas: true });
@@ -69,16 +101,24 @@ describeEachEngine('the live feed by caseload', (engine) => {
     const seenByAdmin = record(adminDeltas);
     try {
       await Promise.all([connected(officerDeltas), connected(officerFullSet), connected(adminDeltas)]);
-      await waitFor('the snapshots', () => seenByOfficer.sets.length > 0 && seenBySpecClient.sets.length > 0 && seenByAdmin.sets.length > 0, 3_000, 20);
+      await waitFor(
+        'the snapshots',
+        () => seenByOfficer.sets.length > 0 && seenBySpecClient.sets.length > 0 && seenByAdmin.sets.length > 0,
+        3_000,
+        20,
+      );
       // The snapshot on connect: block A, the staff tracker and the unassigned device; never block B or no cell.
       expect(Object.keys(seenByOfficer.sets[0]!).sort()).toEqual([deviceA.id, staffDevice.id, loose.id].sort());
       expect(Object.keys(seenBySpecClient.sets[0]!).sort()).toEqual([deviceA.id, staffDevice.id, loose.id].sort());
-      expect(Object.keys(seenByAdmin.sets[0]!).sort()).toEqual([deviceA.id, deviceB.id, deviceNoCell.id, staffDevice.id, loose.id].sort());
+      expect(Object.keys(seenByAdmin.sets[0]!).sort()).toEqual(
+        [deviceA.id, deviceB.id, deviceNoCell.id, staffDevice.id, loose.id].sort(),
+      );
 
       // Everyone walks, then the two prisoners of other caseloads and block A's prisoner breach the perimeter.
       for (let step = 1; step <= 5; step++) {
         t += 1;
-        for (const device of [deviceA, deviceB, deviceNoCell, staffDevice]) await send(device.id, LAT + step * 0.0001, LNG, t);
+        for (const device of [deviceA, deviceB, deviceNoCell, staffDevice])
+          await send(device.id, LAT + step * 0.0001, LNG, t);
       }
       const breachedB = nextEvent<ShowAlertEvent>(adminDeltas, 'showAlert', (a) => a.index === deviceB.id);
       const breachedNoCell = nextEvent<ShowAlertEvent>(adminDeltas, 'showAlert', (a) => a.index === deviceNoCell.id);
@@ -87,7 +127,11 @@ describeEachEngine('the live feed by caseload', (engine) => {
       for (const device of [deviceB, deviceNoCell, deviceA]) await send(device.id, LAT + 0.01, LNG, t);
       expect(await breachedB).toMatchObject({ prisonerId: inB.id, alert_type: 'Critical' });
       expect(await breachedNoCell).toMatchObject({ prisonerId: noCell.id });
-      expect(await breachedA).toMatchObject({ prisonerId: inA.id, alert_type: 'Critical', message: 'Alice Ainblock left Perimeter' });
+      expect(await breachedA).toMatchObject({
+        prisonerId: inA.id,
+        alert_type: 'Critical',
+        message: 'Alice Ainblock left Perimeter',
+      });
       // The browser never learns the block it was routed by.
       expect(await breachedA).not.toHaveProperty('block');
       // An SOS of a staff tracker and an alert of an unassigned device are about nobody: everyone's.
@@ -120,7 +164,8 @@ describeEachEngine('the live feed by caseload', (engine) => {
       expect(Object.keys(lastSet)).not.toContain(deviceB.id);
       // The administrator saw every one of them, as before.
       const adminPositions = positionsSeen(seenByAdmin);
-      for (const device of [deviceA, deviceB, deviceNoCell, staffDevice]) expect(adminPositions.has(device.id)).toBe(true);
+      for (const device of [deviceA, deviceB, deviceNoCell, staffDevice])
+        expect(adminPositions.has(device.id)).toBe(true);
 
       // A snapshot asked for again holds block A only.
       officerDeltas.emit('requestSnapshot');
@@ -129,17 +174,28 @@ describeEachEngine('the live feed by caseload', (engine) => {
       expect(Object.keys(again)).toContain(deviceA.id);
 
       // Moved between blocks without a fix: block B's prisoner appears on the officer's map, block A's leaves it.
-      await ctx().database.db.update(prisoners).set({ cellId: `${blockA}-1` }).where(eq(prisoners.prisonerId, inB.id));
-      await ctx().database.db.update(prisoners).set({ cellId: `${blockB}-1` }).where(eq(prisoners.prisonerId, inA.id));
+      await ctx()
+        .database.db.update(prisoners)
+        .set({ cellId: `${blockA}-1` })
+        .where(eq(prisoners.prisonerId, inB.id));
+      await ctx()
+        .database.db.update(prisoners)
+        .set({ cellId: `${blockB}-1` })
+        .where(eq(prisoners.prisonerId, inA.id));
       const arrived = nextEvent<LocationChanges>(officerDeltas, 'locationChanges', (c) => deviceB.id in c.changed);
       const left = nextEvent<LocationChanges>(officerDeltas, 'locationChanges', (c) => c.gone.includes(deviceA.id));
       await ctx().app.tracking.wearersChanged();
       await arrived;
       await left;
-      await waitFor('the complete set of the new caseload', () => {
-        const set = seenBySpecClient.sets.at(-1)!;
-        return deviceB.id in set && !(deviceA.id in set);
-      }, 3_000, 20);
+      await waitFor(
+        'the complete set of the new caseload',
+        () => {
+          const set = seenBySpecClient.sets.at(-1)!;
+          return deviceB.id in set && !(deviceA.id in set);
+        },
+        3_000,
+        20,
+      );
       // From now on block A's former prisoner moving and breaching again is not the officer's.
       const before = seenByOfficer.alerts.length;
       const changesBefore = seenByOfficer.changes.length;
