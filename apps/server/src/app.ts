@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { API_PREFIX } from '@prison/shared';
+import { API_PREFIX, type Action } from '@prison/shared';
 import { serializeErrorWithoutStatement } from './lib/database-errors';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -12,6 +12,7 @@ import { registerCluster } from './cluster';
 import { clusterPorts, trackingPorts } from './composition';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
+import { registerAccess } from './plugins/access';
 import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
 import { registerDatabaseHealth } from './plugins/database-health';
@@ -27,6 +28,10 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** The action its declaration needs (decision 050); undefined for a public route, or one that declares none. */
+  access: Action | undefined;
+  /** Body fields that need one more action when given (`override_reason`: `cells.override`). */
+  bodyFieldAccess: Readonly<Record<string, Action>> | undefined;
   /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
   formBody: boolean;
   /** The prisoner or alert the route names, checked against the caseload (decision 051). */
@@ -79,7 +84,17 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
       registeredRoutes.push({
         method,
         url: route.url,
-        public: !!route.config?.public,
+        // Read when asked: a later onRoute hook may still declare them (the web app's files, plugins/web; the API
+        // documentation's routes, plugins/openapi).
+        get public() {
+          return !!route.config?.public;
+        },
+        get access() {
+          return route.config?.access;
+        },
+        get bodyFieldAccess() {
+          return route.config?.bodyFieldAccess;
+        },
         formBody: !!route.config?.formBody,
         body: route.schema?.body,
         caseload: route.config?.caseload,
@@ -96,6 +111,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await registerOpenApi(app);
   registerAuth(app);
   registerAccountGate(app);
+  registerAccess(app);
+  // After the role's check: a refused action is 403 whatever the record; then a record outside the caseload is unknown.
   registerCaseloadGuard(app);
   registerRealtime(app);
   registerCluster(app, clusterPorts);

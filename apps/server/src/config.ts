@@ -1,11 +1,33 @@
 // Every setting comes from the environment, checked once at start (the README lists them).
 import { z } from 'zod';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
 import { parseConfiguredOrigin } from './lib/origins';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
+const claimName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:/-]+$/, 'must be a claim name (letters, digits, _ . : / -)');
+
+/** Why an issuer URL is refused, or null: https, or http on the loopback only (a test provider). */
+function issuerProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be the identity provider\'s issuer URL, like https://login.example.org/realms/prison';
+  }
+  if (url.protocol === 'https:') return null;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return url.protocol === 'http:' && loopback ? null : 'must be an https URL (http only on localhost)';
+}
 
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -33,7 +55,7 @@ const configSchema = z.object({
   DEVICE_SECRET_REQUIRED: bool.default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
   DEVICE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
-  DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(120),
+  DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(DEFAULT_DEVICE_OFFLINE_SECONDS),
   POSITION_RETENTION_DAYS: z.coerce.number().positive().default(365),
   MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
@@ -107,6 +129,44 @@ const configSchema = z.object({
       }
       return origins;
     }),
+  // Single sign-on with OpenID Connect (issue 22, decision 052); no OIDC_ISSUER: single sign-on is off.
+  /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
+  OIDC_ISSUER: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const text = value?.trim();
+      if (!text) return undefined;
+      const problem = issuerProblem(text);
+      if (problem) {
+        context.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return text;
+    }),
+  OIDC_CLIENT_ID: z.string().trim().max(500).optional(),
+  /** Absent: a public client (PKCE alone); present: sent as HTTP Basic (client_secret_basic). */
+  OIDC_CLIENT_SECRET: z.string().max(2000).optional(),
+  /** The claim holding the role (a role's API value, or a list holding exactly one); a dotted path reaches a nested one. */
+  OIDC_ROLE_CLAIM: claimName.default('role'),
+  /** The claim holding the caseload's block names (a list, or one name); absent or empty: every block. */
+  OIDC_BLOCKS_CLAIM: claimName.default('blocks'),
+  /** Scopes asked for, space-separated; must hold `openid`. */
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .max(1000)
+    .default('openid profile')
+    .refine((value) => value.split(/\s+/).includes('openid'), 'must include openid'),
+  /**
+   * The callback URL registered at the provider. Unset: this server's own origin as the browser reached it plus
+   * /api/v1/auth/oidc/callback (set it behind a proxy that changes the scheme or host).
+   */
+  OIDC_REDIRECT_URI: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || /^https?:\/\/[^/]+\/.*/.test(value), 'must be a full http(s) URL'),
 });
 
 /** TRUST_PROXY as Fastify's `trustProxy` option; undefined when it is none of the accepted forms. */
@@ -139,5 +199,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = parsed.data;
   // Processes of one cluster share one database: an embedded one belongs to one process.
   if (raw.REDIS_URL && !raw.DATABASE_URL) throw new Error('Invalid configuration REDIS_URL: cluster mode needs DATABASE_URL (PostgreSQL) too');
+  if (raw.OIDC_ISSUER && !raw.OIDC_CLIENT_ID) throw new Error('Invalid configuration OIDC_CLIENT_ID: single sign-on (OIDC_ISSUER) needs the client id registered at the provider');
   return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
 }

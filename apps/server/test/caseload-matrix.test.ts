@@ -113,7 +113,8 @@ describeEachEngine('caseloads on the API', (engine) => {
         { cellId: `${BLOCK_A}-1`, block: BLOCK_A, capacity: 100, securityLevel: 'Low' },
         { cellId: `${BLOCK_B}-1`, block: BLOCK_B, capacity: 100, securityLevel: 'Low' },
       ]);
-    const cookie = await loginWithCaseload(ctx(), [BLOCK_A]);
+    // A supervisor may take every action of these routes: the caseload alone decides here (roles: the access matrix).
+    const cookie = await loginWithCaseload(ctx(), [BLOCK_A], 'supervisor');
     officer = (method, url, payload) =>
       ctx().app.inject({
         method: method as 'GET',

@@ -12,6 +12,9 @@ import { startTestApp, testConfig, type TestContext } from './test-app';
 const PUBLIC_BY_DESIGN = new Set([
   'POST /api/v1/admin/login',
   'GET /api/v1/admin/verify-token', // answers 401 itself without a session
+  'GET /api/v1/auth/oidc', // whether single sign-on is on, for the login page (decision 052)
+  'GET /api/v1/auth/oidc/start', // single sign-on: to the identity provider
+  'GET /api/v1/auth/oidc/callback', // single sign-on: back from it, proven by state, nonce and PKCE
   'GET /api/v1/ingest/osmand', // devices authenticate themselves (decision 006)
   'POST /api/v1/ingest/osmand',
   'POST /api/v1/ingest/positions',

@@ -29,3 +29,4 @@ export * from './custody-archive';
 export * from './geofence-change';
 export * from './pending-change';
 export * from './roles';
+export * from './oidc';

@@ -1,6 +1,7 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
 import { nameText } from './text';
+import { caseloadBlocks, role } from './roles';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
 
 /** A new password under the shared rule (the server also refuses the common ones); `field` starts each message. */
@@ -50,6 +51,10 @@ export const adminAccount = z.object({
   locked_until: z.string().nullable(),
   active_sessions: z.number().int(),
   created_at: z.string(),
+  /** What the account may do (packages/shared/src/roles.ts). */
+  role,
+  /** Its caseload: block names; empty means every block. */
+  blocks: z.array(z.string()),
 });
 export type AdminAccount = z.infer<typeof adminAccount>;
 export const adminList = z.object({ admins: z.array(adminAccount) });
@@ -64,12 +69,28 @@ export const adminCreateRequest = z
       .regex(/^[\w.@-]+$/, 'username may hold letters, digits, . @ - and _ only'),
     name: nameText(100).optional(),
     password: newPassword('password'),
+    /** Absent: administrator, as every account was before roles (only an administrator creates accounts). */
+    role: role.optional(),
+    /** Absent or empty: every block. Each must be a block that exists. */
+    blocks: caseloadBlocks.optional(),
   })
   .superRefine((value, ctx) => {
     if (passwordProblem(value.password, value.username) === 'must not contain the username')
       ctx.addIssue({ code: 'custom', path: ['password'], message: 'password must not contain the username' });
   });
 export type AdminCreateRequest = z.infer<typeof adminCreateRequest>;
+
+/** Changes an account's name, role or caseload; what is absent stays as it is. */
+export const adminUpdateRequest = z
+  .object({
+    name: nameText(100).optional(),
+    role: role.optional(),
+    blocks: caseloadBlocks.optional(),
+  })
+  .refine((value) => value.name !== undefined || value.role !== undefined || value.blocks !== undefined, {
+    message: 'name, role or blocks is required',
+  });
+export type AdminUpdateRequest = z.infer<typeof adminUpdateRequest>;
 
 /** Two-factor login (TOTP, RFC 6238: 30 s steps, 6 digits, SHA-1) and its single-use recovery codes. */
 export const RECOVERY_CODE_COUNT = 10;

@@ -109,6 +109,14 @@ export interface ServerToClientEvents {
   messagePosted: (message: LogMessage) => void;
   serviceStatus: (status: ServiceStatusEvent) => void;
   clusterFeed: (status: ClusterFeedEvent) => void;
+  /** An event this browser sent was refused to its role (decision 050): nothing was done. */
+  accessRefused: (refusal: AccessRefusedEvent) => void;
+}
+
+/** Which event a role may not send, and the 403 message naming the role and the action. */
+export interface AccessRefusedEvent {
+  event: string;
+  message: string;
 }
 
 export interface ClientToServerEvents {

@@ -2,6 +2,7 @@
 // A route declares the action it needs next to its schema (`config: { access: 'records.write' }`); a socket event
 // declares it the same way. A role's caseload (`blocks`) narrows which prisoners it sees, not what it may do.
 import { z } from 'zod';
+import { nameText } from './text';
 
 export const ROLES = ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'] as const;
 export const role = z.enum(ROLES);
@@ -97,7 +98,8 @@ export function forbiddenMessage(who: Role, action: Action): string {
 /** Block names of a caseload; empty means every block. */
 export const caseloadBlocks = z
   .array(
-    z.string().trim().min(1, 'blocks must not hold an empty name').max(50, 'a block name is at most 50 characters'),
+    // Checked like a cell's block name (no control, invisible or bidi characters), as the names it must match.
+    nameText(50).min(1, 'blocks must not hold an empty name'),
   )
   .max(200, 'blocks may list at most 200 blocks');
 

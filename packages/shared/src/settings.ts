@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * A tracker silent longer than this is offline (DEVICE_OFFLINE_SECONDS's default): the server marks it and raises the
+ * alert, and the screens draw its last fix grey. Defined once for both (issue 21, item 3).
+ */
+export const DEFAULT_DEVICE_OFFLINE_SECONDS = 120;
+
 export const clientSettings = z.object({
   mapTileUrl: z.string(),
   mapCenter: z.object({ lat: z.number(), lng: z.number() }),

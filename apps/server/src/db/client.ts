@@ -52,6 +52,8 @@ export function fromPglite(client: PGlite): Database {
 /** Advisory lock keys of the application (any constants nothing else uses; the leader's is in cluster/leader.ts). */
 export const MIGRATION_LOCK_KEY = 7_300_101;
 export const FIRST_ADMIN_LOCK_KEY = 7_300_102;
+/** Held by a change that could leave no active administrator (demote, disable), so two cannot cross (decision 050). */
+export const ADMINISTRATORS_LOCK_KEY = 7_300_103;
 
 export function fromPostgres(connectionString: string, poolSize = 10): Database {
   // A connection that cannot be opened within 5 s fails (503 to the client) instead of queueing requests forever.

@@ -47,6 +47,12 @@ export const admins = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * An account of single sign-on (decision 052): the identity provider's issuer and the account's subject there,
+     * both set or both null. Its password hash is of a random secret nobody knows.
+     */
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -55,7 +61,27 @@ export const admins = pgTable(
       'admins_role_check',
       sql`${t.role} in ('administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor')`,
     ),
+    check('admins_oidc_identity_check', sql`(${t.oidcIssuer} is null) = (${t.oidcSubject} is null)`),
+    uniqueIndex('admins_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
   ],
+);
+
+/**
+ * A single sign-on in progress (decision 052): the browser holds a random key in a cookie, this row its sha256 with
+ * the state, nonce and PKCE verifier sent to the provider; taken (deleted) by the callback, so it works once.
+ */
+export const oidcLoginAttempts = pgTable(
+  'oidc_login_attempts',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oidc_login_attempts_expires_idx').on(t.expiresAt)],
 );
 
 /** Single-use recovery codes for two-factor login, stored as sha256 (they are random, like session tokens). */

@@ -1,6 +1,7 @@
 // Every feature's routes, registered under /api/v1. A feature reads top-down: routes -> service -> repository.
 import type { FastifyPluginAsync } from 'fastify';
 import adminRoutes from './admin/routes';
+import oidcRoutes from './admin/oidc-routes';
 import settingsRoutes from './settings/routes';
 import prisonersRoutes from './prisoners/routes';
 import staffRoutes from './staff/routes';
@@ -22,6 +23,7 @@ import pendingChangesRoutes from './pending-changes/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
+  { name: 'single-sign-on', routes: oidcRoutes },
   { name: 'settings', routes: settingsRoutes },
   { name: 'prisoners', routes: prisonersRoutes },
   { name: 'staff', routes: staffRoutes },

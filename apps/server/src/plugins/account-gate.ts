@@ -18,12 +18,13 @@ export interface AccountActions {
 }
 
 export function accountActions(
-  admin: Pick<AuthenticatedAdmin, 'passwordChangeRequired' | 'totpEnabled'>,
+  admin: Pick<AuthenticatedAdmin, 'passwordChangeRequired' | 'totpEnabled'> & { sso?: boolean },
   requireTotp: boolean,
 ): AccountActions {
   return {
     passwordChangeRequired: admin.passwordChangeRequired,
-    totpEnrolmentRequired: requireTotp && !admin.totpEnabled,
+    // A single sign-on account has no password to enrol with; its provider owns the second factor (decision 052).
+    totpEnrolmentRequired: requireTotp && !admin.totpEnabled && !admin.sso,
   };
 }
 

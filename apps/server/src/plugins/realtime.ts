@@ -5,7 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import {
   AUTH_COOKIE,
+  forbiddenMessage,
+  seesEveryBlock,
+  roleMay,
   sessionEndedMessage,
+  type Action,
   type BrowserHandshakeAuth,
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -15,8 +19,9 @@ import {
 import { caseloadKey, type Audience } from '../lib/caseload-audience';
 import type { Caseload } from '../lib/caseload';
 import { isTrustedOrigin } from '../lib/origins';
+import { auditRefusal } from './access';
 import { accountActions } from './account-gate';
-import { findEndedSessions, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../sessions/session-service';
+import { findEndedSessions, findSessionAccess, findSessionAdmin, sessionsChanged, type AuthenticatedAdmin } from '../sessions/session-service';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -42,6 +47,24 @@ export interface FeedGroup {
   emitter: ReturnType<RealtimeServer['to']>;
 }
 
+/**
+ * What a browser needs to open the live feed, and each event it may send with the action it needs (decision 050):
+ * the sockets' declarations, as routes have `config.access`. An event not listed is never handled for a browser;
+ * `updateLocation` is a device's (phone-app sockets authenticate as devices, not staff).
+ */
+export const BROWSER_CONNECTION_ACCESS: Action = 'live.read';
+export const BROWSER_EVENT_ACCESS = {
+  requestSnapshot: 'live.read',
+} as const satisfies Partial<Record<keyof ClientToServerEvents, Action>>;
+export type BrowserEvent = keyof typeof BROWSER_EVENT_ACCESS;
+
+/** Handles a browser event once its role is allowed; `admin` is the session's account as it is now (2 s cache). */
+export type BrowserEventHandler<E extends BrowserEvent> = (
+  socket: RealtimeSocket,
+  admin: AuthenticatedAdmin,
+  ...args: Parameters<ClientToServerEvents[E]>
+) => void;
+
 /** Socket handshakes that carry device credentials are handed to this hook (the tracking module sets it). */
 export type DeviceConnectionHandler = (socket: RealtimeSocket) => Promise<boolean>;
 
@@ -66,6 +89,10 @@ export interface Realtime {
   toLocalAudience(audience: Audience): ReturnType<RealtimeServer['to']>;
   /** Handlers run for each authenticated browser on connect (the tracking module sends its snapshot). */
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
+  /** Handlers run when a connected browser's caseload changed (the tracking module sends the new snapshot). */
+  onCaseloadChange(handler: (socket: RealtimeSocket, caseload: Caseload) => void): void;
+  /** Handles an event browsers send, checked against its declaration in BROWSER_EVENT_ACCESS first. */
+  onBrowserEvent<E extends BrowserEvent>(event: E, handler: BrowserEventHandler<E>): void;
   setDeviceHandler(handler: DeviceConnectionHandler): void;
   /** Tells every browser socket of a session why it ended, then disconnects them (logout, revocation). */
   endSession(sessionId: string, reason: SessionEndReason, options?: { localOnly?: boolean }): void;
@@ -109,6 +136,46 @@ export function registerRealtime(app: FastifyInstance) {
   const browserHandlers: ((socket: RealtimeSocket, admin: AuthenticatedAdmin) => void)[] = [];
   /** The caseload of each feed room this process has had (a room name says its caseload only as a key). */
   const feedCaseloads = new Map<string, { kind: FeedKind; caseload: Caseload }>();
+  const caseloadHandlers: ((socket: RealtimeSocket, caseload: Caseload) => void)[] = [];
+  /**
+   * Puts a browser in the rooms of its caseload (decision 051): one per block, or the room of every block, and the feed
+   * room of its kind and caseload. Called on connect and again when its account's blocks change (the sweep, an event),
+   * so the live feed follows a changed caseload within the sweep's period.
+   */
+  const joinCaseload = (socket: RealtimeSocket, caseload: Caseload) => {
+    const kind = socket.data.feedKind as FeedKind;
+    const room = feedRoom(kind, caseload);
+    const rooms = [room, ...(seesEveryBlock(caseload) ? [EVERY_BLOCK_ROOM] : caseload.map(blockRoom))];
+    const before = (socket.data.caseloadRooms as string[] | undefined) ?? [];
+    if (before.length === rooms.length && before.every((r) => rooms.includes(r))) return;
+    for (const old of before) if (!rooms.includes(old)) void socket.leave(old);
+    if (!feedCaseloads.has(room)) feedCaseloads.set(room, { kind, caseload: [...caseload] });
+    void socket.join(rooms);
+    socket.data.caseloadRooms = rooms;
+    // A changed caseload: the browser is given the picture of its new caseload (markers it may no longer see go).
+    if (before.length > 0) for (const handler of caseloadHandlers) handler(socket, caseload);
+  };
+  const browserEventHandlers = new Map<BrowserEvent, BrowserEventHandler<BrowserEvent>>();
+
+  /**
+   * Runs a browser event's handler if the session still lives and its role may take the event's action; otherwise
+   * the browser is told `accessRefused` (and the refusal audited) and nothing is done.
+   */
+  const handleBrowserEvent = async (socket: RealtimeSocket, event: BrowserEvent, args: unknown[]) => {
+    const admin = await findSessionAdmin(app.db, socket.data.token as string, app.config.SESSION_IDLE_MINUTES);
+    // An ended session: the sweep disconnects the socket within its period; nothing is answered meanwhile.
+    if (!admin) return;
+    socket.data.admin = admin;
+    joinCaseload(socket, admin.blocks);
+    const action = BROWSER_EVENT_ACCESS[event];
+    if (!roleMay(admin.role, action)) {
+      await auditRefusal(app, admin, socket.handshake.address, { target: `socket ${event}`, action });
+      socket.emit('accessRefused', { event, message: forbiddenMessage(admin.role, action) });
+      return;
+    }
+    const handler = browserEventHandlers.get(event);
+    (handler as ((socket: RealtimeSocket, admin: AuthenticatedAdmin, ...rest: unknown[]) => void) | undefined)?.(socket, admin, ...args);
+  };
   let deviceHandler: DeviceConnectionHandler | null = null;
 
   io.use(async (socket, next) => {
@@ -127,8 +194,14 @@ export function registerRealtime(app: FastifyInstance) {
       // A password to change or two-factor login to enrol first (plugins/account-gate): no live data until then.
       const pending = accountActions(admin, app.config.REQUIRE_TOTP);
       if (pending.passwordChangeRequired || pending.totpEnrolmentRequired) return next(new Error('Account setup required'));
+      if (!roleMay(admin.role, BROWSER_CONNECTION_ACCESS)) {
+        await auditRefusal(app, admin, socket.handshake.address, { target: 'socket connect', action: BROWSER_CONNECTION_ACCESS });
+        return next(new Error(forbiddenMessage(admin.role, BROWSER_CONNECTION_ACCESS)));
+      }
       socket.data.kind = 'browser';
       socket.data.admin = admin;
+      // Kept to read the session again for each event: a role changed meanwhile applies within the cache's 2 s.
+      socket.data.token = token;
       next();
     } catch (error) {
       // The session could not be checked. With the database down the browser is told so: it shows the outage banner
@@ -148,13 +221,16 @@ export function registerRealtime(app: FastifyInstance) {
     }
     const admin = socket.data.admin as AuthenticatedAdmin;
     const kind: FeedKind = wantsDeltas(socket) ? 'deltas' : 'full-set';
-    // The caseload is the one the session had when the socket connected (a change of blocks ends the sessions, or
-    // applies at the next connection).
-    const caseload: Caseload = admin.blocks;
-    const caseloadRooms = caseload.length === 0 ? [EVERY_BLOCK_ROOM] : caseload.map(blockRoom);
-    const room = feedRoom(kind, caseload);
-    if (!feedCaseloads.has(room)) feedCaseloads.set(room, { kind, caseload: [...caseload] });
-    socket.join([BROWSERS_ROOM, kind === 'deltas' ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM, room, ...caseloadRooms, sessionRoom(admin.sessionId)]);
+    socket.data.feedKind = kind;
+    socket.join([BROWSERS_ROOM, kind === 'deltas' ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM, sessionRoom(admin.sessionId)]);
+    joinCaseload(socket, admin.blocks);
+    for (const event of Object.keys(BROWSER_EVENT_ACCESS) as BrowserEvent[]) {
+      socket.on(event, (...args: unknown[]) => {
+        void handleBrowserEvent(socket, event, args).catch((error: unknown) =>
+          app.databaseHealth.failed(error, `the ${event} event of a browser`),
+        );
+      });
+    }
     for (const handler of browserHandlers) handler(socket, admin);
   });
 
@@ -183,6 +259,10 @@ export function registerRealtime(app: FastifyInstance) {
       return io.local.to([EVERY_BLOCK_ROOM, blockRoom(audience.block)]);
     },
     onBrowserConnect: (handler) => browserHandlers.push(handler),
+    onCaseloadChange: (handler) => caseloadHandlers.push(handler),
+    onBrowserEvent: (event, handler) => {
+      browserEventHandlers.set(event, handler as BrowserEventHandler<BrowserEvent>);
+    },
     setDeviceHandler: (handler) => {
       deviceHandler = handler;
     },
@@ -198,12 +278,25 @@ export function registerRealtime(app: FastifyInstance) {
   // Sessions also end without a request of theirs: idle, expired, or revoked by another process (the admin CLI, a
   // second server). One query for every connected browser's session; an ended one is told why and disconnected.
   let sweeping = false;
+  // A role or caseload changed since a browser connected: its socket's account follows (the live feed filters by it).
+  const refreshAccess = async (sessionIds: string[]) => {
+    const access = await findSessionAccess(app.db, sessionIds);
+    for (const socket of io.sockets.sockets.values()) {
+      if (socket.data.kind !== 'browser') continue;
+      const admin = socket.data.admin as AuthenticatedAdmin;
+      const now = access.get(admin.sessionId);
+      if (!now) continue;
+      socket.data.admin = { ...admin, role: now.role, blocks: now.blocks };
+      joinCaseload(socket, now.blocks);
+    }
+  };
   const sweep = async () => {
     const connectedSessions = new Set<string>();
     for (const socket of io.sockets.sockets.values()) {
       if (socket.data.kind === 'browser') connectedSessions.add((socket.data.admin as AuthenticatedAdmin).sessionId);
     }
     if (connectedSessions.size === 0) return;
+    await refreshAccess([...connectedSessions]);
     const ended = await findEndedSessions(app.db, [...connectedSessions], app.config.SESSION_IDLE_MINUTES);
     if (ended.size === 0) return;
     // Ended elsewhere (another process wrote it): cached lookups of these sessions must not let a reconnect back in.

@@ -75,6 +75,10 @@ export async function registerSecurity(app: FastifyInstance) {
   // its preflight is answered here, before authentication (browsers send no cookie on a preflight). Any other origin
   // gets no CORS header at all, so its browser keeps the answer from the page.
   const allowedOrigins = app.config.ALLOWED_ORIGINS;
+  // Its catch-all `OPTIONS *` route reads no data: any signed-in role may reach it (decision 050).
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && route.url === '*') route.config = { ...route.config, access: 'self' };
+  });
   await app.register(cors, {
     origin: (origin, callback) => callback(null, isListedOrigin(origin, allowedOrigins)),
     credentials: true,

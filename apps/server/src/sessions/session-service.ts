@@ -18,6 +18,8 @@ export interface AuthenticatedAdmin {
   /** What the account may do, and its caseload (empty: every block); read with the session, so a change shows within 2 s. */
   role: Role;
   blocks: string[];
+  /** An account of single sign-on (decision 052): its second factor is the identity provider's, not REQUIRE_TOTP's. */
+  sso: boolean;
 }
 
 export function hashToken(token: string): string {
@@ -177,6 +179,7 @@ async function lookUpSession(
       totpEnabled: sql<boolean>`${admins.totpSecret} is not null`,
       role: admins.role,
       blocks: admins.blocks,
+      sso: sql<boolean>`${admins.oidcSubject} is not null`,
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
       ...sessionStateColumns,
@@ -206,6 +209,7 @@ async function lookUpSession(
       totpEnabled: row.totpEnabled,
       role: row.role,
       blocks: row.blocks,
+      sso: row.sso,
     },
     expiresAt: row.expiresAt.getTime(),
     lastActiveAt: row.lastActiveAt.getTime(),
@@ -251,6 +255,25 @@ export async function findEndedSessions(
     for (const id of idle) if (!revoked.has(id)) ended.delete(id);
   }
   return ended;
+}
+
+/**
+ * The role and caseload of each session's account now, in one query: the socket sweep keeps the browsers' sockets in
+ * step with a role or caseload changed since they connected (decision 050).
+ */
+export async function findSessionAccess(
+  db: DbOrTx,
+  sessionIds: string[],
+): Promise<Map<string, Pick<AuthenticatedAdmin, 'role' | 'blocks'>>> {
+  const access = new Map<string, Pick<AuthenticatedAdmin, 'role' | 'blocks'>>();
+  if (sessionIds.length === 0) return access;
+  const rows = await db
+    .select({ id: sessions.id, role: admins.role, blocks: admins.blocks })
+    .from(sessions)
+    .innerJoin(admins, eq(admins.id, sessions.adminId))
+    .where(inArray(sessions.id, sessionIds));
+  for (const row of rows) access.set(row.id, { role: row.role, blocks: row.blocks });
+  return access;
 }
 
 /**

@@ -105,9 +105,10 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     // Every browser starts from the complete set (of its caseload, decision 051); then deltas or repeated complete
     // sets (tracking/live-positions.ts).
     socket.emit('locationUpdate', tracking.live.snapshot(admin.blocks));
-    // After a reconnect, or whenever it doubts its state, a browser asks for the whole picture again.
-    socket.on('requestSnapshot', () => socket.emit('locationUpdate', tracking.live.snapshot(admin.blocks)));
   });
+  // After a reconnect, or whenever it doubts its state, a browser asks for the whole picture again.
+  app.realtime.onCaseloadChange((socket, caseload) => socket.emit('locationUpdate', tracking.live.snapshot(caseload)));
+  app.realtime.onBrowserEvent('requestSnapshot', (socket, admin) => socket.emit('locationUpdate', tracking.live.snapshot(admin.blocks)));
 
   app.addHook('onReady', async () => {
     await loadKeepApart();

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_COOKIE,
-  SESSION_TTL_SECONDS,
   errorResponse,
   loginRefusal,
   loginRequest,
@@ -15,10 +14,9 @@ import { auditActor, refuseWithoutSession, requireAdmin, sessionFromRequest } fr
 import { recordAudit } from '../../lib/audit';
 import { login } from './login-service';
 import { revokeSession } from '../../sessions/session-service';
+import { setSessionCookie } from './session-cookie';
 
 const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const secureCookie = (protocol: string) => app.config.COOKIE_SECURE ?? protocol === 'https';
-
   app.post(
     '/admin/login',
     {
@@ -39,13 +37,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         userAgent: request.headers['user-agent'],
       });
       if (result.kind === 'totpRequired') return reply.status(401).send({ message: result.message, totpRequired: true });
-      reply.setCookie(AUTH_COOKIE, result.token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookie(request.protocol),
-        maxAge: SESSION_TTL_SECONDS,
-      });
+      setSessionCookie(request, reply, result.token);
       return {
         token: result.token,
         isAuthenticated: true as const,
@@ -88,7 +80,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/activity',
     {
       // Typing a new password on /profile is activity too.
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['admin'],
         summary: 'Tell the server the user is active (mouse or keyboard) so the session does not end as idle',
@@ -102,7 +94,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/logout',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: { tags: ['admin'], summary: 'Revoke this session and clear the cookie', response: { 200: messageResponse } },
     },
     async (request, reply) => {

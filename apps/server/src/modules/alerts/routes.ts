@@ -19,6 +19,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/recent',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'The newest alerts (10 unless limit says otherwise)',
@@ -32,6 +33,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/prisoneralerts',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'Alerts newest first, paginated and filtered: the list in data, paging and the count per type beside it',
@@ -45,6 +47,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/open-violations',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'Ids of the prisoners in a geofence violation now (not ended, not resolved), for the live map',
@@ -57,6 +60,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/live-map',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary:
@@ -76,7 +80,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/alert/all',
     {
       // An alert about the tracker of a prisoner outside the caseload: as for an unknown tracker (decision 051).
-      config: { caseload: { record: 'device', field: 'device_id', from: 'body', notFound: 'device_id: device {id} not found' } },
+      config: { access: 'alerts.work', caseload: { record: 'device', field: 'device_id', from: 'body', notFound: 'device_id: device {id} not found' } },
       schema: {
         tags: ['alerts'],
         summary:

@@ -39,7 +39,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
       `/alert/:id/${step.action}`,
       {
         // An alert of a prisoner outside the caseload answers as an unknown one (decision 051).
-        config: { caseload: { record: 'alert', field: 'id', from: 'params', notFound: 'Alert {id} not found' } },
+        config: { access: 'alerts.work', caseload: { record: 'alert', field: 'id', from: 'params', notFound: 'Alert {id} not found' } },
         schema: {
           tags: ['alerts'],
           summary: step.summary,
@@ -65,6 +65,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/bulk',
     {
+      config: { access: 'alerts.work' },
       schema: {
         tags: ['alerts'],
         summary:
@@ -90,6 +91,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/alert/stats/daily',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['alerts'],
         summary: 'Alerts per UTC day and type over the last `days` days (default 30)',

@@ -7,6 +7,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit',
     {
+      config: { access: 'audit.read' },
       schema: {
         tags: ['audit'],
         summary: 'Audit entries, newest first, paged and filtered by entity, action, actor and time',

@@ -50,6 +50,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/blocks',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'The block names, sorted; GET /cell_controls/block?block={name} lists the cells of one',
@@ -62,6 +63,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/block-summaries',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'Every block with its number of cells, total capacity and current occupants',
@@ -74,6 +76,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/block',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'The cells of one block, sorted by cell_id, with derived current_occupants',
@@ -87,6 +90,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/check',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary:
@@ -102,6 +106,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/overview',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
         summary: 'The occupancy picture: every block, its cells and the prisoners occupying each',
@@ -114,6 +119,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/addOccupant/:cell_id',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['cells'],
         summary:
@@ -131,6 +137,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/cells',
     {
+      config: { access: 'cells.manage' },
       schema: {
         tags: ['cells'],
         summary: 'Create a cell (409 when the id is taken)',
@@ -148,6 +155,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/cell_controls/cells/:cell_id',
     {
+      config: { access: 'cells.manage' },
       schema: {
         tags: ['cells'],
         summary: 'Edit a cell; its capacity may not drop below its current occupants (409)',
@@ -166,6 +174,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/cell_controls/cells/:cell_id',
     {
+      config: { access: 'cells.manage' },
       schema: {
         tags: ['cells'],
         summary:
@@ -185,6 +194,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/assign',
     {
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['cells'],
         summary:

@@ -15,19 +15,20 @@ const deviceById = { record: 'device', field: 'id', from: 'params', notFound: 'D
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/devices',
-    { schema: { tags: ['devices'], summary: 'Every tracking device with its prisoner, last position, battery and online state', response: { 200: deviceList } } },
+    { config: { access: 'records.read' }, schema: { tags: ['devices'], summary: 'Every tracking device with its prisoner, last position, battery and online state', response: { 200: deviceList } } },
     async (request) => ({ data: await listDevices(app.db, caseloadOf(request)) }),
   );
 
   app.get(
     '/devices/:id',
-    { config: { caseload: deviceById }, schema: { tags: ['devices'], summary: 'One tracking device', params: idParams, response: { 200: device, 404: errorResponse } } },
+    { config: { access: 'records.read', caseload: deviceById }, schema: { tags: ['devices'], summary: 'One tracking device', params: idParams, response: { 200: device, 404: errorResponse } } },
     async (request) => getDevice(app.db, request.params.id),
   );
 
   app.post(
     '/devices',
     {
+      config: { access: 'devices.write' },
       schema: {
         tags: ['devices'],
         summary: 'Register a device; the answer holds its secret, shown this once (only a hash is stored)',
@@ -48,7 +49,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/devices/:id/assign',
     {
-      config: { caseload: deviceById },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Assign the device to a prisoner (prisoner_id) or a staff member (staff_id), never both, moving it from anyone else; neither unassigns it',
@@ -69,7 +70,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/devices/:id/rotate-secret',
     {
-      config: { caseload: deviceById },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Issue a new secret (shown this once); the old one stops working at once',
@@ -87,7 +88,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/devices/:id/secret-required',
     {
-      config: { caseload: deviceById },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Whether the device must send its secret even while DEVICE_SECRET_REQUIRED is off (on by default: then every device must)',
@@ -106,7 +107,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/devices/:id',
     {
-      config: { caseload: deviceById },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Remove a device; its fixes stay in the location history',

@@ -24,6 +24,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/escorts',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['escorts'],
         summary: 'Escorts, those not ended first; active=true: only those in force now. Each says whether it is escorting now and why not',
@@ -38,7 +39,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
     '/escorts',
     {
       // A prisoner outside the caseload is answered as one that does not exist (decision 051).
-      config: { caseload: { record: 'prisoner', field: 'prisoner_id', from: 'body', status: 400, notFound: 'prisoner_id: prisoner {id} does not exist' } },
+      config: { access: 'escorts.write', caseload: { record: 'prisoner', field: 'prisoner_id', from: 'body', status: 400, notFound: 'prisoner_id: prisoner {id} does not exist' } },
       schema: {
         tags: ['escorts'],
         summary:
@@ -60,7 +61,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/escorts/:id/end',
     {
-      config: { caseload: { record: 'escort', field: 'id', from: 'params', notFound: 'Escort {id} not found' } },
+      config: { access: 'escorts.write', caseload: { record: 'escort', field: 'id', from: 'params', notFound: 'Escort {id} not found' } },
       schema: {
         tags: ['escorts'],
         summary: 'End an escort now; who and when are recorded (409 when it has already ended)',

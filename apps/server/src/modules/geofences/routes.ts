@@ -36,6 +36,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/geofence/all',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['geofences'],
         summary: 'Every geofence, in the order they were drawn',
@@ -48,6 +49,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/geofence/add',
     {
+      config: { access: 'geofences.write' },
       schema: {
         tags: ['geofences'],
         summary: 'Store a drawn geofence (circle, polygon or rectangle)',
@@ -65,6 +67,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/geofence/update/:id',
     {
+      config: { access: 'geofences.write' },
       schema: {
         tags: ['geofences'],
         summary:
@@ -95,6 +98,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/geofence/delete/:id',
     {
+      config: { access: 'geofences.write' },
       schema: {
         tags: ['geofences'],
         summary:

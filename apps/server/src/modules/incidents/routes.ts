@@ -8,6 +8,7 @@ const incidentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/incident/recent',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['incidents'],
         summary: 'The most recent incidents, newest first by date and time',
@@ -21,6 +22,7 @@ const incidentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/incident/add',
     {
+      config: { access: 'incidents.write' },
       schema: {
         tags: ['incidents'],
         summary: 'Record an incident',

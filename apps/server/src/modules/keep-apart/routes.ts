@@ -28,6 +28,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keep-apart',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['keep-apart'],
         summary: 'Keep-apart pairs: all, or those of one prisoner (prisoner_id); active=true leaves out ended pairs',
@@ -41,6 +42,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/keep-apart',
     {
+      config: { access: 'keepapart.create' },
       schema: {
         tags: ['keep-apart'],
         summary:
@@ -60,6 +62,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/keep-apart/:id/end',
     {
+      config: { access: 'keepapart.end' },
       schema: {
         tags: ['keep-apart'],
         summary:

@@ -25,7 +25,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/history',
     {
-      config: { caseload: prisonerByQuery },
+      config: { access: 'live.read', caseload: prisonerByQuery },
       schema: {
         tags: ['location'],
         summary: "A prisoner's track over a time range (thinned to max_points), distance, time per geofence and alerts",
@@ -39,7 +39,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/export',
     {
-      config: { caseload: prisonerByQuery },
+      config: { access: 'live.read', caseload: prisonerByQuery },
       schema: {
         tags: ['location'],
         summary: 'Every fix of the range as a GPX 1.1 or CSV download',

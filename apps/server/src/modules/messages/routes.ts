@@ -8,6 +8,7 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/messages',
     {
+      config: { access: 'live.read' },
       schema: {
         tags: ['messages'],
         summary: 'Control-room log entries, newest first; `before` (a message id) pages back',
@@ -21,6 +22,7 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/messages',
     {
+      config: { access: 'messages.post' },
       schema: {
         tags: ['messages'],
         summary: 'Post an entry to the control-room log; every open browser receives it (messagePosted)',

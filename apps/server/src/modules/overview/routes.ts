@@ -15,6 +15,7 @@ const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/overview',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['overview'],
         summary:

@@ -62,6 +62,7 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/pending-changes',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['pending-changes'],
         summary: 'Changes that weaken an alarm: pending (default), decided or all, newest first',
@@ -73,6 +74,7 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const decisionSchema = (summary: string) => ({
+    config: { access: 'changes.decide' as const },
     schema: {
       tags: ['pending-changes'],
       summary,

@@ -11,7 +11,7 @@ import type { Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { auditOverride, checkPlacement } from '../cells/cell-rules';
 import { endEscort } from '../escorts/escort-service';
-import { findPrisoner, listPrisoners, prisonersChanged } from './prisoner-repository';
+import { findPrisoner, listPrisonersJson, prisonersChanged } from './prisoner-repository';
 
 export const PRISONER_DELETED_MESSAGE = 'Prisoner deleted successfully.';
 
@@ -21,14 +21,13 @@ export async function getPrisoner(db: DbOrTx, prisonerId: number): Promise<Priso
   return found;
 }
 
-export async function listPrisonerPage(db: DbOrTx, query: PrisonerListQuery, caseload: Caseload = []) {
-  const { prisoners: page, total } = await listPrisoners(db, query, caseload);
-  return {
-    prisoners: page,
-    currentPage: query.page,
-    totalPages: totalPages(total, query.limit),
-    totalPrisoners: total,
-  };
+/**
+ * One page of the list as the JSON text the route sends: `{ prisoners, currentPage, totalPages, totalPrisoners }`,
+ * the prisoners' JSON written by PostgreSQL (decision 049); a caseload's prisoners only (decision 051).
+ */
+export async function listPrisonerPageJson(db: DbOrTx, query: PrisonerListQuery, caseload: Caseload = []): Promise<string> {
+  const { prisonersJson, total } = await listPrisonersJson(db, query, caseload);
+  return `{"prisoners":${prisonersJson},"currentPage":${query.page},"totalPages":${totalPages(total, query.limit)},"totalPrisoners":${total}}`;
 }
 
 /** The API's field names mapped to the table's columns; absent fields stay absent (partial update). */

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { and, desc, eq, like, sql } from 'drizzle-orm';
-import type { Prisoner, PrisonerListResponse } from '@prison/shared';
+import { z } from 'zod';
+import { prisoner, prisonerListResponse, type Prisoner, type PrisonerListResponse } from '@prison/shared';
 import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
 import { auditLog, devices, prisoners } from '../../db/schema';
@@ -114,6 +115,52 @@ describeEachEngine('prisoner records', (engine) => {
     await db.update(prisoners).set({ trackingDeviceId: deviceId }).where(eq(prisoners.prisonerId, p.prisoner_id));
     const res = await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`);
     expect(res.json().data).toMatchObject({ tracking_device_id: deviceId, tracking_device_name: 'Ankle Tag 7' });
+  });
+
+  it('lists each prisoner exactly as its details route shows it, active and archived (the list JSON comes from PostgreSQL, decision 049)', async () => {
+    const cellId = await newCell(2, 'LJ');
+    const p = await newPrisoner({
+      cell_id: cellId,
+      first_name: 'Zoë "Q" \\ O\'Neil',
+      behavior_record: 'Line one\nline two\ttabbed, emoji 🚀, quote " and backslash \\',
+      medical_history: null,
+      release_date: '2031-02-03',
+    });
+    const db = ctx().database.db;
+    const deviceId = `list-json-${engine}-${p.prisoner_id}`;
+    await db.insert(devices).values({ id: deviceId, name: 'Tag "7" ✓', secretHash: 'x' });
+    // Microseconds PostgreSQL keeps and a JavaScript Date drops: both routes must cut them the same way.
+    await db.execute(
+      sql`update prisoners set tracking_device_id = ${deviceId}, created_at = '2021-03-04 05:06:07.891999+00', updated_at = '2022-12-31 23:59:59.9999+00' where prisoner_id = ${p.prisoner_id}`,
+    );
+    const listed = async (query: string) => {
+      const res = await api('GET', `/prisoner/all?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = res.json<PrisonerListResponse>();
+      // Exactly the documented shape: no field more or less, no value of another type.
+      expect(prisonerListResponse.strict().extend({ prisoners: z.array(prisoner.strict()) }).parse(body)).toEqual(body);
+      return body;
+    };
+    const details = async () => (await api('GET', `/prisoner/prisonerid/${p.prisoner_id}`)).json<{ data: Prisoner }>().data;
+
+    const active = await listed(`q=${encodeURIComponent(p.last_name)}`);
+    expect(active).toMatchObject({ currentPage: 1, totalPages: 1, totalPrisoners: 1 });
+    expect(active.prisoners).toEqual([await details()]);
+    expect(active.prisoners[0]).toMatchObject({ created_at: '2021-03-04T05:06:07.891Z', updated_at: '2022-12-31T23:59:59.999Z' });
+    expect(Object.keys(active.prisoners[0]!)).toEqual(Object.keys(prisoner.shape));
+
+    expect((await api('DELETE', `/prisoner/delete/${p.prisoner_id}`)).statusCode).toBe(200);
+    const archived = await listed(`archived=true&q=${encodeURIComponent(p.last_name)}`);
+    expect(archived.prisoners).toEqual([await details()]);
+    expect(archived.prisoners[0]!.archived_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // Past the last page: an empty list, still the same shape.
+    expect(await listed(`archived=true&q=${encodeURIComponent(p.last_name)}&page=3`)).toEqual({
+      prisoners: [],
+      currentPage: 3,
+      totalPages: 1,
+      totalPrisoners: 1,
+    });
   });
 
   /** The fields a new prisoner must have (issue 11, item 8), valid. */

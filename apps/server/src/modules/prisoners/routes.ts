@@ -16,13 +16,14 @@ import {
   prisonerListQuery,
   prisonerListResponse,
 } from '@prison/shared';
+import { sendJsonText } from '../../lib/json-text-reply';
 import { auditActor } from '../../plugins/auth';
 import {
   PRISONER_DELETED_MESSAGE,
   archivePrisoner,
   createPrisoner,
   getPrisoner,
-  listPrisonerPage,
+  listPrisonerPageJson,
   prisonerHoldings as readPrisonerHoldings,
   restorePrisoner,
   updatePrisoner,
@@ -70,6 +71,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/all',
     {
       preValidation: blankQueryMeansAbsent,
+      config: { access: 'records.read' },
       schema: {
         tags: ['prisoners'],
         summary: 'One page of prisoners, newest first, with search (q) and filters; totals count every match',
@@ -77,13 +79,13 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: prisonerListResponse, 400: errorResponse },
       },
     },
-    async (request) => listPrisonerPage(app.db, request.query, caseloadOf(request)),
+    async (request, reply) => sendJsonText(reply, await listPrisonerPageJson(app.db, request.query, caseloadOf(request))),
   );
 
   app.get(
     '/prisoner/prisonerid/:id',
     {
-      config: { caseload: prisonerById },
+      config: { access: 'records.read', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary: 'One prisoner with its cell block and tracking device',
@@ -98,6 +100,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/add',
     {
       preValidation: emptyStringsToNull,
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -116,8 +119,8 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/prisoner/update/:id',
     {
-      config: { caseload: prisonerById },
       preValidation: emptyStringsToNull,
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' }, caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -138,7 +141,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/holdings/:id',
     {
-      config: { caseload: prisonerById },
+      config: { access: 'records.read', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary: 'What a prisoner still has (status, tracker, open alerts, keep-apart pairs, active escorts): the Delete confirmation names it',
@@ -152,7 +155,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/prisoner/delete/:id',
     {
-      config: { caseload: prisonerById },
+      config: { access: 'records.delete', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -178,7 +181,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/prisoner/restore/:id',
     {
-      config: { caseload: prisonerById },
+      config: { access: 'records.write', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:

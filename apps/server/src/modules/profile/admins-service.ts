@@ -1,12 +1,13 @@
-// Managing the other admins: create, disable (their sessions end at once), enable, and lift a login lockout.
-import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { AdminAccount, AdminCreateRequest } from '@prison/shared';
-import type { Db } from '../../db/client';
-import { admins, loginThrottle, sessions } from '../../db/schema';
+// Managing the accounts: create with a role and a caseload, change them, disable (their sessions end at once),
+// enable, and lift a login lockout. The last active administrator can be neither demoted nor disabled.
+import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { AdminAccount, AdminCreateRequest, AdminUpdateRequest, Role } from '@prison/shared';
+import { ADMINISTRATORS_LOCK_KEY, type Db, type DbOrTx } from '../../db/client';
+import { admins, cells, loginThrottle, sessions } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { badRequest, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { createAdmin } from '../admin/admin-service';
-import { endingSessions } from '../../sessions/session-service';
+import { endingSessions, sessionsChanged } from '../../sessions/session-service';
 
 export async function listAdmins(db: Db): Promise<AdminAccount[]> {
   const live = db
@@ -22,6 +23,8 @@ export async function listAdmins(db: Db): Promise<AdminAccount[]> {
       name: admins.name,
       disabledAt: admins.disabledAt,
       createdAt: admins.createdAt,
+      role: admins.role,
+      blocks: admins.blocks,
       lockedUntil: loginThrottle.lockedUntil,
       sessions: live.n,
     })
@@ -38,6 +41,8 @@ function toAccount(row: {
   name: string;
   disabledAt: Date | null;
   createdAt: Date;
+  role: Role;
+  blocks: string[];
   lockedUntil: Date | null;
   sessions: number | null;
 }): AdminAccount {
@@ -50,6 +55,8 @@ function toAccount(row: {
     locked_until: locked,
     active_sessions: Number(row.sessions ?? 0),
     created_at: row.createdAt.toISOString(),
+    role: row.role,
+    blocks: row.blocks,
   };
 }
 
@@ -59,17 +66,79 @@ async function accountById(db: Db, id: number): Promise<AdminAccount> {
   return account;
 }
 
+/** A caseload as stored: each name once, each a block that has cells (400 naming `blocks` otherwise). */
+async function existingBlocks(db: DbOrTx, blocks: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(blocks)];
+  if (wanted.length === 0) return [];
+  const found = await db.selectDistinct({ block: cells.block }).from(cells).where(inArray(cells.block, wanted));
+  const known = new Set(found.map((row) => row.block));
+  const missing = wanted.filter((block) => !known.has(block));
+  if (missing.length > 0) throw badRequest(`blocks: no block named ${missing.map((b) => `"${b}"`).join(', ')}`);
+  return wanted;
+}
+
+/**
+ * Refuses (409) a change that would leave no active administrator: demoting or disabling account `id` when it is
+ * the only one. Holds a lock to the end of the transaction, so two such changes run one after the other.
+ */
+async function keepAnActiveAdministrator(tx: DbOrTx, id: number, username: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ADMINISTRATORS_LOCK_KEY})`);
+  const [{ n } = { n: 0 }] = await tx
+    .select({ n: count() })
+    .from(admins)
+    .where(and(eq(admins.role, 'administrator'), isNull(admins.disabledAt), ne(admins.id, id)));
+  if (Number(n) === 0) {
+    throw conflict(`${username} is the last active administrator: make another account an administrator first`);
+  }
+}
+
 export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActor): Promise<AdminAccount> {
   const id = await db.transaction(async (tx) => {
+    const blocks = await existingBlocks(tx, input.blocks ?? []);
+    const role = input.role ?? 'administrator';
     const created = await createAdmin(tx, input);
+    await tx.update(admins).set({ role, blocks }).where(eq(admins.id, created.id));
     await recordAudit(tx, who, {
       action: 'admin.create',
       entity: 'admin',
       entityId: created.id,
-      after: { username: created.username, name: created.name },
+      after: { username: created.username, name: created.name, role, blocks },
     });
     return created.id;
   });
+  return accountById(db, id);
+}
+
+/**
+ * Changes an account's name, role or caseload (audited). Its sessions answer with the new role at once in this
+ * process and within the session cache's 2 s in the others.
+ */
+export async function updateAdmin(db: Db, id: number, input: AdminUpdateRequest, who: AuditActor): Promise<AdminAccount> {
+  await db.transaction(async (tx) => {
+    // The administrators' lock before the row's, in the same order as disableAdmin.
+    if (input.role !== undefined && input.role !== 'administrator') {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMINISTRATORS_LOCK_KEY})`);
+    }
+    const [row] = await tx
+      .select({ username: admins.username, name: admins.name, role: admins.role, blocks: admins.blocks, disabledAt: admins.disabledAt })
+      .from(admins)
+      .where(eq(admins.id, id))
+      .for('update');
+    if (!row) throw notFound(`No admin with id ${id}`);
+    const blocks = input.blocks === undefined ? undefined : await existingBlocks(tx, input.blocks);
+    const demoted = row.role === 'administrator' && input.role !== undefined && input.role !== 'administrator';
+    if (demoted && !row.disabledAt) await keepAnActiveAdministrator(tx, id, row.username);
+    const after = {
+      ...(input.name !== undefined && { name: input.name.trim() || row.username }),
+      ...(input.role !== undefined && { role: input.role }),
+      ...(blocks !== undefined && { blocks }),
+    };
+    await tx.update(admins).set({ ...after, updatedAt: new Date() }).where(eq(admins.id, id));
+    const before = Object.fromEntries(Object.keys(after).map((key) => [key, row[key as keyof typeof after]]));
+    await recordAudit(tx, who, { action: 'admin.update', entity: 'admin', entityId: id, before, after });
+  });
+  // The role and caseload are read with the session: cached lookups must not keep the old ones.
+  sessionsChanged();
   return accountById(db, id);
 }
 
@@ -83,12 +152,14 @@ export async function disableAdmin(
   if (id === byAdminId) throw badRequest('id: you cannot disable your own account');
   const endedSessions = await endingSessions(() =>
     db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMINISTRATORS_LOCK_KEY})`);
       const [row] = await tx
-        .select({ disabledAt: admins.disabledAt })
+        .select({ disabledAt: admins.disabledAt, role: admins.role, username: admins.username })
         .from(admins)
         .where(eq(admins.id, id))
         .for('update');
       if (!row) throw notFound(`No admin with id ${id}`);
+      if (row.role === 'administrator' && !row.disabledAt) await keepAnActiveAdministrator(tx, id, row.username);
       if (!row.disabledAt)
         await tx.update(admins).set({ disabledAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, id));
       const ended = await tx

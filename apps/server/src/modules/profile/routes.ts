@@ -5,6 +5,7 @@ import {
   adminAccount,
   adminCreateRequest,
   adminList,
+  adminUpdateRequest,
   errorResponse,
   idText,
   intText,
@@ -19,7 +20,7 @@ import {
   totpStatus,
 } from '@prison/shared';
 import { auditActor, requireAdmin } from '../../plugins/auth';
-import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin } from './admins-service';
+import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin, updateAdmin } from './admins-service';
 import { changePassword, getProfile, listSessions, revokeOwnSession } from './profile-service';
 import { confirmTotpEnrolment, disableTotp, getTotpStatus, startTotpEnrolment } from '../admin/totp-service';
 
@@ -32,7 +33,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } },
     },
     async (request) => getProfile(app.db, requireAdmin(request).id),
@@ -41,7 +42,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/password',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Change the password (the current one is required); every other session of this admin ends',
@@ -59,7 +60,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile/totp',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Whether two-factor login is on, and recovery codes left',
@@ -72,7 +73,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/totp/setup',
     {
-      config: { accountSetup: true },
+      config: { access: 'self', accountSetup: true },
       schema: {
         tags: ['profile'],
         summary: 'Start two-factor enrolment: a new secret as a QR code and as text, waiting for its first code',
@@ -85,7 +86,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/totp/confirm',
     {
-      config: { accountSetup: true, rateLimit: codeRateLimit },
+      config: { access: 'self', accountSetup: true, rateLimit: codeRateLimit },
       schema: {
         tags: ['profile'],
         summary:
@@ -105,7 +106,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/profile/totp/disable',
     {
-      config: { accountSetup: true, rateLimit: codeRateLimit },
+      config: { access: 'self', accountSetup: true, rateLimit: codeRateLimit },
       schema: {
         tags: ['profile'],
         summary: 'Turn two-factor login off with a current code or a recovery code',
@@ -121,13 +122,14 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/profile/sessions',
-    { schema: { tags: ['profile'], summary: "The signed-in admin's active sessions", response: { 200: sessionList } } },
+    { config: { access: 'self' }, schema: { tags: ['profile'], summary: "The signed-in admin's active sessions", response: { 200: sessionList } } },
     async (request) => ({ sessions: await listSessions(app.db, requireAdmin(request)) }),
   );
 
   app.delete(
     '/profile/sessions/:id',
     {
+      config: { access: 'self' },
       schema: {
         tags: ['profile'],
         summary: 'Revoke one of my sessions: its browser is logged out at once',
@@ -144,7 +146,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admins',
-    { schema: { tags: ['admins'], summary: 'Every admin account', response: { 200: adminList } } },
+    { config: { access: 'accounts.manage' }, schema: { tags: ['admins'], summary: 'Every admin account', response: { 200: adminList } } },
     async () => ({
       admins: await listAdmins(app.db),
     }),
@@ -153,9 +155,11 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
-        summary: 'Create an admin',
+        summary:
+          'Create an account with a role (absent: administrator) and a caseload (`blocks`: block names, each existing; absent or empty: every block)',
         body: adminCreateRequest,
         response: { 200: adminAccount, 400: errorResponse, 409: errorResponse },
       },
@@ -163,14 +167,36 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => addAdmin(app.db, request.body, auditActor(request)),
   );
 
+  app.put(
+    '/admins/:id',
+    {
+      config: { access: 'accounts.manage' },
+      schema: {
+        tags: ['admins'],
+        summary:
+          "Change an account's name, role or caseload (blocks); its sessions follow within 2 s. The last active administrator cannot be demoted (409)",
+        params: adminIdParams,
+        body: adminUpdateRequest,
+        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const account = await updateAdmin(app.db, request.params.id, request.body, auditActor(request));
+      // Open screens of accounts (the profile's list, and the account itself) refetch.
+      app.realtime.toBrowsers().emit('dataChanged', 'admins');
+      return account;
+    },
+  );
+
   app.post(
     '/admins/:id/disable',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
-        summary: 'Disable an admin: their sessions end at once',
+        summary: 'Disable an admin: their sessions end at once (409 for the last active administrator)',
         params: adminIdParams,
-        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse },
+        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
@@ -188,6 +214,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins/:id/enable',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
         summary: 'Enable a disabled admin',
@@ -201,6 +228,7 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admins/:id/unlock',
     {
+      config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
         summary: 'Lift the failed-login lockout of an admin',

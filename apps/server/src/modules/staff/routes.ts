@@ -41,6 +41,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     '/staff/getbyRole/:role',
     {
       preValidation: blankQueryMeansAbsent,
+      config: { access: 'records.read' },
       schema: {
         tags: ['staff'],
         summary: 'One page of police officers or guards, newest first, with search (q) and filters',
@@ -55,6 +56,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/staff/:id',
     {
+      config: { access: 'records.read' },
       schema: {
         tags: ['staff'],
         summary: 'One staff member',
@@ -68,6 +70,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/staff/add',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['staff'],
         summary: 'Create a police officer or guard (409 when the badge number is in use)',
@@ -85,6 +88,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/staff/update/:id',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['staff'],
         summary: 'Replace a staff record with the full edited record',
@@ -103,6 +107,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/staff/delete/:id',
     {
+      config: { access: 'records.delete' },
       schema: {
         tags: ['staff'],
         summary:
@@ -127,6 +132,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/staff/restore/:id',
     {
+      config: { access: 'records.write' },
       schema: {
         tags: ['staff'],
         summary: 'Bring a retired staff member back into the lists (without their former tracker)',

@@ -1,10 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLocation, useNavigate } from 'react-router';
-import { loginRequest, type LoginRequest } from '@prison/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import {
+  API_PREFIX,
+  OIDC_START_PATH,
+  OIDC_STATUS_PATH,
+  SSO_BUTTON_LABEL,
+  loginRequest,
+  ssoRefusalMessage,
+  type LoginRequest,
+  type OidcStatus,
+} from '@prison/shared';
 import { TotpRequiredError, useAuth } from '../../lib/auth';
-import { errorMessage } from '../../lib/api-client';
+import { api, errorMessage } from '../../lib/api-client';
 import { forgetSessionEnd, sessionEndMessage } from '../../lib/session-end';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
@@ -13,7 +23,16 @@ export function LoginPage() {
   const { login } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [searchParams] = useSearchParams();
+  // A refused single sign-on comes back as /login?sso=<why> (decision 052); only known reasons are shown.
+  const [serverError, setServerError] = useState<string | null>(() => ssoRefusalMessage(searchParams.get('sso')));
+  // The single sign-on button shows only where the server has a provider configured (OIDC_ISSUER).
+  const singleSignOn = useQuery({
+    queryKey: ['oidc-status'],
+    queryFn: () => api.get<OidcStatus>(OIDC_STATUS_PATH),
+    staleTime: Infinity,
+    retry: false,
+  });
   // Two-factor login: after a right password the server asks for the code, and the form shows its field.
   const [codePrompt, setCodePrompt] = useState<string | null>(null);
   // Why the last session ended (idle, expired, revoked...), shown once: a reload of /login no longer shows it.
@@ -82,6 +101,19 @@ export function LoginPage() {
         <Button type="submit" className="mt-2 w-full" busy={isSubmitting}>
           Login
         </Button>
+        {singleSignOn.data?.enabled && (
+          <>
+            <p className="my-4 text-center text-sm text-slate-500">or</p>
+            {/* A navigation, not a fetch: the browser goes to the identity provider and comes back logged in. */}
+            <a
+              href={`${API_PREFIX}${OIDC_START_PATH}`}
+              data-testid="sso-login"
+              className="inline-flex w-full items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100"
+            >
+              {SSO_BUTTON_LABEL}
+            </a>
+          </>
+        )}
       </form>
     </div>
   );

@@ -2,7 +2,13 @@
 // (traccar-web's habit): a thousand fixes of one device between two frames cost one marker update.
 // It also keeps the last known position of every assigned tracker that is not live, drawn grey (offline), and
 // colours each marker by its prisoner's worst open alert (decision 026).
-import type { AlertType, LocationChanges, LocationSnapshot, TrackedLocation } from '@prison/shared';
+import {
+  DEFAULT_DEVICE_OFFLINE_SECONDS,
+  type AlertType,
+  type LocationChanges,
+  type LocationSnapshot,
+  type TrackedLocation,
+} from '@prison/shared';
 import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { isFixFresh, markerLabel, markerLevel, type MarkerLevel } from '../../map/marker-style';
 import { prisonerTag } from '../../lib/prisoner-label';
@@ -25,8 +31,8 @@ export class LivePositionFeed {
   private lastKnown = new Map<string, TrackedLocation>();
   /** Live markers whose last fix is older than the offline threshold, drawn grey. */
   private staleFixes = new Set<string>();
-  /** A live fix older than this is offline (the server's DEVICE_OFFLINE_SECONDS). */
-  offlineSeconds = Number.POSITIVE_INFINITY;
+  /** A live fix older than this is offline (the server's DEVICE_OFFLINE_SECONDS; its default until the settings say). */
+  offlineSeconds = DEFAULT_DEVICE_OFFLINE_SECONDS;
 
   constructor(
     private readonly layer: TrackedMarkersLayer,

@@ -4,7 +4,7 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import type { Prisoner } from '@prison/shared';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS, type Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 import { useNow } from '../../lib/use-now';
@@ -15,8 +15,6 @@ import { useLiveDevice } from './use-live-device';
 /** The map library arrives only when a position is drawn. */
 const MiniMap = lazy(() => import('./mini-map'));
 
-/** Used when the settings have not arrived yet; the server's default (DEVICE_OFFLINE_SECONDS). */
-const FALLBACK_OFFLINE_SECONDS = 120;
 
 
 const linkClass =
@@ -29,7 +27,7 @@ export function LivePicture({ prisoner }: { prisoner: Prisoner }) {
   const now = useNow(1000);
   // While the feed is not live the age freezes and says so (decision 044).
   const stale = isStale(useFeedHealth().state);
-  const offlineSeconds = settings.data?.deviceOfflineSeconds ?? FALLBACK_OFFLINE_SECONDS;
+  const offlineSeconds = settings.data?.deviceOfflineSeconds ?? DEFAULT_DEVICE_OFFLINE_SECONDS;
   const picture = live.query.data
     ? liveDevice(live.query.data, live.override, live.fetchedAt, now, offlineSeconds)
     : null;
