@@ -1,4 +1,5 @@
 // Builds the Fastify app without listening, so tests call `app.inject` and the server process calls `listen`.
+import { registerCaseloadGuard, type CaseloadDeclaration } from './plugins/caseload-guard';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -35,6 +36,8 @@ export interface RegisteredRoute {
   bodyFieldAccess: Readonly<Record<string, Action>> | undefined;
   /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
   formBody: boolean;
+  /** The prisoner or alert the route names, checked against the caseload (decision 051). */
+  caseload?: CaseloadDeclaration;
   /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
   body: unknown;
 }
@@ -102,6 +105,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
         },
         formBody: !!route.config?.formBody,
         body: route.schema?.body,
+        caseload: route.config?.caseload,
       });
     }
   });
@@ -116,6 +120,8 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   registerAuth(app);
   registerAccountGate(app);
   registerAccess(app);
+  // After the role's check: a refused action is 403 whatever the record; then a record outside the caseload is unknown.
+  registerCaseloadGuard(app);
   registerRealtime(app);
   registerCluster(app, clusterPorts);
   await registerTracking(app, trackingPorts);

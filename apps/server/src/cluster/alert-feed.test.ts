@@ -72,7 +72,7 @@ describe.skipIf(!adminUrl)('the alert feed between two processes on PostgreSQL',
     });
     const sent: { event: string; value: unknown }[] = [];
     const browsers = { emit: (name: string, value: unknown) => sent.push({ event: name, value }) };
-    const alerts = createAlertFeed(changes, { toLocalBrowsers: () => browsers as never }, (id) => readShowAlertEvent(database.db, id));
+    const alerts = createAlertFeed(changes, { toLocalBrowsers: () => browsers as never, toLocalAudience: () => browsers as never }, (id) => readShowAlertEvent(database.db, id));
     return { changes, alerts, sent };
   };
 
@@ -85,7 +85,7 @@ describe.skipIf(!adminUrl)('the alert feed between two processes on PostgreSQL',
       const [stored] = await insertAlerts(database.db, [
         { alertType: 'Critical', kind: 'manual', details: '"'.repeat(4_000), at: new Date(), deviceId: null, prisonerId: null },
       ]);
-      const long = showAlertEvent(stored!, { prisonerName: null, cellId: null });
+      const long = showAlertEvent(stored!, { prisonerName: null, cellId: null, block: null });
       const batch = [...Array.from({ length: 300 }, (_, i) => event(100_000 + i, `${i} ${'界'.repeat(600)}`)), long];
       expect(Buffer.byteLength(JSON.stringify(batch))).toBeGreaterThan(50 * NOTIFY_LIMIT);
       await one.alerts.raised(batch);

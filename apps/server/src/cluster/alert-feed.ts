@@ -3,13 +3,21 @@
 // through the Redis adapter: the process that made the change emits them to its own browsers, and the PostgreSQL
 // change feed carries them to the others, which emit them to theirs. One path per event gives "once" by construction,
 // with Redis up, down or coming back, and the feed keeps working while Redis is down. Without a cluster the feed
-// carries nothing and this process's browsers are every browser.
+// carries nothing and this process's browsers are every browser. A `showAlert` of a prisoner goes only to the browsers
+// whose caseload holds his block (decision 051); one about nobody (a staff tracker, an unassigned device) to every one.
 import type { AlertStatusChange, ShowAlertEvent } from '@prison/shared';
+import { audienceOf } from '../lib/caseload-audience';
 import type { Realtime } from '../plugins/realtime';
 import type { ChangeFeed } from './change-feed';
 
-/** An alert as shown live, once stored: it has its id. */
-export type StoredShowAlert = ShowAlertEvent & { alertId: number };
+/**
+ * An alert as shown live, once stored: it has its id, and the block of its prisoner's cell, which decides whose
+ * browsers see it and is not sent to them.
+ */
+export type StoredShowAlert = ShowAlertEvent & { alertId: number; block?: string | null };
+
+/** Where an alert event may be shown: its prisoner's block, or everyone when it is about nobody. */
+type FeedEvent = ShowAlertEvent & { block?: string | null };
 
 export interface AlertFeed {
   /** After the commit: `showAlert` for each alert, then `dataChanged('alerts')`, on every browser of every process. */
@@ -26,7 +34,7 @@ export interface AlertFeed {
  * the database); whether lists refetch (once per batch, not per notification).
  */
 export interface AlertNotification {
-  shown: ShowAlertEvent[];
+  shown: FeedEvent[];
   read: number[];
   refresh: boolean;
   /** A workflow step's alerts (at most 500 ids: well within one notification). */
@@ -63,20 +71,22 @@ export function alertNotifications(events: readonly StoredShowAlert[]): AlertNot
 
 export function createAlertFeed(
   changes: ChangeFeed,
-  realtime: Pick<Realtime, 'toLocalBrowsers'>,
-  /** An alert's live event read from the database (null: gone). */
-  read: (id: number) => Promise<ShowAlertEvent | null>,
+  realtime: Pick<Realtime, 'toLocalBrowsers' | 'toLocalAudience'>,
+  /** An alert's live event read from the database, with its prisoner's block (null: gone). */
+  read: (id: number) => Promise<FeedEvent | null>,
 ): AlertFeed {
-  const emit = (shown: readonly ShowAlertEvent[], refresh: boolean, step?: AlertStatusChange) => {
+  const emit = (shown: readonly FeedEvent[], refresh: boolean, step?: AlertStatusChange) => {
     const browsers = realtime.toLocalBrowsers();
-    for (const event of shown) browsers.emit('showAlert', event);
+    for (const { block, ...event } of shown) {
+      realtime.toLocalAudience(audienceOf({ prisonerId: event.prisonerId, block })).emit('showAlert', event);
+    }
     if (step) browsers.emit('alertStatusChanged', step);
     if (refresh) browsers.emit('dataChanged', 'alerts');
   };
   // Another process's alerts (a process never receives its own notifications).
   changes.on('alerts', async (data) => {
     const { shown, read: ids, refresh, step } = data as AlertNotification;
-    const loaded = (await Promise.all(ids.map(read))).filter((event): event is ShowAlertEvent => event !== null);
+    const loaded = (await Promise.all(ids.map(read))).filter((event): event is FeedEvent => event !== null);
     emit([...shown, ...loaded], refresh, step);
   });
   return {

@@ -59,7 +59,7 @@ export interface ClusterPorts {
    */
   cacheInvalidators: { kind: CacheKind; invalidate: () => void }[];
   /** An alert as the live toast shows it, read back by id (modules/alerts). */
-  readShowAlertEvent(db: DbOrTx, id: number): Promise<ShowAlertEvent | null>;
+  readShowAlertEvent(db: DbOrTx, id: number): Promise<(ShowAlertEvent & { block?: string | null }) | null>;
 }
 
 declare module 'fastify' {

@@ -6,6 +6,7 @@ import { Server, type Socket } from 'socket.io';
 import {
   AUTH_COOKIE,
   forbiddenMessage,
+  seesEveryBlock,
   roleMay,
   sessionEndedMessage,
   type Action,
@@ -15,6 +16,8 @@ import {
   type ServiceUnavailableData,
   type SessionEndReason,
 } from '@prison/shared';
+import { caseloadKey, type Audience } from '../lib/caseload-audience';
+import type { Caseload } from '../lib/caseload';
 import { isTrustedOrigin } from '../lib/origins';
 import { auditRefusal } from './access';
 import { accountActions } from './account-gate';
@@ -29,6 +32,20 @@ export const DELTA_BROWSERS_ROOM = 'browsers:deltas';
 /** Browsers that asked for nothing (the spec's client): the complete set as `locationUpdate`, once a second at most. */
 export const FULL_SET_BROWSERS_ROOM = 'browsers:full-set';
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+/** Browsers whose account sees every block (decision 051): every prisoner's alerts and positions. */
+export const EVERY_BLOCK_ROOM = 'caseload:every-block';
+/** Browsers whose caseload holds this block: its prisoners' alerts. */
+export const blockRoom = (block: string) => `caseload:block:${block}`;
+/** The browsers of one feed kind and one caseload: they share each filtered position message. */
+const feedRoom = (kind: FeedKind, caseload: Caseload) => `${kind === 'deltas' ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM}:${caseloadKey(caseload)}`;
+
+export type FeedKind = 'deltas' | 'full-set';
+
+/** This process's browsers of one feed kind and one caseload, with the room to emit their positions to. */
+export interface FeedGroup {
+  caseload: Caseload;
+  emitter: ReturnType<RealtimeServer['to']>;
+}
 
 /**
  * What a browser needs to open the live feed, and each event it may send with the action it needs (decision 050):
@@ -66,8 +83,14 @@ export interface Realtime {
   toFullSetBrowsers(): ReturnType<RealtimeServer['to']>;
   /** Whether any browser of this process wants the complete set (if none, it is not built). */
   hasFullSetBrowsers(): boolean;
+  /** This process's browsers of a feed kind, one group per caseload (decision 051): positions go out filtered per group. */
+  feedGroups(kind: FeedKind): FeedGroup[];
+  /** Emits to this process's browsers that may see an item of this audience (its prisoner's block; decision 051). */
+  toLocalAudience(audience: Audience): ReturnType<RealtimeServer['to']>;
   /** Handlers run for each authenticated browser on connect (the tracking module sends its snapshot). */
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
+  /** Handlers run when a connected browser's caseload changed (the tracking module sends the new snapshot). */
+  onCaseloadChange(handler: (socket: RealtimeSocket, caseload: Caseload) => void): void;
   /** Handles an event browsers send, checked against its declaration in BROWSER_EVENT_ACCESS first. */
   onBrowserEvent<E extends BrowserEvent>(event: E, handler: BrowserEventHandler<E>): void;
   setDeviceHandler(handler: DeviceConnectionHandler): void;
@@ -111,6 +134,27 @@ export function registerRealtime(app: FastifyInstance) {
     allowRequest: (request, callback) => callback(null, isAllowedOrigin(request, allowedOrigins)),
   });
   const browserHandlers: ((socket: RealtimeSocket, admin: AuthenticatedAdmin) => void)[] = [];
+  /** The caseload of each feed room this process has had (a room name says its caseload only as a key). */
+  const feedCaseloads = new Map<string, { kind: FeedKind; caseload: Caseload }>();
+  const caseloadHandlers: ((socket: RealtimeSocket, caseload: Caseload) => void)[] = [];
+  /**
+   * Puts a browser in the rooms of its caseload (decision 051): one per block, or the room of every block, and the feed
+   * room of its kind and caseload. Called on connect and again when its account's blocks change (the sweep, an event),
+   * so the live feed follows a changed caseload within the sweep's period.
+   */
+  const joinCaseload = (socket: RealtimeSocket, caseload: Caseload) => {
+    const kind = socket.data.feedKind as FeedKind;
+    const room = feedRoom(kind, caseload);
+    const rooms = [room, ...(seesEveryBlock(caseload) ? [EVERY_BLOCK_ROOM] : caseload.map(blockRoom))];
+    const before = (socket.data.caseloadRooms as string[] | undefined) ?? [];
+    if (before.length === rooms.length && before.every((r) => rooms.includes(r))) return;
+    for (const old of before) if (!rooms.includes(old)) void socket.leave(old);
+    if (!feedCaseloads.has(room)) feedCaseloads.set(room, { kind, caseload: [...caseload] });
+    void socket.join(rooms);
+    socket.data.caseloadRooms = rooms;
+    // A changed caseload: the browser is given the picture of its new caseload (markers it may no longer see go).
+    if (before.length > 0) for (const handler of caseloadHandlers) handler(socket, caseload);
+  };
   const browserEventHandlers = new Map<BrowserEvent, BrowserEventHandler<BrowserEvent>>();
 
   /**
@@ -122,6 +166,7 @@ export function registerRealtime(app: FastifyInstance) {
     // An ended session: the sweep disconnects the socket within its period; nothing is answered meanwhile.
     if (!admin) return;
     socket.data.admin = admin;
+    joinCaseload(socket, admin.blocks);
     const action = BROWSER_EVENT_ACCESS[event];
     if (!roleMay(admin.role, action)) {
       await auditRefusal(app, admin, socket.handshake.address, { target: `socket ${event}`, action });
@@ -175,8 +220,10 @@ export function registerRealtime(app: FastifyInstance) {
       return;
     }
     const admin = socket.data.admin as AuthenticatedAdmin;
-    const feedRoom = wantsDeltas(socket) ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM;
-    socket.join([BROWSERS_ROOM, feedRoom, sessionRoom(admin.sessionId)]);
+    const kind: FeedKind = wantsDeltas(socket) ? 'deltas' : 'full-set';
+    socket.data.feedKind = kind;
+    socket.join([BROWSERS_ROOM, kind === 'deltas' ? DELTA_BROWSERS_ROOM : FULL_SET_BROWSERS_ROOM, sessionRoom(admin.sessionId)]);
+    joinCaseload(socket, admin.blocks);
     for (const event of Object.keys(BROWSER_EVENT_ACCESS) as BrowserEvent[]) {
       socket.on(event, (...args: unknown[]) => {
         void handleBrowserEvent(socket, event, args).catch((error: unknown) =>
@@ -194,7 +241,25 @@ export function registerRealtime(app: FastifyInstance) {
     toDeltaBrowsers: () => io.local.to(DELTA_BROWSERS_ROOM),
     toFullSetBrowsers: () => io.local.to(FULL_SET_BROWSERS_ROOM),
     hasFullSetBrowsers: () => (io.sockets.adapter.rooms.get(FULL_SET_BROWSERS_ROOM)?.size ?? 0) > 0,
+    feedGroups: (kind) => {
+      const groups: FeedGroup[] = [];
+      for (const [room, group] of feedCaseloads) {
+        if (group.kind !== kind) continue;
+        if ((io.sockets.adapter.rooms.get(room)?.size ?? 0) === 0) {
+          feedCaseloads.delete(room); // nobody left: forgotten until a socket of that caseload connects again
+          continue;
+        }
+        groups.push({ caseload: group.caseload, emitter: io.local.to(room) });
+      }
+      return groups;
+    },
+    toLocalAudience: (audience) => {
+      if ('everyone' in audience) return io.local.to(BROWSERS_ROOM);
+      if (audience.block === null) return io.local.to(EVERY_BLOCK_ROOM);
+      return io.local.to([EVERY_BLOCK_ROOM, blockRoom(audience.block)]);
+    },
     onBrowserConnect: (handler) => browserHandlers.push(handler),
+    onCaseloadChange: (handler) => caseloadHandlers.push(handler),
     onBrowserEvent: (event, handler) => {
       browserEventHandlers.set(event, handler as BrowserEventHandler<BrowserEvent>);
     },
@@ -220,7 +285,9 @@ export function registerRealtime(app: FastifyInstance) {
       if (socket.data.kind !== 'browser') continue;
       const admin = socket.data.admin as AuthenticatedAdmin;
       const now = access.get(admin.sessionId);
-      if (now) socket.data.admin = { ...admin, role: now.role, blocks: now.blocks };
+      if (!now) continue;
+      socket.data.admin = { ...admin, role: now.role, blocks: now.blocks };
+      joinCaseload(socket, now.blocks);
     }
   };
   const sweep = async () => {

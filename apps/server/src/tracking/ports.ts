@@ -27,6 +27,8 @@ export interface StoredAlert extends NewAlert {
 export interface AlertWearer {
   prisonerName: string | null;
   cellId: string | null;
+  /** The block of that cell: whose browsers are shown the alert (decision 051); never sent to them. */
+  block: string | null;
 }
 
 /** Where the tracking service writes and ends alerts, and how a stored one is shown live (modules/alerts). */
@@ -35,7 +37,7 @@ export interface AlertStore {
   insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]>;
   /** Ends the open alerts of this kind on these devices. */
   endOpenAlerts(db: DbOrTx, deviceIds: string[], kind: AlertKind, at: Date): Promise<void>;
-  showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number };
+  showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null };
 }
 
 /** A source of fixes that a feature opens once the server listens (the OsmAnd port of modules/ingest). */

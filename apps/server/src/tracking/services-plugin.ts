@@ -101,12 +101,14 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
   app.decorate('osmandPort', () => fixSource.port());
 
   app.realtime.setDeviceHandler(deviceSocketHandler(tracking));
-  app.realtime.onBrowserConnect((socket) => {
-    // Every browser starts from the complete set; then deltas or repeated complete sets (tracking/live-positions.ts).
-    socket.emit('locationUpdate', tracking.snapshot());
+  app.realtime.onBrowserConnect((socket, admin) => {
+    // Every browser starts from the complete set (of its caseload, decision 051); then deltas or repeated complete
+    // sets (tracking/live-positions.ts).
+    socket.emit('locationUpdate', tracking.live.snapshot(admin.blocks));
   });
   // After a reconnect, or whenever it doubts its state, a browser asks for the whole picture again.
-  app.realtime.onBrowserEvent('requestSnapshot', (socket) => socket.emit('locationUpdate', tracking.snapshot()));
+  app.realtime.onCaseloadChange((socket, caseload) => socket.emit('locationUpdate', tracking.live.snapshot(caseload)));
+  app.realtime.onBrowserEvent('requestSnapshot', (socket, admin) => socket.emit('locationUpdate', tracking.live.snapshot(admin.blocks)));
 
   app.addHook('onReady', async () => {
     await loadKeepApart();

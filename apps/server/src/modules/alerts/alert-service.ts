@@ -14,8 +14,9 @@ import type {
 } from '@prison/shared';
 import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, parseTimestamp, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { admins, alerts, devices, prisoners } from '../../db/schema';
+import { admins, alerts, cells, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import { nobodyOrInCaseload, prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
 import { badRequest, notFound } from '../../lib/http-errors';
 import type { AlertKind, AlertWearer, NewAlert, StoredAlert } from '../../tracking/ports';
 
@@ -45,14 +46,14 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
 }
 
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
-export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number } {
+export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null } {
   return {
     index: alert.deviceId ?? '',
     alert_type: alert.alertType,
     message: alert.details,
     alertId: alert.id,
     ...(wearer.prisonerName ? { prisonerName: wearer.prisonerName } : {}),
-    ...(alert.prisonerId !== null ? { prisonerId: alert.prisonerId, cellId: wearer.cellId } : {}),
+    ...(alert.prisonerId !== null ? { prisonerId: alert.prisonerId, cellId: wearer.cellId, block: wearer.block } : {}),
     timestamp: alert.at.toISOString(),
   };
 }
@@ -120,10 +121,11 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
 }
 
 /** A stored alert's live event, read back (another process raised it; cluster/alert-feed.ts). Null: gone. */
-export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<ShowAlertEvent | null> {
+export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<(ShowAlertEvent & { block?: string | null }) | null> {
   const [row] = await selectAlertRecords(db).where(eq(alerts.id, id));
   if (!row) return null;
-  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId };
+  const block = row.cellId === null ? null : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
+  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId, block };
   return showAlertEvent({ ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp }, wearer);
 }
 
@@ -140,7 +142,7 @@ const notArchived = sql`not exists (select 1 from ${prisoners} archived where ar
  * Prisoners whose geofence violation is still going on (its alert has not ended) and has not been resolved by an
  * operator: the live map marks them. Read from every open alert, not from a page of the newest ones.
  */
-export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
+export async function listOpenViolations(db: DbOrTx, caseload: Caseload = []): Promise<number[]> {
   const rows = await db
     .selectDistinct({ prisonerId: alerts.prisonerId })
     .from(alerts)
@@ -151,6 +153,7 @@ export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
         isNotNull(alerts.prisonerId),
         ne(alerts.status, 'Resolved'),
         notArchived,
+        nobodyOrInCaseload(alerts.prisonerId, caseload),
       ),
     );
   return rows.map((row) => row.prisonerId!).sort((a, b) => a - b);
@@ -161,7 +164,7 @@ export async function listOpenViolations(db: DbOrTx): Promise<number[]> {
  * status index and the open-violation index find them): whether a geofence violation is open, the worst open (New)
  * level, how many are open and the first LIVE_MAP_ALERTS_LISTED of them, worst first, then newest.
  */
-export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAlerts[]> {
+export async function listLiveMapAlerts(db: DbOrTx, caseload: Caseload = []): Promise<LiveMapPrisonerAlerts[]> {
   const rank = sql`case alert_type when 'Critical' then 0 when 'Warning' then 1 else 2 end`;
   const result = (await db.execute(sql`
     select prisoner_id,
@@ -175,7 +178,7 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
              order by ${rank}, timestamp desc, id desc
            ) filter (where status = 'New'))[1:${sql.raw(String(LIVE_MAP_ALERTS_LISTED))}]), '[]'::json) as open
     from alerts
-    where prisoner_id is not null and ${notArchived}
+    where prisoner_id is not null and ${notArchived} and ${prisonerInCaseloadOrTrue(alerts.prisonerId, caseload)}
       and (status = 'New' or (kind = 'geofence' and ended_at is null and status <> 'Resolved'))
     group by prisoner_id
     order by prisoner_id
@@ -201,13 +204,15 @@ export async function listLiveMapAlerts(db: DbOrTx): Promise<LiveMapPrisonerAler
 }
 
 /** The newest few, for the home page's Recent Alerts panel. */
-export async function listRecentAlerts(db: DbOrTx, limit: number): Promise<AlertRecord[]> {
-  const rows = await selectAlertRecords(db).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
+export async function listRecentAlerts(db: DbOrTx, limit: number, caseload: Caseload = []): Promise<AlertRecord[]> {
+  const rows = await selectAlertRecords(db).where(nobodyOrInCaseload(alerts.prisonerId, caseload)).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
   return rows.map(toAlertRecord);
 }
 
-function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'>): SQL[] {
+function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'>, caseload: Caseload): SQL[] {
   const filters: SQL[] = [];
+  const inCaseload = nobodyOrInCaseload(alerts.prisonerId, caseload);
+  if (inCaseload) filters.push(inCaseload);
   if (query.status) filters.push(eq(alerts.status, query.status));
   if (query.prisoner_id !== undefined) filters.push(eq(alerts.prisonerId, query.prisoner_id));
   if (query.from) filters.push(gte(alerts.timestamp, new Date(query.from)));
@@ -223,8 +228,8 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
  * - `filteredCounts`: per type over every filter, the type included (the alerts screen's header);
  * - `statusCounts`: per status over every filter.
  */
-export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery): Promise<AlertPage> {
-  const base = listFilters(query);
+export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery, caseload: Caseload = []): Promise<AlertPage> {
+  const base = listFilters(query, caseload);
   const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
   const where = filters.length ? and(...filters) : undefined;
   const countWhere = base.length ? and(...base) : undefined;
@@ -343,7 +348,7 @@ export async function createManualAlert(
     if (stored) return { created: false, record: stored };
 
     let prisonerId: number | null = null;
-    let wearer: AlertWearer = { prisonerName: null, cellId: null };
+    let wearer: AlertWearer = { prisonerName: null, cellId: null, block: null };
     if (deviceId) {
       const [device] = await tx
         .select({
@@ -352,13 +357,15 @@ export async function createManualAlert(
           firstName: prisoners.firstName,
           lastName: prisoners.lastName,
           cellId: prisoners.cellId,
+          block: cells.block,
         })
         .from(devices)
         .leftJoin(prisoners, eq(prisoners.trackingDeviceId, devices.id))
+        .leftJoin(cells, eq(cells.cellId, prisoners.cellId))
         .where(eq(devices.id, deviceId));
       if (!device) throw notFound(`device_id: device ${deviceId} not found`);
       prisonerId = device.prisonerId ?? null;
-      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId };
+      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId, block: device.block };
     }
     options.beforeStore?.();
     const [alert] = await insertAlerts(tx, [

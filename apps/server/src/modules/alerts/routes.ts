@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { alertInput, alertListQuery, alertPage, alertRecord, errorResponse, intText, liveMapAlerts } from '@prison/shared';
+import { caseloadOf } from '../../lib/caseload';
 import { tooManyRequests } from '../../lib/http-errors';
 import { PerKeyQuota } from '../../lib/per-key-quota';
 import { auditActor, requireAdmin } from '../../plugins/auth';
@@ -26,7 +27,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: z.array(alertRecord) }), 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listRecentAlerts(app.db, request.query.limit) }),
+    async (request) => ({ data: await listRecentAlerts(app.db, request.query.limit, caseloadOf(request)) }),
   );
 
   app.get(
@@ -40,7 +41,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertPage, 400: errorResponse },
       },
     },
-    async (request) => listPrisonerAlerts(app.db, request.query),
+    async (request) => listPrisonerAlerts(app.db, request.query, caseloadOf(request)),
   );
 
   app.get(
@@ -53,7 +54,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: z.array(z.number().int()) }) },
       },
     },
-    async () => ({ data: await listOpenViolations(app.db) }),
+    async (request) => ({ data: await listOpenViolations(app.db, caseloadOf(request)) }),
   );
 
   app.get(
@@ -68,7 +69,7 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: liveMapAlerts },
       },
     },
-    async () => ({ data: await listLiveMapAlerts(app.db) }),
+    async (request) => ({ data: await listLiveMapAlerts(app.db, caseloadOf(request)) }),
   );
 
   // Counted per session, and only for alerts actually stored: the spec's client re-posts every live alert it
@@ -78,7 +79,8 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/alert/all',
     {
-      config: { access: 'alerts.work' },
+      // An alert about the tracker of a prisoner outside the caseload: as for an unknown tracker (decision 051).
+      config: { access: 'alerts.work', caseload: { record: 'device', field: 'device_id', from: 'body', notFound: 'device_id: device {id} not found' } },
       schema: {
         tags: ['alerts'],
         summary:

@@ -12,6 +12,7 @@ import {
   type AlertStatus,
   intText,
 } from '@prison/shared';
+import { caseloadOf } from '../../lib/caseload';
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import { dailyAlertCounts, stepAlert, stepAlerts } from './workflow-service';
 
@@ -37,7 +38,8 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/alert/:id/${step.action}`,
       {
-        config: { access: 'alerts.work' },
+        // An alert of a prisoner outside the caseload answers as an unknown one (decision 051).
+        config: { access: 'alerts.work', caseload: { record: 'alert', field: 'id', from: 'params', notFound: 'Alert {id} not found' } },
         schema: {
           tags: ['alerts'],
           summary: step.summary,
@@ -78,7 +80,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await stepAlerts(
         app.db,
         ids,
-        { action, note, adminId: requireAdmin(request).id, confirmedCriticals },
+        { action, note, adminId: requireAdmin(request).id, confirmedCriticals, caseload: caseloadOf(request) },
         auditActor(request),
       );
       if (result.updated.length) await changed(result.updated, action === 'resolve' ? 'Resolved' : 'Acknowledged');
@@ -97,7 +99,7 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertDailyStats, 400: errorResponse },
       },
     },
-    async (request) => ({ days: await dailyAlertCounts(app.db, request.query.days) }),
+    async (request) => ({ days: await dailyAlertCounts(app.db, request.query.days, new Date(), caseloadOf(request)) }),
   );
 };
 

@@ -13,6 +13,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { alerts } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import { nobodyOrInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { findAlertRecord } from './alert-service';
 
@@ -29,6 +30,8 @@ interface Step {
   adminId: number;
   /** A bulk step: the Critical alerts the operator chose one by one (any other Critical refuses the step). */
   bulk?: { confirmedCriticals: readonly number[] };
+  /** The account's caseload: an alert of a prisoner outside it is as unknown (decision 051). */
+  caseload?: Caseload;
 }
 
 type AlertRow = typeof alerts.$inferSelect;
@@ -67,7 +70,12 @@ async function applyStep(
   step: Step,
   who: AuditActor,
 ): Promise<{ updated: number[]; skipped: number[] }> {
-  const rows = await tx.select().from(alerts).where(inArray(alerts.id, ids)).orderBy(alerts.id).for('update');
+  const rows = await tx
+    .select()
+    .from(alerts)
+    .where(and(inArray(alerts.id, ids), nobodyOrInCaseload(alerts.prisonerId, step.caseload ?? [])))
+    .orderBy(alerts.id)
+    .for('update');
   const missing = ids.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length)
     throw notFound(missing.length === 1 ? `Alert ${missing[0]} not found` : `Alerts not found: ${missing.join(', ')}`);
@@ -120,7 +128,7 @@ export async function stepAlerts(
 }
 
 /** Alerts per UTC day and type over the last `days` days (today included), zero days included. */
-export async function dailyAlertCounts(db: DbOrTx, days: number, now = new Date()): Promise<AlertDailyCount[]> {
+export async function dailyAlertCounts(db: DbOrTx, days: number, now = new Date(), caseload: Caseload = []): Promise<AlertDailyCount[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const first = new Date(today - (days - 1) * 86_400_000);
   const rows = await db
@@ -130,7 +138,7 @@ export async function dailyAlertCounts(db: DbOrTx, days: number, now = new Date(
       n: sql<number>`count(*)::int`,
     })
     .from(alerts)
-    .where(and(gte(alerts.timestamp, first)))
+    .where(and(gte(alerts.timestamp, first), nobodyOrInCaseload(alerts.prisonerId, caseload)))
     .groupBy(sql`1`, alerts.alertType);
   const byDay = new Map<string, AlertDailyCount>();
   for (let i = 0; i < days; i++) {

@@ -1,9 +1,10 @@
 // Cells and blocks: listing with derived occupancy, the occupancy picture, and cell create/edit/remove.
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { BlockOverview, Cell, CellInput, CellUpdateInput, SecurityLevel } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { conflict, notFound } from '../../lib/http-errors';
 import { prisonersChanged } from '../prisoners/prisoner-repository';
 import { countOccupants, lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
@@ -81,8 +82,11 @@ export async function listBlocks(db: DbOrTx) {
   }));
 }
 
-/** The occupancy picture: every block, its cells, and the prisoners who occupy each cell (On Trial, Incarcerated). */
-export async function cellOverview(db: DbOrTx): Promise<BlockOverview[]> {
+/**
+ * The occupancy picture: every block, its cells, and the prisoners who occupy each cell (On Trial, Incarcerated). A
+ * caseload (decision 051) is named only its own prisoners; the counts of places stay whole (they name nobody).
+ */
+export async function cellOverview(db: DbOrTx, caseload: Caseload = []): Promise<BlockOverview[]> {
   const all = await listAllCells(db);
   const occupantRows = await db
     .select({
@@ -93,7 +97,7 @@ export async function cellOverview(db: DbOrTx): Promise<BlockOverview[]> {
       status: prisoners.status,
     })
     .from(prisoners)
-    .where(prisonerOccupies())
+    .where(and(prisonerOccupies(), prisonerInCaseload(prisoners.prisonerId, caseload)))
     .orderBy(asc(prisoners.lastName), asc(prisoners.firstName), asc(prisoners.prisonerId));
   const occupantsByCell = new Map<string, BlockOverview['cells'][number]['occupants']>();
   for (const { cell_id, ...occupant } of occupantRows) {

@@ -1,4 +1,5 @@
 // /cell_controls/*: blocks and cells with derived occupancy (DECISIONS.md item 7), cell editing, and moves.
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -112,7 +113,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cellOverviewResponse },
       },
     },
-    async () => ({ data: await cellOverview(app.db) }),
+    async (request) => ({ data: await cellOverview(app.db, caseloadOf(request)) }),
   );
 
   app.get(

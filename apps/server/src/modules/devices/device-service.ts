@@ -1,5 +1,6 @@
 // Tracking devices: registered records with a secret (only its sha256 is stored), worn by at most one prisoner or
 // one staff member (issue 12 part 4).
+import { nobodyOrInCaseload, type Caseload } from '../../lib/caseload';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { DEFAULT_DEVICE_NAME, type Device, type DeviceCreated, type DeviceInput } from '@prison/shared';
@@ -58,8 +59,9 @@ function toDevice(row: DeviceRow): Device {
   };
 }
 
-export async function listDevices(db: DbOrTx): Promise<Device[]> {
-  const rows = await selectDevices(db).orderBy(asc(devices.name), asc(devices.id));
+/** Every tracker a caseload sees: those of its prisoners, of staff and of nobody (decision 051). */
+export async function listDevices(db: DbOrTx, caseload: Caseload = []): Promise<Device[]> {
+  const rows = await selectDevices(db).where(nobodyOrInCaseload(prisoners.prisonerId, caseload)).orderBy(asc(devices.name), asc(devices.id));
   return rows.map(toDevice);
 }
 

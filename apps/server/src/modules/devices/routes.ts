@@ -1,5 +1,6 @@
 // Tracking devices: list, register (the secret is answered once), assign or unassign, rotate the secret, require it
 // (decision 038), remove.
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { device, deviceAssignInput, deviceCreated, deviceInput, deviceList, deviceSecretRequiredInput, errorResponse, idText, messageResponse } from '@prison/shared';
@@ -8,16 +9,19 @@ import { assignDevice, getDevice, listDevices, registerDevice, removeDevice, rot
 
 const idParams = z.object({ id: idText(100).min(1, 'id is required') });
 
+/** A tracker worn by a prisoner outside the account's caseload answers as an unknown one (decision 051). */
+const deviceById = { record: 'device', field: 'id', from: 'params', notFound: 'Device {id} not found' } as const;
+
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/devices',
     { config: { access: 'records.read' }, schema: { tags: ['devices'], summary: 'Every tracking device with its prisoner, last position, battery and online state', response: { 200: deviceList } } },
-    async () => ({ data: await listDevices(app.db) }),
+    async (request) => ({ data: await listDevices(app.db, caseloadOf(request)) }),
   );
 
   app.get(
     '/devices/:id',
-    { config: { access: 'records.read' }, schema: { tags: ['devices'], summary: 'One tracking device', params: idParams, response: { 200: device, 404: errorResponse } } },
+    { config: { access: 'records.read', caseload: deviceById }, schema: { tags: ['devices'], summary: 'One tracking device', params: idParams, response: { 200: device, 404: errorResponse } } },
     async (request) => getDevice(app.db, request.params.id),
   );
 
@@ -45,7 +49,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/devices/:id/assign',
     {
-      config: { access: 'devices.write' },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Assign the device to a prisoner (prisoner_id) or a staff member (staff_id), never both, moving it from anyone else; neither unassigns it',
@@ -66,7 +70,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/devices/:id/rotate-secret',
     {
-      config: { access: 'devices.write' },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Issue a new secret (shown this once); the old one stops working at once',
@@ -84,7 +88,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/devices/:id/secret-required',
     {
-      config: { access: 'devices.write' },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Whether the device must send its secret even while DEVICE_SECRET_REQUIRED is off (on by default: then every device must)',
@@ -103,7 +107,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/devices/:id',
     {
-      config: { access: 'devices.write' },
+      config: { access: 'devices.write', caseload: deviceById },
       schema: {
         tags: ['devices'],
         summary: 'Remove a device; its fixes stay in the location history',

@@ -1,5 +1,6 @@
 // Escorts (issue 12 part 4, decision 035): created, listed and ended (never deleted), each audited. The tracking core
 // watches the escorts in force on live positions (tracking/escort-monitor.ts), loaded through `listLiveEscorts`.
+import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { and, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { ESCORT_DEFAULT_DISTANCE_M, OCCUPYING_STATUSES, type Escort, type EscortInput, type EscortQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
@@ -63,11 +64,11 @@ async function selectEscorts(db: DbOrTx, where: SQL | undefined, now = new Date(
  * All escorts (those not ended first, newest first); `active=true`: only those in force now, `false`: the others;
  * `prisoner_id`: only that prisoner's.
  */
-export async function listEscorts(db: DbOrTx, query: EscortQuery): Promise<EscortRecord[]> {
+export async function listEscorts(db: DbOrTx, query: EscortQuery, caseload: Caseload = []): Promise<EscortRecord[]> {
   const now = new Date();
   const byState = query.active === 'true' ? inForce(now) : query.active === 'false' ? sql`not (${inForce(now)})` : undefined;
   const byPrisoner = query.prisoner_id === undefined ? undefined : eq(escorts.prisonerId, query.prisoner_id);
-  return selectEscorts(db, and(byState, byPrisoner), now);
+  return selectEscorts(db, and(byState, byPrisoner, prisonerInCaseload(escorts.prisonerId, caseload)), now);
 }
 
 async function getEscort(db: DbOrTx, id: number): Promise<EscortRecord> {

@@ -1,4 +1,5 @@
 // /escorts: a prisoner in the care of a police officer or guard (issue 12 part 4, decision 035): create, list, end.
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, escortInput, escortListResponse, escortQuery, escortWriteResponse, intText, type Escort } from '@prison/shared';
@@ -31,13 +32,14 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: escortListResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: (await listEscorts(app.db, request.query)).map(withStatus) }),
+    async (request) => ({ data: (await listEscorts(app.db, request.query, caseloadOf(request))).map(withStatus) }),
   );
 
   app.post(
     '/escorts',
     {
-      config: { access: 'escorts.write' },
+      // A prisoner outside the caseload is answered as one that does not exist (decision 051).
+      config: { access: 'escorts.write', caseload: { record: 'prisoner', field: 'prisoner_id', from: 'body', status: 400, notFound: 'prisoner_id: prisoner {id} does not exist' } },
       schema: {
         tags: ['escorts'],
         summary:
@@ -59,7 +61,7 @@ const escortRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/escorts/:id/end',
     {
-      config: { access: 'escorts.write' },
+      config: { access: 'escorts.write', caseload: { record: 'escort', field: 'id', from: 'params', notFound: 'Escort {id} not found' } },
       schema: {
         tags: ['escorts'],
         summary: 'End an escort now; who and when are recorded (409 when it has already ended)',

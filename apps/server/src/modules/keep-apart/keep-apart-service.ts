@@ -1,6 +1,8 @@
 // Keep-apart pairs (issue 12 part 2, decisions 031 and 032): created, listed and ended (never deleted), each audited.
 // The cell rules read them inside every cell move (modules/cells/cell-rules.ts); the tracking core watches the
 // active ones on live positions (tracking/keep-apart-monitor.ts), loaded through `listActivePairs`.
+import { seesEveryBlock } from '@prison/shared';
+import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { aliasedTable, and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type {
   KeepApartInput,
@@ -65,10 +67,15 @@ async function selectPairs(db: DbOrTx, where: SQL | undefined): Promise<KeepApar
 const involves = (prisonerId: number) => or(eq(keepApartPairs.prisonerA, prisonerId), eq(keepApartPairs.prisonerB, prisonerId));
 
 /** All pairs, or one prisoner's; `active=true` leaves out the ended ones. Active pairs first, newest first. */
-export async function listPairs(db: DbOrTx, query: KeepApartQuery): Promise<KeepApartPair[]> {
+export async function listPairs(db: DbOrTx, query: KeepApartQuery, caseload: Caseload = []): Promise<KeepApartPair[]> {
+  // A caseload sees the pairs of its prisoners: the other one is named, since keeping them apart is the wing's job.
+  const ofCaseload = seesEveryBlock(caseload)
+    ? undefined
+    : or(prisonerInCaseload(keepApartPairs.prisonerA, caseload), prisonerInCaseload(keepApartPairs.prisonerB, caseload));
   return selectPairs(
     db,
     and(
+      ofCaseload,
       // One prisoner's pairs (his details, archived or not) or the list of all, which leaves archived records out.
       query.prisoner_id === undefined ? and(isNull(a.archivedAt), isNull(b.archivedAt)) : involves(query.prisoner_id),
       query.active === 'true' ? isNull(keepApartPairs.endedAt) : undefined,

@@ -1,4 +1,5 @@
 // /keep-apart: keep-apart pairs (non-associations, issue 12 part 2): create, list (all or one prisoner's), end.
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -35,7 +36,7 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: keepApartListResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listPairs(app.db, request.query) }),
+    async (request) => ({ data: await listPairs(app.db, request.query, caseloadOf(request)) }),
   );
 
   app.post(

@@ -10,6 +10,9 @@ import { startRetentionJob, type RetentionJob } from '../../tracking/retention-j
 import { EXPORT_CONTENT_TYPES, exportFilename, exportLines } from './export-service';
 import { findPrisonerName, readHistory } from './history-service';
 
+/** Whose track: a prisoner in the account's caseload, else the same 404 as an unknown id (decision 051). */
+const prisonerByQuery = { record: 'prisoner', field: 'prisoner_id', from: 'query', notFound: 'No prisoner with id {id}' } as const;
+
 const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   let retention: RetentionJob | null = null;
   app.addHook('onReady', async () => {
@@ -22,7 +25,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/history',
     {
-      config: { access: 'live.read' },
+      config: { access: 'live.read', caseload: prisonerByQuery },
       schema: {
         tags: ['location'],
         summary: "A prisoner's track over a time range (thinned to max_points), distance, time per geofence and alerts",
@@ -36,7 +39,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/export',
     {
-      config: { access: 'live.read' },
+      config: { access: 'live.read', caseload: prisonerByQuery },
       schema: {
         tags: ['location'],
         summary: 'Every fix of the range as a GPX 1.1 or CSV download',

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   ALERT_TYPES,
+  seesEveryBlock,
   OVERVIEW_OFFLINE_TRACKERS_LISTED,
   type BlockRoll,
   type OfflineTracker,
@@ -11,6 +12,7 @@ import {
   type RollCount,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
+import { nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { prisonerOccupies } from '../cells/occupancy';
 
 interface OverviewRow {
@@ -31,8 +33,16 @@ const ROLL_FIELDS = [
   'untracked',
 ] as const;
 
-export async function readOverview(db: DbOrTx): Promise<Overview> {
+/**
+ * `caseload` (decision 051): the blocks counted, their prisoners' alerts (and the alerts about nobody) and their
+ * offline trackers; the prison's roll is then the sum of those blocks. Every block adds no condition.
+ */
+export async function readOverview(db: DbOrTx, caseload: Caseload = []): Promise<Overview> {
   const asOf = new Date().toISOString();
+  const everyBlock = seesEveryBlock(caseload);
+  const blocksCounted = everyBlock ? sql`` : sql`where block = any(${sql.param([...caseload])}::text[])`;
+  const alertsCounted = everyBlock ? sql`` : sql`and ${nobodyOrInCaseload(sql`alerts.prisoner_id`, caseload)}`;
+  const trackersCounted = everyBlock ? sql`` : sql`and ${prisonerInCaseload(sql`prisoners.prisoner_id`, caseload)}`;
   // "Assigned" is the occupancy rule (a place in a cell); "in violation" and "in zone" are the live map's rule (a
   // geofence alert that has not ended and is not resolved, by its worst level), so the numbers match those screens.
   const result = (await db.execute(sql`
@@ -74,7 +84,7 @@ export async function readOverview(db: DbOrTx): Promise<Overview> {
       group by cells.block
     ),
     block_capacity as (
-      select block, count(*)::int as cells, sum(capacity)::int as capacity from cells group by block
+      select block, count(*)::int as cells, sum(capacity)::int as capacity from cells ${blocksCounted} group by block
     ),
     blocks as (
       select c.block, c.cells, c.capacity,
@@ -91,14 +101,14 @@ export async function readOverview(db: DbOrTx): Promise<Overview> {
     ),
     open_alerts as (
       select alert_type, count(*)::int as open, count(*) filter (where status = 'New')::int as unacknowledged
-      from alerts where status in ('New', 'Acknowledged')
+      from alerts where status in ('New', 'Acknowledged') ${alertsCounted}
       group by alert_type
     ),
     offline_trackers as (
       select devices.id as device_id, devices.name as device_name, prisoners.prisoner_id,
              prisoners.first_name, prisoners.last_name, prisoners.cell_id, devices.last_seen_at
       from devices join prisoners on prisoners.tracking_device_id = devices.id
-      where not devices.online
+      where not devices.online ${trackersCounted}
     )
     select
       (select coalesce(json_agg(blocks order by blocks.block), '[]') from blocks) as blocks,

@@ -1,4 +1,6 @@
 // GET /overview: the operations overview on the home page (issue 11, decision 021).
+import { caseloadOf } from '../../lib/caseload';
+import { caseloadKey } from '../../lib/caseload-audience';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { overviewResponse, type Overview } from '@prison/shared';
 import { ShortLivedCache } from '../../lib/short-lived-cache';
@@ -22,7 +24,11 @@ const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: overviewResponse },
       },
     },
-    async () => inFlight.get('overview', () => readOverview(app.db), keepNothing),
+    // One read in flight per caseload (decision 051): accounts of one set of blocks share it.
+    async (request) => {
+      const caseload = caseloadOf(request);
+      return inFlight.get(`overview:${caseloadKey(caseload)}`, () => readOverview(app.db, caseload), keepNothing);
+    },
   );
 };
 

@@ -1,6 +1,8 @@
 // Reading prisoners as the API shows them: joined with their cell's block and their tracking device's name.
 import { and, eq, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Prisoner, PrisonerListQuery } from '@prison/shared';
+import { seesEveryBlock } from '@prison/shared';
+import type { Caseload } from '../../lib/caseload';
 import type { DbOrTx } from '../../db/client';
 import { cells, devices, prisoners, prisonerSearchText } from '../../db/schema';
 import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
@@ -95,13 +97,16 @@ interface ListShape {
   status: boolean;
   /** The archived records instead of the others (decision 042). */
   archived: boolean;
+  /** Only the prisoners of some blocks: the account's caseload (decision 051), bound as an array. */
+  caseload: boolean;
 }
 
 /** A search text that could be a prisoner's id (a serial, so at most 9 digits). */
 const looksLikeId = (q: string | undefined) => q !== undefined && /^\d{1,9}$/.test(q);
 
-function shapeOf(query: PrisonerListQuery): ListShape {
+function shapeOf(query: PrisonerListQuery, caseload: Caseload): ListShape {
   return {
+    caseload: !seesEveryBlock(caseload),
     q: Boolean(query.q),
     qIsId: looksLikeId(query.q),
     firstName: Boolean(query.first_name),
@@ -117,8 +122,9 @@ const shapeKey = (shape: ListShape) =>
     .join('_');
 
 /** The values bound to a shape's placeholders. */
-function filterValues(query: PrisonerListQuery) {
+function filterValues(query: PrisonerListQuery, caseload: Caseload) {
   return {
+    ...(seesEveryBlock(caseload) ? {} : { blocks: [...caseload].sort() }),
     q: query.q ? containsPattern(query.q.toLowerCase()) : '',
     qId: looksLikeId(query.q) ? Number(query.q) : 0,
     // Name filters match from the start of the name ("Smi" finds Smith), as a roll-call list is read.
@@ -138,6 +144,10 @@ function listConditions(shape: ListShape): SQL | undefined {
   if (shape.firstName) conditions.push(startsWith(prisoners.firstName, sql.placeholder('firstName')));
   if (shape.lastName) conditions.push(startsWith(prisoners.lastName, sql.placeholder('lastName')));
   if (shape.status) conditions.push(eq(prisoners.status, sql.placeholder('status')));
+  if (shape.caseload) {
+    // The cell's block is one of the caseload's (lib/caseload's condition, with the blocks bound per request).
+    conditions.push(sql`${prisoners.cellId} in (select cc.cell_id from ${cells} cc where cc.block = any(${sql.placeholder('blocks')}::text[]))`);
+  }
   return and(...conditions);
 }
 
@@ -235,10 +245,10 @@ export function prisonersChanged(): void {
 }
 
 /** One page, newest first with a stable tie-break, as the JSON text of its prisoners, and the total matching the same conditions. */
-export async function listPrisonersJson(db: DbOrTx, query: PrisonerListQuery): Promise<{ prisonersJson: string; total: number }> {
-  const shape = shapeOf(query);
+export async function listPrisonersJson(db: DbOrTx, query: PrisonerListQuery, caseload: Caseload = []): Promise<{ prisonersJson: string; total: number }> {
+  const shape = shapeOf(query, caseload);
   const statements = listStatements(db, shape, query.limit);
-  const values = filterValues(query);
+  const values = filterValues(query, caseload);
   // The shape too: the archived list binds the same values as the active one.
   const filterKey = `${shapeKey(shape)}|${JSON.stringify(values)}`;
 

@@ -7,6 +7,7 @@ import { todayUtc, totalPages } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
 import { alerts, escorts, geofenceStates, keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { auditOverride, checkPlacement } from '../cells/cell-rules';
 import { endEscort } from '../escorts/escort-service';
@@ -22,10 +23,10 @@ export async function getPrisoner(db: DbOrTx, prisonerId: number): Promise<Priso
 
 /**
  * One page of the list as the JSON text the route sends: `{ prisoners, currentPage, totalPages, totalPrisoners }`,
- * the prisoners' JSON written by PostgreSQL (decision 049).
+ * the prisoners' JSON written by PostgreSQL (decision 049); a caseload's prisoners only (decision 051).
  */
-export async function listPrisonerPageJson(db: DbOrTx, query: PrisonerListQuery): Promise<string> {
-  const { prisonersJson, total } = await listPrisonersJson(db, query);
+export async function listPrisonerPageJson(db: DbOrTx, query: PrisonerListQuery, caseload: Caseload = []): Promise<string> {
+  const { prisonersJson, total } = await listPrisonersJson(db, query, caseload);
   return `{"prisoners":${prisonersJson},"currentPage":${query.page},"totalPages":${totalPages(total, query.limit)},"totalPrisoners":${total}}`;
 }
 

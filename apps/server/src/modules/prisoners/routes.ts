@@ -1,4 +1,5 @@
 // /prisoner/*: the records of SPEC.md section 7, with search, filters and pagination on the server.
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
@@ -45,6 +46,9 @@ const blankQueryMeansAbsent: preValidationHookHandler = async (request) => {
   for (const key of Object.keys(query)) if (query[key] === '') delete query[key];
 };
 
+/** The prisoner these routes name must be in the account's caseload: else the same 404 as an unknown id (decision 051). */
+const prisonerById = { record: 'prisoner', field: 'id', from: 'params', notFound: 'Prisoner {id} not found' } as const;
+
 const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = () => {
     // A prisoner write can change a cell's occupancy too.
@@ -75,13 +79,13 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: prisonerListResponse, 400: errorResponse },
       },
     },
-    async (request, reply) => sendJsonText(reply, await listPrisonerPageJson(app.db, request.query)),
+    async (request, reply) => sendJsonText(reply, await listPrisonerPageJson(app.db, request.query, caseloadOf(request))),
   );
 
   app.get(
     '/prisoner/prisonerid/:id',
     {
-      config: { access: 'records.read' },
+      config: { access: 'records.read', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary: 'One prisoner with its cell block and tracking device',
@@ -116,7 +120,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/prisoner/update/:id',
     {
       preValidation: emptyStringsToNull,
-      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' }, caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -137,7 +141,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/prisoner/holdings/:id',
     {
-      config: { access: 'records.read' },
+      config: { access: 'records.read', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary: 'What a prisoner still has (status, tracker, open alerts, keep-apart pairs, active escorts): the Delete confirmation names it',
@@ -151,7 +155,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/prisoner/delete/:id',
     {
-      config: { access: 'records.delete' },
+      config: { access: 'records.delete', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:
@@ -177,7 +181,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/prisoner/restore/:id',
     {
-      config: { access: 'records.write' },
+      config: { access: 'records.write', caseload: prisonerById },
       schema: {
         tags: ['prisoners'],
         summary:

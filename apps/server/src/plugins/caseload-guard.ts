@@ -1,0 +1,83 @@
+// Caseloads on the routes that name one prisoner, or one record of a prisoner (an alert, an escort, a tracker), by id
+// (issue 22 item 2, decision 051): a route declares, next to its schema, which field names it and what the route answers
+// for an unknown id; one hook, from the matched route, answers exactly that when the record is outside the account's
+// caseload, before the handler runs,
+// so an officer cannot tell a prisoner of another block from one who does not exist. An account of every block
+// (administrators) is not checked at all.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type SQL } from 'drizzle-orm';
+import { seesEveryBlock } from '@prison/shared';
+import { alerts, devices, escorts, prisoners } from '../db/schema';
+import { caseloadOf, nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../lib/caseload';
+import { HttpError } from '../lib/http-errors';
+
+/** Which request field holds the id, and the route's own answer to an unknown id (`{id}` stands for the id). */
+export interface CaseloadDeclaration {
+  /**
+   * A prisoner's id (his cell's block must be in the caseload); an alert's or a tracker's (about nobody, or about such
+   * a prisoner); an escort's (of such a prisoner).
+   */
+  record: 'prisoner' | 'alert' | 'escort' | 'device';
+  /** The parameter, query or body field holding the id. */
+  field: string;
+  from: 'params' | 'query' | 'body';
+  notFound: string;
+  /** The status of the route's answer to an unknown id: 404 unless it says otherwise (a body field: 400). */
+  status?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The record this route names, checked against the account's caseload (decision 051). */
+    caseload?: CaseloadDeclaration;
+  }
+}
+
+/** Whether the record is one the caseload sees (false also when it does not exist: the route's 404 either way). */
+async function inCaseload(
+  app: FastifyInstance,
+  declaration: CaseloadDeclaration,
+  id: number | string,
+  blocks: Caseload,
+): Promise<boolean> {
+  const result = (await app.db.execute(recordInCaseload(declaration.record, id, blocks))) as unknown as {
+    rows: unknown[];
+  };
+  return result.rows.length > 0;
+}
+
+function recordInCaseload(record: CaseloadDeclaration['record'], id: number | string, blocks: Caseload): SQL {
+  switch (record) {
+    case 'prisoner':
+      return sql`select 1 from ${prisoners} where ${prisoners.prisonerId} = ${id} and ${prisonerInCaseload(prisoners.prisonerId, blocks)}`;
+    case 'alert':
+      return sql`select 1 from ${alerts} where ${alerts.id} = ${id} and ${nobodyOrInCaseload(alerts.prisonerId, blocks)}`;
+    case 'escort':
+      return sql`select 1 from ${escorts} where ${escorts.id} = ${id} and ${prisonerInCaseload(escorts.prisonerId, blocks)}`;
+    case 'device': {
+      const wearer = sql`(select wp.prisoner_id from ${prisoners} wp where wp.tracking_device_id = ${devices.id} limit 1)`;
+      return sql`select 1 from ${devices} where ${devices.id} = ${id} and ${nobodyOrInCaseload(wearer, blocks)}`;
+    }
+  }
+}
+
+function declaredId(request: FastifyRequest, declaration: CaseloadDeclaration): number | string | null {
+  const from = { params: request.params, query: request.query, body: request.body }[declaration.from];
+  const value = (from as Record<string, unknown> | undefined)?.[declaration.field];
+  if (declaration.record === 'device') return typeof value === 'string' ? value : null;
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+}
+
+export function registerCaseloadGuard(app: FastifyInstance): void {
+  // After validation: the id is a number already, and bad input has had its 400.
+  app.addHook('preHandler', async (request) => {
+    const declaration = request.routeOptions.config?.caseload;
+    if (!declaration || !request.admin) return;
+    const blocks = caseloadOf(request);
+    if (seesEveryBlock(blocks)) return;
+    const id = declaredId(request, declaration);
+    if (id === null) return; // an optional field left out: the route's own list, narrowed by its query
+    if (await inCaseload(app, declaration, id, blocks)) return;
+    throw new HttpError(declaration.status ?? 404, declaration.notFound.replace('{id}', String(id)));
+  });
+}

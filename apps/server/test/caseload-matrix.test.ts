@@ -1,0 +1,421 @@
+// Caseloads on the API (issue 22 item 2, decision 051). The matrix: every registered route that names a prisoner or a
+// prisoner's record (alert, escort, tracker) by id (found from the app's own routes: those declaring `config.caseload`;
+// every /prisoner/...:id and /devices/:id route must declare it) x an id inside the officer's caseload, one outside it,
+// one of a prisoner with no cell and one that does not exist: outside answers exactly what the unknown id answers
+// (404, or the route's 400 for a body field; same message) and changes nothing; inside answers something else. Then the lists,
+// counts, the chart, the overview and the bulk step answer only the caseload's prisoners (and the alerts about nobody),
+// while an administrator (every block) sees every one of them, as before.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import {
+  API_PREFIX,
+  KEEP_APART_REASONS,
+  KEEP_APART_SCOPES,
+  type AlertPage,
+  type Overview,
+  type PrisonerListResponse,
+} from '@prison/shared';
+import type { RegisteredRoute } from '../src/app';
+import { alerts, cells, devices, escorts, keepApartPairs, prisoners, staff } from '../src/db/schema';
+import { insertAlerts } from '../src/modules/alerts/alert-service';
+import { loginWithCaseload } from './caseload-accounts';
+import { useTestApp, type TestContext } from './test-app';
+import { describeEachEngine } from './test-db';
+
+const BLOCK_A = 'Caseload A';
+const BLOCK_B = 'Caseload B';
+const UNKNOWN_ID = 987_654;
+const UNKNOWN_DEVICE = 'no-such-tracker';
+const FROM = new Date(Date.now() - 3_600_000).toISOString();
+const TO = new Date().toISOString();
+
+/** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
+const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
+  'PUT /api/v1/devices/:id/assign': { body: { prisoner_id: null } },
+  'PUT /api/v1/devices/:id/secret-required': { body: { secret_required: true } },
+  'POST /api/v1/escorts': { body: { unmonitored: true } },
+  'POST /api/v1/alert/all': { body: { alert_type: 'Informational', details: 'Posted by the caseload matrix' } },
+  'PUT /api/v1/prisoner/update/:id': { body: { behavior_record: 'Checked by the caseload matrix' } },
+  'GET /api/v1/location/history': { query: { from: FROM, to: TO } },
+  'GET /api/v1/location/export': { query: { from: FROM, to: TO, format: 'csv' } },
+  'POST /api/v1/alert/:id/acknowledge': { body: { note: 'seen' } },
+  'POST /api/v1/alert/:id/resolve': { body: { note: 'dealt with on the wing' } },
+};
+
+describeEachEngine('caseloads on the API', (engine) => {
+  const ctx = useTestApp(engine);
+  let officer: (method: string, url: string, payload?: unknown) => ReturnType<TestContext['api']>;
+  let seq = 0;
+
+  async function prisonerIn(block: string | null): Promise<number> {
+    const [row] = await ctx()
+      .database.db.insert(prisoners)
+      .values({
+        firstName: 'Matrix',
+        lastName: `Row${++seq}`,
+        status: 'Incarcerated',
+        cellId: block === null ? null : `${block}-1`,
+      })
+      .returning({ id: prisoners.prisonerId });
+    return row!.id;
+  }
+
+  async function staffMember(): Promise<number> {
+    const [row] = await ctx()
+      .database.db.insert(staff)
+      .values({
+        firstName: 'Matrix',
+        lastName: `Officer${++seq}`,
+        role: 'Police',
+        badgeNumber: `M${Date.now() % 1_000_000}${++seq}`,
+      })
+      .returning({ id: staff.staffId });
+    return row!.id;
+  }
+
+  /** A record of this prisoner of the kind the route names: an alert, an escort, a tracker (or the prisoner himself). */
+  async function recordOf(record: string, prisonerId: number): Promise<number | string> {
+    if (record === 'prisoner') return prisonerId;
+    if (record === 'alert') return alertAbout(prisonerId);
+    if (record === 'escort') {
+      const [row] = await ctx()
+        .database.db.insert(escorts)
+        .values({
+          prisonerId,
+          staffId: await staffMember(),
+          maxDistanceM: 50,
+          startsAt: new Date(),
+          createdBy: 'matrix',
+          unmonitored: true,
+        })
+        .returning({ id: escorts.id });
+      return row!.id;
+    }
+    const res = await ctx().api('POST', '/devices', { prisoner_id: prisonerId });
+    if (res.statusCode !== 201) throw new Error(res.body);
+    return res.json<{ id: string }>().id;
+  }
+
+  async function alertAbout(
+    prisonerId: number | null,
+    alertType: 'Critical' | 'Informational' = 'Informational',
+  ): Promise<number> {
+    const [stored] = await insertAlerts(ctx().database.db, [
+      { alertType, kind: 'manual', details: `matrix alert ${++seq}`, at: new Date(), deviceId: null, prisonerId },
+    ]);
+    return stored!.id;
+  }
+
+  beforeAll(async () => {
+    await ctx()
+      .database.db.insert(cells)
+      .values([
+        { cellId: `${BLOCK_A}-1`, block: BLOCK_A, capacity: 100, securityLevel: 'Low' },
+        { cellId: `${BLOCK_B}-1`, block: BLOCK_B, capacity: 100, securityLevel: 'Low' },
+      ]);
+    // A supervisor may take every action of these routes: the caseload alone decides here (roles: the access matrix).
+    const cookie = await loginWithCaseload(ctx(), [BLOCK_A], 'supervisor');
+    officer = (method, url, payload) =>
+      ctx().app.inject({
+        method: method as 'GET',
+        url: `${API_PREFIX}${url}`,
+        payload: payload as Record<string, unknown> | undefined,
+        headers: { cookie },
+      });
+  });
+
+  /** The message of a JSON answer; undefined for anything else (a CSV download). */
+  function messageOf(answer: { body: string }): string | undefined {
+    try {
+      return (JSON.parse(answer.body) as { message?: string }).message;
+    } catch {
+      return undefined;
+    }
+  }
+
+  const declared = () => ctx().app.registeredRoutes.filter((route) => route.caseload);
+  const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
+
+  /** The request for one declared route and one id. */
+  async function requestFor(route: RegisteredRoute, id: number | string): Promise<{ url: string; body?: unknown }> {
+    const declaration = route.caseload!;
+    const extra = REQUESTS[key(route)] ?? {};
+    let url = route.url.slice(API_PREFIX.length);
+    const query = new URLSearchParams(extra.query ?? {});
+    let body = extra.body;
+    if (declaration.from === 'params') url = url.replace(`:${declaration.field}`, encodeURIComponent(String(id)));
+    else if (declaration.from === 'query') query.set(declaration.field, String(id));
+    else body = { ...body, [declaration.field]: id };
+    // A route naming a prisoner in its body names someone else too (an escort's officer): a real one.
+    if (key(route) === 'POST /api/v1/escorts') body = { ...body, staff_id: await staffMember() };
+    for (const param of url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
+    return { url: query.size ? `${url}?${query}` : url, body };
+  }
+
+  /** The stored rows the request may touch, to prove an out-of-caseload request changed nothing. */
+  async function rowsOf(route: RegisteredRoute, id: number | string): Promise<unknown> {
+    const db = ctx().database.db;
+    const record = route.caseload!.record;
+    const own =
+      record === 'prisoner'
+        ? await db
+            .select()
+            .from(prisoners)
+            .where(eq(prisoners.prisonerId, id as number))
+        : record === 'alert'
+          ? await db
+              .select()
+              .from(alerts)
+              .where(eq(alerts.id, id as number))
+          : record === 'escort'
+            ? await db
+                .select()
+                .from(escorts)
+                .where(eq(escorts.id, id as number))
+            : await db
+                .select()
+                .from(devices)
+                .where(eq(devices.id, id as string));
+    const [{ n: audited }] = (
+      (await db.execute('select count(*)::int as n from audit_log')) as unknown as { rows: [{ n: number }] }
+    ).rows;
+    const [{ n: escorted }] = (
+      (await db.execute('select count(*)::int as n from escorts')) as unknown as { rows: [{ n: number }] }
+    ).rows;
+    return { own, audited, escorted };
+  }
+
+  describe('the caseload matrix: every route naming a prisoner or an alert', () => {
+    it('finds the routes from the app: every /prisoner/...:id route declares its caseload check', () => {
+      const prisonerRoutes = ctx().app.registeredRoutes.filter(
+        (route) =>
+          (route.url.startsWith(`${API_PREFIX}/prisoner/`) || route.url.startsWith(`${API_PREFIX}/devices/`)) &&
+          route.url.includes(':'),
+      );
+      expect(prisonerRoutes.length).toBeGreaterThanOrEqual(10);
+      for (const route of prisonerRoutes) expect(route.caseload, key(route)).toBeDefined();
+      const keys = declared().map(key);
+      for (const expected of [
+        'GET /api/v1/location/history',
+        'GET /api/v1/location/export',
+        'POST /api/v1/alert/:id/acknowledge',
+        'POST /api/v1/alert/:id/resolve',
+        'POST /api/v1/escorts',
+        'POST /api/v1/escorts/:id/end',
+        'POST /api/v1/alert/all',
+      ]) {
+        expect(keys).toContain(expected);
+      }
+    });
+
+    it('outside the caseload answers exactly as an unknown id and changes nothing; inside does not answer 404', async () => {
+      for (const route of declared()) {
+        const record = route.caseload!.record;
+        // Fresh records per route: a route that writes (update, delete) must not decide what the next one finds.
+        const ids = {
+          inside: await recordOf(record, await prisonerIn(BLOCK_A)),
+          outside: await recordOf(record, await prisonerIn(BLOCK_B)),
+          noCell: await recordOf(record, await prisonerIn(null)),
+        };
+        const unknownId = record === 'device' ? UNKNOWN_DEVICE : UNKNOWN_ID;
+        const unknown = await requestFor(route, unknownId);
+        const unknownAnswer = await officer(route.method, unknown.url, unknown.body);
+        expect(unknownAnswer.statusCode, `${key(route)} unknown: ${unknownAnswer.body}`).toBe(
+          route.caseload!.status ?? 404,
+        );
+        const unknownMessage = unknownAnswer.json<{ message: string }>().message;
+        for (const [which, id] of [
+          ['outside', ids.outside],
+          ['no cell', ids.noCell],
+        ] as const) {
+          const before = await rowsOf(route, id);
+          const request = await requestFor(route, id);
+          const answer = await officer(route.method, request.url, request.body);
+          expect(answer.statusCode, `${key(route)} ${which}: ${answer.body}`).toBe(unknownAnswer.statusCode);
+          expect(answer.json(), `${key(route)} ${which}`).toEqual({
+            message: unknownMessage.replace(String(unknownId), String(id)),
+          });
+          expect(await rowsOf(route, id), `${key(route)} ${which} changed nothing`).toEqual(before);
+        }
+        const request = await requestFor(route, ids.inside);
+        const answer = await officer(route.method, request.url, request.body);
+        expect(answer.statusCode, `${key(route)} inside: ${answer.body}`).toBeLessThan(500);
+        expect(messageOf(answer), `${key(route)} inside`).not.toBe(
+          unknownMessage.replace(String(unknownId), String(ids.inside)),
+        );
+        // An administrator (every block) reaches the outside one as before.
+        const adminRequest = await requestFor(route, ids.outside);
+        const adminAnswer = await ctx().api(route.method, adminRequest.url, adminRequest.body);
+        expect(messageOf(adminAnswer), `${key(route)} administrator`).not.toBe(
+          unknownMessage.replace(String(unknownId), String(ids.outside)),
+        );
+      }
+    });
+  });
+
+  describe('lists, counts, the chart, the overview and the bulk step of a caseload', () => {
+    it('answer only the prisoners of the caseload and the alerts about them or about nobody; an administrator sees all', async () => {
+      const inside = await prisonerIn(BLOCK_A);
+      const outside = await prisonerIn(BLOCK_B);
+      const noCell = await prisonerIn(null);
+      const insideAlert = await alertAbout(inside, 'Critical');
+      const outsideAlert = await alertAbout(outside, 'Critical');
+      const noCellAlert = await alertAbout(noCell, 'Critical');
+      const nobodyAlert = await alertAbout(null, 'Critical');
+
+      // Prisoners: the list and its total.
+      const list = (await officer('GET', '/prisoner/all?limit=100')).json<PrisonerListResponse>();
+      const listed = list.prisoners.map((p) => p.prisoner_id);
+      expect(listed).toContain(inside);
+      expect(listed).not.toContain(outside);
+      expect(listed).not.toContain(noCell);
+      expect(list.prisoners.every((p) => p.cell_block === BLOCK_A)).toBe(true);
+      const [{ n: inA }] = (
+        (await ctx().database.db.execute(
+          `select count(*)::int as n from prisoners join cells using (cell_id) where block = '${BLOCK_A}' and archived_at is null`,
+        )) as unknown as { rows: [{ n: number }] }
+      ).rows;
+      expect(list.totalPrisoners).toBe(Number(inA));
+      // A search by the id of a prisoner outside finds nothing.
+      expect(
+        (await officer('GET', `/prisoner/all?q=${outside}`))
+          .json<PrisonerListResponse>()
+          .prisoners.map((p) => p.prisoner_id),
+      ).not.toContain(outside);
+      const everyone = (await ctx().api('GET', '/prisoner/all?limit=100'))
+        .json<PrisonerListResponse>()
+        .prisoners.map((p) => p.prisoner_id);
+      expect(everyone).toEqual(expect.arrayContaining([inside, outside, noCell]));
+
+      // Alerts: the page and its counts.
+      const page = (await officer('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>();
+      const shown = page.data.map((a) => a.id);
+      expect(shown).toEqual(expect.arrayContaining([insideAlert, nobodyAlert]));
+      expect(shown).not.toContain(outsideAlert);
+      expect(shown).not.toContain(noCellAlert);
+      expect(page.totalAlerts).toBe(page.data.length);
+      expect(page.counts.Critical).toBe(page.data.filter((a) => a.alert_type === 'Critical').length);
+      const adminPage = (await ctx().api('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>();
+      expect(adminPage.data.map((a) => a.id)).toEqual(
+        expect.arrayContaining([insideAlert, outsideAlert, noCellAlert, nobodyAlert]),
+      );
+      expect(adminPage.counts.Critical).toBeGreaterThan(page.counts.Critical);
+      // Filtered by a prisoner outside: nothing, not his alerts.
+      expect((await officer('GET', `/alert/prisoneralerts?prisoner_id=${outside}`)).json<AlertPage>().totalAlerts).toBe(
+        0,
+      );
+      const recent = (await officer('GET', '/alert/recent?limit=100'))
+        .json<{ data: { id: number }[] }>()
+        .data.map((a) => a.id);
+      expect(recent).toContain(insideAlert);
+      expect(recent).not.toContain(outsideAlert);
+      expect(recent).not.toContain(noCellAlert);
+      const liveMap = (await officer('GET', '/alert/live-map'))
+        .json<{ data: { prisoner_id: number }[] }>()
+        .data.map((p) => p.prisoner_id);
+      expect(liveMap).toContain(inside);
+      expect(liveMap).not.toContain(outside);
+      expect(liveMap).not.toContain(noCell);
+      expect(
+        (await ctx().api('GET', '/alert/live-map'))
+          .json<{ data: { prisoner_id: number }[] }>()
+          .data.map((p) => p.prisoner_id),
+      ).toContain(outside);
+
+      // The chart counts what the list shows.
+      const days = (await officer('GET', '/alert/stats/daily?days=1')).json<{
+        days: { Critical: number; Informational: number; Warning: number }[];
+      }>().days;
+      const visible = (await officer('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>().data;
+      const today = new Date().toISOString().slice(0, 10);
+      expect(days.at(-1)!.Critical).toBe(visible.filter((a) => a.alert_type === 'Critical' && a.date === today).length);
+
+      // The overview: only the caseload's blocks, its open alerts and the alerts about nobody.
+      const overview = (await officer('GET', '/overview')).json<Overview>();
+      expect(overview.blocks.map((b) => b.block)).toEqual([BLOCK_A]);
+      expect(overview.prison.assigned).toBe(overview.blocks[0]!.assigned);
+      const openCritical = visible.filter((a) => a.alert_type === 'Critical' && a.status !== 'Resolved').length;
+      expect(overview.open_alerts.find((l) => l.alert_type === 'Critical')!.open).toBe(openCritical);
+      const adminOverview = (await ctx().api('GET', '/overview')).json<Overview>();
+      expect(adminOverview.blocks.map((b) => b.block)).toEqual(expect.arrayContaining([BLOCK_A, BLOCK_B]));
+      expect(adminOverview.open_alerts.find((l) => l.alert_type === 'Critical')!.open).toBeGreaterThan(openCritical);
+
+      // Escorts, trackers and keep-apart pairs: those of the caseload's prisoners (and the trackers of nobody).
+      const [insideEscort, outsideEscort] = [await recordOf('escort', inside), await recordOf('escort', outside)];
+      const escorted = (await officer('GET', '/escorts')).json<{ data: { id: number }[] }>().data.map((e) => e.id);
+      expect(escorted).toContain(insideEscort);
+      expect(escorted).not.toContain(outsideEscort);
+      expect((await ctx().api('GET', '/escorts')).json<{ data: { id: number }[] }>().data.map((e) => e.id)).toContain(
+        outsideEscort,
+      );
+      const [insideTracker, outsideTracker] = [await recordOf('device', inside), await recordOf('device', outside)];
+      const looseTracker = (await ctx().api('POST', '/devices', {})).json<{ id: string }>().id;
+      const trackers = (await officer('GET', '/devices')).json<{ data: { id: string }[] }>().data.map((d) => d.id);
+      expect(trackers).toEqual(expect.arrayContaining([insideTracker, looseTracker]));
+      expect(trackers).not.toContain(outsideTracker);
+      const pairs = await ctx()
+        .database.db.insert(keepApartPairs)
+        .values([
+          {
+            prisonerA: inside,
+            prisonerB: outside,
+            reason: KEEP_APART_REASONS[0],
+            scope: KEEP_APART_SCOPES[0],
+            createdBy: 'matrix',
+          },
+          {
+            prisonerA: outside,
+            prisonerB: noCell,
+            reason: KEEP_APART_REASONS[0],
+            scope: KEEP_APART_SCOPES[0],
+            createdBy: 'matrix',
+          },
+        ])
+        .returning({ id: keepApartPairs.id });
+      const pairList = await officer('GET', '/keep-apart');
+      expect(pairList.statusCode, pairList.body).toBe(200);
+      const listedPairs = pairList.json<{ data: { id: number }[] }>().data.map((p) => p.id);
+      expect(listedPairs).toContain(pairs[0]!.id);
+      expect(listedPairs).not.toContain(pairs[1]!.id);
+      expect(
+        (await ctx().api('GET', '/keep-apart')).json<{ data: { id: number }[] }>().data.map((p) => p.id),
+      ).toContain(pairs[1]!.id);
+
+      // The cell screen names the caseload's prisoners only; the places stay counted.
+      type CellsOverview = {
+        data: {
+          block: string;
+          occupants: number;
+          cells: { cell_id: string; occupants: { prisoner_id: number }[] }[];
+        }[];
+      };
+      const named = (answer: CellsOverview) =>
+        answer.data.flatMap((block) => block.cells.flatMap((cell) => cell.occupants.map((o) => o.prisoner_id)));
+      const cellsSeen = (await officer('GET', '/cell_controls/overview')).json<CellsOverview>();
+      expect(named(cellsSeen)).toContain(inside);
+      expect(named(cellsSeen)).not.toContain(outside);
+      expect(cellsSeen.data.find((block) => block.block === BLOCK_B)!.occupants).toBeGreaterThan(0);
+      expect(named((await ctx().api('GET', '/cell_controls/overview')).json<CellsOverview>())).toContain(outside);
+
+      // The bulk step: an alert outside is unknown, and nothing changes.
+      const bulk = await officer('POST', '/alert/bulk', {
+        ids: [insideAlert, outsideAlert],
+        action: 'acknowledge',
+        confirm_critical_ids: [insideAlert, outsideAlert],
+      });
+      expect(bulk.statusCode).toBe(404);
+      expect(bulk.json()).toEqual({ message: `Alert ${outsideAlert} not found` });
+      const statuses = await ctx().database.db.select({ id: alerts.id, status: alerts.status }).from(alerts);
+      expect(statuses.filter((a) => a.id === insideAlert || a.id === outsideAlert).map((a) => a.status)).toEqual([
+        'New',
+        'New',
+      ]);
+      const mine = await officer('POST', '/alert/bulk', {
+        ids: [insideAlert, nobodyAlert],
+        action: 'acknowledge',
+        confirm_critical_ids: [insideAlert, nobodyAlert],
+      });
+      expect(mine.statusCode, mine.body).toBe(200);
+    });
+  });
+});
