@@ -26,7 +26,7 @@ export async function seedPrisoner(api: APIRequestContext, data: Record<string, 
 
 /** A prisoner in a fresh cell wearing a freshly registered tracker. */
 export async function seedTrackedPrisoner(api: APIRequestContext, data: Record<string, unknown>) {
-  const { cellId } = await seedCell(api);
+  const { block, cellId } = await seedCell(api);
   const prisoner = await seedPrisoner(api, { status: 'Incarcerated', cell_id: cellId, ...data });
   const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
@@ -35,7 +35,7 @@ export async function seedTrackedPrisoner(api: APIRequestContext, data: Record<s
     data: { prisoner_id: prisoner.prisoner_id },
   });
   expect(assignRes.status(), await assignRes.text()).toBe(200);
-  return { ...prisoner, cellId, deviceId: device.id };
+  return { ...prisoner, block, cellId, deviceId: device.id };
 }
 
 export async function seedStaff(api: APIRequestContext, role: 'Police' | 'Guard', data: Record<string, unknown> = {}) {
