@@ -229,7 +229,9 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
       },
       'POST /api/v1/ingest/osmand': { id: device.id, lat: '51.5', lon: '-0.12', timestamp: String(nextTimestamp()) },
     };
-    const routes = app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`));
+    // Single sign-on's routes answer from configuration while OIDC_ISSUER is unset (status, 404): no database.
+    const answeredFromConfig = (url: string) => url.startsWith(`${API_PREFIX}/auth/oidc`);
+    const routes = app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`) && !answeredFromConfig(r.url));
     expect(routes.length).toBeGreaterThan(40);
     const wrong: string[] = [];
     for (const route of routes) {

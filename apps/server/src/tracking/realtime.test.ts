@@ -237,7 +237,9 @@ describeEachEngine('realtime to a browser that asks for nothing', (engine) => {
       const during = sets.slice(1);
       expect(during.length).toBeGreaterThanOrEqual(3);
       expect(during.length).toBeLessThanOrEqual(5);
-      for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(950);
+      // Measured on arrival: a late delivery of one set shortens the gap to the next on a loaded machine (924 ms seen
+      // at load 19), while a broken throttle sends every 250 ms tick.
+      for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(800);
       for (const { set } of during) {
         expectKeyedByTrackingId(set);
         expect(Object.keys(set)).toEqual(expect.arrayContaining([walking.id, sitting.id]));

@@ -328,9 +328,12 @@ describeEachEngine('prisoner records', (engine) => {
           eq(auditLog.entityId, String(p.prisoner_id)),
           eq(auditLog.action, 'update'),
         ),
-      );
+      )
+      // Without an order PostgreSQL may return the rows in any order; every update's `after` names Bea.
+      .orderBy(auditLog.id);
     expect(audit.length).toBe(5);
-    expect(audit.find((a) => (a.after as Prisoner).first_name === 'Bea')?.before).toMatchObject({ first_name: 'John' });
+    expect(audit[0]?.after).toMatchObject({ first_name: 'Bea' });
+    expect(audit[0]?.before).toMatchObject({ first_name: 'John' });
   });
 
   it('checks the dates of an update against the stored record', async () => {
