@@ -42,3 +42,6 @@ export interface Cluster {
 }
 
 export function startCluster(options: ClusterOptions): Promise<Cluster>;
+
+/** Why a server process stopped, from one line of its output, or null. */
+export function stopReason(line: string): string | null;

@@ -72,18 +72,39 @@ export async function ensureDatabase(url) {
   }
 }
 
-/** Prints each line of a child's stream with its name in front. */
-function prefixLines(stream, name, write) {
+/** Prints each line of a child's stream with its name in front; `onLine` sees each line as the child wrote it. */
+function prefixLines(stream, name, write, onLine = () => {}) {
   let rest = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop() ?? '';
-    for (const line of lines) write(`[${name}] ${line}`);
+    for (const line of lines) {
+      onLine(line);
+      write(`[${name}] ${line}`);
+    }
   });
   stream.on('end', () => {
-    if (rest) write(`[${name}] ${rest}`);
+    if (rest) {
+      onLine(rest);
+      write(`[${name}] ${rest}`);
+    }
   });
+}
+
+/**
+ * Why a server process stopped, from its own output: its one-line refusal (a port it cannot bind, decision 056) or
+ * the message of its last error-level log line.
+ */
+export function stopReason(line) {
+  if (line.startsWith('cannot listen on ')) return line;
+  if (!line.startsWith('{')) return null;
+  try {
+    const entry = JSON.parse(line);
+    return entry.level >= 50 && typeof entry.msg === 'string' ? entry.msg : null;
+  } catch {
+    return null;
+  }
 }
 
 /** True when something accepts TCP connections at the URL's host and port (Redis: 6379 by default). */
@@ -103,21 +124,37 @@ function answers(url) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves when GET url answers 200; rejects when the child exits first or after `timeoutMs`. */
-async function waitReady(url, child, name, timeoutMs = 120_000) {
+/** A URL's host and port, never its user or password. */
+const address = (url) => {
+  const { hostname, port, protocol } = new URL(url);
+  return `${hostname}:${port || (protocol === 'redis:' ? 6379 : 5432)}`;
+};
+
+/**
+ * Resolves when GET url answers 200; rejects when the child exits first (with its reason) or does not answer within
+ * `timeoutMs`. A process that answers 503 is waiting for its database (decision 056): that is waited for as long as
+ * it takes, said once.
+ */
+async function waitReady(url, child, name, timeoutMs = 120_000, write = console.log) {
   const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready`);
+  let waitingSaid = false;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} could not start${child.stopReason ? `: ${child.stopReason}` : ' (its output is above)'}`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
       if (response.ok) return;
+      if (response.status === 503 && !waitingSaid) {
+        waitingSaid = true;
+        write(`[cluster] ${name} waits for the database (/readyz 503); it becomes ready when PostgreSQL answers`);
+      }
     } catch {
       // not listening yet
+      if (!waitingSaid && Date.now() > end) throw new Error(`${name} was not ready within ${timeoutMs / 1000} s (${url})`);
     }
     await sleep(250);
   }
-  throw new Error(`${name} was not ready within ${timeoutMs / 1000} s (${url})`);
 }
 
 /**
@@ -144,8 +181,12 @@ export async function startCluster(options) {
 
   const spawnChild = (name, command, args, env) => {
     const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    prefixLines(child.stdout, name, write);
-    prefixLines(child.stderr, name, write);
+    const keepReason = (line) => {
+      const reason = stopReason(line);
+      if (reason) child.stopReason = reason;
+    };
+    prefixLines(child.stdout, name, write, keepReason);
+    prefixLines(child.stderr, name, write, keepReason);
     child.on('exit', (code, signal) => {
       if (!stopping) write(`[cluster] ${name} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}; not restarted`);
       options.onExit?.(name, code, signal);
@@ -208,9 +249,9 @@ export async function startCluster(options) {
   }
   try {
     const first = startNode(0);
-    await waitReady(`http://127.0.0.1:${first.port}/readyz`, first.child, first.name);
+    await waitReady(`http://127.0.0.1:${first.port}/readyz`, first.child, first.name, undefined, write);
     const rest = Array.from({ length: options.processes - 1 }, (_, k) => startNode(k + 1));
-    await Promise.all(rest.map((node) => waitReady(`http://127.0.0.1:${node.port}/readyz`, node.child, node.name)));
+    await Promise.all(rest.map((node) => waitReady(`http://127.0.0.1:${node.port}/readyz`, node.child, node.name, undefined, write)));
     if (options.balancer !== false) {
       tmpDir = mkdtempSync(path.join(os.tmpdir(), 'prison-cluster-'));
       const configFile = path.join(tmpDir, 'haproxy.cfg');
@@ -221,7 +262,7 @@ export async function startCluster(options) {
         ? spawnChild('haproxy', SETPRIV, ['--pdeathsig', 'SIGTERM', '--', HAPROXY, ...args], process.env)
         : spawnChild('haproxy', HAPROXY, args, process.env);
       haproxy = { pid: child.pid, child, configFile };
-      await waitReady(`http://127.0.0.1:${port}/readyz`, child, 'haproxy', 15_000);
+      await waitReady(`http://127.0.0.1:${port}/readyz`, child, 'haproxy', 15_000, write);
     }
   } catch (error) {
     await stop();
@@ -259,9 +300,34 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const redisUrl = values['no-redis'] ? null : (values.redis ?? (process.env.REDIS_URL || DEFAULT_REDIS_URL));
   if (redisUrl && !(await answers(redisUrl))) {
-    console.log(`[cluster] Redis at ${redisUrl} does not answer: the processes start, but without live fan-out between them until it does`);
+    console.log(
+      `[cluster] Redis at ${address(redisUrl)} does not answer: the processes start and serve their own browsers and devices ` +
+        '(/readyz: redis down); they join one another when Redis answers',
+    );
+    void (async () => {
+      while (!(await answers(redisUrl))) await sleep(2_000);
+      console.log(`[cluster] Redis at ${address(redisUrl)} answers: the processes join one another`);
+    })();
   }
-  if (await ensureDatabase(databaseUrl)) console.log(`[cluster] created the database ${new URL(databaseUrl).pathname.slice(1)}`);
+  // PostgreSQL down: the processes start and wait for it, not ready (decision 056); the database is created when it answers.
+  const databaseCreated = (created) => created && console.log(`[cluster] created the database ${new URL(databaseUrl).pathname.slice(1)}`);
+  await ensureDatabase(databaseUrl).then(databaseCreated, (error) => {
+    if (!['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P03'].includes(error.code)) throw error;
+    console.log(
+      `[cluster] PostgreSQL at ${address(databaseUrl)} does not answer (${error.code}): the processes start and wait for it, ` +
+        'not ready (/readyz 503) until it answers',
+    );
+    void (async () => {
+      for (;;) {
+        await sleep(2_000);
+        const created = await ensureDatabase(databaseUrl).catch(() => null);
+        if (created === null) continue;
+        console.log(`[cluster] PostgreSQL at ${address(databaseUrl)} answers`);
+        databaseCreated(created);
+        return;
+      }
+    })();
+  });
   if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) {
     console.log('[cluster] building the web app (apps/web/dist is missing)');
     const build = spawnSync('npm', ['run', 'build', '-w', '@prison/web'], { cwd: root, stdio: 'inherit' });
@@ -269,7 +335,7 @@ async function main() {
   }
   console.log(
     `[cluster] starting ${processes} process${processes > 1 ? 'es' : ''} on ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` +
-      (redisUrl ? `, Redis ${redisUrl}` : ', no Redis (cluster mode off: no fan-out between processes)'),
+      (redisUrl ? `, Redis ${address(redisUrl)}` : ', no Redis (cluster mode off: no fan-out between processes)'),
   );
   let cluster = null;
   let exiting = false;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { haproxyConfig } from './cluster.mjs';
+import { haproxyConfig, stopReason } from './cluster.mjs';
 
 const nodes = [1, 2, 3].map((k) => ({ name: `node-${k}`, address: '127.0.0.1', port: 3000 + k, osmandPort: 5100 + k }));
 const config = haproxyConfig({ host: '127.0.0.1', port: 8080, osmandPort: 5055, statsPort: 8404, nodes });
@@ -38,5 +38,15 @@ describe('haproxyConfig', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('stopReason', () => {
+  it("names why a process stopped: its refusal of a port, or its last error's message", () => {
+    const refusal = 'cannot listen on OSMAND_PORT 5101 (the OsmAnd device port): another program is already listening on it (EADDRINUSE); the process stops';
+    expect(stopReason(refusal)).toBe(refusal);
+    expect(stopReason('{"level":60,"msg":"migration failed"}')).toBe('migration failed');
+    expect(stopReason('{"level":40,"msg":"Redis at 127.0.0.1:6379 does not answer"}')).toBeNull();
+    expect(stopReason('plain output')).toBeNull();
   });
 });

@@ -7,18 +7,36 @@ import { ensureFirstAdmin } from './modules/admin/admin-service';
 import { sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
 import { DEMO_ADMINISTRATOR } from './seed/demo-accounts';
 import { startBackgroundServices } from './startup';
+import { ListenFailure, listenNamed } from './lib/listen-failure';
+import { migrateWhenReachable } from './lib/wait-for-database';
+
+/**
+ * A start that cannot go on: a port that cannot be bound is one plain line naming it (on stderr, written before the
+ * exit, which a log transport might not be), anything else its error.
+ */
+function stopStart(error: unknown): never {
+  console.error(error instanceof ListenFailure ? error.message : error);
+  process.exit(1);
+}
 
 const config = loadConfig();
 const secretKey = loadSecretKey(config);
+const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-await database.migrate();
+// A PostgreSQL server that does not answer yet is waited for, not a failed start (decision 056).
+if (config.DATABASE_URL) {
+  await migrateWhenReachable(database, {
+    databaseUrl: config.DATABASE_URL,
+    logger,
+    ports: {
+      host: config.HOST,
+      http: { variable: 'PORT', port: config.PORT },
+      devices: [{ variable: 'OSMAND_PORT', port: config.OSMAND_PORT, what: 'the OsmAnd device port' }],
+    },
+  }).catch(stopStart);
+} else await database.migrate();
 
-const app = await buildApp({
-  config,
-  database,
-  logger: { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined },
-  secretKey: secretKey.key,
-});
+const app = await buildApp({ config, database, logger, secretKey: secretKey.key });
 if (secretKey.source === 'key file created')
   app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
 const sealedNow = await sealStoredTotpSecrets(database.db, app.secretBox);
@@ -38,7 +56,16 @@ if (first.generatedPassword) {
   app.log.info({ username: first.username }, 'first admin created with the password given (ADMIN_PASSWORD, or the demo administrator)');
 }
 
-await app.listen({ port: config.PORT, host: config.HOST });
+// The device ports first: one that cannot be bound stops the start, naming it, before /readyz ever says ready.
+try {
+  await app.ready();
+  await app.openDevicePorts();
+  await listenNamed('PORT', config.PORT, 'HTTP: web app, API and Socket.IO', () => app.listen({ port: config.PORT, host: config.HOST }));
+} catch (error) {
+  await app.close().catch(() => undefined);
+  await database.close().catch(() => undefined);
+  stopStart(error);
+}
 app.log.info(`Serving on http://localhost:${config.PORT} (${database.kind})`);
 const background = await startBackgroundServices(app);
 

@@ -1,11 +1,8 @@
 // A database outage (issue 9, finding 11), on a PostgreSQL cluster of this test's own (never the machine's main
-// one): created with pg_createcluster on a free port in 5441-5449, stopped and started by the test, dropped at the end.
+// one, test/own-postgres-cluster.ts): on a free port in 5441-5449, stopped and started by the test, dropped at the end.
 // While it is down every API and ingest path answers 503 with Retry-After, /readyz says so, browsers are told, and the
 // log holds a few lines per kind of failure without SQL. When it returns, everything recovers without a restart and
 // every fix acknowledged before the stop is stored.
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -16,61 +13,18 @@ import { buildApp, type App } from '../src/app';
 import { fromPostgres, type Database } from '../src/db/client';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/database-errors';
 import { createAdmin } from '../src/modules/admin/admin-service';
+import { createOwnPostgresCluster, ownClusterUnavailable, type OwnPostgresCluster } from './own-postgres-cluster';
 import { TEST_ADMIN, testConfig } from './test-app';
 import { sleep, waitFor } from './wait-for';
 
 const PORTS = [5441, 5442, 5443, 5444, 5445, 5446, 5447, 5448, 5449];
 
-/** The newest installed PostgreSQL with its server binaries, e.g. "15". */
-function installedVersion(): string | null {
-  const dir = '/usr/lib/postgresql';
-  if (!existsSync(dir)) return null;
-  const versions = readdirSync(dir).filter((v) => existsSync(`${dir}/${v}/bin/postgres`));
-  return versions.sort((a, b) => Number(b) - Number(a))[0] ?? null;
-}
-
-function commandExists(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'pipe' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const version = installedVersion();
-// pg_createcluster writes under /etc/postgresql and /var/lib/postgresql: it needs root (as on CI).
-const available = version !== null && commandExists('pg_createcluster') && process.getuid?.() === 0;
-if (!available) {
-  const why = 'needs pg_createcluster (postgresql-common), a PostgreSQL server package and root';
+const available = !ownClusterUnavailable;
+if (ownClusterUnavailable) {
   if (process.env.REQUIRE_POSTGRES === '1')
-    throw new Error(`REQUIRE_POSTGRES=1 but the database outage test cannot run: it ${why}`);
-  console.warn(`database-outage.test.ts skipped: it ${why} (REQUIRE_POSTGRES=1 makes this a failure)`);
+    throw new Error(`REQUIRE_POSTGRES=1 but the database outage test cannot run: it ${ownClusterUnavailable}`);
+  console.warn(`database-outage.test.ts skipped: it ${ownClusterUnavailable} (REQUIRE_POSTGRES=1 makes this a failure)`);
 }
-
-const run = (command: string, args: string[]) =>
-  execFileSync(command, args, { stdio: 'pipe', timeout: 60_000 }).toString();
-
-/** A port of the range that no cluster claims and nothing listens on. */
-async function freePort(): Promise<number> {
-  const claimed = new Set(
-    run('pg_lsclusters', ['--no-header'])
-      .split('\n')
-      .map((line) => Number(line.trim().split(/\s+/)[2])),
-  );
-  for (const port of PORTS) {
-    if (claimed.has(port)) continue;
-    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', connectionTimeoutMillis: 500 });
-    const listening = await client.connect().then(
-      () => true,
-      (error: NodeJS.ErrnoException) => error.code !== 'ECONNREFUSED',
-    );
-    await client.end().catch(() => undefined);
-    if (!listening) return port;
-  }
-  throw new Error(`no free port in ${PORTS[0]}-${PORTS.at(-1)} for the outage cluster`);
-}
-
 
 /** Statuses received by a browser socket, in order. */
 function recordStatuses(socket: Socket): ServiceStatusEvent[] {
@@ -80,8 +34,7 @@ function recordStatuses(socket: Socket): ServiceStatusEvent[] {
 }
 
 describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own', () => {
-  const cluster = `outage_${randomBytes(4).toString('hex')}`;
-  let clusterCreated = false;
+  let cluster: OwnPostgresCluster | undefined;
   let url = '';
   let database: Database;
   let app: App;
@@ -97,20 +50,13 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
   let clock = Date.UTC(2026, 0, 1) / 1000;
   const nextTimestamp = () => ++clock;
 
-  const ctl = (action: 'start' | 'stop') =>
-    run('pg_ctlcluster', action === 'stop' ? [version!, cluster, 'stop', '-m', 'fast'] : [version!, cluster, 'start']);
+  const ctl = (action: 'start' | 'stop') => (action === 'stop' ? cluster!.stop() : cluster!.start());
   const osmand = (root: string, timestamp: number) =>
     fetch(`${root}?id=${device.id}&lat=51.5&lon=-0.12&timestamp=${timestamp}`);
 
   beforeAll(async () => {
-    const port = await freePort();
-    run('pg_createcluster', [version!, cluster, '-p', String(port), '--start', '--', '--auth=trust']);
-    clusterCreated = true;
-    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
-    await admin.connect();
-    await admin.query('create database prison_outage');
-    await admin.end();
-    url = `postgres://postgres@127.0.0.1:${port}/prison_outage`;
+    cluster = await createOwnPostgresCluster('outage', PORTS, 'prison_outage');
+    url = cluster.url;
     database = fromPostgres(url, 4);
     await database.migrate();
 
@@ -154,7 +100,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     deviceSocket?.close();
     await app?.close();
     await database?.close().catch(() => undefined);
-    if (clusterCreated) run('pg_dropcluster', ['--stop', version!, cluster]);
+    cluster?.drop();
   }, 30_000);
 
   it('answers 503 with Retry-After everywhere while the database is down, tells browsers, logs no SQL, and recovers without a restart', async () => {

@@ -53,6 +53,16 @@ export function channelPrefix(databaseUrl: string): string {
   return `prison:${database || 'default'}`;
 }
 
+/** Where REDIS_URL points, without user or password. */
+function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return 'REDIS_URL';
+  }
+}
+
 export function connectRedisAdapter(
   io: RealtimeServer,
   url: string,
@@ -68,13 +78,23 @@ export function connectRedisAdapter(
     lazyConnect: false,
   };
   const pub = new Publisher(url, options);
-  // The subscriber must queue its SUBSCRIBE commands until it is connected; ioredis subscribes again after a reconnect.
-  const sub = new Subscriber(url, { ...options, enableOfflineQueue: true });
+  // The subscriber queues the adapter's SUBSCRIBE commands until Redis answers, however long that takes (a process
+  // started while Redis is down joins the cluster when it appears: decision 056); ioredis subscribes again after a
+  // reconnect. With a limit of tries the queued SUBSCRIBEs would fail unhandled and the process would exit.
+  const sub = new Subscriber(url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
   let current: RedisState = 'down';
+  let toldAtStart = false;
   const update = () => {
     const next: RedisState = pub.status === 'ready' && sub.status === 'ready' ? 'up' : 'down';
+    // Down from the start (decision 056): said once, when the first try has failed.
+    if (next === 'down' && !toldAtStart && [pub.status, sub.status].includes('reconnecting')) {
+      toldAtStart = true;
+      if (current === 'down')
+        log.warn(`Redis at ${redisAddress(url)} does not answer: this process serves its own browsers and devices, and joins the cluster when Redis answers`);
+    }
     if (next === current) return;
     current = next;
+    toldAtStart = true;
     if (next === 'down') log.warn('Redis unreachable: live events between processes are interrupted; fixes and the API go on');
     else log.info('Redis connected: live events reach the browsers of every process');
     onChange(next);
@@ -88,8 +108,10 @@ export function connectRedisAdapter(
   return {
     state: () => current,
     close: async () => {
-      // QUIT after what is pending (the adapter's unsubscribes at io.close), then the connection ends.
-      await Promise.all([sub.quit().catch(() => sub.disconnect()), pub.quit().catch(() => pub.disconnect())]);
+      // Connected: QUIT after what is pending (the adapter's unsubscribes at io.close), then the connection ends.
+      // Not connected: a QUIT would wait for Redis; the retries stop and the queued commands are dropped.
+      const end = (client: Redis) => (client.status === 'ready' ? client.quit().then(() => undefined, () => client.disconnect()) : client.disconnect());
+      await Promise.all([end(sub), end(pub)]);
     },
   };
 }

@@ -42,7 +42,7 @@ export interface AlertStore {
 
 /** A source of fixes that a feature opens once the server listens (the OsmAnd port of modules/ingest). */
 export interface ListeningFixSource {
-  /** Opens the source, feeding the tracking service; a source that cannot open logs why and stays closed. */
+  /** Opens the source, feeding the tracking service; rejects (naming its port) when it cannot open. */
   open(tracking: TrackingService): Promise<void>;
   /** The bound port (null before open, after close, or when it could not open). */
   port(): number | null;

@@ -11,8 +11,13 @@ import { TrackingService } from './tracking-service';
 declare module 'fastify' {
   interface FastifyInstance {
     tracking: TrackingService;
-    /** The OsmAnd device port once listening (null before `listen`, or when OSMAND_PORT cannot be bound). */
+    /** The OsmAnd device port once listening (null before it is opened, or when OSMAND_PORT cannot be bound). */
     osmandPort: () => number | null;
+    /**
+     * Opens the device ports (once; later calls answer the same promise). The server process calls it before the
+     * HTTP listen, so a port that cannot be bound fails the start (decision 056); otherwise `listen` opens them.
+     */
+    openDevicePorts(): Promise<void>;
     /** Keep-apart pairs on live positions (decision 032). */
     keepApartMonitor: KeepApartMonitor;
     /** Re-reads the active keep-apart pairs into the monitor (after every keep-apart write). */
@@ -99,6 +104,9 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
   const fixSource = ports.createFixSource(app);
   app.decorate('tracking', tracking);
   app.decorate('osmandPort', () => fixSource.port());
+  let devicePorts: Promise<void> | null = null;
+  const openDevicePorts = () => (devicePorts ??= fixSource.open(tracking));
+  app.decorate('openDevicePorts', openDevicePorts);
 
   app.realtime.setDeviceHandler(deviceSocketHandler(tracking));
   app.realtime.onBrowserConnect((socket, admin) => {
@@ -117,9 +125,10 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     // Officer positions survive a restart: the stored last fixes, now in the registry (decision 037).
     tracking.rememberEscortPositions();
   });
-  // Only a listening server opens the device port: tests that never listen build many apps side by side.
+  // Only a listening server opens the device port: tests that never listen build many apps side by side. A test app
+  // whose port cannot be bound goes on without it; the server process opened it before listening, or stopped.
   app.addHook('onListen', async () => {
-    await fixSource.open(tracking);
+    await openDevicePorts().catch((error: unknown) => app.log.error({ err: error }, (error as Error).message));
   });
   app.addHook('preClose', async () => {
     await fixSource.close();

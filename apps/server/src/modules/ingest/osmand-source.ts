@@ -1,6 +1,7 @@
 // The OsmAnd port as the tracking core's listening fix source, with the device credential throttle it shares with the ingest route.
 import type { FastifyInstance } from 'fastify';
 import type { ListeningFixSource } from '../../tracking/ports';
+import { listenNamed } from '../../lib/listen-failure';
 import { DeviceAuthThrottle } from './device-auth-throttle';
 import { startOsmandPort, type OsmandPortServer } from './osmand-port';
 
@@ -18,12 +19,11 @@ export function createOsmandFixSource(app: FastifyInstance): ListeningFixSource 
   app.decorate('deviceAuthThrottle', deviceAuthThrottle);
   return {
     open: async (tracking) => {
-      try {
-        osmand = await startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.databaseHealth, deviceAuthThrottle);
-        app.log.info(`OsmAnd device protocol on port ${osmand.port}`);
-      } catch (error) {
-        app.log.error({ err: error }, `OsmAnd port ${app.config.OSMAND_PORT} could not be opened; devices can still use /api/v1/ingest/osmand`);
-      }
+      // A port that cannot be bound fails the start naming it (decision 056): devices configured for it would be lost.
+      osmand = await listenNamed('OSMAND_PORT', app.config.OSMAND_PORT, 'the OsmAnd device port', () =>
+        startOsmandPort(tracking, app.config.OSMAND_PORT, app.config.HOST, app.databaseHealth, deviceAuthThrottle),
+      );
+      app.log.info(`OsmAnd device protocol on port ${osmand.port}`);
     },
     port: () => osmand?.port ?? null,
     close: async () => {
