@@ -3,7 +3,7 @@
 // naming the variable, secrets never printed) is lib/config-problems.ts, so a variable is covered by declaring it.
 import { z } from 'zod';
 import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
-import { ConfigError, describeIssue, readVariables } from './lib/config-problems';
+import { ConfigError, describeIssue, exitOnConfigError, readVariables } from './lib/config-problems';
 import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
 import { decimalNumber, flag, oneOf, postgresUrl, redisUrl, text, wholeNumber } from './lib/setting-kinds';
@@ -211,11 +211,11 @@ export interface Config extends Omit<RawConfig, 'DEMO'> {
 /** Every variable the server reads, in the order declared (tests walk this list, so a new one is tested too). */
 export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as (keyof RawConfig)[];
 
-/** Variables that need another: [variable, its problem when the other is missing]. */
-const NEEDS: [keyof RawConfig, (set: Partial<Record<keyof RawConfig, string>>) => string | null][] = [
+/** Variables that need another: [variable, the one it needs, why]. */
+const NEEDS: [keyof RawConfig, keyof RawConfig, string][] = [
   // Processes of one cluster share one database: an embedded one belongs to one process.
-  ['REDIS_URL', (set) => (set.REDIS_URL && !set.DATABASE_URL ? 'REDIS_URL needs DATABASE_URL (PostgreSQL) too: the processes of a cluster share one database' : null)],
-  ['OIDC_CLIENT_ID', (set) => (set.OIDC_ISSUER && !set.OIDC_CLIENT_ID ? 'OIDC_CLIENT_ID must be set with OIDC_ISSUER: the client id registered at the provider' : null)],
+  ['REDIS_URL', 'DATABASE_URL', 'REDIS_URL needs DATABASE_URL (PostgreSQL) too: the processes of a cluster share one database'],
+  ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_ISSUER needs OIDC_CLIENT_ID too: the client id registered at the provider'],
 ];
 
 /** The configuration, or a ConfigError listing every problem at once (one line each, naming the variable). */
@@ -226,9 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const name = String(issue.path[0]);
     if (!problems.has(name)) problems.set(name, describeIssue(name, issue, values[name]));
   }
-  for (const [name, problemOf] of NEEDS) {
-    const problem = problems.has(name) ? null : problemOf(values);
-    if (problem) problems.set(name, problem);
+  for (const [name, needed, why] of NEEDS) {
+    if (values[name] !== undefined && values[needed] === undefined && !problems.has(name)) problems.set(name, why);
   }
   if (!parsed.success || problems.size > 0) {
     const order = (name: string) => CONFIG_VARIABLES.indexOf(name as keyof RawConfig);
@@ -236,4 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const raw = parsed.data;
   return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
+}
+
+/** loadConfig for a process: a refused configuration is printed (every problem, no stack trace) and ends it. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    return exitOnConfigError(error);
+  }
 }

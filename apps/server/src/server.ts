@@ -1,14 +1,17 @@
 // The process: open the database, migrate, make sure an admin exists, listen, and shut down gracefully.
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
+import { lockDataDirOrExit } from './lib/data-dir-lock';
 import { loadSecretKey } from './lib/secret-key';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
 import { sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
 import { DEMO_ADMINISTRATOR } from './seed/demo-accounts';
 import { startBackgroundServices } from './startup';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
+// An embedded database belongs to one process; PostgreSQL serves many (decision 057).
+const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
 const secretKey = loadSecretKey(config);
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await database.migrate();
@@ -53,6 +56,7 @@ async function shutdown(signal: string) {
     await background.stop();
     await app.close(); // stops accepting, waits for in-flight requests, closes sockets
     await database.close();
+    dataDirLock?.release();
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');

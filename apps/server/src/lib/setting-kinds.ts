@@ -88,6 +88,11 @@ function serviceUrlProblem(value: string, schemes: string[], hostParameter: bool
     }
   }
   if (!url.hostname && !(hostParameter && url.searchParams.get('host'))) return 'it names no host';
+  // A name, an IPv6 literal, or node-postgres's socket directory written %2F...
+  if (url.hostname && !/^([\w.-]+|\[[\da-f:.]+\]|%2f.*)$/i.test(url.hostname)) return 'its host is not a host name';
+  // "user:p@ss/word@host" parses as host "ss": an @ after the host is a password that needed encoding.
+  if (url.pathname.includes('@') || url.search.includes('@'))
+    return 'it has an @ after its host: write @ / ? # in the password as %40 %2F %3F %23';
   return null;
 }
 
