@@ -68,6 +68,15 @@ export function text(max: number) {
   return z.string().max(max, { message: `must be at most ${shown(max)} characters` });
 }
 
+/** "its port is not ..." when the port of a URL's authority is what keeps it from parsing. */
+function portProblem(url: string): string | null {
+  const authority = url.slice(url.indexOf('//') + 2).split(/[/?#]/)[0] ?? '';
+  const hostAndPort = authority.slice(authority.lastIndexOf('@') + 1);
+  if (hostAndPort.startsWith('[') || !hostAndPort.includes(':')) return null;
+  const port = hostAndPort.slice(hostAndPort.lastIndexOf(':') + 1);
+  return /^\d{1,5}$/.test(port) && Number(port) <= 65535 ? null : 'its port is not a number from 1 to 65535';
+}
+
 /**
  * A URL of one of `schemes`, parsed the way node-postgres and ioredis parse it (spaces encoded; an empty host
  * allowed when a `host=` parameter names a socket directory), with a host.
@@ -84,7 +93,7 @@ function serviceUrlProblem(value: string, schemes: string[], hostParameter: bool
       url = new URL(encoded.replace('@/', '@___no_host___/'));
       url.hostname = '';
     } catch {
-      return 'it is not a URL';
+      return portProblem(encoded) ?? 'it is not a URL';
     }
   }
   if (!url.hostname && !(hostParameter && url.searchParams.get('host'))) return 'it names no host';
