@@ -1,6 +1,8 @@
 // Configuration that cannot be misread (issue 23, decision 057): every variable of the schema, enumerated from the
 // schema itself so one added later is covered too: empty means unset, a bad value is refused naming the variable,
 // every problem is reported at once, and no password is ever printed.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, loadConfig } from './config';
 import { ConfigError, isSecretName } from './lib/config-problems';
@@ -20,7 +22,13 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
 // which no variable may hold) and name itself for every one it refuses.
 const BAD_VALUES = ['bad\u0007value', 'x'.repeat(5_000), 'abc', '-1', '1.5', '0x10', '1e3', '99999999999', 'maybe', 'http://', 'a b'];
 
+const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+
 describe.each(CONFIG_VARIABLES)('%s', (name) => {
+  it('is documented in README.md', () => {
+    expect(readme).toContain(`\`${name}\``);
+  });
+
   it('empty or blank is the same as unset: the default applies, never 0 or off', () => {
     const unset = loadConfig({});
     for (const blank of ['', ' ', '\t']) expect(loadConfig({ [name]: blank }), JSON.stringify(blank)).toEqual(unset);
