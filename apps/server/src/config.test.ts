@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CONFIG_VARIABLES, loadConfig } from './config';
-import { ConfigError, isSecretName } from './lib/config-problems';
+import { ConfigError, describeIssue, isSecretName } from './lib/config-problems';
 
 /** The problems loadConfig reports for `env`, or [] when it accepts it. */
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
@@ -74,6 +75,17 @@ describe('the variables named in issue 23', () => {
       'LOG_LEVEL',
       'SESSION_IDLE_MINUTES',
     ]);
+  });
+});
+
+describe('a variable declared with plain zod (as a merge may bring one)', () => {
+  it('is refused in the same words: what it accepts, what it got', () => {
+    const schema = z.object({ EVERY_HOURS: z.coerce.number().int().positive(), MODE: z.enum(['a', 'b']) });
+    const said = (env: Record<string, string>) =>
+      schema.safeParse(env).error!.issues.map((issue) => describeIssue(String(issue.path[0]), issue, env[String(issue.path[0])]));
+    expect(said({ EVERY_HOURS: 'abc', MODE: 'c' })).toEqual(["EVERY_HOURS must be a number (got 'abc')", "MODE must be one of a, b (got 'c')"]);
+    expect(said({ EVERY_HOURS: '1.5', MODE: 'a' })).toEqual(["EVERY_HOURS must be a whole number (got '1.5')"]);
+    expect(said({ EVERY_HOURS: '0', MODE: 'a' })).toEqual(["EVERY_HOURS must be greater than 0 (got '0')"]);
   });
 });
 
