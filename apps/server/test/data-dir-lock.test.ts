@@ -26,8 +26,8 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function startServer(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+function startServer(env: Record<string, string>, script = ['apps/server/src/server.ts']): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
     cwd: root,
     env: {
       ...process.env,
@@ -75,6 +75,11 @@ describe('a data directory belongs to one server process', () => {
     await expect(fetch(`http://127.0.0.1:${PORTS.second}/readyz`)).rejects.toThrow();
     expect(await isReady(PORTS.first)).toBe(true);
     expect(holderOf(dataDir).pid).toBe(first.child.pid);
+
+    // The admin command line would open the same embedded database: refused too.
+    const admin = startServer({ DATA_DIR: dataDir }, ['apps/server/src/cli/admin.ts', 'reset-totp', 'lockkeeper']);
+    expect(await admin.exited).toBe(1);
+    expect(admin.output()).toContain(`DATA_DIR ${path.resolve(dataDir)} is in use by another process (pid ${first.child.pid}`);
 
     // kill -9 leaves the lock file behind; the next start sees its process is gone and takes it over.
     first.child.kill('SIGKILL');
