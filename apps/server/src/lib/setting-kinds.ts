@@ -63,7 +63,7 @@ export function oneOf<const Words extends readonly [string, ...string[]]>(words:
     .transform((text) => text as Words[number]);
 }
 
-/** Free text of at most `max` characters (control characters are refused for every variable by config-input.ts). */
+/** Free text of at most `max` characters (control characters are refused for every variable by config-problems.ts). */
 export function text(max: number) {
   return z.string().max(max, { message: `must be at most ${shown(max)} characters` });
 }
