@@ -1,13 +1,13 @@
-// Every setting comes from the environment, checked once at start (the README lists them).
+// Every setting comes from the environment, checked once at start (the README lists them). Each variable is declared
+// once below with a kind from lib/setting-kinds.ts; what applies to all of them (empty = unset, one line per problem
+// naming the variable, secrets never printed) is lib/config-problems.ts, so a variable is covered by declaring it.
 import { z } from 'zod';
 import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
+import { ConfigError, describeIssue, exitOnConfigError, readVariables } from './lib/config-problems';
 import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
+import { decimalNumber, flag, oneOf, postgresUrl, redisUrl, text, wholeNumber } from './lib/setting-kinds';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
-
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
 const claimName = z
@@ -15,7 +15,7 @@ const claimName = z
   .trim()
   .min(1)
   .max(200)
-  .regex(/^[\w.:/-]+$/, 'must be a claim name (letters, digits, _ . : / -)');
+  .regex(/^[\w.:/-]+$/, 'must be a claim name (letters, digits, _ . : / -), like role or realm_access.roles');
 
 /** Why an issuer URL is refused, or null: https, or http on the loopback only (a test provider). */
 function issuerProblem(text: string): string | null {
@@ -31,16 +31,18 @@ function issuerProblem(text: string): string | null {
 }
 
 const configSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().optional(),
+  PORT: wholeNumber(0, 65535).default(3000),
+  HOST: text(253)
+    .regex(/^[\w.:%-]+$/, 'must be an address or host name to listen on, like 0.0.0.0, 127.0.0.1 or ::')
+    .default('0.0.0.0'),
+  DATABASE_URL: postgresUrl().optional(),
   /** With DATABASE_URL, turns cluster mode on: several processes, one prison (decision 036, docs/DEPLOYMENT.md). */
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: redisUrl().optional(),
   /** How this process is named in /readyz and the logs of a cluster; host name and process id by default. */
-  NODE_NAME: z.string().max(100).optional(),
-  DATA_DIR: z.string().default('./data'),
-  ADMIN_USERNAME: z.string().optional(),
-  ADMIN_PASSWORD: z.string().optional(),
+  NODE_NAME: text(100).optional(),
+  DATA_DIR: text(1024).default('./data'),
+  ADMIN_USERNAME: text(100).optional(),
+  ADMIN_PASSWORD: text(128).optional(),
   /**
    * The key that seals two-factor secrets at rest (decision 054): 64 hex digits, base64 of 32 bytes, or a passphrase
    * of at least 20 characters. Unset: a key file beside DATA_DIR, created on first start.
@@ -53,26 +55,30 @@ const configSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   /** Seeds demo data and runs the simulator. Defaults to on for the embedded database. */
-  DEMO: bool.optional(),
-  COOKIE_SECURE: bool.optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEB_DIST: z.string().optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  OSMAND_PORT: z.coerce.number().int().min(0).max(65535).default(5055),
+  DEMO: flag().optional(),
+  COOKIE_SECURE: flag().optional(),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: text(1024).optional(),
+  BODY_LIMIT_BYTES: wholeNumber(1, 1_073_741_824).default(1_048_576),
+  LOGIN_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(30),
+  OSMAND_PORT: wholeNumber(0, 65535).default(5055),
   /**
    * Every device must send its secret on every protocol (decision 038); unknown ids and wrong or missing secrets get
    * one 401. false: only devices marked "secret required" must; the others may report on OsmAnd by id (decision 006).
    */
-  DEVICE_SECRET_REQUIRED: bool.default(true),
+  DEVICE_SECRET_REQUIRED: flag().default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
-  DEVICE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
-  DEVICE_OFFLINE_SECONDS: z.coerce.number().positive().default(DEFAULT_DEVICE_OFFLINE_SECONDS),
-  POSITION_RETENTION_DAYS: z.coerce.number().positive().default(365),
-  MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
-  MAP_CENTER_LAT: z.coerce.number().min(-90).max(90).default(51.5007),
-  MAP_CENTER_LNG: z.coerce.number().min(-180).max(180).default(-0.1246),
-  SIMULATOR_DEVICES: z.coerce.number().int().min(0).optional(),
+  DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
+  DEVICE_OFFLINE_SECONDS: decimalNumber({ greaterThan: 0, max: 7 * 86_400 }).default(DEFAULT_DEVICE_OFFLINE_SECONDS),
+  POSITION_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(365),
+  MAP_TILE_URL: text(2048)
+    .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), {
+      message: 'must be a tile URL template holding {z}, {x} and {y}, like https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    })
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_CENTER_LAT: decimalNumber({ min: -90, max: 90 }).default(51.5007),
+  MAP_CENTER_LNG: decimalNumber({ min: -180, max: 180 }).default(-0.1246),
+  SIMULATOR_DEVICES: wholeNumber(0, 100_000).optional(),
   /** The prison's time zone (IANA name, e.g. Europe/London): geofence schedules are read in it (decision 034). */
   TZ: z
     .string()
@@ -83,17 +89,17 @@ const configSchema = z.object({
       try {
         return checkTimeZone(name);
       } catch {
-        context.addIssue({ code: 'custom', message: `${name} is not a time zone name like Europe/London` });
+        context.addIssue({ code: 'custom', message: 'must be a time zone name like Europe/London or UTC' });
         return z.NEVER;
       }
     }),
   // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
-  MAX_FUTURE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  MAX_FUTURE_SECONDS: wholeNumber(0, 86_400).default(300),
   // Keep-apart pairs on live positions (issue 12, decision 032).
   /** Two trackers of an active keep-apart pair this close (metres) raise a Warning, once per meeting. */
-  KEEP_APART_METRES: z.coerce.number().positive().max(10_000).default(15),
+  KEEP_APART_METRES: decimalNumber({ greaterThan: 0, max: 10_000 }).default(15),
   /** A meeting ends when the pair is further apart than KEEP_APART_METRES plus this; only then can the next one alert. */
-  KEEP_APART_HYSTERESIS_METRES: z.coerce.number().min(0).max(10_000).default(5),
+  KEEP_APART_HYSTERESIS_METRES: decimalNumber({ min: 0, max: 10_000 }).default(5),
   // Login (issue 9, decision 013).
   /**
    * Whose X-Forwarded-For is believed: off (default: the socket address is the client), `true` (any: only behind a
@@ -113,15 +119,15 @@ const configSchema = z.object({
       return parsed ?? false;
     }),
   /** Every admin without two-factor login must enrol before reaching any other screen. */
-  REQUIRE_TOTP: bool.default(false),
+  REQUIRE_TOTP: flag().default(false),
   // POST /alert/all (issue 10, docs/decisions/019): the spec's client re-posts every live alert it receives.
   /** A post repeating an alert stored this many seconds ago or less (same device, type and text) stores nothing. */
-  ALERT_ECHO_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
   /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
-  ALERT_POST_RATE_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
   // Sessions and socket origins (decision 012).
-  /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),
+  /** A session ends after this many minutes without user activity; 0 (never empty) turns it off (a wall display). */
+  SESSION_IDLE_MINUTES: wholeNumber(0, 24 * 60).default(30),
   /**
    * Other origins whose pages may call the API and open the socket with credentials (CORS, the cross-origin guard;
    * decision 016), comma-separated (e.g. http://localhost:5173 for a proxied dev client, https://control.example:8443).
@@ -134,7 +140,7 @@ const configSchema = z.object({
       for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
         const origin = parseConfiguredOrigin(entry);
         if (!origin) {
-          context.addIssue({ code: 'custom', message: `${entry} is not an origin like https://control.example:8443` });
+          context.addIssue({ code: 'custom', message: `must be comma-separated origins like https://control.example:8443 ('${entry}' is not one)` });
           return z.NEVER;
         }
         origins.push(origin);
@@ -202,15 +208,40 @@ export interface Config extends Omit<RawConfig, 'DEMO'> {
   DEMO: boolean;
 }
 
+/** Every variable the server reads, in the order declared (tests walk this list, so a new one is tested too). */
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as (keyof RawConfig)[];
+
+/** Variables that need another: [variable, the one it needs, why]. */
+const NEEDS: [keyof RawConfig, keyof RawConfig, string][] = [
+  // Processes of one cluster share one database: an embedded one belongs to one process.
+  ['REDIS_URL', 'DATABASE_URL', 'REDIS_URL needs DATABASE_URL (PostgreSQL) too: the processes of a cluster share one database'],
+  ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_ISSUER needs OIDC_CLIENT_ID too: the client id registered at the provider'],
+];
+
+/** The configuration, or a ConfigError listing every problem at once (one line each, naming the variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`Invalid configuration ${issue?.path.join('.')}: ${issue?.message}`);
+  const { values, problems } = readVariables(env, CONFIG_VARIABLES);
+  const parsed = configSchema.safeParse(values);
+  for (const issue of parsed.error?.issues ?? []) {
+    const name = String(issue.path[0]);
+    if (!problems.has(name)) problems.set(name, describeIssue(name, issue, values[name]));
+  }
+  for (const [name, needed, why] of NEEDS) {
+    if (values[name] !== undefined && values[needed] === undefined && !problems.has(name)) problems.set(name, why);
+  }
+  if (!parsed.success || problems.size > 0) {
+    const order = (name: string) => CONFIG_VARIABLES.indexOf(name as keyof RawConfig);
+    throw new ConfigError([...problems].sort(([a], [b]) => order(a) - order(b)).map(([, line]) => line));
   }
   const raw = parsed.data;
-  // Processes of one cluster share one database: an embedded one belongs to one process.
-  if (raw.REDIS_URL && !raw.DATABASE_URL) throw new Error('Invalid configuration REDIS_URL: cluster mode needs DATABASE_URL (PostgreSQL) too');
-  if (raw.OIDC_ISSUER && !raw.OIDC_CLIENT_ID) throw new Error('Invalid configuration OIDC_CLIENT_ID: single sign-on (OIDC_ISSUER) needs the client id registered at the provider');
   return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
+}
+
+/** loadConfig for a process: a refused configuration is printed (every problem, no stack trace) and ends it. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    return exitOnConfigError(error);
+  }
 }

@@ -1,7 +1,8 @@
 // The process: open the database, migrate, make sure an admin exists, listen, and shut down gracefully.
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
+import { lockDataDirOrExit } from './lib/data-dir-lock';
 import { loadSecretKey } from './lib/secret-key';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
 import { sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
@@ -19,7 +20,9 @@ function stopStart(error: unknown): never {
   process.exit(1);
 }
 
-const config = loadConfig();
+const config = loadConfigOrExit();
+// An embedded database belongs to one process; PostgreSQL serves many (decision 057).
+const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
 const secretKey = loadSecretKey(config);
 const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -80,6 +83,7 @@ async function shutdown(signal: string) {
     await background.stop();
     await app.close(); // stops accepting, waits for in-flight requests, closes sockets
     await database.close();
+    dataDirLock?.release();
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');

@@ -1,7 +1,8 @@
 // `npm run admin -- create USERNAME PASSWORD [NAME]`, `npm run admin -- reset-password USERNAME PASSWORD`, or
 // `npm run admin -- reset-totp USERNAME` (a lost phone: two-factor login off, recovery codes gone, sessions ended).
-import { loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { openDatabase } from '../db/client';
+import { lockDataDirOrExit } from '../lib/data-dir-lock';
 import { createAdmin, resetPassword, resetTotp } from '../modules/admin/admin-service';
 import { recordAudit } from '../lib/audit';
 
@@ -16,7 +17,9 @@ if (!command || !username || !(withPassword.includes(command) ? password : comma
   process.exit(2);
 }
 
-const config = loadConfig();
+const config = loadConfigOrExit();
+// The embedded database cannot be opened beside a running server (decision 057): stop it first. PostgreSQL can.
+const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 try {
   await database.migrate();
@@ -45,4 +48,5 @@ try {
   process.exitCode = 1;
 } finally {
   await database.close();
+  dataDirLock?.release();
 }

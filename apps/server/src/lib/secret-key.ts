@@ -25,7 +25,7 @@ export function secretKeyProblem(value: string): string | null {
   const text = value.trim();
   if (rawKey(text) || text.length >= MIN_PASSPHRASE_LENGTH) return null;
   return (
-    'give 32 random bytes as 64 hex digits or base64 (openssl rand -base64 32), ' +
+    'must be 32 random bytes as 64 hex digits or base64 (openssl rand -base64 32), ' +
     `or a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters`
   );
 }
