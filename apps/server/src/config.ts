@@ -141,6 +141,13 @@ const configSchema = z.object({
       }
       return origins;
     }),
+  // Scheduled backups while the server runs (issue 23, decision 058); no BACKUP_DIR: none.
+  /** Where scheduled backups are written. */
+  BACKUP_DIR: z.string().trim().max(1000).optional(),
+  /** Hours between scheduled backups (fractions allowed; at most 24 days, a timer's limit). */
+  BACKUP_EVERY_HOURS: z.coerce.number().positive().max(576).default(24),
+  /** Scheduled backups kept in BACKUP_DIR: the newest N. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   // Single sign-on with OpenID Connect (issue 22, decision 052); no OIDC_ISSUER: single sign-on is off.
   /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
   OIDC_ISSUER: z
