@@ -1,6 +1,6 @@
 // The database a restore writes into: the one the server would use (DATA_DIR's PGlite or DATABASE_URL). Says whether
 // it is empty, clears it when forced, and migrates it to a given level (decision 058).
-import { existsSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -79,6 +79,7 @@ export async function clearDatabase(session: SqlSession): Promise<void> {
 export async function openTarget(spec: RestoreTargetSpec): Promise<RestoreTarget> {
   const description = describeTarget(spec);
   if (spec.kind === 'pglite') {
+    mkdirSync(pgliteDirOf(spec.dataDir), { recursive: true });
     const client: PGlite = await createPglite({ dataDir: pgliteDirOf(spec.dataDir) });
     return {
       description,
