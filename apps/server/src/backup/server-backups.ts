@@ -15,7 +15,14 @@ export async function startServerBackups(app: App): Promise<ServerBackups> {
   const connect = async (): Promise<SqlConnection> =>
     embedded ? pgliteConnection(embedded) : postgresConnection(config.DATABASE_URL!, `prison-backup ${app.cluster.node}`);
   let socket: BackupSocket | undefined;
-  if (embedded) socket = await serveBackups(pgliteConnection(embedded), config.DATA_DIR, app.log);
+  if (embedded) {
+    try {
+      socket = await serveBackups(pgliteConnection(embedded), config.DATA_DIR, app.log);
+    } catch (error) {
+      // E.g. a DATA_DIR path too long for a Unix socket: the server still serves; backups then need it stopped.
+      app.log.warn({ err: error, dataDir: config.DATA_DIR }, 'backup socket not available: `npm run backup` works only while the server is stopped');
+    }
+  }
   let scheduled: ScheduledBackups | undefined;
   if (config.BACKUP_DIR) {
     scheduled = startScheduledBackups({
