@@ -147,6 +147,13 @@ const configSchema = z.object({
       }
       return origins;
     }),
+  // Scheduled backups while the server runs (issue 23, decision 058); no BACKUP_DIR: none.
+  /** Where scheduled backups are written. */
+  BACKUP_DIR: text(1000).optional(),
+  /** Hours between scheduled backups (fractions allowed; at most 24 days, a timer's limit). */
+  BACKUP_EVERY_HOURS: decimalNumber({ greaterThan: 0, max: 576 }).default(24),
+  /** Scheduled backups kept in BACKUP_DIR: the newest N. */
+  BACKUP_KEEP: wholeNumber(1, 1000).default(7),
   // Single sign-on with OpenID Connect (issue 22, decision 052); no OIDC_ISSUER: single sign-on is off.
   /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
   OIDC_ISSUER: z

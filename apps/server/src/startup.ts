@@ -1,5 +1,7 @@
-// Work that runs beside the HTTP server in a real process (not in tests): demo seed, simulator, scheduled jobs.
+// Work that runs beside the HTTP server in a real process (not in tests): demo seed, simulator, scheduled jobs,
+// backups (the PGlite backup socket, scheduled backups).
 import type { App } from './app';
+import { startServerBackups } from './backup/server-backups';
 import { seedDemoAccounts } from './seed/seed-demo-accounts';
 import { seedDemoRecords } from './seed/demo-records';
 import { startDemoTracking } from './seed/demo-tracking';
@@ -11,6 +13,8 @@ export interface BackgroundServices {
 /** Runs after `listen`, because the simulator reports through the real device protocols. */
 export async function startBackgroundServices(app: App): Promise<BackgroundServices> {
   const stops: (() => Promise<void>)[] = [];
+  const backups = await startServerBackups(app);
+  stops.push(() => backups.stop());
   if (app.config.DEMO) {
     app.log.info('demo mode: seeding demo data and running the simulator');
     await seedDemoRecords(app.db);

@@ -1,0 +1,90 @@
+// The local way to back up an embedded database while the server holds it (decision 058): PGlite is one process's,
+// so the server listens on a Unix socket inside DATA_DIR (mode 0600: whoever may read the data directory may read the
+// backup, nobody else) and writes the backup down it from its own connection. No network port, no login.
+import { chmodSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import type { SqlConnection } from './sql-connection';
+import { writeBackup } from './write-backup';
+
+export const backupSocketPath = (dataDir: string) => path.resolve(dataDir, 'backup.sock');
+
+export interface BackupSocket {
+  close(): Promise<void>;
+}
+
+interface Log {
+  info(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** Answers `ping` (is a server here?) and `backup` (the backup file's bytes, then the end of the stream). */
+export async function serveBackups(connection: SqlConnection, dataDir: string, log: Log): Promise<BackupSocket> {
+  const socketPath = backupSocketPath(dataDir);
+  rmSync(socketPath, { force: true }); // left by a process that was killed; the data directory is ours now
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', (data) => {
+      const command = data.toString('utf8').trim();
+      if (command === 'ping') {
+        socket.end('pong\n');
+      } else if (command === 'backup') {
+        const started = Date.now();
+        writeBackup(connection, socket).then(
+          (summary) => log.info({ ...summary, ms: Date.now() - started }, 'backup written to the backup command'),
+          (error: unknown) => log.error({ err: error }, 'backup through the backup socket failed'),
+        );
+      } else {
+        socket.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o600);
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        rmSync(socketPath, { force: true });
+      }),
+  };
+}
+
+function connect(dataDir: string): Promise<net.Socket | null> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(backupSocketPath(dataDir));
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      // No socket, or one left by a killed process: no server on this data directory.
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolve(null);
+      else reject(error);
+    });
+  });
+}
+
+/** True when a server answers on this data directory's backup socket. */
+export async function serverAnswers(dataDir: string): Promise<boolean> {
+  const socket = await connect(dataDir);
+  if (!socket) return false;
+  socket.end('ping\n');
+  const answer = await new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+    socket.on('close', () => resolve(text));
+    socket.on('error', () => resolve(text));
+  });
+  return answer.startsWith('pong');
+}
+
+/** Asks the running server for a backup and pipes its bytes into `out`; null when no server answers here. */
+export async function requestBackup(dataDir: string, out: Writable): Promise<net.Socket | null> {
+  const socket = await connect(dataDir);
+  if (!socket) return null;
+  socket.write('backup\n');
+  socket.pipe(out);
+  return socket;
+}

@@ -1,0 +1,69 @@
+// `npm run backup -- FILE [--force]`: a consistent backup of the database the server uses (DATA_DIR or DATABASE_URL),
+// taken while the server runs: on PostgreSQL from one snapshot, on PGlite through the running server's backup socket
+// (or the directory itself when no server runs). Decision 058; README "Backup and restore".
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { serverAnswers } from '../backup/backup-socket';
+import { backupToFile } from '../backup/backup-to-file';
+import { describeTarget, pgliteDirOf, pgliteDirProblem } from '../backup/restore-target';
+import { pgliteConnection, postgresConnection } from '../backup/sql-connection';
+import type { BackupProgress } from '../backup/write-backup';
+import { loadConfig } from '../config';
+import { createPglite } from '../db/client';
+import { lockDataDirOrExit } from '../lib/data-dir-lock';
+
+const args = process.argv.slice(2);
+const force = args.includes('--force');
+const files = args.filter((a) => a !== '--force');
+if (files.length !== 1 || files[0]!.startsWith('-')) {
+  console.error('Usage: npm run backup -- FILE [--force]   (--force overwrites FILE)');
+  process.exit(2);
+}
+const file = path.resolve(files[0]!);
+if (existsSync(file) && !force) {
+  console.error(`${file} already exists: choose another name, or add --force to overwrite it`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const started = Date.now();
+const progress: BackupProgress = { table: (name, rows) => console.log(`  ${name}: ${rows} rows`) };
+
+async function run() {
+  if (config.DATABASE_URL) {
+    console.log(`Backing up ${describeTarget({ kind: 'postgres', url: config.DATABASE_URL })} (PostgreSQL, one snapshot) to ${file}...`);
+    const connection = await postgresConnection(config.DATABASE_URL);
+    try {
+      return await backupToFile({ kind: 'connection', connection }, file, progress);
+    } finally {
+      await connection.close();
+    }
+  }
+  if (await serverAnswers(config.DATA_DIR)) {
+    console.log(`Backing up ${describeTarget({ kind: 'pglite', dataDir: config.DATA_DIR })} through the running server to ${file}...`);
+    console.log('  (the server holds its other database work until the copy is made)');
+    return backupToFile({ kind: 'server', dataDir: config.DATA_DIR }, file, progress);
+  }
+  if (!pgliteDirProblem(config.DATA_DIR)) throw new Error(`there is no database in ${pgliteDirOf(config.DATA_DIR)} (DATA_DIR) to back up`);
+  console.log(`No server is running on ${config.DATA_DIR}: backing up ${describeTarget({ kind: 'pglite', dataDir: config.DATA_DIR })} directly to ${file}...`);
+  // No server may open the directory while this process reads it (decision 057).
+  const dataDirLock = lockDataDirOrExit(config.DATA_DIR);
+  const client = await createPglite({ dataDir: pgliteDirOf(config.DATA_DIR) });
+  try {
+    return await backupToFile({ kind: 'connection', connection: pgliteConnection(client) }, file, progress);
+  } finally {
+    await client.close();
+    dataDirLock.release();
+  }
+}
+
+try {
+  const summary = await run();
+  if (!summary) throw new Error('the server stopped answering on its backup socket');
+  const megabytes = (statSync(file).size / 1_048_576).toFixed(1);
+  console.log(`Backup written: ${file} (${summary.tables} tables, ${summary.rows} rows, ${megabytes} MB, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  console.log('Keep the key file (SECRET_KEY or the key file beside DATA_DIR) apart from it: restored two-factor secrets need it.');
+} catch (error) {
+  console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
