@@ -9,6 +9,9 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+/** An empty variable means unset: its default applies (never 0 or off). */
+const emptyAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
 /** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
 const claimName = z
   .string()
@@ -119,6 +122,40 @@ const configSchema = z.object({
   ALERT_ECHO_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
   ALERT_POST_RATE_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  // Escalation of unacknowledged Critical alerts by email and webhook (issue 23 item 5, decision 060); empty = unset.
+  /** A Critical alert still unacknowledged this many seconds after it was stored is sent to the channels below. */
+  ESCALATE_AFTER_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(120)),
+  /** nodemailer's connection URL, smtp://user:password@host:587 or smtps://...:465; with ALERT_EMAIL_TO: email on. */
+  SMTP_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .max(2000)
+      .refine((value) => /^smtps?:\/\/[^/\s]+/.test(value), 'must be an smtp:// or smtps:// URL like smtp://user:password@mail.example:587')
+      .optional(),
+  ),
+  /** Comma-separated addresses (at most 20). */
+  ALERT_EMAIL_TO: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .max(2000)
+      .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+      .refine((list) => list.length <= 20 && list.every((address) => /^[^\s@<>,]+@[^\s@<>,]+$/.test(address)), 'must be up to 20 comma-separated email addresses')
+      .optional(),
+  ),
+  ALERT_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).refine((value) => !/[\r\n]/.test(value), 'must be one line').optional()),
+  /** http(s) URL that receives a signed JSON POST per escalated alert. */
+  ALERT_WEBHOOK_URL: z.preprocess(
+    emptyAsUnset,
+    z.string().max(2000).refine((value) => /^https?:\/\/[^/\s]+/.test(value), 'must be an http:// or https:// URL').optional(),
+  ),
+  /** The HMAC-SHA256 key of X-Signature-256 (at least 16 characters); required with ALERT_WEBHOOK_URL. */
+  ALERT_WEBHOOK_SECRET: z.preprocess(emptyAsUnset, z.string().min(16, 'must be at least 16 characters').max(500).optional()),
+  /** The first retry's delay after a failed send; each next one doubles, at most 10 minutes apart. */
+  ESCALATION_RETRY_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().min(0.05).max(600).default(30)),
+  /** How long a failed send is retried before it is marked failed (an hour). */
+  ESCALATION_RETRY_FOR_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().min(1).max(86_400).default(3600)),
   // Sessions and socket origins (decision 012).
   /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),
@@ -211,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = parsed.data;
   // Processes of one cluster share one database: an embedded one belongs to one process.
   if (raw.REDIS_URL && !raw.DATABASE_URL) throw new Error('Invalid configuration REDIS_URL: cluster mode needs DATABASE_URL (PostgreSQL) too');
+  if (raw.SMTP_URL && !raw.ALERT_EMAIL_TO?.length) throw new Error('Invalid configuration ALERT_EMAIL_TO: SMTP_URL needs the addresses to send escalated alerts to');
+  if (raw.ALERT_WEBHOOK_URL && !raw.ALERT_WEBHOOK_SECRET) throw new Error('Invalid configuration ALERT_WEBHOOK_SECRET: ALERT_WEBHOOK_URL needs the key its messages are signed with');
   if (raw.OIDC_ISSUER && !raw.OIDC_CLIENT_ID) throw new Error('Invalid configuration OIDC_CLIENT_ID: single sign-on (OIDC_ISSUER) needs the client id registered at the provider');
   return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
 }
