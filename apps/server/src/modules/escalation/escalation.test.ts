@@ -204,3 +204,45 @@ describe.skipIf(!inject('postgresAdminUrl'))('escalation with two apps on one Po
     expect(hook.hooks.every((h) => verified(h.body, h.headers['x-signature-256']))).toBe(true);
   });
 });
+
+describe('escalation after a restart', () => {
+  it('sends an alert raised before the process stopped, from the database, once', async () => {
+    const smtp = await startSmtpReceiver();
+    const hook = await startWebhookReceiver();
+    const config = { ...escalationConfig(smtp.url, hook.url), ESCALATE_AFTER_SECONDS: 5 };
+    const ctx = await startTestApp('pglite', config);
+    let restarted: App | undefined;
+    try {
+      const alert = await raiseCritical(ctx, 'Before', 'Restart');
+      await ctx.app.close(); // stopped before the alert was due: nothing of it is in this process's memory any more
+      expect(smtp.mails).toHaveLength(0);
+      restarted = await buildApp({ config: testConfig(config), database: ctx.database, logger: false });
+      await restarted.ready();
+      await waitFor('the email after the restart', () => smtp.mails.length >= 1 && hook.hooks.length >= 1, 15_000);
+      await sleep(1_500);
+      expect(smtp.mails).toHaveLength(1);
+      expect(smtp.mails[0]!.raw).toContain('Before Restart');
+      expect(JSON.parse(hook.hooks[0]!.body).alert.id).toBe(alert.id);
+    } finally {
+      await restarted?.close();
+      await ctx.database.close();
+      await smtp.close();
+      await hook.close();
+    }
+  }, 60_000);
+});
+
+describe('escalation configuration', () => {
+  it('refuses half a channel, naming the missing variable, and reads an empty value as unset', async () => {
+    const { loadConfig } = await import('../../config');
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example:587' })).toThrow(/ALERT_EMAIL_TO/);
+    expect(() => loadConfig({ ALERT_WEBHOOK_URL: 'https://hooks.example/prison' })).toThrow(/ALERT_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ ALERT_WEBHOOK_URL: 'ftp://hooks.example', ALERT_WEBHOOK_SECRET: SECRET })).toThrow(/ALERT_WEBHOOK_URL/);
+    expect(() => loadConfig({ SMTP_URL: 'mail.example', ALERT_EMAIL_TO: 'a@b.example' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ ESCALATE_AFTER_SECONDS: '-1' })).toThrow(/ESCALATE_AFTER_SECONDS/);
+    const defaults = loadConfig({ ESCALATE_AFTER_SECONDS: '', SMTP_URL: '', ALERT_WEBHOOK_URL: ' ' });
+    expect(defaults).toMatchObject({ ESCALATE_AFTER_SECONDS: 120, ESCALATION_RETRY_SECONDS: 30, ESCALATION_RETRY_FOR_SECONDS: 3600 });
+    expect(defaults.SMTP_URL).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', ALERT_EMAIL_TO: 'a@b.example, c@d.example' }).ALERT_EMAIL_TO).toEqual(['a@b.example', 'c@d.example']);
+  });
+});
