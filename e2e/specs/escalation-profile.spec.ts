@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startSmtpReceiver, startWebhookReceiver } from '../../apps/server/test/escalation-receivers';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
 import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 30;
@@ -85,5 +86,10 @@ test('an administrator sends a test message and sees an unacknowledged Critical 
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: 'sent' })).toHaveCount(2);
   expect(smtp!.mails[1]!.raw).toContain(`Night ${lastName}`);
+  await expectNoViolations(page, 'profile with the escalation log');
+  // On a phone the log scrolls inside its own box; the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(rows.first()).toBeAttached();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await api.dispose();
 });
