@@ -246,3 +246,33 @@ describe('escalation configuration', () => {
     expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', ALERT_EMAIL_TO: 'a@b.example, c@d.example' }).ALERT_EMAIL_TO).toEqual(['a@b.example', 'c@d.example']);
   });
 });
+
+describe('escalation to a receiver that is down', () => {
+  it('logs the refusal while retrying, and stops (cancelled) once the alert is acknowledged', async () => {
+    const hook = await startWebhookReceiver();
+    const downUrl = hook.url;
+    await hook.close(); // nothing listens there any more: every try is refused
+    const ctx = await startTestApp('pglite', {
+      ESCALATE_AFTER_SECONDS: 1,
+      ALERT_WEBHOOK_URL: downUrl,
+      ALERT_WEBHOOK_SECRET: SECRET,
+      ESCALATION_RETRY_SECONDS: 0.5,
+    });
+    try {
+      const alert = await raiseCritical(ctx, 'Down', 'Receiver');
+      const row = async () =>
+        (await ctx.api('GET', '/escalation/deliveries')).json<DeliveryPage>().data.find((d) => d.alert_id === alert.id);
+      await waitFor('a retrying delivery', async () => (await row())?.status === 'retrying', 10_000, 50);
+      expect((await row())!.last_error).toMatch(/ECONNREFUSED/);
+      expect((await ctx.api('POST', `/alert/${alert.id}/acknowledge`, { note: 'Seen at last' })).statusCode).toBe(200);
+      await waitFor('the delivery cancelled', async () => (await row())?.status === 'cancelled', 10_000, 50);
+      const cancelled = (await row())!;
+      expect(cancelled.last_error).toBe('the alert was acknowledged first');
+      await sleep(1_500);
+      expect((await row())!.attempts).toBe(cancelled.attempts);
+    } finally {
+      await ctx.app.close();
+      await ctx.database.close();
+    }
+  }, 60_000);
+});
