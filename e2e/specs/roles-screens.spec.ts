@@ -131,6 +131,9 @@ test("an auditor's screens offer no write control, and a write from the auditor'
   await page.goto('/profile');
   await expect(page.getByRole('region', { name: 'Active sessions' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Accounts' })).toHaveCount(0);
+  // The escalation delivery log is the auditor's to read (decision 060); the test send is not.
+  await expect(page.getByRole('region', { name: 'Alert escalation' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send test message' })).toHaveCount(0);
 
   // A write sent anyway from this session is refused, naming the role, and changes nothing.
   const text = unique('auditor wrote ');

@@ -125,6 +125,29 @@ const configSchema = z.object({
   ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
   /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
   ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
+  // Escalation of unacknowledged Critical alerts by email and webhook (issue 23 item 5, decision 060).
+  /** A Critical alert still unacknowledged this many seconds after it was stored is sent to the channels below. */
+  ESCALATE_AFTER_SECONDS: wholeNumber(0, 86_400).default(120),
+  /** nodemailer's connection URL, smtp://user:password@host:587 or smtps://...:465; with ALERT_EMAIL_TO: email on. */
+  SMTP_URL: text(2000)
+    .refine((value) => /^smtps?:\/\/[^/\s]+/.test(value), 'must be an smtp:// or smtps:// URL like smtp://user:password@mail.example:587')
+    .optional(),
+  /** Comma-separated addresses (at most 20). */
+  ALERT_EMAIL_TO: text(2000)
+    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .refine((list) => list.length <= 20 && list.every((address) => /^[^\s@<>,]+@[^\s@<>,]+$/.test(address)), 'must be up to 20 comma-separated email addresses')
+    .optional(),
+  ALERT_EMAIL_FROM: text(300).optional(),
+  /** http(s) URL that receives a signed JSON POST per escalated alert. */
+  ALERT_WEBHOOK_URL: text(2000)
+    .refine((value) => /^https?:\/\/[^/\s]+/.test(value), 'must be an http:// or https:// URL')
+    .optional(),
+  /** The HMAC-SHA256 key of X-Signature-256 (at least 16 characters); required with ALERT_WEBHOOK_URL. */
+  ALERT_WEBHOOK_SECRET: text(500).min(16, 'must be at least 16 characters').optional(),
+  /** The first retry's delay after a failed send; each next one doubles, at most 10 minutes apart. */
+  ESCALATION_RETRY_SECONDS: decimalNumber({ min: 0.05, max: 600 }).default(30),
+  /** How long a failed send is retried before it is marked failed (an hour). */
+  ESCALATION_RETRY_FOR_SECONDS: decimalNumber({ min: 1, max: 86_400 }).default(3600),
   // Sessions and socket origins (decision 012).
   /** A session ends after this many minutes without user activity; 0 (never empty) turns it off (a wall display). */
   SESSION_IDLE_MINUTES: wholeNumber(0, 24 * 60).default(30),
@@ -223,6 +246,8 @@ const NEEDS: [keyof RawConfig, keyof RawConfig, string][] = [
   // Processes of one cluster share one database: an embedded one belongs to one process.
   ['REDIS_URL', 'DATABASE_URL', 'REDIS_URL needs DATABASE_URL (PostgreSQL) too: the processes of a cluster share one database'],
   ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_ISSUER needs OIDC_CLIENT_ID too: the client id registered at the provider'],
+  ['SMTP_URL', 'ALERT_EMAIL_TO', 'SMTP_URL needs ALERT_EMAIL_TO too: the addresses escalated alerts are sent to'],
+  ['ALERT_WEBHOOK_URL', 'ALERT_WEBHOOK_SECRET', 'ALERT_WEBHOOK_URL needs ALERT_WEBHOOK_SECRET too: the key its messages are signed with'],
 ];
 
 /** The configuration, or a ConfigError listing every problem at once (one line each, naming the variable). */

@@ -30,3 +30,4 @@ export * from './geofence-change';
 export * from './pending-change';
 export * from './roles';
 export * from './oidc';
+export * from './escalation';

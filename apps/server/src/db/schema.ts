@@ -366,6 +366,10 @@ export const alerts = pgTable(
     index('alerts_open_alarm_idx')
       .on(t.deviceId, t.kind)
       .where(sql`${t.kind} in ('sos', 'tamper') and ${t.status} <> 'Resolved'`),
+    // Escalation's sweep (decision 060): Critical alerts nobody has acknowledged yet, by when they were stored.
+    index('alerts_open_critical_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.alertType} = 'Critical' and ${t.status} = 'New'`),
   ],
 );
 
@@ -504,5 +508,37 @@ export const pendingChanges = pgTable(
       .on(t.targetType, t.targetId)
       .where(sql`${t.decision} is null`),
     index('pending_changes_requested_at_idx').on(t.requestedAt),
+  ],
+);
+
+/**
+ * Escalation of an unacknowledged Critical alert (decision 060): one row per alert and channel (the unique key makes
+ * it once across a cluster), claimed by a lease (`claim_token`, `claimed_until`) before it is sent. Test messages have
+ * no alert.
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    alertId: integer('alert_id').references(() => alerts.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    status: text('status').notNull(),
+    test: boolean('test').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    claimToken: text('claim_token'),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('alert_deliveries_alert_channel_unique').on(t.alertId, t.channel),
+    index('alert_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'retrying')`),
+    check('alert_deliveries_channel_check', sql`${t.channel} in ('email', 'webhook')`),
+    check('alert_deliveries_status_check', sql`${t.status} in ('pending', 'retrying', 'sent', 'failed', 'cancelled')`),
   ],
 );

@@ -20,6 +20,7 @@ import overviewRoutes from './overview/routes';
 import keepApartRoutes from './keep-apart/routes';
 import escortRoutes from './escorts/routes';
 import pendingChangesRoutes from './pending-changes/routes';
+import escalationRoutes from './escalation/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -42,4 +43,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'keep-apart', routes: keepApartRoutes },
   { name: 'escorts', routes: escortRoutes },
   { name: 'pending-changes', routes: pendingChangesRoutes },
+  { name: 'escalation', routes: escalationRoutes },
 ];

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useMay } from '../../lib/use-may';
 import { AdminsSection } from './admins-section';
+import { EscalationSection } from './escalation-section';
 import { useProfile } from './api';
 import { PasswordForm } from './password-form';
 import { SessionsSection } from './sessions-section';
@@ -24,6 +25,10 @@ export function ProfilePage() {
   const { name, passwordChangeRequired, totpEnrolmentRequired } = useAuth();
   const profile = useProfile();
   const mayManageAccounts = useMay('accounts.manage');
+  // The delivery log: 'audit.read' or 'settings.write' (decision 060).
+  const mayReadAudit = useMay('audit.read');
+  const mayChangeSettings = useMay('settings.write');
+  const maySeeEscalation = mayReadAudit || mayChangeSettings;
   // While a step is required the server refuses everything else, so only that step's section is shown.
   const restricted = passwordChangeRequired || totpEnrolmentRequired;
   return (
@@ -84,6 +89,11 @@ export function ProfilePage() {
       {!restricted && mayManageAccounts && (
         <Section title="Accounts">
           <AdminsSection />
+        </Section>
+      )}
+      {!restricted && maySeeEscalation && (
+        <Section title="Alert escalation">
+          <EscalationSection />
         </Section>
       )}
     </Page>
