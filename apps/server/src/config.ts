@@ -119,6 +119,13 @@ const configSchema = z.object({
   ALERT_ECHO_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
   ALERT_POST_RATE_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  // Monitoring (issue 23, decision 059).
+  /** Bearer token Prometheus sends to GET /metrics (16-200 printable characters); unset or empty: /metrics is off (404). */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .pipe(z.string().min(16, 'must be at least 16 characters').max(200).regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces').optional()),
   // Sessions and socket origins (decision 012).
   /** A session ends after this many minutes without user activity; 0 turns the idle timeout off (a wall display). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(30),
