@@ -1,7 +1,10 @@
 // GET /metrics (issue 23 item 4, decision 059): off without METRICS_TOKEN, refused without the token or with a wrong
 // one, and with it every promised series, the counters equal to what this test sent through the real protocols.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
+import { PRODUCT_ROOT } from '../../lib/version';
 import { addDevice, addPrisoner, browserSocket, connected, deviceSocket, osmandGet, useListeningApp, type BrowserSocket } from '../../tracking/tracking-test-kit';
 import { useTestApp } from '../../../test/test-app';
 import { tokenMatches } from './routes';
@@ -10,6 +13,7 @@ const TOKEN = 'scrape-token-for-the-metrics-test';
 const NODE = 'metrics-test-node';
 const LAT = 51.5007;
 const LNG = -0.1246;
+const CLUSTER_ONLY = ['prison_redis_up', 'prison_change_feed_up'];
 
 /** The value of one sample of the text format: `name{labels} value`, labels given in any order. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -113,11 +117,16 @@ describe('/metrics with METRICS_TOKEN', () => {
     expect(sample(text, 'prison_cluster_leader')).toBe(1);
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
-    // Redis and the change feed exist in cluster mode only (cluster.test.ts); their series are declared here too.
-    for (const name of ['prison_redis_up', 'prison_change_feed_up']) expect(text).toContain(`# TYPE ${name} gauge`);
+    // Redis and the change feed exist in cluster mode only: a single process does not report them as down.
+    for (const name of CLUSTER_ONLY) expect(text).not.toContain(name);
     // Every series carries the node name.
     const series = text.split('\n').filter((line) => line && !line.startsWith('#'));
     expect(series.length).toBeGreaterThan(30);
     for (const line of series) expect(line).toContain(`node="${NODE}"`);
+    // The Grafana dashboard in deploy/ asks only for series this server exposes.
+    const dashboard = JSON.parse(readFileSync(path.join(PRODUCT_ROOT, 'deploy/grafana-dashboard.json'), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
+    const asked = new Set(dashboard.panels.flatMap((panel) => panel.targets ?? []).flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process)_\w+/g)].map((m) => m[0])));
+    expect(asked.size).toBeGreaterThan(10);
+    for (const name of [...asked].filter((n) => !CLUSTER_ONLY.includes(n))) expect(text, name).toMatch(new RegExp(`^${name}[{ ]`, 'm'));
   });
 });

@@ -134,22 +134,22 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       this.set(app.cluster.isLeader() ? 1 : 0);
     },
   });
+  // Cluster mode only: a single process has no Redis or change feed, and a 0 would read as "down".
+  if (!app.cluster.enabled) return;
   new Gauge({
     name: 'prison_redis_up',
-    help: 'Cluster mode: whether Redis (live fan-out between processes) is connected; no sample for a single process',
+    help: 'Cluster mode: whether Redis (live fan-out between processes) is connected',
     registers,
     collect() {
-      const status = app.cluster.status();
-      if (status) this.set(status.redis === 'up' ? 1 : 0);
+      this.set(app.cluster.status()?.redis === 'up' ? 1 : 0);
     },
   });
   new Gauge({
     name: 'prison_change_feed_up',
-    help: 'Cluster mode: whether the PostgreSQL change feed is listening; no sample for a single process',
+    help: 'Cluster mode: whether the PostgreSQL change feed is listening',
     registers,
     collect() {
-      const status = app.cluster.status();
-      if (status) this.set(status.changeFeed === 'up' ? 1 : 0);
+      this.set(app.cluster.status()?.changeFeed === 'up' ? 1 : 0);
     },
   });
 }
