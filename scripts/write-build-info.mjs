@@ -8,11 +8,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let commit = 'unknown';
 try {
-  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
 } catch {
   // Not a checkout: an earlier build-info.json (if any) is kept as it is.
   process.exit(0);
 }
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-writeFileSync(path.join(root, 'build-info.json'), `${JSON.stringify({ version, commit, builtAt: new Date().toISOString() }, null, 2)}\n`);
+writeFileSync(
+  path.join(root, 'build-info.json'),
+  `${JSON.stringify({ version, commit, builtAt: new Date().toISOString() }, null, 2)}\n`,
+);
 console.log(`build-info.json: ${version} (${commit})`);

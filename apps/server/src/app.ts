@@ -77,7 +77,10 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   }).withTypeProvider<ZodTypeProvider>();
   // The first line of the log names the build that writes it (decision 059).
   const { version, commit } = productVersion();
-  app.log.info({ version, commit, node: config.NODE_NAME }, `Prison Control ${versionText({ version, commit })} starting`);
+  app.log.info(
+    { version, commit, node: config.NODE_NAME },
+    `Prison Control ${versionText({ version, commit })} starting`,
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -2,7 +2,7 @@
 // device and sent to the others as one compact message (columns, not an object per fix) every SHARE_EVERY_MS, and
 // not at all while no other process listens on the adapter's channel.
 import type { FastifyBaseLogger } from 'fastify';
-import { RateLimitedLog, rateLimitedWarnings } from '../lib/rate-limited-log';
+import { rateLimitedWarnings, type RateLimitedLog } from '../lib/rate-limited-log';
 import type { RealtimeServer } from '../plugins/realtime';
 
 /** A device's state after a fix stored by one process, for the others' live maps and monitors. */

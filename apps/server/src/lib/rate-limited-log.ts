@@ -56,6 +56,12 @@ export class RateLimitedLog {
 }
 
 /** The same at warn level: failures the product rides out (a change not announced, positions not shared this time). */
-export function rateLimitedWarnings(log: Pick<FastifyBaseLogger, 'warn'>, intervalMs = LOG_INTERVAL_MS): RateLimitedLog {
-  return new RateLimitedLog({ error: (fields: object, message: string) => log.warn(fields, message) } as Pick<FastifyBaseLogger, 'error'>, intervalMs);
+export function rateLimitedWarnings(
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  intervalMs = LOG_INTERVAL_MS,
+): RateLimitedLog {
+  return new RateLimitedLog(
+    { error: (fields: object, message: string) => log.warn(fields, message) } as Pick<FastifyBaseLogger, 'error'>,
+    intervalMs,
+  );
 }

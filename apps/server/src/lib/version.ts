@@ -29,7 +29,12 @@ function gitCommit(root: string): string | null {
   // A worktree's .git is a file; either way git answers.
   if (!existsSync(path.join(root, '.git'))) return null;
   try {
-    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 5_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return /^[0-9a-f]{4,40}$/.test(hash) ? hash : null;
   } catch {
     return null;

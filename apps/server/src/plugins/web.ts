@@ -52,7 +52,10 @@ export async function registerWeb(app: FastifyInstance, distDir: string) {
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb && !isApiPath(request.url)) {
       // Hashed assets live under /assets; anything else is a client route.
       if (request.url.startsWith('/assets/')) return reply.status(404).send({ message: 'Not found' });
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(await indexWithVersion(distDir));
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(await indexWithVersion(distDir));
     }
     return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });

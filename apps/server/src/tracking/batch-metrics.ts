@@ -4,7 +4,12 @@ import type { FixOutcome } from '@prison/shared';
 import type { Fix } from './fix';
 import type { StoredAlert, TrackingMetrics } from './ports';
 
-export function countBatch(metrics: TrackingMetrics | undefined, fixes: readonly Fix[], outcomes: readonly FixOutcome[], alerts: readonly StoredAlert[]): void {
+export function countBatch(
+  metrics: TrackingMetrics | undefined,
+  fixes: readonly Fix[],
+  outcomes: readonly FixOutcome[],
+  alerts: readonly StoredAlert[],
+): void {
   if (!metrics) return;
   let stored = 0;
   for (const outcome of outcomes) if (outcome === 'stored') stored++;
@@ -12,7 +17,9 @@ export function countBatch(metrics: TrackingMetrics | undefined, fixes: readonly
   if (alerts.length === 0) return;
   // The latest arrival per device: the fix that raised its alert is its newest in the batch.
   const arrived = new Map<string, number>();
-  for (const fix of fixes) if (fix.arrivedAt !== undefined && fix.arrivedAt > (arrived.get(fix.deviceId) ?? 0)) arrived.set(fix.deviceId, fix.arrivedAt);
+  for (const fix of fixes)
+    if (fix.arrivedAt !== undefined && fix.arrivedAt > (arrived.get(fix.deviceId) ?? 0))
+      arrived.set(fix.deviceId, fix.arrivedAt);
   const now = Date.now();
   for (const alert of alerts) {
     const at = alert.deviceId === null ? undefined : arrived.get(alert.deviceId);

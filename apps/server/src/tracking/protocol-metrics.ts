@@ -7,7 +7,12 @@ import type { FixProtocol, TrackingMetrics } from './ports';
 export const refusesFix = (error: unknown): boolean => error instanceof HttpError && error.statusCode < 500;
 
 /** Runs one request's work, counting its `count` fixes as received, and as refused when the work refuses them. */
-export async function countFixes<T>(metrics: TrackingMetrics, protocol: FixProtocol, count: number, work: () => Promise<T>): Promise<T> {
+export async function countFixes<T>(
+  metrics: TrackingMetrics,
+  protocol: FixProtocol,
+  count: number,
+  work: () => Promise<T>,
+): Promise<T> {
   metrics.fixesReceived(protocol, count);
   try {
     return await work();

@@ -5,7 +5,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { PRODUCT_ROOT } from '../../lib/version';
-import { addDevice, addPrisoner, browserSocket, connected, deviceSocket, osmandGet, useListeningApp, type BrowserSocket } from '../../tracking/tracking-test-kit';
+import {
+  addDevice,
+  addPrisoner,
+  browserSocket,
+  connected,
+  deviceSocket,
+  osmandGet,
+  useListeningApp,
+  type BrowserSocket,
+} from '../../tracking/tracking-test-kit';
 import { useTestApp } from '../../../test/test-app';
 import { tokenMatches } from './routes';
 
@@ -20,7 +29,9 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
     if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
   }
   return undefined;
@@ -45,11 +56,19 @@ describe('METRICS_TOKEN', () => {
 describe('/metrics without METRICS_TOKEN', () => {
   const ctx = useTestApp('pglite');
   it('is off: 404 even with a token, and /readyz still tells the version', async () => {
-    const res = await ctx().app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await ctx().app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: 'Metrics are off: set METRICS_TOKEN to turn them on' });
     const ready = await ctx().app.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.json()).toMatchObject({ status: 'ready', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.stringMatching(/^([0-9a-f]{4,40}|unknown)$/) });
+    expect(ready.json()).toMatchObject({
+      status: 'ready',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      commit: expect.stringMatching(/^([0-9a-f]{4,40}|unknown)$/),
+    });
   });
 });
 
@@ -57,10 +76,17 @@ describe('/metrics with METRICS_TOKEN', () => {
   const ctx = useListeningApp('pglite', { METRICS_TOKEN: TOKEN, NODE_NAME: NODE });
   const sockets: BrowserSocket[] = [];
   afterAll(() => sockets.forEach((socket) => socket.close()));
-  const scrape = (authorization?: string) => fetch(`${ctx().baseUrl}/metrics`, { headers: authorization ? { authorization } : {} });
+  const scrape = (authorization?: string) =>
+    fetch(`${ctx().baseUrl}/metrics`, { headers: authorization ? { authorization } : {} });
 
   it('refuses a scrape without the token, with a wrong one or another scheme', async () => {
-    for (const authorization of [undefined, `Bearer ${TOKEN}x`, 'Bearer wrong-token-of-enough-length', `Basic ${TOKEN}`, TOKEN]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${TOKEN}x`,
+      'Bearer wrong-token-of-enough-length',
+      `Basic ${TOKEN}`,
+      TOKEN,
+    ]) {
       const res = await scrape(authorization);
       expect(res.status, String(authorization)).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
@@ -79,21 +105,38 @@ describe('/metrics with METRICS_TOKEN', () => {
     const start = Math.floor(Date.now() / 1000) - 100;
     const SENT = 7;
     for (let i = 0; i < SENT; i++) {
-      const res = await osmandGet(ctx().osmandUrl, { id: device.id, lat: LAT + i * 0.0001, lon: LNG, timestamp: start + i });
+      const res = await osmandGet(ctx().osmandUrl, {
+        id: device.id,
+        lat: LAT + i * 0.0001,
+        lon: LNG,
+        timestamp: start + i,
+      });
       expect(res.status).toBe(200);
     }
     // Refused: a latitude out of range, an unknown device, a missing id.
-    expect((await osmandGet(ctx().osmandUrl, { id: device.id, lat: 91, lon: LNG, timestamp: start + 50 })).status).toBe(400);
+    expect((await osmandGet(ctx().osmandUrl, { id: device.id, lat: 91, lon: LNG, timestamp: start + 50 })).status).toBe(
+      400,
+    );
     expect((await osmandGet(ctx().osmandUrl, { id: 'no-such-device', lat: LAT, lon: LNG })).status).toBe(400);
     expect((await osmandGet(ctx().osmandUrl, { lat: LAT, lon: LNG })).status).toBe(400);
     // An SOS: one more fix stored, one Critical alert raised and still open.
-    expect((await osmandGet(ctx().osmandUrl, { id: device.id, lat: LAT, lon: LNG, timestamp: start + 60, alarm: 'sos' })).status).toBe(200);
+    expect(
+      (await osmandGet(ctx().osmandUrl, { id: device.id, lat: LAT, lon: LNG, timestamp: start + 60, alarm: 'sos' }))
+        .status,
+    ).toBe(200);
     // One fix over the device's Socket.IO protocol, and one logged-in browser.
     const phone = deviceSocket(ctx().baseUrl, { deviceId: device.id, secret: device.secret });
     const browser = browserSocket(ctx().baseUrl, ctx().cookie, { deltas: true });
     sockets.push(phone, browser);
     await Promise.all([connected(phone), connected(browser)]);
-    const ack = await phone.timeout(5000).emitWithAck('updateLocation', { trackingId: device.id, latitude: LAT, longitude: LNG, timestamp: (start + 70) * 1000 });
+    const ack = await phone
+      .timeout(5000)
+      .emitWithAck('updateLocation', {
+        trackingId: device.id,
+        latitude: LAT,
+        longitude: LNG,
+        timestamp: (start + 70) * 1000,
+      });
     expect(ack).toEqual({ ok: true });
 
     const res = await scrape(`Bearer ${TOKEN}`);
@@ -124,9 +167,16 @@ describe('/metrics with METRICS_TOKEN', () => {
     expect(series.length).toBeGreaterThan(30);
     for (const line of series) expect(line).toContain(`node="${NODE}"`);
     // The Grafana dashboard in deploy/ asks only for series this server exposes.
-    const dashboard = JSON.parse(readFileSync(path.join(PRODUCT_ROOT, 'deploy/grafana-dashboard.json'), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
-    const asked = new Set(dashboard.panels.flatMap((panel) => panel.targets ?? []).flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process)_\w+/g)].map((m) => m[0])));
+    const dashboard = JSON.parse(readFileSync(path.join(PRODUCT_ROOT, 'deploy/grafana-dashboard.json'), 'utf8')) as {
+      panels: { targets?: { expr: string }[] }[];
+    };
+    const asked = new Set(
+      dashboard.panels
+        .flatMap((panel) => panel.targets ?? [])
+        .flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process)_\w+/g)].map((m) => m[0])),
+    );
     expect(asked.size).toBeGreaterThan(10);
-    for (const name of [...asked].filter((n) => !CLUSTER_ONLY.includes(n))) expect(text, name).toMatch(new RegExp(`^${name}[{ ]`, 'm'));
+    for (const name of [...asked].filter((n) => !CLUSTER_ONLY.includes(n)))
+      expect(text, name).toMatch(new RegExp(`^${name}[{ ]`, 'm'));
   });
 });

@@ -32,14 +32,44 @@ export function createPrisonMetrics(app: FastifyInstance): TrackingMetrics {
   app.decorate('metricsRegistry', registry);
   const registers = [registry];
 
-  const received = new Counter({ name: 'prison_fixes_received_total', help: 'Fixes the device protocols received', labelNames: ['protocol'], registers });
-  const refused = new Counter({ name: 'prison_fixes_refused_total', help: 'Fixes answered with a refusal (bad input, unknown device or wrong secret, throttled)', labelNames: ['protocol'], registers });
-  const stored = new Counter({ name: 'prison_fixes_stored_total', help: 'Fixes committed to the database (repeats of a stored fix not counted)', registers });
-  const raised = new Counter({ name: 'prison_alerts_raised_total', help: 'Alerts stored and announced by this process', labelNames: ['level'], registers });
-  const fixToAlert = new Histogram({ name: 'prison_fix_to_alert_seconds', help: 'From the arrival of a fix to the announcement of the alert it raised', buckets: FIX_TO_ALERT_BUCKETS, registers });
+  const received = new Counter({
+    name: 'prison_fixes_received_total',
+    help: 'Fixes the device protocols received',
+    labelNames: ['protocol'],
+    registers,
+  });
+  const refused = new Counter({
+    name: 'prison_fixes_refused_total',
+    help: 'Fixes answered with a refusal (bad input, unknown device or wrong secret, throttled)',
+    labelNames: ['protocol'],
+    registers,
+  });
+  const stored = new Counter({
+    name: 'prison_fixes_stored_total',
+    help: 'Fixes committed to the database (repeats of a stored fix not counted)',
+    registers,
+  });
+  const raised = new Counter({
+    name: 'prison_alerts_raised_total',
+    help: 'Alerts stored and announced by this process',
+    labelNames: ['level'],
+    registers,
+  });
+  const fixToAlert = new Histogram({
+    name: 'prison_fix_to_alert_seconds',
+    help: 'From the arrival of a fix to the announcement of the alert it raised',
+    buckets: FIX_TO_ALERT_BUCKETS,
+    registers,
+  });
   // Children bound once: an increment on the hot path looks up no labels. Every series exists at zero from the start.
-  const receivedBy = Object.fromEntries(PROTOCOLS.map((p) => [p, received.labels(p)])) as Record<FixProtocol, Counter.Internal>;
-  const refusedBy = Object.fromEntries(PROTOCOLS.map((p) => [p, refused.labels(p)])) as Record<FixProtocol, Counter.Internal>;
+  const receivedBy = Object.fromEntries(PROTOCOLS.map((p) => [p, received.labels(p)])) as Record<
+    FixProtocol,
+    Counter.Internal
+  >;
+  const refusedBy = Object.fromEntries(PROTOCOLS.map((p) => [p, refused.labels(p)])) as Record<
+    FixProtocol,
+    Counter.Internal
+  >;
   for (const protocol of PROTOCOLS) {
     receivedBy[protocol].inc(0);
     refusedBy[protocol].inc(0);
@@ -70,7 +100,10 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       // While the database is down the last known value stays; prison_database_up says why.
       if (app.databaseHealth.status !== 'ok') return;
       try {
-        const [row] = await app.db.select({ open: count() }).from(alerts).where(and(eq(alerts.alertType, 'Critical'), eq(alerts.status, 'New')));
+        const [row] = await app.db
+          .select({ open: count() })
+          .from(alerts)
+          .where(and(eq(alerts.alertType, 'Critical'), eq(alerts.status, 'New')));
         this.set(row?.open ?? 0);
       } catch (error) {
         app.databaseHealth.failed(error, 'metrics');
@@ -85,7 +118,12 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       this.set(app.realtime.io.of('/').adapter.rooms.get(BROWSERS_ROOM)?.size ?? 0);
     },
   });
-  const devices = new Gauge({ name: 'prison_devices', help: 'Registered tracking devices', labelNames: ['state'], registers });
+  const devices = new Gauge({
+    name: 'prison_devices',
+    help: 'Registered tracking devices',
+    labelNames: ['state'],
+    registers,
+  });
   new Gauge({
     name: 'prison_devices_online',
     help: 'Tracking devices reporting within DEVICE_OFFLINE_SECONDS',

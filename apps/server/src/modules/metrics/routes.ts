@@ -20,11 +20,18 @@ const metricsRoutes: FastifyPluginAsync = async (app) => {
     { config: { public: true }, logLevel: 'warn', schema: { hide: true } },
     async (request, reply) => {
       const registry = app.metricsRegistry;
-      if (!token || !registry) return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to turn them on' });
+      if (!token || !registry)
+        return reply.status(404).send({ message: 'Metrics are off: set METRICS_TOKEN to turn them on' });
       if (!tokenMatches(bearer(request.headers.authorization), token)) {
-        return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ message: 'A valid bearer token is required' });
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .send({ message: 'A valid bearer token is required' });
       }
-      return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+      return reply
+        .header('content-type', registry.contentType)
+        .header('cache-control', 'no-store')
+        .send(await registry.metrics());
     },
   );
 };
