@@ -154,6 +154,7 @@ describe('/metrics with METRICS_TOKEN', () => {
     expect(sample(text, 'prison_open_critical_alerts')).toBe(1);
     expect(sample(text, 'prison_browsers_connected')).toBe(1);
     expect(sample(text, 'prison_devices_online')).toBe(1);
+    expect(sample(text, 'prison_devices', { state: 'registered' })).toBe(1);
     expect(sample(text, 'prison_write_queue_fixes')).toBe(0);
     expect(sample(text, 'prison_db_pool_connections', { state: 'max' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'prison_database_up')).toBe(1);

@@ -118,11 +118,14 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       this.set(app.realtime.io.of('/').adapter.rooms.get(BROWSERS_ROOM)?.size ?? 0);
     },
   });
-  const devices = new Gauge({
+  new Gauge({
     name: 'prison_devices',
     help: 'Registered tracking devices',
     labelNames: ['state'],
     registers,
+    collect() {
+      this.labels('registered').set(app.tracking.registry.size);
+    },
   });
   new Gauge({
     name: 'prison_devices_online',
@@ -132,7 +135,6 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       let online = 0;
       for (const device of app.tracking.registry.all()) if (device.online) online++;
       this.set(online);
-      devices.labels('registered').set(app.tracking.registry.size);
     },
   });
   new Gauge({
