@@ -8,12 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { API_PREFIX, type Action } from '@prison/shared';
 import { serializeErrorWithoutStatement } from './lib/database-errors';
 import { createSecretBox, SECRET_KEY_BYTES } from './lib/secret-box';
+import { productVersion, versionText } from './lib/version';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCluster } from './cluster';
 import { clusterPorts, trackingPorts } from './composition';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
+import metricsRoutes from './modules/metrics/routes';
 import { registerAccess } from './plugins/access';
 import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
@@ -76,6 +78,12 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
         ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
         : config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
+  // The first line of the log names the build that writes it (decision 059).
+  const { version, commit } = productVersion();
+  app.log.info(
+    { version, commit, node: config.NODE_NAME },
+    `Prison Control ${versionText({ version, commit })} starting`,
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -127,6 +135,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   await registerTracking(app, trackingPorts);
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   for (const module of apiModules) await app.register(module.routes, { prefix: API_PREFIX });
   await registerWeb(app, config.WEB_DIST ?? defaultWebDist);
   return app;

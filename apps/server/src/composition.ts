@@ -6,6 +6,7 @@ import { listLiveEscorts } from './modules/escorts/escort-service';
 import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
 import { listActivePairs } from './modules/keep-apart/keep-apart-service';
+import { createPrisonMetrics } from './modules/metrics/prison-metrics';
 import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
 import { invalidateSessionCache } from './sessions/session-service';
 
@@ -24,4 +25,5 @@ export const trackingPorts: TrackingPorts = {
   listLiveEscorts,
   listActivePairs,
   createFixSource: createOsmandFixSource,
+  createMetrics: createPrisonMetrics,
 };

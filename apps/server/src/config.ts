@@ -148,6 +148,12 @@ const configSchema = z.object({
   ESCALATION_RETRY_SECONDS: decimalNumber({ min: 0.05, max: 600 }).default(30),
   /** How long a failed send is retried before it is marked failed (an hour). */
   ESCALATION_RETRY_FOR_SECONDS: decimalNumber({ min: 1, max: 86_400 }).default(3600),
+  // Monitoring (issue 23, decision 059).
+  /** Bearer token Prometheus sends to GET /metrics (16-200 printable characters); unset: /metrics is off (404). */
+  METRICS_TOKEN: text(200)
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces')
+    .optional(),
   // Sessions and socket origins (decision 012).
   /** A session ends after this many minutes without user activity; 0 (never empty) turns it off (a wall display). */
   SESSION_IDLE_MINUTES: wholeNumber(0, 24 * 60).default(30),

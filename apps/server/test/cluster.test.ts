@@ -24,6 +24,7 @@ import { createScratchDatabase } from './test-db';
 import { sleep, waitFor } from './wait-for';
 
 const ADMIN = { username: 'cluster', password: 'three processes one prison' };
+const METRICS_TOKEN = 'cluster-test-metrics-token';
 
 const redisServer = redisBinary();
 if (!redisServer) {
@@ -69,7 +70,13 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
   };
 
   async function startNode(index: number): Promise<Node> {
-    const server = await startServer({ name: `node-${index}`, databaseUrl, redisPort, admin: ADMIN });
+    const server = await startServer({
+      name: `node-${index}`,
+      databaseUrl,
+      redisPort,
+      admin: ADMIN,
+      env: { METRICS_TOKEN },
+    });
     return { ...server, alerts: [], feed: [] };
   }
 
@@ -165,6 +172,19 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
         .map((a) => a.body.cluster!.node);
     await waitFor('exactly one leader', async () => (await leaders()).length === 1, 10_000);
     expect(await leaders()).toEqual(['node-1']);
+  });
+
+  it('every process: /metrics carries its node name and tells Redis, the change feed and the leader (decision 059)', async () => {
+    for (const [i, node] of nodes.entries()) {
+      const text = await (
+        await fetch(`${node.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
+      const label = `node="node-${i + 1}"`;
+      expect(text).toContain(`prison_redis_up{${label}} 1`);
+      expect(text).toContain(`prison_change_feed_up{${label}} 1`);
+      expect(text).toContain(`prison_cluster_leader{${label}} ${i === 0 ? 1 : 0}`);
+      expect(text).toContain(`prison_database_up{${label}} 1`);
+    }
   });
 
   it('acknowledges fixes of one device alternating between the three processes, storing each once', async () => {

@@ -162,7 +162,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(503);
     expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(await ready.json()).toEqual({ status: 'database unavailable' });
+    expect(await ready.json()).toEqual({ status: 'database unavailable', version: expect.any(String), commit: expect.any(String) });
 
     // Every /api/v1 route, with a session cookie: the session cannot be checked, so 503 (not 401, not 500). The
     // public ones get a valid request, so they reach the database too.

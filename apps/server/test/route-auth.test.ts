@@ -20,6 +20,7 @@ const PUBLIC_BY_DESIGN = new Set([
   'POST /api/v1/ingest/positions',
   'GET /healthz',
   'GET /readyz',
+  'GET /metrics', // its own bearer token, METRICS_TOKEN (decision 059)
 ]);
 
 const routeKey = (route: RegisteredRoute) => `${route.method} ${route.url}`;

@@ -5,6 +5,7 @@
 // Without a cluster (no connection string) a change is applied in this process only, as before.
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { RateLimitedLog, rateLimitedWarnings } from '../lib/rate-limited-log';
 
 export const CHANGES_CHANNEL = 'prison_changes';
 /** NOTIFY payloads are limited to 8000 bytes: long id lists go in several notifications. */
@@ -55,7 +56,14 @@ export class ChangeFeed {
   /** Set after the first successful LISTEN: every later one follows a lost connection. */
   private listenedBefore = false;
 
-  constructor(private readonly options: ChangeFeedOptions) {}
+  /** A failure repeated per change (every batch, every write) is one line per interval, not one per change. */
+  private readonly errors: RateLimitedLog;
+  private readonly warnings: RateLimitedLog;
+
+  constructor(private readonly options: ChangeFeedOptions) {
+    this.errors = new RateLimitedLog(options.log);
+    this.warnings = rateLimitedWarnings(options.log);
+  }
 
   /** `handler` applies a change of this kind in this process (for its own writes and for the others'). */
   on(kind: ChangeKind, handler: Handler): void {
@@ -88,7 +96,7 @@ export class ChangeFeed {
     if (!this.options.connectionString || !this.options.notify) return;
     for (const part of split(kind, data)) {
       const payload = JSON.stringify({ node: this.options.node, kind, data: part });
-      await this.options.notify(CHANGES_CHANNEL, payload).catch((error: unknown) => this.options.log.warn({ err: error, kind }, 'change not announced to the other processes'));
+      await this.options.notify(CHANGES_CHANNEL, payload).catch((error: unknown) => this.warnings.error(`change not announced to the other processes (${kind})`, { err: error }));
     }
   }
 
@@ -100,6 +108,8 @@ export class ChangeFeed {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.errors.stop();
+    this.warnings.stop();
     if (this.reconnect) clearTimeout(this.reconnect);
     this.reconnect = null;
     const client = this.client;
@@ -113,7 +123,7 @@ export class ChangeFeed {
       try {
         await handler(data, local);
       } catch (error) {
-        this.options.log.error({ err: error, kind }, 'applying a shared change failed');
+        this.errors.error(`applying a shared change failed (${kind})`, { err: error });
       }
     }
   }
@@ -128,7 +138,7 @@ export class ChangeFeed {
         const change = JSON.parse(message.payload) as { node: string; kind: ChangeKind; data?: unknown };
         if (change.node !== this.options.node) void this.apply(change.kind, change.data, false);
       } catch (error) {
-        this.options.log.warn({ err: error }, 'unreadable change notification ignored');
+        this.warnings.error('unreadable change notification ignored', { err: error });
       }
     });
     this.client = client;

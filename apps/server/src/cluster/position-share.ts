@@ -2,6 +2,7 @@
 // device and sent to the others as one compact message (columns, not an object per fix) every SHARE_EVERY_MS, and
 // not at all while no other process listens on the adapter's channel.
 import type { FastifyBaseLogger } from 'fastify';
+import { rateLimitedWarnings, type RateLimitedLog } from '../lib/rate-limited-log';
 import type { RealtimeServer } from '../plugins/realtime';
 
 /** A device's state after a fix stored by one process, for the others' live maps and monitors. */
@@ -60,12 +61,16 @@ export class PositionShare {
   private counter: NodeJS.Timeout | null = null;
   /** Whether another process listens; true until first asked, so nothing is held back at start. */
   private othersListen = true;
+  /** Tried every 100 ms: a failing share is one line per interval. */
+  private readonly failures: RateLimitedLog;
 
   constructor(
     private readonly io: RealtimeServer,
     private readonly canSend: () => boolean,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+    log: FastifyBaseLogger,
+  ) {
+    this.failures = rateLimitedWarnings(log);
+  }
 
   start(): void {
     this.io.on(POSITIONS_EVENT, (columns: Columns) => {
@@ -90,6 +95,7 @@ export class PositionShare {
     if (this.counter) clearInterval(this.counter);
     this.timer = this.counter = null;
     this.pending.clear();
+    this.failures.stop();
   }
 
   /** Positions this process stored: the latest of each device goes out with the next flush. */
@@ -110,7 +116,7 @@ export class PositionShare {
     try {
       this.io.serverSideEmit(POSITIONS_EVENT, toColumns(positions));
     } catch (error) {
-      this.log.warn({ err: error }, 'sharing positions failed');
+      this.failures.error('sharing positions failed', { err: error });
     }
   }
 }

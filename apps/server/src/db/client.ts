@@ -18,6 +18,14 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -26,6 +34,8 @@ export interface Database {
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool now (monitoring, decision 059); none for PGlite, which has one connection. */
+  poolStats?(): PoolStats;
   /** The PGlite instance, when embedded (tests dump and load it). */
   pglite?: PGlite;
 }
@@ -83,6 +93,7 @@ export function fromPostgres(connectionString: string, poolSize = 10): Database 
       }
     },
     ping: async () => (await pool.query('select 1 as ok')).rows.length === 1,
+    poolStats: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -54,3 +54,14 @@ export class RateLimitedLog {
     this.windows.set(kind, { suppressed: 0, timer });
   }
 }
+
+/** The same at warn level: failures the product rides out (a change not announced, positions not shared this time). */
+export function rateLimitedWarnings(
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  intervalMs = LOG_INTERVAL_MS,
+): RateLimitedLog {
+  return new RateLimitedLog(
+    { error: (fields: object, message: string) => log.warn(fields, message) } as Pick<FastifyBaseLogger, 'error'>,
+    intervalMs,
+  );
+}

@@ -1,11 +1,25 @@
-// Serves the built web app and answers client-side routes with index.html.
+// Serves the built web app and answers client-side routes with index.html, which names the running version.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { productVersion, versionText } from '../lib/version';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * index.html with the server's version in a meta tag, which the footer shows (decision 059): the page always names the
+ * build that serves it, with no request of its own. Read on every page load, so a rebuild is served at once.
+ */
+async function indexWithVersion(distDir: string): Promise<string> {
+  const html = await readFile(path.join(distDir, 'index.html'), 'utf8');
+  const meta = `<meta name="prison-version" content="${escapeAttribute(versionText(productVersion()))}" />`;
+  return html.replace('</head>', `    ${meta}\n  </head>`);
+}
 
 function isApiPath(url: string) {
   return url.startsWith('/api/') || url === '/api' || url.startsWith('/socket.io/');
@@ -34,11 +48,14 @@ export async function registerWeb(app: FastifyInstance, distDir: string) {
   } else {
     app.log.warn({ distDir }, 'web app not built: run `npm run build` to serve the UI');
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && hasWeb && !isApiPath(request.url)) {
       // Hashed assets live under /assets; anything else is a client route.
       if (request.url.startsWith('/assets/')) return reply.status(404).send({ message: 'Not found' });
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(await indexWithVersion(distDir));
     }
     return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });

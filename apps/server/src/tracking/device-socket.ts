@@ -5,6 +5,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableReason } from '../lib/
 import { HttpError } from '../lib/http-errors';
 import type { RealtimeSocket } from '../plugins/realtime';
 import { checkFix, FixRefused, parseFixTime, REFUSED_BY_DATABASE } from './fix';
+import { countFixes } from './protocol-metrics';
 import { ServiceStopped, type TrackingService } from './tracking-service';
 
 type Ack = (result: { ok: boolean; message?: string }) => void;
@@ -22,7 +23,7 @@ export function deviceSocketHandler(tracking: TrackingService) {
     socket.data.deviceId = id;
     socket.on('updateLocation', (payload: unknown, ack?: Ack) => {
       const reply: Ack = typeof ack === 'function' ? ack : () => undefined;
-      void receiveFix(tracking, id, secret, payload).then(
+      void countFixes(tracking.metrics, 'socketio', 1, () => receiveFix(tracking, id, secret, payload)).then(
         (ignored) => reply(ignored.length ? { ok: true, message: ignored.join('; ') } : { ok: true }),
         (error: unknown) => reply({ ok: false, message: failureMessage(error) }),
       );

@@ -18,6 +18,8 @@ export interface Fix {
   /** Percent, 0 to 100. */
   battery?: number | null;
   alarm?: DeviceAlarm | null;
+  /** When the server received it (ms since the epoch), set by `checkFix`: the start of the fix-to-alert time. */
+  arrivedAt?: number;
 }
 
 export const KNOTS_TO_METRES_PER_SECOND = 0.514444;
@@ -154,7 +156,7 @@ export function checkFix(fix: Fix, options: FixCheckOptions = {}): CheckedFix {
     );
   }
   if (at < EARLIEST_FIX) throw new FixRefused('timestamp is before the year 2000');
-  const checked: Fix = { ...fix };
+  const checked: Fix = { ...fix, arrivedAt: fix.arrivedAt ?? now.getTime() };
   const ignored: string[] = [];
   for (const field of Object.keys(TELEMETRY_RANGES) as TelemetryField[]) {
     const value = checked[field];

@@ -52,8 +52,39 @@ export interface ListeningFixSource {
   stop(): void;
 }
 
+/** How a fix reached the server: the OsmAnd port or path, the Socket.IO device protocol, or a gateway's batch. */
+export type FixProtocol = 'osmand' | 'socketio' | 'batch';
+
+/**
+ * What the core counts for monitoring (modules/metrics, decision 059). Every call only adds to numbers in memory, so
+ * the hot path stays cheap; the totals are read when Prometheus scrapes.
+ */
+export interface TrackingMetrics {
+  /** Fixes a protocol handed in (a request that could not be read counts as one). */
+  fixesReceived(protocol: FixProtocol, count: number): void;
+  /** Fixes answered with a refusal (bad input, unknown device or wrong secret, throttled, a value the database refused). */
+  fixesRefused(protocol: FixProtocol, count: number): void;
+  /** Fixes committed (repeats of a stored fix not counted). */
+  fixesStored(count: number): void;
+  /** Alerts stored and announced by the core (geofence, offline, alarms, battery, keep-apart, escorts). */
+  alertsRaised(alerts: readonly Pick<NewAlert, 'alertType'>[]): void;
+  /** Seconds from a fix's arrival to the announcement of the alert it raised. */
+  fixToAlert(seconds: number): void;
+}
+
+/** Counts nothing: a core built without monitoring (tests, benchmarks, METRICS_TOKEN unset). */
+export const NO_TRACKING_METRICS: TrackingMetrics = {
+  fixesReceived: () => undefined,
+  fixesRefused: () => undefined,
+  fixesStored: () => undefined,
+  alertsRaised: () => undefined,
+  fixToAlert: () => undefined,
+};
+
 export interface TrackingPorts {
   alerts: AlertStore;
+  /** What the core counts, created once per app (modules/metrics); none: nothing is counted. */
+  createMetrics?(app: FastifyInstance): TrackingMetrics;
   /** Where the geofences come from (modules/geofences). */
   listStoredGeofences(db: DbOrTx): Promise<StoredGeofence[]>;
   /** Where the escorts not ended come from (modules/escorts). */

@@ -84,6 +84,7 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     cluster: app.cluster,
     alerts: app.cluster.alerts,
     alertStore: ports.alerts,
+    metrics: ports.createMetrics?.(app),
   });
   changes.on('device', async (data, local) => {
     const { id, reassigned } = data as { id: string; reassigned: boolean };

@@ -9,8 +9,10 @@ import type { SharedPosition } from '../cluster';
 import { DeviceRegistry } from './device-registry';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import { LivePositions } from './live-positions';
+import { NO_TRACKING_METRICS, type TrackingMetrics } from './ports';
 import { CLUSTER_FLUSH_DELAY_MS, FixIntake, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
+import { countBatch } from './batch-metrics';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
 import { persistFixesOnly, persistPlan, writeAtRevision, type Persisted } from './pipeline/persist';
 import { planBatch, raisesNothing, rollbackPlan, type BatchPlan } from './pipeline/plan';
@@ -58,6 +60,16 @@ export class TrackingService {
   /** Fixes dated further ahead than this are refused before they reach the service (tracking/fix.ts `checkFix`). */
   get maxFutureSeconds(): number {
     return this.options.maxFutureSeconds ?? DEFAULT_MAX_FUTURE_SECONDS;
+  }
+
+  /** What the protocols count (fixes received and refused); counts nothing without monitoring (decision 059). */
+  get metrics(): TrackingMetrics {
+    return this.options.metrics ?? NO_TRACKING_METRICS;
+  }
+
+  /** Fixes queued for the write lane now (monitoring). */
+  get waitingFixes(): number {
+    return this.intake.waitingFixes;
   }
 
   /** Whether every device must send its secret, on OsmAnd too (decision 038). */
@@ -174,6 +186,7 @@ export class TrackingService {
       throw error;
     }
     publishBatch(this.context, plan.moved, result);
+    countBatch(this.options.metrics, fixes, plan.outcomes, result.stored);
     return plan.outcomes;
   }
 
@@ -191,6 +204,7 @@ export class TrackingService {
       const plan = planned;
       if (await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan))) {
         publishBatch(this.context, plan.moved, { stored: [], drafts: plan.drafts });
+        countBatch(this.options.metrics, fixes, plan.outcomes, []);
         return plan.outcomes;
       }
       rollbackPlan(this.context, plan);
@@ -213,6 +227,7 @@ export class TrackingService {
     }
     const stored = planned as unknown as BatchPlan;
     publishBatch(this.context, stored.moved, result);
+    countBatch(this.options.metrics, fixes, stored.outcomes, result.stored);
     return stored.outcomes;
   }
 

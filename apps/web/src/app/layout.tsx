@@ -5,6 +5,7 @@ import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
 import { ROLE_LABELS } from '@prison/shared';
 import { useAuth } from '../lib/auth';
+import { productVersionText } from '../lib/product-version';
 import { may } from '../lib/use-may';
 import { screenAction } from './route-access';
 import { Button } from '../components/ui/button';
@@ -51,6 +52,8 @@ function navClass({ isActive }: { isActive: boolean }) {
 }
 
 export function Layout() {
+  // Read once: the page was served by this version (decision 059).
+  const [version] = useState(productVersionText);
   const { status, name, role, logout } = useAuth();
   const visibleDesktopLinks = useVisibleLinks(desktopLinks);
   const visibleMobileLinks = useVisibleLinks(mobileLinks);
@@ -146,13 +149,18 @@ export function Layout() {
       <footer className="border-t border-slate-200 bg-white">
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm text-slate-600">
           <p>© 2024 Prison Control. All rights reserved.</p>
-          <div className="flex gap-4">
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
             <a href="#privacy" className="hover:underline">
               Privacy Policy
             </a>
             <a href="#terms" className="hover:underline">
               Terms of Service
             </a>
+            {version && (
+              <span className="text-xs text-slate-400" data-testid="app-version">
+                Version {version}
+              </span>
+            )}
           </div>
         </div>
       </footer>

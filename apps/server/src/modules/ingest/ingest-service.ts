@@ -2,6 +2,7 @@
 // batch. Each request authenticates its device(s) (decision 038), refuses bad fixes with a reason, and answers after the commit.
 import type { BatchPositionsResponse, FixOutcome } from '@prison/shared';
 import { DEVICE_REFUSED_MESSAGE } from '../../tracking/device-registry';
+import { countFixes } from '../../tracking/protocol-metrics';
 import type { TrackingService } from '../../tracking/tracking-service';
 import type { DeviceAuthThrottle } from './device-auth-throttle';
 import {
@@ -105,7 +106,13 @@ export interface OsmandClient {
  * OsmAnd: the device must send its secret (`secret` or `key`) when DEVICE_SECRET_REQUIRED is on or the device is
  * marked so; otherwise the registered id is the credential, as Traccar has it (decisions 006 and 038).
  */
-export async function ingestOsmand(tracking: TrackingService, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
+export function ingestOsmand(tracking: TrackingService, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
+  // A JSON list of locations is that many fixes; anything else is one, readable or not (decision 059).
+  const fixes = isObject(body) && Array.isArray(body.location) ? Math.max(1, body.location.length) : 1;
+  return countFixes(tracking.metrics, 'osmand', fixes, () => storeOsmand(tracking, query, body, client));
+}
+
+async function storeOsmand(tracking: TrackingService, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
   const now = new Date();
   const request = parseOsmand(query, body, now);
   try {
@@ -152,6 +159,7 @@ function parseBatchPosition(item: unknown, now: Date): { fix: Fix; secret: strin
 /** A gateway's batch: each fix authenticated and checked on its own; every valid one is stored in one transaction. */
 export async function ingestBatch(tracking: TrackingService, items: unknown[]): Promise<BatchPositionsResponse> {
   const now = new Date();
+  tracking.metrics.fixesReceived('batch', items.length);
   const results: BatchPositionsResponse['results'] = [];
   const valid: { index: number; fix: Fix; ignored: string[] }[] = [];
   for (const [index, item] of items.entries()) {
@@ -172,5 +180,7 @@ export async function ingestBatch(tracking: TrackingService, items: unknown[]): 
     else results[index] = ignored.length ? { index, outcome, message: ignored.join('; ') } : { index, outcome };
   });
   const tally = (outcome: FixOutcome) => results.filter((r) => r.outcome === outcome).length;
-  return { stored: tally('stored'), duplicates: tally('duplicate'), refused: tally('refused'), results };
+  const refused = tally('refused');
+  if (refused > 0) tracking.metrics.fixesRefused('batch', refused);
+  return { stored: tally('stored'), duplicates: tally('duplicate'), refused, results };
 }

@@ -59,6 +59,13 @@ export class FixIntake {
     });
   }
 
+  /** Fixes waiting for their batch (read by monitoring when it scrapes, decision 059). */
+  get waitingFixes(): number {
+    let count = 0;
+    for (const group of this.queue) count += group.fixes.length;
+    return count;
+  }
+
   /** Runs a job on the single write lane, after every job queued before it. */
   runOnLane<T>(job: () => Promise<T>): Promise<T> {
     const run = this.lane.then(job, job);

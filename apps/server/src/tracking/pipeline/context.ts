@@ -12,7 +12,7 @@ import type { GeofenceEngineLike } from '../engine-access';
 import type { EscortMonitor } from '../escort-monitor';
 import type { KeepApartMonitor } from '../keep-apart-monitor';
 import type { LivePositions } from '../live-positions';
-import type { AlertStore } from '../ports';
+import type { AlertStore, TrackingMetrics } from '../ports';
 
 export interface TrackingOptions {
   db: Db;
@@ -36,6 +36,8 @@ export interface TrackingOptions {
   alerts: Pick<AlertFeed, 'raised'>;
   /** Where alerts are written and ended, and how a stored one is shown (modules/alerts, through composition.ts). */
   alertStore: AlertStore;
+  /** Counters for monitoring (decision 059); none: nothing is counted. */
+  metrics?: TrackingMetrics;
 }
 
 export interface TrackingContext {

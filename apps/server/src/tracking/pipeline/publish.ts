@@ -23,6 +23,7 @@ function sharedPosition(device: TrackedDevice): SharedPosition {
 /** After commit: every stored alert reaches every browser. */
 export function announceAlerts(ctx: TrackingContext, stored: StoredAlert[], drafts: AlertDraft[]): void {
   if (stored.length === 0) return;
+  ctx.options.metrics?.alertsRaised(stored);
   void ctx.options.alerts.raised(stored.map((alert, i) => ctx.options.alertStore.showAlertEvent(alert, drafts[i]!.wearer)));
 }
 

@@ -1,0 +1,23 @@
+// How a protocol counts what it receives (decision 059): each request's fixes as received, and as refused when the
+// device is answered with a refusal (4xx: bad input, unknown device or wrong secret, throttled). A fix not stored
+// because the database is down (503) is neither stored nor refused: the device sends it again.
+import { HttpError } from '../lib/http-errors';
+import type { FixProtocol, TrackingMetrics } from './ports';
+
+export const refusesFix = (error: unknown): boolean => error instanceof HttpError && error.statusCode < 500;
+
+/** Runs one request's work, counting its `count` fixes as received, and as refused when the work refuses them. */
+export async function countFixes<T>(
+  metrics: TrackingMetrics,
+  protocol: FixProtocol,
+  count: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  metrics.fixesReceived(protocol, count);
+  try {
+    return await work();
+  } catch (error) {
+    if (refusesFix(error)) metrics.fixesRefused(protocol, count);
+    throw error;
+  }
+}
