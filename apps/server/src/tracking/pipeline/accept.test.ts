@@ -41,7 +41,7 @@ async function until(check: () => boolean) {
 describe('FixIntake lane', () => {
   it('writes batches of different devices at the same time, up to maxInFlight', async () => {
     const writer = heldWriter();
-    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, maxInFlight: 2, independent: () => true, flushDelayMs: 1 });
+    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, maxInFlight: 2, independent: () => true, flushDelayMs: 1, minFixesToOverlap: 1 });
     const first = intake.submit([fix('a')]);
     await until(() => writer.open.length === 1);
     const second = intake.submit([fix('b')]);
@@ -58,7 +58,7 @@ describe('FixIntake lane', () => {
 
   it('holds a batch back while a batch with one of its devices is being written', async () => {
     const writer = heldWriter();
-    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, maxInFlight: 3, independent: () => true, flushDelayMs: 1 });
+    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, maxInFlight: 3, independent: () => true, flushDelayMs: 1, minFixesToOverlap: 1 });
     const first = intake.submit([fix('a', 1000)]);
     await until(() => writer.open.length === 1);
     const second = intake.submit([fix('b', 1000), fix('a', 2000)]);
@@ -79,6 +79,7 @@ describe('FixIntake lane', () => {
       maxInFlight: 3,
       independent: (fixes) => !fixes.some((f) => f.deviceId === 'pair'),
       flushDelayMs: 1,
+      minFixesToOverlap: 1,
     });
     const first = intake.submit([fix('a')]);
     await until(() => writer.open.length === 1);
@@ -105,9 +106,24 @@ describe('FixIntake lane', () => {
     expect(writer.log).toEqual(['start a', 'end a', 'start pair', 'end pair', 'start b', 'end b']);
   });
 
+  it('starts a batch beside another only once enough fixes wait', async () => {
+    const writer = heldWriter();
+    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, maxInFlight: 3, independent: () => true, flushDelayMs: 1, minFixesToOverlap: 3 });
+    const first = intake.submit([fix('a')]);
+    await until(() => writer.open.length === 1);
+    const few = intake.submit([fix('b'), fix('c')]);
+    await tick(30);
+    expect(writer.open.length).toBe(1); // two waiting: less than three
+    const more = intake.submit([fix('d')]);
+    await until(() => writer.open.length === 2);
+    expect(writer.open[1]!.devices).toEqual(['b', 'c', 'd']);
+    for (const w of [...writer.open]) w.release();
+    await Promise.all([first, few, more]);
+  });
+
   it('one at a time unless told', async () => {
     const writer = heldWriter();
-    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, independent: () => true, flushDelayMs: 1 });
+    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, independent: () => true, flushDelayMs: 1, minFixesToOverlap: 1 });
     const first = intake.submit([fix('a')]);
     await until(() => writer.open.length === 1);
     const second = intake.submit([fix('b')]);

@@ -21,6 +21,12 @@ const MAX_FIXES_PER_TRANSACTION = 2000;
  * batch's statement locks only its own devices' rows, so batches of different devices do not wait for each other.
  */
 export const MAX_BATCHES_IN_FLIGHT = 3;
+/**
+ * A batch starts beside others only with at least this many fixes waiting; fewer wait for a commit to end. So a
+ * process short of CPU (whose fixes would otherwise go out in many small batches, each paying a statement) keeps
+ * the large batches of one at a time, and only a full queue, a commit's wait for the disk, gets the overlap.
+ */
+export const MIN_FIXES_TO_OVERLAP = 32;
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
 export type SubmitOutcome = FixOutcome | 'invalid';
@@ -51,6 +57,8 @@ export interface FixIntakeOptions {
    * written beside other batches of other devices and put back on its own. A batch that is not runs alone.
    */
   independent?(fixes: Fix[]): boolean;
+  /** Fixes that must be waiting before a batch starts beside others (MIN_FIXES_TO_OVERLAP unless told). */
+  minFixesToOverlap?: number;
 }
 
 export class FixIntake {
@@ -61,6 +69,9 @@ export class FixIntake {
   private lane: Promise<unknown> = Promise.resolve();
   /** Batches being written, with their devices (decision 055): a new batch waits for any that shares a device. */
   private readonly inFlight = new Map<Promise<void>, Set<string>>();
+  /** Fixes in the queue, and who waits for enough of them to start a batch beside others. */
+  private queuedFixes = 0;
+  private enoughQueued: (() => void) | null = null;
 
   constructor(private readonly options: FixIntakeOptions) {}
 
@@ -69,6 +80,8 @@ export class FixIntake {
     if (fixes.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ fixes, resolve, reject });
+      this.queuedFixes += fixes.length;
+      if (this.enoughQueued && this.queuedFixes >= (this.options.minFixesToOverlap ?? MIN_FIXES_TO_OVERLAP)) this.enoughQueued();
       this.flushTimer ??= setTimeout(() => {
         this.flushTimer = null;
         this.queueFlush();
@@ -117,7 +130,12 @@ export class FixIntake {
     this.flushQueued = true;
     void this.enqueue(async () => {
       const most = this.options.maxInFlight ?? 1;
-      while (this.inFlight.size >= most) await Promise.race(this.inFlight.keys());
+      const least = this.options.minFixesToOverlap ?? MIN_FIXES_TO_OVERLAP;
+      while (this.inFlight.size >= most || (this.inFlight.size > 0 && this.queuedFixes < least)) {
+        const enough = new Promise<void>((resolve) => (this.enoughQueued = resolve));
+        await Promise.race([...this.inFlight.keys(), enough]);
+        this.enoughQueued = null;
+      }
       this.flushQueued = false;
       const batch = this.takeBatch();
       if (batch.length === 0) return;
@@ -145,6 +163,7 @@ export class FixIntake {
     let size = 0;
     while (this.queue.length && (batch.length === 0 || size + this.queue[0]!.fixes.length <= MAX_FIXES_PER_TRANSACTION)) {
       const group = this.queue.shift()!;
+      this.queuedFixes -= group.fixes.length;
       batch.push(group);
       size += group.fixes.length;
     }
