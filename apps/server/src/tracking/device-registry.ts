@@ -206,6 +206,13 @@ export class DeviceRegistry {
    */
   authenticate(id: string, secret: string | undefined, options: { secretRequired: boolean; unknownStatus?: number }): TrackedDevice {
     const device = this.byId.get(id);
+    // No secret sent and none required (neither by the server nor by this id): nothing to compare, so no hash
+    // (decision 055). Whenever a secret is required, an unknown id, a missing and a wrong secret still all pay the
+    // same hash and compare.
+    if (!secret && !options.secretRequired && !device?.secretRequired) {
+      if (!device) throw new FixRefused(`Unknown device ${id}`, options.unknownStatus ?? 400);
+      return device;
+    }
     const matches = secretMatches(secret ?? '', device?.secretHash ?? UNKNOWN_DEVICE_HASH);
     if (options.secretRequired || device?.secretRequired) {
       if (!device || !secret || !matches) throw new FixRefused(DEVICE_REFUSED_MESSAGE, 401);

@@ -80,6 +80,11 @@ export class KeepApartMonitor {
     this.pairCount = pairs.length;
   }
 
+  /** Whether this prisoner is in any active pair: one map lookup. */
+  watches(prisonerId: number): boolean {
+    return this.byPrisoner.has(prisonerId);
+  }
+
   /** The prisoner's newest position: answers the meetings it starts (ends need no alert). */
   update(position: MonitoredPosition): KeepApartMeeting[] {
     const pairs = this.byPrisoner.get(position.prisonerId);

@@ -10,7 +10,7 @@ import { DeviceRegistry } from './device-registry';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import { LivePositions } from './live-positions';
 import { NO_TRACKING_METRICS, type TrackingMetrics } from './ports';
-import { CLUSTER_FLUSH_DELAY_MS, FixIntake, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
+import { CLUSTER_FLUSH_DELAY_MS, FixIntake, MAX_BATCHES_IN_FLIGHT, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { countBatch } from './batch-metrics';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
@@ -50,6 +50,8 @@ export class TrackingService {
       writeBatch: (fixes) => this.writeBatch(fixes),
       failed: (error, what) => options.databaseHealth.failed(error, what),
       ...(options.cluster?.enabled ? { flushDelayMs: CLUSTER_FLUSH_DELAY_MS } : {}),
+      maxInFlight: MAX_BATCHES_IN_FLIGHT,
+      independent: (fixes) => this.independent(fixes),
     });
   }
 
@@ -171,6 +173,23 @@ export class TrackingService {
   checkSilence(now = new Date()): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return this.intake.runOnLane(() => markSilentDevices(this.context, now));
+  }
+
+  /**
+   * Whether no fix of the batch reaches state shared between devices (a keep-apart pair, an escort): then its plan
+   * touches only its own devices' state, which it alone puts back if it fails, so it may be written beside batches of
+   * other devices (decision 055).
+   */
+  private independent(fixes: Fix[]): boolean {
+    const { keepApart, escorts } = this.options;
+    if (!keepApart?.size && !escorts) return true;
+    for (const fix of fixes) {
+      const device = this.registry.get(fix.deviceId);
+      if (!device) continue;
+      if (device.prisonerId !== null && keepApart?.watches(device.prisonerId)) return false;
+      if (escorts?.watches(device.prisonerId, device.staffId)) return false;
+    }
+    return true;
   }
 
   /** One batch: plan in memory, persist, and publish after commit; nothing stored puts the memory back. */

@@ -1,6 +1,7 @@
 // Accept: takes checked fixes in, gathers those arriving within a couple of milliseconds into one batch (at most
-// MAX_FIXES_PER_TRANSACTION), runs every write of the core one after another on a single lane (so the in-memory
-// device state and the database agree), and answers each caller once its fixes are committed.
+// MAX_FIXES_PER_TRANSACTION), starts every write of the core one after another on a single lane (so the in-memory
+// device state and the database agree; batches of different devices may be committing at once, decision 055), and
+// answers each caller once its fixes are committed.
 import type { FixOutcome } from '@prison/shared';
 import { isDataRefusal } from '../../lib/database-errors';
 import type { Fix } from '../fix';
@@ -14,6 +15,18 @@ export const FLUSH_DELAY_MS = 2;
 export const CLUSTER_FLUSH_DELAY_MS = 10;
 /** Most fixes per transaction: bounds the latency of the fixes that wait behind a large batch. */
 const MAX_FIXES_PER_TRANSACTION = 2000;
+/**
+ * Batches of different devices committing at the same time (decision 055). A commit mostly waits for PostgreSQL's
+ * disk flush, during which the thread is idle; with several in flight their flushes are shared. In cluster mode each
+ * batch's statement locks only its own devices' rows, so batches of different devices do not wait for each other.
+ */
+export const MAX_BATCHES_IN_FLIGHT = 3;
+/**
+ * A batch starts beside others only with at least this many fixes waiting; fewer wait for a commit to end. So a
+ * process short of CPU (whose fixes would otherwise go out in many small batches, each paying a statement) keeps
+ * the large batches of one at a time, and only a full queue, a commit's wait for the disk, gets the overlap.
+ */
+export const MIN_FIXES_TO_OVERLAP = 32;
 
 /** What became of one submitted fix; 'invalid': the database refused its values, so it alone was not stored. */
 export type SubmitOutcome = FixOutcome | 'invalid';
@@ -37,13 +50,28 @@ export interface FixIntakeOptions {
   failed(error: unknown, what: string): void;
   /** How long the first fix of a batch waits for others (FLUSH_DELAY_MS unless told). */
   flushDelayMs?: number;
+  /** Most batches written at the same time (1 unless told): each must share no device with the others. */
+  maxInFlight?: number;
+  /**
+   * Whether a batch's fixes touch no state shared with other devices (a keep-apart pair, an escort), so that it may be
+   * written beside other batches of other devices and put back on its own. A batch that is not runs alone.
+   */
+  independent?(fixes: Fix[]): boolean;
+  /** Fixes that must be waiting before a batch starts beside others (MIN_FIXES_TO_OVERLAP unless told). */
+  minFixesToOverlap?: number;
 }
 
 export class FixIntake {
   private queue: PendingGroup[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private flushQueued = false;
+  /** Starts of batches and exclusive jobs, one after another. */
   private lane: Promise<unknown> = Promise.resolve();
+  /** Batches being written, with their devices (decision 055): a new batch waits for any that shares a device. */
+  private readonly inFlight = new Map<Promise<void>, Set<string>>();
+  /** Fixes in the queue, and who waits for enough of them to start a batch beside others. */
+  private queuedFixes = 0;
+  private enoughQueued: (() => void) | null = null;
 
   constructor(private readonly options: FixIntakeOptions) {}
 
@@ -52,6 +80,8 @@ export class FixIntake {
     if (fixes.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ fixes, resolve, reject });
+      this.queuedFixes += fixes.length;
+      if (this.enoughQueued && this.queuedFixes >= (this.options.minFixesToOverlap ?? MIN_FIXES_TO_OVERLAP)) this.enoughQueued();
       this.flushTimer ??= setTimeout(() => {
         this.flushTimer = null;
         this.queueFlush();
@@ -66,11 +96,12 @@ export class FixIntake {
     return count;
   }
 
-  /** Runs a job on the single write lane, after every job queued before it. */
+  /** Runs a job alone on the write lane: after every job and batch started before it, with none beside it. */
   runOnLane<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.lane.then(job, job);
-    this.lane = run.catch(() => undefined);
-    return run;
+    return this.enqueue(async () => {
+      await this.settled();
+      return job();
+    });
   }
 
   /** Writes everything queued now, then waits for the lane to drain. */
@@ -80,20 +111,70 @@ export class FixIntake {
     if (this.queue.length) await this.runOnLane(() => this.flushAll());
   }
 
-  /** Resolves when the jobs on the lane now have finished. */
+  /** Resolves when the jobs on the lane and the batches being written now have finished. */
   async idle(): Promise<void> {
     await this.lane.catch(() => undefined);
+    await this.settled();
   }
 
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(job, job);
+    this.lane = run.catch(() => undefined);
+    return run;
+  }
+
+  private settled(): Promise<unknown> {
+    return Promise.all(this.inFlight.keys());
+  }
+
+  /**
+   * Starts the next batch on the lane once there is room for it. While its commit is on its way the lane is free to
+   * plan and send the next batch of other devices (a commit waits for the disk; two overlap), so a device's fixes are
+   * still planned and stored in order, and each batch can be put back alone if it fails.
+   */
   private queueFlush(): void {
     if (this.flushQueued || this.queue.length === 0) return;
     this.flushQueued = true;
-    void this.runOnLane(async () => {
+    void this.enqueue(async () => {
+      const most = this.options.maxInFlight ?? 1;
+      const least = this.options.minFixesToOverlap ?? MIN_FIXES_TO_OVERLAP;
+      while (this.inFlight.size >= most || (this.inFlight.size > 0 && this.queuedFixes < least)) {
+        const enough = new Promise<void>((resolve) => (this.enoughQueued = resolve));
+        await Promise.race([...this.inFlight.keys(), enough]);
+        this.enoughQueued = null;
+      }
       this.flushQueued = false;
-      await this.flushOnce();
-      // Fixes that arrived during the transaction go in the next one at once.
-      if (this.queue.length) this.queueFlush();
+      const batch = this.takeBatch();
+      if (batch.length === 0) return;
+      const fixes = batch.flatMap((g) => g.fixes);
+      const alone = most === 1 || !(this.options.independent?.(fixes) ?? false);
+      const devices = new Set(fixes.map((fix) => fix.deviceId));
+      for (;;) {
+        const blocking = [...this.inFlight].filter(([, other]) => alone || [...devices].some((id) => other.has(id))).map(([write]) => write);
+        if (blocking.length === 0) break;
+        await Promise.race(blocking);
+      }
+      const write: Promise<void> = this.writeGroups(batch, fixes).finally(() => {
+        this.inFlight.delete(write);
+        // Fixes that arrived during the transaction go in the next one at once.
+        if (this.queue.length) this.queueFlush();
+      });
+      this.inFlight.set(write, devices);
+      if (alone) await write;
+      else if (this.queue.length) this.queueFlush();
     });
+  }
+
+  private takeBatch(): PendingGroup[] {
+    const batch: PendingGroup[] = [];
+    let size = 0;
+    while (this.queue.length && (batch.length === 0 || size + this.queue[0]!.fixes.length <= MAX_FIXES_PER_TRANSACTION)) {
+      const group = this.queue.shift()!;
+      this.queuedFixes -= group.fixes.length;
+      batch.push(group);
+      size += group.fixes.length;
+    }
+    return batch;
   }
 
   private async flushAll(): Promise<void> {
@@ -101,16 +182,14 @@ export class FixIntake {
   }
 
   private async flushOnce(): Promise<void> {
-    const batch: PendingGroup[] = [];
-    let size = 0;
-    while (this.queue.length && (batch.length === 0 || size + this.queue[0]!.fixes.length <= MAX_FIXES_PER_TRANSACTION)) {
-      const group = this.queue.shift()!;
-      batch.push(group);
-      size += group.fixes.length;
-    }
-    if (batch.length === 0) return;
+    const batch = this.takeBatch();
+    if (batch.length) await this.writeGroups(batch, batch.flatMap((g) => g.fixes));
+  }
+
+  /** Writes one batch and answers each of its callers; never throws (a failure rejects the callers). */
+  private async writeGroups(batch: PendingGroup[], fixes: Fix[]): Promise<void> {
     try {
-      const outcomes = await this.writeIsolated(batch.flatMap((g) => g.fixes));
+      const outcomes = await this.writeIsolated(fixes);
       let offset = 0;
       for (const group of batch) {
         group.resolve(outcomes.slice(offset, offset + group.fixes.length));

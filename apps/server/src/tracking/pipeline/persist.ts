@@ -23,22 +23,44 @@ export interface Persisted {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The fixes as the columns of `positions`, one array parameter per column (11 parameters however many fixes). */
+/**
+ * The fixes as rows of `positions`, passed as one JSON parameter (decision 055): the driver sends one string rather
+ * than preparing every element of eleven arrays, and the statement is built from the same few pieces every batch.
+ */
 function fixColumns(rows: PositionRow[]) {
-  const fix = <T>(pick: (row: PositionRow) => T) => sql.param(rows.map(pick));
-  return sql`unnest(${fix((r) => r.deviceId)}::text[], ${fix((r) => r.prisonerId ?? null)}::int[],
-        ${fix((r) => r.recordedAt.toISOString())}::timestamptz[], ${fix((r) => (r.receivedAt as Date).toISOString())}::timestamptz[],
-        ${fix((r) => r.latitude)}::float8[], ${fix((r) => r.longitude)}::float8[], ${fix((r) => r.accuracy ?? null)}::real[],
-        ${fix((r) => r.speed ?? null)}::real[], ${fix((r) => r.bearing ?? null)}::real[], ${fix((r) => r.altitude ?? null)}::real[],
-        ${fix((r) => r.battery ?? null)}::real[])`;
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      d: r.deviceId,
+      p: r.prisonerId ?? null,
+      t: r.recordedAt.toISOString(),
+      r: (r.receivedAt as Date).toISOString(),
+      la: r.latitude,
+      lo: r.longitude,
+      a: r.accuracy ?? null,
+      s: r.speed ?? null,
+      b: r.bearing ?? null,
+      al: r.altitude ?? null,
+      ba: r.battery ?? null,
+    })),
+  );
+  return sql`json_to_recordset(${json}::json) as f(d text, p int, t timestamptz, r timestamptz, la float8, lo float8, a real, s real, b real, al real, ba real)`;
 }
 
-/** The devices' live state, one array parameter per column, as `v(id, seen, fix, lat, lng, battery, online, low)`. */
+/** The devices' live state as one JSON parameter, as `v(id, seen, fix, lat, lng, battery, online, low)`. */
 function stateColumns(states: TrackedDevice[]) {
-  const device = <T>(pick: (d: TrackedDevice) => T) => sql.param(states.map(pick));
-  return sql`unnest(${device((d) => d.id)}::text[], ${device((d) => iso(d.lastSeenAt))}::timestamptz[], ${device((d) => iso(d.lastFixAt))}::timestamptz[],
-        ${device((d) => d.latitude)}::float8[], ${device((d) => d.longitude)}::float8[], ${device((d) => d.battery)}::real[],
-        ${device((d) => d.online)}::boolean[], ${device((d) => d.lowBatteryAlerted)}::boolean[]) as v(id, seen, fix, lat, lng, battery, online, low)`;
+  const json = JSON.stringify(
+    states.map((d) => ({
+      id: d.id,
+      seen: iso(d.lastSeenAt),
+      fix: iso(d.lastFixAt),
+      lat: d.latitude,
+      lng: d.longitude,
+      battery: d.battery,
+      online: d.online,
+      low: d.lowBatteryAlerted,
+    })),
+  );
+  return sql`json_to_recordset(${json}::json) as v(id text, seen timestamptz, fix timestamptz, lat float8, lng float8, battery real, online boolean, low boolean)`;
 }
 
 const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)`;
@@ -49,8 +71,8 @@ const insertedKeys = (rows: InsertedRow[]) => new Set(rows.filter((r) => r.devic
 
 /**
  * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
- * device and time, is skipped) and an update of the devices they came from. Column arrays keep it to 19 parameters
- * however many fixes. A single statement is atomic, so a batch that raises nothing needs no explicit transaction.
+ * device and time, is skipped) and an update of the devices they came from. Two JSON parameters however many
+ * fixes. A single statement is atomic, so a batch that raises nothing needs no explicit transaction.
  * Answers the keys (`device|ms`) of the fixes actually inserted.
  */
 export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string>> {
