@@ -27,6 +27,8 @@ export const SSO_REFUSALS = {
     'Single sign-on refused: none of the blocks the identity provider gives this account exists here. Ask an administrator.',
   no_username: 'Single sign-on refused: the identity provider gives this account no usable user name.',
   disabled: 'Single sign-on refused: this account is disabled.',
+  last_administrator:
+    'Single sign-on refused: the identity provider no longer makes this account an administrator, and it is the last active one. Make another account an administrator first.',
 } as const;
 export type SsoRefusal = keyof typeof SSO_REFUSALS;
 

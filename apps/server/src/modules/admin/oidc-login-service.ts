@@ -8,6 +8,7 @@ import type { Db } from '../../db/client';
 import { admins, cells } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { createSession } from '../../sessions/session-service';
+import { anotherActiveAdministrator } from '../profile/admins-service';
 import { accessFromClaims, displayName, usernameCandidates, type Claims } from './oidc-claims';
 import { OidcIdentityProvider, providerFailure, type OidcIdentity } from './oidc-identity-provider';
 import { saveAttempt, takeAttempt } from './oidc-login-attempts';
@@ -80,7 +81,21 @@ export async function finishOidcLogin(db: Db, provider: OidcIdentityProvider, in
       return refuse({ ...who, adminId: existing.id, actor: existing.username }, identity, 'disabled', 'the account is disabled');
     account = { id: existing.id, username: existing.username, created: false };
     if (existing.role !== access.role || !sameBlocks(existing.blocks, access.blocks)) {
-      await db.update(admins).set({ role: access.role, blocks: access.blocks, updatedAt: new Date() }).where(eq(admins.id, existing.id));
+      // The claims may not demote the last active administrator, as an administrator may not (decision 050).
+      const demotes = existing.role === 'administrator' && access.role !== 'administrator';
+      const changed = await db.transaction(async (tx) => {
+        if (demotes && !(await anotherActiveAdministrator(tx, existing.id))) return false;
+        await tx.update(admins).set({ role: access.role, blocks: access.blocks, updatedAt: new Date() }).where(eq(admins.id, existing.id));
+        return true;
+      });
+      if (!changed) {
+        return refuse(
+          { ...who, adminId: existing.id, actor: existing.username },
+          identity,
+          'last_administrator',
+          `the claims give the role ${access.role} to the last active administrator`,
+        );
+      }
       await recordAudit(
         db,
         { adminId: existing.id, actor: existing.username, ip: input.ip },

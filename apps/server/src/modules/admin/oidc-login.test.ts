@@ -3,7 +3,7 @@
 // without a valid role or with only unknown blocks is refused and creates nothing, a disabled account is refused, and
 // a tampered state or a replayed code opens no session (decision 052).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, OIDC_CALLBACK_PATH, OIDC_START_PATH, OIDC_STATUS_PATH } from '@prison/shared';
 import { admins, auditLog, cells, oidcLoginAttempts } from '../../db/schema';
 import { CookieBrowser } from '../../../test/cookie-browser';
@@ -187,6 +187,31 @@ describe('single sign-on with OpenID Connect', () => {
 
     expect(landing.searchParams.get('sso')).toBe('unknown_blocks');
     expect(await accountOfSubject('sub-lost')).toBeUndefined();
+  });
+
+  it('claims that would demote the last active administrator are refused, and the account stays an administrator', async () => {
+    oidc.accounts.set('sub-chief', { preferred_username: 'chief.sso', role: 'administrator' });
+    expect((await signIn(new CookieBrowser(), 'sub-chief')).pathname).toBe('/');
+    const chief = await accountOfSubject('sub-chief');
+    // Every other administrator disabled for the time of the test: the SSO account is the last active one.
+    const others = await ctx.database.db
+      .update(admins)
+      .set({ disabledAt: new Date() })
+      .where(and(eq(admins.role, 'administrator'), isNull(admins.disabledAt), ne(admins.id, chief!.id)))
+      .returning({ id: admins.id });
+    try {
+      oidc.accounts.set('sub-chief', { preferred_username: 'chief.sso', role: 'officer', blocks: ['A'] });
+      const browser = new CookieBrowser();
+      const landing = await signIn(browser, 'sub-chief');
+      expect(landing.searchParams.get('sso')).toBe('last_administrator');
+      expect(browser.cookie(base, AUTH_COOKIE)).toBeUndefined();
+      expect(await accountOfSubject('sub-chief')).toMatchObject({ role: 'administrator', blocks: [] });
+    } finally {
+      await ctx.database.db.update(admins).set({ disabledAt: null }).where(inArray(admins.id, others.map((o) => o.id)));
+    }
+    // With another administrator active again, the same claims apply.
+    expect((await signIn(new CookieBrowser(), 'sub-chief')).pathname).toBe('/');
+    expect(await accountOfSubject('sub-chief')).toMatchObject({ role: 'officer', blocks: ['A'] });
   });
 
   it('a disabled account is refused', async () => {

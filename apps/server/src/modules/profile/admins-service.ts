@@ -82,14 +82,22 @@ async function existingBlocks(db: DbOrTx, blocks: readonly string[]): Promise<st
  * the only one. Holds a lock to the end of the transaction, so two such changes run one after the other.
  */
 async function keepAnActiveAdministrator(tx: DbOrTx, id: number, username: string): Promise<void> {
+  if (!(await anotherActiveAdministrator(tx, id))) {
+    throw conflict(`${username} is the last active administrator: make another account an administrator first`);
+  }
+}
+
+/**
+ * Whether an active administrator other than account `id` exists. Takes the administrators' lock to the end of the
+ * transaction, so a demotion decided on this answer cannot race another (also single sign-on's, decision 052).
+ */
+export async function anotherActiveAdministrator(tx: DbOrTx, id: number): Promise<boolean> {
   await tx.execute(sql`select pg_advisory_xact_lock(${ADMINISTRATORS_LOCK_KEY})`);
   const [{ n } = { n: 0 }] = await tx
     .select({ n: count() })
     .from(admins)
     .where(and(eq(admins.role, 'administrator'), isNull(admins.disabledAt), ne(admins.id, id)));
-  if (Number(n) === 0) {
-    throw conflict(`${username} is the last active administrator: make another account an administrator first`);
-  }
+  return Number(n) > 0;
 }
 
 export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActor): Promise<AdminAccount> {
