@@ -61,6 +61,13 @@ export class PositionShare {
   private counter: NodeJS.Timeout | null = null;
   /** Whether another process listens; true until first asked, so nothing is held back at start. */
   private othersListen = true;
+  /** Processes on the channel when last asked: when more join, they are sent every device's latest position. */
+  private servers = 0;
+  /**
+   * Every device's latest position stored here, kept also while nobody listens: a process that joins (or restarts)
+   * would otherwise miss what was stored before it was counted, until each device's next fix.
+   */
+  private readonly latest = new Map<string, SharedPosition>();
   /** Tried every 100 ms: a failing share is one line per interval. */
   private readonly failures: RateLimitedLog;
 
@@ -83,7 +90,11 @@ export class PositionShare {
       void this.io
         .of('/')
         .adapter.serverCount()
-        .then((n) => (this.othersListen = n > 1))
+        .then((n) => {
+          if (n > this.servers && n > 1) for (const [id, position] of this.latest) this.pending.set(id, position);
+          this.servers = n;
+          this.othersListen = n > 1;
+        })
         .catch(() => undefined); // Redis down: keep the last answer; publishing fails fast anyway
     count();
     this.counter = setInterval(count, COUNT_EVERY_MS);
@@ -95,11 +106,13 @@ export class PositionShare {
     if (this.counter) clearInterval(this.counter);
     this.timer = this.counter = null;
     this.pending.clear();
+    this.latest.clear();
     this.failures.stop();
   }
 
   /** Positions this process stored: the latest of each device goes out with the next flush. */
   share(positions: SharedPosition[]): void {
+    for (const position of positions) this.latest.set(position.id, position);
     if (!this.othersListen) return;
     for (const position of positions) this.pending.set(position.id, position);
   }

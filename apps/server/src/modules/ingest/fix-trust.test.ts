@@ -41,7 +41,8 @@ describe('fix checks', () => {
 
   it('drops each measurement out of its range (naming it) and keeps the position; boundaries are kept', () => {
     const inRange = { accuracy: 100_000, speed: 500, bearing: 360, altitude: -1000, battery: 0 };
-    expect(checkFix(fix(inRange), { now })).toEqual({ fix: fix(inRange), ignored: [] });
+    // A checked fix carries when it arrived (the fix-to-alert histogram, decision 059).
+    expect(checkFix(fix(inRange), { now })).toEqual({ fix: { ...fix(inRange), arrivedAt: now.getTime() }, ignored: [] });
     const checked = checkFix(fix({ accuracy: -1, speed: -0.1, bearing: 361, altitude: 1e39, battery: 100.5 }), { now });
     expect(checked.fix).toMatchObject({ latitude: LAT, accuracy: null, speed: null, bearing: null, altitude: null, battery: null });
     expect(checked.ignored).toEqual([
