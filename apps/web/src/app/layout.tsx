@@ -157,7 +157,7 @@ export function Layout() {
               Terms of Service
             </a>
             {version && (
-              <span className="text-xs text-slate-400" data-testid="app-version">
+              <span className="text-xs text-slate-600" data-testid="app-version">
                 Version {version}
               </span>
             )}
