@@ -162,6 +162,18 @@ test('30,000 markers ten deep (drawn front to back): the marker drawn last is on
     all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: lat, longitude: lng, trackingId: 'probe' };
     (hook.feed as unknown as { setAlertLevels(worst: Map<number, string>): void }).setAlertLevels(worst);
     hook.feed.snapshot(all);
+    // This test is about the drawing: the server's own snapshot (late under load) and the moves of the trackers
+    // earlier specs left behind must not replace or join the crowd, so the feed keeps to it from here on.
+    const feed = hook.feed as unknown as {
+      snapshot(s: unknown): void;
+      changes(c: unknown): void;
+      setAlertLevels(worst: Map<number, string>): void;
+    };
+    const keep = feed.snapshot.bind(feed);
+    const keepLevels = feed.setAlertLevels.bind(feed);
+    feed.snapshot = () => keep(all);
+    feed.changes = () => undefined;
+    feed.setAlertLevels = () => keepLevels(worst);
     return { lat, lng };
   });
   // Every marker applied (the feed spreads a snapshot over frames), then a picture of all of them.
