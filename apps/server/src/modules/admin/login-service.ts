@@ -83,6 +83,22 @@ async function releaseAttempt(db: Db, username: string): Promise<void> {
     .where(eq(loginThrottle.username, username));
 }
 
+/** A session for an account that has just proved who it is (password or single sign-on), with its `login` audit entry. */
+export async function openLoginSession(
+  db: Db,
+  account: { id: number; username: string },
+  client: Pick<LoginInput, 'ip' | 'userAgent'>,
+  after: Record<string, unknown> | undefined,
+) {
+  const session = await createSession(db, account.id, { ip: client.ip, userAgent: client.userAgent });
+  await recordAudit(
+    db,
+    { adminId: account.id, actor: account.username, ip: client.ip },
+    { action: 'login', entity: 'session', entityId: session.sessionId, after },
+  );
+  return session;
+}
+
 export async function login(db: Db, input: LoginInput, secrets: SecretBox): Promise<LoginResult> {
   const username = input.username.trim();
   const who: AuditActor = { adminId: null, actor: username, ip: input.ip };
@@ -120,17 +136,7 @@ export async function login(db: Db, input: LoginInput, secrets: SecretBox): Prom
     if (passwordChangeRequired !== admin.passwordChangeRequired)
       await tx.update(admins).set({ passwordChangeRequired }).where(eq(admins.id, admin.id));
   });
-  const session = await createSession(db, admin.id, { ip: input.ip, userAgent: input.userAgent });
-  await recordAudit(
-    db,
-    { adminId: admin.id, actor: admin.username, ip: input.ip },
-    {
-      action: 'login',
-      entity: 'session',
-      entityId: session.sessionId,
-      after: admin.totpSecret ? { second_factor: true } : undefined,
-    },
-  );
+  const session = await openLoginSession(db, admin, input, admin.totpSecret ? { second_factor: true } : undefined);
   return {
     kind: 'loggedIn',
     ...session,

@@ -7,7 +7,7 @@ import type { Role, SsoRefusal } from '@prison/shared';
 import type { Db } from '../../db/client';
 import { admins, cells } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { createSession } from '../../sessions/session-service';
+import { openLoginSession } from './login-service';
 import { anotherActiveAdministrator } from '../profile/admins-service';
 import { accessFromClaims, displayName, usernameCandidates, type Claims } from './oidc-claims';
 import { OidcIdentityProvider, providerFailure, type OidcIdentity } from './oidc-identity-provider';
@@ -114,22 +114,12 @@ export async function finishOidcLogin(db: Db, provider: OidcIdentityProvider, in
     account = { ...created, created: true };
   }
 
-  const session = await createSession(db, account.id, { ip: input.ip, userAgent: input.userAgent });
-  await recordAudit(
-    db,
-    { adminId: account.id, actor: account.username, ip: input.ip },
-    {
-      action: 'login',
-      entity: 'session',
-      entityId: session.sessionId,
-      after: {
-        single_sign_on: identity.issuer,
-        role: access.role,
-        blocks: access.blocks,
-        ...(access.ignoredBlocks.length > 0 ? { unknown_blocks_ignored: access.ignoredBlocks } : {}),
-      },
-    },
-  );
+  const session = await openLoginSession(db, account, input, {
+    single_sign_on: identity.issuer,
+    role: access.role,
+    blocks: access.blocks,
+    ...(access.ignoredBlocks.length > 0 ? { unknown_blocks_ignored: access.ignoredBlocks } : {}),
+  });
   return {
     kind: 'loggedIn',
     ...session,
