@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     'pglite-fixes': { type: 'string', default: '300000' },
     runs: { type: 'string', default: '20' },
     engines: { type: 'string', default: 'postgres,pglite' },
+    /** Measure again on the database a BENCH_KEEP=1 run left, without filling it. */
+    reuse: { type: 'boolean', default: false },
   },
 });
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -147,7 +149,7 @@ async function measure(engine: string, db: Database, layout: Layout) {
   // The grid answer and the plain one name the same people (a check, not a figure).
   for (let i = 0; i < 3; i++) {
     const a = (await near(hour)(i)).data.map((p) => p.prisoner_id).sort();
-    const b = (await plain(hour)(i)).map((p) => p.prisoner_id).sort();
+    const b = (await plain(hour)(i)).map((p) => p.prisonerId).sort();
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`near answers differ: ${a} vs ${b}`);
   }
   const dayRuns = Math.max(3, Math.floor(RUNS / 4));
@@ -175,17 +177,21 @@ async function measure(engine: string, db: Database, layout: Layout) {
 async function onPostgres(fixes: number) {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`drop database if exists ${DB_NAME}`);
-  await admin.query(`create database ${DB_NAME}`);
+  if (!args.reuse) {
+    await admin.query(`drop database if exists ${DB_NAME}`);
+    await admin.query(`create database ${DB_NAME}`);
+  }
   const url = new URL(ADMIN_URL);
   url.pathname = `/${DB_NAME}`;
   const db = fromPostgres(url.toString(), 2);
   try {
-    await db.migrate();
     const layout = layoutFor(fixes);
-    const t0 = performance.now();
-    await fill(db, layout);
-    log(`PostgreSQL filled in ${(elapsed(t0) / 1000).toFixed(0)} s`);
+    if (!args.reuse) {
+      await db.migrate();
+      const t0 = performance.now();
+      await fill(db, layout);
+      log(`PostgreSQL filled in ${(elapsed(t0) / 1000).toFixed(0)} s`);
+    }
     await measure('postgres', db, layout);
   } finally {
     await db.close();

@@ -2,7 +2,10 @@
 // to it; the table, the CSV download and the printed report name the same people; contacts with a second person.
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_ADMIN, expect, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect as baseExpect, test, unique } from '../fixtures';
+
+// Answers wait for a loaded machine's server: conditions, with room.
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 const LAT = 51.5007;
 const LNG = -0.1246;
@@ -25,6 +28,8 @@ async function sendFix(api: APIRequestContext, deviceId: string, lat: number, lo
 }
 
 test('who was near: table, CSV and printed report agree; contacts of the pair', async ({ adminPage: page, api }) => {
+  // 75 fixes through the protocol and four questions: generous on a loaded machine.
+  test.setTimeout(240_000);
   const subject = await trackedPrisoner(api, unique('Subj'));
   const metName = unique('Met');
   const met = await trackedPrisoner(api, metName);
