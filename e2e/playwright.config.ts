@@ -29,7 +29,8 @@ export default defineConfig({
     command: 'npx tsx apps/server/src/server.ts',
     cwd: root,
     url: `http://localhost:${port}/readyz`,
-    timeout: 120_000,
+    // A loaded machine can take longer to start it (E2E_SERVER_TIMEOUT_MS).
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 120_000),
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

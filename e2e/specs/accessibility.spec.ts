@@ -105,6 +105,13 @@ const screens: Screen[] = [
     },
   },
   {
+    route: '/investigations/near',
+    label: 'who was near',
+    url: () => '/investigations/near',
+    admin: true,
+    ready: (p) => p.getByRole('button', { name: 'Find who was near' }),
+  },
+  {
     route: '/allAlerts',
     label: 'allAlerts',
     url: () => '/allAlerts',

@@ -52,6 +52,7 @@ test('every protected page redirects to /login when logged out', async ({ page }
     '/alerts',
     '/cell-assign',
     '/location-history',
+    '/investigations/near',
     '/prisoner-details/1',
     '/profile',
   ]) {

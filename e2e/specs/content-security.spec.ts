@@ -7,6 +7,7 @@ const SCREENS = [
   '/live-map',
   '/allAlerts',
   '/location-history',
+  '/investigations/near',
   '/cell-assign',
   '/audit',
   '/profile',

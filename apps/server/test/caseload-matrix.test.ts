@@ -38,6 +38,7 @@ const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<s
   'PUT /api/v1/prisoner/update/:id': { body: { behavior_record: 'Checked by the caseload matrix' } },
   'GET /api/v1/location/history': { query: { from: FROM, to: TO } },
   'GET /api/v1/location/export': { query: { from: FROM, to: TO, format: 'csv' } },
+  'GET /api/v1/location/near': { query: { from: FROM, to: TO, radius_m: '10' } },
   'POST /api/v1/alert/:id/acknowledge': { body: { note: 'seen' } },
   'POST /api/v1/alert/:id/resolve': { body: { note: 'dealt with on the wing' } },
 };

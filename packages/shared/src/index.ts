@@ -15,6 +15,7 @@ export * from './alert';
 export * from './alert-severity';
 export * from './device';
 export * from './history';
+export * from './investigations';
 export * from './audit-entry';
 export * from './profile';
 export * from './message';

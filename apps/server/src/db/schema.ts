@@ -272,6 +272,8 @@ export const positions = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: text('device_id').notNull(),
     prisonerId: integer('prisoner_id'),
+    /** The staff member wearing the tracker when the fix was stored (issue 26: who was near names staff too). */
+    staffId: integer('staff_id'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     latitude: doublePrecision('latitude').notNull(),
@@ -287,6 +289,16 @@ export const positions = pgTable(
     // Covering: a history read (one prisoner, a time range) is an index-only scan, never one heap page per fix.
     index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt, t.latitude, t.longitude, t.speed, t.accuracy),
     index('positions_recorded_idx').on(t.recordedAt),
+    index('positions_staff_time_idx')
+      .on(t.staffId, t.recordedAt, t.latitude, t.longitude)
+      .where(sql`${t.staffId} is not null`),
+    // Who was near (decision 068): a grid cell of about 20 m and the time, so fixes near a place and a moment are one
+    // index range per cell on PostgreSQL and PGlite alike. The expression is db/position-grid.ts's GRID_CELL_SQL.
+    index('positions_grid_time_idx').using(
+      'btree',
+      sql`(floor(${t.latitude} * 5000)::bigint * 2000000 + floor((${t.longitude} + 180) * 5000)::bigint)`,
+      t.recordedAt,
+    ),
   ],
 );
 

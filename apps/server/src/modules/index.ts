@@ -12,6 +12,7 @@ import geofencesRoutes from './geofences/routes';
 import alertsRoutes from './alerts/routes';
 import ingestRoutes from './ingest/routes';
 import locationRoutes from './location/routes';
+import investigationsRoutes from './investigations/routes';
 import auditRoutes from './audit/routes';
 import profileRoutes from './profile/routes';
 import messagesRoutes from './messages/routes';
@@ -35,6 +36,7 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'alerts', routes: alertsRoutes },
   { name: 'ingest', routes: ingestRoutes },
   { name: 'location', routes: locationRoutes },
+  { name: 'investigations', routes: investigationsRoutes },
   { name: 'audit', routes: auditRoutes },
   { name: 'profile', routes: profileRoutes },
   { name: 'messages', routes: messagesRoutes },

@@ -19,6 +19,7 @@ const desktopLinks = [
   { to: '/dashboard', label: 'Manage Roles' },
   { to: '/live-map', label: 'Live Map' },
   { to: '/location-history', label: 'Location History' },
+  { to: '/investigations/near', label: 'Who was near' },
   { to: '/allAlerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
   { to: '/communication', label: 'Communication' },
@@ -31,6 +32,7 @@ const mobileLinks = [
   { to: '/dashboard', label: 'Manage Roles' },
   { to: '/live-map', label: 'Live Map' },
   { to: '/location-history', label: 'Location History' },
+  { to: '/investigations/near', label: 'Who was near' },
   { to: '/alerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
   { to: '/communication', label: 'Communication' },
@@ -70,7 +72,7 @@ export function Layout() {
     <div className={clsx('flex flex-col', fitsWindow ? 'h-full overflow-hidden' : 'min-h-full')}>
       {loggedIn && <AlertWorkflowCriticalSound />}
       {/* The top bar and the Critical bar stay in view on every screen (decision 044). */}
-      <div className="sticky top-0 z-[1000] shrink-0" data-testid="sticky-bars">
+      <div className="sticky top-0 z-[1000] shrink-0 print:hidden" data-testid="sticky-bars">
       <header className="bg-brand-900 text-white shadow">
         <div className="mx-auto flex max-w-screen-2xl items-center gap-4 px-4 py-3">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
@@ -146,7 +148,7 @@ export function Layout() {
       <main className={clsx('flex flex-1 flex-col', fitsWindow && 'min-h-0')}>
         <Outlet />
       </main>
-      <footer className="border-t border-slate-200 bg-white">
+      <footer className="border-t border-slate-200 bg-white print:hidden">
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm text-slate-600">
           <p>© 2024 Prison Control. All rights reserved.</p>
           <div className="flex flex-wrap items-center gap-x-4 gap-y-1">

@@ -6,6 +6,7 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/dashboard': 'records.read',
   '/live-map': 'live.read',
   '/location-history': 'live.read',
+  '/investigations': 'live.read',
   '/allAlerts': 'live.read',
   '/alerts': 'live.read',
   '/prisoner-details': 'records.read',

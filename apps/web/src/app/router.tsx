@@ -20,6 +20,7 @@ const LocationHistoryPage = lazyPage(
   () => import('../features/location-history/location-history-page'),
   'LocationHistoryPage',
 );
+const NearPage = lazyPage(() => import('../features/investigations/near-page'), 'NearPage');
 const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage');
 const PrisonerDetailsPage = lazyPage(
   () => import('../features/prisoner-details/prisoner-details-page'),
@@ -54,6 +55,7 @@ export const router = createBrowserRouter([
               { path: '/dashboard', element: <DashboardPage /> },
               { path: '/live-map', element: <LiveMapPage /> },
               { path: '/location-history', element: <LocationHistoryPage /> },
+              { path: '/investigations/near', element: <NearPage /> },
               { path: '/allAlerts', element: <AlertsPage /> },
               { path: '/alerts', element: <AlertsPage /> },
               { path: '/prisoner-details/:prisonerId', element: <PrisonerDetailsPage /> },

@@ -32,6 +32,7 @@ function fixColumns(rows: PositionRow[]) {
     rows.map((r) => ({
       d: r.deviceId,
       p: r.prisonerId ?? null,
+      st: r.staffId ?? null,
       t: r.recordedAt.toISOString(),
       r: (r.receivedAt as Date).toISOString(),
       la: r.latitude,
@@ -43,7 +44,7 @@ function fixColumns(rows: PositionRow[]) {
       ba: r.battery ?? null,
     })),
   );
-  return sql`json_to_recordset(${json}::json) as f(d text, p int, t timestamptz, r timestamptz, la float8, lo float8, a real, s real, b real, al real, ba real)`;
+  return sql`json_to_recordset(${json}::json) as f(d text, p int, st int, t timestamptz, r timestamptz, la float8, lo float8, a real, s real, b real, al real, ba real)`;
 }
 
 /** The devices' live state as one JSON parameter, as `v(id, seen, fix, lat, lng, battery, online, low)`. */
@@ -63,7 +64,7 @@ function stateColumns(states: TrackedDevice[]) {
   return sql`json_to_recordset(${json}::json) as v(id text, seen timestamptz, fix timestamptz, lat float8, lng float8, battery real, online boolean, low boolean)`;
 }
 
-const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)`;
+const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, staff_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)`;
 const STATE_SET = sql`last_seen_at = v.seen, last_fix_at = v.fix, last_latitude = v.lat, last_longitude = v.lng,
         last_battery = v.battery, online = v.online, low_battery_alerted = v.low`;
 type InsertedRow = { device_id: string | null; ms: number | string | null };

@@ -75,6 +75,7 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
     rows.push({
       deviceId: device.id,
       prisonerId: device.prisonerId,
+      staffId: device.staffId,
       recordedAt: fix.recordedAt,
       receivedAt: now,
       latitude: fix.latitude,

@@ -1,0 +1,108 @@
+// The three investigation questions of issue 26 (decision 068): everyone at a moment, who was near a person or a
+// place, and the contacts of a pair. Reads only; each question is audited by its route.
+import { sql } from 'drizzle-orm';
+import {
+  NEAR_MATCH_SECONDS,
+  type ContactsQuery,
+  type ContactsResponse,
+  type NearQuery,
+  type NearResponse,
+  type PersonRef,
+  type SnapshotResponse,
+} from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
+import { notFound } from '../../lib/http-errors';
+import { fixesInProbes, lastFixesAt, peopleNames, personTrack } from './investigations-repository';
+import { contactsOf, peopleNear } from './near-matching';
+import { probesFor } from './near-probes';
+
+const MATCH_MS = NEAR_MATCH_SECONDS * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Distances to the centimetre: GPS says no more. */
+const metres = (value: number) => Math.round(value * 100) / 100;
+
+/** The person exists and, a prisoner, is in the caseload; else the 404 an unknown id gets (decision 051). */
+export async function requirePerson(db: DbOrTx, person: PersonRef, blocks: Caseload): Promise<void> {
+  const statement =
+    person.kind === 'prisoner'
+      ? sql`select 1 from prisoners where prisoner_id = ${person.id} and ${prisonerInCaseloadOrTrue(sql.raw('prisoner_id'), blocks)}`
+      : sql`select 1 from staff where staff_id = ${person.id}`;
+  const result = (await db.execute(statement)) as unknown as { rows: unknown[] };
+  if (result.rows.length === 0) {
+    throw notFound(person.kind === 'prisoner' ? `No prisoner with id ${person.id}` : `No staff member with id ${person.id}`);
+  }
+}
+
+/** The subject of a near question as a person, or null for a place. */
+export function nearSubject(query: NearQuery): PersonRef | null {
+  if (query.prisoner_id !== undefined) return { kind: 'prisoner', id: query.prisoner_id };
+  if (query.staff_id !== undefined) return { kind: 'staff', id: query.staff_id };
+  return null;
+}
+
+export async function whoWasNear(db: DbOrTx, query: NearQuery, blocks: Caseload): Promise<NearResponse> {
+  const from = Date.parse(query.from);
+  const to = Date.parse(query.to);
+  const person = nearSubject(query);
+  if (person) await requirePerson(db, person, blocks);
+  // A person's fixes just outside the window still meet the others' fixes just inside it.
+  const track = person ? await personTrack(db, person, from - MATCH_MS, to + MATCH_MS) : null;
+  const subject = track ?? { lat: query.lat!, lng: query.lng! };
+  const candidates = await fixesInProbes(db, probesFor(subject, query.radius_m, from, to), person, blocks);
+  const people = peopleNear(candidates, subject, query.radius_m);
+  const names = await peopleNames(
+    db,
+    people.flatMap((p) => (p.prisonerId !== null ? [p.prisonerId] : [])),
+    people.flatMap((p) => (p.staffId !== null ? [p.staffId] : [])),
+  );
+  return {
+    data: people.map((p) => {
+      const key = p.prisonerId !== null ? `prisoner:${p.prisonerId}` : `staff:${p.staffId}`;
+      return {
+        prisoner_id: p.prisonerId,
+        staff_id: p.staffId,
+        name: names.get(key) ?? key,
+        first_at: iso(p.firstAt),
+        last_at: iso(p.lastAt),
+        min_distance_m: metres(p.minDistanceM),
+        fixes: p.fixes,
+        closest: { at: iso(p.closest.t), latitude: p.closest.lat, longitude: p.closest.lng },
+      };
+    }),
+    subject_track: (track ?? []).filter((f) => f.t >= from && f.t <= to).map((f) => ({ t: iso(f.t), lat: f.lat, lng: f.lng })),
+  };
+}
+
+export async function contactsOfPair(db: DbOrTx, query: ContactsQuery, blocks: Caseload): Promise<ContactsResponse> {
+  await requirePerson(db, query.a, blocks);
+  await requirePerson(db, query.b, blocks);
+  const from = Date.parse(query.from);
+  const to = Date.parse(query.to);
+  const [a, b] = await Promise.all([
+    personTrack(db, query.a, from - MATCH_MS, to + MATCH_MS),
+    personTrack(db, query.b, from - MATCH_MS, to + MATCH_MS),
+  ]);
+  return {
+    data: contactsOf(a, b, query.radius_m, from, to).map((c) => ({
+      start_at: iso(c.startAt),
+      end_at: iso(c.endAt),
+      min_distance_m: metres(c.minDistanceM),
+      fixes: c.fixes,
+    })),
+  };
+}
+
+export async function everyoneAt(db: DbOrTx, at: string, offlineSeconds: number, blocks: Caseload): Promise<SnapshotResponse> {
+  const rows = await lastFixesAt(db, Date.parse(at), offlineSeconds, blocks);
+  return {
+    data: rows.map((r) => ({
+      device_id: r.device_id,
+      prisoner_id: r.prisoner_id,
+      staff_id: r.staff_id,
+      latitude: r.latitude,
+      longitude: r.longitude,
+      at: iso(r.t),
+    })),
+  };
+}
