@@ -29,22 +29,16 @@ copy(path.relative(root, webDist));
 copy(path.relative(root, serverDist));
 for (const file of ['build-info.json', 'README.md', 'CHANGELOG.md', 'docs/DEPLOYMENT.md', 'docs/SECURITY.md', 'deploy']) copy(file);
 
-// The packages `npm ci --omit=dev` would install for the server and packages/shared, copied as installed here
-// (each package without its nested node_modules, whose production packages are listed on their own).
+// The packages `npm ci --omit=dev` would install for the server and packages/shared, as installed here. Each is
+// taken whole (its nested node_modules holds the versions it alone needs), so only the top-level folders are listed.
 const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable', '-w', '@prison/server', '-w', '@prison/shared'], {
   cwd: root,
   encoding: 'utf8',
   maxBuffer: 64 * 1024 * 1024,
 });
-const packages = [...new Set(listed.split('\n'))]
-  .map((line) => path.relative(root, line.trim()))
-  .filter((dir) => dir.startsWith('node_modules/') && !dir.startsWith('node_modules/@prison/'));
-for (const dir of packages) {
-  cpSync(path.join(root, dir), path.join(staging, dir), {
-    recursive: true,
-    filter: (source) => source !== path.join(root, dir, 'node_modules'),
-  });
-}
+const packages = [...new Set(listed.split('\n').map((line) => path.relative(root, line.trim())))]
+  .filter((dir) => /^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(dir) && !dir.startsWith('node_modules/@prison/'))
+  .sort();
 
 const scripts = Object.fromEntries(Object.keys(serverEntries).map((entry) => [entry === 'server' ? 'start' : entry, `node apps/server/dist/${entry}.js`]));
 writeFileSync(
@@ -69,7 +63,14 @@ chmodSync(path.join(staging, 'start.sh'), 0o755);
 
 mkdirSync(outDir, { recursive: true });
 const archive = path.join(outDir, `${name}-${commit}-${platform}.tar.gz`);
-execFileSync('tar', ['-czf', archive, '-C', path.dirname(staging), name]);
+// The packages go into the archive straight from ./node_modules (no copy); every path under the folder NAME/.
+execFileSync('tar', [
+  '--use-compress-program=gzip -1',
+  '-cf', archive,
+  '--transform', `s,^\\.\\?/*,${name}/,S`,
+  '-C', staging, '.',
+  '-C', root, ...packages,
+]);
 rmSync(staging, { recursive: true, force: true });
 if (!existsSync(archive)) throw new Error(`no archive written at ${archive}`);
 console.log(`release: ${archive} (${packages.length} production packages)`);
