@@ -4,6 +4,7 @@
 // code that finds files from its own location (import.meta.url) then sits in apps/server/dist, as the SQL
 // migrations copied there expect.
 import { cpSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,9 +33,23 @@ const npmPackagesExternal = {
   },
 };
 
+/** The npm packages the compiled files import (`zod`, `@fastify/static`), from esbuild's record of the build. */
+function importedPackages(metafile) {
+  const names = new Set();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const { path: specifier, external } of output.imports) {
+      if (!external || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
+      const parts = specifier.split('/');
+      names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+    }
+  }
+  return [...names].sort();
+}
+
+/** Compiles apps/server/dist; returns the npm packages it imports at run time. */
 export async function buildServer() {
   rmSync(serverDist, { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     entryPoints: Object.fromEntries(Object.entries(serverEntries).map(([name, file]) => [name, path.join(source, file)])),
     outdir: serverDist,
     bundle: true,
@@ -43,10 +58,12 @@ export async function buildServer() {
     target: 'node20',
     plugins: [npmPackagesExternal],
     logLevel: 'warning',
+    metafile: true,
   });
   // db/client.ts finds its migrations beside itself: in the bundle, beside the entry files.
   cpSync(path.join(source, 'db/migrations'), path.join(serverDist, 'migrations'), { recursive: true });
   console.log(`server: compiled to ${path.relative(root, serverDist)} (${Object.keys(serverEntries).join(', ')})`);
+  return importedPackages(metafile);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -14,7 +14,7 @@ const outDir = path.resolve(values.out);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/write-build-info.mjs')], { stdio: 'inherit' });
 buildWebIfChanged();
-await buildServer();
+const imported = await buildServer();
 
 const { version, engines } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const { commit } = JSON.parse(readFileSync(path.join(root, 'build-info.json'), 'utf8'));
@@ -39,6 +39,13 @@ const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable', 
 const packages = [...new Set(listed.split('\n').map((line) => path.relative(root, line.trim())))]
   .filter((dir) => /^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(dir) && !dir.startsWith('node_modules/@prison/'))
   .sort();
+
+// Every package the compiled code imports must be a production dependency (not a devDependency that happens to be
+// installed here), or the archive would fail at its first start.
+const missing = imported.filter((name) => !packages.includes(`node_modules/${name}`));
+if (missing.length) {
+  throw new Error(`the server imports ${missing.join(', ')}, not in the production dependencies of apps/server or packages/shared`);
+}
 
 const scripts = Object.fromEntries(Object.keys(serverEntries).map((entry) => [entry === 'server' ? 'start' : entry, `node apps/server/dist/${entry}.js`]));
 writeFileSync(
