@@ -71,6 +71,10 @@ const configSchema = z.object({
   DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
   DEVICE_OFFLINE_SECONDS: decimalNumber({ greaterThan: 0, max: 7 * 86_400 }).default(DEFAULT_DEVICE_OFFLINE_SECONDS),
   POSITION_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(365),
+  /** Resolved alerts (and their deliveries) older than this are deleted; unset keeps every alert (decision 061). */
+  ALERT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
+  /** Audit entries older than this are deleted; unset (the default) keeps the audit trail forever (decision 061). */
+  AUDIT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
   MAP_TILE_URL: text(2048)
     .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), {
       message: 'must be a tile URL template holding {z}, {x} and {y}, like https://tile.openstreetmap.org/{z}/{x}/{y}.png',

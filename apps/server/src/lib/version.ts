@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PRODUCT_ROOT } from './product-root';
 
 export interface ProductVersion {
   /** package.json's version, e.g. 0.23.0. */
@@ -13,8 +13,7 @@ export interface ProductVersion {
   commit: string;
 }
 
-/** The repository's (or the installed archive's) root: apps/server/src/lib is four levels below it. */
-export const PRODUCT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export { PRODUCT_ROOT };
 export const BUILD_INFO_FILE = 'build-info.json';
 
 function readJson(file: string): Record<string, unknown> | null {

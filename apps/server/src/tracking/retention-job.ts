@@ -1,9 +1,11 @@
 // Retention: fixes older than POSITION_RETENTION_DAYS are deleted daily (and once at start), in batches so the
-// table is never locked for long. Alerts and the audit trail are kept.
+// table is never locked for long; so are resolved alerts and audit entries when ALERT_RETENTION_DAYS and
+// AUDIT_RETENTION_DAYS are set (retention-records.ts; unset, they are kept).
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
+import { deleteExpiredAlerts, deleteExpiredAudit } from './retention-records';
 
 export const RETENTION_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_BATCH_SIZE = 10_000;
@@ -36,6 +38,16 @@ export async function deleteExpiredPositions(
   return deleted;
 }
 
+/** One pass over every kind of record with a retention; returns how many rows were deleted in all. */
+async function retentionPass(app: FastifyInstance): Promise<number> {
+  const { POSITION_RETENTION_DAYS, ALERT_RETENTION_DAYS, AUDIT_RETENTION_DAYS } = app.config;
+  const positions = await deleteExpiredPositions(app.db, POSITION_RETENTION_DAYS);
+  const alerts = ALERT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAlerts(app.db, ALERT_RETENTION_DAYS);
+  const audit = AUDIT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAudit(app.db, AUDIT_RETENTION_DAYS);
+  if (positions + alerts + audit > 0) app.log.info({ positions, alerts, audit }, 'retention: old records deleted');
+  return positions + alerts + audit;
+}
+
 export interface RetentionJob {
   /** Runs one pass now (the scheduled passes call this too); never runs two passes at once. */
   runNow(): Promise<number>;
@@ -48,11 +60,7 @@ export function startRetentionJob(app: FastifyInstance, intervalMs = RETENTION_I
   let stopped = false;
   const runNow = () => {
     if (stopped) return Promise.resolve(0);
-    running ??= deleteExpiredPositions(app.db, app.config.POSITION_RETENTION_DAYS)
-      .then((deleted) => {
-        if (deleted > 0) app.log.info({ deleted }, 'retention: old positions deleted');
-        return deleted;
-      })
+    running ??= retentionPass(app)
       .catch((error: unknown) => {
         app.databaseHealth.failed(error, 'retention pass');
         return 0;

@@ -1,0 +1,81 @@
+// Retention of closed alerts and of the audit trail, each only when its setting is given (ALERT_RETENTION_DAYS,
+// AUDIT_RETENTION_DAYS; unset keeps everything, decision 061). Batched like the fixes' retention, and each pass that
+// deletes anything is audited as retention.delete (written after the deletion, so it is never deleted by it).
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
+
+const DEFAULT_BATCH_SIZE = 10_000;
+
+interface RetentionOptions {
+  batchSize?: number;
+  now?: Date;
+}
+
+const cutoffOf = (days: number, now: Date) => new Date(now.getTime() - days * 86_400_000).toISOString();
+
+/** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch is short; returns the total. */
+async function deleteInBatches(db: DbOrTx, deleteBatch: SQL, batchSize: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const result = (await db.execute(deleteBatch)) as unknown as { rowCount?: number | null; affectedRows?: number };
+    const count = result.rowCount ?? result.affectedRows ?? 0;
+    deleted += count;
+    if (count < batchSize) return deleted;
+  }
+}
+
+/**
+ * Deletes resolved alerts raised and resolved before now minus `retentionDays` (their deliveries go with them). An
+ * alert that is not resolved, or a geofence violation still running, is never deleted, however old.
+ */
+export async function deleteExpiredAlerts(
+  db: DbOrTx,
+  retentionDays: number,
+  { batchSize = DEFAULT_BATCH_SIZE, now = new Date() }: RetentionOptions = {},
+): Promise<number> {
+  const cutoff = cutoffOf(retentionDays, now);
+  const deleted = await deleteInBatches(
+    db,
+    sql`delete from alerts where id in (
+      select id from alerts
+      where status = 'Resolved' and timestamp < ${cutoff}::timestamptz
+        and (resolved_at is null or resolved_at < ${cutoff}::timestamptz)
+        and (kind <> 'geofence' or ended_at is not null)
+      limit ${batchSize}
+    )`,
+    batchSize,
+  );
+  if (deleted > 0) {
+    await recordAudit(db, SYSTEM_ACTOR, {
+      action: 'retention.delete',
+      entity: 'alerts',
+      after: { deleted, resolved_before: cutoff, retention_days: retentionDays },
+    });
+  }
+  return deleted;
+}
+
+/** Deletes audit entries written before now minus `retentionDays`. */
+export async function deleteExpiredAudit(
+  db: DbOrTx,
+  retentionDays: number,
+  { batchSize = DEFAULT_BATCH_SIZE, now = new Date() }: RetentionOptions = {},
+): Promise<number> {
+  const cutoff = cutoffOf(retentionDays, now);
+  const deleted = await deleteInBatches(
+    db,
+    sql`delete from audit_log where id in (
+      select id from audit_log where at < ${cutoff}::timestamptz limit ${batchSize}
+    )`,
+    batchSize,
+  );
+  if (deleted > 0) {
+    await recordAudit(db, SYSTEM_ACTOR, {
+      action: 'retention.delete',
+      entity: 'audit_log',
+      after: { deleted, written_before: cutoff, retention_days: retentionDays },
+    });
+  }
+  return deleted;
+}
