@@ -6,6 +6,8 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/dashboard': 'records.read',
   '/live-map': 'live.read',
   '/location-history': 'live.read',
+  '/replay': 'live.read',
+  '/incidents': 'records.read',
   '/allAlerts': 'live.read',
   '/alerts': 'live.read',
   '/prisoner-details': 'records.read',

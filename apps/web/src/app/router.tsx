@@ -20,6 +20,9 @@ const LocationHistoryPage = lazyPage(
   () => import('../features/location-history/location-history-page'),
   'LocationHistoryPage',
 );
+const ReplayPage = lazyPage(() => import('../features/replay/replay-page'), 'ReplayPage');
+const IncidentsPage = lazyPage(() => import('../features/incidents/incidents-page'), 'IncidentsPage');
+const IncidentPage = lazyPage(() => import('../features/incidents/incident-page'), 'IncidentPage');
 const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage');
 const PrisonerDetailsPage = lazyPage(
   () => import('../features/prisoner-details/prisoner-details-page'),
@@ -54,6 +57,9 @@ export const router = createBrowserRouter([
               { path: '/dashboard', element: <DashboardPage /> },
               { path: '/live-map', element: <LiveMapPage /> },
               { path: '/location-history', element: <LocationHistoryPage /> },
+              { path: '/replay', element: <ReplayPage /> },
+              { path: '/incidents', element: <IncidentsPage /> },
+              { path: '/incidents/:incidentId', element: <IncidentPage /> },
               { path: '/allAlerts', element: <AlertsPage /> },
               { path: '/alerts', element: <AlertsPage /> },
               { path: '/prisoner-details/:prisonerId', element: <PrisonerDetailsPage /> },
