@@ -7,6 +7,8 @@ const FIXES = 30;
 type Hook = { layer: { positionOf(id: string): { lat: number; lng: number } | null; size: number }; time: number };
 
 test('opens an incident, moves it on and replays its window with three moving trackers', async ({ adminPage: page, api }) => {
+  // Ninety fixes through the OsmAnd protocol before the screens: more than the default minute on a loaded machine.
+  test.setTimeout(240_000);
   const osmand = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}/`;
   const start = Date.now() - 10 * 60_000;
   const people: { prisonerId: number; deviceId: string; name: string }[] = [];

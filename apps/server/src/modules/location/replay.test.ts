@@ -120,7 +120,7 @@ describeEachEngine('replay of everyone', (engine) => {
     const res = await ctx().api('GET', `/location/replay?from=${beforeRename.toISOString()}&to=${to.toISOString()}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    const ours = (list: { geofence_id: string }[]) => list.filter((g) => g.geofence_id.startsWith('rp-'));
+    const ours = <T extends { geofence_id: string }>(list: T[]) => list.filter((g) => g.geofence_id.startsWith('rp-'));
     expect(ours(body.geofences)).toMatchObject([{ geofence_id: 'rp-yard', name: 'Yard' }]);
     expect(ours(body.geofence_changes).map((c: { geofence_id: string; geofence: { name: string } | null }) => [c.geofence_id, c.geofence?.name ?? null])).toEqual([
       ['rp-yard', 'Old yard'],
