@@ -48,19 +48,19 @@ test('opens an incident, moves it on and replays its window with three moving tr
 
   // The incident page: reported, then investigating with who and when.
   await page.goto(`/incidents/${incidentId}`);
-  await expect(page.getByRole('heading', { name: `Incident #${incidentId}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Incident #${incidentId}` })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('incident-status')).toHaveText('Reported');
   await page.getByRole('button', { name: 'Start investigating' }).click();
-  await expect(page.getByTestId('incident-status')).toHaveText('Investigating');
+  await expect(page.getByTestId('incident-status')).toHaveText('Investigating', { timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Status steps' })).toContainText('Investigation started by e2e-admin');
   for (const person of people) await expect(page.getByRole('link', { name: `Who was near ${person.name}` })).toBeVisible();
   await expectNoViolations(page, 'incident page');
 
   // Replay its window: the three trackers, playing at x60, all move.
   await page.getByRole('link', { name: 'Replay this window' }).click();
-  await expect(page.getByRole('heading', { name: 'Replay of everyone' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Replay of everyone' })).toBeVisible({ timeout: 60_000 });
   const trackers = page.getByRole('complementary', { name: 'Trackers' });
-  for (const person of people) await expect(trackers.getByRole('button', { name: person.name })).toBeVisible();
+  for (const person of people) await expect(trackers.getByRole('button', { name: person.name })).toBeVisible({ timeout: 60_000 });
   await page.waitForFunction(() => (window as unknown as { __replay?: Hook }).__replay !== undefined);
   const positions = () =>
     page.evaluate((ids) => ids.map((id) => (window as unknown as { __replay: Hook }).__replay.layer.positionOf(id)), people.map((p) => p.deviceId));
