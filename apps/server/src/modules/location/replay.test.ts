@@ -122,7 +122,8 @@ describeEachEngine('replay of everyone', (engine) => {
     const body = res.json();
     const ours = <T extends { geofence_id: string }>(list: T[]) => list.filter((g) => g.geofence_id.startsWith('rp-'));
     expect(ours(body.geofences)).toMatchObject([{ geofence_id: 'rp-yard', name: 'Yard' }]);
-    expect(ours(body.geofence_changes).map((c: { geofence_id: string; geofence: { name: string } | null }) => [c.geofence_id, c.geofence?.name ?? null])).toEqual([
+    const changes = body.geofence_changes as { geofence_id: string; geofence: { name: string } | null }[];
+    expect(ours(changes).map((c) => [c.geofence_id, c.geofence?.name ?? null])).toEqual([
       ['rp-yard', 'Old yard'],
       ['rp-gate', 'Gate'],
       ['rp-gate', null],
