@@ -29,7 +29,7 @@ export default defineConfig({
     command: 'npx tsx apps/server/src/server.ts',
     cwd: root,
     url: `http://localhost:${port}/readyz`,
-    // A loaded machine can take longer to start it (E2E_SERVER_TIMEOUT_MS).
+    // E2E_SERVER_TIMEOUT_MS: a machine shared by many runs can take longer than two minutes to start the server.
     timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 120_000),
     reuseExistingServer: false,
     stdout: 'ignore',

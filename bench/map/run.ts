@@ -10,7 +10,10 @@
 // the same way. Canvas markers carry the four colours (decision 026: a quarter each Critical, Warning,
 // Informational, none); the labelled run is at zoom 17, where every marker in view has a label (at most 300 drawn).
 //
-//   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3325, BENCH_COUNTS=1000,10000)
+// Then the replay of everyone (issue 26): 500 trackers x one hour of fixes (one per 10 s) stored through the batch
+// ingestion API, /replay played at x10; baseline: the empty map's frames in the same run.
+//
+//   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3325, BENCH_COUNTS=1000,10000, BENCH_REPLAY=1)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,7 @@ import path from 'node:path';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { percentile, printFigures, type Figure } from '../lib/report';
+import { REPLAY_TRACKERS, measureReplay, seedReplay } from './replay-scenario';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const port = Number(process.env.BENCH_PORT ?? 3325);
@@ -437,6 +441,16 @@ async function main() {
       value: svg1000.fps,
       unit: 'fps',
     });
+    // Issue 26 item 2: the replay of everyone, 500 trackers over one hour played at x10 (BENCH_REPLAY=0 skips it).
+    if (process.env.BENCH_REPLAY !== '0') {
+      console.log(`storing one hour of fixes for ${REPLAY_TRACKERS} trackers...`);
+      const window = await seedReplay(context.request);
+      const replay = await measureReplay(page, window, ms);
+      const name = `replay, ${REPLAY_TRACKERS} trackers over one hour at x10 (${replay.markers} on the map)`;
+      figures.push({ name: `${name}: marker pictures drawn per second`, value: replay.markerFps, unit: 'fps', baseline: empty.fps, target: '60 fps' });
+      figures.push({ name: `${name}: page frames per second`, value: replay.pageFps, unit: 'fps', baseline: empty.fps });
+      figures.push({ name: `${name}: load (answer and first picture)`, value: replay.loadMs, unit: 'ms' });
+    }
     printFigures(
       `Live map frame times, headless Chromium (software rendering, 1600x900), ${seconds} s per run, every marker moved every 250 ms; baseline column = empty map (frames) or one drawImage per marker (draw)`,
       figures,

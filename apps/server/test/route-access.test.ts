@@ -90,6 +90,8 @@ const newGeofence = async () => {
 };
 const newAlert = async (alertType = 'Warning') => (await ok('POST', '/alert/all', { alert_type: alertType, details: `Matrix ${next()}` })).id as number;
 const newAdmin = async () => (await ok('POST', '/admins', { username: `mx-${next()}`, password: 'a long passphrase for a new one 9' })).id as number;
+const INCIDENT_WINDOW = { from: '2026-03-01T08:00:00Z', to: '2026-03-01T09:00:00Z' };
+const newIncident = async () => (await ok('POST', '/incidents', { description: `Matrix ${next()}`, window: INCIDENT_WINDOW })).id as number;
 const REASON = 'Agreed in the access matrix test';
 const LAST_HOUR = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date().toISOString()}`;
 
@@ -180,6 +182,11 @@ const SAMPLES: Record<string, () => Promise<Sample>> = {
   'POST /api/v1/admins/:id/disable': async () => ({ params: { id: await newAdmin() } }),
   'POST /api/v1/admins/:id/enable': async () => ({ params: { id: await newAdmin() } }),
   'POST /api/v1/admins/:id/unlock': async () => ({ params: { id: await newAdmin() } }),
+  'POST /api/v1/incidents': async () => ({ body: { description: `Matrix ${next()}`, window: INCIDENT_WINDOW } }),
+  'GET /api/v1/incidents/:id': async () => ({ params: { id: await newIncident() } }),
+  'PATCH /api/v1/incidents/:id/status': async () => ({ params: { id: await newIncident() }, body: { status: 'investigating' } }),
+  'POST /api/v1/incidents/:id/links': async () => ({ params: { id: await newIncident() }, body: { prisoner_ids: [await newPrisoner()] } }),
+  'GET /api/v1/location/replay': async () => ({ query: LAST_HOUR }),
   'GET /api/v1/location/history': async () => ({ query: `prisoner_id=${await newPrisoner()}&${LAST_HOUR}` }),
   'GET /api/v1/location/export': async () => ({ query: `prisoner_id=${await newPrisoner()}&format=csv&${LAST_HOUR}` }),
 };

@@ -10,6 +10,8 @@ export * from './prisoner';
 export * from './staff';
 export * from './cell';
 export * from './incident';
+export * from './incident-workflow';
+export * from './replay';
 export * from './geofence';
 export * from './alert';
 export * from './alert-severity';

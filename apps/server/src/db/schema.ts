@@ -262,8 +262,48 @@ export const incidents = pgTable('incidents', {
   time: text('time').notNull(),
   description: text('description').notNull(),
   actionTaken: text('action_taken').notNull(),
+  /** The workflow (issue 26 item 5, decision 069): reported -> investigating -> closed; each step in incident_steps. */
+  status: text('status').notNull().default('reported'),
+  /** The time window the incident replays; null for the incidents recorded without one. */
+  windowFrom: timestamp('window_from', { withTimezone: true }),
+  windowTo: timestamp('window_to', { withTimezone: true }),
   createdAt: createdAt(),
-});
+}, (t) => [check('incidents_status_check', sql`${t.status} in ('reported', 'investigating', 'closed')`)]);
+
+/** Who moved an incident to which status, and when (append-only). */
+export const incidentSteps = pgTable(
+  'incident_steps',
+  {
+    id: serial('id').primaryKey(),
+    incidentId: integer('incident_id')
+      .notNull()
+      .references(() => incidents.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    adminId: integer('admin_id'),
+    actor: text('actor').notNull(),
+    note: text('note'),
+  },
+  (t) => [index('incident_steps_incident_idx').on(t.incidentId, t.at)],
+);
+
+/** The alerts, prisoners and staff an incident names. */
+export const incidentLinks = pgTable(
+  'incident_links',
+  {
+    id: serial('id').primaryKey(),
+    incidentId: integer('incident_id')
+      .notNull()
+      .references(() => incidents.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    targetId: integer('target_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('incident_links_unique').on(t.incidentId, t.kind, t.targetId),
+    check('incident_links_kind_check', sql`${t.kind} in ('alert', 'prisoner', 'staff')`),
+  ],
+);
 
 /** Every fix ever received: the location history. One row per device and device time. */
 export const positions = pgTable(

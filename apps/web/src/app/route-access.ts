@@ -7,6 +7,8 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/live-map': 'live.read',
   '/location-history': 'live.read',
   '/investigations': 'live.read',
+  '/replay': 'live.read',
+  '/incidents': 'records.read',
   '/allAlerts': 'live.read',
   '/alerts': 'live.read',
   '/prisoner-details': 'records.read',

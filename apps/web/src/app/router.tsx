@@ -21,6 +21,9 @@ const LocationHistoryPage = lazyPage(
   'LocationHistoryPage',
 );
 const NearPage = lazyPage(() => import('../features/investigations/near-page'), 'NearPage');
+const ReplayPage = lazyPage(() => import('../features/replay/replay-page'), 'ReplayPage');
+const IncidentsPage = lazyPage(() => import('../features/incidents/incidents-page'), 'IncidentsPage');
+const IncidentPage = lazyPage(() => import('../features/incidents/incident-page'), 'IncidentPage');
 const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page'), 'AlertsPage');
 const PrisonerDetailsPage = lazyPage(
   () => import('../features/prisoner-details/prisoner-details-page'),
@@ -56,6 +59,9 @@ export const router = createBrowserRouter([
               { path: '/live-map', element: <LiveMapPage /> },
               { path: '/location-history', element: <LocationHistoryPage /> },
               { path: '/investigations/near', element: <NearPage /> },
+              { path: '/replay', element: <ReplayPage /> },
+              { path: '/incidents', element: <IncidentsPage /> },
+              { path: '/incidents/:incidentId', element: <IncidentPage /> },
               { path: '/allAlerts', element: <AlertsPage /> },
               { path: '/alerts', element: <AlertsPage /> },
               { path: '/prisoner-details/:prisonerId', element: <PrisonerDetailsPage /> },

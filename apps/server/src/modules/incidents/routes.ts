@@ -1,10 +1,13 @@
-// /incident/*: the stored incidents behind the home page's "Recent Incidents" cards.
+// /incident/*: the stored incidents behind the home page's "Recent Incidents" cards; /incidents/* their workflow.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, incident, incidentInput, incidentsResponse, recentIncidentsQuery } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
 import { createIncident, listRecentIncidents } from './incident-service';
+import workflowRoutes from './workflow-routes';
 
 const incidentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(workflowRoutes);
+
   app.get(
     '/incident/recent',
     {

@@ -3,12 +3,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse, historyExportQuery, historyQuery, historyResponse } from '@prison/shared';
+import { errorResponse, historyExportQuery, historyQuery, historyResponse, replayQuery, replayResponse } from '@prison/shared';
 import { recordAudit } from '../../lib/audit';
+import { caseloadOf } from '../../lib/caseload';
 import { auditActor } from '../../plugins/auth';
 import { startRetentionJob, type RetentionJob } from '../../tracking/retention-job';
 import { EXPORT_CONTENT_TYPES, exportFilename, exportLines } from './export-service';
 import { findPrisonerName, readHistory } from './history-service';
+import { readReplay } from './replay-service';
 
 /** Whose track: a prisoner in the account's caseload, else the same 404 as an unknown id (decision 051). */
 const prisonerByQuery = { record: 'prisoner', field: 'prisoner_id', from: 'query', notFound: 'No prisoner with id {id}' } as const;
@@ -34,6 +36,31 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => readHistory(app.db, request.query),
+  );
+
+  app.get(
+    '/location/replay',
+    {
+      // Everyone's fixes in the account's caseload (staff and unassigned trackers are nobody's prisoner, decision 051).
+      config: { access: 'live.read' },
+      schema: {
+        tags: ['location'],
+        summary: "Every tracker's fixes over a window (or a block's, or chosen people's), the window's alerts and the geofences as they were",
+        querystring: replayQuery,
+        response: { 200: replayResponse, 400: errorResponse },
+      },
+    },
+    async (request) => {
+      const answer = await readReplay(app.db, request.query, caseloadOf(request));
+      // Replaying everyone's whereabouts is sensitive, as an export is: it leaves a trace in the audit trail.
+      const { from, to, block, prisoner_ids, staff_ids } = request.query;
+      await recordAudit(app.db, auditActor(request), {
+        action: 'location.replay',
+        entity: 'replay',
+        after: { from, to, block: block ?? null, prisoner_ids: prisoner_ids ?? null, staff_ids: staff_ids ?? null, tracks: answer.tracks.length },
+      });
+      return answer;
+    },
   );
 
   app.get(

@@ -7,6 +7,7 @@ import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
+import { OpenIncidentFromAlert } from '../../incidents/open-incident-from-alert';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
   const name = [alert.first_name, alert.last_name].filter(Boolean).join(' ');
@@ -88,7 +89,10 @@ export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinne
           {alert.note && <p className="whitespace-pre-line">Note: {alert.note}</p>}
         </div>
       )}
-      <AlertWorkflowActions alertId={alert.id} level={alert.alert_type} status={alert.status} />
+      <div className="mt-2 flex flex-wrap items-start gap-2">
+        <AlertWorkflowActions alertId={alert.id} level={alert.alert_type} status={alert.status} />
+        <OpenIncidentFromAlert alert={alert} />
+      </div>
     </article>
   );
 }

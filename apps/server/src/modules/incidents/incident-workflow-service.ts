@@ -1,0 +1,208 @@
+// Incidents with a workflow (issue 26 item 5): opened with a time window and links, moved reported -> investigating
+// -> closed (a closed one reopened) with who and when in incident_steps, read with their steps and links. Every
+// write is audited in the same transaction.
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  INCIDENT_STATUS_LABELS,
+  INCIDENT_TRANSITIONS,
+  type IncidentDetail,
+  type IncidentLinksInput,
+  type IncidentOpenInput,
+  type IncidentStatus,
+  type IncidentStatusInput,
+  type IncidentSummary,
+} from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { alerts, incidentSteps, incidents, prisoners, staff } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import { checkLinks, linksOf, personNames, storeLinks } from './incident-links';
+
+const summaryColumns = {
+  id: incidents.id,
+  prisonerName: incidents.prisonerName,
+  guardName: incidents.guardName,
+  date: incidents.date,
+  time: incidents.time,
+  description: incidents.description,
+  actionTaken: incidents.actionTaken,
+  status: incidents.status,
+  windowFrom: incidents.windowFrom,
+  windowTo: incidents.windowTo,
+};
+
+interface SummaryRow {
+  id: number;
+  prisonerName: string;
+  guardName: string;
+  date: string;
+  time: string;
+  description: string;
+  actionTaken: string;
+  status: string;
+  windowFrom: Date | null;
+  windowTo: Date | null;
+}
+
+function toSummary({ windowFrom, windowTo, ...row }: SummaryRow): IncidentSummary {
+  return {
+    ...row,
+    status: row.status as IncidentStatus,
+    window: windowFrom && windowTo ? { from: windowFrom.toISOString(), to: windowTo.toISOString() } : null,
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The incident's date and time (the spec's fields) are when its window starts, on the prison's clock (TZ). */
+const localDate = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+const localTime = (at: Date) => `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+
+/** Names for the spec's text fields, so the home page's card reads well: "A, B and 2 more". */
+function listed(names: string[], none: string): string {
+  if (names.length === 0) return none;
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+}
+
+export async function openIncident(
+  db: DbOrTx,
+  who: AuditActor & { name: string },
+  input: IncidentOpenInput,
+  caseload: Caseload,
+): Promise<IncidentDetail> {
+  const links = await checkLinks(db, input, caseload);
+  const names = await personNames(db, links);
+  const from = new Date(input.window.from);
+  const id = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(incidents)
+      .values({
+        prisonerName: listed(names.prisoners, 'No prisoner named'),
+        guardName: listed(names.staff, who.name),
+        date: localDate(from),
+        time: localTime(from),
+        description: input.description,
+        actionTaken: 'Under investigation',
+        status: 'reported',
+        windowFrom: from,
+        windowTo: new Date(input.window.to),
+      })
+      .returning(summaryColumns);
+    const incidentId = created!.id;
+    await tx.insert(incidentSteps).values({ incidentId, status: 'reported', adminId: who.adminId, actor: who.actor });
+    await storeLinks(tx, incidentId, links);
+    await recordAudit(tx, who, {
+      action: 'create',
+      entity: 'incident',
+      entityId: incidentId,
+      after: { ...toSummary(created!), alert_ids: links.alert, prisoner_ids: links.prisoner, staff_ids: links.staff },
+    });
+    return incidentId;
+  });
+  return getIncident(db, id, caseload);
+}
+
+export async function changeIncidentStatus(
+  db: DbOrTx,
+  who: AuditActor,
+  id: number,
+  input: IncidentStatusInput,
+  caseload: Caseload,
+): Promise<IncidentDetail> {
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select({ status: incidents.status }).from(incidents).where(eq(incidents.id, id)).for('update');
+    if (!current) throw notFound(`No incident with id ${id}`);
+    const from = current.status as IncidentStatus;
+    if (from === input.status) throw conflict(`status: the incident is already ${INCIDENT_STATUS_LABELS[from].toLowerCase()}`);
+    if (!INCIDENT_TRANSITIONS[from].includes(input.status)) {
+      throw conflict(`status: a ${INCIDENT_STATUS_LABELS[from].toLowerCase()} incident cannot move to ${input.status}`);
+    }
+    await tx.update(incidents).set({ status: input.status }).where(eq(incidents.id, id));
+    await tx.insert(incidentSteps).values({ incidentId: id, status: input.status, adminId: who.adminId, actor: who.actor, note: input.note ?? null });
+    await recordAudit(tx, who, {
+      action: 'status',
+      entity: 'incident',
+      entityId: id,
+      before: { status: from },
+      after: { status: input.status, note: input.note ?? null },
+    });
+  });
+  return getIncident(db, id, caseload);
+}
+
+export async function linkToIncident(
+  db: DbOrTx,
+  who: AuditActor,
+  id: number,
+  input: IncidentLinksInput,
+  caseload: Caseload,
+): Promise<IncidentDetail> {
+  if ((input.alert_ids?.length ?? 0) + (input.prisoner_ids?.length ?? 0) + (input.staff_ids?.length ?? 0) === 0) {
+    throw badRequest('body: name at least one of alert_ids, prisoner_ids or staff_ids');
+  }
+  const [known] = await db.select({ id: incidents.id }).from(incidents).where(eq(incidents.id, id));
+  if (!known) throw notFound(`No incident with id ${id}`);
+  const links = await checkLinks(db, input, caseload);
+  await db.transaction(async (tx) => {
+    const added = await storeLinks(tx, id, links);
+    if (added === 0) return;
+    await recordAudit(tx, who, {
+      action: 'link',
+      entity: 'incident',
+      entityId: id,
+      after: { alert_ids: links.alert, prisoner_ids: links.prisoner, staff_ids: links.staff },
+    });
+  });
+  return getIncident(db, id, caseload);
+}
+
+export async function listIncidents(db: DbOrTx, status: IncidentStatus | undefined, limit: number): Promise<IncidentSummary[]> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(incidents)
+    .where(status ? eq(incidents.status, status) : undefined)
+    .orderBy(desc(incidents.createdAt), desc(incidents.id))
+    .limit(limit);
+  return rows.map(toSummary);
+}
+
+/** The incident with its steps and links; linked prisoners and alerts outside the caseload are left out (decision 051). */
+export async function getIncident(db: DbOrTx, id: number, caseload: Caseload): Promise<IncidentDetail> {
+  const [row] = await db.select(summaryColumns).from(incidents).where(eq(incidents.id, id));
+  if (!row) throw notFound(`No incident with id ${id}`);
+  const links = await linksOf(db, id);
+  const name = sql<string>`trim(${prisoners.firstName} || ' ' || ${prisoners.lastName})`;
+  const staffName = sql<string>`trim(${staff.firstName} || ' ' || ${staff.lastName})`;
+  const [steps, alertRows, prisonerRows, staffRows] = await Promise.all([
+    db
+      .select({ status: incidentSteps.status, at: incidentSteps.at, by: incidentSteps.actor, note: incidentSteps.note })
+      .from(incidentSteps)
+      .where(eq(incidentSteps.incidentId, id))
+      .orderBy(asc(incidentSteps.at), asc(incidentSteps.id)),
+    links.alert.length === 0
+      ? []
+      : db
+          .select({ id: alerts.id, alert_type: alerts.alertType, details: alerts.details, timestamp: alerts.timestamp, prisoner_id: alerts.prisonerId })
+          .from(alerts)
+          .where(and(inArray(alerts.id, links.alert), nobodyOrInCaseload(alerts.prisonerId, caseload)))
+          .orderBy(asc(alerts.timestamp)),
+    links.prisoner.length === 0
+      ? []
+      : db
+          .select({ id: prisoners.prisonerId, name })
+          .from(prisoners)
+          .where(and(inArray(prisoners.prisonerId, links.prisoner), prisonerInCaseload(prisoners.prisonerId, caseload)))
+          .orderBy(asc(name)),
+    links.staff.length === 0
+      ? []
+      : db.select({ id: staff.staffId, name: staffName }).from(staff).where(inArray(staff.staffId, links.staff)).orderBy(asc(staffName)),
+  ]);
+  return {
+    ...toSummary(row),
+    steps: steps.map((step) => ({ status: step.status as IncidentStatus, at: step.at.toISOString(), by: step.by, note: step.note })),
+    alerts: alertRows.map((alert) => ({ ...alert, timestamp: alert.timestamp.toISOString() })),
+    prisoners: prisonerRows,
+    staff: staffRows,
+  };
+}

@@ -1,0 +1,107 @@
+// /incidents/*: incidents with a workflow (issue 26 item 5). The spec's /incident/recent and /incident/add are unchanged
+// (routes.ts); these add the list, the page, opening one with a window and links, status steps and more links.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorResponse,
+  incidentDetail,
+  incidentIdParams,
+  incidentLinksInput,
+  incidentListQuery,
+  incidentListResponse,
+  incidentOpenInput,
+  incidentStatusInput,
+} from '@prison/shared';
+import { caseloadOf } from '../../lib/caseload';
+import { auditActor, requireAdmin } from '../../plugins/auth';
+import { changeIncidentStatus, getIncident, linkToIncident, listIncidents, openIncident } from './incident-workflow-service';
+
+const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
+  const changed = () => app.realtime.toBrowsers().emit('dataChanged', 'incidents');
+
+  app.get(
+    '/incidents',
+    {
+      config: { access: 'records.read' },
+      schema: {
+        tags: ['incidents'],
+        summary: 'Incidents newest first, optionally of one status',
+        querystring: incidentListQuery,
+        response: { 200: incidentListResponse, 400: errorResponse },
+      },
+    },
+    async (request) => ({ data: await listIncidents(app.db, request.query.status, request.query.limit) }),
+  );
+
+  app.get(
+    '/incidents/:id',
+    {
+      config: { access: 'records.read' },
+      schema: {
+        tags: ['incidents'],
+        summary: 'An incident with its status steps (who and when), linked alerts and people, and its time window',
+        params: incidentIdParams,
+        response: { 200: incidentDetail, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => getIncident(app.db, request.params.id, caseloadOf(request)),
+  );
+
+  app.post(
+    '/incidents',
+    {
+      config: { access: 'incidents.write' },
+      schema: {
+        tags: ['incidents'],
+        summary: 'Open an incident (reported) with a time window and linked alerts and people',
+        body: incidentOpenInput,
+        response: { 200: incidentDetail, 400: errorResponse },
+      },
+    },
+    async (request) => {
+      const who = { ...auditActor(request), name: requireAdmin(request).name || requireAdmin(request).username };
+      const created = await openIncident(app.db, who, request.body, caseloadOf(request));
+      changed();
+      return created;
+    },
+  );
+
+  app.patch(
+    '/incidents/:id/status',
+    {
+      config: { access: 'incidents.write' },
+      schema: {
+        tags: ['incidents'],
+        summary: 'Move an incident to its next status: reported -> investigating -> closed (a closed one reopened)',
+        params: incidentIdParams,
+        body: incidentStatusInput,
+        response: { 200: incidentDetail, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const updated = await changeIncidentStatus(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
+      changed();
+      return updated;
+    },
+  );
+
+  app.post(
+    '/incidents/:id/links',
+    {
+      config: { access: 'incidents.write' },
+      schema: {
+        tags: ['incidents'],
+        summary: 'Link more alerts, prisoners or staff to an incident',
+        params: incidentIdParams,
+        body: incidentLinksInput,
+        response: { 200: incidentDetail, 400: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const updated = await linkToIncident(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
+      changed();
+      return updated;
+    },
+  );
+};
+
+export default workflowRoutes;

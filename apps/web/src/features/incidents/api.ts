@@ -1,0 +1,46 @@
+// Incidents with a workflow: the list, one incident, opening one, moving it on and linking more to it.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IncidentDetail, IncidentOpenInput, IncidentStatus, IncidentSummary } from '@prison/shared';
+import { api } from '../../lib/api-client';
+
+export function useIncidents() {
+  return useQuery({ queryKey: ['incidents', 'list'], queryFn: () => api.get<{ data: IncidentSummary[] }>('/incidents').then((r) => r.data) });
+}
+
+export function useIncident(id: number) {
+  return useQuery({ queryKey: ['incidents', 'detail', id], queryFn: () => api.get<IncidentDetail>(`/incidents/${id}`), retry: false });
+}
+
+export function useOpenIncident() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: IncidentOpenInput) => api.post<IncidentDetail>('/incidents', input),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['incidents'] }),
+  });
+}
+
+export function useIncidentStatus(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { status: IncidentStatus; note?: string }) => api.patch<IncidentDetail>(`/incidents/${id}/status`, input),
+    onSuccess: (updated) => {
+      client.setQueryData(['incidents', 'detail', id], updated);
+      return client.invalidateQueries({ queryKey: ['incidents', 'list'] });
+    },
+  });
+}
+
+/** The near screen of the other helper's branch (issue 26 items 1, 3, 4, 6), for a person over a window. */
+export function nearScreenUrl(subject: { prisonerId?: number; staffId?: number }, from: string, to: string): string {
+  const who = subject.prisonerId !== undefined ? `prisoner:${subject.prisonerId}` : `staff:${subject.staffId}`;
+  return `/investigations/near?${new URLSearchParams({ subject: who, from, to }).toString()}`;
+}
+
+/** The replay of an incident's window with its people. */
+export function replayUrl(window: { from: string; to: string }, people: { prisonerIds?: number[]; staffIds?: number[] } = {}, incidentId?: number): string {
+  const query = new URLSearchParams({ from: window.from, to: window.to });
+  if (people.prisonerIds?.length) query.set('prisoner_ids', people.prisonerIds.join(','));
+  if (people.staffIds?.length) query.set('staff_ids', people.staffIds.join(','));
+  if (incidentId !== undefined) query.set('incident', String(incidentId));
+  return `/replay?${query.toString()}`;
+}

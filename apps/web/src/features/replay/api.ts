@@ -1,0 +1,33 @@
+// The replay's read (GET /location/replay) and the blocks to filter by.
+import { useQuery } from '@tanstack/react-query';
+import type { ReplayResponse } from '@prison/shared';
+import { api } from '../../lib/api-client';
+
+export interface ReplayRequest {
+  /** ISO instants. */
+  from: string;
+  to: string;
+  block?: string;
+  prisonerIds?: number[];
+  staffIds?: number[];
+}
+
+export function useReplay(request: ReplayRequest | null) {
+  return useQuery({
+    queryKey: ['replay', request],
+    queryFn: () =>
+      api.get<ReplayResponse>('/location/replay', {
+        from: request!.from,
+        to: request!.to,
+        block: request!.block || undefined,
+        prisoner_ids: request!.prisonerIds?.length ? request!.prisonerIds.join(',') : undefined,
+        staff_ids: request!.staffIds?.length ? request!.staffIds.join(',') : undefined,
+      }),
+    enabled: request !== null,
+    staleTime: Infinity,
+  });
+}
+
+export function useBlocks() {
+  return useQuery({ queryKey: ['blocks'], queryFn: () => api.get<{ data: string[] }>('/cell_controls/blocks').then((r) => r.data) });
+}
