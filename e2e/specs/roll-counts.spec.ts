@@ -94,7 +94,7 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await expect(sheet.getByText('Discrepancy: counted 1 of 2 expected.')).toBeVisible();
   await sheet.getByRole('button', { name: 'Close with note' }).click();
   await expect(sheet.getByText('note: say what was done about the discrepancy')).toBeVisible();
-  await sheet.getByLabel('Closing note').fill('Recounted at the doors with the landing officer, both present');
+  await sheet.getByLabel(/^Closing note/).fill('Recounted at the doors with the landing officer, both present');
   await sheet.getByRole('button', { name: 'Close with note' }).click();
   await expect(sheet.getByTestId('count-state')).toHaveText('Closed with a note');
   const history = page.getByTestId('count-history-row');

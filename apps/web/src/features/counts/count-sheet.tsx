@@ -85,12 +85,11 @@ function CloseForm({ count }: { count: CountRecord }) {
   return (
     <form onSubmit={send} aria-label="Close the discrepancy" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <TextAreaField
-        label="Closing note"
+        label="Closing note (required: who was found where, what was done)"
         rows={3}
         maxLength={1000}
         value={note}
         error={error ?? undefined}
-        hint="Required: who was found where, and what was done."
         onChange={(event) => setNote(event.target.value)}
       />
       <Button type="submit" busy={close.isPending}>
