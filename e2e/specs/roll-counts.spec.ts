@@ -59,9 +59,9 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await expect(page.getByRole('heading', { name: 'Roll counts' })).toBeVisible();
   await expect(page.getByText('No counts yet.')).toBeVisible();
   // His caseload is one block: no whole-prison count is offered.
-  await expect(page.getByLabel('Count').locator('option', { hasText: 'Whole prison' })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Count' }).locator('option', { hasText: 'Whole prison' })).toHaveCount(0);
 
-  await page.getByLabel('Count').selectOption(`Block ${block}`);
+  await page.getByRole('combobox', { name: 'Count' }).selectOption(`Block ${block}`);
   await page.getByRole('button', { name: 'Start count' }).click();
   const sheet = page.getByTestId('count-sheet');
   await expect(sheet.getByRole('heading', { name: `Block ${block} count` })).toBeVisible();
@@ -85,7 +85,7 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await expect(page.getByTestId('count-history-row').first()).toContainText('Clear');
 
   // A second count where he counts one short: a discrepancy, closed only with a note.
-  await page.getByLabel('Count').selectOption(`Block ${block}`);
+  await page.getByRole('combobox', { name: 'Count' }).selectOption(`Block ${block}`);
   await page.getByRole('button', { name: 'Start count' }).click();
   await expect(sheet.getByTestId('count-state')).toHaveText('In progress');
   await sheet.getByLabel('Number counted').fill('1');
