@@ -2,11 +2,11 @@
 // once below with a kind from lib/setting-kinds.ts; what applies to all of them (empty = unset, one line per problem
 // naming the variable, secrets never printed) is lib/config-problems.ts, so a variable is covered by declaring it.
 import { z } from 'zod';
-import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
+import { DEFAULT_COUNT_TIMES, DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
 import { ConfigError, describeIssue, exitOnConfigError, readVariables } from './lib/config-problems';
 import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
-import { decimalNumber, flag, oneOf, postgresUrl, redisUrl, text, wholeNumber } from './lib/setting-kinds';
+import { decimalNumber, flag, oneOf, postgresUrl, redisUrl, text, timesOfDay, wholeNumber } from './lib/setting-kinds';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 
 /** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
@@ -97,6 +97,11 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * Roll counts (issue 24, decision 062): scheduled count times in TZ; each reminds the blocks' officers, and a block
+   * not counted 15 minutes after a time raises a Warning. `off`: no scheduled counts.
+   */
+  COUNT_TIMES: timesOfDay(48).default(DEFAULT_COUNT_TIMES.split(',')),
   // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
   MAX_FUTURE_SECONDS: wholeNumber(0, 86_400).default(300),
   // Keep-apart pairs on live positions (issue 12, decision 032).

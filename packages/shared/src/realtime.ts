@@ -4,6 +4,7 @@ import type { AlertStatusChange } from './alert-workflow';
 import { ALERT_TYPES } from './constants';
 import type { LogMessage } from './message';
 import type { SessionEnded } from './session-end';
+import type { CountDueEvent } from './roll-count';
 
 /**
  * A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). `id` is the key it is
@@ -111,6 +112,8 @@ export interface ServerToClientEvents {
   clusterFeed: (status: ClusterFeedEvent) => void;
   /** An event this browser sent was refused to its role (decision 050): nothing was done. */
   accessRefused: (refusal: AccessRefusedEvent) => void;
+  /** A scheduled roll count is due: to the block's officers (issue 24). */
+  countDue: (due: CountDueEvent) => void;
 }
 
 /** Which event a role may not send, and the 403 message naming the role and the action. */

@@ -27,7 +27,11 @@ export type ChangeKind =
   /** The offline watcher (one process) marked these devices offline: `{ ids }`. */
   | 'devices-offline'
   /** Alerts raised or changed, for this process's browsers (cluster/alert-feed.ts, decision 039). */
-  | 'alerts';
+  | 'alerts'
+  /** A block's area changed (issue 24): every process tells its browsers. */
+  | 'block-areas'
+  /** A roll count started, submitted or closed (issue 24): every process tells its browsers. */
+  | 'counts';
 
 /** `local`: the change was made by this process (what only its maker should do, e.g. tell the browsers, is done then). */
 type Handler = (data: unknown, local: boolean) => unknown;

@@ -12,6 +12,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   serial,
   text,
@@ -19,7 +20,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { Role } from '@prison/shared';
+import type { CountLine, Role } from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -593,4 +594,54 @@ export const alertDeliveries = pgTable(
     check('alert_deliveries_channel_check', sql`${t.channel} in ('email', 'webhook')`),
     check('alert_deliveries_status_check', sql`${t.status} in ('pending', 'retrying', 'sent', 'failed', 'cancelled')`),
   ],
+);
+
+/** Where a block is on the site (issue 24 item 1): a polygon, `[lat, lng]` pairs as geofences store them. */
+export const blockAreas = pgTable('block_areas', {
+  block: text('block').primaryKey(),
+  points: jsonb('points').$type<[number, number][]>().notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Roll counts (issue 24 item 2, decision 062): what was expected and where each prisoner's tracker was when the count
+ * started (kept as they were then), and what the officer counted. A null block is a count of the whole prison.
+ */
+export const rollCounts = pgTable(
+  'roll_counts',
+  {
+    id: serial('id').primaryKey(),
+    block: text('block'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    startedBy: text('started_by').notNull(),
+    expected: integer('expected').notNull(),
+    located: integer('located').notNull(),
+    blocks: jsonb('blocks').$type<{ block: string; expected: number; located: number }[]>().notNull(),
+    lines: jsonb('lines').$type<CountLine[]>().notNull(),
+    state: text('state').notNull().default('open'),
+    counted: integer('counted'),
+    note: text('note'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    submittedBy: text('submitted_by'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: text('closed_by'),
+    closeNote: text('close_note'),
+  },
+  (t) => [
+    index('roll_counts_block_started_idx').on(t.block, t.startedAt),
+    check('roll_counts_state_check', sql`${t.state} in ('open', 'clear', 'discrepancy', 'closed')`),
+  ],
+);
+
+/** One Warning per block and scheduled count time: the primary key lets only one process raise it. */
+export const countWarnings = pgTable(
+  'count_warnings',
+  {
+    block: text('block').notNull(),
+    slot: timestamp('slot', { withTimezone: true }).notNull(),
+    alertId: integer('alert_id').references(() => alerts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.block, t.slot], name: 'count_warnings_block_slot_pk' })],
 );

@@ -123,3 +123,25 @@ export function redisUrl() {
     if (problem) context.addIssue({ code: 'custom', message: `must be a Redis URL like redis://:PASSWORD@HOST:6379/0; ${problem}` });
   });
 }
+
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Comma-separated times of day (`08:00,12:30`), sorted and without repeats; `off` or `none`: no time at all. */
+export function timesOfDay(maxTimes: number) {
+  return z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (['off', 'none'].includes(value.toLowerCase())) return [];
+      const times = value.split(',').map((part) => part.trim());
+      const bad = times.find((time) => !TIME_OF_DAY.test(time));
+      if (bad !== undefined || times.length > maxTimes) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be up to ${maxTimes} comma-separated times of day as HH:MM (e.g. 08:00,12:30), or off`,
+        });
+        return z.NEVER;
+      }
+      return [...new Set(times)].sort();
+    });
+}

@@ -22,6 +22,8 @@ import keepApartRoutes from './keep-apart/routes';
 import escortRoutes from './escorts/routes';
 import pendingChangesRoutes from './pending-changes/routes';
 import escalationRoutes from './escalation/routes';
+import blockAreaRoutes from './block-areas/routes';
+import countRoutes from './counts/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -46,4 +48,6 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'escorts', routes: escortRoutes },
   { name: 'pending-changes', routes: pendingChangesRoutes },
   { name: 'escalation', routes: escalationRoutes },
+  { name: 'block-areas', routes: blockAreaRoutes },
+  { name: 'counts', routes: countRoutes },
 ];

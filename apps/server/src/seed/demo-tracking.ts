@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, like } from 'drizzle-orm';
 import { API_PREFIX } from '@prison/shared';
 import type { App } from '../app';
-import { cells, devices, geofences, prisoners } from '../db/schema';
+import { blockAreas, cells, devices, geofences, prisoners } from '../db/schema';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
 import { createGeofence } from '../modules/geofences/geofence-service';
+import { setBlockArea } from '../modules/block-areas/block-area-service';
 import { newDeviceSecret, registerDevice } from '../modules/devices/device-service';
 import { hashSecret } from '../tracking/device-registry';
 import { PrisonSite } from '../simulator/site';
@@ -26,6 +27,14 @@ async function seedGeofences(app: App, site: PrisonSite): Promise<void> {
   const blocks = (await app.db.selectDistinct({ block: cells.block }).from(cells)).map((row) => row.block);
   for (const input of site.geofences(blocks)) await createGeofence(app.db, SYSTEM_ACTOR, input);
   await app.reloadGeofences();
+}
+
+/** An area for each demo block (issue 24), laid out with the geofences; kept when any area exists already. */
+async function seedBlockAreas(app: App, site: PrisonSite): Promise<void> {
+  const [{ n } = { n: 0 }] = await app.db.select({ n: count() }).from(blockAreas);
+  if (n > 0) return;
+  const blocks = (await app.db.selectDistinct({ block: cells.block }).from(cells)).map((row) => row.block);
+  for (const { block, points } of site.blockAreas(blocks)) await setBlockArea(app.db, SYSTEM_ACTOR, block, { points }, []);
 }
 
 /**
@@ -64,6 +73,7 @@ async function demoDevices(app: App, limit: number): Promise<SimulatedDevice[]> 
 export async function startDemoTracking(app: App): Promise<{ stop(): Promise<void> }> {
   const site = new PrisonSite(app.config.MAP_CENTER_LAT, app.config.MAP_CENTER_LNG);
   await seedGeofences(app, site);
+  await seedBlockAreas(app, site);
   const simulated = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
   if (simulated.length === 0) return { stop: async () => undefined };
   // The OsmAnd port opens in an onListen hook that `listen` does not wait for.

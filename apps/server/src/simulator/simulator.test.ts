@@ -5,6 +5,7 @@ import { devices, geofences, positions, prisoners } from '../db/schema';
 import { startDemoTracking } from '../seed/demo-tracking';
 import { addDevice, useListeningApp } from '../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../test/test-db';
+import { polygonContains } from '@prison/shared';
 import { PrisonSite } from './site';
 import { osmandTransport, Simulator, socketTransport } from './simulator';
 
@@ -39,6 +40,15 @@ describeEachEngine('simulator', (engine) => {
       { days: [1, 2, 3, 4, 5], start: '17:00', end: '09:00' },
       { days: [6, 7], start: '09:00', end: '09:00' },
     ]);
+  });
+
+  it('the site gives each demo block an area inside the wall, block A its curfew building (issue 24)', () => {
+    const areas = site.blockAreas(['C', 'A', 'B']);
+    expect(areas.map((area) => area.block)).toEqual(['A', 'B', 'C']);
+    const curfew = site.geofences(['A']).at(-1)!;
+    expect(areas[0]!.points.map(({ lat, lng }) => [lat, lng])).toEqual(curfew.shape === 'Rectangle' ? curfew.coordinates : []);
+    const wall = site.perimeter.map((p) => site.toLatLng(p));
+    for (const area of areas) for (const { lat, lng } of area.points) expect(polygonContains(wall, lat, lng), area.block).toBe(true);
   });
 
   it('walks devices through OsmAnd HTTP and through Socket.IO', async () => {

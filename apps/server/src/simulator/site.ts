@@ -24,6 +24,12 @@ export class PrisonSite {
   readonly yard = { centre: [0, -90] as Point, radius: 55 };
   /** Block A's building: its prisoners are to be inside from 19:00 to 07:00 (a curfew zone, decision 034). */
   readonly blockA = { from: [-200, -60] as Point, to: [-110, 60] as Point };
+  /** The other blocks' buildings, in order (B, C, D): inside the wall, clear of the zones above (issue 24). */
+  readonly otherBlocks: { from: Point; to: Point }[] = [
+    { from: [110, -140], to: [200, -50] },
+    { from: [110, -40], to: [200, 50] },
+    { from: [-200, -150], to: [-110, -70] },
+  ];
   /** Where prisoners wander between breaches: inside the wall, clear of every zone. */
   readonly ground = { from: [-100, 0] as Point, to: [70, 140] as Point };
 
@@ -68,6 +74,19 @@ export class PrisonSite {
       { ...common, geofence_id: 'demo-yard', shape: 'Circle', name: 'Exercise Yard', type: 'Positive', alert_type: 'Informational', dwell_seconds: 10, radius: this.yard.radius, center_lat: yardLat, center_lng: yardLng },
       ...(blocks.includes('A') ? [this.curfew()] : []),
     ];
+  }
+
+  /** Each block's area (block A's building first, then the others in name order) as `{ lat, lng }` rings. */
+  blockAreas(blocks: readonly string[]): { block: string; points: { lat: number; lng: number }[] }[] {
+    const others = [...blocks].filter((block) => block !== 'A').sort();
+    const placed = [
+      ...(blocks.includes('A') ? [{ block: 'A', ...this.blockA }] : []),
+      ...others.slice(0, this.otherBlocks.length).map((block, i) => ({ block, ...this.otherBlocks[i]! })),
+    ];
+    return placed.map(({ block, from, to }) => {
+      const corners: Point[] = [from, [to[0], from[1]], to, [from[0], to[1]]];
+      return { block, points: corners.map((p) => this.toLatLng(p)).map(([lat, lng]) => ({ lat, lng })) };
+    });
   }
 
   private curfew(): GeofenceInput {

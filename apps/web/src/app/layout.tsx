@@ -12,6 +12,7 @@ import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
+import { CountReminder } from '../features/counts/count-reminder';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
 
 const desktopLinks = [
@@ -24,6 +25,7 @@ const desktopLinks = [
   { to: '/incidents', label: 'Incidents' },
   { to: '/allAlerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
+  { to: '/counts', label: 'Counts' },
   { to: '/communication', label: 'Communication' },
   { to: '/audit', label: 'Audit' },
   { to: '/profile', label: 'Profile' },
@@ -39,6 +41,7 @@ const mobileLinks = [
   { to: '/incidents', label: 'Incidents' },
   { to: '/alerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
+  { to: '/counts', label: 'Counts' },
   { to: '/communication', label: 'Communication' },
   { to: '/audit', label: 'Audit' },
   { to: '/profile', label: 'Profile' },
@@ -75,6 +78,7 @@ export function Layout() {
   return (
     <div className={clsx('flex flex-col', fitsWindow ? 'h-full overflow-hidden' : 'min-h-full')}>
       {loggedIn && <AlertWorkflowCriticalSound />}
+      {loggedIn && <CountReminder />}
       {/* The top bar and the Critical bar stay in view on every screen (decision 044). */}
       <div className="sticky top-0 z-[1000] shrink-0 print:hidden" data-testid="sticky-bars">
       <header className="bg-brand-900 text-white shadow">

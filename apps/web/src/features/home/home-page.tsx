@@ -4,6 +4,7 @@ import { useAuth } from '../../lib/auth';
 import { RecentIncidents } from './recent-incidents';
 import { RecentAlerts } from './recent-alerts';
 import { OperationsOverview } from './operations-overview';
+import { LatestCounts } from '../counts/latest-counts';
 
 const TITLE = 'Prisoner Management and Live Tracking System';
 
@@ -38,6 +39,10 @@ export function HomePage() {
             Operations overview
           </h2>
           <OperationsOverview />
+          <h3 id="latest-counts-title" className="mt-6 mb-3 text-lg font-semibold">
+            Roll counts
+          </h3>
+          <LatestCounts />
         </section>
       )}
       <div className="mx-auto grid w-full max-w-screen-2xl gap-6 px-4 py-8 lg:grid-cols-3">

@@ -42,6 +42,9 @@ import {
 } from '../../map/drawn-shape';
 import { EditableShape } from '../../map/editable-shape';
 import { GeofenceLayer } from '../../map/geofence-layer';
+import { BLOCK_AREA_COLOR, BlockAreaLayer } from '../../map/block-area-layer';
+import { useBlockAreas } from './api/block-areas';
+import { BlockAreaEditor, type AreaDraft } from './components/block-area-editor';
 import { MapControl } from '../../map/map-control';
 import { TrackedMarkers } from '../../map/tracked-markers';
 import { TrackedMarkersLayer, type MarkerPopupSlot } from '../../map/tracked-markers-layer';
@@ -157,6 +160,13 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
     [geofences.data, editing?.id],
   );
   const mapStart = useMapStart(geofences.isPending ? undefined : (geofences.data ?? []));
+  // Block areas (issue 24): drawn with their names; the one being edited only by its editable layer.
+  const blockAreas = useBlockAreas();
+  const [areaDraft, setAreaDraft] = useState<AreaDraft | null>(null);
+  const shownAreas = useMemo(
+    () => (blockAreas.data ?? []).filter((area) => area.block !== areaDraft?.block),
+    [blockAreas.data, areaDraft?.block],
+  );
 
   const devices = useAssignedDevices();
   // Every assigned tracker's last known position: drawn grey where it was last seen while it is not live.
@@ -223,6 +233,17 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
           </Button>
         </div>
         <PendingApprovals />
+        {mayEditGeofences && (
+          <BlockAreaEditor
+            draft={areaDraft}
+            onStart={setAreaDraft}
+            onEnd={() => setAreaDraft(null)}
+            mapCentre={() => {
+              const centre = mapRef.current?.getCenter();
+              return centre ? { lat: centre.lat, lng: centre.lng } : null;
+            }}
+          />
+        )}
         {selected && mayEditGeofences && (
           <GeofenceEditor
             key={selected.geofence_id}
@@ -256,6 +277,17 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
           <Loading text="Loading map..." />
         ) : (
           <MapView settings={settings} className="h-full w-full" mapRef={mapRef} initialView={mapStart.view}>
+            <BlockAreaLayer areas={shownAreas} />
+            {areaDraft && (
+              <EditableShape
+                key={`area:${areaDraft.block}`}
+                geometry={{ shape: 'Polygon', coordinates: areaDraft.points }}
+                color={BLOCK_AREA_COLOR}
+                onChange={(geometry) =>
+                  geometry.shape !== 'Circle' && setAreaDraft({ block: areaDraft.block, points: geometry.coordinates })
+                }
+              />
+            )}
             <GeofenceLayer
               geofences={shown}
               selectedId={selectedId}

@@ -1,0 +1,23 @@
+// Block areas (issue 24 item 1): GET /blocks/areas for the map, PUT /blocks/{block}/area for a block's polygon. The key
+// is the server's dataChanged topic, so every open map redraws after a change anywhere.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BlockArea, GeoPoint } from '@prison/shared';
+import { api } from '../../../lib/api-client';
+
+export const BLOCK_AREAS_QUERY_KEY = ['block-areas'] as const;
+
+export function useBlockAreas() {
+  return useQuery({
+    queryKey: BLOCK_AREAS_QUERY_KEY,
+    queryFn: () => api.get<{ data: BlockArea[] }>('/blocks/areas').then((r) => r.data),
+  });
+}
+
+export function useSetBlockArea() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ block, points }: { block: string; points: GeoPoint[] }) =>
+      api.put<BlockArea>(`/blocks/${encodeURIComponent(block)}/area`, { points }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: BLOCK_AREAS_QUERY_KEY }),
+  });
+}

@@ -1,0 +1,109 @@
+// Roll counts (issue 24 item 2) on a phone: a wing officer of block A, on a 390 px wide screen, counts his block. The
+// prisoners' trackers report through the OsmAnd protocol inside the block's area, so the count comes out clear; a
+// second count with a wrong number is a discrepancy he closes with a note. Both stay in the history.
+import type { APIRequestContext } from '@playwright/test';
+import { createReadyAccount, expect, test, unique } from '../fixtures';
+import { seedPrisoner } from './records-helpers';
+
+const LAT = 51.5007;
+const LNG = -0.1246;
+const AREA = [
+  { lat: LAT - 0.0005, lng: LNG - 0.0008 },
+  { lat: LAT - 0.0005, lng: LNG + 0.0008 },
+  { lat: LAT + 0.0005, lng: LNG + 0.0008 },
+  { lat: LAT + 0.0005, lng: LNG - 0.0008 },
+];
+
+async function trackedPrisonerIn(api: APIRequestContext, cellId: string, firstName: string) {
+  const prisoner = await seedPrisoner(api, { first_name: firstName, last_name: 'Counted', status: 'Incarcerated', cell_id: cellId });
+  const device = await api.post('/api/v1/devices', { data: { name: unique('Tag '), prisoner_id: prisoner.prisoner_id } });
+  expect(device.status(), await device.text()).toBe(201);
+  const { id } = (await device.json()) as { id: string };
+  const fix = await api.get('/api/v1/ingest/osmand', {
+    params: { id, lat: LAT, lon: LNG, timestamp: Math.floor(Date.now() / 1000) },
+  });
+  expect(fix.status(), await fix.text()).toBe(200);
+  return prisoner;
+}
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('a wing officer completes a count of block A on a phone-sized screen', async ({ api, browser, playwright, baseURL }) => {
+  const block = unique('A');
+  const cellId = unique('A-');
+  const cell = await api.post('/api/v1/cell_controls/cells', {
+    data: { cell_id: cellId, block, capacity: 4, security_level: 'Medium' },
+  });
+  expect(cell.status(), await cell.text()).toBe(200);
+  const area = await api.put(`/api/v1/blocks/${encodeURIComponent(block)}/area`, { data: { points: AREA } });
+  expect(area.status(), await area.text()).toBe(200);
+  const first = await trackedPrisonerIn(api, cellId, unique('Ann'));
+  const second = await trackedPrisonerIn(api, cellId, unique('Ben'));
+  const officer = await createReadyAccount(api, playwright, baseURL, {
+    username: unique('officer'),
+    name: 'Wendy Wing',
+    password: 'rounds of my own landing',
+    role: 'officer',
+    blocks: [block],
+  });
+
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const login = await page.request.post('/api/v1/admin/login', { data: { username: officer.username, password: officer.password } });
+  expect(login.status(), await login.text()).toBe(200);
+
+  // The menu (a phone's) leads to the Counts screen.
+  await page.goto('/');
+  await page.getByRole('button', { name: /menu/i }).click();
+  await page.getByRole('link', { name: 'Counts' }).click();
+  await expect(page.getByRole('heading', { name: 'Roll counts' })).toBeVisible();
+  await expect(page.getByText('No counts yet.')).toBeVisible();
+  // His caseload is one block: no whole-prison count is offered.
+  await expect(page.getByRole('combobox', { name: 'Count' }).locator('option', { hasText: 'Whole prison' })).toHaveCount(0);
+
+  await page.getByRole('combobox', { name: 'Count' }).selectOption(`Block ${block}`);
+  await page.getByRole('button', { name: 'Start count' }).click();
+  const sheet = page.getByTestId('count-sheet');
+  await expect(sheet.getByRole('heading', { name: `Block ${block} count` })).toBeVisible();
+  await expect(sheet.getByTestId('count-expected')).toHaveText('2');
+  await expect(sheet.getByTestId('count-located')).toHaveText('2');
+  const lines = sheet.getByRole('list', { name: 'Count lines' }).getByTestId('count-line');
+  await expect(lines).toHaveCount(2);
+  for (const prisoner of [first, second]) {
+    await expect(lines.filter({ hasText: prisoner.first_name }).getByTestId('line-state')).toHaveText('In block');
+  }
+
+  // Nothing wider than the phone.
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth).toBeLessThanOrEqual(390);
+
+  // Keyboard: the number, then Enter submits.
+  await sheet.getByLabel('Number counted').fill('2');
+  await sheet.getByLabel('Number counted').press('Enter');
+  await expect(sheet.getByTestId('count-state')).toHaveText('Clear');
+  await expect(sheet.getByText('Count clear: every prisoner is accounted for.')).toBeVisible();
+  await expect(page.getByTestId('count-history-row').first()).toContainText('Clear');
+
+  // A second count where he counts one short: a discrepancy, closed only with a note.
+  await page.getByRole('combobox', { name: 'Count' }).selectOption(`Block ${block}`);
+  await page.getByRole('button', { name: 'Start count' }).click();
+  await expect(sheet.getByTestId('count-state')).toHaveText('In progress');
+  await sheet.getByLabel('Number counted').fill('1');
+  await sheet.getByRole('button', { name: 'Submit count' }).click();
+  await expect(sheet.getByTestId('count-state')).toHaveText('Discrepancy');
+  await expect(sheet.getByText('Discrepancy: counted 1 of 2 expected.')).toBeVisible();
+  await sheet.getByRole('button', { name: 'Close with note' }).click();
+  await expect(sheet.getByText('note: say what was done about the discrepancy')).toBeVisible();
+  await sheet.getByLabel(/^Closing note/).fill('Recounted at the doors with the landing officer, both present');
+  await sheet.getByRole('button', { name: 'Close with note' }).click();
+  await expect(sheet.getByTestId('count-state')).toHaveText('Closed with a note');
+  const history = page.getByTestId('count-history-row');
+  await expect(history).toHaveCount(2);
+  await expect(history.first()).toContainText('Closed with a note');
+  await expect(history.nth(1)).toContainText('Clear');
+
+  // The home page's overview shows the block's last count and its state.
+  await page.goto('/');
+  await expect(page.getByTestId('latest-count').filter({ hasText: `Block ${block}` })).toContainText('Closed with a note');
+  await context.close();
+});
