@@ -14,6 +14,7 @@ export * from './geofence';
 export * from './alert';
 export * from './alert-severity';
 export * from './device';
+export * from './reader';
 export * from './history';
 export * from './audit-entry';
 export * from './profile';

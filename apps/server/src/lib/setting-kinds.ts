@@ -123,3 +123,11 @@ export function redisUrl() {
     if (problem) context.addIssue({ code: 'custom', message: `must be a Redis URL like redis://:PASSWORD@HOST:6379/0; ${problem}` });
   });
 }
+
+/** MQTT_URL: the site's broker, mqtt:// or mqtts:// (TLS), ws:// or wss://, with a host (decision 067). */
+export function mqttUrl() {
+  return z.string().superRefine((value, context) => {
+    const problem = serviceUrlProblem(value.trim(), ['mqtt:', 'mqtts:', 'ws:', 'wss:'], false);
+    if (problem) context.addIssue({ code: 'custom', message: `must be an MQTT URL like mqtt://USER:PASSWORD@HOST:1883; ${problem}` });
+  });
+}
