@@ -57,10 +57,10 @@ export const sightingTag = z.object({
 });
 export type SightingTag = z.infer<typeof sightingTag>;
 
-/** The MQTT payload on prison/readers/{reader_id}/sightings. */
+/** The MQTT payload on prison/readers/{reader_id}/sightings; an empty list of tags is the reader's heartbeat. */
 export const mqttSightings = z.object({
   secret: z.string().min(1).max(200),
-  tags: z.array(sightingTag).min(1).max(MAX_SIGHTING_TAGS),
+  tags: z.array(sightingTag).max(MAX_SIGHTING_TAGS),
 });
 
 /** POST /ingest/sightings. */

@@ -22,6 +22,7 @@ const desktopLinks = [
   { to: '/allAlerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
   { to: '/communication', label: 'Communication' },
+  { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
   { to: '/profile', label: 'Profile' },
 ];
@@ -34,6 +35,7 @@ const mobileLinks = [
   { to: '/alerts', label: 'Alerts and Notifications' },
   { to: '/cell-assign', label: 'Cells' },
   { to: '/communication', label: 'Communication' },
+  { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
   { to: '/profile', label: 'Profile' },
 ];
