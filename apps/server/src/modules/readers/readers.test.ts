@@ -26,7 +26,7 @@ function useReadersApp(silentSeconds = 60) {
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     await waitFor('the MQTT subscription', () => ctx!.app.fixSourceLinks().some((link) => link.state === 'up'), 20_000);
-  }, 90_000);
+  }, 240_000);
   afterAll(async () => {
     await ctx?.app.close();
     await ctx?.database.close();
