@@ -129,10 +129,11 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
     const wrong = await post({ reader_id: reader.id, secret: 'wrong', tags: [{ id: device.id, rssi: -40, at }] });
     const unknown = await post({ reader_id: 'nobody', secret: reader.secret, tags: [{ id: device.id, rssi: -40, at }] });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);
-    expect((await wrong.json()).message).toBe((await unknown.json()).message);
+    const message = async (res: Response) => ((await res.json()) as { message: string }).message;
+    expect(await message(wrong)).toBe(await message(unknown));
     const malformed = await post({ reader_id: reader.id, secret: reader.secret, tags: [{ id: device.id, rssi: 'loud' }] });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).message).toMatch(/^tags\.0\.rssi/);
+    expect(await message(malformed)).toMatch(/^tags\.0\.rssi/);
     await waitFor('five refusals counted', async () => (await listed(reader.id))?.refused_count === 5);
     expect(await fixesOf(device.id)).toEqual([]);
     expect((await listed(reader.id))?.last_seen_at).toBeNull();
