@@ -30,8 +30,19 @@ test('a reader is placed by clicking on the plan, shows its secret once, reports
   await expect(row).not.toContainText('Never');
   await expect(row.getByRole('cell').nth(4)).toHaveText('1');
 
+  // The live map draws on a canvas: the reader's dot is found among the map's layers (test hook).
   await page.goto('/live-map');
-  await expect(page.locator('path.reader-marker').first()).toBeVisible();
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        let found = 0;
+        window.__liveMap?.map?.eachLayer((layer) => {
+          if ((layer.options as { className?: string }).className?.includes('reader-marker reader-reporting')) found++;
+        });
+        return found;
+      }),
+    )
+    .toBeGreaterThan(0);
 
   await page.goto('/readers');
   await row.getByRole('button', { name: `Remove reader Corridor ${id}` }).click();
