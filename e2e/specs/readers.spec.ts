@@ -35,9 +35,11 @@ test('a reader is placed by clicking on the plan, shows its secret once, reports
   await expect
     .poll(() =>
       page.evaluate(() => {
+        type Layer = { options: { className?: string } };
+        const hook = (window as unknown as { __liveMap?: { map: { eachLayer(visit: (layer: Layer) => void): void } | null } }).__liveMap;
         let found = 0;
-        window.__liveMap?.map?.eachLayer((layer) => {
-          if ((layer.options as { className?: string }).className?.includes('reader-marker reader-reporting')) found++;
+        hook?.map?.eachLayer((layer) => {
+          if (layer.options.className?.includes('reader-marker reader-reporting')) found++;
         });
         return found;
       }),
