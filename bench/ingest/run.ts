@@ -10,9 +10,13 @@
 // prisoners escorted by N officers, each side wearing one of the next 2N devices (so nearly every escort separates
 // under this random load, and raises its unescorted alert), printed beside the first run's figures.
 //
+// With --mqtt-readers N (default 200; 0 skips it) an MQTT run follows the first (decision 067): a Mosquitto of its own,
+// N indoor readers each publishing --mqtt-tags tags of the bench devices --mqtt-rate times a second for
+// --mqtt-seconds, printed as sightings stored per second beside the OsmAnd and batch figures, 0 lost.
+//
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
 //        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
-//        [--escorts 200]
+//        [--escorts 200] [--mqtt-readers 200] [--mqtt-tags 10] [--mqtt-rate 10] [--mqtt-seconds 20]
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
 import { randomBytes } from 'node:crypto';
@@ -31,6 +35,7 @@ import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { percentile, printFigures, type Figure } from '../lib/report';
 import type { LoadOptions, LoadResult } from './load-worker';
+import { mqttPhase } from './mqtt-phase';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +48,10 @@ const { values: args } = parseArgs({
     'batch-size': { type: 'string', default: '200' },
     'keep-apart-pairs': { type: 'string', default: '1000' },
     escorts: { type: 'string', default: '200' },
+    'mqtt-readers': { type: 'string', default: '200' },
+    'mqtt-tags': { type: 'string', default: '10' },
+    'mqtt-rate': { type: 'string', default: '10' },
+    'mqtt-seconds': { type: 'string', default: '20' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -323,6 +332,22 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
       { name: `${engine}: alerts timed`, value: today.timed, unit: 'alerts' },
       { name: `${engine}: acknowledged fixes missing from the database`, value: today.missing, unit: 'fixes', target: '0' },
     ];
+    if (Number(args['mqtt-readers']) > 0) {
+      const mqtt = await mqttPhase(
+        database,
+        config,
+        { readers: Number(args['mqtt-readers']), tagsPerMessage: Number(args['mqtt-tags']), rate: Number(args['mqtt-rate']), seconds: Number(args['mqtt-seconds']), devices: DEVICES },
+        (text) => log(`${engine}: ${text}`),
+      );
+      log(`${engine}: MQTT published ${mqtt.published} sightings (${Math.round(mqtt.publishedPerSecond)}/s), stored ${mqtt.stored}, lost ${mqtt.missing}`);
+      // Baseline: the OsmAnd and batch figures of the first run, same database, same process.
+      figures.splice(
+        3,
+        0,
+        { name: `${engine}: MQTT reader sightings stored per second`, value: mqtt.sightingsPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond, target: engine === 'postgres' ? '>= 10,000' : '' },
+        { name: `${engine}: MQTT sightings published but not stored`, value: mqtt.missing, unit: 'sightings', target: '0' },
+      );
+    }
     if (PAIRS > 0) {
       await seedKeepApart(database, PAIRS);
       const label = `${engine}, ${PAIRS} keep-apart pairs`;

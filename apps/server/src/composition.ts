@@ -6,6 +6,7 @@ import { listLiveEscorts } from './modules/escorts/escort-service';
 import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
 import { listActivePairs } from './modules/keep-apart/keep-apart-service';
+import { createReaderFixSource } from './modules/readers/reader-source';
 import { createPrisonMetrics } from './modules/metrics/prison-metrics';
 import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
 import { invalidateSessionCache } from './sessions/session-service';
@@ -24,6 +25,7 @@ export const trackingPorts: TrackingPorts = {
   listStoredGeofences,
   listLiveEscorts,
   listActivePairs,
-  createFixSource: createOsmandFixSource,
+  // The OsmAnd port first (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067).
+  createFixSources: (app) => [createOsmandFixSource(app), createReaderFixSource(app)],
   createMetrics: createPrisonMetrics,
 };

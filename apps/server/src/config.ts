@@ -6,7 +6,7 @@ import { DEFAULT_COUNT_TIMES, DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/sha
 import { ConfigError, describeIssue, exitOnConfigError, readVariables } from './lib/config-problems';
 import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
-import { decimalNumber, flag, oneOf, postgresUrl, redisUrl, text, timesOfDay, wholeNumber } from './lib/setting-kinds';
+import { decimalNumber, flag, mqttUrl, oneOf, postgresUrl, redisUrl, text, timesOfDay, wholeNumber } from './lib/setting-kinds';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 
 /** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
@@ -69,6 +69,10 @@ const configSchema = z.object({
   DEVICE_SECRET_REQUIRED: flag().default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
   DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
+  /** The site's MQTT broker where indoor readers publish their sightings (decision 067); unset: readers use HTTP only. */
+  MQTT_URL: mqttUrl().optional(),
+  /** A reader not heard for this long raises a Warning alert and shows grey (decision 067). */
+  READER_SILENT_SECONDS: decimalNumber({ greaterThan: 0, max: 86_400 }).default(60),
   DEVICE_OFFLINE_SECONDS: decimalNumber({ greaterThan: 0, max: 7 * 86_400 }).default(DEFAULT_DEVICE_OFFLINE_SECONDS),
   POSITION_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(365),
   /** Resolved alerts (and their deliveries) older than this are deleted; unset keeps every alert (decision 061). */

@@ -16,6 +16,7 @@ export * from './geofence';
 export * from './alert';
 export * from './alert-severity';
 export * from './device';
+export * from './reader';
 export * from './history';
 export * from './investigations';
 export * from './audit-entry';

@@ -43,6 +43,8 @@ export const ACTION_ROLES = {
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
   'devices.write': ['administrator', 'supervisor'],
+  /** Register and remove fixed indoor readers (issue 25). */
+  'readers.write': ['administrator', 'supervisor'],
   /** Declare keep-apart pairs. */
   'keepapart.create': ['administrator', 'supervisor', 'records'],
   /** End keep-apart pairs. */
@@ -83,6 +85,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   'counts.work': 'do roll counts',
   'messages.post': 'post to the communication log',
   'devices.write': 'change trackers',
+  'readers.write': 'change indoor readers',
   'keepapart.create': 'declare keep-apart pairs',
   'keepapart.end': 'end keep-apart pairs',
   'incidents.write': 'change incidents',

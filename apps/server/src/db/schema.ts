@@ -645,3 +645,21 @@ export const countWarnings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.block, t.slot], name: 'count_warnings_block_slot_pk' })],
 );
+/** Fixed indoor readers (issue 25, decision 067): a tag they see becomes a fix at their position, radius as accuracy. */
+export const readers = pgTable('readers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  latitude: doublePrecision('latitude').notNull(),
+  longitude: doublePrecision('longitude').notNull(),
+  radiusM: real('radius_m').notNull(),
+  blockId: text('block_id'),
+  cellId: text('cell_id').references(() => cells.cellId, { onDelete: 'set null' }),
+  /** sha256 of the reader's secret, as for devices (decision 038). */
+  secretHash: text('secret_hash').notNull(),
+  /** Written from memory every few seconds, not per message. */
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+  refusedCount: integer('refused_count').notNull().default(0),
+  /** The open "Reader NAME is silent" alert: set once per silence, cleared when the reader reports again. */
+  silentAlertId: integer('silent_alert_id').references((): AnyPgColumn => alerts.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

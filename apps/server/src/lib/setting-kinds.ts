@@ -145,3 +145,11 @@ export function timesOfDay(maxTimes: number) {
       return [...new Set(times)].sort();
     });
 }
+
+/** MQTT_URL: the site's broker, mqtt:// or mqtts:// (TLS), ws:// or wss://, with a host (decision 067). */
+export function mqttUrl() {
+  return z.string().superRefine((value, context) => {
+    const problem = serviceUrlProblem(value.trim(), ['mqtt:', 'mqtts:', 'ws:', 'wss:'], false);
+    if (problem) context.addIssue({ code: 'custom', message: `must be an MQTT URL like mqtt://USER:PASSWORD@HOST:1883; ${problem}` });
+  });
+}

@@ -24,6 +24,7 @@ import pendingChangesRoutes from './pending-changes/routes';
 import escalationRoutes from './escalation/routes';
 import blockAreaRoutes from './block-areas/routes';
 import countRoutes from './counts/routes';
+import readersRoutes from './readers/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -50,4 +51,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'escalation', routes: escalationRoutes },
   { name: 'block-areas', routes: blockAreaRoutes },
   { name: 'counts', routes: countRoutes },
+  { name: 'readers', routes: readersRoutes },
 ];

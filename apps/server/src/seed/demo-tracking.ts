@@ -1,11 +1,12 @@
 // Demo mode: geofences around a fictional prison at the map centre, a tracker for most incarcerated prisoners, and
-// the simulator walking them through the real OsmAnd HTTP protocol (not a shortcut inside the process).
+// the simulator walking them through the real OsmAnd HTTP protocol (not a shortcut inside the process); some of them
+// are tags walking the blocks' corridors, reported by the corridor readers over HTTP or MQTT (issue 25).
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, like } from 'drizzle-orm';
 import { API_PREFIX } from '@prison/shared';
 import type { App } from '../app';
-import { blockAreas, cells, devices, geofences, prisoners } from '../db/schema';
+import { blockAreas, cells, devices, geofences, prisoners, readers } from '../db/schema';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
 import { createGeofence } from '../modules/geofences/geofence-service';
 import { setBlockArea } from '../modules/block-areas/block-area-service';
@@ -13,6 +14,7 @@ import { newDeviceSecret, registerDevice } from '../modules/devices/device-servi
 import { hashSecret } from '../tracking/device-registry';
 import { PrisonSite } from '../simulator/site';
 import { osmandTransport, Simulator, type SimulatedDevice } from '../simulator/simulator';
+import { httpSightingTransport, mqttSightingTransport, type SimulatedReader } from '../simulator/sightings';
 
 export const DEMO_DEVICE_PREFIX = 'demo-';
 /** "Most" incarcerated prisoners wear a tracker: a few are left without, as in a real roll-out. */
@@ -69,6 +71,32 @@ async function demoDevices(app: App, limit: number): Promise<SimulatedDevice[]> 
   return result;
 }
 
+/** Of the demo's trackers, this share are tags seen by the corridor readers indoors (issue 25); the rest are phones. */
+const INDOOR_SHARE = 0.2;
+
+/**
+ * The demo's readers along the blocks' corridors (issue 25 item 6), registered once; each start gives them fresh
+ * secrets kept in memory for the simulator, as the demo devices get.
+ */
+async function demoReaders(app: App, site: PrisonSite): Promise<SimulatedReader[]> {
+  const points = site.readerPoints();
+  const result: SimulatedReader[] = [];
+  await app.db.transaction(async (tx) => {
+    for (const point of points) {
+      const secret = newDeviceSecret();
+      const [lat, lng] = site.toLatLng(point.at);
+      await tx
+        .insert(readers)
+        .values({ id: point.id, name: point.name, latitude: lat, longitude: lng, radiusM: 10, blockId: point.block, secretHash: hashSecret(secret) })
+        .onConflictDoUpdate({ target: readers.id, set: { secretHash: hashSecret(secret) } });
+      result.push({ id: point.id, secret, at: point.at });
+    }
+    await recordAudit(tx, SYSTEM_ACTOR, { action: 'rotate-secret', entity: 'reader', after: { demo_readers: result.length } });
+  });
+  await app.readers.reload();
+  return result;
+}
+
 /** Seeds and starts the demo; `stop` halts the simulator (the server's shutdown calls it first). */
 export async function startDemoTracking(app: App): Promise<{ stop(): Promise<void> }> {
   const site = new PrisonSite(app.config.MAP_CENTER_LAT, app.config.MAP_CENTER_LNG);
@@ -82,7 +110,18 @@ export async function startDemoTracking(app: App): Promise<{ stop(): Promise<voi
   const httpPort = (app.server.address() as AddressInfo).port;
   const url = osmandPort ? `http://127.0.0.1:${osmandPort}` : `http://127.0.0.1:${httpPort}${API_PREFIX}/ingest/osmand`;
   let reported = false;
+  const simulatedReaders = await demoReaders(app, site);
+  // Over the site's broker when there is one, as real readers; else the HTTP route.
+  const sightings = app.config.MQTT_URL ? mqttSightingTransport(app.config.MQTT_URL) : httpSightingTransport(`http://127.0.0.1:${httpPort}${API_PREFIX}/ingest/sightings`);
+  let sightingReported = false;
   const simulator = new Simulator({
+    readers: simulatedReaders,
+    sightings,
+    indoorDevices: Math.max(2, Math.round(simulated.length * INDOOR_SHARE)),
+    onSightingError: (error) => {
+      if (!sightingReported) app.log.warn({ err: error }, 'simulator: sightings were not accepted');
+      sightingReported = true;
+    },
     site,
     devices: simulated,
     transport: osmandTransport(url),
@@ -95,7 +134,7 @@ export async function startDemoTracking(app: App): Promise<{ stop(): Promise<voi
     },
   });
   simulator.start();
-  app.log.info({ devices: simulated.length, url }, 'demo simulator walking trackers through the OsmAnd protocol');
+  app.log.info({ devices: simulated.length, url, readers: simulatedReaders.length }, 'demo simulator walking trackers through the OsmAnd protocol, and tags past the corridor readers');
   return {
     stop: async () => {
       await simulator.stop();

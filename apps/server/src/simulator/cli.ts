@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { API_PREFIX, type ClientSettings, type Device, type DeviceCreated } from '@prison/shared';
 import { PrisonSite } from './site';
 import { osmandTransport, Simulator, socketTransport, type SimulatedDevice } from './simulator';
+import { httpSightingTransport, mqttSightingTransport, type SimulatedReader } from './sightings';
 
 const SIMULATED_NAME = 'Simulated tracker';
 
@@ -20,7 +21,10 @@ const USAGE = `Usage: npm run simulate -- [options]
   --username U --password P   log in to register or reuse "${SIMULATED_NAME} N" devices
   --devices-file FILE  JSON [{ "id", "secret" }] instead of logging in
   --seconds S          stop after S seconds (default: run until Ctrl+C)
-  --breach-every S     seconds between staged breaches (default 45)`;
+  --breach-every S     seconds between staged breaches (default 45)
+  --indoor N           the first N trackers are tags walking the blocks' corridors, seen by the corridor readers
+                       (registered, or registered again for a fresh secret; needs --username/--password)
+  --mqtt-url URL       readers publish their sightings to this broker (default: POST URL/api/v1/ingest/sightings)`;
 
 async function call<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
   const res = await fetch(url, {
@@ -49,6 +53,25 @@ async function devicesThroughApi(api: string, username: string, password: string
   return result;
 }
 
+/** The site's corridor readers, each registered anew so its secret is known (a secret is shown only once). */
+async function readersThroughApi(api: string, username: string, password: string, site: PrisonSite): Promise<SimulatedReader[]> {
+  const { token } = await call<{ token: string }>(`${api}/admin/login`, { method: 'POST', body: JSON.stringify({ username, password }) });
+  const { data } = await call<{ data: { id: string }[] }>(`${api}/readers`, { token });
+  const existing = new Set(data.map((reader) => reader.id));
+  const result: SimulatedReader[] = [];
+  for (const point of site.readerPoints()) {
+    if (existing.has(point.id)) await call(`${api}/readers/${encodeURIComponent(point.id)}`, { method: 'DELETE', token });
+    const [lat, lng] = site.toLatLng(point.at);
+    const created = await call<{ secret: string }>(`${api}/readers`, {
+      method: 'POST',
+      token,
+      body: JSON.stringify({ id: point.id, name: point.name, lat, lng, radius_m: 10, block_id: point.block }),
+    });
+    result.push({ id: point.id, secret: created.secret, at: point.at });
+  }
+  return result;
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -62,6 +85,8 @@ async function main() {
       'devices-file': { type: 'string' },
       seconds: { type: 'string' },
       'breach-every': { type: 'string', default: '45' },
+      indoor: { type: 'string', default: '0' },
+      'mqtt-url': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -90,22 +115,38 @@ async function main() {
     centre = (await call<ClientSettings>(`${api}/settings`, { token }).catch(() => ({ mapCenter: centre }))).mapCenter;
   }
 
+  const site = new PrisonSite(centre.lat, centre.lng);
+  const indoor = Number(values.indoor);
+  if (!Number.isInteger(indoor) || indoor < 0) throw new Error('--indoor must be a whole number of 0 or more');
+  let readers: SimulatedReader[] = [];
+  if (indoor > 0) {
+    if (!values.username || !values.password) throw new Error('--indoor needs --username and --password to register the readers');
+    readers = await readersThroughApi(api, values.username, values.password, site);
+  }
+  const sightings = values['mqtt-url'] ? mqttSightingTransport(values['mqtt-url']) : httpSightingTransport(`${api}/ingest/sightings`);
   const transport = values.protocol === 'socket' ? socketTransport(base, devices) : osmandTransport(values['osmand-url'] ?? `${api}/ingest/osmand`);
   let lastError = '';
   const simulator = new Simulator({
-    site: new PrisonSite(centre.lat, centre.lng),
+    site,
     devices,
+    readers,
+    sightings,
+    indoorDevices: indoor,
     transport,
     rateHz: rate,
     breachEverySeconds: Number(values['breach-every']),
     onError: (error) => {
       lastError = error instanceof Error ? error.message : String(error);
     },
+    onSightingError: (error) => {
+      lastError = error instanceof Error ? error.message : String(error);
+    },
   });
   simulator.start();
   console.log(`Simulating ${devices.length} trackers at ${rate} Hz each over ${values.protocol} (${base}). Ctrl+C stops.`);
   const report = setInterval(() => {
-    console.log(`sent ${simulator.stats.sent}, failed ${simulator.stats.failed}${lastError ? ` (last error: ${lastError})` : ''}`);
+    const readerStats = readers.length ? `; reader messages ${simulator.stats.sightingMessages}, failed ${simulator.stats.sightingsFailed}` : '';
+    console.log(`sent ${simulator.stats.sent}, failed ${simulator.stats.failed}${readerStats}${lastError ? ` (last error: ${lastError})` : ''}`);
     lastError = '';
   }, 5000);
   const stop = async () => {

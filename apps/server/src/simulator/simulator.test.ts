@@ -1,7 +1,7 @@
 // The simulator and the demo report through the real device protocols of a listening server.
 import { expect, it } from 'vitest';
 import { count, eq, like } from 'drizzle-orm';
-import { devices, geofences, positions, prisoners } from '../db/schema';
+import { devices, geofences, positions, prisoners, readers } from '../db/schema';
 import { startDemoTracking } from '../seed/demo-tracking';
 import { addDevice, useListeningApp } from '../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../test/test-db';
@@ -80,6 +80,15 @@ describeEachEngine('simulator', (engine) => {
       const demoDevices = await db.select({ id: devices.id }).from(devices).where(like(devices.id, 'demo-%'));
       expect(demoDevices.length).toBeGreaterThanOrEqual(4); // most of the 5 incarcerated, of those without one
       await waitFor(async () => (await fixesOf(demoDevices[0]!.id)) >= 1);
+      // Issue 25 item 6: readers along the blocks' corridors, and some prisoners tracked by tag indoors: their fixes
+      // are at a reader's point with its radius as the accuracy, through the HTTP sightings route.
+      const corridorReaders = await db.select().from(readers).where(like(readers.id, 'demo-reader-%'));
+      expect(corridorReaders.map((r) => r.blockId).sort()).toEqual(['A', 'A', 'A', 'A', 'A', 'B', 'B', 'B', 'B']);
+      const atReader = async () => {
+        const rows = await db.select({ lat: positions.latitude, lng: positions.longitude }).from(positions).where(eq(positions.accuracy, 10));
+        return rows.some((row) => corridorReaders.some((r) => r.latitude === row.lat && r.longitude === row.lng));
+      };
+      await waitFor(atReader, 15_000);
     } finally {
       await demo.stop();
     }

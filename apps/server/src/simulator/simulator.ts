@@ -2,6 +2,7 @@
 // (OsmAnd HTTP or Socket.IO), as phones would. Now and then one of them breaks a rule, so alerts appear.
 import { io as connect, type Socket } from 'socket.io-client';
 import type { PrisonSite, Point } from './site';
+import { READER_RANGE_M, rssiAt, type SightingTag, type SightingTransport, type SimulatedReader } from './sightings';
 
 export interface SimulatedDevice {
   id: string;
@@ -92,6 +93,8 @@ interface Walker {
   battery: number;
   nextSendAt: number;
   inFlight: boolean;
+  /** Tracked by tag: walks the blocks' corridors and is reported by the readers, not by its own fixes. */
+  indoor: boolean;
 }
 
 export interface SimulatorOptions {
@@ -104,10 +107,19 @@ export interface SimulatorOptions {
   breachEverySeconds?: number;
   onError?: (error: unknown, device: SimulatedDevice) => void;
   random?: () => number;
+  /** Indoor readers (issue 25): the first `indoorDevices` devices are tags they see in the corridors. */
+  readers?: SimulatedReader[];
+  sightings?: SightingTransport;
+  indoorDevices?: number;
+  onSightingError?: (error: unknown, reader: SimulatedReader) => void;
 }
 
+/** Readers report once a second, as most gateways do. */
+const SIGHTING_INTERVAL_MS = 1000;
+
 export class Simulator {
-  readonly stats = { sent: 0, failed: 0 };
+  readonly stats = { sent: 0, failed: 0, sightingMessages: 0, sightingsFailed: 0 };
+  private nextSightingsAt = 0;
   private readonly walkers: Walker[];
   private timer: NodeJS.Timeout | null = null;
   private lastTick = Date.now();
@@ -119,9 +131,12 @@ export class Simulator {
     this.random = options.random ?? Math.random;
     const now = Date.now();
     const interval = 1000 / options.rateHz;
+    const indoorCount = options.readers?.length && options.sightings ? Math.min(options.indoorDevices ?? 0, options.devices.length) : 0;
     this.walkers = options.devices.map((device, i) => {
-      const at = this.pointIn(options.site.ground);
+      const indoor = i < indoorCount;
+      const at = indoor ? this.pointOnCorridor() : this.pointIn(options.site.ground);
       return {
+        indoor,
         device,
         at,
         target: at,
@@ -149,6 +164,7 @@ export class Simulator {
     this.timer = null;
     await Promise.allSettled([...this.inFlight]);
     await this.options.transport.close();
+    await this.options.sightings?.close();
   }
 
   private tick(): void {
@@ -161,7 +177,38 @@ export class Simulator {
     }
     for (const walker of this.walkers) {
       this.walk(walker, dt);
-      if (now >= walker.nextSendAt && !walker.inFlight) this.send(walker, now);
+      if (!walker.indoor && now >= walker.nextSendAt && !walker.inFlight) this.send(walker, now);
+    }
+    if (now >= this.nextSightingsAt) {
+      this.nextSightingsAt = now + SIGHTING_INTERVAL_MS;
+      this.reportSightings(now);
+    }
+  }
+
+  /** Every reader sends the tags within its range; a tag between two readers is seen by both, the nearer stronger. */
+  private reportSightings(now: number): void {
+    const { readers, sightings } = this.options;
+    if (!readers?.length || !sightings) return;
+    for (const reader of readers) {
+      const tags: SightingTag[] = [];
+      for (const walker of this.walkers) {
+        if (!walker.indoor) continue;
+        const metres = Math.hypot(walker.at[0] - reader.at[0], walker.at[1] - reader.at[1]);
+        if (metres <= READER_RANGE_M) tags.push({ id: walker.device.id, rssi: rssiAt(metres), at: now });
+      }
+      // A reader with nothing in range still reports (an empty list is its heartbeat), so only a reader that is
+      // really down turns silent on the map.
+      const sending = sightings
+        .send(reader, tags)
+        .then(() => {
+          this.stats.sightingMessages++;
+        })
+        .catch((error: unknown) => {
+          this.stats.sightingsFailed++;
+          this.options.onSightingError?.(error, reader);
+        })
+        .finally(() => this.inFlight.delete(sending));
+      this.inFlight.add(sending);
     }
   }
 
@@ -182,6 +229,11 @@ export class Simulator {
 
   private chooseNext(walker: Walker): void {
     const { site } = this.options;
+    // A tag walks its corridor from reader to reader, pausing in between (at a cell door).
+    if (walker.indoor) {
+      this.aim(walker, 'wander', this.pointOnCorridor(), 0.6 + this.random() * 0.6, 3 + this.random() * 10);
+      return;
+    }
     // After a breach or a yard visit, go back to the ground between the blocks.
     if (walker.goal !== 'wander') {
       this.aim(walker, 'wander', this.pointIn(site.ground), 1.4, 2);
@@ -200,7 +252,7 @@ export class Simulator {
     const escape = this.random() < 0.5;
     const target: Point = escape ? [0, 185 + 40] : this.random() < 0.5 ? [140, 95] : site.armoury.centre;
     const walker = this.walkers
-      .filter((w) => w.goal === 'wander')
+      .filter((w) => w.goal === 'wander' && !w.indoor)
       .sort((a, b) => Math.hypot(a.at[0] - target[0], a.at[1] - target[1]) - Math.hypot(b.at[0] - target[0], b.at[1] - target[1]))[0];
     if (!walker) return;
     this.aim(walker, escape ? 'escape' : 'restricted', target, 4, 8);
@@ -241,6 +293,13 @@ export class Simulator {
         this.inFlight.delete(sending);
       });
     this.inFlight.add(sending);
+  }
+
+  private pointOnCorridor(): Point {
+    const corridors = this.options.site.corridors;
+    const { from, to } = corridors[Math.floor(this.random() * corridors.length)]!;
+    const t = this.random();
+    return [from[0] + t * (to[0] - from[0]), from[1] + t * (to[1] - from[1])];
   }
 
   private pointIn({ from, to }: { from: Point; to: Point }): Point {

@@ -30,6 +30,14 @@ export class PrisonSite {
     { from: [110, -40], to: [200, 50] },
     { from: [-200, -150], to: [-110, -70] },
   ];
+  /**
+   * The cell blocks' corridors, indoors where a phone's GPS does not reach: fixed readers along each (issue 25), and
+   * the prisoners tracked by tag walk them.
+   */
+  readonly corridors: { block: string; from: Point; to: Point }[] = [
+    { block: 'A', from: [-155, -50], to: [-155, 50] },
+    { block: 'B', from: [120, -60], to: [200, -60] },
+  ];
   /** Where prisoners wander between breaches: inside the wall, clear of every zone. */
   readonly ground = { from: [-100, 0] as Point, to: [70, 140] as Point };
 
@@ -42,6 +50,18 @@ export class PrisonSite {
     const lat = this.centreLat + y / METRES_PER_DEGREE;
     const lng = this.centreLng + x / (METRES_PER_DEGREE * Math.cos((this.centreLat * Math.PI) / 180));
     return [lat, lng];
+  }
+
+  /** Readers every 25 m along each corridor (ids fixed, so a second start finds them). */
+  readerPoints(): { id: string; name: string; block: string; at: Point }[] {
+    return this.corridors.flatMap(({ block, from, to }) => {
+      const length = Math.hypot(to[0] - from[0], to[1] - from[1]);
+      const count = Math.floor(length / 25) + 1;
+      return Array.from({ length: count }, (_, i) => {
+        const t = count === 1 ? 0 : i / (count - 1);
+        return { id: `demo-reader-${block.toLowerCase()}${i + 1}`, name: `Block ${block} corridor ${i + 1}`, block, at: [from[0] + t * (to[0] - from[0]), from[1] + t * (to[1] - from[1])] as Point };
+      });
+    });
   }
 
   /**

@@ -6,7 +6,7 @@ import type { EscortRef } from './escort-monitor';
 import type { KeepApartPairRef } from './keep-apart-monitor';
 import type { TrackingService } from './tracking-service';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent';
 
 export interface NewAlert {
   alertType: AlertType;
@@ -40,20 +40,28 @@ export interface AlertStore {
   showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null };
 }
 
-/** A source of fixes that a feature opens once the server listens (the OsmAnd port of modules/ingest). */
+/**
+ * A source of fixes that a feature opens once the server listens: the OsmAnd port of modules/ingest, the indoor
+ * readers' MQTT subscription of modules/readers.
+ */
 export interface ListeningFixSource {
   /** Opens the source, feeding the tracking service; rejects (naming its port) when it cannot open. */
   open(tracking: TrackingService): Promise<void>;
-  /** The bound port (null before open, after close, or when it could not open). */
+  /** The bound port (null before open, after close, when it could not open, or for a source without one). */
   port(): number | null;
+  /** A link to an outside service to show in /readyz (the MQTT broker), or none. */
+  link?(): { name: string; state: 'up' | 'down' } | null;
   /** Stops taking fixes (before the server closes). */
   close(): Promise<void>;
   /** Frees what the source holds besides its listener (on close). */
   stop(): void;
 }
 
-/** How a fix reached the server: the OsmAnd port or path, the Socket.IO device protocol, or a gateway's batch. */
-export type FixProtocol = 'osmand' | 'socketio' | 'batch';
+/**
+ * How a fix reached the server: the OsmAnd port or path, the Socket.IO device protocol, a gateway's batch, or an
+ * indoor reader's sightings over MQTT or HTTP (decision 067).
+ */
+export type FixProtocol = 'osmand' | 'socketio' | 'batch' | 'mqtt' | 'reader';
 
 /**
  * What the core counts for monitoring (modules/metrics, decision 059). Every call only adds to numbers in memory, so
@@ -91,6 +99,9 @@ export interface TrackingPorts {
   listLiveEscorts(db: DbOrTx): Promise<EscortRef[]>;
   /** Where the active keep-apart pairs come from (modules/keep-apart). */
   listActivePairs(db: DbOrTx): Promise<KeepApartPairRef[]>;
-  /** Creates the listening fix source once, when the tracking services register. */
-  createFixSource(app: FastifyInstance): ListeningFixSource;
+  /**
+   * Creates the listening fix sources once, when the tracking services register; the first is the device port that
+   * `app.osmandPort()` names.
+   */
+  createFixSources(app: FastifyInstance): ListeningFixSource[];
 }

@@ -13,6 +13,8 @@ declare module 'fastify' {
     tracking: TrackingService;
     /** The OsmAnd device port once listening (null before it is opened, or when OSMAND_PORT cannot be bound). */
     osmandPort: () => number | null;
+    /** The fix sources' links to outside services for /readyz (the MQTT broker of the indoor readers). */
+    fixSourceLinks: () => { name: string; state: 'up' | 'down' }[];
     /**
      * Opens the device ports (once; later calls answer the same promise). The server process calls it before the
      * HTTP listen, so a port that cannot be bound fails the start (decision 056); otherwise `listen` opens them.
@@ -101,12 +103,13 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     await loadEscorts();
     await tracking.refreshWearers();
   });
-  // The OsmAnd port (modules/ingest), with its device credential throttle.
-  const fixSource = ports.createFixSource(app);
+  // The OsmAnd port (modules/ingest), with its device credential throttle, and the indoor readers (modules/readers).
+  const fixSources = ports.createFixSources(app);
   app.decorate('tracking', tracking);
-  app.decorate('osmandPort', () => fixSource.port());
+  app.decorate('osmandPort', () => fixSources[0]?.port() ?? null);
+  app.decorate('fixSourceLinks', () => fixSources.flatMap((source) => source.link?.() ?? []));
   let devicePorts: Promise<void> | null = null;
-  const openDevicePorts = () => (devicePorts ??= fixSource.open(tracking));
+  const openDevicePorts = () => (devicePorts ??= Promise.all(fixSources.map((source) => source.open(tracking))).then(() => undefined));
   app.decorate('openDevicePorts', openDevicePorts);
 
   app.realtime.setDeviceHandler(deviceSocketHandler(tracking));
@@ -132,10 +135,10 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     await openDevicePorts().catch((error: unknown) => app.log.error({ err: error }, (error as Error).message));
   });
   app.addHook('preClose', async () => {
-    await fixSource.close();
+    await Promise.all(fixSources.map((source) => source.close()));
   });
   app.addHook('onClose', async () => {
-    fixSource.stop();
+    for (const source of fixSources) source.stop();
     await tracking.stop();
   });
 }

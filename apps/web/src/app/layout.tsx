@@ -27,6 +27,7 @@ const desktopLinks = [
   { to: '/cell-assign', label: 'Cells' },
   { to: '/counts', label: 'Counts' },
   { to: '/communication', label: 'Communication' },
+  { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
   { to: '/profile', label: 'Profile' },
 ];
@@ -43,6 +44,7 @@ const mobileLinks = [
   { to: '/cell-assign', label: 'Cells' },
   { to: '/counts', label: 'Counts' },
   { to: '/communication', label: 'Communication' },
+  { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
   { to: '/profile', label: 'Profile' },
 ];

@@ -17,6 +17,7 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/communication': 'live.read',
   '/audit': 'audit.read',
   '/counts': 'records.read',
+  '/readers': 'live.read',
 };
 
 /** The action a screen's path needs, by its first segment; public and unknown paths need none. */

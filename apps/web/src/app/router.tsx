@@ -34,6 +34,7 @@ const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), '
 const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
 const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
 const CountsPage = lazyPage(() => import('../features/counts/counts-page'), 'CountsPage');
+const ReadersPage = lazyPage(() => import('../features/readers/readers-page'), 'ReadersPage');
 
 /** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
 function PageChunk() {
@@ -71,6 +72,7 @@ export const router = createBrowserRouter([
               { path: '/communication', element: <CommunicationPage /> },
               { path: '/audit', element: <AuditPage /> },
               { path: '/counts', element: <CountsPage /> },
+              { path: '/readers', element: <ReadersPage /> },
             ],
           },
         ],

@@ -16,15 +16,18 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     cluster: z
       .object({ mode: z.literal('cluster'), node: z.string(), redis: z.enum(['up', 'down']), leader: z.boolean(), changeFeed: z.enum(['up', 'down']) })
       .optional(),
+    /** The indoor readers' MQTT broker when MQTT_URL is set (decision 067): down is degraded, HTTP sightings go on. */
+    mqtt: z.enum(['up', 'down']).optional(),
   });
   // Probed every few seconds by a balancer: request lines only for failures, or the log would be mostly probes.
   app.get('/healthz', { config: { public: true }, logLevel: 'warn', schema: { hide: true, response: { 200: status } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, logLevel: 'warn', schema: { hide: true, response: { 200: readiness, 503: readiness } } }, async (_req, reply) => {
     const cluster = app.cluster.status() ?? undefined;
     const { version, commit } = productVersion();
+    const mqtt = app.fixSourceLinks().find((link) => link.name === 'mqtt')?.state;
     // The probe also tells open browsers at once when the database comes back (or goes).
-    if (await app.databaseHealth.probe()) return reply.status(200).send({ status: 'ready', version, commit, cluster });
-    return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'database unavailable', version, commit, cluster });
+    if (await app.databaseHealth.probe()) return reply.status(200).send({ status: 'ready', version, commit, cluster, mqtt });
+    return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'database unavailable', version, commit, cluster, mqtt });
   });
 };
 

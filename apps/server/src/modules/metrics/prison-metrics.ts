@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-const PROTOCOLS: readonly FixProtocol[] = ['osmand', 'socketio', 'batch'];
+const PROTOCOLS: readonly FixProtocol[] = ['osmand', 'socketio', 'batch', 'mqtt', 'reader'];
 /** From a few ms (a fix raising an alert in its own batch) to the 10 s a stalled database would cost. */
 const FIX_TO_ALERT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -47,6 +47,8 @@ import { useBlockAreas } from './api/block-areas';
 import { BlockAreaEditor, type AreaDraft } from './components/block-area-editor';
 import { MapControl } from '../../map/map-control';
 import { TrackedMarkers } from '../../map/tracked-markers';
+import { ReaderLayer } from '../../map/reader-layer';
+import { useReaders } from '../readers/api';
 import { TrackedMarkersLayer, type MarkerPopupSlot } from '../../map/tracked-markers-layer';
 import { useClientSettings } from './api/settings';
 import { useCreateGeofence, useGeofences } from './api/geofences';
@@ -144,6 +146,8 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   }, [feed, layer]);
 
   const geofences = useGeofences();
+  // Indoor readers as small dots, grey when silent (decision 067).
+  const readers = useReaders();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selected = geofences.data?.find((geofence) => geofence.geofence_id === selectedId) ?? null;
   // The selected geofence's shape while it is edited on the map; selecting another geofence leaves the edit.
@@ -302,6 +306,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
                 onChange={(geometry) => setShapeDraft({ id: editing.id, geometry })}
               />
             )}
+            <ReaderLayer readers={readers.data ?? []} />
             <TrackedMarkers layer={layer} stale={stale} />
             <FitSiteControl geofences={geofences.data ?? []} settings={settings} />
             <KeepView />

@@ -1,0 +1,75 @@
+// Sightings to fixes, for MQTT and HTTP alike (decision 067): the reader's secret checked, each tag of a registered
+// tracker placed at the reader (its radius as the accuracy) unless a stronger reader saw it within 2 s, and the fixes
+// handed to the tracking service as a gateway's batch is. Refusals are counted and store nothing.
+import type { SightingsResult, SightingTag } from '@prison/shared';
+import { HttpError } from '../../lib/http-errors';
+import { checkFix, FixRefused, parseFixTime, type Fix } from '../../tracking/fix';
+import type { TrackingService } from '../../tracking/tracking-service';
+import type { ReaderRegistry } from './reader-registry';
+import type { SightingResolver } from './sighting-resolver';
+
+/** One answer to an unknown reader id and a wrong secret, as for devices (decision 038). */
+export const READER_REFUSED_MESSAGE = 'Unknown reader or wrong secret';
+
+export type ReaderProtocol = 'mqtt' | 'reader';
+
+export class SightingIntake {
+  constructor(
+    private readonly tracking: TrackingService,
+    private readonly registry: ReaderRegistry,
+    private readonly resolver: SightingResolver,
+  ) {}
+
+  /** A message refused before anything is read from it (malformed, too big): counted, for a known reader too. */
+  refuse(protocol: ReaderProtocol, readerId: string | null, tags: number): void {
+    this.tracking.metrics.fixesReceived(protocol, Math.max(1, tags));
+    this.tracking.metrics.fixesRefused(protocol, Math.max(1, tags));
+    if (readerId) this.registry.refused(readerId);
+  }
+
+  /** Stores the sightings of one message; throws a 401 for an unknown reader or a wrong secret. */
+  async take(protocol: ReaderProtocol, readerId: string, secret: string, tags: SightingTag[], now = new Date()): Promise<SightingsResult> {
+    const reader = this.registry.authenticate(readerId, secret);
+    if (!reader) {
+      this.refuse(protocol, readerId, tags.length);
+      throw new HttpError(401, READER_REFUSED_MESSAGE);
+    }
+    this.tracking.metrics.fixesReceived(protocol, tags.length);
+    this.registry.heard(reader.id, now);
+    const fixes: Fix[] = [];
+    let ignored = 0;
+    let refused = 0;
+    // One fix per tag and instant in a message: a tag listed twice is one sighting.
+    const placed = new Set<string>();
+    for (const tag of tags) {
+      let fix: Fix;
+      try {
+        const recordedAt = parseFixTime(tag.at, now);
+        fix = { deviceId: tag.id, latitude: reader.latitude, longitude: reader.longitude, recordedAt, accuracy: reader.radiusM };
+        fix = checkFix(fix, { now, maxFutureSeconds: this.tracking.maxFutureSeconds }).fix;
+      } catch (error) {
+        if (!(error instanceof FixRefused)) throw error;
+        refused++;
+        continue;
+      }
+      const key = `${tag.id}\n${fix.recordedAt.getTime()}`;
+      // A tag no tracker has is somebody else's (a visitor's card): not ours to store.
+      if (placed.has(key) || !this.tracking.registry.get(tag.id) || !this.resolver.accept(tag.id, reader.id, tag.rssi, fix.recordedAt.getTime())) {
+        ignored++;
+        continue;
+      }
+      placed.add(key);
+      fixes.push(fix);
+    }
+    if (refused > 0) {
+      this.tracking.metrics.fixesRefused(protocol, refused);
+      this.registry.refused(reader.id);
+    }
+    const outcomes = fixes.length ? await this.tracking.submit(fixes) : [];
+    const stored = outcomes.filter((o) => o === 'stored').length;
+    const notStored = outcomes.length - stored;
+    const failed = outcomes.filter((o) => o === 'refused' || o === 'invalid').length;
+    if (failed > 0) this.tracking.metrics.fixesRefused(protocol, failed);
+    return { stored, ignored: ignored + refused + notStored };
+  }
+}
