@@ -37,6 +37,10 @@ export const ACTION_ROLES = {
   'alerts.work': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Start, change and end escorts. */
   'escorts.write': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Record observation (welfare) checks and constant-watch handovers (issue 24 item 3; officers for their blocks). */
+  'observations.record': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Set a prisoner's observation level and interval, with a reason. */
+  'observations.level': ['administrator', 'supervisor', 'officer'],
   /** Post to the communication log. */
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
@@ -78,6 +82,8 @@ export const ACTION_LABELS: Record<Action, string> = {
   'geofences.write': 'change geofences',
   'alerts.work': 'work alerts',
   'escorts.write': 'change escorts',
+  'observations.record': 'record observation checks',
+  'observations.level': 'set observation levels',
   'messages.post': 'post to the communication log',
   'devices.write': 'change trackers',
   'keepapart.create': 'declare keep-apart pairs',

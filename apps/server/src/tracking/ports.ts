@@ -6,7 +6,7 @@ import type { EscortRef } from './escort-monitor';
 import type { KeepApartPairRef } from './keep-apart-monitor';
 import type { TrackingService } from './tracking-service';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'observation';
 
 export interface NewAlert {
   alertType: AlertType;
