@@ -29,6 +29,10 @@ const CellAssignPage = lazyPage(() => import('../features/cells/cell-assign-page
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage');
 const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
 const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
+const ObservationChecksPage = lazyPage(
+  () => import('../features/observations/observation-checks-page'),
+  'ObservationChecksPage',
+);
 
 /** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
 function PageChunk() {
@@ -61,6 +65,7 @@ export const router = createBrowserRouter([
               { path: '/profile', element: <ProfilePage /> },
               { path: '/communication', element: <CommunicationPage /> },
               { path: '/audit', element: <AuditPage /> },
+              { path: '/observations', element: <ObservationChecksPage /> },
             ],
           },
         ],
