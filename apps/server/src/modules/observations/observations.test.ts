@@ -35,9 +35,11 @@ describeEachEngine('observation checks', (engine) => {
     const member = await addStaff(ctx(), 'Nina', `Round${++cellSeq}`);
     const tracker = await addDevice(ctx(), { staff_id: member.id });
     const cookie = await loginWithCaseload(ctx(), [], role);
-    // The account just made is the newest; its staff record is linked directly (the accounts API sets it too).
+    // The account just made is the newest; an administrator links it to its staff record through the accounts API.
     const [newest] = await ctx().database.db.select({ id: admins.id }).from(admins).orderBy(desc(admins.id)).limit(1);
-    await ctx().database.db.update(admins).set({ staffId: member.id }).where(eq(admins.id, newest!.id));
+    expect((await api('PUT', `/admins/${newest!.id}`, { staff_id: 987654 })).json().message).toMatch(/^staff_id: /);
+    const linked = await api('PUT', `/admins/${newest!.id}`, { staff_id: member.id });
+    expect(linked.statusCode, linked.body).toBe(200);
     const as = (method: string, url: string, payload?: unknown) =>
       ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload: payload as Record<string, unknown>, headers: { cookie } });
     return { member, tracker, as };
