@@ -3,15 +3,18 @@
 // observation a Critical half an interval later. Each alert's id is set on the schedule row under its lock, so each is
 // raised once however often the watcher runs; the next check moves the due time and ends them.
 import type { FastifyInstance } from 'fastify';
-import { and, eq, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { CRITICAL_OBSERVATION_LEVELS, overdueAlertText, type AlertType } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { observationLevels } from '../../db/schema';
 import { insertAlerts, showAlertEvent } from '../alerts/alert-service';
 import type { StoredShowAlert } from '../../cluster/alert-feed';
+import type { AlertWearer, NewAlert } from '../../tracking/ports';
 import type { ObservationIntervals } from './observation-schedule';
 
 export const OVERDUE_TICK_MS = 5_000;
+/** Schedules one pass raises at most: a backlog (after an outage) is worked off over a few passes, never in one long lock. */
+export const MAX_RAISED_PER_PASS = 500;
 
 interface OwedRow extends Record<string, unknown> {
   prisoner_id: number;
@@ -44,45 +47,56 @@ async function owedAlerts(db: DbOrTx, intervals: ObservationIntervals, now: Date
     join prisoners p on p.prisoner_id = ol.prisoner_id
     left join cells c on c.cell_id = p.cell_id
     where ol.due_at <= ${at}::timestamptz and p.archived_at is null
-      and (ol.warning_alert_id is null or (${criticalDue}))`)) as unknown as { rows: OwedRow[] };
+      and (ol.warning_alert_id is null or (${criticalDue}))
+    order by ol.due_at limit ${MAX_RAISED_PER_PASS}`)) as unknown as { rows: OwedRow[] };
   return result.rows;
 }
 
-/** Raises what one schedule owes, under its row lock, if its due time is still the one read. */
-async function raiseOwed(db: DbOrTx, row: OwedRow, now: Date): Promise<StoredShowAlert[]> {
-  const dueAt = new Date(row.due_at);
+/**
+ * Raises what the schedules owe in one transaction: their rows locked, only those whose due time is still the one
+ * read (a check or a level change meanwhile moved it), the alerts stored in one statement and their ids set.
+ */
+async function raiseOwed(db: DbOrTx, owed: OwedRow[], now: Date): Promise<StoredShowAlert[]> {
+  const ids = owed.map((row) => row.prisoner_id);
   return db.transaction(async (tx) => {
-    const [state] = await tx
-      .select()
+    const locked = await tx
+      .select({ prisonerId: observationLevels.prisonerId, dueAt: observationLevels.dueAt, warningAlertId: observationLevels.warningAlertId, criticalAlertId: observationLevels.criticalAlertId })
       .from(observationLevels)
-      .where(and(eq(observationLevels.prisonerId, row.prisoner_id), eq(observationLevels.dueAt, dueAt)))
+      .where(inArray(observationLevels.prisonerId, ids))
       .for('update');
-    if (!state) return []; // checked (or re-levelled) meanwhile
-    const levels: AlertType[] = [];
-    if (row.needs_warning && state.warningAlertId === null) levels.push('Warning');
-    if (row.needs_critical && state.criticalAlertId === null) levels.push('Critical');
-    if (levels.length === 0) return [];
-    const name = `${row.first_name} ${row.last_name}`.trim();
-    const stored = await insertAlerts(
-      tx,
-      levels.map((alertType) => ({ alertType, kind: 'observation' as const, details: overdueAlertText(name, row.cell_id), at: now, deviceId: row.device_id, prisonerId: row.prisoner_id })),
-    );
-    const ids = Object.fromEntries(stored.map((alert) => [alert.alertType, alert.id]));
-    await tx
-      .update(observationLevels)
-      .set({ ...(ids.Warning !== undefined && { warningAlertId: ids.Warning }), ...(ids.Critical !== undefined && { criticalAlertId: ids.Critical }) })
-      .where(eq(observationLevels.prisonerId, row.prisoner_id));
-    const wearer = { prisonerName: name, cellId: row.cell_id, block: row.block };
-    return stored.map((alert) => showAlertEvent(alert, wearer));
+    const current = new Map(locked.map((state) => [state.prisonerId, state]));
+    const drafts: NewAlert[] = [];
+    const wearers: AlertWearer[] = [];
+    for (const row of owed) {
+      const state = current.get(row.prisoner_id);
+      if (!state || state.dueAt.getTime() !== new Date(row.due_at).getTime()) continue; // checked meanwhile
+      const name = `${row.first_name} ${row.last_name}`.trim();
+      const levels: AlertType[] = [];
+      if (row.needs_warning && state.warningAlertId === null) levels.push('Warning');
+      if (row.needs_critical && state.criticalAlertId === null) levels.push('Critical');
+      for (const alertType of levels) {
+        drafts.push({ alertType, kind: 'observation', details: overdueAlertText(name, row.cell_id), at: now, deviceId: row.device_id, prisonerId: row.prisoner_id });
+        wearers.push({ prisonerName: name, cellId: row.cell_id, block: row.block });
+      }
+    }
+    const stored = await insertAlerts(tx, drafts);
+    for (const alertType of ['Warning', 'Critical'] as const) {
+      const of = stored.filter((alert) => alert.alertType === alertType);
+      if (of.length === 0) continue;
+      const column = alertType === 'Warning' ? sql.raw('warning_alert_id') : sql.raw('critical_alert_id');
+      await tx.execute(sql`update observation_levels set ${column} = v.alert_id
+        from (select unnest(${sql.param(of.map((a) => a.prisonerId))}::int[]) as prisoner_id, unnest(${sql.param(of.map((a) => a.id))}::int[]) as alert_id) v
+        where observation_levels.prisoner_id = v.prisoner_id`);
+    }
+    return stored.map((alert, i) => showAlertEvent(alert, wearers[i]!));
   });
 }
 
 /** One pass at `now` (the injectable clock): the alerts it raised, stored; the caller shows them. */
 export async function overduePass(db: DbOrTx, intervals: ObservationIntervals, now: Date): Promise<StoredShowAlert[]> {
   const owed = await owedAlerts(db, intervals, now);
-  const raised: StoredShowAlert[] = [];
-  for (const row of owed) raised.push(...(await raiseOwed(db, row, now)));
-  return raised;
+  if (owed.length === 0) return [];
+  return raiseOwed(db, owed, now);
 }
 
 export interface OverdueWatcher {
