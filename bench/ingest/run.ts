@@ -17,6 +17,11 @@
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
 //        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
 //        [--escorts 200] [--mqtt-readers 200] [--mqtt-tags 10] [--mqtt-rate 10] [--mqtt-seconds 20]
+//        [--observations 2000]
+//
+// With --observations N (default 2,000; 0 skips it) a last run adds N prisoners on observation levels (issue 24 item 3,
+// decision 063) whose checks fall due one after another through the run, so the overdue watcher raises their alerts
+// while the load runs; printed beside the first run's figures.
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
 import { randomBytes } from 'node:crypto';
@@ -30,7 +35,7 @@ import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
-import { devices, escorts, geofences, keepApartPairs, positions, prisoners, staff } from '../../apps/server/src/db/schema';
+import { devices, escorts, geofences, keepApartPairs, observationLevels, positions, prisoners, staff } from '../../apps/server/src/db/schema';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { percentile, printFigures, type Figure } from '../lib/report';
@@ -52,6 +57,7 @@ const { values: args } = parseArgs({
     'mqtt-tags': { type: 'string', default: '10' },
     'mqtt-rate': { type: 'string', default: '10' },
     'mqtt-seconds': { type: 'string', default: '20' },
+    observations: { type: 'string', default: '2000' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -59,6 +65,7 @@ const DEVICES = Number(args.devices);
 const GEOFENCES = Number(args.geofences);
 const PAIRS = Math.min(Number(args['keep-apart-pairs']), Math.floor(DEVICES / 2));
 const ESCORTS = Math.min(Number(args.escorts), Math.floor((DEVICES - 2 * PAIRS) / 2));
+const OBSERVATIONS = Number(args.observations);
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CENTRE = { lat: 51.5, lng: -0.12 };
 /** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
@@ -221,6 +228,31 @@ async function seedEscorts(database: Database, count: number): Promise<void> {
   log(`seeded ${count} escorts (${count} prisoners and ${count} officers wearing trackers)`);
 }
 
+/** N prisoners on observation (the four levels in turn), their checks due one after another over the next run. */
+async function seedObservations(database: Database, count: number): Promise<void> {
+  const levels = ['standard', 'enhanced', 'high', 'constant'] as const;
+  const rows = Array.from({ length: count }, (_, i) => ({ firstName: 'Observed', lastName: `Prisoner ${i}`, status: 'Incarcerated' }));
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const made = await database.db.insert(prisoners).values(rows.slice(i, i + 1000)).returning({ id: prisoners.prisonerId });
+    ids.push(...made.map((m) => m.id));
+  }
+  const start = Date.now() + 5_000;
+  const spreadMs = SECONDS * 1000;
+  const levelRows = ids.map((prisonerId, i) => ({
+    prisonerId,
+    level: levels[i % levels.length]!,
+    // One minute: a high or constant prisoner's Critical follows its Warning by 30 s, within the run too.
+    intervalMinutes: 1,
+    reason: 'Bench observation',
+    setBy: 'bench',
+    setAt: new Date(),
+    dueAt: new Date(start + Math.round((i / count) * spreadMs)),
+  }));
+  for (let i = 0; i < levelRows.length; i += 1000) await database.db.insert(observationLevels).values(levelRows.slice(i, i + 1000));
+  log(`seeded ${count} prisoners on observation, due one after another over ${SECONDS} s`);
+}
+
 interface PhaseResult {
   fixesPerSecond: number;
   osmandPerSecond: number;
@@ -368,6 +400,22 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
         { name: `${label}: fixes stored per second`, value: escorted.fixesPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond },
         { name: `${label}: fix sent -> showAlert p99`, value: escorted.p99, unit: 'ms', baseline: today.p99 },
         { name: `${label}: acknowledged fixes missing from the database`, value: escorted.missing, unit: 'fixes', target: '0' },
+      );
+    }
+    if (OBSERVATIONS > 0) {
+      await seedObservations(database, OBSERVATIONS);
+      const label = `${engine}, ${OBSERVATIONS} prisoners on observation`;
+      const observed = await phase(label);
+      const [{ raised }] = (
+        (await database.db.execute(sql`select count(*)::int as raised from alerts where kind = 'observation'`)) as unknown as { rows: [{ raised: number }] }
+      ).rows;
+      log(`${label}: ${raised} overdue alerts raised during the run`);
+      // Baseline: the first run (no observation levels), on the same database, in the same process.
+      figures.push(
+        { name: `${label}: fixes stored per second`, value: observed.fixesPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond, target: '>= 90 % of baseline' },
+        { name: `${label}: share of the first run's fixes per second`, value: (100 * observed.fixesPerSecond) / today.fixesPerSecond, unit: '%', target: '>= 90' },
+        { name: `${label}: overdue alerts raised during the run`, value: raised, unit: 'alerts' },
+        { name: `${label}: acknowledged fixes missing from the database`, value: observed.missing, unit: 'fixes', target: '0' },
       );
     }
     return figures;

@@ -138,6 +138,15 @@ const configSchema = z.object({
   ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
   /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
   ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
+  // Observation checks (issue 24 item 3, decision 063): each level's interval in minutes; a prisoner's own overrides it.
+  /** Minutes between checks of a prisoner on standard observation (1-1440). */
+  OBSERVATION_STANDARD_MINUTES: wholeNumber(1, 1440).default(60),
+  /** Minutes between checks on enhanced observation. */
+  OBSERVATION_ENHANCED_MINUTES: wholeNumber(1, 1440).default(30),
+  /** Minutes between checks on high observation (at risk of suicide). */
+  OBSERVATION_HIGH_MINUTES: wholeNumber(1, 1440).default(15),
+  /** Minutes between the recorded checks of a prisoner on constant observation (watched continuously besides). */
+  OBSERVATION_CONSTANT_MINUTES: wholeNumber(1, 1440).default(5),
   // Escalation of unacknowledged Critical alerts by email and webhook (issue 23 item 5, decision 060).
   /** A Critical alert still unacknowledged this many seconds after it was stored is sent to the channels below. */
   ESCALATE_AFTER_SECONDS: wholeNumber(0, 86_400).default(120),

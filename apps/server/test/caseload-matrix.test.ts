@@ -39,6 +39,9 @@ const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<s
   'GET /api/v1/location/history': { query: { from: FROM, to: TO } },
   'GET /api/v1/location/export': { query: { from: FROM, to: TO, format: 'csv' } },
   'GET /api/v1/location/near': { query: { from: FROM, to: TO, radius_m: '10' } },
+  'POST /api/v1/observations': { body: { observed: 'Checked by the caseload matrix' } },
+  'PUT /api/v1/prisoners/:id/observation': { body: { level: 'high', reason: 'Checked by the caseload matrix' } },
+  'POST /api/v1/prisoners/:id/observation/handover': { body: { staff_id: 1 } },
   'POST /api/v1/alert/:id/acknowledge': { body: { note: 'seen' } },
   'POST /api/v1/alert/:id/resolve': { body: { note: 'dealt with on the wing' } },
 };

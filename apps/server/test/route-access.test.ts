@@ -175,6 +175,14 @@ const SAMPLES: Record<string, () => Promise<Sample>> = {
     const escort = await ok('POST', '/escorts', { prisoner_id: await newPrisoner(), staff_id: await newStaff(), unmonitored: true });
     return { params: { id: (escort.escort ?? escort).id } };
   },
+  'GET /api/v1/observations/due': async () => ({ query: 'block_id=B' }),
+  'POST /api/v1/observations': async () => ({ body: { prisoner_id: await newPrisoner(), observed: 'Asleep, breathing normally' } }),
+  'PUT /api/v1/prisoners/:id/observation': async () => ({ params: { id: await newPrisoner() }, body: { level: 'high', reason: REASON } }),
+  'POST /api/v1/prisoners/:id/observation/handover': async () => {
+    const id = await newPrisoner();
+    await ok('PUT', `/prisoners/${id}/observation`, { level: 'constant', reason: REASON });
+    return { params: { id }, body: { staff_id: await newStaff() } };
+  },
   'POST /api/v1/pending-changes/:id/approve': async () => ({ params: { id: await pendingChange() }, body: {} }),
   'POST /api/v1/pending-changes/:id/refuse': async () => ({ params: { id: await pendingChange() }, body: {} }),
   'POST /api/v1/admins': async () => ({ body: { username: `mx-${next()}`, password: 'a long passphrase for a new one 9' } }),

@@ -4,7 +4,7 @@ import { ALERT_STATUSES, ALERT_TYPES } from './constants';
 import { pageQuery } from './api';
 import { boundedText, idText, intText, isoInstant, recentDate, recentTimestamp } from './text';
 
-export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted', 'roll_count', 'reader_silent'] as const;
+export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted', 'roll_count', 'reader_silent', 'observation'] as const;
 
 export const alertRecord = z.object({
   id: z.number().int(),

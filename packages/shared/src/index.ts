@@ -36,3 +36,4 @@ export * from './roles';
 export * from './oidc';
 export * from './escalation';
 export * from './roll-count';
+export * from './observation';

@@ -1,6 +1,6 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
-import { nameText } from './text';
+import { int32, nameText } from './text';
 import { caseloadBlocks, role } from './roles';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
 
@@ -86,9 +86,11 @@ export const adminUpdateRequest = z
     name: nameText(100).optional(),
     role: role.optional(),
     blocks: caseloadBlocks.optional(),
+    /** The staff record of the person using the account (whose tracker verifies observation checks, decision 063); null unlinks. */
+    staff_id: int32().nullable().optional(),
   })
-  .refine((value) => value.name !== undefined || value.role !== undefined || value.blocks !== undefined, {
-    message: 'name, role or blocks is required',
+  .refine((value) => value.name !== undefined || value.role !== undefined || value.blocks !== undefined || value.staff_id !== undefined, {
+    message: 'name, role, blocks or staff_id is required',
   });
 export type AdminUpdateRequest = z.infer<typeof adminUpdateRequest>;
 

@@ -39,6 +39,10 @@ export const ACTION_ROLES = {
   'escorts.write': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Start, submit and close roll counts of the blocks of one's caseload (issue 24). */
   'counts.work': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Record observation (welfare) checks and constant-watch handovers (issue 24 item 3; officers for their blocks). */
+  'observations.record': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Set a prisoner's observation level and interval, with a reason. */
+  'observations.level': ['administrator', 'supervisor', 'officer'],
   /** Post to the communication log. */
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
@@ -83,6 +87,8 @@ export const ACTION_LABELS: Record<Action, string> = {
   'alerts.work': 'work alerts',
   'escorts.write': 'change escorts',
   'counts.work': 'do roll counts',
+  'observations.record': 'record observation checks',
+  'observations.level': 'set observation levels',
   'messages.post': 'post to the communication log',
   'devices.write': 'change trackers',
   'readers.write': 'change indoor readers',

@@ -54,6 +54,10 @@ export const admins = pgTable(
      */
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
+    /** The staff record of the person using this account: their tracker verifies observation checks (decision 063). */
+    staffId: integer('staff_id')
+      .unique()
+      .references((): AnyPgColumn => staff.staffId, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -663,3 +667,84 @@ export const readers = pgTable('readers', {
   silentAlertId: integer('silent_alert_id').references((): AnyPgColumn => alerts.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+/**
+ * A prisoner's observation (issue 24 item 3, decision 063): level, interval override, the constant watcher, and the
+ * schedule the overdue watcher reads (one indexed range on `due_at` per tick). The alert ids make each alert once.
+ */
+export const observationLevels = pgTable(
+  'observation_levels',
+  {
+    prisonerId: integer('prisoner_id')
+      .primaryKey()
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
+    level: text('level').notNull(),
+    /** Null: the level's interval from the configuration. */
+    intervalMinutes: integer('interval_minutes'),
+    reason: text('reason'),
+    setBy: text('set_by').notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull(),
+    watcherStaffId: integer('watcher_staff_id').references(() => staff.staffId, { onDelete: 'restrict' }),
+    watcherSince: timestamp('watcher_since', { withTimezone: true }),
+    lastCheckId: integer('last_check_id'),
+    lastCheckAt: timestamp('last_check_at', { withTimezone: true }),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    /** The Warning raised for the current `due_at` (cleared by the next check). */
+    warningAlertId: integer('warning_alert_id'),
+    /** The Critical raised for the current `due_at` (high and constant only). */
+    criticalAlertId: integer('critical_alert_id'),
+  },
+  (t) => [
+    check('observation_levels_level', sql`${t.level} in ('standard', 'enhanced', 'high', 'constant')`),
+    check('observation_levels_interval', sql`${t.intervalMinutes} between 1 and 1440`),
+    index('observation_levels_due_idx').on(t.dueAt),
+  ],
+);
+
+/**
+ * Append-only: the observation checks, each chained to the one before by `prev_hash` and its own sha256 `hash`, so a
+ * row changed or removed afterwards is found by the verify route (decision 063). A correction names the row it corrects.
+ */
+export const observationChecks = pgTable(
+  'observation_checks',
+  {
+    id: serial('id').primaryKey(),
+    prisonerId: integer('prisoner_id')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
+    observed: text('observed').notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+    checkedBy: text('checked_by').notNull(),
+    staffId: integer('staff_id').references(() => staff.staffId, { onDelete: 'restrict' }),
+    method: text('method').notNull(),
+    verifiedByPosition: boolean('verified_by_position').notNull(),
+    distanceM: doublePrecision('distance_m'),
+    correctsId: integer('corrects_id').references((): AnyPgColumn => observationChecks.id, { onDelete: 'restrict' }),
+    level: text('level').notNull(),
+    intervalMinutes: integer('interval_minutes').notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull().unique(),
+  },
+  (t) => [
+    check('observation_checks_method', sql`${t.method} in ('position', 'control_room', 'no_tracker')`),
+    index('observation_checks_prisoner_idx').on(t.prisonerId, t.checkedAt),
+  ],
+);
+
+/** Append-only: who watches a prisoner on constant observation, and from when. */
+export const observationHandovers = pgTable(
+  'observation_handovers',
+  {
+    id: serial('id').primaryKey(),
+    prisonerId: integer('prisoner_id')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.staffId, { onDelete: 'restrict' }),
+    previousStaffId: integer('previous_staff_id'),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    by: text('by').notNull(),
+  },
+  (t) => [index('observation_handovers_prisoner_idx').on(t.prisonerId, t.at)],
+);

@@ -25,6 +25,7 @@ import escalationRoutes from './escalation/routes';
 import blockAreaRoutes from './block-areas/routes';
 import countRoutes from './counts/routes';
 import readersRoutes from './readers/routes';
+import observationRoutes from './observations/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -52,4 +53,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'block-areas', routes: blockAreaRoutes },
   { name: 'counts', routes: countRoutes },
   { name: 'readers', routes: readersRoutes },
+  { name: 'observations', routes: observationRoutes },
 ];

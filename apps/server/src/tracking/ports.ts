@@ -6,7 +6,7 @@ import type { EscortRef } from './escort-monitor';
 import type { KeepApartPairRef } from './keep-apart-monitor';
 import type { TrackingService } from './tracking-service';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent' | 'observation';
 
 export interface NewAlert {
   alertType: AlertType;

@@ -18,6 +18,7 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/audit': 'audit.read',
   '/counts': 'records.read',
   '/readers': 'live.read',
+  '/observations': 'records.read',
 };
 
 /** The action a screen's path needs, by its first segment; public and unknown paths need none. */

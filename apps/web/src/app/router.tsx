@@ -35,6 +35,10 @@ const CommunicationPage = lazyPage(() => import('../features/communication/commu
 const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
 const CountsPage = lazyPage(() => import('../features/counts/counts-page'), 'CountsPage');
 const ReadersPage = lazyPage(() => import('../features/readers/readers-page'), 'ReadersPage');
+const ObservationChecksPage = lazyPage(
+  () => import('../features/observations/observation-checks-page'),
+  'ObservationChecksPage',
+);
 
 /** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
 function PageChunk() {
@@ -73,6 +77,7 @@ export const router = createBrowserRouter([
               { path: '/audit', element: <AuditPage /> },
               { path: '/counts', element: <CountsPage /> },
               { path: '/readers', element: <ReadersPage /> },
+              { path: '/observations', element: <ObservationChecksPage /> },
             ],
           },
         ],

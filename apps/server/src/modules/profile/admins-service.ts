@@ -3,7 +3,7 @@
 import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { AdminAccount, AdminCreateRequest, AdminUpdateRequest, Role } from '@prison/shared';
 import { ADMINISTRATORS_LOCK_KEY, type Db, type DbOrTx } from '../../db/client';
-import { admins, cells, loginThrottle, sessions } from '../../db/schema';
+import { admins, cells, loginThrottle, sessions, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { createAdmin } from '../admin/admin-service';
@@ -129,11 +129,12 @@ export async function updateAdmin(db: Db, id: number, input: AdminUpdateRequest,
       await tx.execute(sql`select pg_advisory_xact_lock(${ADMINISTRATORS_LOCK_KEY})`);
     }
     const [row] = await tx
-      .select({ username: admins.username, name: admins.name, role: admins.role, blocks: admins.blocks, disabledAt: admins.disabledAt })
+      .select({ username: admins.username, name: admins.name, role: admins.role, blocks: admins.blocks, disabledAt: admins.disabledAt, staffId: admins.staffId })
       .from(admins)
       .where(eq(admins.id, id))
       .for('update');
     if (!row) throw notFound(`No admin with id ${id}`);
+    if (input.staff_id != null) await linkableStaff(tx, input.staff_id, id);
     const blocks = input.blocks === undefined ? undefined : await existingBlocks(tx, input.blocks);
     const demoted = row.role === 'administrator' && input.role !== undefined && input.role !== 'administrator';
     if (demoted && !row.disabledAt) await keepAnActiveAdministrator(tx, id, row.username);
@@ -141,6 +142,7 @@ export async function updateAdmin(db: Db, id: number, input: AdminUpdateRequest,
       ...(input.name !== undefined && { name: input.name.trim() || row.username }),
       ...(input.role !== undefined && { role: input.role }),
       ...(blocks !== undefined && { blocks }),
+      ...(input.staff_id !== undefined && { staffId: input.staff_id }),
     };
     await tx.update(admins).set({ ...after, updatedAt: new Date() }).where(eq(admins.id, id));
     const before = Object.fromEntries(Object.keys(after).map((key) => [key, row[key as keyof typeof after]]));
@@ -149,6 +151,14 @@ export async function updateAdmin(db: Db, id: number, input: AdminUpdateRequest,
   // The role and caseload are read with the session: cached lookups must not keep the old ones.
   sessionsChanged();
   return accountById(db, id);
+}
+
+/** A staff member an account may be linked to: one that exists and no other account is linked to (400 naming staff_id). */
+async function linkableStaff(tx: DbOrTx, staffId: number, accountId: number): Promise<void> {
+  const [member] = await tx.select({ id: staff.staffId }).from(staff).where(eq(staff.staffId, staffId));
+  if (!member) throw badRequest(`staff_id: staff member ${staffId} does not exist`);
+  const [other] = await tx.select({ username: admins.username }).from(admins).where(and(eq(admins.staffId, staffId), ne(admins.id, accountId)));
+  if (other) throw badRequest(`staff_id: staff member ${staffId} is linked to the account ${other.username} already`);
 }
 
 /** Disables an admin and ends every session; returns the ended session ids so their sockets are disconnected. */
