@@ -7,7 +7,9 @@ import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
 import { listActivePairs } from './modules/keep-apart/keep-apart-service';
 import { createPrisonMetrics } from './modules/metrics/prison-metrics';
+import { createMovementRule } from './modules/movements/movement-wiring';
 import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
+import { createManDownRule } from './modules/staff-safety/man-down-wiring';
 import { invalidateSessionCache } from './sessions/session-service';
 
 export const clusterPorts: ClusterPorts = {
@@ -26,4 +28,6 @@ export const trackingPorts: TrackingPorts = {
   listActivePairs,
   createFixSource: createOsmandFixSource,
   createMetrics: createPrisonMetrics,
+  // The fix rules of the features (decision 064): controlled movements, staff man-down and falls.
+  createFixRules: (app) => [createMovementRule(app), createManDownRule(app)],
 };

@@ -125,6 +125,11 @@ const configSchema = z.object({
   ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
   /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
   ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
+  /**
+   * Staff in danger (issue 24 item 5): a staff tracker inside the site that has not moved more than 2 m for this many
+   * seconds raises "Officer NAME may be down" (Critical), once per still period.
+   */
+  MAN_DOWN_SECONDS: wholeNumber(1, 86_400).default(120),
   // Escalation of unacknowledged Critical alerts by email and webhook (issue 23 item 5, decision 060).
   /** A Critical alert still unacknowledged this many seconds after it was stored is sent to the channels below. */
   ESCALATE_AFTER_SECONDS: wholeNumber(0, 86_400).default(120),

@@ -31,3 +31,4 @@ export * from './pending-change';
 export * from './roles';
 export * from './oidc';
 export * from './escalation';
+export * from './movement';

@@ -37,6 +37,8 @@ export const ACTION_ROLES = {
   'alerts.work': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Start, change and end escorts. */
   'escorts.write': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Start controlled movements (issue 24 item 4); an officer only for prisoners of his blocks. */
+  'movements.write': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Post to the communication log. */
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
@@ -78,6 +80,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   'geofences.write': 'change geofences',
   'alerts.work': 'work alerts',
   'escorts.write': 'change escorts',
+  'movements.write': 'start controlled movements',
   'messages.post': 'post to the communication log',
   'devices.write': 'change trackers',
   'keepapart.create': 'declare keep-apart pairs',

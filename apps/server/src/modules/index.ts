@@ -21,6 +21,7 @@ import keepApartRoutes from './keep-apart/routes';
 import escortRoutes from './escorts/routes';
 import pendingChangesRoutes from './pending-changes/routes';
 import escalationRoutes from './escalation/routes';
+import movementRoutes from './movements/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -44,4 +45,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'escorts', routes: escortRoutes },
   { name: 'pending-changes', routes: pendingChangesRoutes },
   { name: 'escalation', routes: escalationRoutes },
+  { name: 'movements', routes: movementRoutes },
 ];
