@@ -28,6 +28,7 @@ const PrisonerDetailsPage = lazyPage(
 const CellAssignPage = lazyPage(() => import('../features/cells/cell-assign-page'), 'CellAssignPage');
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage');
 const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
+const MovementsPage = lazyPage(() => import('../features/movements/movements-page'), 'MovementsPage');
 const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
 
 /** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
@@ -60,6 +61,7 @@ export const router = createBrowserRouter([
               { path: '/cell-assign', element: <CellAssignPage /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/communication', element: <CommunicationPage /> },
+              { path: '/movements', element: <MovementsPage /> },
               { path: '/audit', element: <AuditPage /> },
             ],
           },

@@ -20,6 +20,7 @@ import { LivePicture } from './live-picture';
 import { PrisonerOpenAlerts } from './open-alerts';
 import { KeepApartSection } from './keep-apart-section';
 import { EscortSection } from './escort-section';
+import { MovementSection } from './movement-section';
 import { ArchivedBanner } from './archived-banner';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
@@ -181,6 +182,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
         <PrisonerOpenAlerts prisonerId={prisoner.prisoner_id} />
         <KeepApartSection prisoner={prisoner} />
         <EscortSection prisoner={prisoner} />
+        <MovementSection prisonerId={prisoner.prisoner_id} />
 
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />
