@@ -4,7 +4,8 @@
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { destinationPoint, type Movement } from '@prison/shared';
-import { alerts, auditLog, movements } from '../../db/schema';
+import { alerts, auditLog, cells, movements, prisoners } from '../../db/schema';
+import { loginWithCaseload } from '../../../test/caseload-accounts';
 import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, osmandGet, useListeningApp } from '../../tracking/tracking-test-kit';
 import { waitFor } from '../../../test/wait-for';
 import { describeEachEngine } from '../../../test/test-db';
@@ -130,5 +131,34 @@ describeEachEngine('controlled movements', (engine) => {
     } finally {
       socket.disconnect();
     }
+  });
+
+  it("a wing officer starts movements only for his blocks' prisoners and lists only theirs; an auditor may not start one", async () => {
+    await zone('mv-visits', 'Visits', at(600, 270), 30);
+    await ctx().database.db.insert(cells).values([
+      { cellId: 'MV-A-1', block: 'MV-A', capacity: 2, securityLevel: 'Low' },
+      { cellId: 'MV-B-1', block: 'MV-B', capacity: 2, securityLevel: 'Low' },
+    ]);
+    const mine = await addPrisoner(ctx(), 'Dan', 'Mine');
+    const theirs = await addPrisoner(ctx(), 'Eli', 'Theirs');
+    await ctx().database.db.update(prisoners).set({ cellId: 'MV-A-1' }).where(eq(prisoners.prisonerId, mine.id));
+    await ctx().database.db.update(prisoners).set({ cellId: 'MV-B-1' }).where(eq(prisoners.prisonerId, theirs.id));
+    const officer = await loginWithCaseload(ctx(), ['MV-A'], 'officer');
+    const as = (cookie: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      ctx().app.inject({ method, url: `/api/v1${url}`, headers: { cookie }, ...(payload ? { payload: payload as object } : {}) });
+    const due = new Date(Date.now() + 600_000).toISOString();
+    const refused = await as(officer, 'POST', '/movements', { prisoner_ids: [mine.id, theirs.id], destination_geofence_id: 'mv-visits', due_by: due });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(`prisoner_ids: prisoner ${theirs.id} does not exist`);
+    const started = await as(officer, 'POST', '/movements', { prisoner_ids: [mine.id], destination_geofence_id: 'mv-visits', due_by: due });
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await api('POST', '/movements', { prisoner_ids: [theirs.id], destination_geofence_id: 'mv-visits', due_by: due })).statusCode).toBe(200);
+    const seen = (await as(officer, 'GET', '/movements')).json().data as Movement[];
+    const prisonersSeen = seen.flatMap((m) => m.prisoners.map((p) => p.prisoner_id));
+    expect(prisonersSeen).toContain(mine.id);
+    expect(prisonersSeen).not.toContain(theirs.id);
+    const auditor = await loginWithCaseload(ctx(), [], 'auditor');
+    expect((await as(auditor, 'POST', '/movements', { prisoner_ids: [mine.id], destination_geofence_id: 'mv-visits', due_by: due })).statusCode).toBe(403);
+    expect((await as(auditor, 'GET', '/movements')).statusCode).toBe(200);
   });
 });
