@@ -35,10 +35,11 @@ export type RuleAlert = Omit<NewAlert, 'geofenceId'>;
 /**
  * What a rule decided for one batch or tick. `write` runs inside the transaction that stores the fixes (and the
  * alerts): it records the rule's state and answers the alerts to raise, which may be fewer than the rule thought when
- * another process got there first (a conditional update claims each one). `committed` runs after the commit only.
+ * another process got there first (a conditional update claims each one). An outcome without `write` (memory only)
+ * keeps the batch on its one-statement path. `committed` runs after the commit only.
  */
 export interface RuleOutcome {
-  write(tx: Tx): Promise<RuleAlert[]>;
+  write?(tx: Tx): Promise<RuleAlert[]>;
   committed?(): void;
 }
 

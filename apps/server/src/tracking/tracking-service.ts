@@ -224,6 +224,7 @@ export class TrackingService {
       const plan = planned;
       if (await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan))) {
         publishBatch(this.context, plan.moved, { stored: [], drafts: plan.drafts });
+        ruleOutcomesCommitted(plan.ruleOutcomes);
         countBatch(this.options.metrics, fixes, plan.outcomes, []);
         return plan.outcomes;
       }

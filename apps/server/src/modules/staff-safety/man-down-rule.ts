@@ -64,12 +64,11 @@ export class ManDownRule implements FixRule {
       }
       next.set(fix.deviceId, state);
     }
-    return {
-      write: (tx) => claimRaises(tx, raises),
-      committed: () => {
-        for (const [id, state] of next) this.still.set(id, state);
-      },
+    const committed = () => {
+      for (const [id, state] of next) this.still.set(id, state);
     };
+    // Nothing to raise: memory only, so the batch stays on its one-statement path.
+    return raises.length ? { write: (tx) => claimRaises(tx, raises), committed } : { committed };
   }
 
   tick(now: Date): RuleOutcome | null {

@@ -201,6 +201,7 @@ function alarmText(ctx: TrackingContext, device: TrackedDevice, kind: 'sos' | 't
 /** The fix rules' state and alerts (decision 064), in the transaction; a rule's alert shows its wearer like any other. */
 export async function writeRuleOutcomes(ctx: TrackingContext, tx: Tx, outcomes: readonly RuleOutcome[], drafts: AlertDraft[]): Promise<void> {
   for (const outcome of outcomes) {
+    if (!outcome.write) continue;
     for (const alert of await outcome.write(tx)) {
       const device = alert.deviceId === null ? undefined : ctx.registry.get(alert.deviceId);
       drafts.push({

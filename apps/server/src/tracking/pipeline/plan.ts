@@ -46,7 +46,7 @@ export const raisesNothing = (plan: BatchPlan): boolean =>
   plan.alarms.length === 0 &&
   plan.cameOnline.size === 0 &&
   plan.rejoined.length === 0 &&
-  plan.ruleOutcomes.length === 0;
+  plan.ruleOutcomes.every((outcome) => !outcome.write);
 
 /** Runs the fixes through the devices' state, the engine and the monitors, in memory; nothing is written yet. */
 export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchPlan {
