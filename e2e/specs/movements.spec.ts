@@ -25,7 +25,7 @@ test('start a movement on a phone and see it arrive live after a fix inside the 
   await sendFix(api, prisoner.deviceId, lat, lng);
 
   await page.goto('/movements');
-  await expect(page.getByRole('heading', { name: 'Movements' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Movements', exact: true })).toBeVisible();
   await page.getByLabel('Search prisoners').fill(prisoner.first_name);
   await page.getByRole('checkbox', { name: new RegExp(prisoner.first_name) }).check();
   await page.getByLabel('Destination').selectOption({ label: destination });
