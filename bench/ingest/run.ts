@@ -8,7 +8,10 @@
 // 2N of the devices worn by prisoners in N keep-apart pairs (decision 032), and its figures are printed beside the
 // first run's. With --escorts N (default 200; 0 skips it) a third run adds N active escorts (decision 035): N more
 // prisoners escorted by N officers, each side wearing one of the next 2N devices (so nearly every escort separates
-// under this random load, and raises its unescorted alert), printed beside the first run's figures.
+// under this random load, and raises its unescorted alert), printed beside the first run's figures. With --movements N
+// (default 200; 0 skips it) a last run adds N open controlled movements (issue 24, decision 064): N more prisoners
+// wearing the next N devices, each on its way to a bench geofence with no origin, so any zone entered is off route
+// (a Warning through the fix-rule port) and the destination arrives; printed beside the run before it.
 //
 // With --mqtt-readers N (default 200; 0 skips it) an MQTT run follows the first (decision 067): a Mosquitto of its own,
 // N indoor readers each publishing --mqtt-tags tags of the bench devices --mqtt-rate times a second for
@@ -17,7 +20,7 @@
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
 //        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
 //        [--escorts 200] [--mqtt-readers 200] [--mqtt-tags 10] [--mqtt-rate 10] [--mqtt-seconds 20]
-//        [--observations 2000]
+//        [--observations 2000] [--movements 200]
 //
 // With --observations N (default 2,000; 0 skips it) a last run adds N prisoners on observation levels (issue 24 item 3,
 // decision 063) whose checks fall due one after another through the run, so the overdue watcher raises their alerts
@@ -35,7 +38,7 @@ import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
-import { devices, escorts, geofences, keepApartPairs, observationLevels, positions, prisoners, staff } from '../../apps/server/src/db/schema';
+import { devices, escorts, geofences, keepApartPairs, movementPrisoners, movements, observationLevels, positions, prisoners, staff } from '../../apps/server/src/db/schema';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { percentile, printFigures, type Figure } from '../lib/report';
@@ -58,6 +61,7 @@ const { values: args } = parseArgs({
     'mqtt-rate': { type: 'string', default: '10' },
     'mqtt-seconds': { type: 'string', default: '20' },
     observations: { type: 'string', default: '2000' },
+    movements: { type: 'string', default: '200' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -66,6 +70,7 @@ const GEOFENCES = Number(args.geofences);
 const PAIRS = Math.min(Number(args['keep-apart-pairs']), Math.floor(DEVICES / 2));
 const ESCORTS = Math.min(Number(args.escorts), Math.floor((DEVICES - 2 * PAIRS) / 2));
 const OBSERVATIONS = Number(args.observations);
+const MOVEMENTS = Math.min(Number(args.movements), DEVICES - 2 * PAIRS - 2 * ESCORTS);
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CENTRE = { lat: 51.5, lng: -0.12 };
 /** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
@@ -253,6 +258,18 @@ async function seedObservations(database: Database, count: number): Promise<void
   log(`seeded ${count} prisoners on observation, due one after another over ${SECONDS} s`);
 }
 
+/** N prisoners wearing the devices after the escorts' ones, each in an open movement to a bench geofence (due in an hour). */
+async function seedMovements(database: Database, count: number): Promise<void> {
+  const first = 2 * PAIRS + 2 * ESCORTS;
+  const prisonerRows = Array.from({ length: count }, (_, i) => ({ firstName: 'Moving', lastName: `Prisoner ${i}`, status: 'Incarcerated', trackingDeviceId: `bench-${first + i}` }));
+  const prisonerIds = (await database.db.insert(prisoners).values(prisonerRows).returning({ id: prisoners.prisonerId })).map((r) => r.id);
+  const dueBy = new Date(Date.now() + 3_600_000);
+  const rows = prisonerIds.map((_, i) => ({ destinationGeofenceId: `bench-fence-${i % GEOFENCES}`, destinationName: `Zone ${i % GEOFENCES}`, dueBy, createdBy: 'bench' }));
+  const movementIds = (await database.db.insert(movements).values(rows).returning({ id: movements.id })).map((r) => r.id);
+  await database.db.insert(movementPrisoners).values(prisonerIds.map((prisonerId, i) => ({ movementId: movementIds[i]!, prisonerId, originGeofenceIds: [] })));
+  log(`seeded ${count} open movements (${count} prisoners wearing trackers)`);
+}
+
 interface PhaseResult {
   fixesPerSecond: number;
   osmandPerSecond: number;
@@ -402,6 +419,19 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
         { name: `${label}: acknowledged fixes missing from the database`, value: escorted.missing, unit: 'fixes', target: '0' },
       );
     }
+    if (MOVEMENTS > 0) {
+      // Baseline: the run just before (the same pairs and escorts), on the same database, in the same process.
+      const before = figures.filter((f) => f.name.endsWith(': fixes stored per second')).at(-1)!.value;
+      await seedMovements(database, MOVEMENTS);
+      const label = `${engine}, ${PAIRS} keep-apart pairs, ${ESCORTS} escorts and ${MOVEMENTS} open movements`;
+      const moving = await phase(label);
+      figures.push(
+        { name: `${label}: fixes stored per second`, value: moving.fixesPerSecond, unit: 'fixes/s', baseline: before, target: `>= ${Math.round(before * 0.9)} (90 %)` },
+        { name: `${label}: share of the run before`, value: (100 * moving.fixesPerSecond) / before, unit: '%', target: '>= 90' },
+        { name: `${label}: fix sent -> showAlert p99`, value: moving.p99, unit: 'ms' },
+        { name: `${label}: acknowledged fixes missing from the database`, value: moving.missing, unit: 'fixes', target: '0' },
+      );
+    }
     if (OBSERVATIONS > 0) {
       await seedObservations(database, OBSERVATIONS);
       const label = `${engine}, ${OBSERVATIONS} prisoners on observation`;
@@ -430,6 +460,6 @@ const figures: Figure[] = [];
 for (const engine of engines) figures.push(...(await benchEngine(engine)));
 printFigures(
   `bench/ingest: ${DEVICES} devices, ${GEOFENCES} geofences, ${SECONDS} s per engine and run ` +
-    `(baseline: one transaction per fix; for the keep-apart and escort runs, the first run)`,
+    `(baseline: one transaction per fix; for the keep-apart and escort runs, the first run; for the movements run, the run before it)`,
   figures,
 );

@@ -8,7 +8,9 @@ import { createOsmandFixSource } from './modules/ingest/osmand-source';
 import { listActivePairs } from './modules/keep-apart/keep-apart-service';
 import { createReaderFixSource } from './modules/readers/reader-source';
 import { createPrisonMetrics } from './modules/metrics/prison-metrics';
+import { createMovementRule } from './modules/movements/movement-wiring';
 import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
+import { createManDownRule } from './modules/staff-safety/man-down-wiring';
 import { invalidateSessionCache } from './sessions/session-service';
 
 export const clusterPorts: ClusterPorts = {
@@ -28,4 +30,6 @@ export const trackingPorts: TrackingPorts = {
   // The OsmAnd port first (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067).
   createFixSources: (app) => [createOsmandFixSource(app), createReaderFixSource(app)],
   createMetrics: createPrisonMetrics,
+  // The fix rules of the features (decision 064): controlled movements, staff man-down and falls.
+  createFixRules: (app) => [createMovementRule(app), createManDownRule(app)],
 };

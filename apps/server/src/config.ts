@@ -147,6 +147,11 @@ const configSchema = z.object({
   OBSERVATION_HIGH_MINUTES: wholeNumber(1, 1440).default(15),
   /** Minutes between the recorded checks of a prisoner on constant observation (watched continuously besides). */
   OBSERVATION_CONSTANT_MINUTES: wholeNumber(1, 1440).default(5),
+  /**
+   * Staff in danger (issue 24 item 5): a staff tracker inside the site that has not moved more than 2 m for this many
+   * seconds raises "Officer NAME may be down" (Critical), once per still period.
+   */
+  MAN_DOWN_SECONDS: wholeNumber(1, 86_400).default(120),
   // Escalation of unacknowledged Critical alerts by email and webhook (issue 23 item 5, decision 060).
   /** A Critical alert still unacknowledged this many seconds after it was stored is sent to the channels below. */
   ESCALATE_AFTER_SECONDS: wholeNumber(0, 86_400).default(120),

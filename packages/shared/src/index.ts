@@ -37,3 +37,4 @@ export * from './oidc';
 export * from './escalation';
 export * from './roll-count';
 export * from './observation';
+export * from './movement';

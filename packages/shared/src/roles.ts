@@ -43,6 +43,8 @@ export const ACTION_ROLES = {
   'observations.record': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Set a prisoner's observation level and interval, with a reason. */
   'observations.level': ['administrator', 'supervisor', 'officer'],
+  /** Start controlled movements (issue 24 item 4); an officer only for prisoners of his blocks. */
+  'movements.write': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Post to the communication log. */
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
@@ -89,6 +91,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   'counts.work': 'do roll counts',
   'observations.record': 'record observation checks',
   'observations.level': 'set observation levels',
+  'movements.write': 'start controlled movements',
   'messages.post': 'post to the communication log',
   'devices.write': 'change trackers',
   'readers.write': 'change indoor readers',

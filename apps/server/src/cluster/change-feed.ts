@@ -26,6 +26,8 @@ export type ChangeKind =
   | 'sessions'
   /** The offline watcher (one process) marked these devices offline: `{ ids }`. */
   | 'devices-offline'
+  /** Controlled movements started or changed state (issue 24): every process re-reads the open ones. */
+  | 'movements'
   /** Alerts raised or changed, for this process's browsers (cluster/alert-feed.ts, decision 039). */
   | 'alerts'
   /** A block's area changed (issue 24): every process tells its browsers. */

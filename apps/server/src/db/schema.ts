@@ -748,3 +748,43 @@ export const observationHandovers = pgTable(
   },
   (t) => [index('observation_handovers_prisoner_idx').on(t.prisonerId, t.at)],
 );
+/** Controlled movements (issue 24 item 4, decision 064): prisoners sent to a destination geofence by a due time. */
+export const movements = pgTable(
+  'movements',
+  {
+    id: serial('id').primaryKey(),
+    // No foreign key: a geofence deleted later leaves the movement's record readable (its name is kept here).
+    destinationGeofenceId: text('destination_geofence_id').notNull(),
+    destinationName: text('destination_name').notNull(),
+    dueBy: timestamp('due_by', { withTimezone: true }).notNull(),
+    escortStaffId: integer('escort_staff_id').references(() => staff.staffId, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [index('movements_created_idx').on(t.createdAt)],
+);
+
+/** Each prisoner of a movement and how his leg went: one timestamp per condition, set once (the claim of its alert). */
+export const movementPrisoners = pgTable(
+  'movement_prisoners',
+  {
+    movementId: integer('movement_id')
+      .notNull()
+      .references(() => movements.id, { onDelete: 'cascade' }),
+    prisonerId: integer('prisoner_id')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'restrict' }),
+    /** The geofences he was in at the start; null: no position known then, his first fix after the start decides. */
+    originGeofenceIds: text('origin_geofence_ids').array(),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }),
+    overdueAt: timestamp('overdue_at', { withTimezone: true }),
+    offRouteAt: timestamp('off_route_at', { withTimezone: true }),
+    offRouteGeofence: text('off_route_geofence'),
+  },
+  (t) => [
+    primaryKey({ name: 'movement_prisoners_pk', columns: [t.movementId, t.prisonerId] }),
+    index('movement_prisoners_open_idx')
+      .on(t.prisonerId)
+      .where(sql`${t.arrivedAt} is null`),
+  ],
+);

@@ -26,6 +26,7 @@ import blockAreaRoutes from './block-areas/routes';
 import countRoutes from './counts/routes';
 import readersRoutes from './readers/routes';
 import observationRoutes from './observations/routes';
+import movementRoutes from './movements/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -54,4 +55,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'counts', routes: countRoutes },
   { name: 'readers', routes: readersRoutes },
   { name: 'observations', routes: observationRoutes },
+  { name: 'movements', routes: movementRoutes },
 ];

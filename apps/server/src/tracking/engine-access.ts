@@ -1,7 +1,7 @@
 // The part of the geofence engine (tracking/geofence-engine.ts, decorated as `app.geofenceEngine`) the tracking
 // services use. Read through this accessor so the services run (without geofence alerts) when no engine is loaded.
 import type { FastifyInstance } from 'fastify';
-import type { AlertType, GeofenceType } from '@prison/shared';
+import type { AlertType, GeofenceType, StoredGeofence } from '@prison/shared';
 import type { PortableDevice, SavedDevice, Wearer } from './geofence-engine';
 
 export interface EngineGeofence {
@@ -20,6 +20,8 @@ export interface EngineTransitionLike {
 export interface GeofenceEngineLike {
   /** `wearer`: the device's prisoner and cell block, which decide the geofences that apply (decision 033). */
   evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer?: Wearer): EngineTransitionLike[];
+  /** The geofences a point is strictly inside, whatever their scope or schedule (fix rules, decision 064). */
+  containing?(lat: number, lng: number): StoredGeofence[];
   tick(now: Date): { deviceId: string; transitions: EngineTransitionLike[] }[];
   forgetDevice(deviceId: string): void;
   /** Opaque copy of one device's state, and putting it back (after fixes that were evaluated but not stored). */

@@ -2,7 +2,8 @@
 // (docs/decisions/011: which fields refuse the fix and which are dropped).
 import { HttpError } from '../lib/http-errors';
 
-export type DeviceAlarm = 'sos' | 'tamper';
+/** `fall`: a fall detected by the device (OsmAnd `alarm=fall`), judged by the fix rules (decision 064). */
+export type DeviceAlarm = 'sos' | 'tamper' | 'fall';
 
 export interface Fix {
   deviceId: string;
@@ -119,6 +120,7 @@ export function parseAlarm(value: unknown): DeviceAlarm | null {
   const alarms = value.toLowerCase().split(',').map((a) => a.trim());
   if (alarms.includes('sos')) return 'sos';
   if (alarms.some((a) => a === 'tamper' || a === 'tampering' || a === 'removing')) return 'tamper';
+  if (alarms.includes('fall') || alarms.includes('falldown')) return 'fall';
   return null;
 }
 

@@ -15,7 +15,7 @@
 // Schedules (decision 034): a scheduled geofence is in the index only within its windows. At each window edge the
 // index is rebuilt; a violation of a geofence whose window closed ends at the edge, reported by the next `tick`.
 import type { StoredGeofence } from '@prison/shared';
-import { EDGE, INSIDE, OUTSIDE, type IndexedGeofence } from './geofence-index';
+import { EDGE, GeofenceIndex, INSIDE, OUTSIDE, type IndexedGeofence } from './geofence-index';
 import { activeInWeek, compileSchedule, defaultTimeZone, WeekClock, weekBoundaries, type WeekIntervals } from './geofence-schedule';
 import { NO_WEARER, sameWearer, ScopedGeofences, type Wearer } from './geofence-scopes';
 
@@ -97,6 +97,8 @@ export class GeofenceEngine {
   private generation = 1;
   /** Every geofence loaded, active or not, and the schedules of the scheduled ones. */
   private all: StoredGeofence[] = [];
+  /** Every geofence loaded in one plain index, for `containing` (fix rules, decision 064); built on first use. */
+  private allIndex: GeofenceIndex | null = null;
   private schedules = new Map<string, WeekIntervals>();
   private boundaries: number[] = [];
   private readonly clock: WeekClock;
@@ -145,6 +147,15 @@ export class GeofenceEngine {
     return [...this.all];
   }
 
+  /** The geofences a point is strictly inside (buffers not counted), whatever their scope or schedule (decision 064). */
+  containing(lat: number, lng: number): StoredGeofence[] {
+    const index = (this.allIndex ??= new GeofenceIndex(this.all));
+    const n = index.query(lat, lng);
+    const inside: StoredGeofence[] = [];
+    for (let i = 0; i < n; i++) if (index.hitCodes[i] === INSIDE) inside.push(index.fences[index.hitSlots[i]!]!.geofence);
+    return inside;
+  }
+
   /** The geofences in force now (outside their windows, scheduled ones are not), for screens and tests. */
   activeGeofences(): StoredGeofence[] {
     return this.index.fences.map((fence) => fence.geofence);
@@ -158,6 +169,7 @@ export class GeofenceEngine {
    */
   setGeofences(geofences: StoredGeofence[], now?: Date): void {
     this.all = [...geofences];
+    this.allIndex = null;
     this.schedules = new Map();
     for (const geofence of geofences)
       if (geofence.schedule?.length) this.schedules.set(geofence.geofence_id, compileSchedule(geofence.schedule));

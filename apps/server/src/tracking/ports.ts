@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AlertType, ShowAlertEvent, StoredGeofence } from '@prison/shared';
 import type { DbOrTx } from '../db/client';
 import type { EscortRef } from './escort-monitor';
+import type { FixRule } from './fix-rules';
 import type { KeepApartPairRef } from './keep-apart-monitor';
 import type { TrackingService } from './tracking-service';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent' | 'observation';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent' | 'observation' | 'movement' | 'staff_down';
 
 export interface NewAlert {
   alertType: AlertType;
@@ -99,6 +100,11 @@ export interface TrackingPorts {
   listLiveEscorts(db: DbOrTx): Promise<EscortRef[]>;
   /** Where the active keep-apart pairs come from (modules/keep-apart). */
   listActivePairs(db: DbOrTx): Promise<KeepApartPairRef[]>;
+  /**
+   * The feature modules' fix rules (decision 064), created once when the tracking services register: each sees the
+   * accepted fixes of the wearers it watches and the clock, and answers alerts and its own state.
+   */
+  createFixRules?(app: FastifyInstance): FixRule[];
   /**
    * Creates the listening fix sources once, when the tracking services register; the first is the device port that
    * `app.osmandPort()` names.

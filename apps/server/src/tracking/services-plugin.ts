@@ -87,6 +87,7 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     alerts: app.cluster.alerts,
     alertStore: ports.alerts,
     metrics: ports.createMetrics?.(app),
+    fixRules: ports.createFixRules?.(app) ?? [],
   });
   changes.on('device', async (data, local) => {
     const { id, reassigned } = data as { id: string; reassigned: boolean };

@@ -16,7 +16,7 @@ import { countBatch } from './batch-metrics';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
 import { persistFixesOnly, persistPlan, writeAtRevision, type Persisted } from './pipeline/persist';
 import { planBatch, raisesNothing, rollbackPlan, type BatchPlan } from './pipeline/plan';
-import { publishBatch } from './pipeline/publish';
+import { publishBatch, ruleOutcomesCommitted } from './pipeline/publish';
 import { markSilentDevices } from './pipeline/silence';
 import { adoptStoredState, importStoredEngines, lockDevices } from './pipeline/takeover';
 
@@ -205,6 +205,7 @@ export class TrackingService {
       throw error;
     }
     publishBatch(this.context, plan.moved, result);
+    ruleOutcomesCommitted(plan.ruleOutcomes);
     countBatch(this.options.metrics, fixes, plan.outcomes, result.stored);
     return plan.outcomes;
   }
@@ -223,6 +224,7 @@ export class TrackingService {
       const plan = planned;
       if (await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan))) {
         publishBatch(this.context, plan.moved, { stored: [], drafts: plan.drafts });
+        ruleOutcomesCommitted(plan.ruleOutcomes);
         countBatch(this.options.metrics, fixes, plan.outcomes, []);
         return plan.outcomes;
       }
@@ -246,6 +248,7 @@ export class TrackingService {
     }
     const stored = planned as unknown as BatchPlan;
     publishBatch(this.context, stored.moved, result);
+    ruleOutcomesCommitted(stored.ruleOutcomes);
     countBatch(this.options.metrics, fixes, stored.outcomes, result.stored);
     return stored.outcomes;
   }

@@ -15,6 +15,7 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/cell-assign': 'records.read',
   '/profile': 'self',
   '/communication': 'live.read',
+  '/movements': 'live.read',
   '/audit': 'audit.read',
   '/counts': 'records.read',
   '/readers': 'live.read',

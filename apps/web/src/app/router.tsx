@@ -32,6 +32,7 @@ const PrisonerDetailsPage = lazyPage(
 const CellAssignPage = lazyPage(() => import('../features/cells/cell-assign-page'), 'CellAssignPage');
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage');
 const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
+const MovementsPage = lazyPage(() => import('../features/movements/movements-page'), 'MovementsPage');
 const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
 const CountsPage = lazyPage(() => import('../features/counts/counts-page'), 'CountsPage');
 const ReadersPage = lazyPage(() => import('../features/readers/readers-page'), 'ReadersPage');
@@ -74,6 +75,7 @@ export const router = createBrowserRouter([
               { path: '/cell-assign', element: <CellAssignPage /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/communication', element: <CommunicationPage /> },
+              { path: '/movements', element: <MovementsPage /> },
               { path: '/audit', element: <AuditPage /> },
               { path: '/counts', element: <CountsPage /> },
               { path: '/readers', element: <ReadersPage /> },

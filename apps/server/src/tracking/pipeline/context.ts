@@ -12,6 +12,7 @@ import type { GeofenceEngineLike } from '../engine-access';
 import type { EscortMonitor } from '../escort-monitor';
 import type { KeepApartMonitor } from '../keep-apart-monitor';
 import type { LivePositions } from '../live-positions';
+import type { FixRule } from '../fix-rules';
 import type { AlertStore, TrackingMetrics } from '../ports';
 
 export interface TrackingOptions {
@@ -36,6 +37,8 @@ export interface TrackingOptions {
   alerts: Pick<AlertFeed, 'raised'>;
   /** Where alerts are written and ended, and how a stored one is shown (modules/alerts, through composition.ts). */
   alertStore: AlertStore;
+  /** The feature modules' fix rules (decision 064); none: no rule runs. */
+  fixRules?: readonly FixRule[];
   /** Counters for monitoring (decision 059); none: nothing is counted. */
   metrics?: TrackingMetrics;
 }

@@ -6,7 +6,9 @@ import type { TrackedDevice } from '../device-registry';
 import { displayName } from '../device-registry';
 import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from '../alarm-repeats';
 import type { EscortEvent } from '../escort-monitor';
+import type { RuleOutcome } from '../fix-rules';
 import type { StoredAlert } from '../ports';
+import { nearestStaff, officerNeedsAssistance, withNearestStaff } from '../staff-sos';
 import { clustered, type TrackingContext } from './context';
 import { draftAlert, type AlertDraft, type GeofenceEvent } from './evaluate';
 import { claimPairAlerts, releasePairs } from './pair-claims';
@@ -190,6 +192,27 @@ async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent
   for (const event of rejoined) await ctx.options.alertStore.endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
 }
 
+/** A staff member's SOS names the officer and the nearest staff (issue 24 item 5); a prisoner's is unchanged. */
+function alarmText(ctx: TrackingContext, device: TrackedDevice, kind: 'sos' | 'tamper', fix: { latitude: number; longitude: number }): string {
+  if (kind === 'tamper') return `${displayName(device)}'s tracker reports tampering`;
+  if (device.staffId === null) return `SOS from ${displayName(device)}'s tracker`;
+  return withNearestStaff(officerNeedsAssistance(displayName(device)), nearestStaff(ctx.registry, device, fix.latitude, fix.longitude));
+}
+
+/** The fix rules' state and alerts (decision 064), in the transaction; a rule's alert shows its wearer like any other. */
+export async function writeRuleOutcomes(ctx: TrackingContext, tx: Tx, outcomes: readonly RuleOutcome[], drafts: AlertDraft[]): Promise<void> {
+  for (const outcome of outcomes) {
+    if (!outcome.write) continue;
+    for (const alert of await outcome.write(tx)) {
+      const device = alert.deviceId === null ? undefined : ctx.registry.get(alert.deviceId);
+      drafts.push({
+        alert: { ...alert, geofenceId: null },
+        wearer: device ? { prisonerName: device.prisonerName, cellId: device.cellId, block: device.block } : { prisonerName: null, cellId: null, block: null },
+      });
+    }
+  }
+}
+
 /** The common case, nothing to raise: the fixes and the devices' state in one statement, one round trip. */
 export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
   markStored(plan, await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan)));
@@ -217,16 +240,17 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan,
   const states = touchedDevices(ctx, plan);
   if (!written) markStored(plan, await writeFixes(tx, plan.rows, states));
   // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
-  const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm! }));
+  const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm as 'sos' | 'tamper' }));
   const alarmGroups = await groupAlarms(tx, alarms);
   const alarmDrafts = new Map<AlarmGroup<(typeof alarms)[number]>, AlertDraft>();
   for (const group of alarmGroups) {
     if (!group.raises) continue;
     const { device, kind, at } = group.raises;
-    const text = kind === 'sos' ? `SOS from ${displayName(device)}'s tracker` : `${displayName(device)}'s tracker reports tampering`;
+    const text = alarmText(ctx, device, kind, group.raises.fix);
     alarmDrafts.set(group, draftAlert(device, 'Critical', kind, text, at));
     plan.drafts.push(alarmDrafts.get(group)!);
   }
+  await writeRuleOutcomes(ctx, tx, plan.ruleOutcomes, plan.drafts);
   const inCluster = clustered(ctx);
   // Ends before starts: a pair that parted and met again within this batch alerts again, as on one process.
   if (inCluster) await releasePairs(tx, plan.endedPairs, plan.rejoined);

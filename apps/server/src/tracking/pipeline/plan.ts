@@ -7,6 +7,7 @@ import type { SavedDevice } from '../geofence-engine';
 import type { EscortEvent, SavedEscorts } from '../escort-monitor';
 import { keepApartAlertMessage, type SavedKeepApart } from '../keep-apart-monitor';
 import type { Fix } from '../fix';
+import { runFixRules, type FixRule, type RuleFix, type RuleOutcome } from '../fix-rules';
 import type { TrackingContext } from './context';
 import { collectEscortEvents, collectTransitions, draftAlert, evaluateFix, keepApartName, type AlertDraft, type GeofenceEvent } from './evaluate';
 
@@ -34,11 +35,18 @@ export interface BatchPlan {
   rejoined: EscortEvent[];
   /** Keep-apart meetings that ended in this batch. */
   endedPairs: number[];
+  /** What the fix rules decided (decision 064): written in the batch's transaction, told after the commit. */
+  ruleOutcomes: RuleOutcome[];
 }
 
 /** Nothing but fixes to store: one statement, no transaction (the common case). */
 export const raisesNothing = (plan: BatchPlan): boolean =>
-  plan.drafts.length === 0 && plan.events.length === 0 && plan.alarms.length === 0 && plan.cameOnline.size === 0 && plan.rejoined.length === 0;
+  plan.drafts.length === 0 &&
+  plan.events.length === 0 &&
+  plan.alarms.length === 0 &&
+  plan.cameOnline.size === 0 &&
+  plan.rejoined.length === 0 &&
+  plan.ruleOutcomes.every((outcome) => !outcome.write);
 
 /** Runs the fixes through the devices' state, the engine and the monitors, in memory; nothing is written yet. */
 export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchPlan {
@@ -63,7 +71,11 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
     alarms: [],
     rejoined: [],
     endedPairs: [],
+    ruleOutcomes: [],
   };
+  const rules = ctx.options.fixRules ?? [];
+  // Per rule, the batch's fixes of the wearers it watches.
+  const watched: RuleFix[][] = rules.map(() => []);
   const { before, engineBefore, keepApartBefore, escortsBefore, rows, present, drafts, events, moved, cameOnline, alarms, rejoined } = plan;
 
   for (const [index, fix] of fixes.entries()) {
@@ -96,7 +108,8 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
     // real fix is newer again.
     const effective = fix.recordedAt.getTime() > now.getTime() ? now : fix.recordedAt;
     const at = effective.getTime();
-    if (fix.alarm) alarms.push({ index, fix, device, at: effective });
+    // A fall is for the fix rules (staff in danger), not an alarm alert of its own.
+    if (fix.alarm === 'sos' || fix.alarm === 'tamper') alarms.push({ index, fix, device, at: effective });
     // Older than the newest (or the same time): history only, no marker move, no engine.
     if (device.lastFixAt !== null && at <= device.lastFixAt) {
       if (cameOnline.has(device.id)) moved.add(device);
@@ -144,10 +157,38 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
       const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name: keepApartName(device), lat: fix.latitude, lng: fix.longitude, at: effective });
       for (const meeting of meetings) drafts.push({ ...draftAlert(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective), claim: { keepApartPair: meeting.pairId } });
     }
+    if (rules.length) offerToRules(ctx, rules, watched, device, fix, effective);
   }
+  plan.ruleOutcomes = runFixRules(rules, watched);
   plan.endedPairs = keepApart?.takeEnded() ?? [];
   plan.outcomes = present.map((p) => (p ? 'duplicate' : 'refused'));
   return plan;
+}
+
+/** A fix goes to each rule watching its wearer: one lookup per rule; nothing is built for a fix no rule watches. */
+function offerToRules(ctx: TrackingContext, rules: readonly FixRule[], watched: RuleFix[][], device: TrackedDevice, fix: Fix, at: Date): void {
+  let ruleFix: RuleFix | null = null;
+  for (const [i, rule] of rules.entries()) {
+    if (!rule.watches(device)) continue;
+    ruleFix ??= toRuleFix(ctx, device, fix, at);
+    watched[i]!.push(ruleFix);
+  }
+}
+
+function toRuleFix(ctx: TrackingContext, device: TrackedDevice, fix: Fix, at: Date): RuleFix {
+  let inside: ReturnType<RuleFix['inside']> | null = null;
+  return {
+    deviceId: device.id,
+    prisonerId: device.prisonerId,
+    staffId: device.staffId,
+    name: displayName(device),
+    block: device.block,
+    lat: fix.latitude,
+    lng: fix.longitude,
+    at,
+    alarm: fix.alarm ?? null,
+    inside: () => (inside ??= ctx.options.engine()?.containing?.(fix.latitude, fix.longitude) ?? []),
+  };
 }
 
 /** The batch's devices, sorted, so concurrent writers (the offline watcher) lock device rows in one order. */

@@ -2,6 +2,7 @@
 // new alerts to every browser of every process (decision 039), and in cluster mode the positions to the other processes.
 import type { SharedPosition } from '../../cluster';
 import type { TrackedDevice } from '../device-registry';
+import type { RuleOutcome } from '../fix-rules';
 import type { StoredAlert } from '../ports';
 import type { TrackingContext } from './context';
 import type { AlertDraft } from './evaluate';
@@ -38,4 +39,9 @@ export function publishBatch(ctx: TrackingContext, moved: Set<TrackedDevice>, re
 /** Devices gone silent: off this process's map, and `userDisconnected` to every browser. */
 export function publishOffline(ctx: TrackingContext, ids: string[]): void {
   for (const id of ids) ctx.options.realtime.toBrowsers().emit('userDisconnected', id);
+}
+
+/** After the commit only: each fix rule takes its new state (decision 064). */
+export function ruleOutcomesCommitted(outcomes: readonly RuleOutcome[]): void {
+  for (const outcome of outcomes) outcome.committed?.();
 }

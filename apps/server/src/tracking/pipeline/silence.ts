@@ -6,8 +6,9 @@ import type { TrackedDevice } from '../device-registry';
 import type { TrackingContext } from './context';
 import { collectEscortEvents, collectTransitions, offlineDraft, tickEngine, type AlertDraft, type GeofenceEvent } from './evaluate';
 import { claimPairAlerts } from './pair-claims';
-import { applyGeofenceEvents } from './persist';
-import { announceAlerts, publishOffline } from './publish';
+import { tickFixRules } from '../fix-rules';
+import { applyGeofenceEvents, writeRuleOutcomes } from './persist';
+import { announceAlerts, publishOffline, ruleOutcomesCommitted } from './publish';
 import { adoptOrphans, writeRevisions } from './takeover';
 
 /** One tick: silent devices go offline (`userDisconnected`), and the timers fire. */
@@ -25,8 +26,10 @@ export async function markSilentDevices(ctx: TrackingContext, now: Date): Promis
     const device = ctx.registry.get(deviceId);
     if (device) collectTransitions(device, transitions, drafts, events);
   }
-  if (drafts.length === 0 && events.length === 0) return;
+  const ruleOutcomes = tickFixRules(ctx.options.fixRules ?? [], now);
+  if (drafts.length === 0 && events.length === 0 && ruleOutcomes.length === 0) return;
   const stored = await ctx.options.db.transaction(async (tx) => {
+    await writeRuleOutcomes(ctx, tx, ruleOutcomes, drafts);
     if (silent.length) {
       await tx
         .update(devices)
@@ -43,6 +46,7 @@ export async function markSilentDevices(ctx: TrackingContext, now: Date): Promis
     ctx.live.left(device.id);
   }
   publishOffline(ctx, silent.map((d) => d.id));
+  ruleOutcomesCommitted(ruleOutcomes);
   announceAlerts(ctx, stored, drafts);
 }
 
@@ -60,8 +64,11 @@ async function tickClustered(ctx: TrackingContext, now: Date): Promise<void> {
   const drafts: AlertDraft[] = [];
   collectEscortEvents(ctx, ctx.options.escorts?.tick(now) ?? [], drafts, []);
   const ticked = tickEngine(ctx, now);
-  if (drafts.length === 0 && ticked.length === 0) return;
+  // Every process ticks the rules; each rule's write claims what it raises, so one process raises it (decision 064).
+  const ruleOutcomes = tickFixRules(ctx.options.fixRules ?? [], now);
+  if (drafts.length === 0 && ticked.length === 0 && ruleOutcomes.length === 0) return;
   const result = await ctx.options.db.transaction(async (tx) => {
+    await writeRuleOutcomes(ctx, tx, ruleOutcomes, drafts);
     const ids = ticked.map((t) => t.deviceId).filter((id) => ctx.registry.get(id)).sort();
     const rows = ids.length ? await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update') : [];
     const current = rows.filter((row) => ctx.registry.get(row.id)?.revision === row.revision).map((row) => ctx.registry.get(row.id)!);
@@ -77,6 +84,7 @@ async function tickClustered(ctx: TrackingContext, now: Date): Promise<void> {
     await writeRevisions(ctx, tx, current);
     return { stored: saved, drafts: claimed.drafts };
   });
+  ruleOutcomesCommitted(ruleOutcomes);
   announceAlerts(ctx, result.stored, result.drafts);
 }
 

@@ -21,6 +21,7 @@ import { PrisonerOpenAlerts } from './open-alerts';
 import { KeepApartSection } from './keep-apart-section';
 import { EscortSection } from './escort-section';
 import { ObservationSection } from './observation-section';
+import { MovementSection } from './movement-section';
 import { ArchivedBanner } from './archived-banner';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
@@ -183,6 +184,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
         <KeepApartSection prisoner={prisoner} />
         <EscortSection prisoner={prisoner} />
         <ObservationSection prisoner={prisoner} />
+        <MovementSection prisonerId={prisoner.prisoner_id} />
 
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />

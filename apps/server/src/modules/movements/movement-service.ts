@@ -1,0 +1,51 @@
+// Starting controlled movements (issue 24 item 4, decision 064): checks who and where, records each prisoner's leg with
+// the geofences he is in now (his origin), audited in the same transaction.
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { OCCUPYING_STATUSES, type Movement, type MovementInput } from '@prison/shared';
+import type { DbOrTx } from '../../db/client';
+import { geofences, movementPrisoners, movements, prisoners, staff } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
+import { badRequest } from '../../lib/http-errors';
+import { selectMovements } from './movement-repository';
+
+/** Where a prisoner's tracker last was, as geofence ids (null: no position known). */
+export type OriginOf = (deviceId: string | null) => string[] | null;
+
+export async function startMovement(db: DbOrTx, who: AuditActor, input: MovementInput, caseload: Caseload, originOf: OriginOf): Promise<Movement> {
+  return db.transaction(async (tx) => {
+    const [destination] = await tx.select({ id: geofences.geofenceId, name: geofences.name }).from(geofences).where(eq(geofences.geofenceId, input.destination_geofence_id));
+    if (!destination) throw badRequest(`destination_geofence_id: geofence ${input.destination_geofence_id} does not exist`);
+    if (input.escort_staff_id != null) {
+      const [member] = await tx.select({ archivedAt: staff.archivedAt }).from(staff).where(eq(staff.staffId, input.escort_staff_id));
+      if (!member) throw badRequest(`escort_staff_id: staff member ${input.escort_staff_id} does not exist`);
+      if (member.archivedAt) throw badRequest(`escort_staff_id: staff member ${input.escort_staff_id} is retired`);
+    }
+    // A prisoner outside the caseload is answered as one that does not exist (decision 051).
+    const found = await tx
+      .select({ id: prisoners.prisonerId, status: prisoners.status, deviceId: prisoners.trackingDeviceId })
+      .from(prisoners)
+      .where(and(inArray(prisoners.prisonerId, input.prisoner_ids), isNull(prisoners.archivedAt), prisonerInCaseloadOrTrue(prisoners.prisonerId, caseload)));
+    const byId = new Map(found.map((p) => [p.id, p]));
+    for (const id of input.prisoner_ids) {
+      const prisoner = byId.get(id);
+      if (!prisoner) throw badRequest(`prisoner_ids: prisoner ${id} does not exist`);
+      if (!(OCCUPYING_STATUSES as readonly (string | null)[]).includes(prisoner.status))
+        throw badRequest(`prisoner_ids: prisoner ${id} is ${prisoner.status ?? 'without a status'}; only a prisoner in custody (${OCCUPYING_STATUSES.join(' or ')}) is moved`);
+    }
+    const [row] = await tx
+      .insert(movements)
+      .values({ destinationGeofenceId: destination.id, destinationName: destination.name, dueBy: new Date(input.due_by), escortStaffId: input.escort_staff_id ?? null, createdBy: who.actor })
+      .returning({ id: movements.id });
+    await tx.insert(movementPrisoners).values(
+      input.prisoner_ids.map((prisonerId) => ({
+        movementId: row!.id,
+        prisonerId,
+        originGeofenceIds: originOf(byId.get(prisonerId)!.deviceId)?.filter((id) => id !== destination.id) ?? null,
+      })),
+    );
+    const [created] = await selectMovements(tx, { ids: [row!.id] });
+    await recordAudit(tx, who, { action: 'create', entity: 'movement', entityId: created!.id, after: created });
+    return created!;
+  });
+}
