@@ -1,12 +1,13 @@
 // Issue 26 items 2 and 5: an incident's page, its workflow step, and "Replay this window" playing three trackers fed
-// through the OsmAnd HTTP protocol on the live map's canvas layer, with the link to the "Who was near" screen.
+// through the OsmAnd HTTP protocol on the live map's canvas layer, then "Who was near" one of them from the replay: the
+// table and the printed report name the same people (issue 26's end-to-end "must show").
 import { expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 
 const FIXES = 30;
 type Hook = { layer: { positionOf(id: string): { lat: number; lng: number } | null; size: number }; time: number };
 
-test('opens an incident, moves it on and replays its window with three moving trackers', async ({ adminPage: page, api }) => {
+test('opens an incident, moves it on, replays its window with three moving trackers and asks who was near one', async ({ adminPage: page, api }) => {
   // Ninety fixes through the OsmAnd protocol before the screens: more than the default minute on a loaded machine.
   test.setTimeout(240_000);
   const osmand = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}/`;
@@ -89,4 +90,19 @@ test('opens an incident, moves it on and replays its window with three moving tr
   await expect(near).toBeVisible();
   await expect(near).toHaveAttribute('href', new RegExp(`^/investigations/near\\?subject=prisoner%3A${people[0]!.prisonerId}&from=`));
   await expectNoViolations(page, 'replay page');
+
+  // Ask who was near him over the window: the two others stood where he did at the first fix (10 m, the default
+  // radius); the table and the printed report name the same two people.
+  await near.click();
+  await expect(page.getByRole('heading', { name: 'Who was near', exact: true, level: 1 })).toBeVisible({ timeout: 60_000 });
+  const table = page.getByTestId('near-table');
+  await expect(table.getByRole('row')).toHaveCount(3, { timeout: 30_000 });
+  for (const person of people.slice(1)) await expect(table).toContainText(person.name);
+  await expect(table).not.toContainText(people[0]!.name);
+  await page.emulateMedia({ media: 'print' });
+  const printed = page.getByTestId('report-table');
+  await expect(printed.getByRole('row')).toHaveCount(3);
+  for (const person of people.slice(1)) await expect(printed).toContainText(person.name);
+  await expect(page.getByTestId('near-report')).toContainText(`Prisoner #${people[0]!.prisonerId}`);
+  await page.emulateMedia({ media: 'screen' });
 });
