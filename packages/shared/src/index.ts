@@ -31,3 +31,5 @@ export * from './pending-change';
 export * from './roles';
 export * from './oidc';
 export * from './escalation';
+export * from './site-plan-fit';
+export * from './site-plan';

@@ -21,6 +21,8 @@ import keepApartRoutes from './keep-apart/routes';
 import escortRoutes from './escorts/routes';
 import pendingChangesRoutes from './pending-changes/routes';
 import escalationRoutes from './escalation/routes';
+import sitePlanRoutes from './site-plans/routes';
+import tileRoutes from './tiles/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -44,4 +46,6 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'escorts', routes: escortRoutes },
   { name: 'pending-changes', routes: pendingChangesRoutes },
   { name: 'escalation', routes: escalationRoutes },
+  { name: 'site-plans', routes: sitePlanRoutes },
+  { name: 'tiles', routes: tileRoutes },
 ];

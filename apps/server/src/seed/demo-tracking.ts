@@ -10,6 +10,7 @@ import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
 import { createGeofence } from '../modules/geofences/geofence-service';
 import { newDeviceSecret, registerDevice } from '../modules/devices/device-service';
 import { hashSecret } from '../tracking/device-registry';
+import { seedDemoSitePlan } from './demo-site-plan';
 import { PrisonSite } from '../simulator/site';
 import { osmandTransport, Simulator, type SimulatedDevice } from '../simulator/simulator';
 
@@ -64,6 +65,7 @@ async function demoDevices(app: App, limit: number): Promise<SimulatedDevice[]> 
 export async function startDemoTracking(app: App): Promise<{ stop(): Promise<void> }> {
   const site = new PrisonSite(app.config.MAP_CENTER_LAT, app.config.MAP_CENTER_LNG);
   await seedGeofences(app, site);
+  await seedDemoSitePlan(app.db, site);
   const simulated = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
   if (simulated.length === 0) return { stop: async () => undefined };
   // The OsmAnd port opens in an onListen hook that `listen` does not wait for.
