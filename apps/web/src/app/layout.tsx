@@ -23,6 +23,7 @@ const desktopLinks = [
   { to: '/cell-assign', label: 'Cells' },
   { to: '/communication', label: 'Communication' },
   { to: '/audit', label: 'Audit' },
+  { to: '/site-plan', label: 'Site plan' },
   { to: '/profile', label: 'Profile' },
 ];
 
@@ -35,6 +36,7 @@ const mobileLinks = [
   { to: '/cell-assign', label: 'Cells' },
   { to: '/communication', label: 'Communication' },
   { to: '/audit', label: 'Audit' },
+  { to: '/site-plan', label: 'Site plan' },
   { to: '/profile', label: 'Profile' },
 ];
 

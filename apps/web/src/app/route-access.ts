@@ -13,6 +13,7 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/profile': 'self',
   '/communication': 'live.read',
   '/audit': 'audit.read',
+  '/site-plan': 'settings.write',
 };
 
 /** The action a screen's path needs, by its first segment; public and unknown paths need none. */

@@ -29,6 +29,7 @@ const CellAssignPage = lazyPage(() => import('../features/cells/cell-assign-page
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'), 'ProfilePage');
 const CommunicationPage = lazyPage(() => import('../features/communication/communication-page'), 'CommunicationPage');
 const AuditPage = lazyPage(() => import('../features/audit/audit-page'), 'AuditPage');
+const SitePlanPage = lazyPage(() => import('../features/site-plan/site-plan-page'), 'SitePlanPage');
 
 /** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
 function PageChunk() {
@@ -61,6 +62,7 @@ export const router = createBrowserRouter([
               { path: '/profile', element: <ProfilePage /> },
               { path: '/communication', element: <CommunicationPage /> },
               { path: '/audit', element: <AuditPage /> },
+              { path: '/site-plan', element: <SitePlanPage /> },
             ],
           },
         ],

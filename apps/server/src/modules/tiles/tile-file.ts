@@ -24,7 +24,7 @@ export function tileContentType(data: Buffer): string | null {
 }
 
 /** pmtiles reads byte ranges; this one reads them from a file. */
-class FileSource implements Source {
+class DiskSource implements Source {
   constructor(
     private readonly handle: FileHandle,
     private readonly path: string,
@@ -45,7 +45,7 @@ const RASTER = new Set([TileType.Png, TileType.Jpeg, TileType.Webp]);
 async function openPmtiles(path: string): Promise<TileFile> {
   const handle = await open(path, 'r');
   try {
-    const archive = new PMTiles(new FileSource(handle, path));
+    const archive = new PMTiles(new DiskSource(handle, path));
     const header = await archive.getHeader();
     if (!RASTER.has(header.tileType)) throw new Error(`MAP_TILES: ${path} holds vector tiles; the map draws raster tiles (PNG, JPEG, WebP)`);
     return {
