@@ -2,14 +2,14 @@
 // points can also be typed (keyboard). The fit and its error show as soon as the three are there; the map previews
 // the plan where they put it.
 import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { CircleMarker, Tooltip, useMapEvents } from 'react-leaflet';
-import type { SitePlan } from '@prison/shared';
+import type { ClientSettings, SitePlan } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
-import { errorMessage } from '../../lib/api-client';
+import { api, errorMessage } from '../../lib/api-client';
 import { MapView } from '../../map/map-view';
 import { PlanImage } from '../../map/site-plan-layer';
-import { useClientSettings } from '../live-map/api/settings';
 import { usePlanMutations } from './api';
 import { completePoints, fitSummary, type DraftPoint } from './fit-summary';
 
@@ -22,7 +22,7 @@ function MapClicks({ onClick }: { onClick(lat: number, lng: number): void }) {
 }
 
 export function PlanPlacement({ existing, onDone }: { existing?: SitePlan; onDone(): void }) {
-  const settings = useClientSettings();
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
   const { save } = usePlanMutations();
   const [name, setName] = useState(existing?.name ?? '');
   const [file, setFile] = useState<File | null>(null);
