@@ -19,7 +19,7 @@ test('no CSP violation or script error on any screen', async ({ adminPage: page 
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    // Map tiles cannot load on this machine (MAP_TILE_URL points nowhere in the e2e server); that is expected.
+    // The e2e server runs with MAP_TILES=off: no tile is asked for.
     if (message.text().startsWith('Failed to load resource')) return;
     problems.push(`console: ${message.text()}`);
   });

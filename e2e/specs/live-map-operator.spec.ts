@@ -1,6 +1,6 @@
 // The live map an operator works with (issue 11, items 4 and 9; decision 026): the popup's live picture (id, cell,
 // last fix, battery, open alerts with Acknowledge, links), the marker's colour following an alert raised through the
-// API, "Fit site", the view kept across visits, the no-tiles notice, an offline prisoner's last position, and the
+// API, "Fit site", the view kept across visits, no tiles with MAP_TILES=off, an offline prisoner's last position, and the
 // prisoner list as a drawer at 390 px. axe at 1440 and 390 px.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { deleteGeofenceApproved, expect, test, unique } from '../fixtures';
@@ -96,11 +96,10 @@ test('the popup shows the id, the cell and the live picture; the colour follows 
   await expect(row.getByTestId('tracked-prisoner-age')).toContainText(/Last fix (just now|\d+ s ago)/);
   await expect.poll(() => levelOf(page, prisoner.deviceId)).toBe('none');
 
-  // Tiles cannot load here (MAP_TILE_URL points at port 9): the map says so, once.
-  await expect(page.getByTestId('map-tiles-unavailable')).toHaveCount(1);
-  await expect(page.getByTestId('map-tiles-unavailable')).toHaveText(
-    'Map tiles are unavailable — showing geofences on a plain background.',
-  );
+  // MAP_TILES=off (decision 065): no tile is asked for, so nothing failed and the map has no notice to give.
+  await expect(page.locator('.leaflet-container.map-without-tiles')).toHaveCount(1);
+  await expect(page.locator('.leaflet-tile')).toHaveCount(0);
+  await expect(page.getByTestId('map-tiles-unavailable')).toHaveCount(0);
 
   await row.click();
   const popup = page.getByTestId('marker-popup');

@@ -38,6 +38,8 @@ export interface RegisteredRoute {
   bodyFieldAccess: Readonly<Record<string, Action>> | undefined;
   /** Takes form-encoded bodies by design (`config.formBody`); every other route answers 415 to a non-JSON body. */
   formBody: boolean;
+  /** Takes multipart/form-data only (`config.multipartBody`, file uploads; decision 065). */
+  multipartBody: boolean;
   /** The prisoner or alert the route names, checked against the caseload (decision 051). */
   caseload?: CaseloadDeclaration;
   /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
@@ -112,6 +114,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
           return route.config?.bodyFieldAccess;
         },
         formBody: !!route.config?.formBody,
+        multipartBody: !!route.config?.multipartBody,
         body: route.schema?.body,
         caseload: route.config?.caseload,
       });

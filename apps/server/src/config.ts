@@ -8,6 +8,7 @@ import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
 import { decimalNumber, flag, mqttUrl, oneOf, postgresUrl, redisUrl, text, timesOfDay, wholeNumber } from './lib/setting-kinds';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
+import { DEFAULT_MAP_TILES, parseMapTiles, type MapTiles } from './lib/map-tiles-setting';
 
 /** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
 const claimName = z
@@ -79,11 +80,26 @@ const configSchema = z.object({
   ALERT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
   /** Audit entries older than this are deleted; unset (the default) keeps the audit trail forever (decision 061). */
   AUDIT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
+  /**
+   * The map's background (issue 25, decision 065): `off` (the site plan alone), a local .pmtiles or .mbtiles file the
+   * server reads and serves at /api/v1/tiles, or a tile URL template holding {z}, {x} and {y}.
+   */
+  MAP_TILES: text(2048)
+    .optional()
+    .transform((value, context) => {
+      const tiles = value === undefined ? undefined : parseMapTiles(value);
+      if (typeof tiles === 'string') {
+        context.addIssue({ code: 'custom', message: tiles });
+        return z.NEVER;
+      }
+      return tiles;
+    }),
+  /** Deprecated: the tile URL template MAP_TILES replaces; read when MAP_TILES is not set. */
   MAP_TILE_URL: text(2048)
-    .refine((url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)), {
+    .refine((url) => parseMapTiles(url) !== null && typeof parseMapTiles(url) !== 'string', {
       message: 'must be a tile URL template holding {z}, {x} and {y}, like https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     })
-    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+    .optional(),
   MAP_CENTER_LAT: decimalNumber({ min: -90, max: 90 }).default(51.5007),
   MAP_CENTER_LNG: decimalNumber({ min: -180, max: 180 }).default(-0.1246),
   SIMULATOR_DEVICES: wholeNumber(0, 100_000).optional(),
@@ -267,8 +283,10 @@ export function parseTrustProxy(value: string): boolean | number | string[] | un
 }
 
 export type RawConfig = z.infer<typeof configSchema>;
-export interface Config extends Omit<RawConfig, 'DEMO'> {
+export interface Config extends Omit<RawConfig, 'DEMO' | 'MAP_TILES' | 'MAP_TILE_URL'> {
   DEMO: boolean;
+  /** MAP_TILES, else the deprecated MAP_TILE_URL, else OpenStreetMap's tiles. */
+  MAP_TILES: MapTiles;
 }
 
 /** Every variable the server reads, in the order declared (tests walk this list, so a new one is tested too). */
@@ -299,7 +317,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([...problems].sort(([a], [b]) => order(a) - order(b)).map(([, line]) => line));
   }
   const raw = parsed.data;
-  return { ...raw, DEMO: raw.DEMO ?? !raw.DATABASE_URL };
+  const { MAP_TILE_URL, ...rest } = raw;
+  const tiles = raw.MAP_TILES ?? (MAP_TILE_URL ? parseMapTiles(MAP_TILE_URL) : DEFAULT_MAP_TILES);
+  return { ...rest, DEMO: raw.DEMO ?? !raw.DATABASE_URL, MAP_TILES: typeof tiles === 'string' ? DEFAULT_MAP_TILES : tiles };
 }
 
 /** loadConfig for a process: a refused configuration is printed (every problem, no stack trace) and ends it. */

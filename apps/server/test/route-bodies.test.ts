@@ -2,14 +2,14 @@
 // itself so a route or field added later is covered without editing this file:
 // - every text field of every route's body refuses the bidi override U+202E (400 naming the field, nothing stored);
 // - every route that takes a body answers 415 `{ message }` to a form-encoded, text or multipart body, unless it
-//   declares `config.formBody` (OsmAnd devices);
+//   declares `config.formBody` (OsmAnd devices) or `config.multipartBody` (file uploads: multipart only);
 // - every CSV export neutralises cells a spreadsheet would run as a formula (= + - @ tab CR), device ids such as
 //   `-2-3` included.
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { API_PREFIX } from '@prison/shared';
 import type { RegisteredRoute } from '../src/app';
-import { JSON_ONLY_MESSAGE } from '../src/plugins/json-bodies';
+import { JSON_ONLY_MESSAGE, MULTIPART_ONLY_MESSAGE } from '../src/plugins/json-bodies';
 import { useTestApp, type TestContext } from './test-app';
 import { describeEachEngine } from './test-db';
 
@@ -176,7 +176,7 @@ describeEachEngine('route bodies (issue 20)', (engine) => {
 
   it('every route with a body answers 415 to a form-encoded, text or multipart body, unless it declares forms', async () => {
     const writes = ctx().app.registeredRoutes.filter(
-      (r) => r.url.startsWith(`${API_PREFIX}/`) && !['GET', 'HEAD', 'OPTIONS'].includes(r.method) && !r.formBody,
+      (r) => r.url.startsWith(`${API_PREFIX}/`) && !['GET', 'HEAD', 'OPTIONS'].includes(r.method) && !r.formBody && !r.multipartBody,
     );
     expect(writes.length).toBeGreaterThan(30);
     const boundary = 'x-boundary';
@@ -204,6 +204,15 @@ describeEachEngine('route bodies (issue 20)', (engine) => {
     // The routes that take forms by design are the OsmAnd ones only.
     const forms = ctx().app.registeredRoutes.filter((r) => r.formBody).map((r) => `${r.method} ${r.url}`);
     expect(forms).toEqual([`POST ${API_PREFIX}/ingest/osmand`]);
+    // File uploads take multipart only (decision 065): JSON, a form-encoded or a text body answers 415.
+    const uploads = ctx().app.registeredRoutes.filter((r) => r.multipartBody);
+    expect(uploads.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${API_PREFIX}/site-plans`, `PUT ${API_PREFIX}/site-plans/:id`]);
+    for (const route of uploads)
+      for (const [contentType, payload] of [...bodies.slice(0, 3), ['application/json', '{"name":"x"}'] as [string, string]]) {
+        const res = await ctx().api(route.method, sampleUrl(route), payload, { 'content-type': contentType });
+        expect(res.statusCode, `${route.method} ${route.url} ${contentType}`).toBe(415);
+        expect(res.json().message).toBe(MULTIPART_ONLY_MESSAGE);
+      }
     const osmand = await ctx().app.inject({
       method: 'POST',
       url: `${API_PREFIX}/ingest/osmand`,

@@ -38,3 +38,5 @@ export * from './escalation';
 export * from './roll-count';
 export * from './observation';
 export * from './movement';
+export * from './site-plan-fit';
+export * from './site-plan';

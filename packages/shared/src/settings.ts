@@ -7,7 +7,8 @@ import { z } from 'zod';
 export const DEFAULT_DEVICE_OFFLINE_SECONDS = 120;
 
 export const clientSettings = z.object({
-  mapTileUrl: z.string(),
+  /** The background tiles' URL template (another server's, or ours for a local file); null: MAP_TILES=off, the plan alone. */
+  mapTileUrl: z.string().nullable(),
   mapCenter: z.object({ lat: z.number(), lng: z.number() }),
   mapZoom: z.number(),
   deviceOfflineSeconds: z.number(),

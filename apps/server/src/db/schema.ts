@@ -6,6 +6,7 @@ import {
   check,
   bigserial,
   boolean,
+  customType,
   date,
   doublePrecision,
   index,
@@ -786,5 +787,38 @@ export const movementPrisoners = pgTable(
     index('movement_prisoners_open_idx')
       .on(t.prisonerId)
       .where(sql`${t.arrivedAt} is null`),
+  ],
+);
+
+/** Raw bytes (PostgreSQL bytea): PGlite gives a Uint8Array, node-postgres a Buffer; both read as a Buffer here. */
+const bytes = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Site plans (issue 25, decision 065): the prison's drawing, its bytes in the database so every process of a cluster
+ * serves it, and the points that place it on the ground. At most one is the default every map draws.
+ */
+export const sitePlans = pgTable(
+  'site_plans',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    image: bytes('image').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    /** SHA-256 of the image: its ETag and its version in the image's address. */
+    digest: text('digest').notNull(),
+    width: doublePrecision('width').notNull(),
+    height: doublePrecision('height').notNull(),
+    points: jsonb('points').$type<{ x: number; y: number; lat: number; lng: number }[]>().notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('site_plans_one_default').on(t.isDefault).where(sql`${t.isDefault}`),
+    check('site_plans_content_type_check', sql`${t.contentType} in ('image/png', 'image/jpeg', 'image/svg+xml')`),
   ],
 );

@@ -27,6 +27,8 @@ import countRoutes from './counts/routes';
 import readersRoutes from './readers/routes';
 import observationRoutes from './observations/routes';
 import movementRoutes from './movements/routes';
+import sitePlanRoutes from './site-plans/routes';
+import tileRoutes from './tiles/routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -56,4 +58,6 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'readers', routes: readersRoutes },
   { name: 'observations', routes: observationRoutes },
   { name: 'movements', routes: movementRoutes },
+  { name: 'site-plans', routes: sitePlanRoutes },
+  { name: 'tiles', routes: tileRoutes },
 ];

@@ -6,8 +6,12 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../lib/http-errors';
 import { isListedOrigin, isTrustedOrigin } from '../lib/origins';
+import type { MapTiles } from '../lib/map-tiles-setting';
 
-function tileOrigin(tileUrl: string): string | null {
+/** The origin of another server's tiles, the one origin beside ours images may come from; none for `off` or a file. */
+function tileOrigin(tiles: MapTiles): string | null {
+  if (tiles.kind !== 'url') return null;
+  const tileUrl = tiles.template;
   try {
     const url = new URL(tileUrl.replace(/\{[a-z]\}/g, 'a'));
     return `${url.protocol}//${url.host.replace(/^a\./, '*.')}`;
@@ -44,7 +48,7 @@ export const PERMISSIONS_POLICY = [
   .join(', ');
 
 export async function registerSecurity(app: FastifyInstance) {
-  const tiles = tileOrigin(app.config.MAP_TILE_URL);
+  const tiles = tileOrigin(app.config.MAP_TILES);
   // Built once: @fastify/helmet rebuilds the middleware (and re-parses the CSP) on every request, which cost 4 % of
   // the CPU of a busy prisoner list.
   const setSecurityHeaders = helmet({

@@ -12,6 +12,7 @@ import { createGeofence } from '../modules/geofences/geofence-service';
 import { setBlockArea } from '../modules/block-areas/block-area-service';
 import { newDeviceSecret, registerDevice } from '../modules/devices/device-service';
 import { hashSecret } from '../tracking/device-registry';
+import { seedDemoSitePlan } from './demo-site-plan';
 import { PrisonSite } from '../simulator/site';
 import { osmandTransport, Simulator, type SimulatedDevice } from '../simulator/simulator';
 import { httpSightingTransport, mqttSightingTransport, type SimulatedReader } from '../simulator/sightings';
@@ -102,6 +103,7 @@ export async function startDemoTracking(app: App): Promise<{ stop(): Promise<voi
   const site = new PrisonSite(app.config.MAP_CENTER_LAT, app.config.MAP_CENTER_LNG);
   await seedGeofences(app, site);
   await seedBlockAreas(app, site);
+  await seedDemoSitePlan(app.db, site);
   const simulated = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
   if (simulated.length === 0) return { stop: async () => undefined };
   // The OsmAnd port opens in an onListen hook that `listen` does not wait for.

@@ -31,6 +31,7 @@ const desktopLinks = [
   { to: '/communication', label: 'Communication' },
   { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
+  { to: '/site-plan', label: 'Site plan' },
   { to: '/profile', label: 'Profile' },
 ];
 
@@ -50,6 +51,7 @@ const mobileLinks = [
   { to: '/communication', label: 'Communication' },
   { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
+  { to: '/site-plan', label: 'Site plan' },
   { to: '/profile', label: 'Profile' },
 ];
 

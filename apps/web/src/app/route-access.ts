@@ -20,6 +20,7 @@ export const SCREEN_ACTIONS: Record<string, Action> = {
   '/counts': 'records.read',
   '/readers': 'live.read',
   '/observations': 'records.read',
+  '/site-plan': 'settings.write',
 };
 
 /** The action a screen's path needs, by its first segment; public and unknown paths need none. */

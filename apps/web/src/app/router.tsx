@@ -40,6 +40,7 @@ const ObservationChecksPage = lazyPage(
   () => import('../features/observations/observation-checks-page'),
   'ObservationChecksPage',
 );
+const SitePlanPage = lazyPage(() => import('../features/site-plan/site-plan-page'), 'SitePlanPage');
 
 /** Shows the loading state while a page's chunk arrives on the first visit straight to its address. */
 function PageChunk() {
@@ -80,6 +81,7 @@ export const router = createBrowserRouter([
               { path: '/counts', element: <CountsPage /> },
               { path: '/readers', element: <ReadersPage /> },
               { path: '/observations', element: <ObservationChecksPage /> },
+              { path: '/site-plan', element: <SitePlanPage /> },
             ],
           },
         ],

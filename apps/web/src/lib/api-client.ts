@@ -31,7 +31,9 @@ export function withQuery(path: string, query?: Query): string {
 
 export async function apiRequest<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
   const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A FormData body (a file upload) sets its own multipart content type with its boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   // Not the user's doing (a refetch after a live event, polling): it must not keep an idle session alive.
   if (isBackgroundRequest()) headers[BACKGROUND_REQUEST_HEADER] = '1';
   else activitySent();
@@ -41,7 +43,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
       method,
       credentials: 'same-origin',
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');

@@ -1,5 +1,6 @@
-// The base map: Leaflet through react-leaflet, tiles from the configured URL. Tiles fail to load on an offline
-// machine; the map, its shapes and markers work without them, on a plain background, and the map says so once.
+// The base map: Leaflet through react-leaflet, tiles from the configured URL (MAP_TILES: another server, ours from a
+// local file, or none), the default site plan above them (decision 065). Tiles of another server fail to load on an
+// offline machine; the map, its plan, shapes and markers work without them, and the map says so once.
 import { clsx } from 'clsx';
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import type L from 'leaflet';
@@ -9,6 +10,7 @@ import './map-view.css';
 import type { ClientSettings } from '@prison/shared';
 import type { Corners } from './map-start';
 import { MapControl } from './map-control';
+import { DefaultSitePlan } from './site-plan-layer';
 
 /** Where the map opens: a centre and zoom, or a box to fit. Absent: the configured start point and zoom. */
 export type InitialView = { center: [number, number]; zoom: number } | { bounds: Corners };
@@ -16,6 +18,8 @@ export type InitialView = { center: [number, number]; zoom: number } | { bounds:
 interface MapViewProps {
   settings: ClientSettings;
   children?: ReactNode;
+  /** Draw the default site plan (the placement screen draws its own preview instead). */
+  sitePlan?: boolean;
   className?: string;
   mapRef?: RefObject<L.Map | null>;
   initialView?: InitialView;
@@ -23,7 +27,7 @@ interface MapViewProps {
 
 export const TILES_UNAVAILABLE_TEXT = 'Map tiles are unavailable — showing geofences on a plain background.';
 
-export function MapView({ settings, children, className, mapRef, initialView }: MapViewProps) {
+export function MapView({ settings, children, className, mapRef, initialView, sitePlan = true }: MapViewProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const start =
     initialView && 'bounds' in initialView
@@ -36,19 +40,22 @@ export function MapView({ settings, children, className, mapRef, initialView }: 
     <MapContainer
       {...start}
       // isolate: Leaflet's panes and controls (z-index 400 to 1000) stay below the sticky top bar (decision 044).
-      className={clsx('isolate', className)}
+      className={clsx('isolate', !settings.mapTileUrl && 'map-without-tiles', className)}
       ref={mapRef}
       // Shapes are SVG; the markers have their own canvas layer.
       preferCanvas={false}
       worldCopyJump
     >
-      <TileLayer
-        url={settings.mapTileUrl}
-        attribution="&copy; OpenStreetMap contributors"
-        // One failed tile is enough to say so; the notice is shown once and stays.
-        eventHandlers={{ tileerror: () => setTilesFailed(true) }}
-      />
+      {settings.mapTileUrl && (
+        <TileLayer
+          url={settings.mapTileUrl}
+          attribution={settings.mapTileUrl.startsWith('/') ? '' : '&copy; OpenStreetMap contributors'}
+          // One failed tile is enough to say so; the notice is shown once and stays.
+          eventHandlers={{ tileerror: () => setTilesFailed(true) }}
+        />
+      )}
       {tilesFailed && <TilesUnavailable />}
+      {sitePlan && <DefaultSitePlan />}
       {children}
     </MapContainer>
   );

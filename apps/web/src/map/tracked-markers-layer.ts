@@ -5,8 +5,10 @@
 //   marker-sprites.ts      the dot and diamond bitmaps       main-thread-markers.ts drawing them on this thread
 //   pixel-worker-host.ts   the worker that draws above PIXEL_PATH_THRESHOLD markers (marker-pixels.worker.ts)
 //   marker-labels.ts       labels and their bitmaps          marker-popup.ts        the open marker's popup
-//   marker-picking.ts      the marker under a click
+//   marker-picking.ts      the marker under a click          marker-cluster(-list).ts the list of a crowd
 import L from 'leaflet';
+import { clusterAt } from './marker-cluster';
+import { openClusterList } from './marker-cluster-list';
 import { FramePlacement, type FrameView } from './frame-placement';
 import type { LabelCandidate } from './label-placement';
 import { MainThreadMarkers } from './main-thread-markers';
@@ -18,6 +20,9 @@ import { markerSprites, MARKER_RADIUS, type MarkerSprites } from './marker-sprit
 import { LABEL_MIN_ZOOM, type MarkerLevel } from './marker-style';
 import { PixelWorkerHost } from './pixel-worker-host';
 import { glidedLatLng, glideTo, isGliding, newMarker, type Marker, type MarkerPosition, type MarkerShape } from './tracked-marker';
+
+/** Markers drawn within this many pixels of a click overprint each other there: the click lists them (issue 25). */
+const CLUSTER_RADIUS = MARKER_RADIUS * 2;
 
 export { GLIDE_MS };
 export type { MarkerPosition, MarkerShape } from './tracked-marker';
@@ -262,8 +267,18 @@ export class TrackedMarkersLayer extends L.Layer {
   }
 
   private handleClick(event: L.LeafletMouseEvent): void {
+    const map = this._map;
     const best = this.markerAt(event.containerPoint);
-    if (best) this.openMarkerPopup(best);
+    if (!map || !best) return;
+    // Markers drawn over each other: a list of them all instead of the top one's popup (issue 25, item 3).
+    const now = performance.now();
+    const drawn = [...this.markers].map(([id, marker]) => {
+      const point = map.latLngToContainerPoint(glidedLatLng(marker, now));
+      return { id, x: point.x, y: point.y, level: this.levelOf(id)!, name: marker.name };
+    });
+    const members = clusterAt(drawn, event.containerPoint.x, event.containerPoint.y, CLUSTER_RADIUS);
+    if (members.length > 1) openClusterList(map, event.latlng, members, (id) => this.openMarkerPopup(id));
+    else this.openMarkerPopup(best);
   }
 
   private hideDuringZoom(): void {
