@@ -1,11 +1,13 @@
 // Where a check was made from (decision 063): the account's staff record, that person's tracker and its last fix
 // (within the offline threshold), and the prisoner's last fix: within 10 m, the check is "verified by position". An
 // operator's check is from the control room; an officer with no linked staff record, tracker or recent fix has none.
+// Indoors (issue 25 item 5): an officer's tag seen by a reader of the prisoner's cell puts his fix at that reader, so a
+// fix within that reader's radius verifies the check, tracked prisoner or not.
 import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { CHECK_VERIFY_DISTANCE_M, haversineMeters, type CheckMethod } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { admins, devices, prisoners, staff } from '../../db/schema';
+import { admins, devices, prisoners, readers, staff } from '../../db/schema';
 
 export interface CheckPosition {
   staffId: number | null;
@@ -46,6 +48,8 @@ export async function judgeCheckPosition(
   if (account?.role === 'operator') return { staffId, method: 'control_room', verifiedByPosition: false, distanceM: null };
   const maxAgeMs = offlineSeconds * 1000;
   if (!fresh(account, now, maxAgeMs)) return { staffId, method: 'no_tracker', verifiedByPosition: false, distanceM: null };
+  const atCellReader = await distanceToCellReader(db, prisonerId, account.lat, account.lng);
+  if (atCellReader !== null) return { staffId, method: 'position', verifiedByPosition: true, distanceM: atCellReader };
   const [wearer] = await db
     .select({ at: devices.lastFixAt, lat: devices.lastLatitude, lng: devices.lastLongitude })
     .from(prisoners)
@@ -54,4 +58,18 @@ export async function judgeCheckPosition(
   if (!fresh(wearer, now, maxAgeMs)) return { staffId, method: 'position', verifiedByPosition: false, distanceM: null };
   const distanceM = Math.round(haversineMeters(account.lat, account.lng, wearer.lat, wearer.lng) * 10) / 10;
   return { staffId, method: 'position', verifiedByPosition: distanceM <= CHECK_VERIFY_DISTANCE_M, distanceM };
+}
+
+/** The officer's distance to the nearest reader of the prisoner's cell whose radius holds his fix; null: none does. */
+async function distanceToCellReader(db: DbOrTx, prisonerId: number, lat: number, lng: number): Promise<number | null> {
+  const cellReaders = await db
+    .select({ lat: readers.latitude, lng: readers.longitude, radiusM: readers.radiusM })
+    .from(readers)
+    .innerJoin(prisoners, eq(prisoners.cellId, readers.cellId))
+    .where(eq(prisoners.prisonerId, prisonerId));
+  const within = cellReaders
+    .map((reader) => ({ distance: haversineMeters(lat, lng, reader.lat, reader.lng), radiusM: reader.radiusM }))
+    .filter((reader) => reader.distance <= reader.radiusM)
+    .map((reader) => reader.distance);
+  return within.length === 0 ? null : Math.round(Math.min(...within) * 10) / 10;
 }

@@ -150,6 +150,39 @@ describeEachEngine('observation checks', (engine) => {
     expect((await api('GET', `/observations/due?block_id=${encodeURIComponent(BLOCK)}`)).json().data.find((d: { prisoner_id: number }) => d.prisoner_id === prisoner.id)).toMatchObject({ last_verified_by_position: false });
   });
 
+  it("verifies a check by tag indoors: the officer's tag seen by a reader of the prisoner's cell, not by another cell's (issue 25 item 5)", async () => {
+    const prisoner = await prisonerInBlock();
+    const other = await prisonerInBlock();
+    const officer = await officerWithTracker('officer');
+    const doorway = destinationPoint(LAT, LNG, 30, 0);
+    const register = async (id: string, cell: string, at: readonly [number, number]) => {
+      const made = await api('POST', '/readers', { id, name: `Door of ${cell}`, lat: at[0], lng: at[1], radius_m: 3, cell_id: cell });
+      expect(made.statusCode, made.body).toBe(201);
+      return made.json() as { id: string; secret: string };
+    };
+    const ownDoor = await register(`OBS-R-${prisoner.cell}`, prisoner.cell, doorway);
+    const otherDoor = await register(`OBS-R-${other.cell}`, other.cell, destinationPoint(LAT, LNG, 80, 0));
+    const seenBy = async (reader: { id: string; secret: string }) => {
+      fixSecond = Math.max(fixSecond + 1, Math.floor(Date.now() / 1000) - 20);
+      const sighting = await ctx().app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/ingest/sightings`,
+        payload: { reader_id: reader.id, secret: reader.secret, tags: [{ id: officer.tracker.id, rssi: -55, at: fixSecond * 1000 }] },
+      });
+      expect(sighting.json(), sighting.body).toEqual({ stored: 1, ignored: 0 });
+    };
+
+    // The prisoner wears no tracker: the cell's reader alone places the officer at the door.
+    await seenBy(ownDoor);
+    const atDoor = await officer.as('POST', '/observations', { prisoner_id: prisoner.id, observed: 'Asleep, breathing, seen through the hatch' });
+    expect(atDoor.statusCode, atDoor.body).toBe(201);
+    expect(atDoor.json().check).toMatchObject({ method: 'position', verified_by_position: true, distance_m: 0 });
+
+    await seenBy(otherDoor);
+    const elsewhere = await officer.as('POST', '/observations', { prisoner_id: prisoner.id, observed: 'Asleep, breathing, seen through the hatch' });
+    expect(elsewhere.json().check).toMatchObject({ method: 'position', verified_by_position: false });
+  });
+
   it('raises exactly one Warning at the due time and then one Critical half an interval later for a high prisoner; the next check ends both', async () => {
     const prisoner = await prisonerInBlock('Hal', 'Risk');
     const wristband = await addDevice(ctx(), { prisoner_id: prisoner.id });
