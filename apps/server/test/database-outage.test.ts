@@ -112,6 +112,15 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     });
     const statuses = recordStatuses(browser);
     await waitFor('the status sent on connect', async () => statuses.length > 0, 5_000);
+    // An indoor reader registered while the database is up: its sightings must reach the database too (issue 25).
+    const registered = await app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/readers`,
+      headers: { cookie },
+      payload: { id: 'OUTAGE-DOOR', name: 'Outage door', lat: 51.5, lng: -0.12, radius_m: 3 },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const reader = registered.json<{ id: string; secret: string }>();
     expect(statuses[0]).toEqual({ database: 'ok' });
 
     deviceSocket = connect(base, {
@@ -174,6 +183,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
         ],
       },
       'POST /api/v1/ingest/osmand': { id: device.id, lat: '51.5', lon: '-0.12', timestamp: String(nextTimestamp()) },
+      'POST /api/v1/ingest/sightings': { reader_id: reader.id, secret: reader.secret, tags: [{ id: device.id, rssi: -50, at: nextTimestamp() * 1000 }] },
     };
     // Single sign-on's routes answer from configuration while OIDC_ISSUER is unset (status, 404): no database.
     const answeredFromConfig = (url: string) => url.startsWith(`${API_PREFIX}/auth/oidc`);

@@ -37,6 +37,18 @@ const INCLUDES_ARCHIVED = new Set([
   'GET /api/v1/alert/prisoneralerts',
   'GET /api/v1/audit',
   'GET /api/v1/escorts',
+  // Investigations read the stored fixes as they were, archived people included (issue 26).
+  'GET /api/v1/location/near',
+  'GET /api/v1/location/contacts',
+  'GET /api/v1/location/snapshot',
+  'GET /api/v1/location/replay',
+  // A case file and a roll count keep the people they named then (issues 24 and 26).
+  'GET /api/v1/incidents/:id',
+  'GET /api/v1/incidents',
+  'GET /api/v1/incident/recent',
+  'GET /api/v1/counts',
+  'GET /api/v1/counts/latest',
+  'GET /api/v1/counts/:id',
 ]);
 
 /** Routes that are not about records: documentation, the session, a device's own protocol. */
@@ -48,6 +60,9 @@ const NOT_RECORDS = new Set([
   // Single sign-on's redirects (decision 052): 404 while OIDC_ISSUER is unset, and they answer no records.
   'GET /api/v1/auth/oidc/start',
   'GET /api/v1/auth/oidc/callback',
+  // The map's background: tiles and the site plan's image (issue 25).
+  'GET /api/v1/tiles/:z/:x/:y',
+  'GET /api/v1/site-plans/:id/image',
 ]);
 
 describeEachEngine('custody records are archived, never deleted', (engine) => {
@@ -236,6 +251,14 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
     const { prisoner, block, cellId, device, officer, escort } = await prisonerWithHistory(last);
     await ok('POST', `/escorts/${escort.id}/end`);
     const officerName = officer.last_name;
+    // A roll count of his block and an incident naming him, taken before he is archived.
+    const count = await ok<{ id: number }>('POST', '/counts', { block_id: block });
+    const incident = await ok<{ id: number }>('POST', '/incidents', {
+      description: 'Fight in the yard',
+      window: { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString() },
+      prisoner_ids: [prisoner.prisoner_id],
+    });
+    const window = `from=${new Date(Date.now() - 7_200_000).toISOString()}&to=${new Date().toISOString()}`;
 
     // Each route with the values its parameters and required queries need; each way a list is asked for.
     const params: Record<string, string[]> = {
@@ -246,6 +269,8 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
     const paramsFor: Record<string, Record<string, string[]>> = {
       'GET /api/v1/staff/:id': { id: [String(officer.staff_id)] },
       'GET /api/v1/devices/:id': { id: [device.id] },
+      'GET /api/v1/counts/:id': { id: [String(count.id)] },
+      'GET /api/v1/incidents/:id': { id: [String(incident.id)] },
     };
     const queries: Record<string, string[]> = {
       'GET /api/v1/prisoner/all': ['', 'archived=true', `q=${last}`],
@@ -260,6 +285,11 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
       ],
       'GET /api/v1/keep-apart': ['', 'active=true'],
       'GET /api/v1/escorts': ['', 'active=false'],
+      'GET /api/v1/location/near': [`prisoner_id=${prisoner.prisoner_id}&radius_m=10&${window}`],
+      'GET /api/v1/location/contacts': [`a=prisoner:${prisoner.prisoner_id}&b=staff:${officer.staff_id}&radius_m=10&${window}`],
+      'GET /api/v1/location/snapshot': [`at=${new Date().toISOString()}`],
+      'GET /api/v1/location/replay': [window],
+      'GET /api/v1/observations/due': [`block_id=${block}`],
     };
     const requests = ctx()
       .app.registeredRoutes.filter((r) => r.method === 'GET' && !NOT_RECORDS.has(`GET ${r.url}`))
