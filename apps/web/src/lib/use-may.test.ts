@@ -37,11 +37,12 @@ describe('screenAction', () => {
     expect(screenAction('/login')).toBeNull();
   });
 
-  it('an operator, an officer and a records clerk may not open the audit trail; every role opens the rest', () => {
+  it('an operator, an officer and a records clerk may not open the audit trail; only an administrator places the site plan; every role opens the rest', () => {
     for (const role of ['operator', 'officer', 'records'] as const)
       expect(may(role, screenAction('/audit')!)).toBe(false);
+    for (const role of ROLES) expect(may(role, screenAction('/site-plan')!), `${role} /site-plan`).toBe(role === 'administrator');
     for (const role of ROLES)
       for (const [path, action] of Object.entries(SCREEN_ACTIONS))
-        if (path !== '/audit') expect(may(role, action), `${role} ${path}`).toBe(true);
+        if (path !== '/audit' && path !== '/site-plan') expect(may(role, action), `${role} ${path}`).toBe(true);
   });
 });
