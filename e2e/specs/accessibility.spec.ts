@@ -14,6 +14,7 @@ interface Seeded {
   name: string;
   deviceId: string;
   alertId: number;
+  incidentId: number;
 }
 
 interface Screen {
@@ -132,6 +133,62 @@ const screens: Screen[] = [
     admin: true,
     ready: (p) => p.getByTestId('log-entry').first(),
   },
+  {
+    route: '/counts',
+    label: 'counts',
+    url: () => '/counts',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Roll counts', exact: true }),
+  },
+  {
+    route: '/observations',
+    label: 'observation checks',
+    url: () => '/observations',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Observation checks', exact: true }),
+  },
+  {
+    route: '/movements',
+    label: 'movements',
+    url: () => '/movements',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Movements', exact: true }),
+  },
+  {
+    route: '/readers',
+    label: 'readers',
+    url: () => '/readers',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Indoor readers', exact: true }),
+  },
+  {
+    route: '/site-plan',
+    label: 'site plan',
+    url: () => '/site-plan',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Site plan', exact: true }),
+  },
+  {
+    route: '/replay',
+    label: 'replay',
+    url: () => '/replay',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Replay of everyone', exact: true }),
+  },
+  {
+    route: '/incidents',
+    label: 'incidents',
+    url: () => '/incidents',
+    admin: true,
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Incidents', exact: true }),
+  },
+  {
+    route: '/incidents/:incidentId',
+    label: 'incident',
+    url: (d) => `/incidents/${d.incidentId}`,
+    admin: true,
+    ready: (p, d) => p.getByRole('heading', { level: 1, name: `Incident #${d.incidentId}` }),
+  },
   { route: '/audit', label: 'audit', url: () => '/audit', admin: true, ready: (p) => p.getByRole('table').first() },
   {
     route: '/profile',
@@ -190,7 +247,17 @@ async function seed(api: APIRequestContext): Promise<Seeded> {
   await seedStaff(api, 'Guard');
   const message = await api.post('/api/v1/messages', { data: { body: `Checked ${name} after the SOS.` } });
   expect(message.status(), await message.text()).toBe(200);
-  return { prisonerId: prisoner.prisoner_id, name, deviceId: prisoner.deviceId, alertId: alert!.id };
+  const incident = await api.post('/api/v1/incidents', {
+    data: {
+      description: `SOS of ${name}`,
+      window: { from: new Date((now - 900) * 1000).toISOString(), to: new Date(now * 1000).toISOString() },
+      prisoner_ids: [prisoner.prisoner_id],
+      alert_ids: [alert!.id],
+    },
+  });
+  expect(incident.status(), await incident.text()).toBe(200);
+  const incidentId = ((await incident.json()) as { id: number }).id;
+  return { prisonerId: prisoner.prisoner_id, name, deviceId: prisoner.deviceId, alertId: alert!.id, incidentId };
 }
 
 test.afterAll(async ({ playwright }, testInfo) => {

@@ -7,6 +7,7 @@ import { ROLE_LABELS } from '@prison/shared';
 import { useAuth } from '../lib/auth';
 import { productVersionText } from '../lib/product-version';
 import { may } from '../lib/use-may';
+import { NavMore, type NavSection } from './nav-more';
 import { screenAction } from './route-access';
 import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
@@ -20,19 +21,38 @@ const desktopLinks = [
   { to: '/dashboard', label: 'Manage Roles' },
   { to: '/live-map', label: 'Live Map' },
   { to: '/location-history', label: 'Location History' },
-  { to: '/investigations/near', label: 'Who was near' },
-  { to: '/replay', label: 'Replay' },
-  { to: '/incidents', label: 'Incidents' },
   { to: '/allAlerts', label: 'Alerts and Notifications' },
-  { to: '/movements', label: 'Movements' },
   { to: '/cell-assign', label: 'Cells' },
-  { to: '/counts', label: 'Counts' },
-  { to: '/observations', label: 'Observation checks' },
   { to: '/communication', label: 'Communication' },
-  { to: '/readers', label: 'Readers' },
   { to: '/audit', label: 'Audit' },
-  { to: '/site-plan', label: 'Site plan' },
   { to: '/profile', label: 'Profile' },
+];
+
+/** The screens of issues 24-26 under the desktop menu's "More" (the mobile menu lists them all). */
+const desktopMore: NavSection[] = [
+  {
+    title: "The prison's day",
+    links: [
+      { to: '/counts', label: 'Counts' },
+      { to: '/observations', label: 'Observation checks' },
+      { to: '/movements', label: 'Movements' },
+    ],
+  },
+  {
+    title: 'Investigations',
+    links: [
+      { to: '/investigations/near', label: 'Who was near' },
+      { to: '/replay', label: 'Replay' },
+      { to: '/incidents', label: 'Incidents' },
+    ],
+  },
+  {
+    title: 'Site',
+    links: [
+      { to: '/readers', label: 'Readers' },
+      { to: '/site-plan', label: 'Site plan' },
+    ],
+  },
 ];
 
 const mobileLinks = [
@@ -64,8 +84,19 @@ function useVisibleLinks(links: { to: string; label: string }[]) {
   });
 }
 
+function useVisibleSections(sections: NavSection[]): NavSection[] {
+  const { role } = useAuth();
+  return sections.map((section) => ({
+    ...section,
+    links: section.links.filter((link) => {
+      const action = screenAction(link.to);
+      return !action || may(role, action);
+    }),
+  }));
+}
+
 function navClass({ isActive }: { isActive: boolean }) {
-  return clsx('rounded px-2 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
+  return clsx('rounded px-1.5 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
 }
 
 export function Layout() {
@@ -74,6 +105,7 @@ export function Layout() {
   const { status, name, role, logout } = useAuth();
   const visibleDesktopLinks = useVisibleLinks(desktopLinks);
   const visibleMobileLinks = useVisibleLinks(mobileLinks);
+  const visibleMore = useVisibleSections(desktopMore);
   const roleLabel = role ? ROLE_LABELS[role] : null;
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -95,12 +127,13 @@ export function Layout() {
             <img src="/logo.svg" alt="" className="h-8 w-8" />
             <span className="text-lg">Prison Control</span>
           </Link>
-          <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-1 xl:flex">
+          <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:flex">
             {visibleDesktopLinks.map((link) => (
               <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
                 {link.label}
               </NavLink>
             ))}
+            {loggedIn && <NavMore sections={visibleMore} />}
           </nav>
           <div className="ml-auto flex items-center gap-3">
             {loggedIn ? (
