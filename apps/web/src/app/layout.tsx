@@ -76,23 +76,20 @@ const mobileLinks = [
 ];
 
 /** The menu shows only the screens the role may open (decision 053). */
-function useVisibleLinks(links: { to: string; label: string }[]) {
-  const { role } = useAuth();
+function mayOpen(role: ReturnType<typeof useAuth>['role'], links: { to: string; label: string }[]) {
   return links.filter((link) => {
     const action = screenAction(link.to);
     return !action || may(role, action);
   });
 }
 
+function useVisibleLinks(links: { to: string; label: string }[]) {
+  return mayOpen(useAuth().role, links);
+}
+
 function useVisibleSections(sections: NavSection[]): NavSection[] {
   const { role } = useAuth();
-  return sections.map((section) => ({
-    ...section,
-    links: section.links.filter((link) => {
-      const action = screenAction(link.to);
-      return !action || may(role, action);
-    }),
-  }));
+  return sections.map((section) => ({ ...section, links: mayOpen(role, section.links) }));
 }
 
 function navClass({ isActive }: { isActive: boolean }) {
