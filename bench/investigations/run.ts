@@ -5,7 +5,8 @@
 //   npm run investigations -w @prison/bench                          (2,000,000 fixes on PostgreSQL, 300,000 on PGlite)
 //   npm run investigations -w @prison/bench -- --fixes 50000000 --pglite-fixes 1000000
 //
-// Creates the database investigations_bench on 127.0.0.1:5432 (or BENCH_PG_URL's server) and drops it at the end.
+// Creates the database investigations_bench (or --database NAME) on 127.0.0.1:5432 (or BENCH_PG_URL's server) and drops
+// it at the end unless BENCH_KEEP=1; --reuse measures a kept one again after applying newer migrations.
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -24,12 +25,15 @@ const { values: args } = parseArgs({
     'pglite-fixes': { type: 'string', default: '300000' },
     runs: { type: 'string', default: '20' },
     engines: { type: 'string', default: 'postgres,pglite' },
-    /** Measure again on the database a BENCH_KEEP=1 run left, without filling it. */
+    /** Measure again on the database a BENCH_KEEP=1 run left, without filling it (newer migrations are applied). */
     reuse: { type: 'boolean', default: false },
+    /** The PostgreSQL database the bench creates, fills and (without BENCH_KEEP=1) drops. */
+    database: { type: 'string', default: 'investigations_bench' },
   },
 });
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB_NAME = 'investigations_bench';
+const DB_NAME = args.database;
+if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME)) throw new Error(`--database: a lower-case SQL name, not ${DB_NAME}`);
 const RUNS = Number(args.runs);
 /** Every tracker reports once a minute (the matching rule compares fixes up to 30 s apart). */
 const INTERVAL_S = 60;
@@ -186,8 +190,8 @@ async function onPostgres(fixes: number) {
   const db = fromPostgres(url.toString(), 2);
   try {
     const layout = layoutFor(fixes);
+    await db.migrate();
     if (!args.reuse) {
-      await db.migrate();
       const t0 = performance.now();
       await fill(db, layout);
       log(`PostgreSQL filled in ${(elapsed(t0) / 1000).toFixed(0)} s`);
