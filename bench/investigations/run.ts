@@ -11,11 +11,12 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_DEVICE_OFFLINE_SECONDS, METERS_PER_DEGREE, NEAR_MATCH_SECONDS } from '@prison/shared';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
 import { everyoneAt, whoWasNear } from '../../apps/server/src/modules/investigations/investigations-service';
-import { personTrack } from '../../apps/server/src/modules/investigations/investigations-repository';
+import { fixesInProbesSql, lastFixesAtSql, personTrack } from '../../apps/server/src/modules/investigations/investigations-repository';
+import { probesFor } from '../../apps/server/src/modules/investigations/near-probes';
 import { peopleNear, type WornFix } from '../../apps/server/src/modules/investigations/near-matching';
 import { percentile, printFigures, type Figure } from '../lib/report';
 
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     /** The PostgreSQL database the bench creates, fills and (without BENCH_KEEP=1) drops. */
     database: { type: 'string', default: 'investigations_bench' },
+    /** Print EXPLAIN (ANALYZE, BUFFERS) of each statement (subject 0, 1 h and 24 h; the snapshot) before measuring. */
+    explain: { type: 'boolean', default: false },
   },
 });
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -59,7 +62,8 @@ const run = (db: Database, text: string) => db.db.execute(sql.raw(text));
 
 /**
  * Trackers spread over a site about 1.5 km across, each roaming about 60 m around its own spot, one fix a minute at
- * its own second of the minute; inserted time-major as fixes arrive, the secondary indexes built afterwards.
+ * its own second of the minute; inserted time-major as fixes arrive (ordered: with few trackers a planner would
+ * otherwise write them tracker by tracker), the secondary indexes built afterwards.
  */
 async function fill(db: Database, { devices, perDevice }: Layout) {
   const { rows: indexes } = (await run(db, `select indexname, indexdef from pg_indexes where tablename = 'positions' and indexname <> 'positions_pkey'`)) as unknown as {
@@ -79,7 +83,8 @@ async function fill(db: Database, { devices, perDevice }: Layout) {
         -0.12 + 0.02 * (((d * 104729) % 997) / 997.0 - 0.5) + 0.0006 * cos(s / 50.0 + d)
       from generate_series(${s}, ${Math.min(perDevice, s + chunk) - 1}) s
       cross join generate_series(1, ${devices}) d
-      cross join lateral (select to_timestamp(${START / 1000} + s * ${INTERVAL_S} + d % ${INTERVAL_S}) as ts) t`);
+      cross join lateral (select to_timestamp(${START / 1000} + s * ${INTERVAL_S} + d % ${INTERVAL_S}) as ts) t
+      order by s, d`);
     if ((s / chunk) % 10 === 0) log(`filled ${Math.min(perDevice, s + chunk) * devices} fixes (chunk ${elapsed(t0).toFixed(0)} ms)`);
   }
   const t0 = performance.now();
@@ -88,22 +93,30 @@ async function fill(db: Database, { devices, perDevice }: Layout) {
   await run(db, 'vacuum analyze positions');
 }
 
-/** The baseline: the plain query, every fix in the window and the subject track's box, matched the same way. */
-async function nearPlain(db: Database, prisonerId: number, from: number, to: number) {
+/** The baseline's track and statement: every fix in the window and the subject track's box. */
+async function nearPlainSql(db: Database, prisonerId: number, from: number, to: number) {
   const margin = NEAR_MATCH_SECONDS * 1000;
   const track = await personTrack(db.db, { kind: 'prisoner', id: prisonerId }, from - margin, to + margin);
-  if (track.length === 0) return [];
+  if (track.length === 0) return { track, statement: null };
   const dLat = RADIUS_M / METERS_PER_DEGREE;
   const dLng = dLat / Math.cos((track[0]!.lat * Math.PI) / 180);
   const lats = track.map((f) => f.lat);
   const lngs = track.map((f) => f.lng);
-  const result = (await db.db.execute(sql`
+  const statement = sql`
     select floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as t, latitude as lat, longitude as lng, prisoner_id, staff_id
     from positions
     where recorded_at >= ${new Date(from).toISOString()}::timestamptz and recorded_at <= ${new Date(to).toISOString()}::timestamptz
       and latitude between ${Math.min(...lats) - dLat} and ${Math.max(...lats) + dLat}
       and longitude between ${Math.min(...lngs) - dLng} and ${Math.max(...lngs) + dLng}
-      and prisoner_id is distinct from ${prisonerId}`)) as unknown as {
+      and prisoner_id is distinct from ${prisonerId}`;
+  return { track, statement };
+}
+
+/** The baseline: the plain query, matched the same way. */
+async function nearPlain(db: Database, prisonerId: number, from: number, to: number) {
+  const { track, statement } = await nearPlainSql(db, prisonerId, from, to);
+  if (!statement) return [];
+  const result = (await db.db.execute(statement)) as unknown as {
     rows: { t: number; lat: number; lng: number; prisoner_id: number | null; staff_id: number | null }[];
   };
   const fixes: WornFix[] = result.rows.map((r) => ({ t: Number(r.t), lat: r.lat, lng: r.lng, prisonerId: r.prisoner_id, staffId: r.staff_id }));
@@ -111,12 +124,34 @@ async function nearPlain(db: Database, prisonerId: number, from: number, to: num
 }
 
 /** The plain snapshot: every fix of the last offline period before `at`, the newest per device. */
-async function snapshotPlain(db: Database, at: number) {
-  return db.db.execute(sql`
+function snapshotPlainSql(at: number) {
+  return sql`
     select distinct on (device_id) device_id, prisoner_id, staff_id, latitude, longitude, recorded_at from positions
     where recorded_at <= ${new Date(at).toISOString()}::timestamptz
       and recorded_at >= ${new Date(at - DEFAULT_DEVICE_OFFLINE_SECONDS * 1000).toISOString()}::timestamptz
-    order by device_id, recorded_at desc`);
+    order by device_id, recorded_at desc`;
+}
+
+const snapshotPlain = (db: Database, at: number) => db.db.execute(snapshotPlainSql(at));
+
+/** EXPLAIN (ANALYZE, BUFFERS) of each statement: near subject 0 over 1 h and 24 h, its baseline, the snapshot. */
+async function explainAll(db: Database, layout: Layout, span: number) {
+  const explain = async (title: string, statement: SQL) => {
+    const result = (await db.db.execute(sql`explain (analyze, buffers) ${statement}`)) as unknown as { rows: Record<string, string>[] };
+    log(`${title}\n${result.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+  };
+  for (const window of [3_600_000, 24 * 3_600_000]) {
+    const from = momentOf(0, span, window);
+    const subject = { kind: 'prisoner' as const, id: subjectOf(0, layout) };
+    const track = await personTrack(db.db, subject, from - NEAR_MATCH_SECONDS * 1000, from + window + NEAR_MATCH_SECONDS * 1000);
+    const probes = probesFor(track, RADIUS_M, from, from + window);
+    await explain(`near ${window / 3_600_000} h: ${track.length} subject fixes, ${probes.length} probes`, fixesInProbesSql(probes, subject, []));
+    const plain = await nearPlainSql(db, subject.id, from, from + window);
+    if (plain.statement) await explain(`near ${window / 3_600_000} h, plain`, plain.statement);
+  }
+  const at = momentOf(0, span, 3_600_000);
+  await explain('snapshot', lastFixesAtSql(at, DEFAULT_DEVICE_OFFLINE_SECONDS, []));
+  await explain('snapshot, plain', snapshotPlainSql(at));
 }
 
 async function timed(runs: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -138,6 +173,7 @@ async function measure(engine: string, db: Database, layout: Layout) {
   const span = layout.perDevice * INTERVAL_S * 1000;
   const hour = 3_600_000;
   const day = 24 * hour;
+  if (args.explain) await explainAll(db, layout, span);
   const near = (window: number) => (i: number) => {
     const from = momentOf(i, span, window);
     return whoWasNear(

@@ -32,16 +32,12 @@ interface WornRow {
   staff_id: number | null;
 }
 
-/**
- * The fixes in the probes' cells and intervals (one index range of positions_grid_time_idx each), leaving out the
- * subject's own and the prisoners outside the caseload.
- */
-export async function fixesInProbes(db: DbOrTx, probes: readonly Probe[], subject: PersonRef | null, blocks: Caseload): Promise<WornFix[]> {
-  if (probes.length === 0) return [];
+/** The statement of fixesInProbes (the bench explains it). */
+export function fixesInProbesSql(probes: readonly Probe[], subject: PersonRef | null, blocks: Caseload): SQL {
   const notSubject: SQL = subject
     ? sql.raw(`${subject.kind === 'prisoner' ? 'p.prisoner_id' : 'p.staff_id'} is distinct from ${Number(subject.id)}`)
     : sql`true`;
-  const result = (await db.execute(sql`
+  return sql`
     select ${MS} as t, p.latitude as lat, p.longitude as lng, p.prisoner_id, p.staff_id
     from unnest(${sql.param(probes.map((p) => p.cell))}::bigint[], ${sql.param(probes.map((p) => iso(p.from)))}::timestamptz[],
       ${sql.param(probes.map((p) => iso(p.to)))}::timestamptz[]) as q(cell, t0, t1)
@@ -49,7 +45,16 @@ export async function fixesInProbes(db: DbOrTx, probes: readonly Probe[], subjec
       select * from positions p
       where ${GRID_CELL_SQL} = q.cell and p.recorded_at >= q.t0 and p.recorded_at <= q.t1
     ) p
-    where ${notSubject} and ${nobodyOrInCaseload(sql.raw('p.prisoner_id'), blocks) ?? sql`true`}`)) as unknown as Rows<WornRow>;
+    where ${notSubject} and ${nobodyOrInCaseload(sql.raw('p.prisoner_id'), blocks) ?? sql`true`}`;
+}
+
+/**
+ * The fixes in the probes' cells and intervals (one index range of positions_grid_time_idx each), leaving out the
+ * subject's own and the prisoners outside the caseload.
+ */
+export async function fixesInProbes(db: DbOrTx, probes: readonly Probe[], subject: PersonRef | null, blocks: Caseload): Promise<WornFix[]> {
+  if (probes.length === 0) return [];
+  const result = (await db.execute(fixesInProbesSql(probes, subject, blocks))) as unknown as Rows<WornRow>;
   return result.rows.map((r) => ({ t: Number(r.t), lat: r.lat, lng: r.lng, prisonerId: r.prisoner_id, staffId: r.staff_id }));
 }
 
@@ -63,20 +68,47 @@ export interface LastFix {
 }
 
 /**
- * Each tracker's last fix at or before `at` and not older than offlineSeconds before it: one descent of the
- * (device, time) index per known tracker. The age is checked outside the lateral so that index is the only one
- * that fits it (with the age inside, a planner may scan the time index for every tracker).
+ * A worn tracker reports at least every 60 s (decision 068), so the last minute before a moment holds the last fix of
+ * nearly every tracker: read as one time range (the fixes are stored in about the order they arrive, so that range
+ * is a few neighbouring pages), not as one descent per tracker into a different page of the (device, time) index.
  */
-export async function lastFixesAt(db: DbOrTx, at: number, offlineSeconds: number, blocks: Caseload): Promise<LastFix[]> {
-  const result = (await db.execute(sql`
-    select d.id as device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, ${MS} as t
-    from devices d cross join lateral (
-      select * from positions p
-      where p.device_id = d.id and p.recorded_at <= ${iso(at)}::timestamptz
-      order by p.recorded_at desc limit 1
+export const SNAPSHOT_RECENT_SECONDS = 60;
+
+/**
+ * Each known tracker's last fix at or before `at` and not older than offlineSeconds before it. The trackers with a
+ * fix in the last SNAPSHOT_RECENT_SECONDS come from that time range of positions_recorded_idx, newest per device;
+ * only the others (silent for a minute: unworn, switched off, out of range) cost a backward descent of the
+ * (device, time) index each. The age is checked outside the lateral so that index is the only one that fits it.
+ */
+export function lastFixesAtSql(at: number, offlineSeconds: number, blocks: Caseload): SQL {
+  const recentFrom = iso(at - Math.min(offlineSeconds, SNAPSHOT_RECENT_SECONDS) * 1000);
+  const inCaseload = nobodyOrInCaseload(sql.raw('p.prisoner_id'), blocks) ?? sql`true`;
+  return sql`
+    with recent as materialized (
+      select distinct on (p.device_id) p.device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, p.recorded_at
+      from positions p
+      where p.recorded_at > ${recentFrom}::timestamptz and p.recorded_at <= ${iso(at)}::timestamptz
+      order by p.device_id, p.recorded_at desc
+    )
+    select p.device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, ${MS} as t
+    from (
+      select r.* from recent r join devices d on d.id = r.device_id
+      union all
+      select p.* from devices d cross join lateral (
+        select p.device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, p.recorded_at from positions p
+        where p.device_id = d.id and p.recorded_at <= ${recentFrom}::timestamptz
+        order by p.recorded_at desc limit 1
+      ) p
+      where not exists (select 1 from recent r where r.device_id = d.id)
+        and p.recorded_at >= ${iso(at - offlineSeconds * 1000)}::timestamptz
     ) p
-    where p.recorded_at >= ${iso(at - offlineSeconds * 1000)}::timestamptz and ${nobodyOrInCaseload(sql.raw('p.prisoner_id'), blocks) ?? sql`true`}
-    order by d.id`)) as unknown as Rows<LastFix>;
+    where ${inCaseload}
+    order by p.device_id`;
+}
+
+/** Each known tracker's last fix at `at` (lastFixesAtSql). */
+export async function lastFixesAt(db: DbOrTx, at: number, offlineSeconds: number, blocks: Caseload): Promise<LastFix[]> {
+  const result = (await db.execute(lastFixesAtSql(at, offlineSeconds, blocks))) as unknown as Rows<LastFix>;
   return result.rows.map((r) => ({ ...r, t: Number(r.t) }));
 }
 
