@@ -75,14 +75,15 @@ export interface LastFix {
 export const SNAPSHOT_RECENT_SECONDS = 60;
 
 /**
- * Each known tracker's last fix at or before `at` and not older than offlineSeconds before it. The trackers with a
- * fix in the last SNAPSHOT_RECENT_SECONDS come from that time range of positions_recorded_idx, newest per device;
- * only the others (silent for a minute: unworn, switched off, out of range) cost a backward descent of the
- * (device, time) index each. The age is checked outside the lateral so that index is the only one that fits it.
+ * Each known tracker's last fix at or before `at` and not older than offlineSeconds before it, in one pass over the
+ * trackers: those with a fix in the last SNAPSHOT_RECENT_SECONDS take the newest of that time range of
+ * positions_recorded_idx (`recent`); only the others (silent for a minute: unworn, switched off, out of range) cost a
+ * backward descent of the (device, time) index, the lateral's `r.device_id is null` being checked once per tracker
+ * before it. Exactly one of `r` and `o` holds a fix, so coalesce picks that fix's columns. The age is checked outside
+ * the lateral so that index is the only one that fits it.
  */
 export function lastFixesAtSql(at: number, offlineSeconds: number, blocks: Caseload): SQL {
   const recentFrom = iso(at - Math.min(offlineSeconds, SNAPSHOT_RECENT_SECONDS) * 1000);
-  const inCaseload = nobodyOrInCaseload(sql.raw('p.prisoner_id'), blocks) ?? sql`true`;
   return sql`
     with recent as materialized (
       select distinct on (p.device_id) p.device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, p.recorded_at
@@ -92,17 +93,18 @@ export function lastFixesAtSql(at: number, offlineSeconds: number, blocks: Casel
     )
     select p.device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, ${MS} as t
     from (
-      select r.* from recent r join devices d on d.id = r.device_id
-      union all
-      select p.* from devices d cross join lateral (
-        select p.device_id, p.prisoner_id, p.staff_id, p.latitude, p.longitude, p.recorded_at from positions p
-        where p.device_id = d.id and p.recorded_at <= ${recentFrom}::timestamptz
-        order by p.recorded_at desc limit 1
-      ) p
-      where not exists (select 1 from recent r where r.device_id = d.id)
-        and p.recorded_at >= ${iso(at - offlineSeconds * 1000)}::timestamptz
+      select d.id as device_id, coalesce(r.prisoner_id, o.prisoner_id) as prisoner_id, coalesce(r.staff_id, o.staff_id) as staff_id,
+        coalesce(r.latitude, o.latitude) as latitude, coalesce(r.longitude, o.longitude) as longitude,
+        coalesce(r.recorded_at, o.recorded_at) as recorded_at
+      from devices d
+      left join recent r on r.device_id = d.id
+      left join lateral (
+        select o.prisoner_id, o.staff_id, o.latitude, o.longitude, o.recorded_at from positions o
+        where r.device_id is null and o.device_id = d.id and o.recorded_at <= ${recentFrom}::timestamptz
+        order by o.recorded_at desc limit 1
+      ) o on true
     ) p
-    where ${inCaseload}
+    where p.recorded_at >= ${iso(at - offlineSeconds * 1000)}::timestamptz and ${nobodyOrInCaseload(sql.raw('p.prisoner_id'), blocks) ?? sql`true`}
     order by p.device_id`;
 }
 
