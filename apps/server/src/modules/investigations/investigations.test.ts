@@ -88,6 +88,19 @@ describeEachEngine('investigations: who was near, contacts, snapshot', (engine) 
     expect(ours.find((e) => e.staff_id === c.id)).toMatchObject({ latitude: cAt().lat, longitude: cAt().lng, at: at(50) });
   });
 
+  it('snapshot after the trackers fell silent: the last fix until the offline threshold, then nothing', async () => {
+    // The last fixes are at 120 s. More than a minute later they are no longer in the snapshot's recent time range and
+    // are found by each tracker's own index (decision 068); past the threshold the trackers are offline.
+    const offline = ctx().app.config.DEVICE_OFFLINE_SECONDS;
+    expect(offline).toBeGreaterThan(61);
+    const ours = (body: SnapshotResponse) => body.data.filter((e) => [a.id, b.id].includes(e.prisoner_id!) || e.staff_id === c.id);
+    const silent = await get<SnapshotResponse>(`/location/snapshot?at=${at(120 + offline - 1)}`);
+    expect(ours(silent.body).map((e) => e.at)).toEqual([at(120), at(120), at(120)]);
+    expect(ours(silent.body).find((e) => e.prisoner_id === b.id)).toMatchObject({ latitude: bAt(120).lat, longitude: bAt(120).lng });
+    const offlineNow = await get<SnapshotResponse>(`/location/snapshot?at=${at(120 + offline + 1)}`);
+    expect(ours(offlineNow.body)).toEqual([]);
+  });
+
   it('a window with no fixes is an empty list, not an error', async () => {
     const near = await get<NearResponse>(`/location/near?prisoner_id=${a.id}&from=${at(-7200)}&to=${at(-3600)}&radius_m=10`);
     expect(near).toEqual({ status: 200, body: { data: [], subject_track: [] } });
