@@ -155,7 +155,13 @@ function snapshotPlainSql(at: number) {
     order by device_id, recorded_at desc`;
 }
 
-const snapshotPlain = (db: Database, at: number) => db.db.execute(snapshotPlainSql(at));
+/** The plain snapshot made into the same answer as everyoneAt's (one entry per tracker, the moment as ISO text). */
+async function snapshotPlain(db: Database, at: number) {
+  const result = (await db.db.execute(snapshotPlainSql(at))) as unknown as {
+    rows: { device_id: string; prisoner_id: number | null; staff_id: number | null; latitude: number; longitude: number; recorded_at: string | Date }[];
+  };
+  return result.rows.map(({ recorded_at, ...fix }) => ({ ...fix, at: new Date(recorded_at).toISOString() }));
+}
 
 /** EXPLAIN (ANALYZE, BUFFERS) of each statement: near subject 0 over 1 h and 24 h, its baseline, the snapshot. */
 async function explainAll(db: Database, layout: Layout, span: number) {
