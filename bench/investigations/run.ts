@@ -4,6 +4,7 @@
 //
 //   npm run investigations -w @prison/bench                          (2,000,000 fixes on PostgreSQL, 300,000 on PGlite)
 //   npm run investigations -w @prison/bench -- --fixes 50000000 --pglite-fixes 1000000
+//   ... --explain                     (first EXPLAIN (ANALYZE, BUFFERS) of each statement, subject 0 at the first moment)
 //
 // Creates the database investigations_bench (or --database NAME) on 127.0.0.1:5432 (or BENCH_PG_URL's server) and drops
 // it at the end unless BENCH_KEEP=1; --reuse measures a kept one again after applying newer migrations.
