@@ -19,6 +19,23 @@ import { probesFor } from './near-probes';
 
 const MATCH_MS = NEAR_MATCH_SECONDS * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * `iso` for many instants close together (a snapshot's 10,000 fixes lie within a minute or two): each whole second's
+ * text is made once and the milliseconds appended, the same text for whole milliseconds at a fraction of the cost.
+ */
+export function isoOfMany(): (ms: number) => string {
+  const seconds = new Map<number, string>();
+  return (ms) => {
+    const second = Math.floor(ms / 1000);
+    let text = seconds.get(second);
+    if (text === undefined) {
+      text = iso(second * 1000).slice(0, -5); // without ".000Z"
+      seconds.set(second, text);
+    }
+    return `${text}.${String(ms - second * 1000).padStart(3, '0')}Z`;
+  };
+}
 /** Distances to the centimetre: GPS says no more. */
 const metres = (value: number) => Math.round(value * 100) / 100;
 
@@ -95,6 +112,7 @@ export async function contactsOfPair(db: DbOrTx, query: ContactsQuery, blocks: C
 
 export async function everyoneAt(db: DbOrTx, at: string, offlineSeconds: number, blocks: Caseload): Promise<SnapshotResponse> {
   const rows = await lastFixesAt(db, Date.parse(at), offlineSeconds, blocks);
+  const isoOf = isoOfMany();
   return {
     data: rows.map((r) => ({
       device_id: r.device_id,
@@ -102,7 +120,7 @@ export async function everyoneAt(db: DbOrTx, at: string, offlineSeconds: number,
       staff_id: r.staff_id,
       latitude: r.latitude,
       longitude: r.longitude,
-      at: iso(r.t),
+      at: isoOf(r.t),
     })),
   };
 }

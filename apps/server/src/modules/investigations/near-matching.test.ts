@@ -1,9 +1,11 @@
 // The matching rule of decision 068 and the probes around a subject, without a database.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { METERS_PER_DEGREE, haversineMeters } from '@prison/shared';
 import { gridCellOf } from '../../db/position-grid';
 import { contactsOf, distanceToTrack, peopleNear, type TrackFix } from './near-matching';
 import { probesFor } from './near-probes';
+import { isoOfMany } from './investigations-service';
 
 const LAT = 51.5;
 const LNG = -0.12;
@@ -63,5 +65,17 @@ describe('probes', () => {
       expect(haversineMeters(LAT, LNG, lat, lng)).toBeLessThan(10);
       expect(probes.map((p) => p.cell)).toContain(gridCellOf(lat, lng));
     }
+  });
+});
+
+describe("the snapshot's ISO text", () => {
+  it('is what toISOString writes, for whole milliseconds 1900-2100 and neighbours sharing a second', () => {
+    const instant = fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 11, 31) });
+    fc.assert(
+      fc.property(fc.array(instant, { maxLength: 50 }), (times) => {
+        const isoOf = isoOfMany();
+        for (const t of times.flatMap((t) => [t, t + 1, t - 1, t])) expect(isoOf(t)).toBe(new Date(t).toISOString());
+      }),
+    );
   });
 });
