@@ -340,8 +340,8 @@ export const positions = pgTable(
       .where(sql`${t.staffId} is not null`),
     // Who was near (decision 068): a grid cell of about 20 m and the time, so fixes near a place and a moment are one
     // index range per cell on PostgreSQL and PGlite alike. The expression is db/position-grid.ts's GRID_CELL_SQL.
-    // Covering (migration 0031): the candidates are read from the index alone, not one heap page each. The table is
-    // vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor, set in 0031) so that holds for
+    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. The table is
+    // vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor, set in 0032) so that holds for
     // recent fixes too.
     index('positions_grid_time_idx').using(
       'btree',
