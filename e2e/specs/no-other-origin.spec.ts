@@ -61,46 +61,51 @@ function watchOrigins(page: Page, baseURL: string): string[] {
   return elsewhere;
 }
 
-test('an administrator places a plan by clicking three points on the image and three on the map', async ({
-  adminPage: page,
-  baseURL,
-}) => {
-  const elsewhere = watchOrigins(page, baseURL!);
-  await page.goto('/site-plan');
-  await page.getByTestId('plan-upload').click();
-  const name = unique('Placed plan ');
-  await page.getByTestId('plan-name').fill(name);
-  await page
-    .getByTestId('plan-file')
-    .setInputFiles({ name: 'site.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(PLAN_SVG) });
-  const image = page.getByTestId('plan-source-image');
-  await expect(image).toBeVisible();
-  const map = page.getByTestId('plan-placement').locator('.leaflet-container');
-  const imageBox = (await image.boundingBox())!;
-  const mapBox = (await map.boundingBox())!;
-  // Clicks relative to each element, which Playwright scrolls into view first: other specs' open Criticals fill the
-  // Critical bar above the page, which pushes the pane's lower half below the window.
-  for (const [fx, fy] of [
-    [0.1, 0.1],
-    [0.9, 0.15],
-    [0.3, 0.6],
-  ] as const) {
-    await expect(page.getByTestId('plan-step')).toContainText('a point on the plan');
-    await image.click({ position: { x: imageBox.width * fx, y: imageBox.height * fy } });
-    await expect(page.getByTestId('plan-step')).toContainText('its spot on the map');
-    await map.click({ position: { x: mapBox.width * (0.2 + fx * 0.6), y: mapBox.height * (0.2 + fy * 0.6) } });
-  }
-  await expect(page.getByTestId('plan-fit')).toContainText(/^Fit error 0\.00 m at the points; scale/);
-  // The preview is drawn on the placement map.
-  await expect(page.getByTestId('plan-placement').locator('img.site-plan-image')).toHaveCount(1);
-  await page.getByTestId('plan-save').click();
-  await expect(page.getByTestId('plan-row').filter({ hasText: name })).toBeVisible();
-  // Deleting asks first.
-  await page.getByTestId('plan-row').filter({ hasText: name }).getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByTestId('confirm-subject')).toHaveText(name);
-  await page.getByRole('button', { name: 'Delete plan' }).click();
-  await expect(page.getByTestId('plan-row').filter({ hasText: name })).toHaveCount(0);
-  expect(elsewhere).toEqual([]);
+test.describe('placing a plan', () => {
+  // Tall enough for the plan's pane and the map to be in view together under a Critical bar of other specs' alerts:
+  // no click scrolls the page, so none lands where the page was a moment before.
+  test.use({ viewport: { width: 1280, height: 1200 } });
+  test('an administrator places a plan by clicking three points on the image and three on the map', async ({
+    adminPage: page,
+    baseURL,
+  }) => {
+    const elsewhere = watchOrigins(page, baseURL!);
+    await page.goto('/site-plan');
+    await page.getByTestId('plan-upload').click();
+    const name = unique('Placed plan ');
+    await page.getByTestId('plan-name').fill(name);
+    await page
+      .getByTestId('plan-file')
+      .setInputFiles({ name: 'site.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(PLAN_SVG) });
+    const image = page.getByTestId('plan-source-image');
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const map = page.getByTestId('plan-placement').locator('.leaflet-container');
+    const imageBox = (await image.boundingBox())!;
+    const mapBox = (await map.boundingBox())!;
+    // Clicks relative to each element, wherever the Critical bar above has put it.
+    for (const [fx, fy] of [
+      [0.1, 0.1],
+      [0.9, 0.15],
+      [0.3, 0.6],
+    ] as const) {
+      await expect(page.getByTestId('plan-step')).toContainText('a point on the plan');
+      await image.click({ position: { x: imageBox.width * fx, y: imageBox.height * fy } });
+      await expect(page.getByTestId('plan-step')).toContainText('its spot on the map');
+      await map.click({ position: { x: mapBox.width * (0.2 + fx * 0.6), y: mapBox.height * (0.2 + fy * 0.6) } });
+    }
+    await expect(page.getByTestId('plan-fit')).toContainText(/^Fit error 0\.00 m at the points; scale/);
+    // The preview is drawn on the placement map.
+    await expect(page.getByTestId('plan-placement').locator('img.site-plan-image')).toHaveCount(1);
+    await page.getByTestId('plan-save').click();
+    await expect(page.getByTestId('plan-row').filter({ hasText: name })).toBeVisible();
+    // Deleting asks first.
+    await page.getByTestId('plan-row').filter({ hasText: name }).getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByTestId('confirm-subject')).toHaveText(name);
+    await page.getByRole('button', { name: 'Delete plan' }).click();
+    await expect(page.getByTestId('plan-row').filter({ hasText: name })).toHaveCount(0);
+    expect(elsewhere).toEqual([]);
+  });
 });
 
 test('with MAP_TILES=off no screen asks another origin, and the live map shows the plan under moving markers', async ({

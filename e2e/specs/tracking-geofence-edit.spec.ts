@@ -121,18 +121,22 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
   await page.reload();
   await page.getByTestId('geofence-item').filter({ hasText: fence.name }).click();
   await expect(selectedPath).toHaveCount(1);
-  const metresPerPixel = await page.evaluate(() => {
-    type Projection = {
-      getSize(): { y: number };
-      distance(a: unknown, b: unknown): number;
-      containerPointToLatLng(point: [number, number]): unknown;
-    };
-    const leaflet = (window as unknown as { __liveMap: { map: Projection } }).__liveMap.map;
-    const y = leaflet.getSize().y / 2;
-    return leaflet.distance(leaflet.containerPointToLatLng([0, y]), leaflet.containerPointToLatLng([100, y])) / 100;
-  });
-  const drawnRadius = (((await selectedPath.boundingBox())!.width - 5) / 2) * metresPerPixel;
-  expect(Math.abs(drawnRadius - saved.radius!) / saved.radius!).toBeLessThan(0.1);
+  const drawnRadiusError = async () => {
+    const metresPerPixel = await page.evaluate(() => {
+      type Projection = {
+        getSize(): { y: number };
+        distance(a: unknown, b: unknown): number;
+        containerPointToLatLng(point: [number, number]): unknown;
+      };
+      const leaflet = (window as unknown as { __liveMap: { map: Projection } }).__liveMap.map;
+      const y = leaflet.getSize().y / 2;
+      return leaflet.distance(leaflet.containerPointToLatLng([0, y]), leaflet.containerPointToLatLng([100, y])) / 100;
+    });
+    const drawnRadius = (((await selectedPath.boundingBox())!.width - 5) / 2) * metresPerPixel;
+    return Math.abs(drawnRadius - saved.radius!) / saved.radius!;
+  };
+  // Polled: the map may still be settling into its opening view.
+  await expect.poll(drawnRadiusError).toBeLessThan(0.1);
   expect(await storedGeofence(api, fence.geofence_id)).toEqual(saved);
   expect(errors).toEqual([]);
 });
