@@ -8,7 +8,7 @@ import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from '../alarm-repea
 import type { EscortEvent } from '../escort-monitor';
 import type { RuleOutcome } from '../fix-rules';
 import type { StoredAlert } from '../ports';
-import { nearestStaff, officerNeedsAssistance, withNearestStaff } from '../staff-sos';
+import { nearestStaff, officerNeedsAssistance, withNearestStaff, type NearbyStaff } from '../staff-sos';
 import { clustered, type TrackingContext } from './context';
 import { draftAlert, type AlertDraft, type GeofenceEvent } from './evaluate';
 import { claimPairAlerts, releasePairs } from './pair-claims';
@@ -192,11 +192,15 @@ async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent
   for (const event of rejoined) await ctx.options.alertStore.endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
 }
 
-/** A staff member's SOS names the officer and the nearest staff (issue 24 item 5); a prisoner's is unchanged. */
-function alarmText(ctx: TrackingContext, device: TrackedDevice, kind: 'sos' | 'tamper', fix: { latitude: number; longitude: number }): string {
-  if (kind === 'tamper') return `${displayName(device)}'s tracker reports tampering`;
-  if (device.staffId === null) return `SOS from ${displayName(device)}'s tracker`;
-  return withNearestStaff(officerNeedsAssistance(displayName(device)), nearestStaff(ctx.registry, device, fix.latitude, fix.longitude));
+/**
+ * A staff member's SOS names the officer and the nearest staff (issue 24 item 5) and keeps them as data for the live
+ * map (decision 072); a prisoner's is unchanged.
+ */
+function alarmAlert(ctx: TrackingContext, device: TrackedDevice, kind: 'sos' | 'tamper', fix: { latitude: number; longitude: number }): { text: string; nearbyStaff?: NearbyStaff[] } {
+  if (kind === 'tamper') return { text: `${displayName(device)}'s tracker reports tampering` };
+  if (device.staffId === null) return { text: `SOS from ${displayName(device)}'s tracker` };
+  const nearbyStaff = nearestStaff(ctx.registry, device, fix.latitude, fix.longitude);
+  return { text: withNearestStaff(officerNeedsAssistance(displayName(device)), nearbyStaff), nearbyStaff };
 }
 
 /** The fix rules' state and alerts (decision 064), in the transaction; a rule's alert shows its wearer like any other. */
@@ -246,8 +250,10 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan,
   for (const group of alarmGroups) {
     if (!group.raises) continue;
     const { device, kind, at } = group.raises;
-    const text = alarmText(ctx, device, kind, group.raises.fix);
-    alarmDrafts.set(group, draftAlert(device, 'Critical', kind, text, at));
+    const { text, nearbyStaff } = alarmAlert(ctx, device, kind, group.raises.fix);
+    const draft = draftAlert(device, 'Critical', kind, text, at);
+    if (nearbyStaff) draft.alert.nearbyStaff = nearbyStaff;
+    alarmDrafts.set(group, draft);
     plan.drafts.push(alarmDrafts.get(group)!);
   }
   await writeRuleOutcomes(ctx, tx, plan.ruleOutcomes, plan.drafts);
