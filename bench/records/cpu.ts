@@ -99,7 +99,6 @@ async function statementsOf(run: () => Promise<unknown>) {
     const text = typeof first === 'string' ? first : first?.text;
     const values = (typeof first === 'object' && first?.values) || (Array.isArray(second) ? second : []);
     if (text) sent.push({ text, values });
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-return
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   };
   try {
