@@ -6,7 +6,9 @@
 //   npx tsx records/cpu.ts                      (from bench/; needs wrk)
 //   RECORDS_CPU_DB=name          use (and keep) this database, filled on first use; without it a new one is dropped at the end
 //   RECORDS_CPU_ROUNDS=3 RECORDS_CPU_SECONDS=8  measured runs per URL, alternating between the URLs
-//   RECORDS_CPU_URLS=/admin/verify-token,/prisoner/all?page=1
+//   RECORDS_CPU_URLS=/admin/verify-token,/prisoner/all?page=1,/prisoner/all?page=*
+//                                a URL ending in `page=*` asks each time for a random page of the first 2,500
+//                                (random-page.lua), so concurrent requests rarely share a read (decision 070)
 //   RECORDS_CPU_SQL=1            print every statement one request of each URL sends, with EXPLAIN ANALYZE of each
 //   RECORDS_CPU_PROFILE=DIR      write a .cpuprofile of the server's thread for each URL's first measured run
 import { execFile } from 'node:child_process';
@@ -35,6 +37,8 @@ const URLS = (process.env.RECORDS_CPU_URLS ?? '/admin/verify-token,/prisoner/all
 const KEPT_DB = process.env.RECORDS_CPU_DB;
 const PROFILE_DIR = process.env.RECORDS_CPU_PROFILE;
 const WRK_REPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-report.lua');
+const RANDOM_PAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'random-page.lua');
+const RANDOM_PAGES = 2_500;
 const CLOCK_TICK_US = 1e6 / 100; // USER_HZ on Linux
 
 const log = (text: string) => console.log(`[records cpu] ${text}`);
@@ -49,15 +53,28 @@ interface WrkResult {
 }
 
 async function wrk(url: string, token: string, clients: number, seconds: number): Promise<WrkResult> {
-  const { stdout } = await promisify(execFile)('wrk', [
-    '--threads=1',
-    `--connections=${clients}`,
-    `--duration=${seconds}s`,
-    '--timeout=10s',
-    `--header=Authorization: Bearer ${token}`,
-    `--script=${WRK_REPORT}`,
-    url,
-  ]);
+  const randomPage = url.endsWith('page=*');
+  const target = new URL(url.replace(/\*$/, ''));
+  const { stdout } = await promisify(execFile)(
+    'wrk',
+    [
+      '--threads=1',
+      `--connections=${clients}`,
+      `--duration=${seconds}s`,
+      '--timeout=10s',
+      `--header=Authorization: Bearer ${token}`,
+      `--script=${randomPage ? RANDOM_PAGE : WRK_REPORT}`,
+      randomPage ? target.origin : url,
+    ],
+    {
+      env: {
+        ...process.env,
+        WRK_REPORT,
+        RECORDS_PAGES: String(RANDOM_PAGES),
+        RECORDS_PATH: `${target.pathname}${target.search}`,
+      },
+    },
+  );
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as WrkResult;
   if (result.non2xx > 0 || result.socketErrors > 0 || result.requests === 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.socketErrors} socket errors`);
@@ -147,7 +164,7 @@ async function main() {
 
     if (process.env.RECORDS_CPU_SQL) {
       for (const target of URLS) {
-        const sent = await statementsOf(() => app.inject({ method: 'GET', url: `${API_PREFIX}${target}`, headers }));
+        const sent = await statementsOf(() => app.inject({ method: 'GET', url: `${API_PREFIX}${target.replace(/\*$/, '2')}`, headers }));
         log(`${target}: ${sent.length} statement(s)`);
         for (const { text, values } of sent) {
           console.log(`--- ${text.replace(/\s+/g, ' ')}\n    values ${JSON.stringify(values).slice(0, 300)}`);
