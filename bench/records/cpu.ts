@@ -9,6 +9,7 @@
 //   RECORDS_CPU_URLS=/admin/verify-token,/prisoner/all?page=1,/prisoner/all?page=*
 //                                a URL ending in `page=*` asks each time for a random page of the first 2,500
 //                                (random-page.lua), so concurrent requests rarely share a read (decision 070)
+//   RECORDS_CPU_CLIENTS=50       wrk's connections
 //   RECORDS_CPU_SQL=1            print every statement one request of each URL sends, with EXPLAIN ANALYZE of each
 //   RECORDS_CPU_PROFILE=DIR      write a .cpuprofile of the server's thread for each URL's first measured run
 import { execFile } from 'node:child_process';
@@ -32,7 +33,7 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:543
 const PRISONERS = Number(process.env.RECORDS_BENCH_PRISONERS ?? 100_000);
 const SECONDS = Number(process.env.RECORDS_CPU_SECONDS ?? 8);
 const ROUNDS = Number(process.env.RECORDS_CPU_ROUNDS ?? 3);
-const CLIENTS = 50;
+const CLIENTS = Number(process.env.RECORDS_CPU_CLIENTS ?? 50);
 const URLS = (process.env.RECORDS_CPU_URLS ?? '/admin/verify-token,/prisoner/all?page=1').split(',');
 const KEPT_DB = process.env.RECORDS_CPU_DB;
 const PROFILE_DIR = process.env.RECORDS_CPU_PROFILE;
