@@ -165,7 +165,9 @@ async function main() {
 
     if (process.env.RECORDS_CPU_SQL) {
       for (const target of URLS) {
-        const sent = await statementsOf(() => app.inject({ method: 'GET', url: `${API_PREFIX}${target.replace(/\*$/, '2')}`, headers }));
+        const sent = await statementsOf(() =>
+          app.inject({ method: 'GET', url: `${API_PREFIX}${target.replace(/\*$/, '2')}`, headers }),
+        );
         log(`${target}: ${sent.length} statement(s)`);
         for (const { text, values } of sent) {
           console.log(`--- ${text.replace(/\s+/g, ' ')}\n    values ${JSON.stringify(values).slice(0, 300)}`);
