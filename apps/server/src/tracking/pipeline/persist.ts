@@ -77,12 +77,27 @@ type InsertedRow = { device_id: string | null; ms: number | string | null };
 const insertedKeys = (rows: InsertedRow[]) => new Set(rows.filter((r) => r.device_id !== null).map((r) => `${r.device_id}|${Number(r.ms)}`));
 
 /**
- * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
- * device and time, is skipped) and an update of the devices they came from. Two JSON parameters however many
- * fixes. A single statement is atomic, so a batch that raises nothing needs no explicit transaction.
- * Answers the keys (`device|ms`) of the fixes actually inserted.
+ * The devices of the batch that came back online: their open offline alerts end (what `endOpenAlerts(..., 'offline')`
+ * did as a statement of its own in the batch's transaction), as one more part of the batch's statement, so a batch
+ * whose only news is a device reporting again needs no transaction (decision 070). Only ever offline alerts, which no
+ * batch of fixes raises, so the order against the batch's new alerts does not matter.
  */
-export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string>> {
+function endOfflineAlerts(online: ReadonlySet<string>, at: Date, guard = sql`true`) {
+  if (online.size === 0) return sql``;
+  return sql`, back_online as (
+      update alerts set ended_at = ${at.toISOString()}::timestamptz
+      where device_id = any(${sql.param([...online])}::text[]) and kind = 'offline' and ended_at is null and ${guard}
+      returning 1
+    )`;
+}
+
+/**
+ * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
+ * device and time, is skipped), an update of the devices they came from, and the end of the offline alerts of those
+ * that came back online. Two JSON parameters however many fixes. A single statement is atomic, so a batch that raises
+ * nothing needs no explicit transaction. Answers the keys (`device|ms`) of the fixes actually inserted.
+ */
+export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[], cameOnline: ReadonlySet<string>, now: Date): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const result = (await db.execute(sql`
     with inserted as (
@@ -95,7 +110,7 @@ export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: Tracke
       from ${stateColumns(states)}
       where d.id = v.id
       returning 1
-    )
+    )${endOfflineAlerts(cameOnline, now)}
     select device_id, ms from inserted`)) as unknown as { rows: InsertedRow[] };
   return insertedKeys(result.rows);
 }
@@ -106,7 +121,8 @@ export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: Tracke
  * process holds), and only then stores the fixes, the state, the next revision and the engine's memory. Answers null,
  * having written nothing, when a revision moved: the caller takes the stored state under the lock and plans again.
  */
-async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, rows: PositionRow[], states: TrackedDevice[]): Promise<Set<string> | null> {
+async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan, states: TrackedDevice[]): Promise<Set<string> | null> {
+  const rows = plan.rows;
   const ids = sql.param(states.map((d) => d.id));
   const result = (await db.execute(sql`
     with locked as (
@@ -125,7 +141,7 @@ async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, rows: Posi
       join unnest(${ids}::text[], ${sql.param(portableStates(ctx, states))}::text[]) as p(id, state) on p.id = v.id
       where d.id = v.id and (select ok from current)
       returning 1
-    )
+    )${endOfflineAlerts(plan.cameOnline, plan.now, sql`(select ok from current)`)}
     select (select ok from current) as ok, i.device_id, i.ms from (select 1) as one left join inserted i on true`)) as unknown as {
     rows: (InsertedRow & { ok: boolean })[];
   };
@@ -212,9 +228,12 @@ export async function writeRuleOutcomes(ctx: TrackingContext, tx: Tx, outcomes: 
   }
 }
 
-/** The common case, nothing to raise: the fixes and the devices' state in one statement, one round trip. */
+/**
+ * The common case, nothing to raise: the fixes, the devices' state and the offline alerts of devices back online in
+ * one statement, one round trip.
+ */
 export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
-  markStored(plan, await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan)));
+  markStored(plan, await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan), plan.cameOnline, plan.now));
   return { stored: [], drafts: plan.drafts };
 }
 
@@ -225,7 +244,7 @@ export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): P
  */
 export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan): Promise<boolean> {
   if (plan.rows.length === 0) return true;
-  const fresh = await writeFixesAtRevision(ctx, db, plan.rows, touchedDevices(ctx, plan));
+  const fresh = await writeFixesAtRevision(ctx, db, plan, touchedDevices(ctx, plan));
   if (!fresh) return false;
   markStored(plan, fresh);
   return true;
@@ -237,7 +256,7 @@ export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: Ba
  */
 export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan, written = false): Promise<Persisted> {
   const states = touchedDevices(ctx, plan);
-  if (!written) markStored(plan, await writeFixes(tx, plan.rows, states));
+  if (!written) markStored(plan, await writeFixes(tx, plan.rows, states, plan.cameOnline, plan.now));
   // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
   const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm as 'sos' | 'tamper' }));
   const alarmGroups = await groupAlarms(tx, alarms);
@@ -258,7 +277,6 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan,
   const repeats = alarmGroups.filter((g) => g.repeats > 0);
   await recordAlarmRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
   await applyGeofenceEvents(tx, events, saved);
-  await ctx.options.alertStore.endOpenAlerts(tx, [...plan.cameOnline], 'offline', plan.now);
   await endUnescorted(ctx, tx, plan.rejoined);
   if (inCluster && !written) await writeRevisions(ctx, tx, states);
   return { stored: saved, drafts, repeated: repeats.length > 0 };
