@@ -7,6 +7,8 @@
 //   (c1) 1 process behind HAProxy in cluster mode (REDIS_URL): what cluster mode itself costs;
 //   (c) N processes behind HAProxy in cluster mode: fixes/s, alert latency to the browser on the OTHER process, CPU
 //       per fix.
+// Each run also prints the CPU per fix of the database's PostgreSQL backends (/proc of their pids), which share the
+// machine's cores with the server.
 // Alert latency: from the fix's send time (its timestamp, the wall clock when wrk made the request) to its showAlert.
 // With several processes each alert reaches each browser; the one on the process that evaluated the fix has it first
 // (a local emit), so the later of the sockets is the other process: that latency is the one reported, an upper
@@ -14,7 +16,7 @@
 // for a fix sent while measuring but shown on no browser, or stored twice.
 //
 //   npm run cluster -w @prison/bench -- [--seconds 15] [--connections 64] [--processes 2] [--devices 10000]
-//        [--geofences 1000]
+//        [--geofences 1000] [--runs a,b,c1,c]
 //
 // Needs wrk and haproxy (apt-get install -y wrk haproxy), PostgreSQL (BENCH_PG_URL, default postgres://postgres@
 // 127.0.0.1:5432/postgres: a database of its own, created and dropped) and Redis for (c) (BENCH_REDIS_URL, default
@@ -43,6 +45,8 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '2' },
     devices: { type: 'string', default: '10000' },
     geofences: { type: 'string', default: '1000' },
+    // Which runs, by their letters: `--runs a` measures the one process alone (single-fix throughput, CPU per fix).
+    runs: { type: 'string', default: 'a,b,c1,c' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -74,7 +78,7 @@ interface Scenario {
   redisUrl: string | null;
 }
 
-const SCENARIOS: Scenario[] = [
+const ALL_SCENARIOS: Scenario[] = [
   { label: '(a) 1 process, no balancer', processes: 1, balancer: false, redisUrl: null },
   { label: '(b) 1 process, HAProxy', processes: 1, balancer: true, redisUrl: null },
   // Cluster mode on one process: what the row lock, the shared positions and the change feed cost, apart from a
@@ -82,6 +86,8 @@ const SCENARIOS: Scenario[] = [
   { label: '(c1) 1 process, HAProxy, Redis', processes: 1, balancer: true, redisUrl: REDIS_URL },
   { label: `(c) ${PROCESSES} processes, HAProxy, Redis`, processes: PROCESSES, balancer: true, redisUrl: REDIS_URL },
 ];
+const RUNS = new Set(args.runs.split(','));
+const SCENARIOS = ALL_SCENARIOS.filter((scenario) => RUNS.has(scenario.label.slice(1, scenario.label.indexOf(')'))));
 
 function probeHome(k: number) {
   return { lat: CENTRE.lat + SPAN_DEGREES / 2 + PROBE_STEP * (1 + (k % 10)), lng: CENTRE.lng + PROBE_STEP * Math.floor(k / 10) };
@@ -189,6 +195,22 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time (ms) of the bench database's PostgreSQL backends now, by pid (a backend that ended meanwhile is lost). */
+async function backendCpuMs(client: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, cpuMs(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
+}
+
 /** One browser per process: a login on that process, then a socket pinned to it (HAProxy's SERVERID cookie). */
 async function openBrowsers(cluster: Cluster, onAlert: (browser: number, alert: ShowAlertEvent) => void): Promise<Socket[]> {
   const sockets: Socket[] = [];
@@ -231,6 +253,7 @@ interface RunResult {
   alertsNotShown: number;
   alertsStoredTwice: number;
   nodeCpuUsPerFix: number;
+  databaseCpuUsPerFix: number;
   haproxyCpuUsPerFix: number;
 }
 
@@ -282,6 +305,7 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
     const pids = cluster.nodes.map((n) => n.pid);
     const nodeCpuBefore = pids.map(cpuMs);
     const haproxyCpuBefore = cluster.haproxy ? cpuMs(cluster.haproxy.pid) : 0;
+    const databaseCpuBefore = await backendCpuMs(client);
     measuringFrom = Date.now();
     log(`${scenario.label}: ${CONNECTIONS} wrk connections for ${SECONDS} s to ${cluster.osmandUrl}`);
     const result = await wrk(cluster.osmandUrl, SECONDS);
@@ -289,6 +313,8 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
     const perNodeCpu = pids.map((pid, k) => cpuMs(pid) - nodeCpuBefore[k]!);
     const nodeCpu = perNodeCpu.reduce((sum, ms) => sum + ms, 0);
     const haproxyCpu = cluster.haproxy ? cpuMs(cluster.haproxy.pid) - haproxyCpuBefore : 0;
+    let databaseCpu = 0;
+    for (const [pid, ms] of await backendCpuMs(client)) databaseCpu += ms - (databaseCpuBefore.get(pid) ?? 0);
     // The alerts of the last fixes are still on their way, and the batched writer may hold the last fixes briefly.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const stored = (await storedFixes(client)) - storedBefore;
@@ -319,7 +345,7 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
       `${scenario.label}: ${acked.toLocaleString('en-US')} fixes acknowledged (${result.non2xx} refused, ${result.socketErrors} socket errors), ` +
         `${stored.toLocaleString('en-US')} stored; ${received.size} alerts seen, ${missing} missing on some browser, ${doubled} shown twice; ` +
         `${alertsStored} geofence alerts stored (${alertsStoredTwice} twice), ${shownInWindow} of them shown; ` +
-        `CPU ${cluster.nodes.map((n, k) => `${n.name} ${(perNodeCpu[k]! / 1000).toFixed(1)} s`).join(', ')}`,
+        `CPU ${cluster.nodes.map((n, k) => `${n.name} ${(perNodeCpu[k]! / 1000).toFixed(1)} s`).join(', ')}, PostgreSQL ${(databaseCpu / 1000).toFixed(1)} s`,
     );
     return {
       fixesPerSecond: acked / (result.durationUs / 1e6),
@@ -335,6 +361,7 @@ async function runScenario(scenario: Scenario, databaseUrl: string, client: pg.C
       alertsNotShown: Math.max(0, alertsStored - shownInWindow),
       alertsStoredTwice,
       nodeCpuUsPerFix: (nodeCpu * 1000) / Math.max(1, acked),
+      databaseCpuUsPerFix: (databaseCpu * 1000) / Math.max(1, acked),
       haproxyCpuUsPerFix: (haproxyCpu * 1000) / Math.max(1, acked),
     };
   } finally {
@@ -394,6 +421,7 @@ async function main() {
       { name: `${scenario.label}: alerts missing on a browser / shown twice`, value: r.missing + r.doubled, unit: 'alerts', target: '0' },
       { name: `${scenario.label}: alerts stored but shown nowhere / stored twice`, value: r.alertsNotShown + r.alertsStoredTwice, unit: 'alerts', target: '0' },
       { name: `${scenario.label}: server CPU per fix (all processes)`, value: r.nodeCpuUsPerFix, unit: 'µs', baseline: baseline(base.nodeCpuUsPerFix) },
+      { name: `${scenario.label}: PostgreSQL CPU per fix (the database's backends)`, value: r.databaseCpuUsPerFix, unit: 'µs', baseline: baseline(base.databaseCpuUsPerFix) },
     );
     if (scenario.balancer) figures.push({ name: `${scenario.label}: HAProxy CPU per fix`, value: r.haproxyCpuUsPerFix, unit: 'µs' });
     figures.push({ name: `${scenario.label}: failed requests, acknowledged fixes not stored`, value: r.failed + r.notStored, unit: 'fixes', target: '0' });
@@ -401,7 +429,7 @@ async function main() {
   printFigures(
     `bench/cluster: ${DEVICES.toLocaleString('en-US')} devices, ${GEOFENCES.toLocaleString('en-US')} geofences, OsmAnd fixes from wrk ` +
       `(${CONNECTIONS} connections, ${SECONDS} s per run) on PostgreSQL, on ${os.cpus().length} cores, ` +
-      `load average ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after (baseline: run (a))`,
+      `load average ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after (baseline: run ${SCENARIOS[0]!.label.split(" ")[0]})`,
     figures,
   );
 }

@@ -12,11 +12,9 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
 import { API_PREFIX } from '@prison/shared';
 import type {} from '../../apps/server/src/types';
 import { buildApp } from '../../apps/server/src/app';
@@ -24,6 +22,7 @@ import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { printFigures, type Figure } from '../lib/report';
+import { fill } from './fill';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PRISONERS = Number(process.env.RECORDS_BENCH_PRISONERS ?? 100_000);
@@ -41,43 +40,6 @@ const SCENARIOS = [
   { name: 'status filter Released', url: '/prisoner/all?status=Released' },
   { name: 'operations overview', url: '/overview' },
 ];
-
-/** 100,000 prisoners in one statement, spread over ten years of entries, with varied names, statuses and cells. */
-async function fill(database: Database) {
-  const t0 = performance.now();
-  const exec = async (text: string) => {
-    if (database.pglite) await database.pglite.exec(text);
-    else await database.db.execute(sql.raw(text));
-  };
-  await exec(`insert into cells (cell_id, block, capacity, security_level)
-    select 'B-' || c, chr(65 + c % 6), 4, (array['High','Medium','Low'])[1 + c % 3] from generate_series(1, 500) c`);
-  await exec(`insert into prisoners (first_name, last_name, date_of_birth, gender, national_id, entry_date, status, cell_id, created_at)
-    select (array['James','Oliver','Amelia','Piotr','Kwame','Carlos','Imran','Minh','Sophie','Liam'])[1 + i % 10],
-           (array['Smith','Jones','Taylor','Brown','Nowak','Mensah','Garcia','Khan','Nguyen','Walker','Smithson','Evans'])[1 + (i / 10) % 12]
-             || case when i % 7 = 0 then '' else ' ' || (i % 997) end,
-           date '1960-01-01' + (i % 15000), (array['Male','Female','Other'])[1 + i % 3], 'United Kingdom',
-           date '2015-01-01' + (i % 3650),
-           (array['Incarcerated','Incarcerated','On Trial','Released','Transferred'])[1 + i % 5],
-           case when i % 5 < 3 and i <= 2000 then 'B-' || (1 + i % 500) end,
-           timestamptz '2015-01-01' + make_interval(secs => i * 3000)
-    from generate_series(1, ${PRISONERS}) i`);
-  // For the overview (issue 11): a tracker on every prisoner in a cell (one in ten offline), and a year of alerts,
-  // nearly all resolved, a few hundred open, some of them running geofence violations.
-  await exec(`insert into devices (id, name, secret_hash, online, last_seen_at)
-    select 'bench-' || p.prisoner_id, 'Tracker ' || p.prisoner_id, 'x', p.prisoner_id % 10 <> 0, now() - make_interval(mins => p.prisoner_id % 600)
-    from prisoners p where p.cell_id is not null`);
-  await exec(`update prisoners set tracking_device_id = 'bench-' || prisoner_id where cell_id is not null`);
-  await exec(`insert into alerts (alert_type, kind, details, date, timestamp, prisoner_id, status, ended_at)
-    select (array['Informational','Warning','Critical'])[1 + i % 3], case when i % 4 = 0 then 'geofence' else 'offline' end,
-           'bench alert ' || i, (now() - make_interval(mins => i * 5))::date, now() - make_interval(mins => i * 5),
-           1 + i % 2000, case when i <= 300 then (array['New','Acknowledged'])[1 + i % 2] else 'Resolved' end,
-           case when i > 300 or i % 8 = 0 then now() end
-    from generate_series(1, ${PRISONERS}) i`);
-  await exec('vacuum analyze');
-  log(
-    `${database.kind}: loaded ${PRISONERS.toLocaleString('en-US')} prisoners in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-}
 
 const WRK_REPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-report.lua');
 
@@ -109,7 +71,7 @@ async function wrk(url: string, token: string, clients: number, seconds: number)
 }
 
 async function measure(database: Database): Promise<Figure[]> {
-  await fill(database);
+  await fill(database, PRISONERS, log);
   const app = await buildApp({
     config: { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }) },
     database,

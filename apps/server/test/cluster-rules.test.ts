@@ -275,4 +275,23 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     const raised = await one().database.db.select().from(alerts).where(and(eq(alerts.kind, 'sos'), eq(alerts.prisonerId, p)));
     expect(raised.map((a) => a.repeatCount)).toEqual([49]);
   });
+
+  it('a device back online ends its offline alert with the statement of its fixes, whichever process takes the fix (decision 070)', async () => {
+    const dd = await device({});
+    await submit(one(), dd, 20_000, Date.now() - 1_000);
+    await settle();
+    const offline = () => one().database.db.select().from(alerts).where(and(eq(alerts.deviceId, dd), eq(alerts.kind, 'offline')));
+    // The leader (either process) finds it silent past DEVICE_OFFLINE_SECONDS; the other hears it through the feed.
+    const silentAt = () => new Date(Date.now() + 125_000);
+    for (const [round, node] of [one, two, two].entries()) {
+      const now = silentAt();
+      await Promise.all([one().app.tracking.checkSilence(now), two().app.tracking.checkSilence(now)]);
+      await settle();
+      expect((await offline()).filter((a) => a.endedAt === null), `round ${round}: an open offline alert`).toHaveLength(1);
+      await submit(node(), dd, 20_001 + round, Date.now());
+      expect((await offline()).filter((a) => a.endedAt === null), `round ${round}: ended by the fix`).toHaveLength(0);
+      expect((await one().api('GET', `/devices/${dd}`)).json().online).toBe(true);
+    }
+    expect(await offline()).toHaveLength(3);
+  });
 });

@@ -6,6 +6,18 @@ import { boundedText, idText, intText, isoInstant, recentDate, recentTimestamp }
 
 export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted', 'roll_count', 'reader_silent', 'observation'] as const;
 
+/**
+ * One of the nearest other staff trackers named by an officer's SOS (issue 24 item 5, decision 072): its tracker, the
+ * staff member, and how far away it was when the alarm was raised, in whole metres.
+ */
+export const nearbyStaffEntry = z.object({
+  device_id: z.string(),
+  staff_id: z.number().int(),
+  name: z.string(),
+  metres: z.number().int(),
+});
+export type NearbyStaffEntry = z.infer<typeof nearbyStaffEntry>;
+
 export const alertRecord = z.object({
   id: z.number().int(),
   alert_type: z.enum(ALERT_TYPES),
@@ -30,6 +42,8 @@ export const alertRecord = z.object({
   /** A device alarm repeated within 60 s of its last occurrence updates this alert (decision 038): how often, last when. */
   repeat_count: z.number().int().optional(),
   last_repeat_at: z.string().nullable().optional(),
+  /** A staff SOS only (decision 072): the nearest other staff trackers at the alarm, nearest first; absent otherwise. */
+  nearby_staff: z.array(nearbyStaffEntry).optional(),
 });
 export type AlertRecord = z.infer<typeof alertRecord>;
 
@@ -103,5 +117,22 @@ export const liveMapPrisonerAlerts = z.object({
   ),
 });
 export type LiveMapPrisonerAlerts = z.infer<typeof liveMapPrisonerAlerts>;
-export const liveMapAlerts = z.object({ data: z.array(liveMapPrisonerAlerts) });
+/**
+ * An open (not resolved) staff SOS with the nearest staff at the alarm (decision 072): the live map marks the officer
+ * and them when the alert is opened there. About nobody, so shown to every caseload (decision 051).
+ */
+export const liveMapStaffInDanger = z.object({
+  alert_id: z.number().int(),
+  device_id: z.string(),
+  details: z.string(),
+  timestamp: z.string(),
+  status: z.enum(ALERT_STATUSES),
+  nearby_staff: z.array(nearbyStaffEntry),
+});
+export type LiveMapStaffInDanger = z.infer<typeof liveMapStaffInDanger>;
+export const liveMapAlerts = z.object({
+  data: z.array(liveMapPrisonerAlerts),
+  /** Added by decision 072: the open staff SOS alerts, newest first. */
+  staff_in_danger: z.array(liveMapStaffInDanger).optional(),
+});
 export type LiveMapAlerts = z.infer<typeof liveMapAlerts>;

@@ -21,7 +21,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { CountLine, Role } from '@prison/shared';
+import type { CountLine, NearbyStaffEntry, Role } from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -415,6 +415,8 @@ export const alerts = pgTable(
     /** A device alarm repeated within 60 s of the last one bumps this instead of raising another alert (decision 038). */
     repeatCount: integer('repeat_count').notNull().default(0),
     lastRepeatAt: timestamp('last_repeat_at', { withTimezone: true }),
+    /** A staff SOS: the nearest other staff trackers at the alarm, as the API gives them (decision 072); else null. */
+    nearbyStaff: jsonb('nearby_staff').$type<NearbyStaffEntry[]>(),
     createdAt: createdAt(),
   },
   (t) => [

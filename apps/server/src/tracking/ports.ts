@@ -1,6 +1,6 @@
 // The ports the tracking core needs from the feature modules; the modules implement them and composition.ts passes them in.
 import type { FastifyInstance } from 'fastify';
-import type { AlertType, ShowAlertEvent, StoredGeofence } from '@prison/shared';
+import type { AlertType, NearbyStaffEntry, ShowAlertEvent, StoredGeofence } from '@prison/shared';
 import type { DbOrTx } from '../db/client';
 import type { EscortRef } from './escort-monitor';
 import type { FixRule } from './fix-rules';
@@ -17,6 +17,8 @@ export interface NewAlert {
   deviceId: string | null;
   prisonerId: number | null;
   geofenceId?: string | null;
+  /** A staff SOS: the nearest other staff trackers at the alarm (decision 072). */
+  nearbyStaff?: NearbyStaffEntry[] | null;
 }
 
 /** An alert just stored, with what the live toast needs. */

@@ -1,16 +1,15 @@
 // Staff in danger (issue 24 item 5): an SOS from a staff member's tracker names the officer and the nearest three other
-// staff trackers with their distance, so the control room knows who can reach him first. A prisoner's SOS is unchanged.
-import { haversineMeters } from '@prison/shared';
+// staff trackers with their distance, so the control room knows who can reach him first; the alert keeps them as data
+// too (their trackers, decision 072), so the live map can mark them. A prisoner's SOS is unchanged.
+import { haversineMeters, type NearbyStaffEntry } from '@prison/shared';
 import type { DeviceRegistry, TrackedDevice } from './device-registry';
 import { displayName } from './device-registry';
 
 /** How many other staff trackers an officer's alarm names. */
 export const NEAREST_STAFF_COUNT = 3;
 
-export interface NearbyStaff {
-  name: string;
-  metres: number;
-}
+/** One of the nearest: tracker, staff member, name, whole metres (the alert's `nearby_staff` entry). */
+export type NearbyStaff = NearbyStaffEntry;
 
 /** "Officer NAME needs assistance" (SOS) and "Officer NAME may be down" (a fall, or motionless): the alert texts. */
 export const officerNeedsAssistance = (name: string) => `Officer ${name} needs assistance`;
@@ -25,7 +24,12 @@ export function nearestStaff(registry: DeviceRegistry, officer: Pick<TrackedDevi
   for (const device of registry.all()) {
     if (device.staffId === null || device.id === officer.id || device.staffId === officer.staffId) continue;
     if (!device.online || device.latitude === null || device.longitude === null) continue;
-    found.push({ name: displayName(device), metres: Math.round(haversineMeters(lat, lng, device.latitude, device.longitude)) });
+    found.push({
+      device_id: device.id,
+      staff_id: device.staffId,
+      name: displayName(device),
+      metres: Math.round(haversineMeters(lat, lng, device.latitude, device.longitude)),
+    });
   }
   return found.sort((a, b) => a.metres - b.metres).slice(0, count);
 }

@@ -119,7 +119,9 @@ export function Layout() {
       {/* The top bar and the Critical bar stay in view on every screen (decision 044). */}
       <div className="sticky top-0 z-[1000] shrink-0 print:hidden" data-testid="sticky-bars">
       <header className="bg-brand-900 text-white shadow">
-        <div className="mx-auto flex max-w-screen-2xl items-center gap-4 px-4 py-3">
+        {/* From xl the whole menu is one line beside the name and role (the accessibility spec measures it at 1440
+            px): tighter gaps below 2xl, and a long name is cut short (its full text in the title). */}
+        <div className="mx-auto flex max-w-screen-2xl items-center gap-3 px-4 py-3 2xl:gap-4">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
             <img src="/logo.svg" alt="" className="h-8 w-8" />
             <span className="text-lg">Prison Control</span>
@@ -132,12 +134,17 @@ export function Layout() {
             ))}
             {loggedIn && <NavMore sections={visibleMore} />}
           </nav>
-          <div className="ml-auto flex items-center gap-3">
+          <div className="ml-auto flex items-center gap-2 2xl:gap-3">
             {loggedIn ? (
               <>
                 <FeedHealthIndicator />
                 <OpenAlertCounts />
-                <Link to="/profile" className="hidden text-sm text-slate-100 hover:underline sm:inline" data-testid="admin-name">
+                <Link
+                  to="/profile"
+                  title={name ?? undefined}
+                  className="hidden max-w-40 truncate text-sm text-slate-100 hover:underline sm:inline"
+                  data-testid="admin-name"
+                >
                   {name}
                 </Link>
                 {roleLabel && (

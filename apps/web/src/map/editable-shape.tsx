@@ -39,6 +39,19 @@ interface EditableShapeProps {
   color?: string;
 }
 
+/**
+ * The handles must be in view and far enough apart to be dragged: a shape out of view, or drawn smaller than a quarter
+ * of the map (the map opened fitted to a wide site), is brought to the middle half of the map.
+ */
+function showForEditing(map: L.Map, bounds: L.LatLngBounds) {
+  const size = map.getSize();
+  const corner = map.latLngToContainerPoint(bounds.getNorthEast());
+  const opposite = map.latLngToContainerPoint(bounds.getSouthWest());
+  const small = Math.abs(corner.x - opposite.x) < size.x / 4 && Math.abs(corner.y - opposite.y) < size.y / 4;
+  if (!small && map.getBounds().contains(bounds)) return;
+  map.fitBounds(bounds, { padding: L.point(size.x / 4, size.y / 4), maxZoom: 18, animate: false });
+}
+
 export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLORS.Informational }: EditableShapeProps) {
   const map = useMap();
   const [initial] = useState(geometry);
@@ -58,9 +71,7 @@ export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLOR
       poly,
     };
     const layer = layerOfGeometry(initial, options).addTo(map);
-    // The handles must be in view to be dragged.
-    const bounds = layer.getBounds();
-    if (!map.getBounds().contains(bounds)) map.fitBounds(bounds);
+    showForEditing(map, layer.getBounds());
     // leaflet-draw gives every path an `editing` handler; it needs the layer on the map when enabled.
     const editing = (layer as unknown as { editing: L.Handler }).editing;
     editing.enable();

@@ -31,6 +31,14 @@ export function openClusterList(map: L.Map, at: L.LatLng, members: readonly Draw
     button.addEventListener('click', () => open(member.id));
   }
   const popup = L.popup({ autoPan: false, minWidth: 200, maxWidth: 320 }).setLatLng(at).setContent(content).openOn(map);
+  // Leaflet's own Escape works only while the map itself has the focus; here the focus is on an entry, so the list
+  // closes itself and hands the focus back to the map (found by crowd-list.spec.ts).
+  content.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    map.closePopup(popup);
+    map.getContainer().focus();
+  });
   content.querySelector('button')?.focus();
   return popup;
 }

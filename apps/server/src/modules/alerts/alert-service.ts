@@ -10,6 +10,7 @@ import type {
   AlertStatus,
   AlertType,
   LiveMapPrisonerAlerts,
+  LiveMapStaffInDanger,
   ShowAlertEvent,
 } from '@prison/shared';
 import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, parseTimestamp, totalPages } from '@prison/shared';
@@ -39,6 +40,7 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
         deviceId: d.deviceId,
         prisonerId: d.prisonerId,
         geofenceId: d.geofenceId ?? null,
+        nearbyStaff: d.nearbyStaff ?? null,
       })),
     )
     .returning({ id: alerts.id });
@@ -85,6 +87,7 @@ function selectAlertRecords(db: DbOrTx) {
       note: alerts.note,
       repeatCount: alerts.repeatCount,
       lastRepeatAt: alerts.lastRepeatAt,
+      nearbyStaff: alerts.nearbyStaff,
     })
     .from(alerts)
     .leftJoin(prisoners, eq(prisoners.prisonerId, alerts.prisonerId))
@@ -117,6 +120,8 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
     note: row.note,
     repeat_count: row.repeatCount,
     last_repeat_at: row.lastRepeatAt?.toISOString() ?? null,
+    // Only on a staff SOS (decision 072): every other alert reads as before.
+    ...(row.nearbyStaff ? { nearby_staff: row.nearbyStaff } : {}),
   };
 }
 
@@ -200,6 +205,38 @@ export async function listLiveMapAlerts(db: DbOrTx, caseload: Caseload = []): Pr
     worst_level: row.worst_rank === null ? null : (byRank[Number(row.worst_rank)] ?? null),
     open_count: Number(row.open_count),
     open: row.open.map((alert) => ({ ...alert, timestamp: new Date(alert.timestamp).toISOString() })),
+  }));
+}
+
+/** How many open staff SOS alerts the live map is given at most (newest first). */
+export const LIVE_MAP_STAFF_IN_DANGER_LISTED = 20;
+
+/**
+ * The open (not resolved) staff SOS alerts with the nearest staff at the alarm, newest first (decision 072). About
+ * nobody, so every caseload sees them (decision 051); the open-alarm index (device, kind; sos and tamper not resolved)
+ * holds them.
+ */
+export async function listStaffInDanger(db: DbOrTx): Promise<LiveMapStaffInDanger[]> {
+  const rows = await db
+    .select({
+      id: alerts.id,
+      deviceId: alerts.deviceId,
+      details: alerts.details,
+      timestamp: alerts.timestamp,
+      status: alerts.status,
+      nearbyStaff: alerts.nearbyStaff,
+    })
+    .from(alerts)
+    .where(and(eq(alerts.kind, 'sos'), ne(alerts.status, 'Resolved'), isNotNull(alerts.nearbyStaff), isNotNull(alerts.deviceId)))
+    .orderBy(desc(alerts.timestamp), desc(alerts.id))
+    .limit(LIVE_MAP_STAFF_IN_DANGER_LISTED);
+  return rows.map((row) => ({
+    alert_id: row.id,
+    device_id: row.deviceId!,
+    details: row.details,
+    timestamp: row.timestamp.toISOString(),
+    status: row.status as AlertStatus,
+    nearby_staff: row.nearbyStaff ?? [],
   }));
 }
 

@@ -12,6 +12,7 @@ import {
   listOpenViolations,
   listPrisonerAlerts,
   listRecentAlerts,
+  listStaffInDanger,
   showAlertEvent,
 } from './alert-service';
 
@@ -65,11 +66,15 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['alerts'],
         summary:
           'Per prisoner with an open alert or violation: in violation or not, the worst open (New) level, how many ' +
-          'are open and the first few, for the live map\'s marker colours and popups (one grouped query)',
+          'are open and the first few, for the live map\'s marker colours and popups (one grouped query); and the open ' +
+          'staff SOS alerts with the nearest staff at the alarm (staff_in_danger, decision 072)',
         response: { 200: liveMapAlerts },
       },
     },
-    async (request) => ({ data: await listLiveMapAlerts(app.db, caseloadOf(request)) }),
+    async (request) => ({
+      data: await listLiveMapAlerts(app.db, caseloadOf(request)),
+      staff_in_danger: await listStaffInDanger(app.db),
+    }),
   );
 
   // Counted per session, and only for alerts actually stored: the spec's client re-posts every live alert it

@@ -40,6 +40,19 @@ describeEachEngine('position ingestion', (engine) => {
     expect(row).toMatchObject({ online: true, lastLatitude: LAT, lastLongitude: LNG, lastBattery: 80 });
   });
 
+  it('stores every fix time and the device times to the millisecond, times travelling as milliseconds (decision 070)', async () => {
+    const device = await addDevice(ctx());
+    // Millisecond parts that a float division must not round away, across the years a fix may have.
+    // (A number below 10^12 would be read as seconds.)
+    const sent = [1_000_000_000_001, 1767225600123, 1767225600999, 1767225601000, 1767225601007, Date.now() - 1];
+    for (const t of sent) expect((await osmandGet(ctx().osmandUrl, { id: device.id, lat: LAT, lon: LNG, timestamp: t })).status).toBe(200);
+    expect((await fixesOf(device.id)).map((f) => f.recordedAt.getTime())).toEqual(sent);
+    const [row] = await ctx().database.db.select().from(devices).where(eq(devices.id, device.id));
+    expect(row!.lastFixAt!.getTime()).toBe(sent.at(-1));
+    const [last] = (await fixesOf(device.id)).slice(-1);
+    expect(row!.lastSeenAt!.getTime()).toBe(last!.receivedAt.getTime());
+  });
+
   it('OsmAnd at /api/v1/ingest/osmand: GET, form POST with location=lat,lon and deviceid, JSON POST', async () => {
     const device = await addDevice(ctx());
     const get = await api(`/ingest/osmand?id=${device.id}&lat=${LAT}&lon=${LNG}&timestamp=2026-01-01T00:00:01Z`);

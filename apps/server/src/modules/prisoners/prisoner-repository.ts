@@ -8,6 +8,7 @@ import { cells, devices, prisoners, prisonerSearchText } from '../../db/schema';
 import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
 import { announceCacheChange } from '../../lib/cache-announcer';
 import { ShortLivedCache } from '../../lib/short-lived-cache';
+import { CoalescedReads } from '../../lib/coalesced-reads';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 const prisonerColumns = {
@@ -244,6 +245,18 @@ export function prisonersChanged(): void {
   announceCacheChange('prisoners');
 }
 
+/**
+ * Pages asked for at the same moment, per handle: one statement answers every request for the same page of the same
+ * filter and caseload that arrived before it was sent (decision 070). Never a read sent before the request came.
+ */
+const pageReads = new WeakMap<DbOrTx, CoalescedReads<string>>();
+
+function pageReadsOf(db: DbOrTx): CoalescedReads<string> {
+  let reads = pageReads.get(db);
+  if (!reads) pageReads.set(db, (reads = new CoalescedReads()));
+  return reads;
+}
+
 /** One page, newest first with a stable tie-break, as the JSON text of its prisoners, and the total matching the same conditions. */
 export async function listPrisonersJson(db: DbOrTx, query: PrisonerListQuery, caseload: Caseload = []): Promise<{ prisonersJson: string; total: number }> {
   const shape = shapeOf(query, caseload);
@@ -263,8 +276,11 @@ export async function listPrisonersJson(db: DbOrTx, query: PrisonerListQuery, ca
       // Past the last page (by the anchors, which agree with the cached total): nothing to read.
       if (!anchor) return '[]';
     }
-    const [row] = await statements.page.execute({ ...values, anchorAt: anchor[0], anchorId: anchor[1] });
-    return row?.json ?? '[]';
+    const start = anchor;
+    return pageReadsOf(db).read(`${filterKey}|${query.limit}|${start[0]}|${start[1]}`, async () => {
+      const [row] = await statements.page.execute({ ...values, anchorAt: start[0], anchorId: start[1] });
+      return row?.json ?? '[]';
+    });
   };
   const [prisonersJson, total] = await Promise.all([
     readPage(),

@@ -6,6 +6,7 @@ import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
 import { auditLog, devices, prisoners } from '../../db/schema';
 import { prisonersChanged } from './prisoner-repository';
+import { loginWithCaseload } from '../../../test/caseload-accounts';
 
 describeEachEngine('prisoner records', (engine) => {
   const ctx = useTestApp(engine);
@@ -442,6 +443,44 @@ describeEachEngine('prisoner records', (engine) => {
     expect((await api('GET', `/prisoner/all?status=&first_name=&last_name=${tag}`)).json().totalPrisoners).toBe(23);
     const none = (await api('GET', '/prisoner/all?q=nobody-by-this-name')).json();
     expect(none).toEqual({ prisoners: [], currentPage: 1, totalPages: 1, totalPrisoners: 0 });
+  });
+
+  it('answers requests made at the same moment as it answers them one by one, per filter, page and caseload; a write is seen by the next request (decision 070)', async () => {
+    const tag = unique('Moment');
+    const blockA = unique('MA');
+    const [cellA, cellB] = [await newCell(30, blockA), await newCell(30, unique('MB'))];
+    for (let i = 0; i < 25; i++) {
+      await newPrisoner({ last_name: `${tag}${String(i).padStart(2, '0')}`, cell_id: i % 2 ? cellA : cellB, status: i % 3 ? 'On Trial' : 'Incarcerated' });
+    }
+    const officer = await loginWithCaseload(ctx(), [blockA], 'officer');
+    const asks: { url: string; headers?: Record<string, string> }[] = [];
+    for (const url of [
+      `/prisoner/all?page=1&last_name=${tag}`,
+      `/prisoner/all?page=2&last_name=${tag}`,
+      `/prisoner/all?page=1&limit=5&last_name=${tag}`,
+      `/prisoner/all?page=1&status=Incarcerated&last_name=${tag}`,
+    ]) {
+      asks.push({ url }, { url, headers: { cookie: officer } });
+    }
+    const one = (ask: (typeof asks)[number]) => ctx().api('GET', ask.url, undefined, ask.headers ?? {});
+    const alone: string[] = [];
+    for (const ask of asks) alone.push((await one(ask)).body);
+    // Each question asked five times at once, all questions at the same moment.
+    const together = await Promise.all(asks.flatMap((ask) => Array.from({ length: 5 }, () => one(ask))));
+    together.forEach((res, i) => {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body, asks[Math.floor(i / 5)]!.url).toBe(alone[Math.floor(i / 5)]);
+    });
+    // The officer's answers are his block's only, the administrator's everyone's.
+    const officerPage = JSON.parse(alone[1]!) as PrisonerListResponse;
+    expect(officerPage.totalPrisoners).toBe(12);
+    expect(officerPage.prisoners.every((p) => p.cell_id === cellA)).toBe(true);
+    expect((JSON.parse(alone[0]!) as PrisonerListResponse).totalPrisoners).toBe(25);
+
+    // A write, then requests at once: every answer shows it.
+    const newest = await newPrisoner({ last_name: `${tag}99`, cell_id: cellA });
+    const after = await Promise.all(Array.from({ length: 6 }, (_, i) => one(asks[i % 2]!)));
+    for (const res of after) expect(res.json<PrisonerListResponse>().prisoners[0]!.prisoner_id).toBe(newest.prisoner_id);
   });
 
   it('answers deep pages (read from cached anchors) exactly as a plain OFFSET would, also after a write', async () => {

@@ -3,7 +3,7 @@
 // motionless inside the site raises "may be down" once per still period; a fall raises it at once. Both engines.
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { destinationPoint, type ShowAlertEvent } from '@prison/shared';
+import { destinationPoint, type AlertPage, type LiveMapAlerts, type ShowAlertEvent } from '@prison/shared';
 import { alerts } from '../../db/schema';
 import { addDevice, addPrisoner, addStaff, browserSocket, connected, nextEvent, osmandGet, useListeningApp } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
@@ -45,13 +45,35 @@ describeEachEngine('staff in danger', (engine) => {
       expect(await shown).toMatchObject({ alert_type: 'Critical', message: expected });
       const [stored] = await ofDevice(trackers[0]!.id, 'sos');
       expect(stored).toMatchObject({ alertType: 'Critical', details: expected, prisonerId: null });
+      // Stored as data too (decision 072): each one's tracker, staff member and distance, nearest first.
+      const nearby = [
+        { device_id: trackers[2]!.id, staff_id: trackers[2]!.staff_id, name: 'Cid Cole', metres: 25 },
+        { device_id: trackers[3]!.id, staff_id: trackers[3]!.staff_id, name: 'Dot Dunn', metres: 60 },
+        { device_id: trackers[1]!.id, staff_id: trackers[1]!.staff_id, name: 'Bea Bell', metres: 79 },
+      ];
+      expect(stored!.nearbyStaff).toEqual(nearby);
+      // The API gives them with the alert, and the live map its open staff SOS alerts to mark them on the map.
+      const listed = (await api('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>().data.find((a) => a.id === stored!.id);
+      expect(listed).toMatchObject({ details: expected, nearby_staff: nearby });
+      const liveMap = (await api('GET', '/alert/live-map')).json<LiveMapAlerts>();
+      expect(liveMap.staff_in_danger).toEqual([
+        { alert_id: stored!.id, device_id: trackers[0]!.id, details: expected, timestamp: stored!.timestamp.toISOString(), status: 'New', nearby_staff: nearby },
+      ]);
     } finally {
       socket.disconnect();
     }
     const prisoner = await addPrisoner(ctx(), 'Pia', 'Pratt');
     const dp = await addDevice(ctx(), { prisoner_id: prisoner.id });
     await fix(dp.id, at(5), Date.now() - 1000, { alarm: 'sos' });
-    expect((await ofDevice(dp.id, 'sos')).map((a) => a.details)).toEqual(["SOS from Pia Pratt's tracker"]);
+    expect((await ofDevice(dp.id, 'sos')).map((a) => [a.details, a.nearbyStaff])).toEqual([["SOS from Pia Pratt's tracker", null]]);
+    const prisonerAlert = (await api('GET', `/alert/prisoneralerts?prisoner_id=${prisoner.id}`)).json<AlertPage>().data[0];
+    expect(prisonerAlert).toBeDefined();
+    expect(prisonerAlert).not.toHaveProperty('nearby_staff');
+    // Resolved, the officer's SOS leaves the live map's list.
+    const [officerSos] = await ofDevice(trackers[0]!.id, 'sos');
+    expect((await api('POST', `/alert/${officerSos!.id}/acknowledge`, {})).statusCode).toBe(200);
+    expect((await api('POST', `/alert/${officerSos!.id}/resolve`, { note: 'Officer safe' })).statusCode).toBe(200);
+    expect((await api('GET', '/alert/live-map')).json<LiveMapAlerts>().staff_in_danger).toEqual([]);
   });
 
   it('a staff tracker motionless inside the site raises "may be down" once per still period; moving re-arms it; a fall raises it at once', async () => {

@@ -39,12 +39,14 @@ export interface BatchPlan {
   ruleOutcomes: RuleOutcome[];
 }
 
-/** Nothing but fixes to store: one statement, no transaction (the common case). */
+/**
+ * Nothing but fixes to store (and offline alerts to end, in the same statement, decision 070): one statement, no
+ * transaction (the common case).
+ */
 export const raisesNothing = (plan: BatchPlan): boolean =>
   plan.drafts.length === 0 &&
   plan.events.length === 0 &&
   plan.alarms.length === 0 &&
-  plan.cameOnline.size === 0 &&
   plan.rejoined.length === 0 &&
   plan.ruleOutcomes.every((outcome) => !outcome.write);
 

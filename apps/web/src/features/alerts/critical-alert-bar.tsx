@@ -17,6 +17,7 @@ import { prisonerName } from './components/alert-card';
 import { prisonerLabel } from '../../lib/prisoner-label';
 import { useNow } from '../../lib/use-now';
 import { formatClock, isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
+import { liveMapLink } from './live-map-link';
 
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {
@@ -120,7 +121,7 @@ export function CriticalAlertBar() {
                 )}
                 {alert.device_id && (
                   <Link
-                    to={`/live-map?device=${encodeURIComponent(alert.device_id)}`}
+                    to={liveMapLink({ ...alert, device_id: alert.device_id })}
                     className={clsx(
                       'inline-flex items-center rounded-md border border-red-300 bg-white px-2.5 py-1 text-sm font-medium',
                       'text-red-900 hover:bg-red-100',

@@ -52,7 +52,13 @@ import { useReaders } from '../readers/api';
 import { TrackedMarkersLayer, type MarkerPopupSlot } from '../../map/tracked-markers-layer';
 import { useClientSettings } from './api/settings';
 import { useCreateGeofence, useGeofences } from './api/geofences';
-import { DEVICES_QUERY_KEY, useActiveEscorts, useAssignedDevices, useLiveMapAlerts } from './api/tracked-prisoners';
+import {
+  DEVICES_QUERY_KEY,
+  useActiveEscorts,
+  useAssignedDevices,
+  useLiveMapAlerts,
+  useStaffInDanger,
+} from './api/tracked-prisoners';
 import { LivePositionFeed } from './live-position-feed';
 import { CoordinatesModal } from './components/coordinates-modal';
 import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './components/geofence-details-modal';
@@ -60,6 +66,7 @@ import { GeofenceEditor } from './components/geofence-editor';
 import { GeofenceList } from './components/geofence-list';
 import { PendingApprovals } from './components/pending-approvals';
 import { MarkerPopupDetails } from './components/marker-popup-details';
+import { StaffInDanger, officerNameOf } from './components/staff-in-danger';
 import { TrackedPrisonerList, type TrackedPrisonerRow } from './components/tracked-prisoner-list';
 
 /** The side panel re-renders at most this often (and only when devices appear or leave); markers move every frame. */
@@ -216,6 +223,30 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
     focusRow(mapRef.current, layer, row);
   }, [wanted, rows, layer, mapStart]);
 
+  // An officer's SOS (decision 072): opened from a link (?alert=ID, or ?device=ID of an officer with an open SOS) or by
+  // opening the officer's marker, the map marks him and the nearest staff the alert named.
+  const staffInDanger = useStaffInDanger();
+  const [assist, setAssist] = useState<{ alertId: number; fit: boolean } | null>(null);
+  const wantedAlert = Number(params.get('alert')) || null;
+  const assistFor = useRef<string | null>(null);
+  useEffect(() => {
+    const open = staffInDanger.data;
+    const key = `${wanted ?? ''}|${wantedAlert ?? ''}`;
+    if (!open || key === '|' || assistFor.current === key) return;
+    assistFor.current = key;
+    const found = open.find((alert) => (wantedAlert !== null ? alert.alert_id === wantedAlert : alert.device_id === wanted));
+    if (found) setAssist({ alertId: found.alert_id, fit: true });
+  }, [wanted, wantedAlert, staffInDanger.data]);
+  const openSos = useRef(staffInDanger.data);
+  openSos.current = staffInDanger.data;
+  const popupId = popupSlot?.id ?? null;
+  useEffect(() => {
+    const found = popupId === null ? undefined : openSos.current?.find((alert) => alert.device_id === popupId);
+    if (found) setAssist({ alertId: found.alert_id, fit: false });
+  }, [popupId]);
+  // Resolved (gone from the open list): the marks go with it.
+  const assistAlert = assist ? staffInDanger.data?.find((alert) => alert.alert_id === assist.alertId) : undefined;
+
   return (
     // The layout gives the map what the bars leave of the window (decision 044): it fills that, never more.
     <div className="relative flex min-h-0 flex-1 md:flex-row" data-testid="live-map-page">
@@ -308,6 +339,16 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
             )}
             <ReaderLayer readers={readers.data ?? []} />
             <TrackedMarkers layer={layer} stale={stale} />
+            {assistAlert && assist && (
+              <StaffInDanger
+                key={assistAlert.alert_id}
+                alert={assistAlert}
+                officerName={officerNameOf(assistAlert, live.get(assistAlert.device_id)?.name)}
+                positionOf={(id) => layer.positionOf(id)}
+                fit={assist.fit}
+                onHide={() => setAssist(null)}
+              />
+            )}
             <FitSiteControl geofences={geofences.data ?? []} settings={settings} />
             <KeepView />
             {mayEditGeofences && <NewGeofence />}

@@ -3,8 +3,8 @@
 // the plan where they put it.
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CircleMarker, Tooltip, useMapEvents } from 'react-leaflet';
-import type { ClientSettings, SitePlan } from '@prison/shared';
+import { CircleMarker, Tooltip, useMap, useMapEvents } from 'react-leaflet';
+import { pixelToLatLng, sitePlanFit, type ClientSettings, type SitePlan } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { api, errorMessage } from '../../lib/api-client';
@@ -18,6 +18,31 @@ type Step = { point: number; on: 'image' | 'map' };
 
 function MapClicks({ onClick }: { onClick(lat: number, lng: number): void }) {
   useMapEvents({ click: (event) => onClick(event.latlng.lat, event.latlng.lng) });
+  return null;
+}
+
+/**
+ * Placing a stored plan again: the map opens on where it lies now (its four corners), not on the configured start,
+ * where a prison is a few pixels wide.
+ */
+function FitStoredPlan({ plan }: { plan: SitePlan }) {
+  const map = useMap();
+  useEffect(() => {
+    const fit = sitePlanFit(plan);
+    if (!fit) return;
+    const corners = [
+      [0, 0],
+      [plan.width, 0],
+      [0, plan.height],
+      [plan.width, plan.height],
+    ].map(([x, y]) => pixelToLatLng(fit, x!, y!));
+    map.fitBounds(
+      corners.map((c) => [c.lat, c.lng] as [number, number]),
+      { padding: [16, 16], animate: false },
+    );
+    // Once, when the screen opens on this plan.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [map, plan.id]);
   return null;
 }
 
@@ -127,6 +152,7 @@ export function PlanPlacement({ existing, onDone }: { existing?: SitePlan; onDon
           {settings.data && (
             <MapView settings={settings.data} sitePlan={false} className="h-full w-full">
               <MapClicks onClick={placedOnMap} />
+              {existing && <FitStoredPlan plan={existing} />}
               {preview && <PlanImage url={preview.url} plan={preview.plan} opacity={0.7} />}
               {points.map((p, i) =>
                 p.lat === null || p.lng === null ? null : (

@@ -8,6 +8,7 @@ import { formatAlertDateTime } from '../../../lib/format';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
 import { OpenIncidentFromAlert } from '../../incidents/open-incident-from-alert';
+import { liveMapLink } from '../live-map-link';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
   const name = [alert.first_name, alert.last_name].filter(Boolean).join(' ');
@@ -54,7 +55,7 @@ export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinne
         {alert.device_id && (
           <>
             {' · '}
-            <Link to={`/live-map?device=${encodeURIComponent(alert.device_id)}`} className="font-medium underline">
+            <Link to={liveMapLink({ ...alert, device_id: alert.device_id })} className="font-medium underline">
               Show on map
             </Link>
           </>

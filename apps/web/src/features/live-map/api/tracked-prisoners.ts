@@ -1,8 +1,8 @@
 // What the live map needs beside live positions: the assigned devices (to list offline prisoners too, with their
 // last position, last fix and battery) and, per prisoner, the open alerts and whether a geofence violation is open
-// (GET /alert/live-map, one grouped query; decision 026).
+// (GET /alert/live-map, one grouped query; decision 026), and the open staff SOS alerts (decision 072).
 import { useQuery } from '@tanstack/react-query';
-import type { Device, Escort, LiveMapAlerts, LiveMapPrisonerAlerts } from '@prison/shared';
+import type { Device, Escort, LiveMapAlerts, LiveMapPrisonerAlerts, LiveMapStaffInDanger } from '@prison/shared';
 import { api } from '../../../lib/api-client';
 
 export const DEVICES_QUERY_KEY = ['devices'] as const;
@@ -20,15 +20,28 @@ export function useAssignedDevices() {
  * Open alerts per prisoner id. The key starts with 'alerts', so every live alert (`showAlert`) and every workflow
  * step anywhere (`dataChanged('alerts')`) refreshes it: a marker's colour follows without a reload.
  */
+const liveMapAlertsQuery = {
+  queryKey: ['alerts', 'live-map'],
+  queryFn: async () => {
+    const body = await api.get<LiveMapAlerts>('/alert/live-map');
+    return {
+      byPrisoner: new Map<number, LiveMapPrisonerAlerts>(body.data.map((entry) => [entry.prisoner_id, entry])),
+      staffInDanger: body.staff_in_danger ?? [],
+    };
+  },
+  refetchInterval: 30_000,
+};
+
 export function useLiveMapAlerts() {
-  return useQuery({
-    queryKey: ['alerts', 'live-map'],
-    queryFn: async () =>
-      new Map<number, LiveMapPrisonerAlerts>(
-        (await api.get<LiveMapAlerts>('/alert/live-map')).data.map((entry) => [entry.prisoner_id, entry]),
-      ),
-    refetchInterval: 30_000,
-  });
+  return useQuery({ ...liveMapAlertsQuery, select: (answer) => answer.byPrisoner });
+}
+
+/**
+ * The open staff SOS alerts with the nearest staff at the alarm, newest first (decision 072), from the same request
+ * as the prisoners' alerts: a new alert or a resolved one refreshes both.
+ */
+export function useStaffInDanger() {
+  return useQuery({ ...liveMapAlertsQuery, select: (answer): LiveMapStaffInDanger[] => answer.staffInDanger });
 }
 
 /**
