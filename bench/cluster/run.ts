@@ -21,13 +21,13 @@
 // Needs wrk and haproxy (apt-get install -y wrk haproxy), PostgreSQL (BENCH_PG_URL, default postgres://postgres@
 // 127.0.0.1:5432/postgres: a database of its own, created and dropped) and Redis for (c) (BENCH_REDIS_URL, default
 // redis://127.0.0.1:6379). Ports: 3410-3439 (processes), 3490-3492 (HAProxy); BENCH_CLUSTER_PORT moves them all.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { API_PREFIX, AUTH_COOKIE, type ShowAlertEvent } from '@prison/shared';
@@ -37,6 +37,7 @@ import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { startCluster, type Cluster } from '../../scripts/cluster.mjs';
 import { percentile, printFigures, type Figure } from '../lib/report';
+import { runWrk, type WrkResult } from '../lib/wrk';
 
 const { values: args } = parseArgs({
   options: {
@@ -159,18 +160,8 @@ async function seed(url: string) {
   log(`seeded ${DEVICES} devices, ${GEOFENCES - PROBES} Positive zones and ${PROBES} Negative zones of probe prisoners`);
 }
 
-interface WrkResult {
-  requests: number;
-  durationUs: number;
-  socketErrors: number;
-  non2xx: number;
-  p50: number;
-  p99: number;
-}
-
 async function wrk(url: string, seconds: number): Promise<WrkResult> {
   const env = {
-    ...process.env,
     BENCH_DEVICES: String(DEVICES),
     BENCH_PROBES: String(PROBES),
     BENCH_PROBE_SHARE: String(PROBE_SHARE),
@@ -180,12 +171,7 @@ async function wrk(url: string, seconds: number): Promise<WrkResult> {
     BENCH_PROBE_STEP: String(PROBE_STEP),
     BENCH_PROBE_OUT: String(PROBE_OUT),
   };
-  const { stdout } = await promisify(execFile)(
-    'wrk',
-    ['--threads=1', `--connections=${CONNECTIONS}`, `--duration=${seconds}s`, '--timeout=10s', `--script=${WRK_SCRIPT}`, url],
-    { env },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as WrkResult;
+  return runWrk({ url, clients: CONNECTIONS, seconds, script: WRK_SCRIPT, env });
 }
 
 /** CPU time (user + system) of a process so far, in ms, from /proc (clock ticks of 10 ms). */

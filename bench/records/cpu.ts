@@ -12,14 +12,12 @@
 //   RECORDS_CPU_CLIENTS=50       wrk's connections
 //   RECORDS_CPU_SQL=1            print every statement one request of each URL sends, with EXPLAIN ANALYZE of each
 //   RECORDS_CPU_PROFILE=DIR      write a .cpuprofile of the server's thread for each URL's first measured run
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { API_PREFIX } from '@prison/shared';
 import type {} from '../../apps/server/src/types';
@@ -28,6 +26,7 @@ import { loadConfig } from '../../apps/server/src/config';
 import { fromPostgres } from '../../apps/server/src/db/client';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { fill } from './fill';
+import { allAnswered, runWrk, type WrkResult } from '../lib/wrk';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PRISONERS = Number(process.env.RECORDS_BENCH_PRISONERS ?? 100_000);
@@ -44,43 +43,18 @@ const CLOCK_TICK_US = 1e6 / 100; // USER_HZ on Linux
 
 const log = (text: string) => console.log(`[records cpu] ${text}`);
 
-interface WrkResult {
-  requests: number;
-  durationUs: number;
-  socketErrors: number;
-  non2xx: number;
-  p50: number;
-  p99: number;
-}
-
 async function wrk(url: string, token: string, clients: number, seconds: number): Promise<WrkResult> {
   const randomPage = url.endsWith('page=*');
   const target = new URL(url.replace(/\*$/, ''));
-  const { stdout } = await promisify(execFile)(
-    'wrk',
-    [
-      '--threads=1',
-      `--connections=${clients}`,
-      `--duration=${seconds}s`,
-      '--timeout=10s',
-      `--header=Authorization: Bearer ${token}`,
-      `--script=${randomPage ? RANDOM_PAGE : WRK_REPORT}`,
-      randomPage ? target.origin : url,
-    ],
-    {
-      env: {
-        ...process.env,
-        WRK_REPORT,
-        RECORDS_PAGES: String(RANDOM_PAGES),
-        RECORDS_PATH: `${target.pathname}${target.search}`,
-      },
-    },
-  );
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as WrkResult;
-  if (result.non2xx > 0 || result.socketErrors > 0 || result.requests === 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.socketErrors} socket errors`);
-  }
-  return result;
+  const result = await runWrk({
+    url: randomPage ? target.origin : url,
+    clients,
+    seconds,
+    script: randomPage ? RANDOM_PAGE : WRK_REPORT,
+    headers: [`Authorization: Bearer ${token}`],
+    env: { WRK_REPORT, RECORDS_PAGES: String(RANDOM_PAGES), RECORDS_PATH: `${target.pathname}${target.search}` },
+  });
+  return allAnswered(url, result);
 }
 
 /** CPU time (µs) of the database's backends now, by pid. */

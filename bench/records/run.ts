@@ -8,12 +8,10 @@
 //   RECORDS_BENCH_PRISONERS=100000 RECORDS_BENCH_SECONDS=10 RECORDS_BENCH_ENGINES=postgres,pglite by default
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { API_PREFIX } from '@prison/shared';
 import type {} from '../../apps/server/src/types';
@@ -22,6 +20,7 @@ import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
 import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { printFigures, type Figure } from '../lib/report';
+import { allAnswered, runWrk, type WrkResult } from '../lib/wrk';
 import { fill } from './fill';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -43,31 +42,10 @@ const SCENARIOS = [
 
 const WRK_REPORT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-report.lua');
 
-interface WrkResult {
-  requests: number;
-  durationUs: number;
-  socketErrors: number;
-  non2xx: number;
-  p50: number;
-  p99: number;
-}
-
 /** `clients` connections for `seconds`, each sending its next request when the previous one answers. */
 async function wrk(url: string, token: string, clients: number, seconds: number): Promise<WrkResult> {
-  const { stdout } = await promisify(execFile)('wrk', [
-    '--threads=1',
-    `--connections=${clients}`,
-    `--duration=${seconds}s`,
-    '--timeout=10s',
-    `--header=Authorization: Bearer ${token}`,
-    `--script=${WRK_REPORT}`,
-    url,
-  ]);
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as WrkResult;
-  if (result.non2xx > 0 || result.socketErrors > 0 || result.requests === 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.socketErrors} socket errors`);
-  }
-  return result;
+  const headers = [`Authorization: Bearer ${token}`];
+  return allAnswered(url, await runWrk({ url, clients, seconds, script: WRK_REPORT, headers }));
 }
 
 async function measure(database: Database): Promise<Figure[]> {
