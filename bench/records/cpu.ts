@@ -15,17 +15,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { API_PREFIX } from '@prison/shared';
 import type {} from '../../apps/server/src/types';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
 import { fromPostgres } from '../../apps/server/src/db/client';
-import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { fill } from './fill';
+import { startBenchServer } from './bench-server';
 import { allAnswered, runWrk, type WrkResult } from '../lib/wrk';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -118,21 +115,7 @@ async function main() {
     if (filled === 0) await fill(database, PRISONERS, log);
     else log(`${name}: ${filled.toLocaleString('en-US')} prisoners already there`);
 
-    const app = await buildApp({
-      config: { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }) },
-      database,
-      logger: false,
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
-    const username = `cpu${randomBytes(3).toString('hex')}`;
-    await createAdmin(database.db, { username, password: 'measure twice, cut once' });
-    const login = await app.inject({
-      method: 'POST',
-      url: `${API_PREFIX}/admin/login`,
-      payload: { username, password: 'measure twice, cut once' },
-    });
-    const token = login.json<{ token: string }>().token;
+    const { app, origin, token } = await startBenchServer(database, `cpu${randomBytes(3).toString('hex')}`);
     const headers = { authorization: `Bearer ${token}` };
 
     for (const target of URLS) await wrk(`${origin}${target}`, token, CLIENTS, 2); // warm-up: JIT, plans, caches

@@ -9,19 +9,16 @@
 //
 // PostgreSQL: creates its own database on 127.0.0.1 (user postgres, or BENCH_PG_URL) and drops it at the end.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { API_PREFIX } from '@prison/shared';
 import type {} from '../../apps/server/src/types';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../../apps/server/src/db/client';
-import { createAdmin } from '../../apps/server/src/modules/admin/admin-service';
 import { printFigures, type Figure } from '../lib/report';
 import { allAnswered, runWrk, type WrkResult } from '../lib/wrk';
 import { fill } from './fill';
+import { startBenchServer } from './bench-server';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PRISONERS = Number(process.env.RECORDS_BENCH_PRISONERS ?? 100_000);
@@ -50,20 +47,7 @@ async function wrk(url: string, token: string, clients: number, seconds: number)
 
 async function measure(database: Database): Promise<Figure[]> {
   await fill(database, PRISONERS, log);
-  const app = await buildApp({
-    config: { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' }) },
-    database,
-    logger: false,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
-  await createAdmin(database.db, { username: 'bench', password: 'measure twice, cut once' });
-  const login = await app.inject({
-    method: 'POST',
-    url: `${API_PREFIX}/admin/login`,
-    payload: { username: 'bench', password: 'measure twice, cut once' },
-  });
-  const token = login.json<{ token: string }>().token;
+  const { app, origin, token } = await startBenchServer(database, 'bench');
 
   /** One client alone (the cost of the request itself), then 50 at once (plus the queueing for CPU). */
   async function run(url: string) {
