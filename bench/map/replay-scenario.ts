@@ -11,9 +11,12 @@ export async function seedReplay(request: APIRequestContext): Promise<{ from: st
   const to = Date.now() - 5 * 60_000;
   const from = to - HOUR_MS;
   const ids = Array.from({ length: REPLAY_TRACKERS }, (_, i) => `replay-${i}`);
+  // Each tracker's fixes carry the secret its creation answered (devices need one, decision 038).
+  const secrets = new Map<string, string>();
   for (const id of ids) {
     const res = await request.post('/api/v1/devices', { data: { id, name: `Replay ${id}` } });
     if (!res.ok()) throw new Error(`device ${id}: ${res.status()} ${await res.text()}`);
+    secrets.set(id, ((await res.json()) as { secret: string }).secret);
   }
   const walkers = ids.map(() => ({ lat: 51.5 + (Math.random() - 0.5) * 0.004, lng: -0.12 + (Math.random() - 0.5) * 0.006 }));
   let batch: Record<string, unknown>[] = [];
@@ -21,6 +24,8 @@ export async function seedReplay(request: APIRequestContext): Promise<{ from: st
     if (batch.length === 0) return;
     const res = await request.post('/api/v1/ingest/positions', { data: { positions: batch } });
     if (!res.ok()) throw new Error(`ingest: ${res.status()} ${await res.text()}`);
+    const { stored } = (await res.json()) as { stored: number };
+    if (stored !== batch.length) throw new Error(`ingest stored ${stored} of ${batch.length} fixes: ${JSON.stringify(await res.json()).slice(0, 300)}`);
     batch = [];
   };
   for (let t = from; t <= to; t += FIX_EVERY_MS) {
@@ -28,7 +33,7 @@ export async function seedReplay(request: APIRequestContext): Promise<{ from: st
       const w = walkers[i]!;
       w.lat += (Math.random() - 0.5) * 0.0002;
       w.lng += (Math.random() - 0.5) * 0.0003;
-      batch.push({ device_id: id, latitude: w.lat, longitude: w.lng, timestamp: new Date(t).toISOString(), accuracy: 5 });
+      batch.push({ device_id: id, secret: secrets.get(id), latitude: w.lat, longitude: w.lng, timestamp: new Date(t).toISOString(), accuracy: 5 });
       if (batch.length === 1000) await flush();
     }
   }
@@ -47,7 +52,13 @@ export interface ReplayMeasurement {
 export async function measureReplay(page: Page, window: { from: string; to: string }, ms: number): Promise<ReplayMeasurement> {
   const started = Date.now();
   await page.goto(`/replay?from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}`);
-  await page.waitForFunction(() => Boolean((window as unknown as { __replay?: { map: unknown } }).__replay?.map), null, { timeout: 120_000 });
+  await page
+    .waitForFunction(() => Boolean((window as unknown as { __replay?: { map: unknown } }).__replay?.map), null, { timeout: 120_000 })
+    .catch(async (error: Error) => {
+      // Say what the page shows instead of the player (an error, a refusal, a spinner).
+      const shown = (await page.locator('main').innerText().catch(() => '')).slice(0, 500);
+      throw new Error(`the replay did not open: ${error.message}\npage: ${page.url()}\n${shown}`);
+    });
   const loadMs = Date.now() - started;
   return page.evaluate(async (ms) => {
     type Hook = { layer: { framesDrawn: number; size: number }; play(): void; setSpeed(speed: number): void };
