@@ -30,7 +30,8 @@ const log = (text: string) => console.log(`[records bench] ${text}`);
 
 /** The queries of the management screen (the deep page is the middle of the list) and the home page's overview. */
 const SCENARIOS = [
-  { name: 'list page 1', url: '/prisoner/all?page=1' },
+  // Issue 21 item 5: the first page, which every list opens on, at <= 15 ms p99; the rest at <= 50 ms (issues 3, 11).
+  { name: 'list page 1', url: '/prisoner/all?page=1', target: '≤ 15 ms' },
   { name: `deep page ${Math.ceil(PRISONERS / 40)}`, url: `/prisoner/all?page=${Math.ceil(PRISONERS / 40)}` },
   { name: 'last-name filter "Smi"', url: '/prisoner/all?last_name=Smi' },
   { name: 'status filter Released', url: '/prisoner/all?status=Released' },
@@ -78,7 +79,7 @@ async function measure(database: Database): Promise<Figure[]> {
           : JSON.stringify(check).slice(0, 400)),
     );
     const { alone, busy } = await run(scenario.url);
-    const target = database.kind === 'postgres' ? '≤ 50 ms' : undefined;
+    const target = database.kind === 'postgres' ? (scenario.target ?? '≤ 50 ms') : undefined;
     const name = `${database.kind} ${scenario.name}`;
     const ms = (us: number) => us / 1000;
     figures.push(
