@@ -1,5 +1,5 @@
 // Builds the Fastify app without listening, so tests call `app.inject` and the server process calls `listen`.
-import { registerCaseloadGuard, type CaseloadDeclaration } from './plugins/caseload-guard';
+import { caseloadDeclarations, registerCaseloadGuard, type CaseloadDeclaration } from './plugins/caseload-guard';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -40,10 +40,11 @@ export interface RegisteredRoute {
   formBody: boolean;
   /** Takes multipart/form-data only (`config.multipartBody`, file uploads; decision 065). */
   multipartBody: boolean;
-  /** The prisoner or alert the route names, checked against the caseload (decision 051). */
-  caseload?: CaseloadDeclaration;
-  /** The route's declared zod body schema, for the tests that enumerate every field of every route. */
+  /** The records the route names, checked against the caseload (decision 051); undefined when none. */
+  caseload?: readonly CaseloadDeclaration[];
+  /** The route's declared zod body and query schemas, for the tests that enumerate every field of every route. */
   body: unknown;
+  query: unknown;
 }
 
 declare module 'fastify' {
@@ -116,7 +117,8 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
         formBody: !!route.config?.formBody,
         multipartBody: !!route.config?.multipartBody,
         body: route.schema?.body,
-        caseload: route.config?.caseload,
+        query: route.schema?.querystring,
+        caseload: route.config?.caseload ? caseloadDeclarations(route.config.caseload) : undefined,
       });
     }
   });

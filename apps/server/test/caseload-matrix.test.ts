@@ -16,6 +16,7 @@ import {
   type PrisonerListResponse,
 } from '@prison/shared';
 import type { RegisteredRoute } from '../src/app';
+import type { CaseloadDeclaration } from '../src/plugins/caseload-guard';
 import { alerts, cells, devices, escorts, keepApartPairs, prisoners, staff } from '../src/db/schema';
 import { insertAlerts } from '../src/modules/alerts/alert-service';
 import { loginWithCaseload } from './caseload-accounts';
@@ -31,7 +32,9 @@ const TO = new Date().toISOString();
 
 /** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
 const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
-  'PUT /api/v1/devices/:id/assign': { body: { prisoner_id: null } },
+  'PUT /api/v1/devices/:id/assign': { body: {} },
+  'POST /api/v1/keep-apart': { body: { reason: 'Bullying', scope: 'cell' } },
+  'POST /api/v1/cell_controls/assign': { body: { cell_id: `${BLOCK_A}-1` } },
   'PUT /api/v1/devices/:id/secret-required': { body: { secret_required: true } },
   'POST /api/v1/escorts': { body: { unmonitored: true } },
   'POST /api/v1/alert/all': { body: { alert_type: 'Informational', details: 'Posted by the caseload matrix' } },
@@ -45,6 +48,54 @@ const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<s
   'POST /api/v1/alert/:id/acknowledge': { body: { note: 'seen' } },
   'POST /api/v1/alert/:id/resolve': { body: { note: 'dealt with on the wing' } },
 };
+
+/** Fields that name a prisoner by id. */
+const NAMES_A_PRISONER = /^prisoner_(id|ids|a|b)$/;
+
+/**
+ * Fields naming a prisoner that no declaration checks, each with where the caseload is applied instead. The test
+ * fails on a new field that is neither declared nor listed here, and on an entry here that no longer exists.
+ */
+const CHECKED_ELSEWHERE: Record<string, string> = {
+  'GET /api/v1/escorts query.prisoner_id': 'a filter of the list, which holds only the caseload\'s escorts',
+  'GET /api/v1/keep-apart query.prisoner_id': 'a filter of the list, which holds only the caseload\'s pairs',
+  'GET /api/v1/movements query.prisoner_id': 'a filter of the list, which holds only the caseload\'s movements',
+  'GET /api/v1/location/replay query.prisoner_ids': 'replay-service reads only the caseload\'s fixes: one outside has none',
+  'POST /api/v1/incidents body.prisoner_ids': 'incident-links checkLinks: one outside is unknown',
+  'POST /api/v1/incidents/:id/links body.prisoner_ids': 'incident-links checkLinks: one outside is unknown',
+  'GET /api/v1/alert/prisoneralerts query.prisoner_id': 'listPrisonerAlerts reads only the caseload\'s alerts',
+  'POST /api/v1/movements body.prisoner_ids': 'movement-service startMovement: one outside is unknown',
+  'POST /api/v1/geofence/add body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',
+  'PUT /api/v1/geofence/update/:id body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',
+};
+
+type ZodDef = Record<string, unknown> & { type: string };
+
+/** The dotted path of every field of a zod schema whose name says it holds a prisoner's id. */
+function prisonerFields(schema: unknown, path: string[] = []): string[] {
+  const def = (schema as { _zod?: { def: ZodDef } } | undefined)?._zod?.def;
+  if (!def) return [];
+  switch (def.type) {
+    case 'object':
+      return Object.entries(def.shape as Record<string, unknown>).flatMap(([name, field]) =>
+        NAMES_A_PRISONER.test(name) ? [[...path, name].join('.')] : prisonerFields(field, [...path, name]),
+      );
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return prisonerFields(def.innerType, path);
+    case 'pipe':
+      return prisonerFields(def.in, path);
+    case 'union':
+      return [...new Set((def.options as unknown[]).flatMap((option) => prisonerFields(option, path)))];
+    default:
+      return [];
+  }
+}
 
 describeEachEngine('caseloads on the API', (engine) => {
   const ctx = useTestApp(engine);
@@ -138,28 +189,39 @@ describeEachEngine('caseloads on the API', (engine) => {
   }
 
   const declared = () => ctx().app.registeredRoutes.filter((route) => route.caseload);
+  /** Every declaration of every declared route: a route naming two records is checked for each. */
+  const declarations = () =>
+    declared().flatMap((route) => route.caseload!.map((declaration) => ({ route, declaration })));
   const key = (route: RegisteredRoute) => `${route.method} ${route.url}`;
 
-  /** The request for one declared route and one id. */
-  async function requestFor(route: RegisteredRoute, id: number | string): Promise<{ url: string; body?: unknown }> {
-    const declaration = route.caseload!;
+  /** Puts `id` where the declaration says the route reads it. */
+  function place(request: { url: string; query: URLSearchParams; body?: Record<string, unknown> }, declaration: CaseloadDeclaration, id: number | string) {
+    if (declaration.from === 'params') request.url = request.url.replace(`:${declaration.field}`, encodeURIComponent(String(id)));
+    else if (declaration.from === 'query') request.query.set(declaration.field, String(id));
+    else request.body = { ...request.body, [declaration.field]: id };
+  }
+
+  /**
+   * The request for one declaration of a route and one id; the route's other declarations name records inside the
+   * caseload, so only this one decides.
+   */
+  async function requestFor(route: RegisteredRoute, declaration: CaseloadDeclaration, id: number | string): Promise<{ url: string; body?: unknown }> {
     const extra = REQUESTS[key(route)] ?? {};
-    let url = route.url.slice(API_PREFIX.length);
-    const query = new URLSearchParams(extra.query ?? {});
-    let body = extra.body;
-    if (declaration.from === 'params') url = url.replace(`:${declaration.field}`, encodeURIComponent(String(id)));
-    else if (declaration.from === 'query') query.set(declaration.field, String(id));
-    else body = { ...body, [declaration.field]: id };
+    const request = { url: route.url.slice(API_PREFIX.length), query: new URLSearchParams(extra.query ?? {}), body: extra.body };
+    place(request, declaration, id);
+    for (const other of route.caseload!) {
+      if (other !== declaration) place(request, other, await recordOf(other.record, await prisonerIn(BLOCK_A)));
+    }
     // A route naming a prisoner in its body names someone else too (an escort's officer): a real one.
-    if (key(route) === 'POST /api/v1/escorts') body = { ...body, staff_id: await staffMember() };
-    for (const param of url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
-    return { url: query.size ? `${url}?${query}` : url, body };
+    if (key(route) === 'POST /api/v1/escorts') request.body = { ...request.body, staff_id: await staffMember() };
+    for (const param of request.url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
+    return { url: request.query.size ? `${request.url}?${request.query}` : request.url, body: request.body };
   }
 
   /** The stored rows the request may touch, to prove an out-of-caseload request changed nothing. */
-  async function rowsOf(route: RegisteredRoute, id: number | string): Promise<unknown> {
+  async function rowsOf(declaration: CaseloadDeclaration, id: number | string): Promise<unknown> {
     const db = ctx().database.db;
-    const record = route.caseload!.record;
+    const record = declaration.record;
     const own =
       record === 'prisoner'
         ? await db
@@ -186,7 +248,13 @@ describeEachEngine('caseloads on the API', (engine) => {
     const [{ n: escorted }] = (
       (await db.execute('select count(*)::int as n from escorts')) as unknown as { rows: [{ n: number }] }
     ).rows;
-    return { own, audited, escorted };
+    const [{ n: devicesStored }] = (
+      (await db.execute('select count(*)::int as n from devices')) as unknown as { rows: [{ n: number }] }
+    ).rows;
+    const [{ n: pairs }] = (
+      (await db.execute('select count(*)::int as n from keep_apart_pairs')) as unknown as { rows: [{ n: number }] }
+    ).rows;
+    return { own, audited, escorted, devicesStored, pairs };
   }
 
   describe('the caseload matrix: every route naming a prisoner or an alert', () => {
@@ -212,9 +280,28 @@ describeEachEngine('caseloads on the API', (engine) => {
       }
     });
 
+    it('every field of every route naming a prisoner is declared, or listed with where its caseload is applied', () => {
+      const found: string[] = [];
+      const unchecked: string[] = [];
+      for (const route of ctx().app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`))) {
+        for (const from of ['body', 'query'] as const) {
+          for (const field of prisonerFields(route[from])) {
+            const name = `${key(route)} ${from}.${field}`;
+            found.push(name);
+            const declaredHere = route.caseload?.some((d) => d.from === from && d.field === field);
+            if (!declaredHere && !(name in CHECKED_ELSEWHERE)) unchecked.push(name);
+          }
+        }
+      }
+      expect(unchecked, 'fields naming a prisoner with no caseload check').toEqual([]);
+      expect(Object.keys(CHECKED_ELSEWHERE).filter((name) => !found.includes(name)), 'entries naming no field').toEqual([]);
+      expect(found.length).toBeGreaterThanOrEqual(15);
+    });
+
     it('outside the caseload answers exactly as an unknown id and changes nothing; inside does not answer 404', async () => {
-      for (const route of declared()) {
-        const record = route.caseload!.record;
+      for (const { route, declaration } of declarations()) {
+        const record = declaration.record;
+        const name = `${key(route)} ${declaration.from}.${declaration.field}`;
         // Fresh records per route: a route that writes (update, delete) must not decide what the next one finds.
         const ids = {
           inside: await recordOf(record, await prisonerIn(BLOCK_A)),
@@ -222,35 +309,31 @@ describeEachEngine('caseloads on the API', (engine) => {
           noCell: await recordOf(record, await prisonerIn(null)),
         };
         const unknownId = record === 'device' ? UNKNOWN_DEVICE : UNKNOWN_ID;
-        const unknown = await requestFor(route, unknownId);
+        const unknown = await requestFor(route, declaration, unknownId);
         const unknownAnswer = await officer(route.method, unknown.url, unknown.body);
-        expect(unknownAnswer.statusCode, `${key(route)} unknown: ${unknownAnswer.body}`).toBe(
-          route.caseload!.status ?? 404,
-        );
+        expect(unknownAnswer.statusCode, `${name} unknown: ${unknownAnswer.body}`).toBe(declaration.status ?? 404);
         const unknownMessage = unknownAnswer.json<{ message: string }>().message;
         for (const [which, id] of [
           ['outside', ids.outside],
           ['no cell', ids.noCell],
         ] as const) {
-          const before = await rowsOf(route, id);
-          const request = await requestFor(route, id);
+          const request = await requestFor(route, declaration, id);
+          const before = await rowsOf(declaration, id);
           const answer = await officer(route.method, request.url, request.body);
-          expect(answer.statusCode, `${key(route)} ${which}: ${answer.body}`).toBe(unknownAnswer.statusCode);
-          expect(answer.json(), `${key(route)} ${which}`).toEqual({
+          expect(answer.statusCode, `${name} ${which}: ${answer.body}`).toBe(unknownAnswer.statusCode);
+          expect(answer.json(), `${name} ${which}`).toEqual({
             message: unknownMessage.replace(String(unknownId), String(id)),
           });
-          expect(await rowsOf(route, id), `${key(route)} ${which} changed nothing`).toEqual(before);
+          expect(await rowsOf(declaration, id), `${name} ${which} changed nothing`).toEqual(before);
         }
-        const request = await requestFor(route, ids.inside);
+        const request = await requestFor(route, declaration, ids.inside);
         const answer = await officer(route.method, request.url, request.body);
-        expect(answer.statusCode, `${key(route)} inside: ${answer.body}`).toBeLessThan(500);
-        expect(messageOf(answer), `${key(route)} inside`).not.toBe(
-          unknownMessage.replace(String(unknownId), String(ids.inside)),
-        );
+        expect(answer.statusCode, `${name} inside: ${answer.body}`).toBeLessThan(500);
+        expect(messageOf(answer), `${name} inside`).not.toBe(unknownMessage.replace(String(unknownId), String(ids.inside)));
         // An administrator (every block) reaches the outside one as before.
-        const adminRequest = await requestFor(route, ids.outside);
+        const adminRequest = await requestFor(route, declaration, ids.outside);
         const adminAnswer = await ctx().api(route.method, adminRequest.url, adminRequest.body);
-        expect(messageOf(adminAnswer), `${key(route)} administrator`).not.toBe(
+        expect(messageOf(adminAnswer), `${name} administrator`).not.toBe(
           unknownMessage.replace(String(unknownId), String(ids.outside)),
         );
       }
@@ -420,6 +503,32 @@ describeEachEngine('caseloads on the API', (engine) => {
         confirm_critical_ids: [insideAlert, nobodyAlert],
       });
       expect(mine.statusCode, mine.body).toBe(200);
+    });
+
+    it('a geofence naming a prisoner outside the caseload is refused as one naming nobody, on create and update', async () => {
+      const zone = (appliesTo: unknown) => ({
+        geofence_id: `caseload-zone-${++seq}`,
+        shape: 'Circle',
+        name: 'Workshop',
+        type: 'Positive',
+        alert_type: 'Warning',
+        radius: 120,
+        center_lat: 10.5,
+        center_lng: 20.5,
+        applies_to: appliesTo,
+      });
+      const outside = await prisonerIn(BLOCK_B);
+      const refused = await officer('POST', '/geofence/add', zone({ prisoner_ids: [outside] }));
+      const unknown = await officer('POST', '/geofence/add', zone({ prisoner_ids: [UNKNOWN_ID] }));
+      expect(unknown.json()).toEqual({ message: `applies_to.prisoner_ids: there is no prisoner ${UNKNOWN_ID}` });
+      expect([refused.statusCode, refused.json()]).toEqual([400, { message: `applies_to.prisoner_ids: there is no prisoner ${outside}` }]);
+      const inside = zone({ prisoner_ids: [await prisonerIn(BLOCK_A)] });
+      const made = await officer('POST', '/geofence/add', inside);
+      expect(made.statusCode, made.body).toBeLessThan(300);
+      const update = await officer('PUT', `/geofence/update/${inside.geofence_id}`, { applies_to: { prisoner_ids: [outside] } });
+      expect([update.statusCode, update.json()]).toEqual([400, { message: `applies_to.prisoner_ids: there is no prisoner ${outside}` }]);
+      // An administrator (every block) names him.
+      expect((await ctx().api('POST', '/geofence/add', zone({ prisoner_ids: [outside] }))).statusCode).toBeLessThan(300);
     });
   });
 });

@@ -28,9 +28,18 @@ export interface CaseloadDeclaration {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The record this route names, checked against the account's caseload (decision 051). */
-    caseload?: CaseloadDeclaration;
+    /**
+     * The record this route names, checked against the account's caseload (decision 051); several when it names more
+     * than one (a tracker and its new wearer, the two prisoners of a pair), checked in the order given.
+     */
+    caseload?: CaseloadDeclaration | readonly CaseloadDeclaration[];
   }
+}
+
+/** A route's caseload declarations as a list (none: empty). */
+export function caseloadDeclarations(declared: CaseloadDeclaration | readonly CaseloadDeclaration[] | undefined): readonly CaseloadDeclaration[] {
+  if (!declared) return [];
+  return Array.isArray(declared) ? declared : [declared as CaseloadDeclaration];
 }
 
 /** Whether the record is one the caseload sees (false also when it does not exist: the route's 404 either way). */
@@ -71,13 +80,15 @@ function declaredId(request: FastifyRequest, declaration: CaseloadDeclaration): 
 export function registerCaseloadGuard(app: FastifyInstance): void {
   // After validation: the id is a number already, and bad input has had its 400.
   app.addHook('preHandler', async (request) => {
-    const declaration = request.routeOptions.config?.caseload;
-    if (!declaration || !request.admin) return;
+    const declarations = caseloadDeclarations(request.routeOptions.config?.caseload);
+    if (declarations.length === 0 || !request.admin) return;
     const blocks = caseloadOf(request);
     if (seesEveryBlock(blocks)) return;
-    const id = declaredId(request, declaration);
-    if (id === null) return; // an optional field left out: the route's own list, narrowed by its query
-    if (await inCaseload(app, declaration, id, blocks)) return;
-    throw new HttpError(declaration.status ?? 404, declaration.notFound.replace('{id}', String(id)));
+    for (const declaration of declarations) {
+      const id = declaredId(request, declaration);
+      if (id === null) continue; // an optional field left out (or null: unassign): the route's own answer
+      if (await inCaseload(app, declaration, id, blocks)) continue;
+      throw new HttpError(declaration.status ?? 404, declaration.notFound.replace('{id}', String(id)));
+    }
   });
 }

@@ -40,6 +40,10 @@ export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully
 const cellParams = z.object({ cell_id: idText(50).min(1, 'cell_id is required') });
 const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required') });
 
+/** The prisoner the request names (`prisoner_id`): one outside the caseload is as unknown (decision 051). */
+const prisonerNamed = (from: 'query' | 'body') =>
+  ({ record: 'prisoner', field: 'prisoner_id', from, notFound: 'Prisoner {id} not found' }) as const;
+
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = (...topics: string[]) => {
     for (const topic of topics) app.realtime.toBrowsers().emit('dataChanged', topic);
@@ -90,7 +94,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/check',
     {
-      config: { access: 'records.read' },
+      config: { access: 'records.read', caseload: prisonerNamed('query') },
       schema: {
         tags: ['cells'],
         summary:
@@ -194,7 +198,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/assign',
     {
-      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' } },
+      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' }, caseload: prisonerNamed('body') },
       schema: {
         tags: ['cells'],
         summary:

@@ -130,6 +130,11 @@ export async function registerDevice(
   const id = input.id ?? randomUUID();
   const secret = newDeviceSecret();
   return db.transaction(async (tx) => {
+    // An unknown wearer first, as the caseload guard answers one outside the caseload before any other check.
+    if (input.prisoner_id != null) {
+      const [prisoner] = await tx.select({ id: prisoners.prisonerId }).from(prisoners).where(eq(prisoners.prisonerId, input.prisoner_id));
+      if (!prisoner) throw notFound(`prisoner_id: prisoner ${input.prisoner_id} not found`);
+    }
     const [existing] = await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, id));
     if (existing) throw conflict(`A device with id ${id} already exists`);
     await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, secretHash: hashSecret(secret), secretRequired: input.secret_required ?? false });

@@ -11,6 +11,8 @@ const idParams = z.object({ id: idText(100).min(1, 'id is required') });
 
 /** A tracker worn by a prisoner outside the account's caseload answers as an unknown one (decision 051). */
 const deviceById = { record: 'device', field: 'id', from: 'params', notFound: 'Device {id} not found' } as const;
+/** The prisoner a tracker is given to: one outside the caseload is as unknown (assignInTx's own answer). */
+const wearerInBody = { record: 'prisoner', field: 'prisoner_id', from: 'body', notFound: 'prisoner_id: prisoner {id} not found' } as const;
 
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -28,7 +30,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/devices',
     {
-      config: { access: 'devices.write' },
+      config: { access: 'devices.write', caseload: wearerInBody },
       schema: {
         tags: ['devices'],
         summary: 'Register a device; the answer holds its secret, shown this once (only a hash is stored)',
@@ -49,7 +51,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/devices/:id/assign',
     {
-      config: { access: 'devices.write', caseload: deviceById },
+      config: { access: 'devices.write', caseload: [deviceById, wearerInBody] },
       schema: {
         tags: ['devices'],
         summary: 'Assign the device to a prisoner (prisoner_id) or a staff member (staff_id), never both, moving it from anyone else; neither unassigns it',

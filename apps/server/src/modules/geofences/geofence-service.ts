@@ -23,6 +23,7 @@ import {
 import type { DbOrTx } from '../../db/client';
 import { alerts, cells, geofenceStates, geofences, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { requestChange } from '../pending-changes/pending-change-service';
 
@@ -129,8 +130,11 @@ const sameShape = (a: StoredGeofence, b: StoredGeofence) =>
   a.center_lng === b.center_lng &&
   JSON.stringify(a.coordinates) === JSON.stringify(b.coordinates);
 
-/** The blocks and prisoners a geofence names must exist: a typo would silently apply the zone to nobody. */
-async function checkAppliesTo(db: DbOrTx, appliesTo: GeofenceAppliesTo | null | undefined): Promise<void> {
+/**
+ * The blocks and prisoners a geofence names must exist: a typo would silently apply the zone to nobody. A prisoner
+ * outside the account's caseload is answered as one that does not exist (decision 051: no probing another block).
+ */
+async function checkAppliesTo(db: DbOrTx, appliesTo: GeofenceAppliesTo | null | undefined, caseload: Caseload = []): Promise<void> {
   if (!appliesTo) return;
   const blocks = appliesTo.blocks ?? [];
   if (blocks.length) {
@@ -143,7 +147,12 @@ async function checkAppliesTo(db: DbOrTx, appliesTo: GeofenceAppliesTo | null | 
   const ids = appliesTo.prisoner_ids ?? [];
   if (ids.length) {
     const found = new Set(
-      (await db.select({ id: prisoners.prisonerId }).from(prisoners).where(inArray(prisoners.prisonerId, ids))).map((r) => r.id),
+      (
+        await db
+          .select({ id: prisoners.prisonerId })
+          .from(prisoners)
+          .where(and(inArray(prisoners.prisonerId, ids), prisonerInCaseload(prisoners.prisonerId, caseload)))
+      ).map((r) => r.id),
     );
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw badRequest(`applies_to.prisoner_ids: there is no prisoner ${missing}`);
@@ -155,9 +164,9 @@ export const sameRules = (a: StoredGeofence, b: StoredGeofence) =>
   JSON.stringify(a.applies_to ?? null) === JSON.stringify(b.applies_to ?? null) &&
   JSON.stringify(a.schedule ?? null) === JSON.stringify(b.schedule ?? null);
 
-export async function createGeofence(db: DbOrTx, who: AuditActor, input: GeofenceInput): Promise<Geofence> {
+export async function createGeofence(db: DbOrTx, who: AuditActor, input: GeofenceInput, caseload: Caseload = []): Promise<Geofence> {
   const shape = shapeColumns(input);
-  await checkAppliesTo(db, input.applies_to);
+  await checkAppliesTo(db, input.applies_to, caseload);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(geofences)
@@ -185,7 +194,7 @@ export async function createGeofence(db: DbOrTx, who: AuditActor, input: Geofenc
 export type GeofenceWrite = { geofence: Geofence; pending: PendingChange | null };
 
 /** The columns of a patch, checked: bad geometry or an unknown block answers 400 and changes nothing. */
-async function patchColumns(db: DbOrTx, patch: GeofenceUpdate) {
+async function patchColumns(db: DbOrTx, patch: GeofenceUpdate, caseload: Caseload = []) {
   const columns = {
     ...(patch.shape !== undefined && shapeColumns(patch)),
     ...(patch.name !== undefined && { name: patch.name }),
@@ -197,7 +206,7 @@ async function patchColumns(db: DbOrTx, patch: GeofenceUpdate) {
     ...(patch.schedule !== undefined && { schedule: patch.schedule }),
   };
   if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
-  await checkAppliesTo(db, patch.applies_to);
+  await checkAppliesTo(db, patch.applies_to, caseload);
   return columns;
 }
 
@@ -214,8 +223,9 @@ export async function updateGeofence(
   who: AuditActor,
   geofenceId: string,
   { reason, ...patch }: GeofenceUpdate,
+  caseload: Caseload = [],
 ): Promise<GeofenceWrite> {
-  const columns = await patchColumns(db, patch);
+  const columns = await patchColumns(db, patch, caseload);
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId)).for('update');
     if (!current) throw notFound(`Geofence ${geofenceId} not found`);

@@ -2,6 +2,7 @@
 // and tells every browser to refetch. A write that weakens the alarm answers 202 with the unchanged geofence and the
 // pending change, which waits for a second administrator (decision 041).
 import { z } from 'zod';
+import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   boundedText,
@@ -58,7 +59,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const created = await createGeofence(app.db, auditActor(request), request.body);
+      const created = await createGeofence(app.db, auditActor(request), request.body, caseloadOf(request));
       await changed();
       return created;
     },
@@ -85,7 +86,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { geofence: answer, pending } = await updateGeofence(app.db, auditActor(request), request.params.id, request.body);
+      const { geofence: answer, pending } = await updateGeofence(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
       if (pending) {
         requested();
         return reply.code(202).send({ ...answer, pending });

@@ -104,10 +104,12 @@ export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartIn
         .select({ id: prisoners.prisonerId, archivedAt: prisoners.archivedAt })
         .from(prisoners)
         .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)));
+      // Both exist before either is judged: the caseload guard answers one outside the caseload as unknown first.
       for (const field of ['prisoner_a', 'prisoner_b'] as const) {
-        const prisoner = found.find((p) => p.id === input[field]);
-        if (!prisoner) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
-        if (prisoner.archivedAt) throw badRequest(`${field}: prisoner ${input[field]} is archived`);
+        if (!found.some((p) => p.id === input[field])) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
+      }
+      for (const field of ['prisoner_a', 'prisoner_b'] as const) {
+        if (found.find((p) => p.id === input[field])!.archivedAt) throw badRequest(`${field}: prisoner ${input[field]} is archived`);
       }
       const [existing] = await tx
         .select({ id: keepApartPairs.id })

@@ -42,7 +42,15 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/keep-apart',
     {
-      config: { access: 'keepapart.create' },
+      // Both prisoners in the caseload (decision 051): one outside answers as one that does not exist, so the pair
+      // cannot be used to probe another block; a pair across blocks is made by an account of both.
+      config: {
+        access: 'keepapart.create',
+        caseload: [
+          { record: 'prisoner', field: 'prisoner_a', from: 'body', status: 400, notFound: 'prisoner_a: prisoner {id} does not exist' },
+          { record: 'prisoner', field: 'prisoner_b', from: 'body', status: 400, notFound: 'prisoner_b: prisoner {id} does not exist' },
+        ],
+      },
       schema: {
         tags: ['keep-apart'],
         summary:
