@@ -136,3 +136,22 @@ test('an officer SOS through OsmAnd: "Show on map" marks him and the nearest thr
   await expect(page.locator('.staff-assist-nearest-label')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('?device= of an officer without an SOS centres the map on his marker', async ({ adminPage: page, api }) => {
+  const officer = await staffTracker(api, unique('Calm'));
+  // A spot of this test's own, so no other spec's marker stands there.
+  const spot = { lat: 51.49 + Math.random() * 0.02, lng: -0.14 + Math.random() * 0.04 };
+  await sendFix(api, officer.deviceId, spot);
+  await page.goto(`/live-map?device=${encodeURIComponent(officer.deviceId)}`);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const map = (window as unknown as { __liveMap?: { map: { getCenter(): LatLng; getZoom(): number } | null } }).__liveMap?.map;
+          return map ? { ...map.getCenter(), zoom: map.getZoom() } : null;
+        }),
+      { timeout: 30_000 },
+    )
+    .toMatchObject({ lat: expect.closeTo(spot.lat, 4), lng: expect.closeTo(spot.lng, 4), zoom: expect.any(Number) });
+  expect(await page.evaluate(() => (window as unknown as { __liveMap: { map: { getZoom(): number } } }).__liveMap.map.getZoom())).toBeGreaterThanOrEqual(16);
+});

@@ -212,16 +212,26 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
   const popupRow = popupSlot ? rowsById.get(popupSlot.id) : undefined;
   useLayoutEffect(() => layer.updatePopup());
 
-  // "Show on map" (the layout's Critical bar) opens /live-map?device=ID: centre on that prisoner once, when known.
+  // "Show on map" (the layout's Critical bar) opens /live-map?device=ID: centre on that tracker once, when known.
   const [params] = useSearchParams();
   const wanted = params.get('device');
   const focusedFor = useRef<string | null>(null);
   useEffect(() => {
+    const map = mapRef.current;
+    if (!wanted || focusedFor.current === wanted || !map) return;
     const row = rows.find((candidate) => candidate.trackingId === wanted);
-    if (!wanted || focusedFor.current === wanted || !row || !mapRef.current) return;
+    if (row?.position) {
+      focusedFor.current = wanted;
+      focusRow(map, layer, row);
+      return;
+    }
+    // A tracker the prisoner list does not hold (a staff member's, decision 035): its marker, once it is drawn.
+    const position = layer.positionOf(wanted);
+    if (!position) return;
     focusedFor.current = wanted;
-    focusRow(mapRef.current, layer, row);
-  }, [wanted, rows, layer, mapStart]);
+    map.setView(position, Math.max(map.getZoom(), 16));
+    layer.openMarkerPopup(wanted);
+  }, [wanted, rows, live, layer, mapStart]);
 
   // An officer's SOS (decision 072): opened from a link (?alert=ID, or ?device=ID of an officer with an open SOS) or by
   // opening the officer's marker, the map marks him and the nearest staff the alert named.
