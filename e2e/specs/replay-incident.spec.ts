@@ -83,6 +83,11 @@ test('opens an incident, moves it on, replays its window with three moving track
     }, { timeout: 20_000 })
     .toBe(true);
   await expect(page.getByTestId('replay-time')).not.toHaveAttribute('data-time', '31000');
+  // At the window's end, 10 s after their last fixes, all three are still where they last reported.
+  await slider.focus();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('replay-time')).not.toHaveAttribute('data-time', /^(0|31000)$/);
+  await expect.poll(async () => (await positions()).every((p) => p !== null)).toBe(true);
 
   // A chosen tracker links to the "Who was near" screen for its person over the window.
   await trackers.getByRole('button', { name: people[0]!.name }).click();

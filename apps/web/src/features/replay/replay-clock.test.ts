@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Geofence } from '@prison/shared';
-import { advanceClock, fixIndexAt, geofencesAt, positionAt, trailAt } from './replay-clock';
+import { HOLD_MS, advanceClock, fixIndexAt, geofencesAt, positionAt, trailAt } from './replay-clock';
 
 // Three fixes: t 0, 10 s, 20 s moving north by 0.001 degree each.
 const track = [0, 51, 0, 10_000, 51.001, 0, 20_000, 51.002, 0.001];
@@ -27,8 +27,12 @@ describe('replay clock', () => {
     expect(mid[1]).toBeCloseTo(0.0005, 9);
     expect(positionAt(track, 20_000)).toEqual([51.002, 0.001]);
     expect(positionAt(track, -1)).toBeNull();
-    expect(positionAt(track, 20_001)).toBeNull();
-    // A gap longer than the limit is a loss of signal: no made-up position across it.
+    // After the last fix it stays there until it would count as offline (a window ending now shows everyone).
+    expect(positionAt(track, 20_001)).toEqual([51.002, 0.001]);
+    expect(positionAt(track, 20_000 + HOLD_MS)).toEqual([51.002, 0.001]);
+    expect(positionAt(track, 20_001 + HOLD_MS)).toBeNull();
+    // A gap longer than the limit is a loss of signal: no made-up position across it, the last fix held a while.
+    expect(positionAt([0, 1, 1, 600_000, 2, 2], 60_000)).toEqual([1, 1]);
     expect(positionAt([0, 1, 1, 600_000, 2, 2], 300_000)).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 // The replay's clock and positions (issue 26 item 2): pure arithmetic over the replay answer's flat tracks
 // ([t, lat, lng, ...], t in ms after the window's start), so every frame costs a binary search per tracker.
-import type { Geofence, ReplayGeofenceChange } from '@prison/shared';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS, type Geofence, type ReplayGeofenceChange } from '@prison/shared';
 
 export const REPLAY_SPEEDS = [1, 2, 5, 10, 30, 60] as const;
 /** How far back a trail reaches: the last fixes before the clock, as the issue asks (~30-60 s). */
@@ -26,18 +26,26 @@ export function fixIndexAt(points: readonly number[], t: number): number {
 }
 
 /**
- * Where the tracker was at `t`: on the straight line between the fixes around it. Null before its first fix and
- * after its last (it is not shown where nothing was received), and across a gap longer than `maxGapMs`.
+ * How long a tracker stays where its last fix put it when no next fix follows (after its last, or before a gap): as
+ * the live map shows it until it counts as offline. A window ending now still shows everyone who reported lately.
  */
-export function positionAt(points: readonly number[], t: number, maxGapMs = 300_000): [number, number] | null {
+export const HOLD_MS = DEFAULT_DEVICE_OFFLINE_SECONDS * 1000;
+
+/**
+ * Where the tracker was at `t`: on the straight line between the fixes around it, or at its last fix for up to
+ * `holdMs` after it when the next is more than `maxGapMs` away (a loss of signal: no made-up path across it) or there
+ * is none. Null before its first fix and after that hold.
+ */
+export function positionAt(points: readonly number[], t: number, maxGapMs = 300_000, holdMs = HOLD_MS): [number, number] | null {
   const i = fixIndexAt(points, t);
   if (i < 0) return null;
   const at = i * 3;
   const last = points.length / 3 - 1;
-  if (i === last) return points[at] === t ? [points[at + 1]!, points[at + 2]!] : null;
   const t0 = points[at]!;
+  const held: [number, number] | null = t - t0 <= holdMs ? [points[at + 1]!, points[at + 2]!] : null;
+  if (i === last) return held;
   const t1 = points[at + 3]!;
-  if (t1 - t0 > maxGapMs) return null;
+  if (t1 - t0 > maxGapMs) return held;
   const f = t1 === t0 ? 0 : (t - t0) / (t1 - t0);
   return [points[at + 1]! + (points[at + 4]! - points[at + 1]!) * f, points[at + 2]! + (points[at + 5]! - points[at + 2]!) * f];
 }

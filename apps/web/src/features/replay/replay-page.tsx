@@ -133,7 +133,8 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
   const shown = useMemo(() => (chosen.size === 0 ? data.tracks : data.tracks.filter((track) => chosen.has(track.device_id))), [data.tracks, chosen]);
   const lastTrail = useRef(0);
 
-  // Every frame: each shown tracker where the clock says, without the live map's glide; gone outside its fixes.
+  // Every frame: each shown tracker where the clock says, without the live map's glide; gone before its first fix and
+  // once its last is older than HOLD_MS.
   const drawAt = useCallback(
     (time: number) => {
       const now = performance.now();
