@@ -1,5 +1,6 @@
 // Indoor readers (issue 25 item 4, decision 067): registered on the Readers page by clicking on the plan, the secret
-// shown once; a sighting over HTTP makes it heard; removal asks first. Also at 390 px wide and through axe.
+// shown once; a sighting over HTTP makes it heard; a new secret and removal ask first. Also at 390 px wide and through
+// axe.
 import { expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 
@@ -46,7 +47,22 @@ test('a reader is placed by clicking on the plan, shows its secret once, reports
     )
     .toBeGreaterThan(0);
 
+  // A new secret after confirming: shown once, the old one refused at once, the new one taken.
   await page.goto('/readers');
+  await row.getByRole('button', { name: `New secret for reader Corridor ${id}` }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm).toContainText('Its current secret is refused at once');
+  await confirm.getByRole('button', { name: 'New secret' }).click();
+  const fresh = (await page.getByTestId('reader-new-secret').locator('code').textContent())!.trim();
+  expect(fresh).not.toBe(secret);
+  await expectNoViolations(page, 'readers, new secret');
+  const old = await api.post('/api/v1/ingest/sightings', { data: { reader_id: id, secret, tags: [{ id: tag, rssi: -55 }] } });
+  expect(old.status()).toBe(401);
+  const renewed = await api.post('/api/v1/ingest/sightings', { data: { reader_id: id, secret: fresh, tags: [{ id: tag, rssi: -50, at: Date.now() }] } });
+  expect(renewed.status(), await renewed.text()).toBe(200);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('reader-new-secret')).toHaveCount(0);
+
   await row.getByRole('button', { name: `Remove reader Corridor ${id}` }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Remove reader Corridor ${id}?`);

@@ -1,4 +1,5 @@
-// Readers in the database: register (the secret answered once, audited), list with their state, remove (audited),
+// Readers in the database: register (the secret answered once, audited), list with their state, a new secret and
+// remove (audited),
 // and the activity written from memory every few seconds.
 import { randomBytes } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -36,9 +37,11 @@ export async function listReaderRows(db: DbOrTx): Promise<ReaderRow[]> {
   return db.select().from(readers).orderBy(asc(readers.name), asc(readers.id));
 }
 
+/** 32 random bytes, URL-safe, as a device secret: typed into the reader's configuration once. */
+const newReaderSecret = () => randomBytes(32).toString('base64url');
+
 export async function registerReader(db: DbOrTx, who: AuditActor, input: ReaderInput): Promise<{ created: ReaderCreated; row: ReaderRow }> {
-  // 32 random bytes, URL-safe, as a device secret: typed into the reader's configuration once.
-  const secret = randomBytes(32).toString('base64url');
+  const secret = newReaderSecret();
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: readers.id }).from(readers).where(eq(readers.id, input.id));
     if (existing) throw conflict(`A reader with id ${input.id} already exists`);
@@ -63,6 +66,18 @@ export async function registerReader(db: DbOrTx, who: AuditActor, input: ReaderI
     // The secret itself never reaches the audit trail.
     await recordAudit(tx, who, { action: 'create', entity: 'reader', entityId: reader.id, after: reader });
     return { created: { ...reader, secret }, row: row! };
+  });
+}
+
+/** A new secret for a reader (one leaked, or a reader replaced): the old one is refused from now on. */
+export async function rotateReaderSecret(db: DbOrTx, who: AuditActor, id: string): Promise<{ created: ReaderCreated; row: ReaderRow }> {
+  const secret = newReaderSecret();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(readers).set({ secretHash: hashSecret(secret) }).where(eq(readers.id, id)).returning();
+    if (!row) throw notFound(`Reader ${id} not found`);
+    // The secret itself never reaches the audit trail.
+    await recordAudit(tx, who, { action: 'rotate-secret', entity: 'reader', entityId: id });
+    return { created: { ...toReader(row), secret }, row };
   });
 }
 

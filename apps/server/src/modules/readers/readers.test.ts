@@ -143,6 +143,32 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
     expect((await fixesOf(device.id)).length).toBe(1);
   });
 
+  it('a new secret is answered once and audited; the old one is refused from then on, over HTTP and MQTT', async () => {
+    const device = await addDevice(ctx());
+    const reader = await addReader(ctx());
+    const post = (secret: string, at: number) =>
+      fetch(`${base()}${API_PREFIX}/ingest/sightings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reader_id: reader.id, secret, tags: [{ id: device.id, rssi: -40, at }] }) });
+    expect((await post(reader.secret, Date.now() - 9_000)).status).toBe(200);
+    const rotated = await ctx().api('POST', `/readers/${reader.id}/rotate-secret`);
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const { secret, ...listedAfter } = rotated.json<ReaderCreated>();
+    expect(secret).toMatch(/^[\w-]{43}$/);
+    expect(secret).not.toBe(reader.secret);
+    expect(listedAfter.id).toBe(reader.id);
+    const [stored] = await db().select({ hash: readers.secretHash }).from(readers).where(eq(readers.id, reader.id));
+    expect(stored!.hash).toBe(hashSecret(secret));
+    expect((await post(reader.secret, Date.now() - 6_000)).status).toBe(401);
+    await client.publishAsync(topic(reader.id), JSON.stringify({ secret: reader.secret, tags: [{ id: device.id, rssi: -40, at: Date.now() - 5_000 }] }), { qos: 1 });
+    await waitFor('the old secret over MQTT refused', async () => (await listed(reader.id))?.refused_count === 2, 20_000);
+    expect((await post(secret, Date.now() - 3_000)).status).toBe(200);
+    expect((await fixesOf(device.id)).length).toBe(2);
+    // Audited without the secret; an unknown reader is a 404.
+    const audit = (await db().execute(sql`select action, after from audit_log where entity = 'reader' and entity_id = ${reader.id} order by id`)) as unknown as { rows: { action: string; after: unknown }[] };
+    expect(audit.rows.map((r) => r.action)).toEqual(['create', 'rotate-secret']);
+    expect(JSON.stringify(audit.rows)).not.toContain(secret);
+    expect((await ctx().api('POST', '/readers/nobody/rotate-secret')).statusCode).toBe(404);
+  });
+
   it(`${process.env.READERS_LOAD_FULL ? 200 : 50} readers publishing 10 sightings a second each lose no sighting of a registered tag, each stored once`, async () => {
     const full = Boolean(process.env.READERS_LOAD_FULL);
     const readerTotal = full ? 200 : 50;

@@ -1,11 +1,12 @@
-// Indoor readers (issue 25, decision 067): list with their state, register (the secret answered once), remove; and
+// Indoor readers (issue 25, decision 067): list with their state, register (the secret answered once), a new secret,
+// remove; and
 // the HTTP sightings route, public by design like the device protocols because each message carries its reader's secret.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse, httpSightings, idText, MAX_SIGHTING_TAGS, messageResponse, readerCreated, readerInput, readerList, sightingsResult } from '@prison/shared';
 import { badRequest } from '../../lib/http-errors';
 import { auditActor } from '../../plugins/auth';
-import { listReaderRows, registerReader, removeReader, toPlace, toReader } from './reader-repository';
+import { listReaderRows, registerReader, removeReader, rotateReaderSecret, toPlace, toReader } from './reader-repository';
 import { SightingIntake } from './sighting-intake';
 
 const idParams = z.object({ id: idText(100).min(1, 'id is required') });
@@ -41,6 +42,24 @@ const readersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { created, row } = await registerReader(app.db, auditActor(request), request.body);
       runtime.registry.put(toPlace(row));
       return reply.status(201).send(created);
+    },
+  );
+
+  app.post(
+    '/readers/:id/rotate-secret',
+    {
+      config: { access: 'readers.write' },
+      schema: {
+        tags: ['readers'],
+        summary: "A new secret for the reader, shown this once: the old one is refused from now on (on every process within the registry's refresh)",
+        params: idParams,
+        response: { 200: readerCreated, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const { created, row } = await rotateReaderSecret(app.db, auditActor(request), request.params.id);
+      runtime.registry.put(toPlace(row));
+      return created;
     },
   );
 

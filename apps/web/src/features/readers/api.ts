@@ -1,4 +1,5 @@
-// The indoor readers API (decision 067): the list with each reader's state, register (the secret answered once), remove.
+// The indoor readers API (decision 067): the list with each reader's state, register and a new secret (each answered
+// once), remove.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Reader, ReaderCreated, ReaderInput } from '@prison/shared';
 import { api } from '../../lib/api-client';
@@ -27,6 +28,14 @@ export function useRemoveReader() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.delete<{ message: string }>(`/readers/${encodeURIComponent(id)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: READERS_QUERY_KEY }),
+  });
+}
+
+export function useRotateReaderSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<ReaderCreated>(`/readers/${encodeURIComponent(id)}/rotate-secret`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: READERS_QUERY_KEY }),
   });
 }

@@ -1,8 +1,9 @@
 // /readers (issue 25, decision 067): the indoor readers with their state, last seen and refusals; administrators and
-// supervisors register them (placed by clicking on the plan, the secret shown once) and remove them after confirming.
+// supervisors register them (placed by clicking on the plan, the secret shown once), give one a new secret (a leaked or
+// replaced reader; shown once, the old one refused at once) and remove them, each after confirming.
 import { useState } from 'react';
 import { clsx } from 'clsx';
-import type { Reader } from '@prison/shared';
+import type { Reader, ReaderCreated } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Page } from '../../components/ui/page';
@@ -11,7 +12,7 @@ import { stickyEndCell, stickyEndHeadCell } from '../../components/ui/table-clas
 import { errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-may';
-import { useReaders, useRemoveReader } from './api';
+import { useReaders, useRemoveReader, useRotateReaderSecret } from './api';
 import { RegisterReaderForm } from './register-reader-form';
 
 export function ReadersPage() {
@@ -19,10 +20,25 @@ export function ReadersPage() {
   const mayWrite = useMay('readers.write');
   const remove = useRemoveReader();
   const [removing, setRemoving] = useState<Reader | null>(null);
+  const rotate = useRotateReaderSecret();
+  const [rotating, setRotating] = useState<Reader | null>(null);
+  const [rotated, setRotated] = useState<ReaderCreated | null>(null);
 
   return (
     <Page title="Indoor readers">
       {mayWrite && <RegisterReaderForm readers={readers.data ?? []} />}
+      {rotated && (
+        <div role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-slate-900" data-testid="reader-new-secret">
+          <p>
+            Reader <strong>{rotated.name}</strong> has a new secret, shown this once; its old secret is refused from now on. Enter
+            it in the reader&apos;s configuration now:
+          </p>
+          <code className="mt-2 block break-all rounded bg-white p-2 font-mono">{rotated.secret}</code>
+          <Button variant="secondary" size="sm" className="mt-2" onClick={() => setRotated(null)}>
+            Done
+          </Button>
+        </div>
+      )}
       {readers.isPending ? (
         <Loading text="Loading readers..." />
       ) : readers.isError ? (
@@ -67,9 +83,14 @@ export function ReadersPage() {
                   </td>
                   {mayWrite && (
                     <td className={clsx('px-3 py-2', stickyEndCell)}>
-                      <Button variant="danger" size="sm" onClick={() => setRemoving(reader)} aria-label={`Remove reader ${reader.name}`}>
-                        Remove
-                      </Button>
+                      <div className="flex gap-2">
+                        <Button variant="secondary" size="sm" onClick={() => setRotating(reader)} aria-label={`New secret for reader ${reader.name}`}>
+                          New secret
+                        </Button>
+                        <Button variant="danger" size="sm" onClick={() => setRemoving(reader)} aria-label={`Remove reader ${reader.name}`}>
+                          Remove
+                        </Button>
+                      </div>
                     </td>
                   )}
                 </tr>
@@ -78,6 +99,27 @@ export function ReadersPage() {
           </table>
         </div>
       )}
+      <ConfirmDialog
+        open={rotating !== null}
+        title={`New secret for reader ${rotating?.name ?? ''}`}
+        message={`Give reader ${rotating?.name ?? ''} a new secret? Its current secret is refused at once, so the reader's sightings are refused until its configuration holds the new one.`}
+        confirmLabel="New secret"
+        busy={rotate.isPending}
+        error={rotate.isError ? errorMessage(rotate.error, 'Failed to give the reader a new secret.') : null}
+        onConfirm={() => {
+          if (!rotating) return;
+          rotate.mutate(rotating.id, {
+            onSuccess: (created) => {
+              setRotated(created);
+              setRotating(null);
+            },
+          });
+        }}
+        onCancel={() => {
+          rotate.reset();
+          setRotating(null);
+        }}
+      />
       <ConfirmDialog
         open={removing !== null}
         title={`Remove reader ${removing?.name ?? ''}`}
