@@ -1,6 +1,7 @@
 // Device credentials on the prisoner's tracker box (decision 038). This server runs with DEVICE_SECRET_REQUIRED=false
 // (playwright.config.ts), so each device decides: registered here with "Require its secret", it is refused by its id
-// alone on the OsmAnd path and taken with its secret; "Accept id alone" switches that off again.
+// alone on the OsmAnd path and taken with its secret; "New secret" replaces it (the old one refused at once); "Accept id
+// alone" switches the requirement off again.
 import { expect, test, unique } from '../fixtures';
 import { seedCell, seedPrisoner } from './records-helpers';
 
@@ -25,7 +26,17 @@ test('a tracker registered to require its secret is refused by id alone until th
   expect(await idOnly.json()).toEqual({ message: 'Unknown device or wrong secret' });
   expect((await fix({ secret })).status()).toBe(200);
 
+  // A lost phone: a new secret after confirming, shown once; the old one is refused at once, the new one taken.
+  await box.getByRole('button', { name: 'New secret' }).click();
+  const confirm = page.getByRole('dialog', { name: 'New device secret' });
+  await expect(confirm).toContainText('Its current secret is refused at once');
+  await confirm.getByRole('button', { name: 'New secret' }).click();
+  const fresh = (await box.getByTestId('tracking-device-secret').getByTestId('new-device-secret').textContent())!.trim();
+  expect(fresh).not.toBe(secret);
+  expect((await fix({ secret, timestamp: Math.floor(Date.now() / 1000) + 2 })).status()).toBe(401);
+  expect((await fix({ secret: fresh, timestamp: Math.floor(Date.now() / 1000) + 3 })).status()).toBe(200);
+
   await box.getByRole('button', { name: 'Accept id alone' }).click();
   await expect(box.getByTestId('tracking-device-secret')).toContainText('Not required');
-  await expect.poll(async () => (await fix({ timestamp: Math.floor(Date.now() / 1000) + 1 })).status()).toBe(200);
+  await expect.poll(async () => (await fix({ timestamp: Math.floor(Date.now() / 1000) + 4 })).status()).toBe(200);
 });

@@ -32,6 +32,9 @@ export const assignDevice = (deviceId: string, prisonerId: number | null) =>
 export const registerDevice = (input: DeviceInput) => api.post<DeviceCreated>('/devices', input);
 
 /** Whether the device must send its secret while the server's DEVICE_SECRET_REQUIRED is off (decision 038). */
+/** A new secret for a lost or replaced phone: answered once, the old one refused at once (decision 038). */
+export const rotateDeviceSecret = (deviceId: string) => api.post<DeviceCreated>(`/devices/${encodeURIComponent(deviceId)}/rotate-secret`);
+
 export const setDeviceSecretRequired = (deviceId: string, required: boolean) =>
   api.put<Device>(`/devices/${encodeURIComponent(deviceId)}/secret-required`, { secret_required: required });
 

@@ -11,7 +11,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';
 import { useClientSettings } from '../location-history/api';
-import { assignDevice, registerDevice, setDeviceSecretRequired, useDevice, useDevices } from './api';
+import { assignDevice, registerDevice, rotateDeviceSecret, setDeviceSecretRequired, useDevice, useDevices } from './api';
 
 export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
   const mayManage = useMay('devices.write');
@@ -73,7 +73,7 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
         </dd>
         {deviceId && <DeviceSecretRow deviceId={deviceId} />}
       </dl>
-      {created && <NewDeviceSecret device={created} onDone={() => setCreated(null)} />}
+      {created && <NewDeviceSecret device={created} onDone={() => setCreated(null)} text={`Device ${created.id} registered. Its secret is shown this once:`} />}
 
       {!mayManage ? null : !managing ? (
         <Button variant="secondary" size="sm" className="mt-4" onClick={() => setManaging(true)}>
@@ -240,7 +240,7 @@ function RegisterDeviceForm({
 
 /**
  * Whether the tracker must send its secret (decision 038): always while the server requires it of every device,
- * otherwise per device, switched here (audited).
+ * otherwise per device, switched here (audited). A new secret for a lost or replaced phone, after confirming.
  */
 function DeviceSecretRow({ deviceId }: { deviceId: string }) {
   const mayManage = useMay('devices.write');
@@ -249,7 +249,24 @@ function DeviceSecretRow({ deviceId }: { deviceId: string }) {
   const serverRequiresSecret = useClientSettings().data?.deviceSecretRequired ?? true;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<DeviceCreated | null>(null);
   const required = serverRequiresSecret || device.data?.secret_required === true;
+
+  async function rotate() {
+    setRotating(true);
+    setRotateError(null);
+    try {
+      setRotated(await rotateDeviceSecret(deviceId));
+      setConfirmRotate(false);
+    } catch (failure) {
+      setRotateError(errorMessage(failure, 'Failed to give the device a new secret. Please try again.'));
+    } finally {
+      setRotating(false);
+    }
+  }
 
   async function toggle() {
     setBusy(true);
@@ -274,21 +291,46 @@ function DeviceSecretRow({ deviceId }: { deviceId: string }) {
             {required ? 'Accept id alone' : 'Require secret'}
           </Button>
         )}
+        {mayManage && (
+          <Button size="sm" variant="secondary" className="ml-2" onClick={() => setConfirmRotate(true)}>
+            New secret
+          </Button>
+        )}
         {error && (
           <span role="alert" className="block text-sm text-red-700">
             {error}
           </span>
         )}
+        {rotated && (
+          <NewDeviceSecret
+            device={rotated}
+            onDone={() => setRotated(null)}
+            text={`Device ${rotated.id} has a new secret, shown this once; its old secret is refused from now on:`}
+          />
+        )}
+        <ConfirmDialog
+          open={confirmRotate}
+          title="New device secret"
+          message={`Give device ${deviceId} a new secret? Its current secret is refused at once, so its fixes are refused until the phone is set up with the new one.`}
+          confirmLabel="New secret"
+          busy={rotating}
+          error={rotateError}
+          onConfirm={() => void rotate()}
+          onCancel={() => {
+            setRotateError(null);
+            setConfirmRotate(false);
+          }}
+        />
       </dd>
     </>
   );
 }
 
-/** The new device's secret, answered once by the server (only its hash is stored): shown until dismissed. */
-function NewDeviceSecret({ device, onDone }: { device: DeviceCreated; onDone(): void }) {
+/** A device's secret, answered once by the server (only its hash is stored): shown until dismissed. */
+function NewDeviceSecret({ device, onDone, text }: { device: DeviceCreated; onDone(): void; text: string }) {
   return (
     <div role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-      <p className="font-medium">Device {device.id} registered. Its secret is shown this once:</p>
+      <p className="font-medium">{text}</p>
       <code className="mt-1 block break-all rounded bg-white px-2 py-1" data-testid="new-device-secret">
         {device.secret}
       </code>
