@@ -59,6 +59,17 @@ export type IncidentStatusInput = z.infer<typeof incidentStatusInput>;
 
 export const incidentIdParams = z.object({ id: intText() });
 
+/** What an incident links: an alert, a prisoner or a staff member (the kinds of incidentLinksInput's lists). */
+export const INCIDENT_LINK_KINDS = ['alert', 'prisoner', 'staff'] as const;
+export type IncidentLinkKind = (typeof INCIDENT_LINK_KINDS)[number];
+
+/** DELETE /incidents/{id}/links/{kind}/{target_id}: one link taken back (linked by mistake). */
+export const incidentLinkParams = z.object({
+  id: intText(),
+  kind: z.enum(INCIDENT_LINK_KINDS, { message: `kind must be one of ${INCIDENT_LINK_KINDS.join(', ')}` }),
+  target_id: intText(),
+});
+
 export const incidentStep = z.object({
   status: z.enum(INCIDENT_STATUSES),
   at: z.string(),

@@ -1,13 +1,14 @@
 // An incident's links (issue 26 item 5): the alerts, prisoners and staff it names, checked to exist (and, for the
-// prisoners and alerts, to be in the account's caseload: one outside it is as unknown, decision 051), stored once each.
+// prisoners and alerts, to be in the account's caseload: one outside it is as unknown, decision 051), stored once each,
+// and taken back one at a time.
 import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
-import type { IncidentLinksInput } from '@prison/shared';
+import type { IncidentLinkKind as LinkKind, IncidentLinksInput } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { alerts, incidentLinks, prisoners, staff } from '../../db/schema';
 import { nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest } from '../../lib/http-errors';
 
-export type LinkKind = 'alert' | 'prisoner' | 'staff';
+export type { LinkKind };
 
 export interface CheckedLinks {
   alert: number[];
@@ -75,4 +76,22 @@ export async function linksOf(db: DbOrTx, incidentId: number): Promise<CheckedLi
   const links: CheckedLinks = { alert: [], prisoner: [], staff: [] };
   for (const row of rows) links[row.kind as LinkKind].push(row.targetId);
   return links;
+}
+
+/**
+ * Takes one link back; answers whether there was one the account sees (a prisoner or an alert outside the caseload
+ * is as not linked, decision 051).
+ */
+export async function removeLink(tx: DbOrTx, incidentId: number, kind: LinkKind, targetId: number, caseload: Caseload): Promise<boolean> {
+  const seen =
+    kind === 'prisoner'
+      ? prisonerInCaseload(incidentLinks.targetId, caseload)
+      : kind === 'alert'
+        ? sql`${incidentLinks.targetId} in (select ${alerts.id} from ${alerts} where ${alerts.id} = ${targetId} and ${nobodyOrInCaseload(alerts.prisonerId, caseload) ?? sql`true`})`
+        : undefined;
+  const removed = await tx
+    .delete(incidentLinks)
+    .where(and(eq(incidentLinks.incidentId, incidentId), eq(incidentLinks.kind, kind), eq(incidentLinks.targetId, targetId), seen))
+    .returning({ id: incidentLinks.id });
+  return removed.length > 0;
 }

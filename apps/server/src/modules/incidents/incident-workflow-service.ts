@@ -17,7 +17,7 @@ import { alerts, incidentSteps, incidents, prisoners, staff } from '../../db/sch
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { checkLinks, linksOf, personNames, storeLinks } from './incident-links';
+import { checkLinks, linksOf, personNames, removeLink, storeLinks, type LinkKind } from './incident-links';
 
 const summaryColumns = {
   id: incidents.id,
@@ -153,6 +153,25 @@ export async function linkToIncident(
       entityId: id,
       after: { alert_ids: links.alert, prisoner_ids: links.prisoner, staff_ids: links.staff },
     });
+  });
+  return getIncident(db, id, caseload);
+}
+
+/** Takes back one link made by mistake (audited); a closed incident keeps its links until it is reopened. */
+export async function unlinkFromIncident(
+  db: DbOrTx,
+  who: AuditActor,
+  id: number,
+  kind: LinkKind,
+  targetId: number,
+  caseload: Caseload,
+): Promise<IncidentDetail> {
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select({ status: incidents.status }).from(incidents).where(eq(incidents.id, id)).for('update');
+    if (!current) throw notFound(`No incident with id ${id}`);
+    if (current.status === 'closed') throw conflict('status: a closed incident keeps its links; reopen it first');
+    if (!(await removeLink(tx, id, kind, targetId, caseload))) throw notFound(`No ${kind} ${targetId} is linked to incident ${id}`);
+    await recordAudit(tx, who, { action: 'unlink', entity: 'incident', entityId: id, before: { kind, target_id: targetId } });
   });
   return getIncident(db, id, caseload);
 }

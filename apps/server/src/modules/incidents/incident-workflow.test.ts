@@ -141,4 +141,37 @@ describeEachEngine('incident workflow', (engine) => {
       { id: fixtures.b, name: 'Inc Baker' },
     ]);
   });
+
+  it('takes one link back, audited; unknown, unseen and closed are refused and change nothing', async () => {
+    const { id } = (
+      await ctx().api('POST', '/incidents', { description: 'Linked by mistake', window: WINDOW, prisoner_ids: [fixtures.a, fixtures.b], alert_ids: [fixtures.alertId], staff_ids: [fixtures.staffId] })
+    ).json();
+    // A block B operator does not see the block A prisoner's link: as if there were none.
+    const accounts = await createRoleAccounts(ctx().database, { prefix: 'unlink', blocks: { operator: ['B'] } });
+    const cookie = await sessionCookie(ctx().database, accounts.operator);
+    const unseen = await sendAs(ctx().app, cookie, 'DELETE', `/api/v1/incidents/${id}/links/prisoner/${fixtures.a}`);
+    expect([unseen.statusCode, unseen.json().message]).toEqual([404, `No prisoner ${fixtures.a} is linked to incident ${id}`]);
+    const unknown = await ctx().api('DELETE', `/incidents/${id}/links/prisoner/987654`);
+    expect([unknown.statusCode, unknown.json().message]).toEqual([404, `No prisoner 987654 is linked to incident ${id}`]);
+    expect((await ctx().api('DELETE', `/incidents/${id}/links/cell/1`)).json().message).toMatch(/^kind: /);
+    expect((await ctx().api('DELETE', `/incidents/987654/links/staff/${fixtures.staffId}`)).statusCode).toBe(404);
+
+    const removed = await ctx().api('DELETE', `/incidents/${id}/links/prisoner/${fixtures.a}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().prisoners).toEqual([{ id: fixtures.b, name: 'Inc Baker' }]);
+    const alertGone = await ctx().api('DELETE', `/incidents/${id}/links/alert/${fixtures.alertId}`);
+    expect(alertGone.json().alerts).toEqual([]);
+    expect((await auditOf(id)).map((entry) => [entry.action, entry.before])).toEqual([
+      ['create', null],
+      ['unlink', { kind: 'prisoner', target_id: fixtures.a }],
+      ['unlink', { kind: 'alert', target_id: fixtures.alertId }],
+    ]);
+
+    // Closed: its links stay until it is reopened.
+    await ctx().api('PATCH', `/incidents/${id}/status`, { status: 'investigating' });
+    await ctx().api('PATCH', `/incidents/${id}/status`, { status: 'closed' });
+    const closed = await ctx().api('DELETE', `/incidents/${id}/links/staff/${fixtures.staffId}`);
+    expect([closed.statusCode, closed.json().message]).toEqual([409, 'status: a closed incident keeps its links; reopen it first']);
+    expect((await ctx().api('GET', `/incidents/${id}`)).json().staff).toHaveLength(1);
+  });
 });

@@ -1,10 +1,12 @@
 // /incidents/*: incidents with a workflow (issue 26 item 5). The spec's /incident/recent and /incident/add are unchanged
-// (routes.ts); these add the list, the page, opening one with a window and links, status steps and more links.
+// (routes.ts); these add the list, the page, opening one with a window and links, status steps, more links and taking
+// one back.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   errorResponse,
   incidentDetail,
   incidentIdParams,
+  incidentLinkParams,
   incidentLinksInput,
   incidentListQuery,
   incidentListResponse,
@@ -13,7 +15,7 @@ import {
 } from '@prison/shared';
 import { caseloadOf } from '../../lib/caseload';
 import { auditActor, requireAdmin } from '../../plugins/auth';
-import { changeIncidentStatus, getIncident, linkToIncident, listIncidents, openIncident } from './incident-workflow-service';
+import { changeIncidentStatus, getIncident, linkToIncident, listIncidents, openIncident, unlinkFromIncident } from './incident-workflow-service';
 
 const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = () => app.realtime.toBrowsers().emit('dataChanged', 'incidents');
@@ -98,6 +100,25 @@ const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const updated = await linkToIncident(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
+      changed();
+      return updated;
+    },
+  );
+
+  app.delete(
+    '/incidents/:id/links/:kind/:target_id',
+    {
+      config: { access: 'incidents.write' },
+      schema: {
+        tags: ['incidents'],
+        summary: 'Take back one link made by mistake (an alert, a prisoner or a staff member); 409 while the incident is closed',
+        params: incidentLinkParams,
+        response: { 200: incidentDetail, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const { id, kind, target_id: targetId } = request.params;
+      const updated = await unlinkFromIncident(app.db, auditActor(request), id, kind, targetId, caseloadOf(request));
       changed();
       return updated;
     },

@@ -1,6 +1,6 @@
-// Incidents with a workflow: the list, one incident, opening one, moving it on and linking more to it.
+// Incidents with a workflow: the list, one incident, opening one, moving it on, linking more to it and taking a link back.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IncidentDetail, IncidentOpenInput, IncidentStatus, IncidentSummary } from '@prison/shared';
+import type { IncidentDetail, IncidentLinkKind, IncidentLinksInput, IncidentOpenInput, IncidentStatus, IncidentSummary } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export function useIncidents() {
@@ -27,6 +27,24 @@ export function useIncidentStatus(id: number) {
       client.setQueryData(['incidents', 'detail', id], updated);
       return client.invalidateQueries({ queryKey: ['incidents', 'list'] });
     },
+  });
+}
+
+/** Links more alerts and people; the page shows the answer at once. */
+export function useLinkToIncident(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: IncidentLinksInput) => api.post<IncidentDetail>(`/incidents/${id}/links`, input),
+    onSuccess: (updated) => client.setQueryData(['incidents', 'detail', id], updated),
+  });
+}
+
+/** Takes one link back (linked by mistake). */
+export function useUnlinkFromIncident(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ kind, targetId }: { kind: IncidentLinkKind; targetId: number }) => api.delete<IncidentDetail>(`/incidents/${id}/links/${kind}/${targetId}`),
+    onSuccess: (updated) => client.setQueryData(['incidents', 'detail', id], updated),
   });
 }
 

@@ -1,16 +1,19 @@
 // An incident (issue 26 item 5): its details, the status steps with who and when and the next step, the linked
-// alerts and people (each with "Who was near this person"), and "Replay this window".
+// alerts and people (each with "Who was near this person"; while not closed, more linked and a mistaken one taken back
+// after confirming), and "Replay this window".
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { INCIDENT_STATUS_LABELS, INCIDENT_TRANSITIONS, type IncidentDetail, type IncidentStatus } from '@prison/shared';
+import { INCIDENT_STATUS_LABELS, INCIDENT_TRANSITIONS, type IncidentDetail, type IncidentLinkKind, type IncidentStatus } from '@prison/shared';
 import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError, TextAreaField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useMay } from '../../lib/use-may';
 import { formatPlayerTime } from '../location-history/time-range';
-import { nearScreenUrl, replayUrl, useIncident, useIncidentStatus } from './api';
+import { nearScreenUrl, replayUrl, useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
+import { IncidentLinksForm } from './incident-links-form';
 
 const STEP_VERBS: Record<IncidentStatus, string> = { reported: 'Reported', investigating: 'Investigation started', closed: 'Closed' };
 const ACTION_LABELS: Record<IncidentStatus, string> = { reported: 'Report', investigating: 'Start investigating', closed: 'Close the incident' };
@@ -23,9 +26,26 @@ export function IncidentPage() {
   return <IncidentView incident={incident.data} />;
 }
 
+/** A link to take back: its kind and id, and how the confirmation names it. */
+interface Unlinking {
+  kind: IncidentLinkKind;
+  targetId: number;
+  label: string;
+}
+
 function IncidentView({ incident }: { incident: IncidentDetail }) {
   const mayWrite = useMay('incidents.write');
   const window = incident.window;
+  // A closed incident keeps its links (the server answers 409): reopen it first.
+  const mayEditLinks = mayWrite && incident.status !== 'closed';
+  const unlink = useUnlinkFromIncident(incident.id);
+  const [unlinking, setUnlinking] = useState<Unlinking | null>(null);
+  const removeButton = (target: Unlinking) =>
+    mayEditLinks && (
+      <Button variant="secondary" size="sm" onClick={() => setUnlinking(target)} aria-label={`Remove the link to ${target.label}`}>
+        Remove
+      </Button>
+    );
   return (
     <Page
       title={`Incident #${incident.id}`}
@@ -76,10 +96,11 @@ function IncidentView({ incident }: { incident: IncidentDetail }) {
           ) : (
             <ul className="flex flex-col gap-1">
               {[...incident.prisoners.map((p) => ({ ...p, kind: 'Prisoner' as const })), ...incident.staff.map((s) => ({ ...s, kind: 'Staff' as const }))].map((person) => (
-                <li key={`${person.kind}-${person.id}`} className="flex flex-wrap gap-2">
+                <li key={`${person.kind}-${person.id}`} className="flex flex-wrap items-center gap-2">
                   <span>
                     {person.name} ({person.kind})
                   </span>
+                  {removeButton({ kind: person.kind === 'Prisoner' ? 'prisoner' : 'staff', targetId: person.id, label: person.name })}
                   {window && (
                     <Link
                       className="text-blue-800 underline"
@@ -100,14 +121,37 @@ function IncidentView({ incident }: { incident: IncidentDetail }) {
           ) : (
             <ul className="flex flex-col gap-1">
               {incident.alerts.map((alert) => (
-                <li key={alert.id}>
-                  #{alert.id} {alert.alert_type}: {alert.details} ({formatPlayerTime(Date.parse(alert.timestamp))})
+                <li key={alert.id} className="flex flex-wrap items-center gap-2">
+                  <span>
+                    #{alert.id} {alert.alert_type}: {alert.details} ({formatPlayerTime(Date.parse(alert.timestamp))})
+                  </span>
+                  {removeButton({ kind: 'alert', targetId: alert.id, label: `alert #${alert.id}` })}
                 </li>
               ))}
             </ul>
           )}
         </section>
+        {mayEditLinks && (
+          <section aria-label="Link more to this incident" className="rounded-lg border border-slate-200 bg-white p-4 text-sm lg:col-span-2">
+            <IncidentLinksForm incidentId={incident.id} />
+          </section>
+        )}
       </div>
+      <ConfirmDialog
+        open={unlinking !== null}
+        title="Remove a link"
+        message={`Remove the link to ${unlinking?.label ?? ''} from incident #${incident.id}? The removal is recorded in the audit trail.`}
+        confirmLabel="Remove"
+        busy={unlink.isPending}
+        error={unlink.isError ? errorMessage(unlink.error, 'The link could not be removed.') : null}
+        onConfirm={() => {
+          if (unlinking) unlink.mutate({ kind: unlinking.kind, targetId: unlinking.targetId }, { onSuccess: () => setUnlinking(null) });
+        }}
+        onCancel={() => {
+          unlink.reset();
+          setUnlinking(null);
+        }}
+      />
     </Page>
   );
 }
