@@ -20,6 +20,7 @@ import type { CaseloadDeclaration } from '../src/plugins/caseload-guard';
 import { alerts, cells, devices, escorts, keepApartPairs, prisoners, staff } from '../src/db/schema';
 import { insertAlerts } from '../src/modules/alerts/alert-service';
 import { loginWithCaseload } from './caseload-accounts';
+import { dedupePaths, schemaNodes } from './schema-fields';
 import { useTestApp, type TestContext } from './test-app';
 import { describeEachEngine } from './test-db';
 
@@ -69,32 +70,10 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'PUT /api/v1/geofence/update/:id body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',
 };
 
-type ZodDef = Record<string, unknown> & { type: string };
-
 /** The dotted path of every field of a zod schema whose name says it holds a prisoner's id. */
-function prisonerFields(schema: unknown, path: string[] = []): string[] {
-  const def = (schema as { _zod?: { def: ZodDef } } | undefined)?._zod?.def;
-  if (!def) return [];
-  switch (def.type) {
-    case 'object':
-      return Object.entries(def.shape as Record<string, unknown>).flatMap(([name, field]) =>
-        NAMES_A_PRISONER.test(name) ? [[...path, name].join('.')] : prisonerFields(field, [...path, name]),
-      );
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'nonoptional':
-    case 'catch':
-      return prisonerFields(def.innerType, path);
-    case 'pipe':
-      return prisonerFields(def.in, path);
-    case 'union':
-      return [...new Set((def.options as unknown[]).flatMap((option) => prisonerFields(option, path)))];
-    default:
-      return [];
-  }
+function prisonerFields(schema: unknown): string[] {
+  const named = schemaNodes(schema).filter(({ path }) => typeof path.at(-1) === 'string' && NAMES_A_PRISONER.test(path.at(-1) as string));
+  return dedupePaths(named.map(({ path }) => path)).map((path) => path.join('.'));
 }
 
 describeEachEngine('caseloads on the API', (engine) => {

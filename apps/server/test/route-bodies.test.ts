@@ -12,6 +12,7 @@ import type { RegisteredRoute } from '../src/app';
 import { JSON_ONLY_MESSAGE, MULTIPART_ONLY_MESSAGE } from '../src/plugins/json-bodies';
 import { useTestApp, type TestContext } from './test-app';
 import { describeEachEngine } from './test-db';
+import { dedupePaths, schemaNodes, type FieldPath, type ZodDef } from './schema-fields';
 
 /** Shows reversed ("\u202Eevil" reads "live") wherever it is displayed; two words and long enough for any reason. */
 const REVERSED = 'Reviewed at the gate \u202Eetag eht ta';
@@ -19,42 +20,16 @@ const REVERSED = 'Reviewed at the gate \u202Eetag eht ta';
 // Credentials are compared, never displayed: a password may hold any character (ASVS 6.2.9).
 const CREDENTIAL = /password|secret/;
 
-type ZodLike = { _zod: { def: Record<string, unknown> & { type: string } } };
-type Path = (string | number)[];
+type ZodLike = { _zod: { def: ZodDef } };
+type Path = FieldPath;
 
 /** The path of every text leaf of a zod schema (through optional, nullable, pipes, arrays, unions and records). */
-function textPaths(schema: unknown, path: Path = []): Path[] {
-  const def = (schema as ZodLike | undefined)?._zod?.def;
-  if (!def) return [];
-  switch (def.type) {
-    case 'string':
-      return [path];
-    case 'object':
-      return Object.entries(def.shape as Record<string, unknown>).flatMap(([key, field]) =>
-        CREDENTIAL.test(key) ? [] : textPaths(field, [...path, key]),
-      );
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'nonoptional':
-    case 'catch':
-      return textPaths(def.innerType, path);
-    case 'pipe':
-      return textPaths(def.in, path);
-    case 'array':
-      return textPaths(def.element, [...path, 0]);
-    case 'union':
-      return dedupe((def.options as unknown[]).flatMap((option) => textPaths(option, path)));
-    default:
-      return [];
-  }
+function textPaths(schema: unknown): Path[] {
+  const text = schemaNodes(schema).filter(({ path, def }) => def.type === 'string' && !path.some((key) => typeof key === 'string' && CREDENTIAL.test(key)));
+  return dedupe(text.map(({ path }) => path));
 }
 
-function dedupe(paths: Path[]): Path[] {
-  return [...new Map(paths.map((p) => [p.join('.'), p])).values()];
-}
+const dedupe = dedupePaths;
 
 /**
  * A body for the schema with every text field (but credentials) reversed and every other field a plain value of its
