@@ -112,6 +112,10 @@ describeEachEngine('devices API', (engine) => {
     expect(after).toMatchObject({ last_fix_at: takenAt, last_battery: 64, online: true, latitude: 51.5, longitude: -0.12 });
     // Heard from just now, about a fix taken 45 s ago.
     expect(Date.parse(after.last_seen_at!)).toBeGreaterThan(Date.parse(takenAt) + 30_000);
+    // A later fix without a battery level (OsmAnd without batt=) keeps the last one known rather than blanking it.
+    const later = new Date(Date.parse(takenAt) + 10_000).toISOString();
+    await ctx().api('POST', '/ingest/positions', { positions: [{ device_id: device.id, secret: device.secret, latitude: 51.501, longitude: -0.12, timestamp: later }] });
+    expect((await ctx().api('GET', `/devices/${device.id}`)).json<Device>()).toMatchObject({ last_fix_at: later, last_battery: 64, latitude: 51.501 });
   });
 
   it("a new device for a prisoner frees the old one at once, in the tracking registry too (no fix filed under them)", async () => {
