@@ -154,4 +154,8 @@ test('?device= of an officer without an SOS centres the map on his marker', asyn
     )
     .toMatchObject({ lat: expect.closeTo(spot.lat, 4), lng: expect.closeTo(spot.lng, 4), zoom: expect.any(Number) });
   expect(await page.evaluate(() => (window as unknown as { __liveMap: { map: { getZoom(): number } } }).__liveMap.map.getZoom())).toBeGreaterThanOrEqual(16);
+  // His popup is open, named.
+  await expect(page.getByTestId('marker-popup')).toContainText(`Name: ${officer.name}`);
+  await page.waitForTimeout(400); // the popup's fade-in, so contrast is judged on the shown popup
+  await expectNoViolations(page, 'live map centred on an officer');
 });

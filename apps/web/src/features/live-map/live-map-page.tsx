@@ -225,13 +225,15 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
       focusRow(map, layer, row);
       return;
     }
-    // A tracker the prisoner list does not hold (a staff member's, decision 035): its marker, once it is drawn.
+    // A tracker the prisoner list does not hold (a staff member's, decision 035): its marker, once it is drawn. With an
+    // alert named (an officer's SOS from the Critical bar) the assistance view below fits him and his nearest instead.
+    if (params.has('alert')) return;
     const position = layer.positionOf(wanted);
     if (!position) return;
     focusedFor.current = wanted;
     map.setView(position, Math.max(map.getZoom(), 16));
     layer.openMarkerPopup(wanted);
-  }, [wanted, rows, live, layer, mapStart]);
+  }, [wanted, params, rows, live, layer, mapStart]);
 
   // An officer's SOS (decision 072): opened from a link (?alert=ID, or ?device=ID of an officer with an open SOS) or by
   // opening the officer's marker, the map marks him and the nearest staff the alert named.
