@@ -145,10 +145,20 @@ function fromRow(row: DeviceRow, now = Date.now()): TrackedDevice {
 
 export class DeviceRegistry {
   private readonly byId = new Map<string, TrackedDevice>();
+  private wearerReads = 0;
+
+  /**
+   * Counts the reads of the devices' wearers (load, refresh): a wearer's prisoner, cell and block change only there,
+   * so what depends on them (the live map's audiences) is checked again only when this moved (decision 075).
+   */
+  get wearersRead(): number {
+    return this.wearerReads;
+  }
 
   /** Loads every device. Silence is measured from `startedAt` at the earliest: the server could not listen before. */
   async load(db: DbOrTx, startedAt: number): Promise<void> {
     this.byId.clear();
+    this.wearerReads++;
     for (const row of await selectDevices(db)) {
       const device = fromRow(row, startedAt);
       if (device.online) device.lastSeenAt = Math.max(device.lastSeenAt ?? 0, startedAt);
@@ -159,6 +169,7 @@ export class DeviceRegistry {
   /** Re-reads credentials, name and assignment of all devices, keeping the live state held in memory. */
   async refreshAll(db: DbOrTx): Promise<void> {
     const rows = await selectDevices(db);
+    this.wearerReads++;
     const seen = new Set<string>();
     for (const row of rows) {
       seen.add(row.id);
@@ -172,6 +183,7 @@ export class DeviceRegistry {
   /** After an API change to one device: returns the entry, or null when the device no longer exists. */
   async refresh(db: DbOrTx, id: string): Promise<TrackedDevice | null> {
     const [row] = await selectDevices(db, id);
+    this.wearerReads++;
     if (!row) {
       this.byId.delete(id);
       return null;

@@ -41,6 +41,8 @@ export class LivePositions {
   private movedAway = new Map<string, Audience>();
   /** Something moved, appeared or left since the last complete set went out. */
   private fullSetStale = false;
+  /** The registry's `wearersRead` when the audiences were last checked. */
+  private audiencesCheckedAt = -1;
   private deltaTimer: NodeJS.Timeout | null = null;
   private fullSetTimer: NodeJS.Timeout | null = null;
 
@@ -88,9 +90,13 @@ export class LivePositions {
 
   /**
    * A prisoner who changed cell (read into the registry by its refresh) without moving: his marker is sent again, so
-   * the accounts of his old block see it gone and those of his new block see it appear. Once a second, no query.
+   * the accounts of his old block see it gone and those of his new block see it appear. Once a second, no query, and
+   * only after the registry read the wearers again: nothing else changes an audience, and going through every device
+   * each second was a cost of each process whatever the number of fixes (decision 075).
    */
   private checkAudiences(): void {
+    if (this.registry.wearersRead === this.audiencesCheckedAt) return;
+    this.audiencesCheckedAt = this.registry.wearersRead;
     for (const device of this.registry.all()) {
       if (!device.online) continue;
       const before = this.shownTo.get(device.id);
@@ -146,7 +152,10 @@ function changesFor(
   movedAway: ReadonlyMap<string, Audience>,
 ): LocationChanges | null {
   if (seesEveryBlock(caseload)) {
-    return { changed: Object.fromEntries([...changed].map(([id, entry]) => [id, entry.location])), gone: [...gone.keys()] };
+    // A plain loop: copying the entries into pairs for Object.fromEntries cost a visible share of each flush.
+    const all: LocationChanges['changed'] = {};
+    for (const [id, entry] of changed) all[id] = entry.location;
+    return { changed: all, gone: [...gone.keys()] };
   }
   const visible: LocationChanges = { changed: {}, gone: [] };
   for (const [id, entry] of changed) {
