@@ -13,7 +13,7 @@ export const FLUSH_DELAY_MS = 2;
  * and, when it raises anything, a transaction: fixes wait for company (decisions 047 and 075), and so does a batch
  * that waited for a commit (`gatherAfterCommit`): the senders that commit answered send their next fix within a few
  * ms, and the next batch holds them instead of the few that arrived during the commit. 10 ms before decision 075,
- * which applied only to a lane found idle; under load the lane rarely is, and batches held 7-16 fixes.
+ * which applied only to a lane found idle; under load the lane is never idle, and batches held 7-15 fixes.
  */
 export const CLUSTER_FLUSH_DELAY_MS = 3;
 /** Most fixes per transaction: bounds the latency of the fixes that wait behind a large batch. */
