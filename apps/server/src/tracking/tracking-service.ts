@@ -49,7 +49,7 @@ export class TrackingService {
     this.intake = new FixIntake({
       writeBatch: (fixes) => this.writeBatch(fixes),
       failed: (error, what) => options.databaseHealth.failed(error, what),
-      ...(options.cluster?.enabled ? { flushDelayMs: CLUSTER_FLUSH_DELAY_MS, gatherAfterCommit: true } : {}),
+      ...(options.cluster?.enabled ? { flushDelayMs: CLUSTER_FLUSH_DELAY_MS } : {}),
       maxInFlight: MAX_BATCHES_IN_FLIGHT,
       independent: (fixes) => this.independent(fixes),
     });

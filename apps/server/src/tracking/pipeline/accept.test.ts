@@ -135,34 +135,4 @@ describe('FixIntake lane', () => {
     await Promise.all([first, second]);
     expect(writer.most()).toBe(1);
   });
-
-  it('gathers for the window after a commit when told, so the next batch also holds the fixes sent just after it', async () => {
-    const writer = heldWriter();
-    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, flushDelayMs: 40, gatherAfterCommit: true });
-    const first = intake.submit([fix('a')]);
-    await until(() => writer.open.length === 1);
-    const during = intake.submit([fix('b')]);
-    writer.open[0]!.release();
-    await tick(5);
-    const after = intake.submit([fix('c')]); // answered by the commit, back within the window
-    expect(writer.open.length).toBe(0);
-    await until(() => writer.open.length === 1);
-    expect(writer.open[0]!.devices).toEqual(['b', 'c']);
-    writer.open[0]!.release();
-    await Promise.all([first, during, after]);
-  });
-
-  it('without gathering, the fixes that arrived during a commit go next at once', async () => {
-    const writer = heldWriter();
-    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, flushDelayMs: 40 });
-    const first = intake.submit([fix('a')]);
-    await until(() => writer.open.length === 1);
-    const during = intake.submit([fix('b')]);
-    await tick(50); // its window has passed: it waits for the commit only
-    writer.open[0]!.release();
-    await until(() => writer.open.length === 1);
-    expect(writer.open[0]!.devices).toEqual(['b']);
-    writer.open[0]!.release();
-    await Promise.all([first, during]);
-  });
 });

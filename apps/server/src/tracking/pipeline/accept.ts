@@ -9,13 +9,10 @@ import type { Fix } from '../fix';
 /** Fixes arriving within this window share one transaction. */
 export const FLUSH_DELAY_MS = 2;
 /**
- * In cluster mode each process sees only its share of the devices, so its batches are small and each pays a statement
- * and, when it raises anything, a transaction: fixes wait for company (decisions 047 and 075), and so does a batch
- * that waited for a commit (`gatherAfterCommit`): the senders that commit answered send their next fix within a few
- * ms, and the next batch holds them instead of the few that arrived during the commit. 10 ms before decision 075,
- * which applied only to a lane found idle; under load the lane is never idle, and batches held 7-15 fixes.
+ * In cluster mode a batch costs more (the revision check, the engine memory written) and each process sees only its
+ * share of the devices, so fixes wait a little longer for company (decision 047): a few ms of acknowledgement.
  */
-export const CLUSTER_FLUSH_DELAY_MS = 3;
+export const CLUSTER_FLUSH_DELAY_MS = 10;
 /** Most fixes per transaction: bounds the latency of the fixes that wait behind a large batch. */
 const MAX_FIXES_PER_TRANSACTION = 2000;
 /**
@@ -62,11 +59,6 @@ export interface FixIntakeOptions {
   independent?(fixes: Fix[]): boolean;
   /** Fixes that must be waiting before a batch starts beside others (MIN_FIXES_TO_OVERLAP unless told). */
   minFixesToOverlap?: number;
-  /**
-   * A batch that waited for another's commit gathers for the window after it, instead of starting at once with what
-   * arrived during the commit (decision 075, cluster mode): the senders that commit answered are back within it.
-   */
-  gatherAfterCommit?: boolean;
 }
 
 export class FixIntake {
@@ -140,21 +132,17 @@ export class FixIntake {
    * plan and send the next batch of other devices (a commit waits for the disk; two overlap), so a device's fixes are
    * still planned and stored in order, and each batch can be put back alone if it fails.
    */
-  private queueFlush(afterCommit = false): void {
+  private queueFlush(): void {
     if (this.flushQueued || this.queue.length === 0) return;
     this.flushQueued = true;
     void this.enqueue(async () => {
       const most = this.options.maxInFlight ?? 1;
       const least = this.options.minFixesToOverlap ?? MIN_FIXES_TO_OVERLAP;
-      let waited = afterCommit;
       while (this.inFlight.size >= most || (this.inFlight.size > 0 && this.queuedFixes < least)) {
-        waited = true;
         const enough = new Promise<void>((resolve) => (this.enoughQueued = resolve));
         await Promise.race([...this.inFlight.keys(), enough]);
         this.enoughQueued = null;
       }
-      // Gathering holds the lane: nothing else could start before the batch anyway.
-      if (waited && this.options.gatherAfterCommit) await new Promise((resolve) => setTimeout(resolve, this.options.flushDelayMs ?? FLUSH_DELAY_MS));
       this.flushQueued = false;
       const batch = this.takeBatch();
       if (batch.length === 0) return;
@@ -168,8 +156,8 @@ export class FixIntake {
       }
       const write: Promise<void> = this.writeGroups(batch, fixes).finally(() => {
         this.inFlight.delete(write);
-        // Fixes that arrived during the transaction go in the next one at once (or after gathering).
-        if (this.queue.length) this.queueFlush(true);
+        // Fixes that arrived during the transaction go in the next one at once.
+        if (this.queue.length) this.queueFlush();
       });
       this.inFlight.set(write, devices);
       if (alone) await write;
