@@ -124,7 +124,9 @@ describeEachEngine('escorts', (engine) => {
     expect(unmonitored.json().escort).toMatchObject({ unmonitored: true, active: true, escorting: false, not_escorting_reason: 'Unmonitored: record only' });
     // The bounds' edges pass: from a day ago (less a minute), until 7 days after it.
     await api('POST', `/escorts/${unmonitored.json().escort.id}/end`);
-    const edges = await api('POST', '/escorts', { ...ok, from: at(-23.9), until: at(-23.9 + 7 * 24) });
+    // One clock reading for both ends: two readings a millisecond apart made until 7 days and 1 ms after from.
+    const from = Date.now() - 23.9 * 3_600_000;
+    const edges = await api('POST', '/escorts', { ...ok, from: new Date(from).toISOString(), until: new Date(from + 7 * 24 * 3_600_000).toISOString() });
     expect(edges.statusCode, edges.body).toBe(200);
   });
 
