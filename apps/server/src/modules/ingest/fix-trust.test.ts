@@ -166,8 +166,9 @@ describeEachEngine('fix validation, isolation and clock skew', (engine) => {
       const group = await Promise.all(Array.from({ length: 4 }, () => addDevice(ctx())));
       const dbUsed = ctx().app.db;
       const unreachable = () => Promise.reject(new Error('Connection terminated unexpectedly'));
-      // Devices coming online are written in a transaction, the others in one statement: both fail.
-      const statements = vi.spyOn(dbUsed, 'execute').mockImplementation(unreachable as never);
+      // Devices coming online are written in a transaction, the others in one statement: both fail. Every statement,
+      // named or not, is prepared by the session (db/named-statements).
+      const statements = vi.spyOn(dbUsed._.session, 'prepareQuery').mockImplementation((() => ({ execute: unreachable })) as never);
       const transactions = vi.spyOn(dbUsed, 'transaction').mockImplementation(unreachable as never);
       try {
         const answers = await Promise.all(group.map((d) => osmandGet(ctx().osmandUrl, { id: d.id, lat: LAT, lon: LNG })));

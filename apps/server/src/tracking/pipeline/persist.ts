@@ -2,6 +2,7 @@
 // in one statement when it raises nothing, else in one transaction; and the geofence state changes of a tick.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
+import { executeNamed } from '../../db/named-statements';
 import type { TrackedDevice } from '../device-registry';
 import { displayName } from '../device-registry';
 import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from '../alarm-repeats';
@@ -53,7 +54,11 @@ function fixColumns(rows: PositionRow[]) {
 /** The fixes' columns in `POSITION_COLUMNS` order, from `fixColumns`' rows `f`. */
 const FIX_ROWS = sql`f.d, f.p, f.st, to_timestamp(f.t / 1000), to_timestamp(f.r / 1000), f.la, f.lo, f.a, f.s, f.b, f.al, f.ba`;
 
-/** The devices' live state as one JSON parameter, as `v(id, seen, fix, lat, lng, battery, online, low)` (times in ms). */
+/**
+ * The devices' live state as one JSON parameter, as `v(id, seen, fix, lat, lng, battery, online, low)` (times in ms).
+ * PostgreSQL guesses 100 rows for any JSON set, so the updates that join it also name the ids as an array
+ * (`d.id = any(...)`): without it the plan read every device of the table for each batch (decision 077).
+ */
 function stateColumns(states: TrackedDevice[]) {
   const json = JSON.stringify(
     states.map((d) => ({
@@ -99,7 +104,7 @@ function endOfflineAlerts(online: ReadonlySet<string>, at: Date, guard = sql`tru
  */
 export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[], cameOnline: ReadonlySet<string>, now: Date): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const result = (await db.execute(sql`
+  const result = await executeNamed<InsertedRow>(db, 'write-fixes', sql`
     with inserted as (
       insert into ${POSITION_COLUMNS}
       select ${FIX_ROWS} from ${fixColumns(rows)}
@@ -108,10 +113,10 @@ export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: Tracke
     ), state as (
       update devices as d set ${STATE_SET}
       from ${stateColumns(states)}
-      where d.id = v.id
+      where d.id = any(${sql.param(states.map((d) => d.id))}::text[]) and d.id = v.id
       returning 1
     )${endOfflineAlerts(cameOnline, now)}
-    select device_id, ms from inserted`)) as unknown as { rows: InsertedRow[] };
+    select device_id, ms from inserted`);
   return insertedKeys(result.rows);
 }
 
@@ -124,7 +129,7 @@ export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: Tracke
 async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan, states: TrackedDevice[]): Promise<Set<string> | null> {
   const rows = plan.rows;
   const ids = sql.param(states.map((d) => d.id));
-  const result = (await db.execute(sql`
+  const result = await executeNamed<InsertedRow & { ok: boolean }>(db, 'write-fixes-at-revision', sql`
     with locked as (
       select d.id, d.revision from devices d where d.id = any(${ids}::text[]) order by d.id for update
     ), current as (
@@ -139,12 +144,10 @@ async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, plan: Batc
       update devices as d set ${STATE_SET}, revision = d.revision + 1, engine_state = p.state::jsonb, engine_node = ${ctx.options.cluster?.instance ?? null}
       from ${stateColumns(states)}
       join unnest(${ids}::text[], ${sql.param(portableStates(ctx, states))}::text[]) as p(id, state) on p.id = v.id
-      where d.id = v.id and (select ok from current)
+      where d.id = any(${ids}::text[]) and d.id = v.id and (select ok from current)
       returning 1
     )${endOfflineAlerts(plan.cameOnline, plan.now, sql`(select ok from current)`)}
-    select (select ok from current) as ok, i.device_id, i.ms from (select 1) as one left join inserted i on true`)) as unknown as {
-    rows: (InsertedRow & { ok: boolean })[];
-  };
+    select (select ok from current) as ok, i.device_id, i.ms from (select 1) as one left join inserted i on true`);
   if (!result.rows[0]?.ok) return null;
   for (const device of states) device.revision += 1;
   return insertedKeys(result.rows);
@@ -163,24 +166,28 @@ interface StateRow {
 /**
  * The geofence state changes of distinct device and geofence pairs, in one statement (decision 070; it was three):
  * for each ending violation its alert records when it ended (read from the states as they were before this
- * statement, as when that ran first), and every pair's state row is written. Guarded by EXISTS: a geofence deleted a
- * moment ago must not fail the fixes of everyone else.
+ * statement, as when that ran first), and every pair's state row is written. Joined to geofences: a geofence deleted
+ * a moment ago must not fail the fixes of everyone else.
  */
 async function writeGeofenceStates(tx: Tx, rows: StateRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.execute(sql`
+  // One JSON parameter, as the fixes, so the named statement keeps one generic plan (arrays of each batch's length
+  // had it planned again every time); the ids again as arrays lead PostgreSQL to the indexes, as in `stateColumns`.
+  const json = JSON.stringify(rows.map((r) => ({ d: r.deviceId, g: r.geofenceId, violating: r.violating, s: r.at.getTime(), a: r.alertId })));
+  const deviceIds = sql.param([...new Set(rows.map((r) => r.deviceId))]);
+  const geofenceIds = sql.param([...new Set(rows.map((r) => r.geofenceId))]);
+  await executeNamed(tx, 'write-geofence-states', sql`
     with v as (
-      select * from unnest(${sql.param(rows.map((r) => r.deviceId))}::text[], ${sql.param(rows.map((r) => r.geofenceId))}::text[],
-        ${sql.param(rows.map((r) => r.violating))}::boolean[], ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[],
-        ${sql.param(rows.map((r) => r.alertId))}::int[]) as v(d, g, violating, s, a)
+      select j.d, j.g, j.violating, to_timestamp(j.s / 1000) as s, j.a
+      from json_to_recordset(${json}::json) as j(d text, g text, violating boolean, s float8, a int)
     ), ended as (
       update alerts as a set ended_at = v.s
       from v join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
-      where not v.violating and a.id = s.alert_id and a.ended_at is null
+      where s.device_id = any(${deviceIds}::text[]) and not v.violating and a.id = s.alert_id and a.ended_at is null
     )
     insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
-    select v.d, v.g, v.violating, v.s, v.a from v
-    where exists (select 1 from geofences f where f.geofence_id = v.g)
+    select v.d, v.g, v.violating, v.s, v.a from v join geofences f on f.geofence_id = v.g
+    where f.geofence_id = any(${geofenceIds}::text[])
     on conflict (device_id, geofence_id) do update
       set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)`);
 }
