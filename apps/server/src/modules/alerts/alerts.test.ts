@@ -18,8 +18,9 @@ describeEachEngine('alerts API', (engine) => {
 
   it('insertAlerts stores every field as given and answers the ids in the drafts\' order (one statement)', async () => {
     const prisoner = await addPrisoner(ctx(), 'Order', 'Keeper');
-    // Not in time order, two at the same millisecond, one naming the nearest staff, one with nobody.
-    const at = [Date.UTC(2031, 4, 2, 23, 59, 59, 999), Date.UTC(2031, 4, 1, 0, 0, 0, 1), Date.UTC(2031, 4, 1, 0, 0, 0, 1)];
+    // Not in time order, two at the same millisecond, one naming the nearest staff, one with nobody; years ago, so
+    // the other tests' newest alerts stay the newest.
+    const at = [Date.UTC(2021, 4, 2, 23, 59, 59, 999), Date.UTC(2021, 4, 1, 0, 0, 0, 1), Date.UTC(2021, 4, 1, 0, 0, 0, 1)];
     const nearbyStaff = [{ device_id: 'dev-n', staff_id: 7, name: 'Officer Near', metres: 12 }];
     const drafts = [
       { alertType: 'Critical' as const, kind: 'sos' as const, details: 'first "quoted" \\ one', at: new Date(at[0]!), deviceId: 'dev-a', prisonerId: null, nearbyStaff },
@@ -31,9 +32,9 @@ describeEachEngine('alerts API', (engine) => {
     const rows = await ctx().database.db.select().from(alerts).where(inArray(alerts.id, stored.map((a) => a.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(stored.map((a) => byId.get(a.id))).toMatchObject([
-      { alertType: 'Critical', kind: 'sos', details: 'first "quoted" \\ one', date: '2031-05-02', deviceId: 'dev-a', prisonerId: null, geofenceId: null, nearbyStaff, status: 'New' },
-      { alertType: 'Warning', kind: 'geofence', details: 'second', date: '2031-05-01', deviceId: 'dev-b', prisonerId: prisoner.id, geofenceId: 'zone-x', nearbyStaff: null },
-      { alertType: 'Informational', kind: 'manual', details: 'third', date: '2031-05-01', deviceId: null, prisonerId: null, nearbyStaff: null },
+      { alertType: 'Critical', kind: 'sos', details: 'first "quoted" \\ one', date: '2021-05-02', deviceId: 'dev-a', prisonerId: null, geofenceId: null, nearbyStaff, status: 'New' },
+      { alertType: 'Warning', kind: 'geofence', details: 'second', date: '2021-05-01', deviceId: 'dev-b', prisonerId: prisoner.id, geofenceId: 'zone-x', nearbyStaff: null },
+      { alertType: 'Informational', kind: 'manual', details: 'third', date: '2021-05-01', deviceId: null, prisonerId: null, nearbyStaff: null },
     ]);
     expect(stored.map((a) => byId.get(a.id)!.timestamp.getTime())).toEqual(at);
   });
