@@ -15,7 +15,7 @@ import type {
 } from '@prison/shared';
 import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, parseTimestamp, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { executeNamed } from '../../db/named-statements';
+import { namedStatement } from '../../db/named-statements';
 import { admins, alerts, cells, devices, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { nobodyOrInCaseload, prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
@@ -25,6 +25,17 @@ import type { AlertKind, AlertWearer, NewAlert, StoredAlert } from '../../tracki
 export type { AlertKind, AlertWearer, NewAlert, StoredAlert };
 
 export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** The drafts as one JSON parameter; `with ordinality` keeps the ids in the drafts' order. */
+const INSERT_ALERTS = namedStatement<{ drafts: string }, { id: number }>(
+  'insert-alerts',
+  sql`insert into alerts (alert_type, kind, details, date, timestamp, device_id, prisoner_id, geofence_id, nearby_staff)
+    select j.ty, j.k, j.de, j.day::date, to_timestamp(j.t / 1000), j.dv, j.p, j.g, j.ns
+    from rows from (json_to_recordset(${sql.placeholder('drafts')}::json) as (ty text, k text, de text, day text, t float8, dv text, p int, g text, ns jsonb))
+      with ordinality as j(ty, k, de, day, t, dv, p, g, ns, ord)
+    order by j.ord
+    returning id`,
+);
 
 /**
  * Stores alerts in one statement; ids come back in input order. The drafts travel as one JSON parameter under a name
@@ -46,21 +57,15 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
       ns: d.nearbyStaff ?? null,
     })),
   );
-  const result = await executeNamed<{ id: number }>(
-    db,
-    'insert-alerts',
-    sql`insert into alerts (alert_type, kind, details, date, timestamp, device_id, prisoner_id, geofence_id, nearby_staff)
-      select j.ty, j.k, j.de, j.day::date, to_timestamp(j.t / 1000), j.dv, j.p, j.g, j.ns
-      from rows from (json_to_recordset(${json}::json) as (ty text, k text, de text, day text, t float8, dv text, p int, g text, ns jsonb))
-        with ordinality as j(ty, k, de, day, t, dv, p, g, ns, ord)
-      order by j.ord
-      returning id`,
-  );
+  const result = await INSERT_ALERTS(db, { drafts: json });
   return drafts.map((d, i) => ({ ...d, id: result.rows[i]!.id }));
 }
 
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
-export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null } {
+export function showAlertEvent(
+  alert: StoredAlert,
+  wearer: AlertWearer,
+): ShowAlertEvent & { alertId: number; block?: string | null } {
   return {
     index: alert.deviceId ?? '',
     alert_type: alert.alertType,
@@ -138,12 +143,25 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
 }
 
 /** A stored alert's live event, read back (another process raised it; cluster/alert-feed.ts). Null: gone. */
-export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<(ShowAlertEvent & { block?: string | null }) | null> {
+export async function readShowAlertEvent(
+  db: DbOrTx,
+  id: number,
+): Promise<(ShowAlertEvent & { block?: string | null }) | null> {
   const [row] = await selectAlertRecords(db).where(eq(alerts.id, id));
   if (!row) return null;
-  const block = row.cellId === null ? null : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
-  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId, block };
-  return showAlertEvent({ ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp }, wearer);
+  const block =
+    row.cellId === null
+      ? null
+      : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
+  const wearer = {
+    prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
+    cellId: row.cellId,
+    block,
+  };
+  return showAlertEvent(
+    { ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp },
+    wearer,
+  );
 }
 
 export async function findAlertRecord(db: DbOrTx, id: number): Promise<AlertRecord> {
@@ -239,7 +257,14 @@ export async function listStaffInDanger(db: DbOrTx): Promise<LiveMapStaffInDange
       nearbyStaff: alerts.nearbyStaff,
     })
     .from(alerts)
-    .where(and(eq(alerts.kind, 'sos'), ne(alerts.status, 'Resolved'), isNotNull(alerts.nearbyStaff), isNotNull(alerts.deviceId)))
+    .where(
+      and(
+        eq(alerts.kind, 'sos'),
+        ne(alerts.status, 'Resolved'),
+        isNotNull(alerts.nearbyStaff),
+        isNotNull(alerts.deviceId),
+      ),
+    )
     .orderBy(desc(alerts.timestamp), desc(alerts.id))
     .limit(LIVE_MAP_STAFF_IN_DANGER_LISTED);
   return rows.map((row) => ({
@@ -254,7 +279,10 @@ export async function listStaffInDanger(db: DbOrTx): Promise<LiveMapStaffInDange
 
 /** The newest few, for the home page's Recent Alerts panel. */
 export async function listRecentAlerts(db: DbOrTx, limit: number, caseload: Caseload = []): Promise<AlertRecord[]> {
-  const rows = await selectAlertRecords(db).where(nobodyOrInCaseload(alerts.prisonerId, caseload)).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
+  const rows = await selectAlertRecords(db)
+    .where(nobodyOrInCaseload(alerts.prisonerId, caseload))
+    .orderBy(desc(alerts.timestamp), desc(alerts.id))
+    .limit(limit);
   return rows.map(toAlertRecord);
 }
 
@@ -277,7 +305,11 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
  * - `filteredCounts`: per type over every filter, the type included (the alerts screen's header);
  * - `statusCounts`: per status over every filter.
  */
-export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery, caseload: Caseload = []): Promise<AlertPage> {
+export async function listPrisonerAlerts(
+  db: DbOrTx,
+  query: AlertListQuery,
+  caseload: Caseload = [],
+): Promise<AlertPage> {
   const base = listFilters(query, caseload);
   const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
   const where = filters.length ? and(...filters) : undefined;
@@ -339,7 +371,11 @@ const ALERT_POST_LOCK_CLASS = 19_019;
  * stored, not the time it is about: a late fix raises an alert about an hour ago), whatever its status. One indexed
  * query that also reads what the answer shows.
  */
-async function findRecentSameAlert(db: DbOrTx, same: AlertIdentity, windowSeconds: number): Promise<AlertRecord | null> {
+async function findRecentSameAlert(
+  db: DbOrTx,
+  same: AlertIdentity,
+  windowSeconds: number,
+): Promise<AlertRecord | null> {
   const [row] = await selectAlertRecords(db)
     .where(
       and(
@@ -378,7 +414,11 @@ export async function createManualAlert(
   options: PostAlertOptions,
   now = new Date(),
 ): Promise<PostedAlert> {
-  const same: AlertIdentity = { deviceId: input.device_id || null, alertType: input.alert_type, details: input.details };
+  const same: AlertIdentity = {
+    deviceId: input.device_id || null,
+    alertType: input.alert_type,
+    details: input.details,
+  };
   // Repeats are the common case (every browser of the spec's client echoes every live alert): answered by one read.
   const repeated = await findRecentSameAlert(db, same, options.echoWindowSeconds);
   if (repeated) return { created: false, record: repeated };
@@ -414,7 +454,12 @@ export async function createManualAlert(
         .where(eq(devices.id, deviceId));
       if (!device) throw notFound(`device_id: device ${deviceId} not found`);
       prisonerId = device.prisonerId ?? null;
-      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId, block: device.block };
+      if (device.prisonerId)
+        wearer = {
+          prisonerName: `${device.firstName} ${device.lastName}`.trim(),
+          cellId: device.cellId,
+          block: device.block,
+        };
     }
     options.beforeStore?.();
     const [alert] = await insertAlerts(tx, [
