@@ -14,7 +14,7 @@ import { clustered, type TrackingContext } from './context';
 import { draftAlert, type AlertDraft, type GeofenceEvent } from './evaluate';
 import { claimPairAlerts, releasePairs } from './pair-claims';
 import { markStored, touchedDevices, type BatchPlan, type PositionRow } from './plan';
-import { portableStates, writeRevisions } from './takeover';
+import { engineMemories, writeRevisions } from './takeover';
 
 /** The alerts stored by a batch, and the drafts they came from (in the same order). */
 export interface Persisted {
@@ -53,10 +53,14 @@ const FIXES = sql`json_to_recordset(${sql.placeholder('fixes')}::json) as f(d te
 /** The fixes' columns in `POSITION_COLUMNS` order, from `FIXES`' rows `f`. */
 const FIX_ROWS = sql`f.d, f.p, f.st, to_timestamp(f.t / 1000), to_timestamp(f.r / 1000), f.la, f.lo, f.a, f.s, f.b, f.al, f.ba`;
 
-/** The devices' live state as one JSON parameter, read as `STATES`' rows `v` (times in ms). */
-function statesJson(states: TrackedDevice[]): string {
+/**
+ * The devices' live state as one JSON parameter, read as `STATES`' rows `v` (times in ms); in cluster mode with each
+ * device's engine memory (`memories`, same order) as `v.memory`: inside the one JSON text it costs neither a JSON
+ * text per device nor the escaping of those texts into an array parameter (decision 079).
+ */
+function statesJson(states: TrackedDevice[], memories?: (object | null)[]): string {
   return JSON.stringify(
-    states.map((d) => ({
+    states.map((d, i) => ({
       id: d.id,
       seen: d.lastSeenAt,
       fix: d.lastFixAt,
@@ -65,6 +69,7 @@ function statesJson(states: TrackedDevice[]): string {
       battery: d.battery,
       online: d.online,
       low: d.lowBatteryAlerted,
+      ...(memories && { memory: memories[i] }),
     })),
   );
 }
@@ -73,7 +78,7 @@ function statesJson(states: TrackedDevice[]): string {
  * PostgreSQL guesses 100 rows for any JSON set, so the updates that join it also name the ids as an array
  * (`d.id = any(ids)`): without it the plan read every device of the table for each batch (decision 077).
  */
-const STATES = sql`json_to_recordset(${sql.placeholder('states')}::json) as v(id text, seen float8, fix float8, lat float8, lng float8, battery real, online boolean, low boolean)`;
+const STATES = sql`json_to_recordset(${sql.placeholder('states')}::json) as v(id text, seen float8, fix float8, lat float8, lng float8, battery real, online boolean, low boolean, memory jsonb)`;
 const IDS = sql`${sql.placeholder('ids')}::text[]`;
 const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, staff_id, recorded_at, received_at, latitude, longitude, accuracy, speed, bearing, altitude, battery)`;
 const STATE_SET = sql`last_seen_at = to_timestamp(v.seen / 1000), last_fix_at = to_timestamp(v.fix / 1000), last_latitude = v.lat, last_longitude = v.lng,
@@ -158,7 +163,7 @@ export async function writeFixes(
   return insertedKeys((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now)).rows);
 }
 
-type RevisionValues = FixValues & { revisions: number[]; engineStates: (string | null)[]; node: string | null };
+type RevisionValues = FixValues & { revisions: number[]; node: string | null };
 
 /** `writeFixesAtRevision`'s statement; every part after `current` runs only when `ok`. */
 const WRITE_FIXES_AT_REVISION = withAndWithoutOnline<RevisionValues, InsertedRow & { ok: boolean }>(
@@ -177,9 +182,8 @@ const WRITE_FIXES_AT_REVISION = withAndWithoutOnline<RevisionValues, InsertedRow
       on conflict (device_id, recorded_at) do nothing
       returning device_id, floor(extract(epoch from recorded_at) * 1000 + 0.5)::float8 as ms
     ), state as (
-      update devices as d set ${STATE_SET}, revision = d.revision + 1, engine_state = p.state::jsonb, engine_node = ${sql.placeholder('node')}
+      update devices as d set ${STATE_SET}, revision = d.revision + 1, engine_state = v.memory, engine_node = ${sql.placeholder('node')}
       from ${STATES}
-      join unnest(${IDS}, ${sql.placeholder('engineStates')}::text[]) as p(id, state) on p.id = v.id
       where d.id = any(${IDS}) and d.id = v.id and ${ok}
       returning 1
     )${backOnline ? endOfflineAlerts(ok) : sql``}
@@ -201,10 +205,9 @@ async function writeFixesAtRevision(
 ): Promise<Set<string> | null> {
   const values: RevisionValues = {
     fixes: fixesJson(plan.rows),
-    states: statesJson(states),
+    states: statesJson(states, engineMemories(ctx, states)),
     ids: states.map((d) => d.id),
     revisions: states.map((d) => d.revision),
-    engineStates: portableStates(ctx, states),
     node: ctx.options.cluster?.instance ?? null,
   };
   const result = await runBatchStatement(db, WRITE_FIXES_AT_REVISION, values, plan.cameOnline, plan.now);

@@ -10,7 +10,12 @@ import type { PortableDevice } from '../geofence-engine';
 import type { TrackingContext } from './context';
 
 /** This process's memory of a device becomes the stored one: live state, revision and the engine's memory. */
-function takeOver(ctx: TrackingContext, device: TrackedDevice, row: LockedDeviceRow & { engineState: unknown }, now: number): void {
+function takeOver(
+  ctx: TrackingContext,
+  device: TrackedDevice,
+  row: LockedDeviceRow & { engineState: unknown },
+  now: number,
+): void {
   Object.assign(device, liveState(row, now));
   ctx.options.engine()?.importDevice(row.id, row.engineState as PortableDevice | null);
 }
@@ -22,7 +27,9 @@ function takeOver(ctx: TrackingContext, device: TrackedDevice, row: LockedDevice
  */
 export async function importStoredEngines(ctx: TrackingContext): Promise<void> {
   const engine = ctx.options.engine();
-  const rows = await ctx.options.db.select({ id: devices.id, revision: devices.revision, engineState: devices.engineState }).from(devices);
+  const rows = await ctx.options.db
+    .select({ id: devices.id, revision: devices.revision, engineState: devices.engineState })
+    .from(devices);
   const current = new Map(rows.map((row) => [row.id, row]));
   for (const device of ctx.registry.all()) {
     const row = current.get(device.id);
@@ -40,7 +47,12 @@ export async function importStoredEngines(ctx: TrackingContext): Promise<void> {
  */
 export async function lockDevices(ctx: TrackingContext, tx: Tx, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update');
+  const rows = await tx
+    .select({ id: devices.id, revision: devices.revision })
+    .from(devices)
+    .where(inArray(devices.id, ids))
+    .orderBy(devices.id)
+    .for('update');
   return rows.filter((row) => ctx.registry.get(row.id)?.revision !== row.revision).map((row) => row.id);
 }
 
@@ -58,12 +70,14 @@ export async function adoptStoredState(ctx: TrackingContext, tx: Tx, ids: string
 }
 
 /** The engine's memory of each device, as written to `devices.engine_state` (null: never evaluated). */
-export function portableStates(ctx: TrackingContext, states: TrackedDevice[]): (string | null)[] {
+export function engineMemories(ctx: TrackingContext, states: TrackedDevice[]): (object | null)[] {
   const engine = ctx.options.engine();
-  return states.map((d) => {
-    const exported = engine?.exportDevice(d.id) ?? null;
-    return exported ? JSON.stringify(exported) : null;
-  });
+  return states.map((d) => engine?.exportDevice(d.id) ?? null);
+}
+
+/** `engineMemories` as JSON texts, one per device. */
+export function portableStates(ctx: TrackingContext, states: TrackedDevice[]): (string | null)[] {
+  return engineMemories(ctx, states).map((memory) => (memory ? JSON.stringify(memory) : null));
 }
 
 /** The devices' new revision and engine memory, for the next process that takes one of their fixes. */
@@ -103,7 +117,8 @@ export async function adoptOrphans(ctx: TrackingContext): Promise<void> {
       takeOver(ctx, device, row, now);
       adopted.push(row.id);
     }
-    if (adopted.length) await tx.update(devices).set({ engineNode: cluster.instance }).where(inArray(devices.id, adopted));
+    if (adopted.length)
+      await tx.update(devices).set({ engineNode: cluster.instance }).where(inArray(devices.id, adopted));
     ctx.options.log.info({ devices: adopted.length }, 'adopted the devices of a process instance that is gone');
   });
 }
