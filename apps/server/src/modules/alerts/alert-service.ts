@@ -62,10 +62,7 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
 }
 
 /** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
-export function showAlertEvent(
-  alert: StoredAlert,
-  wearer: AlertWearer,
-): ShowAlertEvent & { alertId: number; block?: string | null } {
+export function showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null } {
   return {
     index: alert.deviceId ?? '',
     alert_type: alert.alertType,
@@ -143,25 +140,12 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
 }
 
 /** A stored alert's live event, read back (another process raised it; cluster/alert-feed.ts). Null: gone. */
-export async function readShowAlertEvent(
-  db: DbOrTx,
-  id: number,
-): Promise<(ShowAlertEvent & { block?: string | null }) | null> {
+export async function readShowAlertEvent(db: DbOrTx, id: number): Promise<(ShowAlertEvent & { block?: string | null }) | null> {
   const [row] = await selectAlertRecords(db).where(eq(alerts.id, id));
   if (!row) return null;
-  const block =
-    row.cellId === null
-      ? null
-      : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
-  const wearer = {
-    prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
-    cellId: row.cellId,
-    block,
-  };
-  return showAlertEvent(
-    { ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp },
-    wearer,
-  );
+  const block = row.cellId === null ? null : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
+  const wearer = { prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(), cellId: row.cellId, block };
+  return showAlertEvent({ ...row, alertType: row.alertType as AlertType, kind: row.kind as AlertKind, at: row.timestamp }, wearer);
 }
 
 export async function findAlertRecord(db: DbOrTx, id: number): Promise<AlertRecord> {
@@ -257,14 +241,7 @@ export async function listStaffInDanger(db: DbOrTx): Promise<LiveMapStaffInDange
       nearbyStaff: alerts.nearbyStaff,
     })
     .from(alerts)
-    .where(
-      and(
-        eq(alerts.kind, 'sos'),
-        ne(alerts.status, 'Resolved'),
-        isNotNull(alerts.nearbyStaff),
-        isNotNull(alerts.deviceId),
-      ),
-    )
+    .where(and(eq(alerts.kind, 'sos'), ne(alerts.status, 'Resolved'), isNotNull(alerts.nearbyStaff), isNotNull(alerts.deviceId)))
     .orderBy(desc(alerts.timestamp), desc(alerts.id))
     .limit(LIVE_MAP_STAFF_IN_DANGER_LISTED);
   return rows.map((row) => ({
@@ -279,10 +256,7 @@ export async function listStaffInDanger(db: DbOrTx): Promise<LiveMapStaffInDange
 
 /** The newest few, for the home page's Recent Alerts panel. */
 export async function listRecentAlerts(db: DbOrTx, limit: number, caseload: Caseload = []): Promise<AlertRecord[]> {
-  const rows = await selectAlertRecords(db)
-    .where(nobodyOrInCaseload(alerts.prisonerId, caseload))
-    .orderBy(desc(alerts.timestamp), desc(alerts.id))
-    .limit(limit);
+  const rows = await selectAlertRecords(db).where(nobodyOrInCaseload(alerts.prisonerId, caseload)).orderBy(desc(alerts.timestamp), desc(alerts.id)).limit(limit);
   return rows.map(toAlertRecord);
 }
 
@@ -305,11 +279,7 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
  * - `filteredCounts`: per type over every filter, the type included (the alerts screen's header);
  * - `statusCounts`: per status over every filter.
  */
-export async function listPrisonerAlerts(
-  db: DbOrTx,
-  query: AlertListQuery,
-  caseload: Caseload = [],
-): Promise<AlertPage> {
+export async function listPrisonerAlerts(db: DbOrTx, query: AlertListQuery, caseload: Caseload = []): Promise<AlertPage> {
   const base = listFilters(query, caseload);
   const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
   const where = filters.length ? and(...filters) : undefined;
@@ -371,11 +341,7 @@ const ALERT_POST_LOCK_CLASS = 19_019;
  * stored, not the time it is about: a late fix raises an alert about an hour ago), whatever its status. One indexed
  * query that also reads what the answer shows.
  */
-async function findRecentSameAlert(
-  db: DbOrTx,
-  same: AlertIdentity,
-  windowSeconds: number,
-): Promise<AlertRecord | null> {
+async function findRecentSameAlert(db: DbOrTx, same: AlertIdentity, windowSeconds: number): Promise<AlertRecord | null> {
   const [row] = await selectAlertRecords(db)
     .where(
       and(
@@ -414,11 +380,7 @@ export async function createManualAlert(
   options: PostAlertOptions,
   now = new Date(),
 ): Promise<PostedAlert> {
-  const same: AlertIdentity = {
-    deviceId: input.device_id || null,
-    alertType: input.alert_type,
-    details: input.details,
-  };
+  const same: AlertIdentity = { deviceId: input.device_id || null, alertType: input.alert_type, details: input.details };
   // Repeats are the common case (every browser of the spec's client echoes every live alert): answered by one read.
   const repeated = await findRecentSameAlert(db, same, options.echoWindowSeconds);
   if (repeated) return { created: false, record: repeated };
@@ -454,12 +416,7 @@ export async function createManualAlert(
         .where(eq(devices.id, deviceId));
       if (!device) throw notFound(`device_id: device ${deviceId} not found`);
       prisonerId = device.prisonerId ?? null;
-      if (device.prisonerId)
-        wearer = {
-          prisonerName: `${device.firstName} ${device.lastName}`.trim(),
-          cellId: device.cellId,
-          block: device.block,
-        };
+      if (device.prisonerId) wearer = { prisonerName: `${device.firstName} ${device.lastName}`.trim(), cellId: device.cellId, block: device.block };
     }
     options.beforeStore?.();
     const [alert] = await insertAlerts(tx, [

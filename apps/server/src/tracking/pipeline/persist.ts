@@ -84,8 +84,7 @@ const POSITION_COLUMNS = sql`positions (device_id, prisoner_id, staff_id, record
 const STATE_SET = sql`last_seen_at = to_timestamp(v.seen / 1000), last_fix_at = to_timestamp(v.fix / 1000), last_latitude = v.lat, last_longitude = v.lng,
         last_battery = v.battery, online = v.online, low_battery_alerted = v.low`;
 type InsertedRow = { device_id: string | null; ms: number | string | null };
-const insertedKeys = (rows: InsertedRow[]) =>
-  new Set(rows.filter((r) => r.device_id !== null).map((r) => `${r.device_id}|${Number(r.ms)}`));
+const insertedKeys = (rows: InsertedRow[]) => new Set(rows.filter((r) => r.device_id !== null).map((r) => `${r.device_id}|${Number(r.ms)}`));
 
 /**
  * The devices of the batch that came back online (`online`): their open offline alerts end (what
@@ -151,13 +150,7 @@ function runBatchStatement<Values extends Record<string, unknown>, Row>(
  * that came back online. Two JSON parameters however many fixes. A single statement is atomic, so a batch that raises
  * nothing needs no explicit transaction. Answers the keys (`device|ms`) of the fixes actually inserted.
  */
-export async function writeFixes(
-  db: DbOrTx,
-  rows: PositionRow[],
-  states: TrackedDevice[],
-  cameOnline: ReadonlySet<string>,
-  now: Date,
-): Promise<Set<string>> {
+export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[], cameOnline: ReadonlySet<string>, now: Date): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const values = { fixes: fixesJson(rows), states: statesJson(states), ids: states.map((d) => d.id) };
   return insertedKeys((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now)).rows);
@@ -197,12 +190,7 @@ const WRITE_FIXES_AT_REVISION = withAndWithoutOnline<RevisionValues, InsertedRow
  * process holds), and only then stores the fixes, the state, the next revision and the engine's memory. Answers null,
  * having written nothing, when a revision moved: the caller takes the stored state under the lock and plans again.
  */
-async function writeFixesAtRevision(
-  ctx: TrackingContext,
-  db: DbOrTx,
-  plan: BatchPlan,
-  states: TrackedDevice[],
-): Promise<Set<string> | null> {
+async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan, states: TrackedDevice[]): Promise<Set<string> | null> {
   const values: RevisionValues = {
     fixes: fixesJson(plan.rows),
     states: statesJson(states, engineMemories(ctx, states)),
@@ -282,20 +270,14 @@ export async function applyGeofenceEvents(tx: Tx, events: GeofenceEvent[], saved
 }
 
 async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent[]): Promise<void> {
-  for (const event of rejoined)
-    await ctx.options.alertStore.endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
+  for (const event of rejoined) await ctx.options.alertStore.endOpenAlerts(tx, [event.prisoner.deviceId], 'unescorted', event.at);
 }
 
 /**
  * A staff member's SOS names the officer and the nearest staff (issue 24 item 5) and keeps them as data for the live
  * map (decision 072); a prisoner's is unchanged.
  */
-function alarmAlert(
-  ctx: TrackingContext,
-  device: TrackedDevice,
-  kind: 'sos' | 'tamper',
-  fix: { latitude: number; longitude: number },
-): { text: string; nearbyStaff?: NearbyStaff[] } {
+function alarmAlert(ctx: TrackingContext, device: TrackedDevice, kind: 'sos' | 'tamper', fix: { latitude: number; longitude: number }): { text: string; nearbyStaff?: NearbyStaff[] } {
   if (kind === 'tamper') return { text: `${displayName(device)}'s tracker reports tampering` };
   if (device.staffId === null) return { text: `SOS from ${displayName(device)}'s tracker` };
   const nearbyStaff = nearestStaff(ctx.registry, device, fix.latitude, fix.longitude);
@@ -303,21 +285,14 @@ function alarmAlert(
 }
 
 /** The fix rules' state and alerts (decision 064), in the transaction; a rule's alert shows its wearer like any other. */
-export async function writeRuleOutcomes(
-  ctx: TrackingContext,
-  tx: Tx,
-  outcomes: readonly RuleOutcome[],
-  drafts: AlertDraft[],
-): Promise<void> {
+export async function writeRuleOutcomes(ctx: TrackingContext, tx: Tx, outcomes: readonly RuleOutcome[], drafts: AlertDraft[]): Promise<void> {
   for (const outcome of outcomes) {
     if (!outcome.write) continue;
     for (const alert of await outcome.write(tx)) {
       const device = alert.deviceId === null ? undefined : ctx.registry.get(alert.deviceId);
       drafts.push({
         alert: { ...alert, geofenceId: null },
-        wearer: device
-          ? { prisonerName: device.prisonerName, cellId: device.cellId, block: device.block }
-          : { prisonerName: null, cellId: null, block: null },
+        wearer: device ? { prisonerName: device.prisonerName, cellId: device.cellId, block: device.block } : { prisonerName: null, cellId: null, block: null },
       });
     }
   }
@@ -353,9 +328,7 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan,
   const states = touchedDevices(ctx, plan);
   if (!written) markStored(plan, await writeFixes(tx, plan.rows, states, plan.cameOnline, plan.now));
   // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
-  const alarms = plan.alarms
-    .filter((a) => plan.outcomes[a.index] === 'stored')
-    .map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm as 'sos' | 'tamper' }));
+  const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm as 'sos' | 'tamper' }));
   const alarmGroups = await groupAlarms(tx, alarms);
   const alarmDrafts = new Map<AlarmGroup<(typeof alarms)[number]>, AlertDraft>();
   for (const group of alarmGroups) {
@@ -372,15 +345,9 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan,
   // Ends before starts: a pair that parted and met again within this batch alerts again, as on one process.
   if (inCluster) await releasePairs(tx, plan.endedPairs, plan.rejoined);
   const { drafts, events } = inCluster ? await claimPairAlerts(tx, plan.drafts, plan.events) : plan;
-  const saved = await ctx.options.alertStore.insertAlerts(
-    tx,
-    drafts.map((d) => d.alert),
-  );
+  const saved = await ctx.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
   const repeats = alarmGroups.filter((g) => g.repeats > 0);
-  await recordAlarmRepeats(
-    tx,
-    repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })),
-  );
+  await recordAlarmRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
   await applyGeofenceEvents(tx, events, saved);
   await endUnescorted(ctx, tx, plan.rejoined);
   if (inCluster && !written) await writeRevisions(ctx, tx, states);
