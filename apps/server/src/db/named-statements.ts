@@ -1,6 +1,6 @@
 // Named statements: the tracking core's per-batch statements are parsed and planned once per PostgreSQL connection
 // instead of on every batch (decision 077), and their text is built once, when the module loads, instead of on every
-// batch (decision 078: building it took about 3 % of the server's CPU at 3,700 fixes a second). node-postgres
+// batch (decision 079: building it took about 3 % of the server's CPU at 3,700 fixes a second). node-postgres
 // prepares a statement the first time a connection sees its name and then only binds; PGlite runs it as any other.
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
