@@ -10,12 +10,7 @@ import type { PortableDevice } from '../geofence-engine';
 import type { TrackingContext } from './context';
 
 /** This process's memory of a device becomes the stored one: live state, revision and the engine's memory. */
-function takeOver(
-  ctx: TrackingContext,
-  device: TrackedDevice,
-  row: LockedDeviceRow & { engineState: unknown },
-  now: number,
-): void {
+function takeOver(ctx: TrackingContext, device: TrackedDevice, row: LockedDeviceRow & { engineState: unknown }, now: number): void {
   Object.assign(device, liveState(row, now));
   ctx.options.engine()?.importDevice(row.id, row.engineState as PortableDevice | null);
 }
@@ -27,9 +22,7 @@ function takeOver(
  */
 export async function importStoredEngines(ctx: TrackingContext): Promise<void> {
   const engine = ctx.options.engine();
-  const rows = await ctx.options.db
-    .select({ id: devices.id, revision: devices.revision, engineState: devices.engineState })
-    .from(devices);
+  const rows = await ctx.options.db.select({ id: devices.id, revision: devices.revision, engineState: devices.engineState }).from(devices);
   const current = new Map(rows.map((row) => [row.id, row]));
   for (const device of ctx.registry.all()) {
     const row = current.get(device.id);
@@ -47,12 +40,7 @@ export async function importStoredEngines(ctx: TrackingContext): Promise<void> {
  */
 export async function lockDevices(ctx: TrackingContext, tx: Tx, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await tx
-    .select({ id: devices.id, revision: devices.revision })
-    .from(devices)
-    .where(inArray(devices.id, ids))
-    .orderBy(devices.id)
-    .for('update');
+  const rows = await tx.select({ id: devices.id, revision: devices.revision }).from(devices).where(inArray(devices.id, ids)).orderBy(devices.id).for('update');
   return rows.filter((row) => ctx.registry.get(row.id)?.revision !== row.revision).map((row) => row.id);
 }
 
@@ -75,20 +63,20 @@ export function engineMemories(ctx: TrackingContext, states: TrackedDevice[]): (
   return states.map((d) => engine?.exportDevice(d.id) ?? null);
 }
 
-/** `engineMemories` as JSON texts, one per device. */
-export function portableStates(ctx: TrackingContext, states: TrackedDevice[]): (string | null)[] {
-  return engineMemories(ctx, states).map((memory) => (memory ? JSON.stringify(memory) : null));
-}
-
-/** The devices' new revision and engine memory, for the next process that takes one of their fixes. */
+/**
+ * The devices' new revision and engine memory, for the next process that takes one of their fixes. The memories
+ * travel inside one JSON parameter, as in the batch's guarded statement (decision 079); the ids again as an array
+ * lead PostgreSQL to the devices' key (decision 077).
+ */
 export async function writeRevisions(ctx: TrackingContext, tx: Tx, states: TrackedDevice[]): Promise<void> {
   if (states.length === 0) return;
   for (const device of states) device.revision += 1;
-  const portable = portableStates(ctx, states);
+  const memories = engineMemories(ctx, states);
+  const json = JSON.stringify(states.map((d, i) => ({ id: d.id, rev: d.revision, memory: memories[i] })));
   await tx.execute(sql`
-    update devices as d set revision = v.rev, engine_state = v.state::jsonb, engine_node = ${ctx.options.cluster?.instance ?? null}
-    from unnest(${sql.param(states.map((d) => d.id))}::text[], ${sql.param(states.map((d) => d.revision))}::int[], ${sql.param(portable)}::text[]) as v(id, rev, state)
-    where d.id = v.id`);
+    update devices as d set revision = v.rev, engine_state = v.memory, engine_node = ${ctx.options.cluster?.instance ?? null}
+    from json_to_recordset(${json}::json) as v(id text, rev int, memory jsonb)
+    where d.id = any(${sql.param(states.map((d) => d.id))}::text[]) and d.id = v.id`);
 }
 
 /**
@@ -117,8 +105,7 @@ export async function adoptOrphans(ctx: TrackingContext): Promise<void> {
       takeOver(ctx, device, row, now);
       adopted.push(row.id);
     }
-    if (adopted.length)
-      await tx.update(devices).set({ engineNode: cluster.instance }).where(inArray(devices.id, adopted));
+    if (adopted.length) await tx.update(devices).set({ engineNode: cluster.instance }).where(inArray(devices.id, adopted));
     ctx.options.log.info({ devices: adopted.length }, 'adopted the devices of a process instance that is gone');
   });
 }
