@@ -6,36 +6,25 @@
 // running time (e2e-shards.mjs, e2e/spec-durations.json; decision 078), and each full run writes the times it took to
 // .tmp/e2e-durations.json for the next refresh of that file. A run given arguments is one process.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { durationsFromReports, fileFilter, planShards, readDurations, specFiles } from './e2e-shards.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? '3210');
-const webDist =
-  process.env.WEB_DIST ??
-  (process.env.E2E_PORT ? path.join(root, '.tmp', `web-dist-${port}`) : path.join(root, 'apps/web/dist'));
+const webDist = process.env.WEB_DIST ?? (process.env.E2E_PORT ? path.join(root, '.tmp', `web-dist-${port}`) : path.join(root, 'apps/web/dist'));
 const args = process.argv.slice(2);
 const shards = args.length ? 1 : Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
 const SHARD_PORT_STEP = 50;
 
 function run(command, commandArgs, env = {}, cwd = '.') {
-  const result = spawnSync(command, commandArgs, {
-    cwd: path.join(root, cwd),
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
+  const result = spawnSync(command, commandArgs, { cwd: path.join(root, cwd), stdio: 'inherit', env: { ...process.env, ...env } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 run('node', ['scripts/ensure-chromium.mjs']);
 // A test build: keeps the test hooks a production build compiles out.
-run(
-  'npx',
-  ['vite', 'build', '--logLevel', 'warn', '--outDir', webDist, '--emptyOutDir'],
-  { VITE_TEST_HOOKS: '1' },
-  'apps/web',
-);
+run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webDist, '--emptyOutDir'], { VITE_TEST_HOOKS: '1' }, 'apps/web');
 
 const playwright = ['playwright', 'test', '-c', 'e2e/playwright.config.ts'];
 if (shards === 1) {
@@ -43,32 +32,20 @@ if (shards === 1) {
   process.exit(0);
 }
 
-// Each shard's report, merged below into the one asked for and read for the next durations.
-const jsonOutput =
-  process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? path.join(root, '.tmp', `playwright-results-${port}.json`);
+// Each shard writes its own report, merged below into the one test.mjs asked for and read for the next durations.
+const tmp = path.join(root, '.tmp');
+mkdirSync(tmp, { recursive: true });
+const jsonOutput = process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? path.join(tmp, `playwright-results-${port}.json`);
 const shardJson = (index) => `${jsonOutput}.shard-${index}`;
-const plan = planShards(
-  specFiles(path.join(root, 'e2e/specs')),
-  readDurations(path.join(root, 'e2e/spec-durations.json')),
-  shards,
-);
+const plan = planShards(specFiles(path.join(root, 'e2e/specs')), readDurations(path.join(root, 'e2e/spec-durations.json')), shards);
 
 /** Runs one shard; its lines are prefixed so two interleaved reporters stay readable. */
 function runShard(index) {
   // No files (more shards than specs): nothing to start, and Playwright given no file would run them all.
   if (plan[index - 1].length === 0) return Promise.resolve(0);
   return new Promise((resolve) => {
-    const env = {
-      ...process.env,
-      WEB_DIST: webDist,
-      E2E_PORT: String(port + (index - 1) * SHARD_PORT_STEP),
-      PLAYWRIGHT_JSON_OUTPUT_NAME: shardJson(index),
-    };
-    const child = spawn('npx', [...playwright, ...plan[index - 1].map(fileFilter)], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const env = { ...process.env, WEB_DIST: webDist, E2E_PORT: String(port + (index - 1) * SHARD_PORT_STEP), PLAYWRIGHT_JSON_OUTPUT_NAME: shardJson(index) };
+    const child = spawn('npx', [...playwright, ...plan[index - 1].map(fileFilter)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const prefix = (stream, out) => {
       let rest = '';
       stream.on('data', (chunk) => {
@@ -98,8 +75,5 @@ for (let index = 1; index <= shards; index++) {
   }
 }
 writeFileSync(jsonOutput, JSON.stringify({ stats, shards }));
-writeFileSync(
-  path.join(root, '.tmp', 'e2e-durations.json'),
-  `${JSON.stringify(durationsFromReports(reports), null, 2)}\n`,
-);
+writeFileSync(path.join(tmp, 'e2e-durations.json'), `${JSON.stringify(durationsFromReports(reports), null, 2)}\n`);
 process.exit(codes.every((code) => code === 0) ? 0 : 1);
