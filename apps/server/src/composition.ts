@@ -1,7 +1,7 @@
 // The composition root: the feature modules' implementations of the ports that the cluster and the tracking core declare.
 import type { ClusterPorts } from './cluster';
 import type { TrackingPorts } from './tracking/ports';
-import { endOpenAlerts, insertAlerts, readShowAlertEvent, showAlertEvent } from './modules/alerts/alert-service';
+import { alertsJson, endOpenAlerts, insertAlerts, insertAlertsSql, readShowAlertEvent, showAlertEvent } from './modules/alerts/alert-service';
 import { listLiveEscorts } from './modules/escorts/escort-service';
 import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
@@ -23,7 +23,7 @@ export const clusterPorts: ClusterPorts = {
 };
 
 export const trackingPorts: TrackingPorts = {
-  alerts: { insertAlerts, endOpenAlerts, showAlertEvent },
+  alerts: { insertAlerts, insertAlertsSql, alertsJson, endOpenAlerts, showAlertEvent },
   listStoredGeofences,
   listLiveEscorts,
   listActivePairs,

@@ -10,7 +10,7 @@ import { destinationPoint } from '@prison/shared';
 import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp, type App } from '../src/app';
 import { fromPostgres, type Database } from '../src/db/client';
-import { alerts, devices } from '../src/db/schema';
+import { alerts, devices, geofenceStates } from '../src/db/schema';
 import { createAdmin } from '../src/modules/admin/admin-service';
 import { testConfig, TEST_ADMIN } from './test-app';
 import { createScratchDatabase } from './test-db';
@@ -241,6 +241,31 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
       await fourth.app.close();
       await fourth.database.close();
     }
+  });
+
+  it('an alert planned on a stale revision is not stored by the guarded statement; after the takeover it is stored once (decision 080)', async () => {
+    const p = await prisoner('Ivy');
+    const di = await device({ prisoner_id: p });
+    const [lat, lng] = at(40_000);
+    const fence = { geofence_id: `stale-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] } };
+    expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+    await settle();
+    let t = Date.now() - 60_000;
+    await submit(one(), di, 40_000, (t += 1000)); // home, on process one
+    await submit(two(), di, 40_010, (t += 1000)); // home, on process two: one's revision is stale now
+    const revisionOnOne = one().app.tracking.registry.get(di)!.revision;
+    const [stored] = await one().database.db.select({ revision: devices.revision }).from(devices).where(eq(devices.id, di));
+    expect(revisionOnOne).toBeLessThan(stored!.revision);
+    // Out, on process one: its plan raises the alert, the guarded statement finds the revision moved and writes
+    // nothing; the batch is planned again on the stored state under the lock and stores the alert once.
+    expect((await submit(one(), di, 40_500, (t += 1000)))[0]).toBe('stored');
+    const raised = await one().database.db.select().from(alerts).where(and(eq(alerts.kind, 'geofence'), eq(alerts.prisonerId, p)));
+    expect(raised).toHaveLength(1);
+    const [state] = await one().database.db.select().from(geofenceStates).where(and(eq(geofenceStates.deviceId, di), eq(geofenceStates.geofenceId, fence.geofence_id)));
+    expect(state).toMatchObject({ violating: true, alertId: raised[0]!.id });
+    // Still out, on the same process, now at the stored revision: the guarded statement stores the fix, nothing new.
+    expect((await submit(one(), di, 40_600, (t += 1000)))[0]).toBe('stored');
+    expect(await ofKind('geofence', p)).toBe(1);
   });
 
   it('a device given to another wearer takes nothing of the previous wearer\'s state to the other process', async () => {

@@ -1,4 +1,5 @@
 // The ports the tracking core needs from the feature modules; the modules implement them and composition.ts passes them in.
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AlertType, NearbyStaffEntry, ShowAlertEvent, StoredGeofence } from '@prison/shared';
 import type { DbOrTx } from '../db/client';
@@ -38,6 +39,12 @@ export interface AlertWearer {
 export interface AlertStore {
   /** Stores alerts in one statement; ids come back in input order. */
   insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]>;
+  /**
+   * The same insert as a part of a larger statement (decision 080): the drafts in `json` (`alertsJson`) for which
+   * `where` holds, `returning id` (ascending in the drafts' order).
+   */
+  insertAlertsSql(json: SQL, where: SQL): SQL;
+  alertsJson(drafts: NewAlert[]): string;
   /** Ends the open alerts of this kind on these devices. */
   endOpenAlerts(db: DbOrTx, deviceIds: string[], kind: AlertKind, at: Date): Promise<void>;
   showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null };

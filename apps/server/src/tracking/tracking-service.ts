@@ -14,8 +14,8 @@ import { CLUSTER_FLUSH_DELAY_MS, FixIntake, MAX_BATCHES_IN_FLIGHT, ServiceStoppe
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { countBatch } from './batch-metrics';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
-import { persistFixesOnly, persistPlan, writeAtRevision, type Persisted } from './pipeline/persist';
-import { planBatch, raisesNothing, rollbackPlan, type BatchPlan } from './pipeline/plan';
+import { persistInOneStatement, persistPlan, storedInOneStatement, writeAtRevision, type Persisted } from './pipeline/persist';
+import { planBatch, rollbackPlan, type BatchPlan } from './pipeline/plan';
 import { publishBatch, ruleOutcomesCommitted } from './pipeline/publish';
 import { markSilentDevices } from './pipeline/silence';
 import { adoptStoredState, importStoredEngines, lockDevices } from './pipeline/takeover';
@@ -199,7 +199,7 @@ export class TrackingService {
     const plan = planBatch(this.context, fixes, now);
     let result: Persisted;
     try {
-      result = raisesNothing(plan) ? await persistFixesOnly(this.context, plan) : await this.options.db.transaction((tx) => persistPlan(this.context, tx, plan));
+      result = storedInOneStatement(plan) ? await persistInOneStatement(this.context, plan) : await this.options.db.transaction((tx) => persistPlan(this.context, tx, plan));
     } catch (error) {
       rollbackPlan(this.context, plan);
       throw error;
@@ -214,18 +214,19 @@ export class TrackingService {
    * Cluster mode (decisions 036, 047): fixes of one device may reach several processes at once, and each fix must be
    * judged once, in order, against the state the fix before it left, whichever process took that one. The batch is
    * planned against this process's memory, then stored by a statement that locks the devices' rows and checks that no
-   * other process wrote them since (their revisions): alone when the batch raises nothing, else as the first statement
-   * of its transaction. When a revision moved nothing was written: the plan goes back, the stale devices take the
+   * other process wrote them since (their revisions): alone when the batch raises nothing or only its own alerts and
+   * geofence changes (decision 080), else as the first statement of its transaction. When a revision moved nothing was written: the plan goes back, the stale devices take the
    * stored state under the locks (pipeline/takeover.ts), and the batch is planned again and stored in the transaction.
    */
   private async writeBatchLocked(fixes: Fix[], now: Date): Promise<FixOutcome[]> {
     let planned: BatchPlan | null = planBatch(this.context, fixes, now);
-    if (raisesNothing(planned) && planned.endedPairs.length === 0) {
+    if (storedInOneStatement(planned)) {
       const plan = planned;
-      if (await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan))) {
-        publishBatch(this.context, plan.moved, { stored: [], drafts: plan.drafts });
+      const stored = await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan, true));
+      if (stored) {
+        publishBatch(this.context, plan.moved, { stored, drafts: plan.drafts });
         ruleOutcomesCommitted(plan.ruleOutcomes);
-        countBatch(this.options.metrics, fixes, plan.outcomes, []);
+        countBatch(this.options.metrics, fixes, plan.outcomes, stored);
         return plan.outcomes;
       }
       rollbackPlan(this.context, plan);

@@ -26,25 +26,24 @@ export type { AlertKind, AlertWearer, NewAlert, StoredAlert };
 
 export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
-/** The drafts as one JSON parameter; `with ordinality` keeps the ids in the drafts' order. */
-const INSERT_ALERTS = namedStatement<{ drafts: string }, { id: number }>(
-  'insert-alerts',
-  sql`insert into alerts (alert_type, kind, details, date, timestamp, device_id, prisoner_id, geofence_id, nearby_staff)
-    select j.ty, j.k, j.de, j.day::date, to_timestamp(j.t / 1000), j.dv, j.p, j.g, j.ns
-    from rows from (json_to_recordset(${sql.placeholder('drafts')}::json) as (ty text, k text, de text, day text, t float8, dv text, p int, g text, ns jsonb))
-      with ordinality as j(ty, k, de, day, t, dv, p, g, ns, ord)
-    order by j.ord
-    returning id`,
-);
-
 /**
- * Stores alerts in one statement; ids come back in input order. The drafts travel as one JSON parameter under a name
- * (decision 077): a batch of fixes raises alerts in most batches, and Drizzle's insert builder cost more of the
- * server's CPU than PostgreSQL's insert did.
+ * An insert of the drafts in `json` (`alertsJson`) for which `where` holds, answering their ids; `with ordinality`
+ * keeps the ids in the drafts' order (ascending). A statement of its own here, and a part of the tracking core's
+ * batch statement (decision 080), which passes it its own JSON placeholder and guard.
  */
-export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]> {
-  if (drafts.length === 0) return [];
-  const json = JSON.stringify(
+export function insertAlertsSql(json: SQL, where: SQL = sql`true`): SQL {
+  return sql`insert into alerts (alert_type, kind, details, date, timestamp, device_id, prisoner_id, geofence_id, nearby_staff)
+    select j.ty, j.k, j.de, j.day::date, to_timestamp(j.t / 1000), j.dv, j.p, j.g, j.ns
+    from rows from (json_to_recordset(${json}::json) as (ty text, k text, de text, day text, t float8, dv text, p int, g text, ns jsonb))
+      with ordinality as j(ty, k, de, day, t, dv, p, g, ns, ord)
+    where ${where}
+    order by j.ord
+    returning id`;
+}
+
+/** The drafts as `insertAlertsSql`'s one JSON parameter. */
+export function alertsJson(drafts: NewAlert[]): string {
+  return JSON.stringify(
     drafts.map((d) => ({
       ty: d.alertType,
       k: d.kind,
@@ -57,7 +56,18 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
       ns: d.nearbyStaff ?? null,
     })),
   );
-  const result = await INSERT_ALERTS(db, { drafts: json });
+}
+
+const INSERT_ALERTS = namedStatement<{ drafts: string }, { id: number }>('insert-alerts', insertAlertsSql(sql`${sql.placeholder('drafts')}`));
+
+/**
+ * Stores alerts in one statement; ids come back in input order. The drafts travel as one JSON parameter under a name
+ * (decision 077): a batch of fixes raises alerts in most batches, and Drizzle's insert builder cost more of the
+ * server's CPU than PostgreSQL's insert did.
+ */
+export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]> {
+  if (drafts.length === 0) return [];
+  const result = await INSERT_ALERTS(db, { drafts: alertsJson(drafts) });
   return drafts.map((d, i) => ({ ...d, id: result.rows[i]!.id }));
 }
 

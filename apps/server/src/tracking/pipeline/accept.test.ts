@@ -121,6 +121,26 @@ describe('FixIntake lane', () => {
     await Promise.all([first, few, more]);
   });
 
+  it('sends a queue of twice the overlap as two batches at once; a device in both halves is written in order', async () => {
+    const writer = heldWriter();
+    const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, maxInFlight: 3, independent: () => true, flushDelayMs: 5, minFixesToOverlap: 2 });
+    const sent = ['a', 'b', 'c', 'd'].map((id) => intake.submit([fix(id)]));
+    await until(() => writer.open.length === 2);
+    expect(writer.open.map((w) => w.devices)).toEqual([['a', 'b'], ['c', 'd']]);
+    for (const w of [...writer.open]) w.release();
+    await Promise.all(sent);
+
+    const again = ['e', 'f', 'e', 'g'].map((id, i) => intake.submit([fix(id, 5000 + i)]));
+    await until(() => writer.open.length === 1);
+    await tick(30);
+    expect(writer.open.map((w) => w.devices)).toEqual([['e', 'f']]); // the half with e's later fix waits for it
+    writer.open[0]!.release();
+    await until(() => writer.open.length === 1 && writer.open[0]!.devices.includes('g'));
+    writer.open[0]!.release();
+    await Promise.all(again);
+    expect(writer.log.slice(4)).toEqual(['start e,f', 'end e,f', 'start e,g', 'end e,g']);
+  });
+
   it('one at a time unless told', async () => {
     const writer = heldWriter();
     const intake = new FixIntake({ writeBatch: writer.writeBatch, failed: () => undefined, independent: () => true, flushDelayMs: 1, minFixesToOverlap: 1 });

@@ -1,13 +1,16 @@
-// Accept: takes checked fixes in, gathers those arriving within a couple of milliseconds into one batch (at most
-// MAX_FIXES_PER_TRANSACTION), starts every write of the core one after another on a single lane (so the in-memory
-// device state and the database agree; batches of different devices may be committing at once, decision 055), and
-// answers each caller once its fixes are committed.
+// Accept: takes checked fixes in, gathers those arriving within a millisecond into one batch (at most
+// MAX_FIXES_PER_TRANSACTION; a full queue into two, decision 080), starts every write of the core one after another on
+// a single lane (so the in-memory device state and the database agree; batches of different devices may be committing
+// at once, decision 055), and answers each caller once its fixes are committed.
 import type { FixOutcome } from '@prison/shared';
 import { isDataRefusal } from '../../lib/database-errors';
 import type { Fix } from '../fix';
 
-/** Fixes arriving within this window share one transaction. */
-export const FLUSH_DELAY_MS = 2;
+/**
+ * Fixes arriving within this window share one batch. 1 ms (2 before decision 080): under load the batches fill while
+ * others are in flight, and every sender waits this long again for each fix it sends.
+ */
+export const FLUSH_DELAY_MS = 1;
 /**
  * In cluster mode a batch costs more (the revision check, the engine memory written) and each process sees only its
  * share of the devices, so fixes wait a little longer for company (decision 047): a few ms of acknowledgement.
@@ -24,7 +27,8 @@ export const MAX_BATCHES_IN_FLIGHT = 3;
 /**
  * A batch starts beside others only with at least this many fixes waiting; fewer wait for a commit to end. So a
  * process short of CPU (whose fixes would otherwise go out in many small batches, each paying a statement) keeps
- * the large batches of one at a time, and only a full queue, a commit's wait for the disk, gets the overlap.
+ * the large batches of one at a time, and only a full queue, a commit's wait for the disk, gets the overlap. A queue
+ * of twice this many, with room for two batches, goes out as two halves together (decision 080).
  */
 export const MIN_FIXES_TO_OVERLAP = 32;
 
@@ -144,7 +148,10 @@ export class FixIntake {
         this.enoughQueued = null;
       }
       this.flushQueued = false;
-      const batch = this.takeBatch();
+      // A queue that fills two batches goes out as two in flight together (decision 080): with every sender waiting
+      // for its answer, one batch at a time leaves the database and this process taking turns.
+      const room = most - this.inFlight.size;
+      const batch = this.takeBatch(room >= 2 && this.queuedFixes >= 2 * least ? Math.ceil(this.queuedFixes / 2) : MAX_FIXES_PER_TRANSACTION);
       if (batch.length === 0) return;
       const fixes = batch.flatMap((g) => g.fixes);
       const alone = most === 1 || !(this.options.independent?.(fixes) ?? false);
@@ -165,10 +172,12 @@ export class FixIntake {
     });
   }
 
-  private takeBatch(): PendingGroup[] {
+  /** The queue's first groups up to `most` fixes (at least one group, and never more than MAX_FIXES_PER_TRANSACTION). */
+  private takeBatch(most = MAX_FIXES_PER_TRANSACTION): PendingGroup[] {
     const batch: PendingGroup[] = [];
     let size = 0;
-    while (this.queue.length && (batch.length === 0 || size + this.queue[0]!.fixes.length <= MAX_FIXES_PER_TRANSACTION)) {
+    const limit = Math.min(most, MAX_FIXES_PER_TRANSACTION);
+    while (this.queue.length && (batch.length === 0 || size + this.queue[0]!.fixes.length <= limit)) {
       const group = this.queue.shift()!;
       this.queuedFixes -= group.fixes.length;
       batch.push(group);

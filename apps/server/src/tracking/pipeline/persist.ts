@@ -1,5 +1,6 @@
 // Persist: stores a planned batch (the fixes, the devices' state, the alerts, alarm repeats and the geofence states)
-// in one statement when it raises nothing, else in one transaction; and the geofence state changes of a tick.
+// in one statement when it raises nothing or only its own alerts and geofence changes (decision 080), else in one
+// transaction; and the geofence state changes of a tick.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { namedStatement } from '../../db/named-statements';
@@ -8,7 +9,7 @@ import { displayName } from '../device-registry';
 import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from '../alarm-repeats';
 import type { EscortEvent } from '../escort-monitor';
 import type { RuleOutcome } from '../fix-rules';
-import type { StoredAlert } from '../ports';
+import type { AlertStore, StoredAlert } from '../ports';
 import { nearestStaff, officerNeedsAssistance, withNearestStaff, type NearbyStaff } from '../staff-sos';
 import { clustered, type TrackingContext } from './context';
 import { draftAlert, type AlertDraft, type GeofenceEvent } from './evaluate';
@@ -101,22 +102,68 @@ function endOfflineAlerts(guard = sql`true`) {
     )`;
 }
 
-/** Both forms of a batch statement (with and without `endOfflineAlerts`), each named and built once. */
-function withAndWithoutOnline<Values extends Record<string, unknown>, Row>(
+type BackOnlineValues = { online: string[]; at: string };
+/** The alerts and geofence state changes that `alertingParts` writes (decision 080). */
+type AlertingValues = { alerts: string; changes: string; changeDevices: string[]; changeGeofences: string[] };
+/** The rows a batch statement answers: the fixes inserted, and in an alerting form the alerts' ids. */
+type BatchRow = InsertedRow & { alert_id: number | null };
+
+/**
+ * The forms of a batch statement, each named and its text built once: with and without `endOfflineAlerts`, and (built
+ * at its first use, from the alerts port's insert) with `alertingParts`. `build` gets whether to end offline alerts
+ * and the alerts port, or null for a form that writes no alert.
+ */
+function batchStatementForms<Values extends Record<string, unknown>, Row>(
   name: string,
-  build: (backOnline: boolean) => SQL,
+  build: (backOnline: boolean, alerts: AlertStore | null) => SQL,
 ) {
+  const forms = <V extends Record<string, unknown>>(suffix: string, alerts: AlertStore | null) => ({
+    plain: namedStatement<V, Row>(`${name}${suffix}`, build(false, alerts)),
+    backOnline: namedStatement<V & BackOnlineValues, Row>(`${name}${suffix}-back-online`, build(true, alerts)),
+  });
+  const alerting = new WeakMap<AlertStore, ReturnType<typeof forms<Values & AlertingValues>>>();
   return {
-    plain: namedStatement<Values, Row>(name, build(false)),
-    backOnline: namedStatement<Values & { online: string[]; at: string }, Row>(`${name}-back-online`, build(true)),
+    ...forms<Values>('', null),
+    alerting(alerts: AlertStore) {
+      let built = alerting.get(alerts);
+      if (!built) alerting.set(alerts, (built = forms<Values & AlertingValues>('-alerting', alerts)));
+      return built;
+    },
   };
+}
+
+/**
+ * The parts of a batch statement that store its alerts and geofence state changes, after the fixes (decision 080):
+ * the alerts through the alerts port's insert, numbered in the drafts' order (their ids ascend in it); then what
+ * `WRITE_GEOFENCE_STATES` does, each start's state row taking the id of its draft's alert. Only while `guard` holds.
+ */
+function alertingParts(alerts: AlertStore, guard: SQL): SQL {
+  return sql`, new_alerts as (
+      ${alerts.insertAlertsSql(sql`${sql.placeholder('alerts')}`, guard)}
+    ), numbered as (
+      select id, (row_number() over (order by id) - 1)::int as draft from new_alerts
+    ), changes as (
+      select j.d, j.g, j.violating, to_timestamp(j.s / 1000) as s, n.id as a
+      from json_to_recordset(${sql.placeholder('changes')}::json) as j(d text, g text, violating boolean, s float8, dr int)
+      left join numbered n on n.draft = j.dr
+    ), ended as (
+      update alerts as a set ended_at = v.s
+      from changes v join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
+      where s.device_id = any(${sql.placeholder('changeDevices')}::text[]) and not v.violating and a.id = s.alert_id and a.ended_at is null and ${guard}
+    ), changed as (
+      insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
+      select v.d, v.g, v.violating, v.s, v.a from changes v join geofences f on f.geofence_id = v.g
+      where f.geofence_id = any(${sql.placeholder('changeGeofences')}::text[]) and ${guard}
+      on conflict (device_id, geofence_id) do update
+        set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)
+    )`;
 }
 
 type FixValues = { fixes: string; states: string; ids: string[] };
 
-const WRITE_FIXES = withAndWithoutOnline<FixValues, InsertedRow>(
+const WRITE_FIXES = batchStatementForms<FixValues, BatchRow>(
   'write-fixes',
-  (backOnline) => sql`
+  (backOnline, alerts) => sql`
     with inserted as (
       insert into ${POSITION_COLUMNS}
       select ${FIX_ROWS} from ${FIXES}
@@ -127,21 +174,31 @@ const WRITE_FIXES = withAndWithoutOnline<FixValues, InsertedRow>(
       from ${STATES}
       where d.id = any(${IDS}) and d.id = v.id
       returning 1
-    )${backOnline ? endOfflineAlerts() : sql``}
-    select device_id, ms from inserted`,
+    )${backOnline ? endOfflineAlerts() : sql``}${alerts ? alertingParts(alerts, sql`true`) : sql``}
+    select device_id, ms, null::int as alert_id from inserted${alerts ? sql` union all select null, null, id from new_alerts` : sql``}`,
 );
 
-/** Runs whichever form of `statement` the batch needs: the one that ends offline alerts only when someone is back. */
+type Forms<Values extends Record<string, unknown>, Row> = ReturnType<typeof batchStatementForms<Values, Row>>;
+
+/**
+ * Runs the form of `statement` the batch needs: the one that ends offline alerts only when someone is back, and the
+ * one that stores alerts only when `alerting` (the batch's alerts and geofence changes) is given.
+ */
 function runBatchStatement<Values extends Record<string, unknown>, Row>(
   db: DbOrTx,
-  statement: ReturnType<typeof withAndWithoutOnline<Values, Row>>,
+  statement: Forms<Values, Row>,
   values: Values,
   cameOnline: ReadonlySet<string>,
   now: Date,
+  alerting?: { store: AlertStore; values: AlertingValues },
 ) {
-  return cameOnline.size === 0
-    ? statement.plain(db, values)
-    : statement.backOnline(db, { ...values, online: [...cameOnline], at: now.toISOString() });
+  const online = cameOnline.size === 0 ? null : { online: [...cameOnline], at: now.toISOString() };
+  if (alerting) {
+    const forms = statement.alerting(alerting.store);
+    const all = { ...values, ...alerting.values };
+    return online ? forms.backOnline(db, { ...all, ...online }) : forms.plain(db, all);
+  }
+  return online ? statement.backOnline(db, { ...values, ...online }) : statement.plain(db, values);
 }
 
 /**
@@ -153,15 +210,15 @@ function runBatchStatement<Values extends Record<string, unknown>, Row>(
 export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[], cameOnline: ReadonlySet<string>, now: Date): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const values = { fixes: fixesJson(rows), states: statesJson(states), ids: states.map((d) => d.id) };
-  return insertedKeys((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now)).rows);
+  return written((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now)).rows).keys;
 }
 
 type RevisionValues = FixValues & { revisions: number[]; node: string | null };
 
 /** `writeFixesAtRevision`'s statement; every part after `current` runs only when `ok`. */
-const WRITE_FIXES_AT_REVISION = withAndWithoutOnline<RevisionValues, InsertedRow & { ok: boolean }>(
+const WRITE_FIXES_AT_REVISION = batchStatementForms<RevisionValues, BatchRow & { ok: boolean }>(
   'write-fixes-at-revision',
-  (backOnline) => {
+  (backOnline, alerts) => {
     const ok = sql`(select ok from current)`;
     return sql`
     with locked as (
@@ -179,18 +236,40 @@ const WRITE_FIXES_AT_REVISION = withAndWithoutOnline<RevisionValues, InsertedRow
       from ${STATES}
       where d.id = any(${IDS}) and d.id = v.id and ${ok}
       returning 1
-    )${backOnline ? endOfflineAlerts(ok) : sql``}
-    select ${ok} as ok, i.device_id, i.ms from (select 1) as one left join inserted i on true`;
+    )${backOnline ? endOfflineAlerts(ok) : sql``}${alerts ? alertingParts(alerts, ok) : sql``}
+    select ${ok} as ok, i.device_id, i.ms, null::int as alert_id from (select 1) as one left join inserted i on true${
+      alerts ? sql` union all select true, null, null, id from new_alerts` : sql``
+    }`;
   },
 );
 
+/** What a batch statement stored: the keys (`device|ms`) of the fixes inserted, and the alerts' ids in drafts order. */
+interface Written {
+  keys: Set<string>;
+  alertIds: number[];
+}
+
+function written(rows: BatchRow[]): Written {
+  const alertIds: number[] = [];
+  for (const row of rows) if (row.alert_id !== null) alertIds.push(row.alert_id);
+  // Ascending is the drafts' order: the insert took its ids in that order (insertAlertsSql).
+  return { keys: insertedKeys(rows), alertIds: alertIds.sort((a, b) => a - b) };
+}
+
 /**
- * Cluster mode, a batch that raises nothing (decision 047): the same single statement, which also locks the devices'
- * rows (in id order), checks that no other process wrote any of them since this one last did (the revisions this
- * process holds), and only then stores the fixes, the state, the next revision and the engine's memory. Answers null,
- * having written nothing, when a revision moved: the caller takes the stored state under the lock and plans again.
+ * Cluster mode, a batch that raises nothing or whose alerts go in the same statement (decisions 047, 080): the same
+ * single statement, which also locks the devices' rows (in id order), checks that no other process wrote any of them
+ * since this one last did (the revisions this process holds), and only then stores the fixes, the state, the next
+ * revision, the engine's memory and the alerts. Answers null, having written nothing, when a revision moved: the
+ * caller takes the stored state under the lock and plans again.
  */
-async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan, states: TrackedDevice[]): Promise<Set<string> | null> {
+async function writeFixesAtRevision(
+  ctx: TrackingContext,
+  db: DbOrTx,
+  plan: BatchPlan,
+  states: TrackedDevice[],
+  alerting?: { store: AlertStore; values: AlertingValues },
+): Promise<Written | null> {
   const values: RevisionValues = {
     fixes: fixesJson(plan.rows),
     states: statesJson(states, engineMemories(ctx, states)),
@@ -198,10 +277,10 @@ async function writeFixesAtRevision(ctx: TrackingContext, db: DbOrTx, plan: Batc
     revisions: states.map((d) => d.revision),
     node: ctx.options.cluster?.instance ?? null,
   };
-  const result = await runBatchStatement(db, WRITE_FIXES_AT_REVISION, values, plan.cameOnline, plan.now);
+  const result = await runBatchStatement(db, WRITE_FIXES_AT_REVISION, values, plan.cameOnline, plan.now, alerting);
   if (!result.rows[0]?.ok) return null;
   for (const device of states) device.revision += 1;
-  return insertedKeys(result.rows);
+  return written(result.rows);
 }
 
 interface StateRow {
@@ -299,25 +378,71 @@ export async function writeRuleOutcomes(ctx: TrackingContext, tx: Tx, outcomes: 
 }
 
 /**
- * The common case, nothing to raise: the fixes, the devices' state and the offline alerts of devices back online in
- * one statement, one round trip.
+ * Whether the batch is stored by one statement (decision 080): it raises nothing, or only alerts of its own drafts
+ * and geofence state changes, each device and geofence pair changing once. An alarm (its repeats are read first), a
+ * fix rule that writes, an escort rejoined, and in cluster mode a pair's claim or release take the transaction.
  */
-export async function persistFixesOnly(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
-  markStored(plan, await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan), plan.cameOnline, plan.now));
-  return { stored: [], drafts: plan.drafts };
+export function storedInOneStatement(plan: BatchPlan): boolean {
+  if (plan.alarms.length || plan.rejoined.length || plan.endedPairs.length) return false;
+  if (plan.ruleOutcomes.some((outcome) => outcome.write)) return false;
+  if (plan.drafts.some((draft) => draft.claim)) return false;
+  const pairs = new Set<string>();
+  for (const e of plan.events) {
+    const pair = `${e.deviceId}|${e.geofenceId}`;
+    if (pairs.has(pair)) return false;
+    pairs.add(pair);
+  }
+  return true;
+}
+
+/** The batch's alerts and geofence changes as the alerting forms' values; none when it raises nothing. */
+function alertingValues(ctx: TrackingContext, plan: BatchPlan): { store: AlertStore; values: AlertingValues } | undefined {
+  if (plan.drafts.length === 0 && plan.events.length === 0) return undefined;
+  const store = ctx.options.alertStore;
+  const changes = plan.events.map((e) => ({ d: e.deviceId, g: e.geofenceId, violating: e.kind === 'start', s: e.at.getTime(), dr: e.kind === 'start' ? e.draft : null }));
+  return {
+    store,
+    values: {
+      alerts: store.alertsJson(plan.drafts.map((d) => d.alert)),
+      changes: JSON.stringify(changes),
+      changeDevices: [...new Set(plan.events.map((e) => e.deviceId))],
+      changeGeofences: [...new Set(plan.events.map((e) => e.geofenceId))],
+    },
+  };
+}
+
+/** The drafts' alerts with the ids the statement gave them. */
+function storedAlerts(plan: BatchPlan, alertIds: number[]): StoredAlert[] {
+  if (alertIds.length !== plan.drafts.length) throw new Error(`${plan.drafts.length} alerts to store, ${alertIds.length} stored`);
+  return plan.drafts.map((draft, i) => ({ ...draft.alert, id: alertIds[i]! }));
+}
+
+/**
+ * A batch that `storedInOneStatement`: the fixes, the devices' state, the offline alerts of devices back online, the
+ * alerts and the geofence states in one statement, one round trip, no transaction (a single statement is atomic).
+ */
+export async function persistInOneStatement(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
+  if (plan.rows.length === 0 && plan.drafts.length === 0 && plan.events.length === 0) return { stored: [], drafts: plan.drafts };
+  const states = touchedDevices(ctx, plan);
+  const values = { fixes: fixesJson(plan.rows), states: statesJson(states), ids: states.map((d) => d.id) };
+  const result = written((await runBatchStatement(ctx.options.db, WRITE_FIXES, values, plan.cameOnline, plan.now, alertingValues(ctx, plan))).rows);
+  markStored(plan, result.keys);
+  return { stored: storedAlerts(plan, result.alertIds), drafts: plan.drafts };
 }
 
 /**
  * Cluster mode: the batch's fixes, device state, next revisions and engine memory in one statement guarded by the
- * revisions (`writeFixesAtRevision`), alone or as the first statement of the batch's transaction; false, having
- * written nothing, when another process wrote one of the devices since.
+ * revisions (`writeFixesAtRevision`), alone or as the first statement of the batch's transaction; with `alerts` (a
+ * batch that `storedInOneStatement`, alone) its alerts and geofence states too. Answers the alerts stored, or null,
+ * having written nothing, when another process wrote one of the devices since.
  */
-export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan): Promise<boolean> {
-  if (plan.rows.length === 0) return true;
-  const fresh = await writeFixesAtRevision(ctx, db, plan, touchedDevices(ctx, plan));
-  if (!fresh) return false;
-  markStored(plan, fresh);
-  return true;
+export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: BatchPlan, alerts = false): Promise<StoredAlert[] | null> {
+  const alerting = alerts ? alertingValues(ctx, plan) : undefined;
+  if (plan.rows.length === 0 && !alerting) return [];
+  const fresh = await writeFixesAtRevision(ctx, db, plan, touchedDevices(ctx, plan), alerting);
+  if (!fresh) return null;
+  markStored(plan, fresh.keys);
+  return alerting ? storedAlerts(plan, fresh.alertIds) : [];
 }
 
 /**

@@ -39,17 +39,6 @@ export interface BatchPlan {
   ruleOutcomes: RuleOutcome[];
 }
 
-/**
- * Nothing but fixes to store (and offline alerts to end, in the same statement, decision 070): one statement, no
- * transaction (the common case).
- */
-export const raisesNothing = (plan: BatchPlan): boolean =>
-  plan.drafts.length === 0 &&
-  plan.events.length === 0 &&
-  plan.alarms.length === 0 &&
-  plan.rejoined.length === 0 &&
-  plan.ruleOutcomes.every((outcome) => !outcome.write);
-
 /** Runs the fixes through the devices' state, the engine and the monitors, in memory; nothing is written yet. */
 export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchPlan {
   const engine = ctx.options.engine();
