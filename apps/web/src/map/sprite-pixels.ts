@@ -17,9 +17,14 @@ export interface SpritePixels {
   edgeOffset: Int32Array;
   /** The bitmap as words (0 where transparent), row by row: what the front-to-back writer reads. */
   words: Int32Array;
-  /** Per row, the first column with a visible pixel and the one after the last (equal: an empty row). */
-  rowFirst: Int16Array;
-  rowEnd: Int16Array;
+  /** Words a row's pixels span as bits at any shift: one more than the 32-pixel words of the sprite's width. */
+  bitWords: number;
+  /**
+   * Per shift s (0 to 31), per row, `bitWords` words: the row's visible pixels (opaque ones) as bits, bit s of the
+   * first word being column 0. The front-to-back writer tests them against its mask words without shifting.
+   */
+  visibleBits: Int32Array;
+  opaqueBits: Int32Array;
 }
 
 /** Splits a size x size RGBA bitmap (not premultiplied, as getImageData returns it) into runs and edge pixels. */
@@ -47,26 +52,29 @@ export function spritePixels(rgba: Uint8ClampedArray, size: number): SpritePixel
       x++;
     }
   }
-  const rowFirst = new Int16Array(size);
-  const rowEnd = new Int16Array(size);
-  for (let y = 0; y < size; y++) {
-    let first = size;
-    let end = 0;
-    for (let x = 0; x < size; x++) {
-      if (rgba[(y * size + x) * 4 + 3]! === 0) continue;
-      first = Math.min(first, x);
-      end = x + 1;
-    }
-    rowFirst[y] = first < end ? first : 0;
-    rowEnd[y] = first < end ? end : 0;
-  }
   // Transparent pixels as 0 whatever their colour bytes, so "nothing here" is one comparison.
   const visible = Int32Array.from(words, (word) => (word >>> 24 === 0 ? 0 : word));
+  const bitWords = ((size + 31) >> 5) + 1;
+  const visibleBits = new Int32Array(32 * size * bitWords);
+  const opaqueBits = new Int32Array(32 * size * bitWords);
+  for (let shift = 0; shift < 32; shift++) {
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const alpha = rgba[(y * size + x) * 4 + 3]!;
+        if (alpha === 0) continue;
+        const at = (shift * size + y) * bitWords + ((x + shift) >> 5);
+        const bit = 1 << ((x + shift) & 31);
+        visibleBits[at]! |= bit;
+        if (alpha === 255) opaqueBits[at]! |= bit;
+      }
+    }
+  }
   return {
     size,
     words: visible,
-    rowFirst,
-    rowEnd,
+    bitWords,
+    visibleBits,
+    opaqueBits,
     runs: Int16Array.from(runs),
     runColour: Int32Array.from(runColour),
     edgeXY: Int16Array.from(edgeXY),
