@@ -7,7 +7,6 @@ import type {
   CellInput,
   CellUpdateInput,
   Prisoner,
-  PrisonerListResponse,
 } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
@@ -15,15 +14,6 @@ export function useCellOverview() {
   return useQuery({
     queryKey: ['cells', 'overview'],
     queryFn: () => api.get<{ data: BlockOverview[] }>('/cell_controls/overview').then((r) => r.data),
-  });
-}
-
-export function usePrisonerSearch(q: string, enabled: boolean) {
-  return useQuery({
-    queryKey: ['prisoners', 'search', q],
-    queryFn: () =>
-      api.get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit: 8 }).then((r) => r.prisoners),
-    enabled,
   });
 }
 

@@ -12,7 +12,7 @@ import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { usePrisonerSearch } from './api';
+import { usePrisonerSearch } from '../../lib/prisoner-search';
 import { FormError } from '../../components/ui/field';
 
 export interface AssignPrisonerDialogProps {
@@ -27,7 +27,7 @@ export function AssignPrisonerDialog({ cell, onClose, onAssign }: AssignPrisoner
   const [busyId, setBusyId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [overriding, setOverriding] = useState<{ prisonerId: number; refusals: CellRefusal[] } | null>(null);
-  const results = usePrisonerSearch(q, cell !== null);
+  const results = usePrisonerSearch(q, { enabled: cell !== null });
 
   async function assign(prisonerId: number) {
     if (!cell) return;

@@ -2,10 +2,11 @@
 // the incident (POST /incidents/{id}/links); the page shows the answer.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_ROLES, type PrisonerListResponse, type StaffListResponse } from '@prison/shared';
+import { STAFF_ROLES, type StaffListResponse } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { api, errorMessage } from '../../lib/api-client';
+import { usePrisonerSearch } from '../../lib/prisoner-search';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useLinkToIncident } from './api';
 
@@ -19,10 +20,7 @@ export function IncidentLinksForm({ incidentId }: { incidentId: number }) {
   const [staffId, setStaffId] = useState('');
   const [alertId, setAlertId] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const prisoners = useQuery({
-    queryKey: ['prisoners', 'search', q],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit: 8 }).then((r) => r.prisoners),
-  });
+  const prisoners = usePrisonerSearch(q);
   const staff = useQuery({
     queryKey: ['staff', 'incident-search', q],
     queryFn: async () =>

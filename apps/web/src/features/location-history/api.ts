@@ -1,6 +1,6 @@
 // The history screen's reads: the track (GET /location/history), prisoners to pick from, geofences and map settings.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ClientSettings, Geofence, HistoryResponse, Prisoner, PrisonerListResponse } from '@prison/shared';
+import { useQuery } from '@tanstack/react-query';
+import type { ClientSettings, Geofence, HistoryResponse, Prisoner } from '@prison/shared';
 import { API_PREFIX } from '@prison/shared';
 import { api, withQuery } from '../../lib/api-client';
 
@@ -21,21 +21,6 @@ export function useHistory(range: HistoryRange | null) {
         to: range!.to,
       }),
     enabled: range !== null,
-  });
-}
-
-/** `archived`: search the archived records instead (an investigation still finds a deleted prisoner, decision 042). */
-export function usePrisonerSearch(q: string, archived = false) {
-  return useQuery({
-    queryKey: ['prisoners', 'history-search', q, archived],
-    queryFn: () =>
-      api.get<PrisonerListResponse>('/prisoner/all', {
-        page: 1,
-        limit: 10,
-        q: q || undefined,
-        archived: archived ? 'true' : undefined,
-      }),
-    placeholderData: keepPreviousData,
   });
 }
 

@@ -7,7 +7,7 @@ import { ErrorText } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { prisonerLabel } from '../../lib/prisoner-label';
-import { usePrisonerSearch } from './api';
+import { usePrisonerSearch } from '../../lib/prisoner-search';
 
 export interface PickedPrisoner {
   id: number;
@@ -24,8 +24,8 @@ export function PrisonerPicker({
   const [q, setQ] = useState('');
   const [archived, setArchived] = useState(false);
   const debounced = useDebouncedValue(q.trim(), 250);
-  const search = usePrisonerSearch(debounced, archived);
-  const prisoners = search.data?.prisoners ?? [];
+  const search = usePrisonerSearch(debounced, { limit: 10, archived, keepPrevious: true });
+  const prisoners = search.data ?? [];
   const label = (p: Prisoner) =>
     prisonerLabel({ name: `${p.first_name} ${p.last_name}`, prisonerId: p.prisoner_id, cellId: p.cell_id });
 

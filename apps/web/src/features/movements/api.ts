@@ -1,7 +1,7 @@
 // GET /movements (today's, kept live: the socket's dataChanged('movements') refetches every key starting 'movements')
 // and POST /movements; the pickers' prisoners, geofences and staff.
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_ROLES, type Geofence, type Movement, type PrisonerListResponse, type StaffListResponse } from '@prison/shared';
+import { STAFF_ROLES, type Geofence, type Movement, type StaffListResponse } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export const MOVEMENTS_KEY = ['movements'] as const;
@@ -10,13 +10,6 @@ export function useMovements(prisonerId?: number) {
   return useQuery({
     queryKey: prisonerId === undefined ? [...MOVEMENTS_KEY, 'today'] : [...MOVEMENTS_KEY, 'prisoner', prisonerId],
     queryFn: () => api.get<{ data: Movement[] }>('/movements', prisonerId === undefined ? undefined : { prisoner_id: prisonerId }).then((r) => r.data),
-  });
-}
-
-export function usePrisonerSearch(q: string) {
-  return useQuery({
-    queryKey: ['prisoners', 'movement-picker', q],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit: 10 }).then((r) => r.prisoners),
   });
 }
 

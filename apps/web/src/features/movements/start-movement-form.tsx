@@ -9,7 +9,8 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
-import { MOVEMENTS_KEY, useGeofences, usePrisonerSearch, useStaff } from './api';
+import { usePrisonerSearch } from '../../lib/prisoner-search';
+import { MOVEMENTS_KEY, useGeofences, useStaff } from './api';
 
 const SERVER_FIELDS = ['prisoner_ids', 'destination_geofence_id', 'due_by', 'escort_staff_id'] as const;
 type ServerField = (typeof SERVER_FIELDS)[number];
@@ -35,7 +36,7 @@ export function StartMovementForm() {
   const [errors, setErrors] = useState<Partial<Record<ServerField, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const found = usePrisonerSearch(q);
+  const found = usePrisonerSearch(q, { limit: 10 });
   const geofences = useGeofences();
   const staff = useStaff();
   const isChosen = (id: number) => chosen.some((p) => p.prisoner_id === id);

@@ -12,10 +12,10 @@ import {
   type KeepApartScope,
   type PendingChange,
   type Prisoner,
-  type PrisonerListResponse,
 } from '@prison/shared';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
+import { usePrisonerSearch } from '../../lib/prisoner-search';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
@@ -129,10 +129,7 @@ function AddKeepApartDialog({ prisoner, onClose }: { prisoner: Prisoner; onClose
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const found = useQuery({
-    queryKey: ['prisoners', 'search', q],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit: 8 }).then((r) => r.prisoners),
-  });
+  const found = usePrisonerSearch(q);
   const candidates = (found.data ?? []).filter((p) => p.prisoner_id !== prisoner.prisoner_id);
 
   async function submit(event: FormEvent) {
