@@ -7,7 +7,7 @@ import type { SceneMarker } from './pixel-scene-sync';
 
 export interface MarkerPosition {
   name: string;
-  /** Shown under the name in the popup, e.g. "#12 · cell B-4": names are not unique. */
+  /** Shown under the name in the popup, e.g. "#12 · cell B-4": names are not unique; unchanged when absent. */
   detail?: string;
   latitude: number;
   longitude: number;

@@ -103,7 +103,7 @@ export class TrackedMarkersLayer extends L.Layer {
       this.pixelWorker.added(marker);
     } else {
       known.name = position.name;
-      known.detail = position.detail ?? '';
+      if (position.detail !== undefined) known.detail = position.detail;
       if (position.shape !== undefined) known.shape = position.shape;
       if (position.label !== undefined) known.label = position.label;
       if (position.level !== undefined && position.level !== known.level) {

@@ -57,6 +57,21 @@ function nextFrame(): boolean {
 }
 
 describe('live position feed', () => {
+  it('sends the popup detail with the first fix and when the cell changes, not with every fix', () => {
+    const { layer, placed } = fakeLayer();
+    const feed = new LivePositionFeed(layer, () => undefined);
+    const send = (location: TrackedLocation) => {
+      feed.changes({ changed: { [location.trackingId]: location }, gone: [] });
+      while (nextFrame());
+      return placed.get(location.trackingId);
+    };
+    expect(send(fix(1, 1))?.detail).toBe('#1 · no cell');
+    // The same wearer in the same cell: the layer keeps the detail it has.
+    expect(send(fix(1, 2))).toMatchObject({ latitude: 2, detail: undefined });
+    expect(send({ ...fix(1, 3), cellId: 'B-4' })?.detail).toBe('#1 · cell B-4');
+    expect(send({ ...fix(1, 4), cellId: 'B-4', prisonerId: 2 })?.detail).toBe('#2 · cell B-4');
+  });
+
   it('applies 10,000 fixes over several frames, each within its budget, ending with every latest fix', () => {
     const { layer, placed, upserts } = fakeLayer();
     const feed = new LivePositionFeed(layer, () => undefined);

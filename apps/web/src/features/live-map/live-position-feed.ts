@@ -148,8 +148,9 @@ export class LivePositionFeed {
     // A frame spends at most APPLY_BUDGET_MS here; the rest waits for the next frame (markers glide for 1 s, so a
     // frame's delay does not show). Applying 10,000 fixes at once took a frame of its own and dropped it.
     let done = 0;
+    const wallNow = Date.now();
     for (const [id, location] of this.pending) {
-      if (location) this.place(id, location, now);
+      if (location) this.place(id, location, now, wallNow);
       else this.forget(id);
       this.pending.delete(id);
       if (++done % APPLY_CHECK_EVERY === 0 && performance.now() - now > APPLY_BUDGET_MS) break;
@@ -160,21 +161,23 @@ export class LivePositionFeed {
     this.onApplied(membershipChanged);
   }
 
-  private place(id: string, location: TrackedLocation, now: number): void {
+  /** `now`: performance.now() (the glide's clock); `wallNow`: Date.now() (a fix's age), both read once per frame. */
+  private place(id: string, location: TrackedLocation, now: number, wallNow: number): void {
     const before = this.current.get(id);
     // The list shows the name and the cell: a change of either is a change of the list.
     if (before?.name !== location.name || before.cellId !== location.cellId) this.membershipChanged = true;
     this.current.set(id, location);
     // Whether the fix is fresh is checked by refreshAges (every few seconds), not per fix: a fix is nearly always new.
     if (this.offlineSeconds !== Number.POSITIVE_INFINITY && location.at !== before?.at) {
-      if (isFixFresh(location.at, this.offlineSeconds, Date.now())) this.staleFixes.delete(id);
+      if (isFixFresh(location.at, this.offlineSeconds, wallNow)) this.staleFixes.delete(id);
       else this.staleFixes.add(id);
     }
     this.layer.upsert(
       id,
       {
         name: location.name,
-        detail: prisonerTag(location),
+        // The detail and the label change only with the wearer or the cell: not built again for every fix.
+        detail: before?.prisonerId === location.prisonerId && before.cellId === location.cellId ? undefined : prisonerTag(location),
         latitude: location.latitude,
         longitude: location.longitude,
         level: this.levelOf(location, !this.staleFixes.has(id)),
