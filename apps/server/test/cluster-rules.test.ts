@@ -102,6 +102,16 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
   const ofKind = async (kind: string, ...prisonerIds: number[]) =>
     (await one().database.db.select().from(alerts).where(and(eq(alerts.kind, kind), inArray(alerts.prisonerId, prisonerIds)))).length;
   const settle = () => sleep(300);
+  /** A prisoner wearing a tracker, and a Negative home zone of their own `metresEast` of the base, heard by both processes. */
+  const wearerWithHome = async (first: string, metresEast: number) => {
+    const p = await prisoner(first);
+    const deviceId = await device({ prisoner_id: p });
+    const [lat, lng] = at(metresEast);
+    const fence = { geofence_id: `home-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] } };
+    expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
+    await settle();
+    return { p, deviceId, fence };
+  };
 
   it('a keep-apart meeting seen by both processes at once raises one alert', async () => {
     const a = await prisoner('Ada');
@@ -216,12 +226,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
   });
 
   it('a process that starts takes every device\'s stored engine memory at once: no takeover at its first fix, no second alert (decision 047)', async () => {
-    const p = await prisoner('Hal');
-    const dh = await device({ prisoner_id: p });
-    const [lat, lng] = at(20_000);
-    const fence = { geofence_id: `home-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] } };
-    expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
-    await settle();
+    const { p, deviceId: dh, fence } = await wearerWithHome('Hal', 20_000);
     let t = Date.now() - 60_000;
     await submit(one(), dh, 20_000, (t += 1000));
     await submit(one(), dh, 20_500, (t += 1000)); // left: the violation runs, one alert
@@ -244,12 +249,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
   });
 
   it('an alert planned on a stale revision is not stored by the guarded statement; after the takeover it is stored once (decision 080)', async () => {
-    const p = await prisoner('Ivy');
-    const di = await device({ prisoner_id: p });
-    const [lat, lng] = at(40_000);
-    const fence = { geofence_id: `stale-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] } };
-    expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
-    await settle();
+    const { p, deviceId: di, fence } = await wearerWithHome('Ivy', 40_000);
     let t = Date.now() - 60_000;
     await submit(one(), di, 40_000, (t += 1000)); // home, on process one
     await submit(two(), di, 40_010, (t += 1000)); // home, on process two: one's revision is stale now

@@ -77,7 +77,7 @@ describeEachEngine('persist', (engine) => {
         const seen = (await tx.execute(sql`select count(*)::int as n from devices where id like 'seq-%' and last_fix_at is not null`)) as unknown as { rows: { n: number }[] };
         throw Object.assign(rolledBack, {
           found: {
-            stored: stored.size,
+            stored: stored.keys.size,
             states: states.rows[0]!.n,
             devicesUpdated: seen.rows[0]!.n,
             deviceScans,

@@ -103,8 +103,50 @@ function endOfflineAlerts(guard = sql`true`) {
 }
 
 type BackOnlineValues = { online: string[]; at: string };
+/** Geofence state changes as `geofenceStateWrites` reads them: one JSON parameter, the ids again as arrays. */
+type ChangeValues = { changes: string; changeDevices: string[]; changeGeofences: string[] };
 /** The alerts and geofence state changes that `alertingParts` writes (decision 080). */
-type AlertingValues = { alerts: string; changes: string; changeDevices: string[]; changeGeofences: string[] };
+type AlertingValues = ChangeValues & { alerts: string };
+
+/** A state change of one device and geofence: `a` its alert's id when known, `dr` its draft's index in the batch. */
+interface ChangeRow {
+  d: string;
+  g: string;
+  violating: boolean;
+  /** When, in ms. */
+  s: number;
+  a?: number | null;
+  dr?: number | null;
+}
+
+function changeValues(rows: ChangeRow[]): ChangeValues {
+  return {
+    changes: JSON.stringify(rows),
+    changeDevices: [...new Set(rows.map((r) => r.d))],
+    changeGeofences: [...new Set(rows.map((r) => r.g))],
+  };
+}
+
+/**
+ * What the geofence state changes in the rows `changes` (d, g, violating, s, a) write, only while `guard` holds: each
+ * ending violation's alert records when it ended (read from the states as they were before the statement), and every
+ * pair's state row is written, keeping its alert when the change names none. Joined to geofences: a geofence deleted
+ * a moment ago must not fail the fixes of everyone else. The ids as arrays lead PostgreSQL to the indexes, as in
+ * `STATES`.
+ */
+function geofenceStateWrites(guard: SQL): SQL {
+  return sql`, ended as (
+      update alerts as a set ended_at = v.s
+      from changes v join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
+      where s.device_id = any(${sql.placeholder('changeDevices')}::text[]) and not v.violating and a.id = s.alert_id and a.ended_at is null and ${guard}
+    ), changed as (
+      insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
+      select v.d, v.g, v.violating, v.s, v.a from changes v join geofences f on f.geofence_id = v.g
+      where f.geofence_id = any(${sql.placeholder('changeGeofences')}::text[]) and ${guard}
+      on conflict (device_id, geofence_id) do update
+        set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)
+    )`;
+}
 /** The rows a batch statement answers: the fixes inserted, and in an alerting form the alerts' ids. */
 type BatchRow = InsertedRow & { alert_id: number | null };
 
@@ -134,8 +176,8 @@ function batchStatementForms<Values extends Record<string, unknown>, Row>(
 
 /**
  * The parts of a batch statement that store its alerts and geofence state changes, after the fixes (decision 080):
- * the alerts through the alerts port's insert, numbered in the drafts' order (their ids ascend in it); then what
- * `WRITE_GEOFENCE_STATES` does, each start's state row taking the id of its draft's alert. Only while `guard` holds.
+ * the alerts through the alerts port's insert, numbered in the drafts' order (their ids ascend in it); then
+ * `geofenceStateWrites`, each start's state row taking the id of its draft's alert. Only while `guard` holds.
  */
 function alertingParts(alerts: AlertStore, guard: SQL): SQL {
   return sql`, new_alerts as (
@@ -146,17 +188,7 @@ function alertingParts(alerts: AlertStore, guard: SQL): SQL {
       select j.d, j.g, j.violating, to_timestamp(j.s / 1000) as s, n.id as a
       from json_to_recordset(${sql.placeholder('changes')}::json) as j(d text, g text, violating boolean, s float8, dr int)
       left join numbered n on n.draft = j.dr
-    ), ended as (
-      update alerts as a set ended_at = v.s
-      from changes v join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
-      where s.device_id = any(${sql.placeholder('changeDevices')}::text[]) and not v.violating and a.id = s.alert_id and a.ended_at is null and ${guard}
-    ), changed as (
-      insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
-      select v.d, v.g, v.violating, v.s, v.a from changes v join geofences f on f.geofence_id = v.g
-      where f.geofence_id = any(${sql.placeholder('changeGeofences')}::text[]) and ${guard}
-      on conflict (device_id, geofence_id) do update
-        set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)
-    )`;
+    )${geofenceStateWrites(guard)}`;
 }
 
 type FixValues = { fixes: string; states: string; ids: string[] };
@@ -203,14 +235,22 @@ function runBatchStatement<Values extends Record<string, unknown>, Row>(
 
 /**
  * One statement for the fixes and the device state: a multi-row insert of the fixes (a fix already stored, same
- * device and time, is skipped), an update of the devices they came from, and the end of the offline alerts of those
- * that came back online. Two JSON parameters however many fixes. A single statement is atomic, so a batch that raises
- * nothing needs no explicit transaction. Answers the keys (`device|ms`) of the fixes actually inserted.
+ * device and time, is skipped), an update of the devices they came from, the end of the offline alerts of those that
+ * came back online, and with `alerting` the batch's alerts and geofence states (decision 080). Two JSON parameters
+ * however many fixes. A single statement is atomic, so such a batch needs no explicit transaction. Answers the keys
+ * (`device|ms`) of the fixes actually inserted, and the alerts' ids in the drafts' order.
  */
-export async function writeFixes(db: DbOrTx, rows: PositionRow[], states: TrackedDevice[], cameOnline: ReadonlySet<string>, now: Date): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
+export async function writeFixes(
+  db: DbOrTx,
+  rows: PositionRow[],
+  states: TrackedDevice[],
+  cameOnline: ReadonlySet<string>,
+  now: Date,
+  alerting?: { store: AlertStore; values: AlertingValues },
+): Promise<Written> {
+  if (rows.length === 0 && !alerting) return { keys: new Set(), alertIds: [] };
   const values = { fixes: fixesJson(rows), states: statesJson(states), ids: states.map((d) => d.id) };
-  return written((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now)).rows).keys;
+  return written((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now, alerting)).rows);
 }
 
 type RevisionValues = FixValues & { revisions: number[]; node: string | null };
@@ -295,39 +335,22 @@ interface StateRow {
 
 /**
  * The geofence state changes of distinct device and geofence pairs, in one statement (decision 070; it was three):
- * for each ending violation its alert records when it ended (read from the states as they were before this
- * statement, as when that ran first), and every pair's state row is written. Joined to geofences: a geofence deleted
- * a moment ago must not fail the fixes of everyone else. The changes are one JSON parameter, as the fixes, so the
- * statement keeps one generic plan (arrays of each batch's length had it planned again every time); the ids again as
- * arrays lead PostgreSQL to the indexes, as in `STATES`.
+ * `geofenceStateWrites`. The changes are one JSON parameter, as the fixes, so the statement keeps one generic plan
+ * (arrays of each batch's length had it planned again every time).
  */
-const WRITE_GEOFENCE_STATES = namedStatement<{ changes: string; deviceIds: string[]; geofenceIds: string[] }>(
+const WRITE_GEOFENCE_STATES = namedStatement<ChangeValues>(
   'write-geofence-states',
   sql`
-    with v as (
+    with changes as (
       select j.d, j.g, j.violating, to_timestamp(j.s / 1000) as s, j.a
       from json_to_recordset(${sql.placeholder('changes')}::json) as j(d text, g text, violating boolean, s float8, a int)
-    ), ended as (
-      update alerts as a set ended_at = v.s
-      from v join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
-      where s.device_id = any(${sql.placeholder('deviceIds')}::text[]) and not v.violating and a.id = s.alert_id and a.ended_at is null
-    )
-    insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
-    select v.d, v.g, v.violating, v.s, v.a from v join geofences f on f.geofence_id = v.g
-    where f.geofence_id = any(${sql.placeholder('geofenceIds')}::text[])
-    on conflict (device_id, geofence_id) do update
-      set violating = excluded.violating, since = excluded.since, alert_id = coalesce(excluded.alert_id, geofence_states.alert_id)`,
+    )${geofenceStateWrites(sql`true`)}
+    select 1`,
 );
 
 async function writeGeofenceStates(tx: Tx, rows: StateRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await WRITE_GEOFENCE_STATES(tx, {
-    changes: JSON.stringify(
-      rows.map((r) => ({ d: r.deviceId, g: r.geofenceId, violating: r.violating, s: r.at.getTime(), a: r.alertId })),
-    ),
-    deviceIds: [...new Set(rows.map((r) => r.deviceId))],
-    geofenceIds: [...new Set(rows.map((r) => r.geofenceId))],
-  });
+  await WRITE_GEOFENCE_STATES(tx, changeValues(rows.map((r) => ({ d: r.deviceId, g: r.geofenceId, violating: r.violating, s: r.at.getTime(), a: r.alertId }))));
 }
 
 /**
@@ -400,15 +423,7 @@ function alertingValues(ctx: TrackingContext, plan: BatchPlan): { store: AlertSt
   if (plan.drafts.length === 0 && plan.events.length === 0) return undefined;
   const store = ctx.options.alertStore;
   const changes = plan.events.map((e) => ({ d: e.deviceId, g: e.geofenceId, violating: e.kind === 'start', s: e.at.getTime(), dr: e.kind === 'start' ? e.draft : null }));
-  return {
-    store,
-    values: {
-      alerts: store.alertsJson(plan.drafts.map((d) => d.alert)),
-      changes: JSON.stringify(changes),
-      changeDevices: [...new Set(plan.events.map((e) => e.deviceId))],
-      changeGeofences: [...new Set(plan.events.map((e) => e.geofenceId))],
-    },
-  };
+  return { store, values: { alerts: store.alertsJson(plan.drafts.map((d) => d.alert)), ...changeValues(changes) } };
 }
 
 /** The drafts' alerts with the ids the statement gave them. */
@@ -422,10 +437,7 @@ function storedAlerts(plan: BatchPlan, alertIds: number[]): StoredAlert[] {
  * alerts and the geofence states in one statement, one round trip, no transaction (a single statement is atomic).
  */
 export async function persistInOneStatement(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
-  if (plan.rows.length === 0 && plan.drafts.length === 0 && plan.events.length === 0) return { stored: [], drafts: plan.drafts };
-  const states = touchedDevices(ctx, plan);
-  const values = { fixes: fixesJson(plan.rows), states: statesJson(states), ids: states.map((d) => d.id) };
-  const result = written((await runBatchStatement(ctx.options.db, WRITE_FIXES, values, plan.cameOnline, plan.now, alertingValues(ctx, plan))).rows);
+  const result = await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan), plan.cameOnline, plan.now, alertingValues(ctx, plan));
   markStored(plan, result.keys);
   return { stored: storedAlerts(plan, result.alertIds), drafts: plan.drafts };
 }
@@ -451,7 +463,7 @@ export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: Ba
  */
 export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan, written = false): Promise<Persisted> {
   const states = touchedDevices(ctx, plan);
-  if (!written) markStored(plan, await writeFixes(tx, plan.rows, states, plan.cameOnline, plan.now));
+  if (!written) markStored(plan, (await writeFixes(tx, plan.rows, states, plan.cameOnline, plan.now)).keys);
   // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
   const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm as 'sos' | 'tamper' }));
   const alarmGroups = await groupAlarms(tx, alarms);
