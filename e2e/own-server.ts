@@ -1,8 +1,13 @@
 // A real server process of a spec's own, for what the run's shared server must not do (be stopped, run with another
 // setting). The same settings as the Playwright webServer (playwright.config.ts), on the spec's own ports.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { keyFilePath } from '../apps/server/src/lib/secret-key';
+import { exited, stopProcess } from '../apps/server/test/child-exit';
 import { E2E_ADMIN } from './fixtures';
+
+export { exited };
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -49,14 +54,13 @@ export async function waitReady(base: string, child: ChildProcess): Promise<void
   }
 }
 
-/** Resolves when the process has exited; SIGKILL after `graceMs`. */
-export function exited(child: ChildProcess, graceMs = 20_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-  });
+/**
+ * A spec's afterAll: stops its own server (SIGTERM, SIGKILL after `graceMs`) and removes its data directory and the
+ * key file the server keeps beside it. Also when the test failed half-way: the spawned server never outlives the run.
+ */
+export async function stopOwnServer(child: ChildProcess | undefined, dataDir: string, graceMs = 20_000): Promise<void> {
+  if (child) await stopProcess(child, 'SIGTERM', graceMs);
+  if (!dataDir) return;
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(keyFilePath(dataDir), { force: true });
 }

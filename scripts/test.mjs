@@ -1,6 +1,6 @@
 // `npm test`: lint, type checks, unit and integration tests (Vitest), end-to-end tests (Playwright),
 // then one closing line "N passed, N failed, N skipped" summing every test and every failed step.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -18,13 +18,37 @@ let failed = 0;
 let skipped = 0;
 const failedSteps = [];
 
+// CI shows only the end of a run: a failed step's last lines are printed again just before the closing line,
+// so the reason (Vitest's "Unhandled Errors", a failed test's diff) is there to read.
+const TAIL_LINES = 150;
+const tails = new Map();
+
 function run(name, command, args, env = {}) {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`=== ${name}: ${result.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0) failedSteps.push(name);
-  return result.status === 0;
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const lines = [];
+    let partial = '';
+    const keep = (chunk) => {
+      const text = partial + chunk.toString();
+      const parts = text.split('\n');
+      partial = parts.pop();
+      lines.push(...parts);
+      if (lines.length > TAIL_LINES * 2) lines.splice(0, lines.length - TAIL_LINES);
+    };
+    child.stdout.on('data', (chunk) => (process.stdout.write(chunk), keep(chunk)));
+    child.stderr.on('data', (chunk) => (process.stderr.write(chunk), keep(chunk)));
+    child.on('close', (status) => {
+      if (partial) lines.push(partial);
+      console.log(`=== ${name}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (status !== 0) {
+        failedSteps.push(name);
+        tails.set(name, lines.slice(-TAIL_LINES));
+      }
+      resolve(status === 0);
+    });
+  });
 }
 
 function readJson(file) {
@@ -32,10 +56,10 @@ function readJson(file) {
 }
 
 const steps = {
-  lint: () => (run('lint', 'npm', ['run', 'lint']) ? passed++ : failed++),
-  typecheck: () => (run('typecheck', 'npm', ['run', 'typecheck']) ? passed++ : failed++),
-  unit: () => {
-    const ok = run('unit and integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+  lint: async () => ((await run('lint', 'npm', ['run', 'lint'])) ? passed++ : failed++),
+  typecheck: async () => ((await run('typecheck', 'npm', ['run', 'typecheck'])) ? passed++ : failed++),
+  unit: async () => {
+    const ok = await run('unit and integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
     const report = readJson(vitestJson);
     if (report) {
       passed += report.numPassedTests;
@@ -44,10 +68,12 @@ const steps = {
       // A file that failed to load has no failed test but must still count.
       const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
       failed += brokenFiles;
+      // Vitest also fails a run for an error outside any test (an unhandled rejection): that counts once.
+      if (!ok && report.numFailedTests + brokenFiles === 0) failed++;
     } else if (!ok) failed++;
   },
-  e2e: () => {
-    const ok = run('end-to-end', 'npm', ['run', 'test:e2e'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+  e2e: async () => {
+    const ok = await run('end-to-end', 'npm', ['run', 'test:e2e'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
     const report = readJson(playwrightJson);
     if (report) {
       passed += report.stats.expected + report.stats.flaky;
@@ -64,9 +90,10 @@ for (const name of selected) {
     console.error(`Unknown part "${name}"; choose one of ${Object.keys(steps).join(', ')}`);
     process.exit(2);
   }
-  steps[name]();
+  await steps[name]();
 }
 
+for (const [name, lines] of tails) console.log(`\n=== the last ${lines.length} lines of ${name}:\n${lines.join('\n')}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedSteps.length || failed ? 1 : 0);

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { FeedGroup, Realtime } from '../../apps/server/src/plugins/realtime';
 import { DeviceRegistry, type TrackedDevice } from '../../apps/server/src/tracking/device-registry';
+import { trackedDeviceFixture } from '../../apps/server/src/tracking/tracked-device-fixture';
 import { LivePositions } from '../../apps/server/src/tracking/live-positions';
 
 const { values } = parseArgs({
@@ -28,26 +29,13 @@ function registryOf(count: number): { registry: DeviceRegistry; devices: Tracked
   const devices: TrackedDevice[] = [];
   const byId = (registry as unknown as { byId: Map<string, TrackedDevice> }).byId;
   for (let i = 0; i < count; i++) {
-    const device: TrackedDevice = {
-      id: `device-${i}`,
+    const device = trackedDeviceFixture(`device-${i}`, Date.now(), {
       name: `Tag ${i}`,
-      secretHash: '',
-      secretRequired: false,
       prisonerId: i + 1,
       prisonerName: `Prisoner ${i}`,
       cellId: `C-${i % 500}`,
       block: BLOCKS[i % BLOCKS.length]!,
-      staffId: null,
-      staffName: null,
-      lastSeenAt: Date.now(),
-      lastFixAt: Date.now(),
-      latitude: 51.5,
-      longitude: -0.12,
-      battery: 80,
-      online: true,
-      lowBatteryAlerted: false,
-      revision: 0,
-    };
+    });
     byId.set(device.id, device);
     devices.push(device);
   }

@@ -9,7 +9,8 @@ import net from 'node:net';
 import pg from 'pg';
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
-import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { stopProcess } from '../../apps/server/test/child-exit';
+import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { seedTrackedPrisoner } from './records-helpers';
 
 const portA = Number(process.env.E2E_PORT ?? 3210) + 20;
@@ -60,9 +61,7 @@ async function startRedis(): Promise<void> {
 
 async function stopRedis(): Promise<void> {
   if (!redis) return;
-  const stopping = exited(redis, 5_000);
-  redis.kill('SIGKILL');
-  await stopping;
+  await stopProcess(redis, 'SIGKILL', 5_000);
   redis = undefined;
 }
 
@@ -97,11 +96,8 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  for (const server of servers) {
-    const stopping = exited(server, 10_000);
-    server.kill('SIGTERM');
-    await stopping;
-  }
+  // No data directory: the processes keep their data in PostgreSQL (dropped below).
+  for (const server of servers) await stopOwnServer(server, '', 10_000);
   await stopRedis();
   if (databaseName) {
     const admin = new pg.Client({ connectionString: adminUrl });

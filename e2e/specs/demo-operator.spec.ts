@@ -5,12 +5,12 @@
 // while a Critical one does; at 390 px two open Criticals take one line. The demo's accounts (issue 22 item 7): one per
 // role with the published passwords, not asked to change them.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
 import { expect, loginThroughApi, loginThroughForm, test, unique } from '../fixtures';
-import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { colours, isRed } from './severity-colours';
 import { DEMO_ACCOUNTS } from '../../apps/server/src/seed/demo-accounts';
 
@@ -31,9 +31,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await api?.dispose();
-  server?.kill('SIGTERM');
-  if (server) await exited(server);
-  rmSync(dataDir, { recursive: true, force: true });
+  await stopOwnServer(server, dataDir);
 });
 
 test.use({ baseURL: base });

@@ -2,12 +2,12 @@
 // server (smtp-server) and a real webhook receiver started here, an administrator sends a test message and sees it in
 // the delivery log; an unacknowledged Critical then appears there as sent by email and webhook, naming the prisoner.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSmtpReceiver, startWebhookReceiver } from '../../apps/server/test/escalation-receivers';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
-import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
 
@@ -35,12 +35,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (server) {
-    const stopping = exited(server, 10_000);
-    server.kill('SIGTERM');
-    await stopping;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stopOwnServer(server, dataDir, 10_000);
   await smtp?.close();
   await hook?.close();
 });

@@ -3,12 +3,12 @@
 // stopped, so this spec starts a real server process of its own on E2E_PORT + 10 (+ 11 for its OsmAnd port), stops it
 // with SIGTERM and starts it again on the same port and data directory (sessions are in its database).
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
-import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { exited, spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
 
@@ -32,13 +32,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  // Also when the test failed half-way: the spawned server never outlives the run.
-  if (server) {
-    const stopping = exited(server, 10_000);
-    server.kill('SIGTERM');
-    await stopping;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stopOwnServer(server, dataDir, 10_000);
 });
 
 test.use({ viewport: { width: 1440, height: 900 } });

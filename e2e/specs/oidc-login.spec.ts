@@ -4,7 +4,7 @@
 // blocks; a provider account without a role comes back to /login with the reason; the run's shared server, without
 // OIDC_ISSUER, shows no button.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as playwrightRequest, type Page } from '@playwright/test';
@@ -12,7 +12,7 @@ import { request as playwrightRequest, type Page } from '@playwright/test';
 import { SSO_BUTTON_LABEL, SSO_REFUSALS } from '../../packages/shared/src/oidc';
 import { startTestOidcProvider, type TestOidcProvider } from '../../apps/server/test/oidc-test-provider';
 import { expect, loginThroughApi, test } from '../fixtures';
-import { exited, spawnOwnServer, waitReady } from '../own-server';
+import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 
 const sharedPort = Number(process.env.E2E_PORT ?? 3210);
@@ -49,10 +49,8 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  if (server) await exited(server);
+  await stopOwnServer(server, dataDir);
   await oidc?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test.use({ baseURL: base });

@@ -3,11 +3,11 @@
 // its socket receives nothing after the session ended. The run's shared server keeps the default idle time, so this
 // spec starts a second real server process of its own, on E2E_PORT + 2 (and + 3 for its OsmAnd port).
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { E2E_ADMIN, expect, test, unique } from '../fixtures';
-import { spawnOwnServer, waitReady } from '../own-server';
+import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 2;
 const base = `http://localhost:${port}`;
@@ -23,10 +23,7 @@ test.beforeAll(async () => {
   await waitReady(base, server);
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => stopOwnServer(server, dataDir));
 
 test('an idle browser lands on /login with the reason, and its socket receives nothing after', async ({ page, playwright }) => {
   test.setTimeout(180_000);

@@ -104,9 +104,10 @@ test('an officer SOS through OsmAnd: "Show on map" marks him and the nearest thr
       [middle.deviceId]: { kind: 'staff-assist-nearest', onMarker: true },
       [third.deviceId]: { kind: 'staff-assist-nearest', onMarker: true },
     });
-  // The far one is not marked, and all four are in view (the map was fitted to them).
+  // The far one is not marked, and all four are in view (the map was fitted to them; the fit is animated, so asked
+  // until it has ended).
   await expect(page.locator(`.staff-assist-nearest[data-tracking-id="${far.deviceId}"]`)).toHaveCount(0);
-  const inView = await page.evaluate((ids) => {
+  const inView = () => page.evaluate((ids) => {
     const hook = (window as unknown as { __liveMap?: Hook }).__liveMap!;
     const size = document.querySelector('[data-testid="live-map"]')!.getBoundingClientRect();
     return ids.every((id) => {
@@ -114,7 +115,7 @@ test('an officer SOS through OsmAnd: "Show on map" marks him and the nearest thr
       return p.x > 0 && p.y > 0 && p.x < size.width && p.y < size.height;
     });
   }, [officer.deviceId, near.deviceId, middle.deviceId, third.deviceId]);
-  expect(inView).toBe(true);
+  await expect.poll(inView).toBe(true);
   await expectNoViolations(page, 'live map with an officer in need');
 
   // Hidden, then back by opening the officer's own marker.

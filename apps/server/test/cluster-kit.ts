@@ -7,11 +7,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
+import { stopProcess } from './child-exit';
 import { waitFor } from './wait-for';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-export const HTTP_PORTS = { from: 3500, to: 3599 };
-export const REDIS_PORTS = { from: 6390, to: 6399 };
+export const HTTP_PORTS = { from: 3500, to: 3899 };
+export const REDIS_PORTS = { from: 6400, to: 6599 };
 
 export function redisBinary(): string | null {
   if (existsSync('/usr/bin/redis-server')) return '/usr/bin/redis-server';
@@ -34,12 +35,30 @@ export function listening(port: number): Promise<boolean> {
   });
 }
 
+/** Slices of each port range, one per Vitest worker (VITEST_POOL_ID counts from 1; maxWorkers is 2). */
+const WORKER_SLICES = 4;
+
+/**
+ * This worker's own part of `range`. A port is free when it is picked, but the server that takes it binds it
+ * seconds later: two test files in two workers picking from one range raced for a port in that gap (CI: a cluster
+ * process stopped with EADDRINUSE). Files in one worker run one after another.
+ */
+export function workerSlice(range: { from: number; to: number }, poolId = Number(process.env.VITEST_POOL_ID ?? 1)): { from: number; to: number } {
+  const size = Math.floor((range.to - range.from + 1) / WORKER_SLICES);
+  const slice = (((poolId - 1) % WORKER_SLICES) + WORKER_SLICES) % WORKER_SLICES;
+  return { from: range.from + slice * size, to: range.from + (slice + 1) * size - 1 };
+}
+
 const taken = new Set<number>();
-/** A random port of the range that nothing listens on (and this test file has not handed out). */
-export async function freePort(range: { from: number; to: number }): Promise<number> {
+/** A random port of this worker's slice of the range that nothing listens on (and this worker has not handed out). */
+export async function freePort(whole: { from: number; to: number }): Promise<number> {
+  const range = workerSlice(whole);
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
-    if (taken.has(port) || (await listening(port))) continue;
+    if (taken.has(port)) continue;
+    // Claimed before the checks below wait: calls at once (two processes started together) must not both pick it.
+    taken.add(port);
+    if (await listening(port)) continue;
     // Bindable too (a port in TIME_WAIT or held by another user answers neither way).
     const bindable = await new Promise<boolean>((resolve) => {
       const server = net.createServer();
@@ -47,7 +66,6 @@ export async function freePort(range: { from: number; to: number }): Promise<num
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
     if (!bindable) continue;
-    taken.add(port);
     return port;
   }
   throw new Error(`no free port in ${range.from}-${range.to}`);
@@ -71,11 +89,12 @@ export function startChild(command: string, args: string[], env: NodeJS.ProcessE
   return { process: child, output };
 }
 
-export async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.process.once('exit', resolve));
-  child.process.kill(signal);
-  await exited;
+/**
+ * Stops the child and waits for it to exit. A gentler signal than SIGKILL gets `graceMs` (a server stops within 15 s
+ * on its own), then SIGKILL: an afterAll must never outwait its hook timeout, which fails the file after its tests passed.
+ */
+export async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGKILL', graceMs = 10_000): Promise<void> {
+  if (child) await stopProcess(child.process, signal, graceMs);
 }
 
 /** A redis-server of the test's own on this port, no persistence; resolves once it listens. */
@@ -128,6 +147,8 @@ export async function startServer({ name, databaseUrl, redisPort, admin, env = {
     await waitFor(`${name} /readyz`, async () => (await fetch(`${base}/readyz`)).ok, 60_000);
     await waitFor(`${name} OsmAnd port`, () => listening(osmandPort), 10_000);
   } catch (error) {
+    // Not left running when the test gives up on it.
+    await stopChild(child);
     throw new Error(`${(error as Error).message}; its output:\n${child.output.slice(-30).join('\n')}`);
   }
   const login = await fetch(`${base}${API_PREFIX}/admin/login`, {

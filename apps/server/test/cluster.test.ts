@@ -135,7 +135,10 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     device = created.body as unknown as DeviceCreated;
-    nodes.push(...(await Promise.all([startNode(2), startNode(3)])));
+    // Both kept before a failure is thrown, so that afterAll stops the one that did start.
+    const started = await Promise.allSettled([startNode(2), startNode(3)]);
+    for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value);
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
 
     for (const node of nodes) {
       node.socket = browserSocket(node.base, node.cookie, { deltas: true });

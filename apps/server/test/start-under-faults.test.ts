@@ -16,7 +16,7 @@ import { createScratchDatabase } from './test-db';
 import { waitFor } from './wait-for';
 
 const ADMIN = { username: 'faults', password: 'started while things were down' };
-const OWN_REDIS_PORTS = { from: 6391, to: 6395 };
+const OWN_REDIS_PORTS = { from: 6600, to: 6639 };
 const OWN_POSTGRES_PORTS = [5441, 5442, 5443, 5444, 5445];
 const redisServer = redisBinary();
 const postgresAdminUrl = inject('postgresAdminUrl');

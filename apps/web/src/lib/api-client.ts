@@ -29,7 +29,8 @@ export function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+/** `signal`: a load TanStack Query cancels (a newer refetch, the screen left) is aborted, not left on the wire. */
+export async function apiRequest<T>(method: string, path: string, body?: unknown, query?: Query, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = {};
   // A FormData body (a file upload) sets its own multipart content type with its boundary.
   const form = body instanceof FormData;
@@ -44,8 +45,11 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
       credentials: 'same-origin',
       headers,
       body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+      signal,
     });
-  } catch {
+  } catch (error) {
+    // Cancelled on purpose: no outage to report (TanStack Query ignores what a cancelled load throws).
+    if (signal?.aborted) throw error;
     throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
   }
   // A 503 shows the outage banner on every screen (and a later success hides it).
@@ -79,7 +83,8 @@ function safeJson(text: string): unknown {
 }
 
 export const api = {
-  get: <T>(path: string, query?: Query) => apiRequest<T>('GET', path, undefined, query),
+  /** Pass a queryFn's `signal`, so that a cancelled load is aborted. */
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) => apiRequest<T>('GET', path, undefined, query, signal),
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body ?? {}),
   put: <T>(path: string, body?: unknown) => apiRequest<T>('PUT', path, body ?? {}),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, body ?? {}),

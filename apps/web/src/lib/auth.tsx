@@ -33,9 +33,9 @@ const NO_BLOCKS: string[] = [];
 export class TotpRequiredError extends Error {}
 export const SESSION_QUERY_KEY = ['session'] as const;
 
-async function fetchSession(): Promise<VerifyTokenResponse | null> {
+async function fetchSession({ signal }: { signal: AbortSignal }): Promise<VerifyTokenResponse | null> {
   try {
-    return await api.get<VerifyTokenResponse>('/admin/verify-token');
+    return await api.get<VerifyTokenResponse>('/admin/verify-token', undefined, signal);
   } catch (error) {
     // Token verification failure: the user is treated as not authenticated (SPEC.md section 8).
     if (error instanceof ApiError && error.status === 401) return null;

@@ -5,6 +5,6 @@ import { api } from './api-client';
 export function useBlockNames() {
   return useQuery({
     queryKey: ['cells', 'block-names'],
-    queryFn: () => api.get<{ data: string[] }>('/cell_controls/blocks').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: string[] }>('/cell_controls/blocks', undefined, signal).then((r) => r.data),
   });
 }

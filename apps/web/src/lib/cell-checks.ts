@@ -20,9 +20,9 @@ export function useCellChecks(subject: CellCheckSubject, enabled: boolean) {
   };
   return useQuery({
     queryKey: ['cells', 'check', query],
-    queryFn: () =>
+    queryFn: ({ signal }) =>
       api
-        .get<{ data: CellCheck[] }>('/cell_controls/check', query)
+        .get<{ data: CellCheck[] }>('/cell_controls/check', query, signal)
         .then((r) => new Map(r.data.map((c) => [c.cell_id, c.refusals]))),
     enabled,
   });

@@ -19,9 +19,9 @@ export interface PrisonerSearchOptions {
 export function usePrisonerSearch(q: string, { limit = 8, archived = false, enabled = true, keepPrevious = false }: PrisonerSearchOptions = {}) {
   return useQuery({
     queryKey: ['prisoners', 'search', q, limit, archived],
-    queryFn: () =>
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
       api
-        .get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit, archived: archived ? 'true' : undefined })
+        .get<PrisonerListResponse>('/prisoner/all', { q: q || undefined, limit, archived: archived ? 'true' : undefined }, signal)
         .then((r) => r.prisoners),
     enabled,
     ...(keepPrevious && { placeholderData: keepPreviousData }),

@@ -9,6 +9,7 @@ import type {
   ServiceUnavailableData,
 } from '@prison/shared';
 import { SESSION_QUERY_KEY, useAuth } from './auth';
+import { coalescedRefreshByKey } from './coalesced-refresh';
 import { watchFeed } from './feed-health';
 import { leaveForLogin } from './session-end';
 import { reportServerDatabaseStatus } from './service-status';
@@ -36,20 +37,22 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     });
     // Live, reconnecting or lost, and the age of the newest data (lib/feed-health, decision 028).
     const unwatchFeed = watchFeed(next);
+    // Lists refresh without a reload, one refresh per topic at a time however fast events come: every path below
+    // goes through this one refresher, so no event cancels another's refetch (coalesced-refresh.ts).
+    const refresh = coalescedRefreshByKey((topic) => queryClient.invalidateQueries({ queryKey: [topic] }));
     next.on('showAlert', (alert) => {
       pushAlert(alert);
-      // Alert lists refresh without a reload; the web client never re-posts a received alert (DECISIONS.md item 2).
-      void queryClient.invalidateQueries({ queryKey: ['alerts'] });
+      // The web client never re-posts a received alert (DECISIONS.md item 2).
+      refresh('alerts');
     });
-    next.on('dataChanged', (topic) => void queryClient.invalidateQueries({ queryKey: [topic] }));
+    next.on('dataChanged', (topic) => refresh(topic));
     // Acknowledged or resolved here, in another browser or through another process: its toast has nothing left to ask.
     next.on('alertStatusChanged', ({ ids }) => dropAlerts(ids));
     // Events sent while the connection was down are lost: refetch what they would have refreshed. (The live map
     // asks for a fresh position snapshot on every connect itself.) Every connect after the first counts, also the
     // retry below after a handshake refused for the database.
     const refetchWhatEventsRefresh = () => {
-      for (const topic of ['alerts', 'geofences', 'devices', 'overview'])
-        void queryClient.invalidateQueries({ queryKey: [topic] });
+      for (const topic of ['alerts', 'geofences', 'devices', 'overview']) refresh(topic);
     };
     let connectedBefore = false;
     next.on('connect', () => {

@@ -12,7 +12,7 @@ const OPACITY_KEY = 'sitePlanOpacity';
 const DEFAULT_OPACITY = 0.85;
 
 export function useSitePlans() {
-  return useQuery({ queryKey: ['site-plans'], queryFn: () => api.get<SitePlan[]>('/site-plans'), staleTime: 60_000 });
+  return useQuery({ queryKey: ['site-plans'], queryFn: ({ signal }) => api.get<SitePlan[]>('/site-plans', undefined, signal), staleTime: 60_000 });
 }
 
 function storedOpacity(): number {

@@ -20,6 +20,7 @@ import { markerSprites, MARKER_RADIUS, type MarkerSprites } from './marker-sprit
 import { LABEL_MIN_ZOOM, type MarkerLevel } from './marker-style';
 import { PixelWorkerHost } from './pixel-worker-host';
 import { glidedLatLng, glideTo, isGliding, newMarker, type Marker, type MarkerPosition, type MarkerShape } from './tracked-marker';
+import { mercatorX, mercatorY, worldSize } from './web-mercator';
 
 /** Markers drawn within this many pixels of a click overprint each other there: the click lists them (issue 25). */
 const CLUSTER_RADIUS = MARKER_RADIUS * 2;
@@ -112,9 +113,7 @@ export class TrackedMarkersLayer extends L.Layer {
       }
       if (known.toLat !== position.latitude || known.toLng !== position.longitude) {
         const to =
-          this._map && this.projectionZoom !== null
-            ? this._map.project([position.latitude, position.longitude], this.projectionZoom)
-            : null;
+          this._map && this.projectionZoom !== null ? this.toWorld(this._map, this.projectionZoom, position.latitude, position.longitude) : null;
         glideTo(known, position.latitude, position.longitude, to, now);
       }
       this.pixelWorker.changed(known);
@@ -257,13 +256,34 @@ export class TrackedMarkersLayer extends L.Layer {
     const map = this._map;
     if (!map) return;
     this.projectionZoom ??= map.getZoom();
-    const from = map.project([marker.fromLat, marker.fromLng], this.projectionZoom);
-    const to = map.project([marker.toLat, marker.toLng], this.projectionZoom);
+    const from = this.toWorld(map, this.projectionZoom, marker.fromLat, marker.fromLng);
     marker.fromX = from.x;
     marker.fromY = from.y;
+    const to = this.toWorld(map, this.projectionZoom, marker.toLat, marker.toLng);
     marker.toX = to.x;
     marker.toY = to.y;
     this.pixelWorker.changed(marker);
+  }
+
+  /** A scratch point for toWorld: read at once, it is the next call's too. */
+  private readonly worldPoint = { x: 0, y: 0 };
+
+  /**
+   * A position in world pixels at `zoom`: Web Mercator spelled out on a map that uses it (Leaflet's default; no
+   * objects for the 200,000 fixes a second of 50,000 moving markers), else the map's own projection.
+   */
+  private toWorld(map: L.Map, zoom: number, latitude: number, longitude: number): { x: number; y: number } {
+    const point = this.worldPoint;
+    if (map.options.crs === undefined || map.options.crs === L.CRS.EPSG3857) {
+      const size = worldSize(zoom);
+      point.x = mercatorX(longitude, size);
+      point.y = mercatorY(latitude, size);
+    } else {
+      const projected = map.project([latitude, longitude], zoom);
+      point.x = projected.x;
+      point.y = projected.y;
+    }
+    return point;
   }
 
   private handleClick(event: L.LeafletMouseEvent): void {

@@ -4,34 +4,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeEachEngine } from '../../../test/test-db';
 import type { Database, Tx } from '../../db/client';
-import type { TrackedDevice } from '../device-registry';
+import { trackedDeviceFixture } from '../tracked-device-fixture';
 import { applyGeofenceEvents, writeFixes } from './persist';
 
 const DEVICES = 20_000;
 const GEOFENCES = 2_000;
-
-function tracked(id: string, at: number): TrackedDevice {
-  return {
-    id,
-    name: id,
-    secretHash: '',
-    secretRequired: false,
-    prisonerId: null,
-    prisonerName: null,
-    cellId: null,
-    block: null,
-    staffId: null,
-    staffName: null,
-    lastSeenAt: at,
-    lastFixAt: at,
-    latitude: 51.5,
-    longitude: -0.12,
-    battery: 80,
-    online: true,
-    lowBatteryAlerted: false,
-    revision: 0,
-  };
-}
 
 /** Sequential scans of a table by this transaction so far. */
 async function seqScans(tx: Tx, table: string): Promise<number> {
@@ -62,7 +39,7 @@ describeEachEngine('persist', (engine) => {
         const stored = await writeFixes(
           tx,
           ids.map((deviceId, i) => ({ deviceId, recordedAt: new Date(now - i), receivedAt: new Date(now), latitude: 51.5, longitude: -0.12 })),
-          ids.map((id) => tracked(id, now)),
+          ids.map((id) => trackedDeviceFixture(id, now)),
           new Set(),
           new Date(now),
         );

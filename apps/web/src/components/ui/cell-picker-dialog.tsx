@@ -35,13 +35,13 @@ export function CellPickerDialog({ open, onOpenChange, onSelect, currentCellId, 
 
   const blocks = useQuery({
     queryKey: ['cells', 'block-summaries'],
-    queryFn: () => api.get<{ data: Block[] }>('/cell_controls/block-summaries').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Block[] }>('/cell_controls/block-summaries', undefined, signal).then((r) => r.data),
     enabled: open,
   });
   const block = chosenBlock ?? blocks.data?.[0]?.block ?? null;
   const cells = useQuery({
     queryKey: ['cells', 'block', block],
-    queryFn: () => api.get<{ data: Cell[] }>('/cell_controls/block', { block }).then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Cell[] }>('/cell_controls/block', { block }, signal).then((r) => r.data),
     enabled: open && block !== null,
   });
   const sorted = useMemo(

@@ -25,6 +25,6 @@ export function useAlertBulk() {
 export function useAlertDailyStats(days = 30) {
   return useQuery({
     queryKey: ['alerts', 'stats', 'daily', days],
-    queryFn: () => api.get<AlertDailyStats>('/alert/stats/daily', { days }),
+    queryFn: ({ signal }) => api.get<AlertDailyStats>('/alert/stats/daily', { days }, signal),
   });
 }

@@ -17,7 +17,7 @@ export const AUDIT_PAGE_SIZE = 25;
 export function useAuditPage(page: number, filters: AuditFilters) {
   return useQuery({
     queryKey: ['audit', page, filters],
-    queryFn: () => api.get<AuditPage>('/audit', { page, limit: AUDIT_PAGE_SIZE, ...filters }),
+    queryFn: ({ signal }) => api.get<AuditPage>('/audit', { page, limit: AUDIT_PAGE_SIZE, ...filters }, signal),
     placeholderData: keepPreviousData,
   });
 }

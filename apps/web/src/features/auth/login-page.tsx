@@ -29,7 +29,7 @@ export function LoginPage() {
   // The single sign-on button shows only where the server has a provider configured (OIDC_ISSUER).
   const singleSignOn = useQuery({
     queryKey: ['oidc-status'],
-    queryFn: () => api.get<OidcStatus>(OIDC_STATUS_PATH),
+    queryFn: ({ signal }) => api.get<OidcStatus>(OIDC_STATUS_PATH, undefined, signal),
     staleTime: Infinity,
     retry: false,
   });

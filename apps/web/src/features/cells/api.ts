@@ -13,7 +13,7 @@ import { api } from '../../lib/api-client';
 export function useCellOverview() {
   return useQuery({
     queryKey: ['cells', 'overview'],
-    queryFn: () => api.get<{ data: BlockOverview[] }>('/cell_controls/overview').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: BlockOverview[] }>('/cell_controls/overview', undefined, signal).then((r) => r.data),
   });
 }
 

@@ -11,7 +11,7 @@ const PAGE_SIZE = 50;
 export function useMessages() {
   return useInfiniteQuery({
     queryKey: MESSAGES_QUERY_KEY,
-    queryFn: ({ pageParam }) => api.get<MessageList>('/messages', { limit: PAGE_SIZE, before: pageParam }),
+    queryFn: ({ pageParam, signal }) => api.get<MessageList>('/messages', { limit: PAGE_SIZE, before: pageParam }, signal),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => (last.hasMore ? last.messages.at(-1)?.id : undefined),
   });

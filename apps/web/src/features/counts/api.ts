@@ -9,21 +9,21 @@ export const COUNTS_KEY = ['counts'] as const;
 export function useCountHistory() {
   return useQuery({
     queryKey: [...COUNTS_KEY, 'history'],
-    queryFn: () => api.get<{ data: CountRecord[] }>('/counts').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: CountRecord[] }>('/counts', undefined, signal).then((r) => r.data),
   });
 }
 
 export function useLatestCounts() {
   return useQuery({
     queryKey: [...COUNTS_KEY, 'latest'],
-    queryFn: () => api.get<{ data: LatestCount[] }>('/counts/latest').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: LatestCount[] }>('/counts/latest', undefined, signal).then((r) => r.data),
   });
 }
 
 export function useCount(id: number | null) {
   return useQuery({
     queryKey: [...COUNTS_KEY, 'one', id],
-    queryFn: () => api.get<CountRecord>(`/counts/${id}`),
+    queryFn: ({ signal }) => api.get<CountRecord>(`/counts/${id}`, undefined, signal),
     enabled: id !== null,
   });
 }

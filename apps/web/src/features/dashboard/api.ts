@@ -21,7 +21,7 @@ export type StaffFilters = Partial<Omit<StaffListQuery, 'limit'>>;
 export function usePrisonerList(query: PrisonerFilters) {
   return useQuery({
     queryKey: ['prisoners', 'list', query],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', query),
+    queryFn: ({ signal }) => api.get<PrisonerListResponse>('/prisoner/all', query, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -29,7 +29,7 @@ export function usePrisonerList(query: PrisonerFilters) {
 export function useStaffList(role: StaffRole, query: StaffFilters) {
   return useQuery({
     queryKey: ['staff', 'list', role, query],
-    queryFn: () => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, query),
+    queryFn: ({ signal }) => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, query, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -38,14 +38,14 @@ export function useStaffList(role: StaffRole, query: StaffFilters) {
 export function usePrisonerCount() {
   return useQuery({
     queryKey: ['prisoners', 'count'],
-    queryFn: () => api.get<PrisonerListResponse>('/prisoner/all', { limit: 1 }).then((r) => r.totalPrisoners),
+    queryFn: ({ signal }) => api.get<PrisonerListResponse>('/prisoner/all', { limit: 1 }, signal).then((r) => r.totalPrisoners),
   });
 }
 
 export function useStaffCount(role: StaffRole) {
   return useQuery({
     queryKey: ['staff', 'count', role],
-    queryFn: () => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { limit: 1 }).then((r) => r.totalStaff),
+    queryFn: ({ signal }) => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { limit: 1 }, signal).then((r) => r.totalStaff),
   });
 }
 
@@ -59,7 +59,7 @@ export const restorePrisoner = (id: number) => api.post<Prisoner>(`/prisoner/res
 export function usePrisonerHoldings(id: number | null) {
   return useQuery({
     queryKey: ['prisoners', 'holdings', id],
-    queryFn: () => api.get<PrisonerHoldings>(`/prisoner/holdings/${id}`),
+    queryFn: ({ signal }) => api.get<PrisonerHoldings>(`/prisoner/holdings/${id}`, undefined, signal),
     enabled: id !== null,
   });
 }

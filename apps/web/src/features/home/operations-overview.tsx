@@ -28,7 +28,7 @@ const ROLL_COLUMNS: { field: keyof RollCount; label: string; list: string }[] = 
 function useOverview() {
   return useQuery({
     queryKey: ['overview'],
-    queryFn: () => api.get<Overview>('/overview'),
+    queryFn: ({ signal }) => api.get<Overview>('/overview', undefined, signal),
     refetchInterval: REFRESH_MS,
   });
 }

@@ -29,7 +29,7 @@ function RecentAlertList() {
   // Keyed 'alerts' so a live alert (socket showAlert) refreshes it.
   const recent = useQuery({
     queryKey: ['alerts', 'recent'],
-    queryFn: async () => (await api.get<{ data: AlertRecord[] }>('/alert/recent')).data,
+    queryFn: async ({ signal }) => (await api.get<{ data: AlertRecord[] }>('/alert/recent', undefined, signal)).data,
   });
   if (recent.isPending) return <Loading text="Loading alerts..." />;
   if (recent.isError) return <ErrorText>Failed to fetch alerts.</ErrorText>;

@@ -12,7 +12,7 @@ export function RecentIncidents() {
   const { status } = useAuth();
   const incidents = useQuery({
     queryKey: ['incidents', 'recent'],
-    queryFn: () => api.get<{ data: Incident[] }>('/incident/recent').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Incident[] }>('/incident/recent', undefined, signal).then((r) => r.data),
     enabled: status === 'authenticated',
   });
 

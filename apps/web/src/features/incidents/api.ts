@@ -4,11 +4,11 @@ import type { IncidentDetail, IncidentLinkKind, IncidentLinksInput, IncidentOpen
 import { api } from '../../lib/api-client';
 
 export function useIncidents() {
-  return useQuery({ queryKey: ['incidents', 'list'], queryFn: () => api.get<{ data: IncidentSummary[] }>('/incidents').then((r) => r.data) });
+  return useQuery({ queryKey: ['incidents', 'list'], queryFn: ({ signal }) => api.get<{ data: IncidentSummary[] }>('/incidents', undefined, signal).then((r) => r.data) });
 }
 
 export function useIncident(id: number) {
-  return useQuery({ queryKey: ['incidents', 'detail', id], queryFn: () => api.get<IncidentDetail>(`/incidents/${id}`), retry: false });
+  return useQuery({ queryKey: ['incidents', 'detail', id], queryFn: ({ signal }) => api.get<IncidentDetail>(`/incidents/${id}`, undefined, signal), retry: false });
 }
 
 export function useOpenIncident() {

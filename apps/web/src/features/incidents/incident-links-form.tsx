@@ -23,8 +23,8 @@ export function IncidentLinksForm({ incidentId }: { incidentId: number }) {
   const prisoners = usePrisonerSearch(q);
   const staff = useQuery({
     queryKey: ['staff', 'incident-search', q],
-    queryFn: async () =>
-      (await Promise.all(STAFF_ROLES.map((role) => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { q: q || undefined, limit: 8 })))).flatMap(
+    queryFn: async ({ signal }) =>
+      (await Promise.all(STAFF_ROLES.map((role) => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { q: q || undefined, limit: 8 }, signal)))).flatMap(
         (r) => r.staffMembers,
       ),
   });

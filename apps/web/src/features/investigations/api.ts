@@ -7,7 +7,7 @@ import { nearApiQuery, subjectText, type NearQuestion, type Subject } from './ne
 export function useNear(question: NearQuestion | null) {
   return useQuery({
     queryKey: ['investigations', 'near', question],
-    queryFn: () => api.get<NearResponse>('/location/near', nearApiQuery(question!)),
+    queryFn: ({ signal }) => api.get<NearResponse>('/location/near', nearApiQuery(question!), signal),
     enabled: question !== null,
     retry: false,
   });
@@ -17,14 +17,14 @@ export function useContacts(question: NearQuestion | null, other: Subject | null
   const enabled = question !== null && question.subject.kind !== 'place' && other !== null && other.kind !== 'place';
   return useQuery({
     queryKey: ['investigations', 'contacts', question, other],
-    queryFn: () =>
+    queryFn: ({ signal }) =>
       api.get<ContactsResponse>('/location/contacts', {
         a: subjectText(question!.subject),
         b: subjectText(other!),
         from: question!.from,
         to: question!.to,
         radius_m: question!.radiusM,
-      }),
+      }, signal),
     enabled,
     retry: false,
   });

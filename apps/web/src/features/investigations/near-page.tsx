@@ -21,7 +21,7 @@ import { NearReport } from './near-report';
 import { NearTable } from './near-table';
 
 function useClientSettings() {
-  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
+  return useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => api.get<ClientSettings>('/settings', undefined, signal), staleTime: Infinity });
 }
 
 export function NearPage() {

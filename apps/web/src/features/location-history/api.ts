@@ -14,12 +14,12 @@ export interface HistoryRange {
 export function useHistory(range: HistoryRange | null) {
   return useQuery({
     queryKey: ['location-history', range],
-    queryFn: () =>
+    queryFn: ({ signal }) =>
       api.get<HistoryResponse>('/location/history', {
         prisoner_id: range!.prisonerId,
         from: range!.from,
         to: range!.to,
-      }),
+      }, signal),
     enabled: range !== null,
   });
 }
@@ -28,18 +28,18 @@ export function useHistory(range: HistoryRange | null) {
 export function usePrisonerById(id: number | null) {
   return useQuery({
     queryKey: ['prisoners', 'detail', id],
-    queryFn: () => api.get<{ data: Prisoner }>(`/prisoner/prisonerid/${id}`).then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Prisoner }>(`/prisoner/prisonerid/${id}`, undefined, signal).then((r) => r.data),
     enabled: id !== null,
     retry: false,
   });
 }
 
 export function useGeofences() {
-  return useQuery({ queryKey: ['geofences'], queryFn: () => api.get<Geofence[]>('/geofence/all') });
+  return useQuery({ queryKey: ['geofences'], queryFn: ({ signal }) => api.get<Geofence[]>('/geofence/all', undefined, signal) });
 }
 
 export function useClientSettings() {
-  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
+  return useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => api.get<ClientSettings>('/settings', undefined, signal), staleTime: Infinity });
 }
 
 /** A plain link: the browser downloads the file with the session cookie, streamed by the server. */

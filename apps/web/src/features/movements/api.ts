@@ -9,17 +9,17 @@ export const MOVEMENTS_KEY = ['movements'] as const;
 export function useMovements(prisonerId?: number) {
   return useQuery({
     queryKey: prisonerId === undefined ? [...MOVEMENTS_KEY, 'today'] : [...MOVEMENTS_KEY, 'prisoner', prisonerId],
-    queryFn: () => api.get<{ data: Movement[] }>('/movements', prisonerId === undefined ? undefined : { prisoner_id: prisonerId }).then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Movement[] }>('/movements', prisonerId === undefined ? undefined : { prisoner_id: prisonerId }, signal).then((r) => r.data),
   });
 }
 
 export function useGeofences() {
-  return useQuery({ queryKey: ['geofences'], queryFn: () => api.get<Geofence[]>('/geofence/all') });
+  return useQuery({ queryKey: ['geofences'], queryFn: ({ signal }) => api.get<Geofence[]>('/geofence/all', undefined, signal) });
 }
 
 export function useStaff() {
   return useQuery({
     queryKey: ['staff', 'movement-escorts'],
-    queryFn: async () => (await Promise.all(STAFF_ROLES.map((role) => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { limit: 50 }).then((r) => r.staffMembers)))).flat(),
+    queryFn: async ({ signal }) => (await Promise.all(STAFF_ROLES.map((role) => api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { limit: 50 }, signal).then((r) => r.staffMembers)))).flat(),
   });
 }

@@ -11,7 +11,7 @@ export const DUE_POLL_MS = 15_000;
 export function useDueList(block: string | null) {
   return useQuery({
     queryKey: [...OBSERVATIONS_KEY, 'due', block],
-    queryFn: () => api.get<ObservationDueResponse>('/observations/due', { block_id: block! }),
+    queryFn: ({ signal }) => api.get<ObservationDueResponse>('/observations/due', { block_id: block! }, signal),
     enabled: block !== null,
     refetchInterval: DUE_POLL_MS,
   });
@@ -20,7 +20,7 @@ export function useDueList(block: string | null) {
 export function usePrisonerObservation(prisonerId: number) {
   return useQuery({
     queryKey: [...OBSERVATIONS_KEY, 'prisoner', prisonerId],
-    queryFn: () => api.get<{ observation: ObservationStatus; checks: ObservationCheck[] }>(`/prisoners/${prisonerId}/observation`, { limit: 5 }),
+    queryFn: ({ signal }) => api.get<{ observation: ObservationStatus; checks: ObservationCheck[] }>(`/prisoners/${prisonerId}/observation`, { limit: 5 }, signal),
   });
 }
 

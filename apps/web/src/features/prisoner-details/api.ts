@@ -9,7 +9,7 @@ export const prisonerKey = (id: number) => ['prisoners', 'detail', id] as const;
 export function usePrisoner(id: number) {
   return useQuery({
     queryKey: prisonerKey(id),
-    queryFn: () => api.get<{ data: Prisoner }>(`/prisoner/prisonerid/${id}`).then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Prisoner }>(`/prisoner/prisonerid/${id}`, undefined, signal).then((r) => r.data),
     enabled: Number.isInteger(id) && id > 0,
   });
 }
@@ -19,7 +19,7 @@ export const updatePrisoner = (id: number, input: PrisonerInput) => api.put<Pris
 export function useDevices(enabled: boolean) {
   return useQuery({
     queryKey: ['devices', 'list'],
-    queryFn: () => api.get<{ data: Device[] }>('/devices').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: Device[] }>('/devices', undefined, signal).then((r) => r.data),
     enabled,
     retry: false,
   });
@@ -44,7 +44,7 @@ export const deviceKey = (id: string) => ['devices', 'detail', id] as const;
 export function useDevice(id: string | null) {
   return useQuery({
     queryKey: deviceKey(id ?? ''),
-    queryFn: () => api.get<Device>(`/devices/${encodeURIComponent(id!)}`),
+    queryFn: ({ signal }) => api.get<Device>(`/devices/${encodeURIComponent(id!)}`, undefined, signal),
     enabled: id !== null,
   });
 }
@@ -53,8 +53,8 @@ export function useDevice(id: string | null) {
 export function usePrisonerOpenAlerts(prisonerId: number) {
   return useQuery({
     queryKey: ['alerts', 'prisoner-open', prisonerId],
-    queryFn: () =>
-      api.get<AlertPage>('/alert/prisoneralerts', { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN }),
+    queryFn: ({ signal }) =>
+      api.get<AlertPage>('/alert/prisoneralerts', { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN }, signal),
   });
 }
 

@@ -42,8 +42,8 @@ const linkClass = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-m
 function useCurrentEscort(prisonerId: number) {
   return useQuery({
     queryKey: escortKey(prisonerId),
-    queryFn: async () => {
-      const { data } = await api.get<{ data: Escort[] }>(`/escorts?prisoner_id=${prisonerId}`);
+    queryFn: async ({ signal }) => {
+      const { data } = await api.get<{ data: Escort[] }>(`/escorts?prisoner_id=${prisonerId}`, undefined, signal);
       const now = Date.now();
       return (
         data.find(
@@ -177,10 +177,10 @@ function CurrentEscort({ escort, mayEnd }: { escort: Escort; mayEnd: boolean }) 
 function useOfficers(q: string) {
   return useQuery({
     queryKey: ['staff', 'escort-officers', q],
-    queryFn: async () => {
+    queryFn: async ({ signal }) => {
       const lists = await Promise.all(
         STAFF_ROLES.map((role) =>
-          api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { q: q || undefined, limit: 10 }).then((r) => r.staffMembers),
+          api.get<StaffListResponse>(`/staff/getbyRole/${role}`, { q: q || undefined, limit: 10 }, signal).then((r) => r.staffMembers),
         ),
       );
       return lists.flat();

@@ -29,7 +29,7 @@ const SCOPE_LABELS: Record<KeepApartScope, string> = { cell: 'Not in the same ce
 function useKeepApart(prisonerId: number) {
   return useQuery({
     queryKey: keepApartKey(prisonerId),
-    queryFn: () => api.get<{ data: KeepApartPair[] }>('/keep-apart', { prisoner_id: prisonerId }).then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: KeepApartPair[] }>('/keep-apart', { prisoner_id: prisonerId }, signal).then((r) => r.data),
   });
 }
 
@@ -37,9 +37,9 @@ function useKeepApart(prisonerId: number) {
 function usePendingEnds() {
   return useQuery({
     queryKey: ['pending-changes', 'keep_apart'],
-    queryFn: () =>
+    queryFn: ({ signal }) =>
       api
-        .get<{ data: PendingChange[] }>('/pending-changes', { target_type: 'keep_apart' })
+        .get<{ data: PendingChange[] }>('/pending-changes', { target_type: 'keep_apart' }, signal)
         .then((r) => new Map(r.data.map((change) => [change.target_id, change]))),
   });
 }

@@ -60,7 +60,7 @@ export function ObservationSection({ prisoner }: { prisoner: Pick<Prisoner, 'pri
   const [open, setOpen] = useState(false);
   const query = useQuery({
     queryKey: observationKey(prisoner.prisoner_id),
-    queryFn: () => api.get<{ observation: ObservationStatus }>(`/prisoners/${prisoner.prisoner_id}/observation`, { limit: 1 }).then((r) => r.observation),
+    queryFn: ({ signal }) => api.get<{ observation: ObservationStatus }>(`/prisoners/${prisoner.prisoner_id}/observation`, { limit: 1 }, signal).then((r) => r.observation),
   });
   const status = query.data;
   return (

@@ -18,7 +18,7 @@ const SESSIONS_KEY = ['profile', 'sessions'] as const;
 const ADMINS_KEY = ['admins'] as const;
 
 export function useProfile() {
-  return useQuery({ queryKey: ['profile', 'me'], queryFn: () => api.get<Profile>('/profile') });
+  return useQuery({ queryKey: ['profile', 'me'], queryFn: ({ signal }) => api.get<Profile>('/profile', undefined, signal) });
 }
 
 export function useChangePassword() {
@@ -32,7 +32,7 @@ export function useChangePassword() {
 export function useSessions() {
   return useQuery({
     queryKey: SESSIONS_KEY,
-    queryFn: async () => (await api.get<{ sessions: SessionInfo[] }>('/profile/sessions')).sessions,
+    queryFn: async ({ signal }) => (await api.get<{ sessions: SessionInfo[] }>('/profile/sessions', undefined, signal)).sessions,
   });
 }
 
@@ -47,7 +47,7 @@ export function useRevokeSession() {
 export function useAdmins() {
   return useQuery({
     queryKey: ADMINS_KEY,
-    queryFn: async () => (await api.get<{ admins: AdminAccount[] }>('/admins')).admins,
+    queryFn: async ({ signal }) => (await api.get<{ admins: AdminAccount[] }>('/admins', undefined, signal)).admins,
   });
 }
 
@@ -82,7 +82,7 @@ export function useAdminAction() {
 const TOTP_KEY = ['profile', 'totp'] as const;
 
 export function useTotpStatus() {
-  return useQuery({ queryKey: TOTP_KEY, queryFn: () => api.get<TotpStatus>('/profile/totp') });
+  return useQuery({ queryKey: TOTP_KEY, queryFn: ({ signal }) => api.get<TotpStatus>('/profile/totp', undefined, signal) });
 }
 
 export function useStartTotp() {

@@ -8,7 +8,7 @@ const DELIVERIES_KEY = ['escalation', 'deliveries'] as const;
 export function useDeliveries(page: number) {
   return useQuery({
     queryKey: [...DELIVERIES_KEY, page],
-    queryFn: () => api.get<DeliveryPage>(`/escalation/deliveries?page=${page}&limit=10`),
+    queryFn: ({ signal }) => api.get<DeliveryPage>(`/escalation/deliveries?page=${page}&limit=10`, undefined, signal),
     // Retries happen in the background: the log follows them while it is open.
     refetchInterval: 10_000,
   });

@@ -11,7 +11,7 @@ const READERS_REFRESH_MS = 10_000;
 export function useReaders() {
   return useQuery({
     queryKey: READERS_QUERY_KEY,
-    queryFn: async () => (await api.get<{ data: Reader[] }>('/readers')).data,
+    queryFn: async ({ signal }) => (await api.get<{ data: Reader[] }>('/readers', undefined, signal)).data,
     refetchInterval: READERS_REFRESH_MS,
   });
 }

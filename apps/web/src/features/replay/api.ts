@@ -15,19 +15,19 @@ export interface ReplayRequest {
 export function useReplay(request: ReplayRequest | null) {
   return useQuery({
     queryKey: ['replay', request],
-    queryFn: () =>
+    queryFn: ({ signal }) =>
       api.get<ReplayResponse>('/location/replay', {
         from: request!.from,
         to: request!.to,
         block: request!.block || undefined,
         prisoner_ids: request!.prisonerIds?.length ? request!.prisonerIds.join(',') : undefined,
         staff_ids: request!.staffIds?.length ? request!.staffIds.join(',') : undefined,
-      }),
+      }, signal),
     enabled: request !== null,
     staleTime: Infinity,
   });
 }
 
 export function useBlocks() {
-  return useQuery({ queryKey: ['blocks'], queryFn: () => api.get<{ data: string[] }>('/cell_controls/blocks').then((r) => r.data) });
+  return useQuery({ queryKey: ['blocks'], queryFn: ({ signal }) => api.get<{ data: string[] }>('/cell_controls/blocks', undefined, signal).then((r) => r.data) });
 }

@@ -47,7 +47,7 @@ function FitStoredPlan({ plan }: { plan: SitePlan }) {
 }
 
 export function PlanPlacement({ existing, onDone }: { existing?: SitePlan; onDone(): void }) {
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
+  const settings = useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => api.get<ClientSettings>('/settings', undefined, signal), staleTime: Infinity });
   const { save } = usePlanMutations();
   const [name, setName] = useState(existing?.name ?? '');
   const [file, setFile] = useState<File | null>(null);

@@ -19,7 +19,7 @@ export function useAlertPage(page: number, filters: AlertFilters, enabled = true
     enabled,
     queryKey: ['alerts', 'page', page, filters],
     // The body is the page: the list in `data`, paging and counts beside it (DECISIONS.md item 17).
-    queryFn: () => api.get<AlertPage>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters }),
+    queryFn: ({ signal }) => api.get<AlertPage>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters }, signal),
     placeholderData: keepPreviousData,
   });
 }

@@ -16,8 +16,8 @@ export function useOpenAlerts() {
   const { status } = useAuth();
   return useQuery({
     queryKey: OPEN_ALERTS_KEY,
-    queryFn: () =>
-      api.get<AlertPage>('/alert/prisoneralerts', { status: 'New', alert_type: 'Critical', limit: MAX_PAGE_SIZE }),
+    queryFn: ({ signal }) =>
+      api.get<AlertPage>('/alert/prisoneralerts', { status: 'New', alert_type: 'Critical', limit: MAX_PAGE_SIZE }, signal),
     enabled: status === 'authenticated',
     // Events sent while the socket was down are refetched on reconnect; this is the last safety net.
     refetchInterval: 30_000,
@@ -25,8 +25,9 @@ export function useOpenAlerts() {
 }
 
 /**
- * Refetches the open alerts whenever the socket connects, the first time included: an alert raised between the
- * page's first fetch and the socket's connection would otherwise wait for the 30 s poll. Mount once (the bar).
+ * Refetches the open alerts once the socket first connects: an alert raised between the page's first fetch and the
+ * socket's connection would otherwise wait for the 30 s poll. Every later connect refetches all the alert lists
+ * through the live feed's one refresher (lib/realtime.tsx), which this must not cancel. Mount once (the bar).
  */
 export function useRefreshOpenAlertsOnConnect() {
   const socket = useSocket();
@@ -34,7 +35,8 @@ export function useRefreshOpenAlertsOnConnect() {
   useEffect(() => {
     if (!socket) return;
     const refresh = () => void queryClient.invalidateQueries({ queryKey: OPEN_ALERTS_KEY });
-    socket.on('connect', refresh);
+    if (socket.connected) refresh();
+    else socket.once('connect', refresh);
     return () => {
       socket.off('connect', refresh);
     };

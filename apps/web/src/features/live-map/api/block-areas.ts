@@ -9,7 +9,7 @@ export const BLOCK_AREAS_QUERY_KEY = ['block-areas'] as const;
 export function useBlockAreas() {
   return useQuery({
     queryKey: BLOCK_AREAS_QUERY_KEY,
-    queryFn: () => api.get<{ data: BlockArea[] }>('/blocks/areas').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: BlockArea[] }>('/blocks/areas', undefined, signal).then((r) => r.data),
   });
 }
 

@@ -8,7 +8,7 @@ import { PENDING_CHANGES_QUERY_KEY } from './pending-changes';
 export const GEOFENCES_QUERY_KEY = ['geofences'] as const;
 
 export function useGeofences() {
-  return useQuery({ queryKey: GEOFENCES_QUERY_KEY, queryFn: () => api.get<Geofence[]>('/geofence/all') });
+  return useQuery({ queryKey: GEOFENCES_QUERY_KEY, queryFn: ({ signal }) => api.get<Geofence[]>('/geofence/all', undefined, signal) });
 }
 
 export function useCreateGeofence() {

@@ -9,7 +9,7 @@ export const PENDING_CHANGES_QUERY_KEY = ['pending-changes'] as const;
 export function usePendingChanges() {
   return useQuery({
     queryKey: PENDING_CHANGES_QUERY_KEY,
-    queryFn: () => api.get<{ data: PendingChange[] }>('/pending-changes').then((r) => r.data),
+    queryFn: ({ signal }) => api.get<{ data: PendingChange[] }>('/pending-changes', undefined, signal).then((r) => r.data),
   });
 }
 

@@ -4,5 +4,5 @@ import type { ClientSettings } from '@prison/shared';
 import { api } from '../../../lib/api-client';
 
 export function useClientSettings() {
-  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<ClientSettings>('/settings'), staleTime: Infinity });
+  return useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => api.get<ClientSettings>('/settings', undefined, signal), staleTime: Infinity });
 }

@@ -10,8 +10,8 @@ export const DEVICES_QUERY_KEY = ['devices'] as const;
 export function useAssignedDevices() {
   return useQuery({
     queryKey: DEVICES_QUERY_KEY,
-    queryFn: async () =>
-      (await api.get<{ data: Device[] }>('/devices')).data.filter((device) => device.prisoner_id !== null),
+    queryFn: async ({ signal }) =>
+      (await api.get<{ data: Device[] }>('/devices', undefined, signal)).data.filter((device) => device.prisoner_id !== null),
     refetchInterval: 60_000,
   });
 }
@@ -22,8 +22,8 @@ export function useAssignedDevices() {
  */
 const liveMapAlertsQuery = {
   queryKey: ['alerts', 'live-map'],
-  queryFn: async () => {
-    const body = await api.get<LiveMapAlerts>('/alert/live-map');
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const body = await api.get<LiveMapAlerts>('/alert/live-map', undefined, signal);
     return {
       byPrisoner: new Map<number, LiveMapPrisonerAlerts>(body.data.map((entry) => [entry.prisoner_id, entry])),
       staffInDanger: body.staff_in_danger ?? [],
@@ -51,7 +51,7 @@ export function useStaffInDanger() {
 export function useActiveEscorts() {
   return useQuery({
     queryKey: ['escorts', 'active'],
-    queryFn: async () => (await api.get<{ data: Escort[] }>('/escorts?active=true')).data,
+    queryFn: async ({ signal }) => (await api.get<{ data: Escort[] }>('/escorts?active=true', undefined, signal)).data,
     // An escort also begins and ends with time (from, until).
     refetchInterval: 60_000,
   });
