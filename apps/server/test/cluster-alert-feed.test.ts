@@ -175,7 +175,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: alerts reach the br
       await connected(node.socket);
     }
     await sendFix(a, INSIDE);
-  }, 120_000);
+  }, 300_000); // up to 120 s per start (cluster-kit), two starts
 
   afterAll(async () => {
     if (latencies.length) {

@@ -105,7 +105,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
       `update admins set blocks = '{A}', role = 'officer', password_change_required = false where username = $1`,
       [OFFICER.username],
     );
-  }, 120_000);
+  }, 300_000); // up to 120 s per start (cluster-kit), two starts
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();

@@ -143,13 +143,31 @@ export async function startServer({ name, databaseUrl, redisPort, admin, env = {
     ...env,
   });
   const base = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  // What the last probe saw, for the failure message: a start that prints nothing (LOG_LEVEL warn) is otherwise
+  // indistinguishable from one that never listened, or one whose database probe fails.
+  let lastProbe = 'no answer yet';
+  const ready = async () => {
+    try {
+      const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(10_000) });
+      lastProbe = `${res.status} ${(await res.text()).slice(0, 300)}`;
+      return res.ok;
+    } catch (error) {
+      lastProbe = String((error as Error).cause ?? error);
+      return false;
+    }
+  };
   try {
-    await waitFor(`${name} /readyz`, async () => (await fetch(`${base}/readyz`)).ok, 60_000);
+    // Generous: on a loaded 2-core CI machine several tsx processes start at once beside the other worker's tests.
+    await waitFor(`${name} /readyz`, ready, 120_000, 250);
     await waitFor(`${name} OsmAnd port`, () => listening(osmandPort), 10_000);
   } catch (error) {
+    const state = child.process.exitCode ?? child.process.signalCode ?? 'still running';
     // Not left running when the test gives up on it.
     await stopChild(child);
-    throw new Error(`${(error as Error).message}; its output:\n${child.output.slice(-30).join('\n')}`);
+    throw new Error(
+      `${(error as Error).message} after ${Math.round((Date.now() - started) / 1000)} s (process: ${state}; last /readyz: ${lastProbe}); its output:\n${child.output.slice(-30).join('\n')}`,
+    );
   }
   const login = await fetch(`${base}${API_PREFIX}/admin/login`, {
     method: 'POST',
