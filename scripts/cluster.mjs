@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { eachLine } from './stream-lines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TEMPLATE = path.join(root, 'deploy', 'haproxy.cfg.template');
@@ -74,21 +75,9 @@ export async function ensureDatabase(url) {
 
 /** Prints each line of a child's stream with its name in front; `onLine` sees each line as the child wrote it. */
 function prefixLines(stream, name, write, onLine = () => {}) {
-  let rest = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) {
-      onLine(line);
-      write(`[${name}] ${line}`);
-    }
-  });
-  stream.on('end', () => {
-    if (rest) {
-      onLine(rest);
-      write(`[${name}] ${rest}`);
-    }
+  eachLine(stream, (line) => {
+    onLine(line);
+    write(`[${name}] ${line}`);
   });
 }
 

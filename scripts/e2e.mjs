@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { durationsFromReports, fileFilter, planShards, readDurations, specFiles } from './e2e-shards.mjs';
+import { eachLine } from './stream-lines.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? '3210');
@@ -46,17 +47,8 @@ function runShard(index) {
   return new Promise((resolve) => {
     const env = { ...process.env, WEB_DIST: webDist, E2E_PORT: String(port + (index - 1) * SHARD_PORT_STEP), PLAYWRIGHT_JSON_OUTPUT_NAME: shardJson(index) };
     const child = spawn('npx', [...playwright, ...plan[index - 1].map(fileFilter)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const prefix = (stream, out) => {
-      let rest = '';
-      stream.on('data', (chunk) => {
-        const lines = (rest + chunk).split('\n');
-        rest = lines.pop();
-        for (const line of lines) out.write(`[${index}/${shards}] ${line}\n`);
-      });
-      stream.on('end', () => rest && out.write(`[${index}/${shards}] ${rest}\n`));
-    };
-    prefix(child.stdout, process.stdout);
-    prefix(child.stderr, process.stderr);
+    eachLine(child.stdout, (line) => process.stdout.write(`[${index}/${shards}] ${line}\n`));
+    eachLine(child.stderr, (line) => process.stderr.write(`[${index}/${shards}] ${line}\n`));
     child.on('close', (code) => resolve(code ?? 1));
   });
 }

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { eachLine } from './stream-lines.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp');
@@ -29,18 +30,16 @@ function run(name, command, args, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     const lines = [];
-    let partial = '';
-    const keep = (chunk) => {
-      const text = partial + chunk.toString();
-      const parts = text.split('\n');
-      partial = parts.pop();
-      lines.push(...parts);
+    const keep = (line) => {
+      lines.push(line);
       if (lines.length > TAIL_LINES * 2) lines.splice(0, lines.length - TAIL_LINES);
     };
-    child.stdout.on('data', (chunk) => (process.stdout.write(chunk), keep(chunk)));
-    child.stderr.on('data', (chunk) => (process.stderr.write(chunk), keep(chunk)));
+    eachLine(child.stdout, keep);
+    eachLine(child.stderr, keep);
+    // Passed through as it comes, not line by line: a progress line without its newline shows at once.
+    child.stdout.on('data', (chunk) => process.stdout.write(chunk));
+    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
     child.on('close', (status) => {
-      if (partial) lines.push(partial);
       console.log(`=== ${name}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       if (status !== 0) {
         failedSteps.push(name);

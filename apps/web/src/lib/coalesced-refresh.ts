@@ -1,7 +1,8 @@
 // One refresh at a time for a burst of live events (`showAlert`, `dataChanged`, a reconnect). Invalidating again while
-// a refetch is in flight cancels it and starts another, but our requests take no AbortSignal, so the cancelled one
-// stays on the wire: a burst of alerts filled the browser's six connections with refetches of every alert query, and
-// a screen's first load queued behind them ("Loading alerts..."). Here a refresh asked for meanwhile runs once, after.
+// a refetch is in flight cancels it and starts another: before decision 084 the cancelled request stayed on the wire
+// and a burst of alerts filled the browser's six connections; now it is aborted, but a slow list would still restart
+// its load for every event of a burst and never finish (decisions 083, 084). A refresh asked for meanwhile runs once,
+// after.
 
 /** Wraps `refresh` (which resolves when its refetch is done) so that calls during one run make a single run after. */
 export function coalescedRefresh(refresh: () => Promise<unknown>): () => void {
