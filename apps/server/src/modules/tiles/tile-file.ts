@@ -1,8 +1,10 @@
 // A local tile file read by the server (issue 25, decision 065), so a closed network still has a background map:
-// PMTiles through the pmtiles library over a file Source, MBTiles through better-sqlite3 (read-only). Raster only:
+// PMTiles through the pmtiles library over a file Source, MBTiles through node-sqlite3-wasm (read-only; SQLite
+// compiled to WebAssembly, reading the file page by page: nothing to compile at install, decision 086). Raster only:
 // Leaflet's tile layer draws images.
 import { open, type FileHandle } from 'node:fs/promises';
-import Database from 'better-sqlite3';
+// A CommonJS module whose exports Node's ESM loader cannot name: taken from its default export.
+import sqlite from 'node-sqlite3-wasm';
 import { PMTiles, TileType, type RangeResponse, type Source } from 'pmtiles';
 
 export interface Tile {
@@ -65,19 +67,19 @@ async function openPmtiles(path: string): Promise<TileFile> {
 }
 
 function openMbtiles(path: string): TileFile {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  const select = db.prepare<[number, number, number], { tile_data: Buffer }>(
-    'SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?',
-  );
+  const db = new sqlite.Database(path, { readOnly: true, fileMustExist: true });
+  const select = db.prepare('SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?');
   return {
     async tile(z, x, y) {
       // MBTiles rows count from the south (TMS); the map's y counts from the north.
-      const row = select.get(z, x, 2 ** z - 1 - y);
-      if (!row) return null;
-      const contentType = tileContentType(row.tile_data);
-      return contentType ? { data: row.tile_data, contentType } : null;
+      const stored = select.get([z, x, 2 ** z - 1 - y])?.tile_data;
+      if (!(stored instanceof Uint8Array)) return null;
+      const data = Buffer.from(stored);
+      const contentType = tileContentType(data);
+      return contentType ? { data, contentType } : null;
     },
     close: async () => {
+      select.finalize();
       db.close();
     },
   };

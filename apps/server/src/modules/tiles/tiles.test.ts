@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import sqlite from 'node-sqlite3-wasm';
 import { Compression, TileType, zxyToTileId } from 'pmtiles';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '@prison/shared';
@@ -57,11 +57,11 @@ function writePmtiles(file: string) {
 }
 
 function writeMbtiles(file: string) {
-  const db = new Database(file);
+  const db = new sqlite.Database(file);
   db.exec('CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);');
-  db.prepare('INSERT INTO metadata VALUES (?, ?)').run('format', 'png');
+  db.run('INSERT INTO metadata VALUES (?, ?)', ['format', 'png']);
   // MBTiles rows count from the south.
-  db.prepare('INSERT INTO tiles VALUES (?, ?, ?, ?)').run(Z, X, 2 ** Z - 1 - Y, TILE);
+  db.run('INSERT INTO tiles VALUES (?, ?, ?, ?)', [Z, X, 2 ** Z - 1 - Y, TILE]);
   db.close();
 }
 
