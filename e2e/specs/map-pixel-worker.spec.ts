@@ -70,6 +70,35 @@ async function pictures(page: Page, start: number) {
 
 const picturesSoFar = (page: Page) => page.evaluate(() => (window as unknown as { __pictures: number }).__pictures);
 
+/**
+ * Keeps the feed to the markers a test gave it (`window.__testMarkers`): the server's own snapshot (late under load)
+ * would replace them, and the trackers earlier specs left behind would join them, one of them where the probe is.
+ * The test's own moves go through `feed.testChanges`.
+ */
+async function keepToTestMarkers(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __liveMap: Hook; __testMarkers: Record<string, unknown> };
+    const feed = w.__liveMap.feed as unknown as {
+      snapshot(s: unknown): void;
+      changes(c: unknown): void;
+      testChanges(c: unknown): void;
+      setLastKnown(p: Map<string, unknown>): void;
+    };
+    const keep = feed.snapshot.bind(feed);
+    feed.testChanges = feed.changes.bind(feed);
+    feed.snapshot = () => keep(w.__testMarkers);
+    feed.changes = () => undefined;
+    // The device list's last known places of earlier specs' trackers leave too, and stay away.
+    feed.setLastKnown(new Map());
+    feed.setLastKnown = () => undefined;
+    keep(w.__testMarkers);
+  });
+}
+
+// Tall enough that the probes, placed at the map's centre, stay on the map when earlier specs' open Critical alerts
+// fill the bar above it and their toasts the band below the page: the map's box then shrinks from the bottom.
+test.use({ viewport: { width: 1280, height: 1200 } });
+
 test('above the pixel threshold a marker stays where the map puts it: after a pan, a zoom and a new fix', async ({ adminPage: page }) => {
   await page.goto('/live-map?testHooks=1');
   await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
@@ -85,9 +114,10 @@ test('above the pixel threshold a marker stays where the map puts it: after a pa
       all[`far-${i}`] = { id: `far-${i}`, prisonerId: null, name: `Far ${i}`, latitude: lat + 1, longitude: lng + 1, trackingId: `far-${i}` };
     }
     all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: lat, longitude: lng, trackingId: 'probe' };
-    hook.feed.snapshot(all);
+    (window as unknown as { __testMarkers: Record<string, unknown> }).__testMarkers = all;
     return { lat, lng };
   });
+  await keepToTestMarkers(page);
   await pictures(page, 0);
   // Two canvases: the layer's own (labels) and the worker's.
   await expect(page.locator('canvas.tracked-markers-canvas')).toHaveCount(2);
@@ -116,8 +146,8 @@ test('above the pixel threshold a marker stays where the map puts it: after a pa
   // A new fix: the worker glides the probe there by itself (GLIDE_MS, 1 s) and stops when it arrives.
   const moved = { lat: centre.lat + 0.0004, lng: centre.lng + 0.0006 };
   await page.evaluate((moved) => {
-    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
-    hook.feed.changes({
+    const hook = (window as unknown as { __liveMap: { feed: { testChanges: Hook['feed']['changes'] } } }).__liveMap;
+    hook.feed.testChanges({
       changed: { probe: { id: 'probe', prisonerId: null, name: 'Probe', latitude: moved.lat, longitude: moved.lng, trackingId: 'probe' } },
       gone: [],
     });
@@ -127,6 +157,57 @@ test('above the pixel threshold a marker stays where the map puts it: after a pa
   expect(arrived).not.toEqual(zoomed);
   expect(isGreen(await pixelAt(page, arrived))).toBe(true);
   expect(isGreen(await pixelAt(page, zoomed))).toBe(false);
+});
+
+test("when the map's box shrinks (a toast below the page, the Critical bar above), Leaflet and the marker canvases follow it and nothing moves", async ({
+  adminPage: page,
+}) => {
+  await page.goto('/live-map?testHooks=1');
+  await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
+  const centre = await page.evaluate(() => {
+    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
+    const counter = window as unknown as { __pictures: number };
+    counter.__pictures = 0;
+    hook.layer.onPixelFrame = () => counter.__pictures++;
+    const { lat, lng } = hook.map.getCenter();
+    const all: Record<string, unknown> = {};
+    for (let i = 0; i < hook.layer.pixelPathThreshold + 50; i++) {
+      all[`far-${i}`] = { id: `far-${i}`, prisonerId: null, name: `Far ${i}`, latitude: lat + 1, longitude: lng + 1, trackingId: `far-${i}` };
+    }
+    // The probe a little above the centre, so that it stays on the map when the box loses its lower part.
+    const point = hook.map.latLngToContainerPoint([lat, lng]);
+    const above = (hook.map as unknown as { containerPointToLatLng(p: [number, number]): { lat: number; lng: number } }).containerPointToLatLng([
+      point.x,
+      point.y - 60,
+    ]);
+    all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: above.lat, longitude: above.lng, trackingId: 'probe' };
+    (window as unknown as { __testMarkers: Record<string, unknown> }).__testMarkers = all;
+    return above;
+  });
+  await keepToTestMarkers(page);
+  await pictures(page, 0);
+  const before = await probePoint(page, centre.lat, centre.lng);
+  expect(isGreen(await pixelAt(page, before))).toBe(true);
+
+  const height = await page.evaluate(() => {
+    const container = (window as unknown as { __liveMap: Hook }).__liveMap.map.getContainer();
+    const shorter = Math.round(container.getBoundingClientRect().height / 2) + 80;
+    container.style.height = `${shorter}px`;
+    return shorter;
+  });
+  // Leaflet is told (ResizeObserver, then invalidateSize): its size and the canvases' are the box's.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __liveMap: Hook }).__liveMap.map.getContainer().clientHeight))
+    .toBe(height);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __liveMap: { map: { getSize(): { y: number } } } }).__liveMap.map.getSize().y))
+    .toBe(height);
+  for (const canvas of await page.locator('canvas.tracked-markers-canvas').all()) {
+    await expect.poll(async () => Math.round((await canvas.boundingBox())?.height ?? 0)).toBe(height);
+  }
+  // What the operator sees did not move: the probe is where it was, and drawn.
+  expect(await probePoint(page, centre.lat, centre.lng)).toEqual(before);
+  expect(isGreen(await pixelAt(page, before))).toBe(true);
 });
 
 /** The marker colour of a prisoner with an open Critical alert (marker-style.ts: '#dc2626'). */

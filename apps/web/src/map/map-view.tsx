@@ -55,10 +55,34 @@ export function MapView({ settings, children, className, mapRef, initialView, si
         />
       )}
       {tilesFailed && <TilesUnavailable />}
+      <FollowBoxSize />
       {sitePlan && <DefaultSitePlan />}
       {children}
     </MapContainer>
   );
+}
+
+/**
+ * Tells Leaflet when the map's box changes size for another reason than the window's: a toast in the band below the
+ * page, the Critical bar above the map growing or going. Leaflet itself follows only the window, so it kept the old
+ * size: strips it believed hidden stayed blank, the markers' canvas kept the old size, and its centre and bounds were
+ * wrong. `pan: false` keeps what the operator sees still (the top left stays put) while the box grows or shrinks.
+ */
+function FollowBoxSize() {
+  const map = useMap();
+  useEffect(() => {
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => map.invalidateSize({ pan: false }));
+    });
+    observer.observe(map.getContainer());
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [map]);
+  return null;
 }
 
 /** The notice, and a plain background instead of Leaflet's grey with broken tiles. */
