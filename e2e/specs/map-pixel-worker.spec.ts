@@ -95,30 +95,42 @@ async function keepToTestMarkers(page: Page) {
   });
 }
 
-// Tall enough that the probes, placed at the map's centre, stay on the map when earlier specs' open Critical alerts
-// fill the bar above it and their toasts the band below the page: the map's box then shrinks from the bottom.
-test.use({ viewport: { width: 1280, height: 1200 } });
-
-test('above the pixel threshold a marker stays where the map puts it: after a pan, a zoom and a new fix', async ({ adminPage: page }) => {
+/**
+ * Opens the live map with more markers than the pixel threshold, all a degree away (out of view), and one probe
+ * `above` CSS pixels above the middle of the map; keeps the feed to them and waits for the worker's first picture.
+ * Returns where the probe is.
+ */
+async function openWithProbe(page: Page, above = 0): Promise<{ lat: number; lng: number }> {
   await page.goto('/live-map?testHooks=1');
   await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
-  const centre = await page.evaluate(() => {
+  const probe = await page.evaluate((above) => {
     const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
     const counter = window as unknown as { __pictures: number };
     counter.__pictures = 0;
     hook.layer.onPixelFrame = () => counter.__pictures++;
     const { lat, lng } = hook.map.getCenter();
-    // More markers than the threshold, all a degree away (out of view), and one probe in the middle of the map.
     const all: Record<string, unknown> = {};
     for (let i = 0; i < hook.layer.pixelPathThreshold + 50; i++) {
       all[`far-${i}`] = { id: `far-${i}`, prisonerId: null, name: `Far ${i}`, latitude: lat + 1, longitude: lng + 1, trackingId: `far-${i}` };
     }
-    all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: lat, longitude: lng, trackingId: 'probe' };
+    const middle = hook.map.latLngToContainerPoint([lat, lng]);
+    const map = hook.map as unknown as { containerPointToLatLng(p: [number, number]): { lat: number; lng: number } };
+    const at = map.containerPointToLatLng([middle.x, middle.y - above]);
+    all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: at.lat, longitude: at.lng, trackingId: 'probe' };
     (window as unknown as { __testMarkers: Record<string, unknown> }).__testMarkers = all;
-    return { lat, lng };
-  });
+    return { lat: at.lat, lng: at.lng };
+  }, above);
   await keepToTestMarkers(page);
   await pictures(page, 0);
+  return probe;
+}
+
+// Tall enough that the probes, placed at the map's centre, stay on the map when earlier specs' open Critical alerts
+// fill the bar above it and their toasts the band below the page: the map's box then shrinks from the bottom.
+test.use({ viewport: { width: 1280, height: 1200 } });
+
+test('above the pixel threshold a marker stays where the map puts it: after a pan, a zoom and a new fix', async ({ adminPage: page }) => {
+  const centre = await openWithProbe(page);
   // Two canvases: the layer's own (labels) and the worker's.
   await expect(page.locator('canvas.tracked-markers-canvas')).toHaveCount(2);
   const first = await probePoint(page, centre.lat, centre.lng);
@@ -162,30 +174,8 @@ test('above the pixel threshold a marker stays where the map puts it: after a pa
 test("when the map's box shrinks (a toast below the page, the Critical bar above), Leaflet and the marker canvases follow it and nothing moves", async ({
   adminPage: page,
 }) => {
-  await page.goto('/live-map?testHooks=1');
-  await page.waitForFunction(() => Boolean((window as unknown as { __liveMap?: Hook }).__liveMap?.map));
-  const centre = await page.evaluate(() => {
-    const hook = (window as unknown as { __liveMap: Hook }).__liveMap;
-    const counter = window as unknown as { __pictures: number };
-    counter.__pictures = 0;
-    hook.layer.onPixelFrame = () => counter.__pictures++;
-    const { lat, lng } = hook.map.getCenter();
-    const all: Record<string, unknown> = {};
-    for (let i = 0; i < hook.layer.pixelPathThreshold + 50; i++) {
-      all[`far-${i}`] = { id: `far-${i}`, prisonerId: null, name: `Far ${i}`, latitude: lat + 1, longitude: lng + 1, trackingId: `far-${i}` };
-    }
-    // The probe a little above the centre, so that it stays on the map when the box loses its lower part.
-    const point = hook.map.latLngToContainerPoint([lat, lng]);
-    const above = (hook.map as unknown as { containerPointToLatLng(p: [number, number]): { lat: number; lng: number } }).containerPointToLatLng([
-      point.x,
-      point.y - 60,
-    ]);
-    all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: above.lat, longitude: above.lng, trackingId: 'probe' };
-    (window as unknown as { __testMarkers: Record<string, unknown> }).__testMarkers = all;
-    return above;
-  });
-  await keepToTestMarkers(page);
-  await pictures(page, 0);
+  // The probe a little above the middle, so that it stays on the map when the box loses its lower part.
+  const centre = await openWithProbe(page, 60);
   const before = await probePoint(page, centre.lat, centre.lng);
   expect(isGreen(await pixelAt(page, before))).toBe(true);
 
