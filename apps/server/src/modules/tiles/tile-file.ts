@@ -74,7 +74,8 @@ function openMbtiles(path: string): TileFile {
       // MBTiles rows count from the south (TMS); the map's y counts from the north.
       const stored = select.get([z, x, 2 ** z - 1 - y])?.tile_data;
       if (!(stored instanceof Uint8Array)) return null;
-      const data = Buffer.from(stored);
+      // The library copies a blob out of SQLite's memory already (a fresh Uint8Array): wrapped, not copied again.
+      const data = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
       const contentType = tileContentType(data);
       return contentType ? { data, contentType } : null;
     },
