@@ -231,26 +231,16 @@ test('30,000 markers ten deep (drawn front to back): the marker drawn last is on
       };
     }
     all.probe = { id: 'probe', prisonerId: null, name: 'Probe', latitude: lat, longitude: lng, trackingId: 'probe' };
-    (hook.feed as unknown as { setAlertLevels(worst: Map<number, string>): void }).setAlertLevels(worst);
-    hook.feed.snapshot(all);
-    // This test is about the drawing: the server's own snapshot (late under load) and the moves of the trackers
-    // earlier specs left behind must not replace or join the crowd, so the feed keeps to it from here on.
-    const feed = hook.feed as unknown as {
-      snapshot(s: unknown): void;
-      changes(c: unknown): void;
-      setAlertLevels(worst: Map<number, string>): void;
-    };
-    // The device list's last known places of earlier specs' trackers leave too, and stay away.
-    const places = hook.feed as unknown as { setLastKnown(p: Map<string, unknown>): void };
-    places.setLastKnown(new Map());
-    places.setLastKnown = () => undefined;
-    const keep = feed.snapshot.bind(feed);
+    // The crowd stays Critical: the server's own levels are its prisoners', not this crowd's.
+    const feed = hook.feed as unknown as { setAlertLevels(worst: Map<number, string>): void };
     const keepLevels = feed.setAlertLevels.bind(feed);
-    feed.snapshot = () => keep(all);
-    feed.changes = () => undefined;
+    keepLevels(worst);
     feed.setAlertLevels = () => keepLevels(worst);
+    (window as unknown as { __testMarkers: Record<string, unknown> }).__testMarkers = all;
     return { lat, lng };
   });
+  // This test is about the drawing: the server's own snapshot and earlier specs' trackers stay out of the crowd.
+  await keepToTestMarkers(page);
   // Every marker applied (the feed spreads a snapshot over frames), then a picture of all of them.
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { __liveMap: { layer: { size: number } } }).__liveMap.layer.size), { timeout: 30_000 })
