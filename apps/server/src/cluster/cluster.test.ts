@@ -136,6 +136,23 @@ describe.skipIf(!adminUrl)('cluster on PostgreSQL', () => {
       await secondWithHook.stop();
     }
   });
+
+  it('takes no lock and keeps no connection when stopped while its first try is under way', async () => {
+    const stoppedEarly = new LeaderLease({ connectionString: url, log, tryEveryMs: 100 });
+    const starting = stoppedEarly.start(); // its connection is opening now
+    await stoppedEarly.stop();
+    await starting;
+    expect(stoppedEarly.isLeader()).toBe(false);
+    const other = new LeaderLease({ connectionString: url, log, tryEveryMs: 100 });
+    await other.start();
+    try {
+      expect(other.isLeader()).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // no timer of the stopped one tries again
+      expect(stoppedEarly.isLeader()).toBe(false);
+    } finally {
+      await other.stop();
+    }
+  });
 });
 
 describe('engine state handed between processes', () => {

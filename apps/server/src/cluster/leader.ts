@@ -34,6 +34,7 @@ export class LeaderLease {
   async start(): Promise<void> {
     this.stopped = false;
     await this.attempt();
+    if (this.stopped) return; // stopped while the first try was under way
     this.timer = setInterval(() => void this.attempt(), this.options.tryEveryMs ?? LEADER_TRY_MS);
     this.timer.unref();
   }
@@ -58,6 +59,11 @@ export class LeaderLease {
         client.on('error', () => this.drop(client));
         client.on('end', () => this.drop(client));
         await client.connect();
+        if (this.stopped) {
+          // stop() came while this connection was opening: it must not take the lock after all.
+          await client.end().catch(() => undefined);
+          return;
+        }
         this.client = client;
       }
       if (this.leader) {
