@@ -39,6 +39,15 @@ export function sessionEndMessage(): string | null {
   }
 }
 
+/**
+ * The login page has shown the reason, so a reload of /login no longer shows it. Skipped while this tab is already
+ * leaving for /login (`leaveForLogin`): the router can mount this document's login page before the reload lands, and
+ * forgetting then would take the sentence away from the page the reload brings.
+ */
+export function forgetShownSessionEnd(): void {
+  if (!loggingOut) forgetSessionEnd();
+}
+
 export function forgetSessionEnd(): void {
   try {
     sessionStorage.removeItem(STORAGE_KEY);
