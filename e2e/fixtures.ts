@@ -11,12 +11,18 @@ export async function loginThroughApi(request: APIRequestContext, username = E2E
   return (await res.json()) as { token: string };
 }
 
+/**
+ * The login form's own button. The header has a "Login" button too, and it is the only one until the lazily loaded
+ * login page has rendered: a bare `getByRole('button', { name: 'Login' }).last()` could click the header's.
+ */
+export const loginButton = (page: Page) => page.getByRole('form', { name: 'Login' }).getByRole('button', { name: 'Login' });
+
 /** Logs in through the login screen, as a person does (the page is left where the login lands). */
 export async function loginThroughForm(page: Page, username = E2E_ADMIN.username, password = E2E_ADMIN.password) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
 }
 
 /** Uniquely-named test data, so specs never depend on each other's rows. */

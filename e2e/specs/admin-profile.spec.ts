@@ -1,7 +1,7 @@
 // Profile: change the password and log in with the new one; revoke a session and see that browser logged out.
 // Each test creates its own admin, so the shared e2e admin keeps its password and sessions.
 import { request, type APIRequestContext } from '@playwright/test';
-import { chooseOwnPassword, expect, loginThroughApi, test, unique } from '../fixtures';
+import { chooseOwnPassword, expect, loginButton, loginThroughApi, test, unique } from '../fixtures';
 
 /** An admin created by the e2e admin whose first login already chose `password` as its own (decision 054). */
 async function newAdmin(api: APIRequestContext, password: string) {
@@ -40,10 +40,10 @@ test('changes the password, then logs in with the new one', async ({ browser, ap
   await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill('first password 1');
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
   await expect(page.getByTestId('login-error')).toHaveText('Invalid username or password');
   await page.getByLabel('Password').fill('second password 2');
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
   await expect(page.getByTestId('admin-name')).toHaveText(`Officer ${username}`);
   await context.close();
 });

@@ -3,7 +3,7 @@
 // The admin is the test's own, so the shared e2e admin keeps logging in with a password.
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { expect, loginThroughApi, test, unique, createReadyAccount } from '../fixtures';
+import { createReadyAccount, expect, loginButton, loginThroughApi, test, unique } from '../fixtures';
 
 const PASSWORD = 'two factor phrase';
 
@@ -11,13 +11,13 @@ async function logInThroughForm(page: Page, username: string, code?: string) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
   if (code === undefined) return;
   // The form asks for the code only once the password was right.
   const codeField = page.getByLabel('Authentication code');
   await expect(codeField).toBeVisible();
   await codeField.fill(code);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
 }
 
 async function logOut(page: Page) {
@@ -74,7 +74,7 @@ test('enrols on /profile, logs in with a code once, and with a recovery code onc
   await expect(page).toHaveURL(/\/login$/);
 
   await page.getByLabel('Authentication code').fill(recoveryCodes[0]!);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
   await expect(page).toHaveURL(/\/$/);
 
   await logOut(page);

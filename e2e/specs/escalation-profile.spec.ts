@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSmtpReceiver, startWebhookReceiver } from '../../apps/server/test/escalation-receivers';
-import { E2E_ADMIN, expect, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect, loginButton, test, unique } from '../fixtures';
 import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
@@ -51,7 +51,7 @@ test('an administrator sends a test message and sees an unacknowledged Critical 
   await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Login' }).last().click();
+  await loginButton(page).click();
   await expect(page).toHaveURL(`${base}/`);
   await page.goto(`${base}/profile`);
 

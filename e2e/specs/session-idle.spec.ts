@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { E2E_ADMIN, expect, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect, loginButton, test, unique } from '../fixtures';
 import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 2;
@@ -56,7 +56,7 @@ test('an idle browser lands on /login with the reason, and its socket receives n
     await page.goto(`${base}/login`);
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Login' }).last().click();
+    await loginButton(page).click();
     await expect(page).toHaveURL(`${base}/`);
     await page.goto(`${base}/live-map`);
     const lastUse = Date.now();
@@ -79,7 +79,7 @@ test('an idle browser lands on /login with the reason, and its socket receives n
     expect(events().slice(endedAt)).toEqual([]);
 
     // The login screen itself is as the SPEC has it.
-    await expect(page.getByRole('button', { name: 'Login' }).last()).toBeVisible();
+    await expect(loginButton(page)).toBeVisible();
     await expect(page.getByTestId('login-error')).toHaveText('');
   } finally {
     clearInterval(reporting);
