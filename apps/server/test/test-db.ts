@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../src/db/client';
+import { waitFor } from './wait-for';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -47,11 +48,8 @@ export async function createScratchDatabase(prefix: string, options: { migrated?
       // pg's Pool.end() resolves before its sockets have closed. Forcing the drop at once terminates those backends
       // mid-goodbye, and the FATAL they send becomes the ended pool's unhandled 'error' (an uncaught exception in
       // the test). So connections still closing get up to 2 s; only what is left after that is forced.
-      for (let waited = 0; waited < 2_000; waited += 20) {
-        const { rows } = await dropper.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const closed = async () => (await dropper.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name])).rows[0]?.n === 0;
+      await waitFor(`the connections to ${name} to close`, closed, 2_000, 20).catch(() => undefined);
       await dropper.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
       await dropper.end();
     },
