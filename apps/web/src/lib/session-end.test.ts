@@ -34,11 +34,11 @@ describe('the reason a session ended', () => {
     expect(assigned).toEqual(['/login']);
     // Before the reload lands, the old document's guard mounts its login page, which shows the reason and forgets it.
     expect(leaving.sessionEndMessage()).toBe(REASON);
-    leaving.forgetShownSessionEnd();
+    leaving.forgetSessionEnd();
 
     const reloaded = await loadDocument();
     expect(reloaded.sessionEndMessage()).toBe(REASON);
-    reloaded.forgetShownSessionEnd();
+    reloaded.forgetSessionEnd();
     expect(reloaded.sessionEndMessage()).toBeNull(); // a reload of /login no longer shows it
 
     const again = await loadDocument();
@@ -49,7 +49,7 @@ describe('the reason a session ended', () => {
     const page = await loadDocument();
     page.rememberSessionEnd(REASON); // verify-token's 401: the guards go to /login without a reload
     expect(page.sessionEndMessage()).toBe(REASON);
-    page.forgetShownSessionEnd();
+    page.forgetSessionEnd();
     expect(page.sessionEndMessage()).toBeNull();
   });
 

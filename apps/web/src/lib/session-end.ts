@@ -40,15 +40,12 @@ export function sessionEndMessage(): string | null {
 }
 
 /**
- * The login page has shown the reason, so a reload of /login no longer shows it. Skipped while this tab is already
- * leaving for /login (`leaveForLogin`): the router can mount this document's login page before the reload lands, and
- * forgetting then would take the sentence away from the page the reload brings.
+ * The reason was shown (or a new session began): a reload of /login no longer shows it. Not while this document is
+ * leaving for /login (`leaveForLogin`, a logout): the router can mount this document's login page before the reload
+ * lands, and forgetting then would take the sentence away from the page the reload brings.
  */
-export function forgetShownSessionEnd(): void {
-  if (!loggingOut) forgetSessionEnd();
-}
-
 export function forgetSessionEnd(): void {
+  if (loggingOut) return;
   try {
     sessionStorage.removeItem(STORAGE_KEY);
   } catch {

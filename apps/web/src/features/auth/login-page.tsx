@@ -15,7 +15,7 @@ import {
 } from '@prison/shared';
 import { TotpRequiredError, useAuth } from '../../lib/auth';
 import { api, errorMessage } from '../../lib/api-client';
-import { forgetShownSessionEnd, sessionEndMessage } from '../../lib/session-end';
+import { forgetSessionEnd, sessionEndMessage } from '../../lib/session-end';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 
@@ -37,7 +37,7 @@ export function LoginPage() {
   const [codePrompt, setCodePrompt] = useState<string | null>(null);
   // Why the last session ended (idle, expired, revoked...), shown once: a reload of /login no longer shows it.
   const [sessionEnded] = useState(sessionEndMessage);
-  useEffect(forgetShownSessionEnd, []);
+  useEffect(forgetSessionEnd, []);
   const {
     register,
     handleSubmit,
