@@ -17,9 +17,12 @@ export async function loginThroughApi(request: APIRequestContext, username = E2E
  */
 export const loginButton = (page: Page) => page.getByRole('form', { name: 'Login' }).getByRole('button', { name: 'Login' });
 
-/** Logs in through the login screen, as a person does (the page is left where the login lands). */
-export async function loginThroughForm(page: Page, username = E2E_ADMIN.username, password = E2E_ADMIN.password) {
-  await page.goto('/login');
+/**
+ * Logs in through the login screen, as a person does (the page is left where the login lands). `loginUrl`: the login
+ * screen of a server of the spec's own (`${base}/login`).
+ */
+export async function loginThroughForm(page: Page, username = E2E_ADMIN.username, password = E2E_ADMIN.password, loginUrl = '/login') {
+  await page.goto(loginUrl);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await loginButton(page).click();

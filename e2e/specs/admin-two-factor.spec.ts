@@ -3,15 +3,12 @@
 // The admin is the test's own, so the shared e2e admin keeps logging in with a password.
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { createReadyAccount, expect, loginButton, loginThroughApi, test, unique } from '../fixtures';
+import { createReadyAccount, expect, loginButton, loginThroughApi, loginThroughForm, test, unique } from '../fixtures';
 
 const PASSWORD = 'two factor phrase';
 
-async function logInThroughForm(page: Page, username: string, code?: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await loginButton(page).click();
+async function logInWithCode(page: Page, username: string, code?: string) {
+  await loginThroughForm(page, username, PASSWORD);
   if (code === undefined) return;
   // The form asks for the code only once the password was right.
   const codeField = page.getByLabel('Authentication code');
@@ -64,12 +61,12 @@ test('enrols on /profile, logs in with a code once, and with a recovery code onc
 
   await logOut(page);
   const code = await generate({ secret });
-  await logInThroughForm(page, username, code);
+  await logInWithCode(page, username, code);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('admin-name')).toHaveText(`Officer ${username}`);
 
   await logOut(page);
-  await logInThroughForm(page, username, code);
+  await logInWithCode(page, username, code);
   await expect(page.getByTestId('login-error')).toHaveText('Invalid or already used code');
   await expect(page).toHaveURL(/\/login$/);
 
@@ -78,7 +75,7 @@ test('enrols on /profile, logs in with a code once, and with a recovery code onc
   await expect(page).toHaveURL(/\/$/);
 
   await logOut(page);
-  await logInThroughForm(page, username, recoveryCodes[0]!);
+  await logInWithCode(page, username, recoveryCodes[0]!);
   await expect(page.getByTestId('login-error')).toHaveText('Invalid or already used code');
   await expect(page).toHaveURL(/\/login$/);
   await context.close();

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_ADMIN, expect, loginButton, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect, loginThroughForm, test, unique } from '../fixtures';
 import { stopProcess } from '../../apps/server/test/child-exit';
 import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { seedTrackedPrisoner } from './records-helpers';
@@ -131,10 +131,7 @@ test('a browser on one process sees the other process\'s alert; Redis down: "Par
       expect(res.status, await res.text()).toBe(200);
     };
 
-    await page.goto(`${baseA}/login`);
-    await page.getByLabel('Username').fill(E2E_ADMIN.username);
-    await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await loginButton(page).click();
+    await loginThroughForm(page, E2E_ADMIN.username, E2E_ADMIN.password, `${baseA}/login`);
     await expect(page).toHaveURL(`${baseA}/`);
     const indicator = page.getByTestId('feed-indicator');
     const banner = page.getByTestId('feed-banner');

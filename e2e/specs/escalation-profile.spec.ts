@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSmtpReceiver, startWebhookReceiver } from '../../apps/server/test/escalation-receivers';
-import { E2E_ADMIN, expect, loginButton, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect, loginThroughForm, test, unique } from '../fixtures';
 import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
@@ -48,10 +48,7 @@ test('an administrator sends a test message and sees an unacknowledged Critical 
   const login = await api.post('/api/v1/admin/login', { data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password } });
   expect(login.status(), await login.text()).toBe(200);
 
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Username').fill(E2E_ADMIN.username);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await loginButton(page).click();
+  await loginThroughForm(page, E2E_ADMIN.username, E2E_ADMIN.password, `${base}/login`);
   await expect(page).toHaveURL(`${base}/`);
   await page.goto(`${base}/profile`);
 

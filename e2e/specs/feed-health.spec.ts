@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { E2E_ADMIN, expect, loginButton, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect, loginThroughForm, test, unique } from '../fixtures';
 import { exited, spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 import { expectNoViolations } from './axe';
 import { seedTrackedPrisoner } from './records-helpers';
@@ -68,10 +68,7 @@ test('server stopped: banner and "data as of" within 5 s, greyed markers; starte
     const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Feed'), last_name: 'Watched' });
 
     // Logged in through the login screen of this server's origin.
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Username').fill(E2E_ADMIN.username);
-    await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await loginButton(page).click();
+    await loginThroughForm(page, E2E_ADMIN.username, E2E_ADMIN.password, `${base}/login`);
     await expect(page).toHaveURL(`${base}/`);
     // One page load, then only in-app navigation: the home page's overview first (so it has counts to show later).
     await page.goto(`${base}/`);

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { E2E_ADMIN, expect, loginButton, test, unique } from '../fixtures';
+import { E2E_ADMIN, expect, loginButton, loginThroughForm, test, unique } from '../fixtures';
 import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 2;
@@ -53,10 +53,7 @@ test('an idle browser lands on /login with the reason, and its socket receives n
     page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
     const events = () => frames.filter((frame) => frame.startsWith('42'));
 
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Username').fill(E2E_ADMIN.username);
-    await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await loginButton(page).click();
+    await loginThroughForm(page, E2E_ADMIN.username, E2E_ADMIN.password, `${base}/login`);
     await expect(page).toHaveURL(`${base}/`);
     await page.goto(`${base}/live-map`);
     const lastUse = Date.now();
