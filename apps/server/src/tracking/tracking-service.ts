@@ -10,7 +10,7 @@ import { DeviceRegistry } from './device-registry';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import { LivePositions } from './live-positions';
 import { NO_TRACKING_METRICS, type TrackingMetrics } from './ports';
-import { CLUSTER_FLUSH_DELAY_MS, FixIntake, MAX_BATCHES_IN_FLIGHT, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
+import { FixIntake, MAX_BATCHES_IN_FLIGHT, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { countBatch } from './batch-metrics';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
@@ -49,7 +49,6 @@ export class TrackingService {
     this.intake = new FixIntake({
       writeBatch: (fixes) => this.writeBatch(fixes),
       failed: (error, what) => options.databaseHealth.failed(error, what),
-      ...(options.cluster?.enabled ? { flushDelayMs: CLUSTER_FLUSH_DELAY_MS } : {}),
       maxInFlight: MAX_BATCHES_IN_FLIGHT,
       independent: (fixes) => this.independent(fixes),
     });

@@ -7,15 +7,11 @@ import { isDataRefusal } from '../../lib/database-errors';
 import type { Fix } from '../fix';
 
 /**
- * Fixes arriving within this window share one batch. 1 ms (2 before decision 080): under load the batches fill while
- * others are in flight, and every sender waits this long again for each fix it sends.
+ * Fixes arriving within this window share one batch, on one process and in a cluster alike. 1 ms (2 before decision
+ * 080): under load the batches fill while others are in flight, and every sender waits this long again for each fix it
+ * sends. A cluster process waited 10 ms until decision 089: its batches were no cheaper for it, and its senders slower.
  */
 export const FLUSH_DELAY_MS = 1;
-/**
- * In cluster mode a batch costs more (the revision check, the engine memory written) and each process sees only its
- * share of the devices, so fixes wait a little longer for company (decision 047): a few ms of acknowledgement.
- */
-export const CLUSTER_FLUSH_DELAY_MS = 10;
 /** Most fixes per transaction: bounds the latency of the fixes that wait behind a large batch. */
 const MAX_FIXES_PER_TRANSACTION = 2000;
 /**
