@@ -25,7 +25,7 @@ import {
   type ServerProcess,
 } from './cluster-kit';
 import { createScratchDatabase } from './test-db';
-import { sleep, waitFor } from './wait-for';
+import { waitFor } from './wait-for';
 
 const ADMIN = { username: 'caseload', password: 'every wing its own prisoners' };
 const OFFICER = { username: 'wing-a-officer', password: 'block a and nothing else' };
@@ -168,15 +168,28 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
       5_000,
       20,
     );
-    await sleep(1_500); // a complete-set tick and several delta flushes after the last fix
+    // The last fix has reached both feeds: a delta flush and a complete-set tick have gone out since, so block B's
+    // prisoner would be in them by now if he leaked. Waited for, not slept: on a loaded machine process A's positions
+    // reach process B in one burst, and B's timers fire late.
+    const LAST = INSIDE.lat + 0.01;
+    await waitFor(
+      "block A's last position in the officer's deltas",
+      () => byOfficer.changes.some((c) => c.changed[devices.A]?.latitude === LAST),
+      10_000,
+      20,
+    );
+    await waitFor(
+      "block A's last position in the officer's complete set",
+      () => Math.abs((bySpecClient.sets.at(-1)?.[devices.A]?.latitude ?? 0) - LAST) < 1e-6,
+      10_000,
+      20,
+    );
 
     for (const seen of [byOfficer, bySpecClient]) {
       expect(positionsSeen(seen).has(devices.B)).toBe(false);
       expect(seen.alerts.filter((x) => x.index === devices.B || x.prisonerId === prisonerIds.B)).toEqual([]);
       expect(seen.alerts.filter((x) => x.index === devices.A)).toHaveLength(1);
     }
-    expect(byOfficer.changes.some((c) => c.changed[devices.A]?.latitude === INSIDE.lat + 0.01)).toBe(true);
-    expect(bySpecClient.sets.at(-1)![devices.A]?.latitude).toBeCloseTo(INSIDE.lat + 0.01, 6);
     const adminPositions = positionsSeen(byAdmin);
     expect(adminPositions.has(devices.A) && adminPositions.has(devices.B)).toBe(true);
     expect(byAdmin.alerts.filter((x) => x.index === devices.B)).toHaveLength(1);
