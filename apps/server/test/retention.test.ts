@@ -55,7 +55,7 @@ const retentionEntries = (db: DbOrTx, entity: string) =>
   db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.action, 'retention.delete'), eq(auditLog.entity, entity)));
+    .where(and(eq(auditLog.action, 'retention.delete'), eq(auditLog.entity, entity))).orderBy(auditLog.id);
 
 // One app with the default settings (both unset) for the deletions themselves and the job that keeps everything;
 // its tests run in order and each counts only its own rows. A second app has both settings.
@@ -113,7 +113,7 @@ describe('with the default settings', () => {
     const left = await db
       .select({ entityId: auditLog.entityId })
       .from(auditLog)
-      .where(eq(auditLog.actor, 'retention-test'));
+      .where(eq(auditLog.actor, 'retention-test')).orderBy(auditLog.id);
     expect(left.map((r) => r.entityId).sort()).toEqual(['newer', 'recent']);
     const [entry] = await retentionEntries(db, 'audit_log');
     expect(entry).toMatchObject({ actor: 'system', after: { deleted, retention_days: 730 } });
@@ -131,7 +131,7 @@ describe('with the default settings', () => {
       await job.stop();
     }
     expect(await existingIds(database.db, [alert])).toEqual([alert]);
-    const audit = await database.db.select().from(auditLog).where(eq(auditLog.entityId, 'ancient'));
+    const audit = await database.db.select().from(auditLog).where(eq(auditLog.entityId, 'ancient')).orderBy(auditLog.id);
     expect(audit).toHaveLength(1);
   });
 });
@@ -156,7 +156,7 @@ describe('the daily job with both set', () => {
     const ids = await database.db
       .select({ entityId: auditLog.entityId })
       .from(auditLog)
-      .where(sql`${auditLog.entityId} in ('past-limit', 'within-limit')`);
+      .where(sql`${auditLog.entityId} in ('past-limit', 'within-limit')`).orderBy(auditLog.id);
     expect(ids.map((r) => r.entityId)).toEqual(['within-limit']);
     expect(await retentionEntries(database.db, 'alerts')).toHaveLength(1);
     expect(await retentionEntries(database.db, 'audit_log')).toHaveLength(1);

@@ -145,7 +145,7 @@ it('the reported bypass creates no admin and writes no anonymous audit entry', a
     expect(res.statusCode, url).toBe(401);
   }
   expect(await database.db.select().from(admins)).toEqual(before);
-  const entries = await database.db.select().from(auditLog);
+  const entries = await database.db.select().from(auditLog).orderBy(auditLog.id);
   expect(entries.filter((e) => e.actor === 'anonymous')).toEqual([]);
 });
 

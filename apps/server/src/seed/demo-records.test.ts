@@ -97,7 +97,7 @@ describeEachEngine('demo records seed', (engine) => {
       if (occupants.some((o) => o.gender === 'Other')) expect(occupants.length, cell).toBe(1);
     }
     const others = rows.filter((r) => r.gender === 'Other' && r.cell);
-    const overrides = await db.select().from(auditLog).where(eq(auditLog.action, 'override_cell_rule'));
+    const overrides = await db.select().from(auditLog).where(eq(auditLog.action, 'override_cell_rule')).orderBy(auditLog.id);
     expect(overrides.map((o) => Number(o.entityId)).sort()).toEqual(others.map((o) => o.id).sort());
     const pairs = await db.select().from(keepApartPairs);
     expect(pairs.length).toBe(DEMO_COUNTS.keepApartPairs);

@@ -31,7 +31,7 @@ describe('X-Forwarded-For is not believed by default', () => {
     const trail = await ctx()
       .database.db.select({ ip: auditLog.ip })
       .from(auditLog)
-      .where(eq(auditLog.entityId, 'xff-nobody'));
+      .where(eq(auditLog.entityId, 'xff-nobody')).orderBy(auditLog.id);
     expect(trail.length).toBeGreaterThan(0);
     expect(new Set(trail.map((t) => t.ip))).toEqual(new Set(['203.0.113.50']));
   });
@@ -54,7 +54,7 @@ describe('TRUST_PROXY names the proxies whose X-Forwarded-For is read', () => {
     const rows = await ctx()
       .database.db.select({ entityId: auditLog.entityId, ip: auditLog.ip })
       .from(auditLog)
-      .where(inArray(auditLog.entityId, ['proxied-10.1.2.3', 'proxied-203.0.113.60']));
+      .where(inArray(auditLog.entityId, ['proxied-10.1.2.3', 'proxied-203.0.113.60'])).orderBy(auditLog.id);
     expect(Object.fromEntries(rows.map((r) => [r.entityId, r.ip]))).toEqual({
       'proxied-10.1.2.3': '192.0.2.77',
       'proxied-203.0.113.60': '203.0.113.60',
@@ -92,7 +92,7 @@ describeEachEngine('lockout and refusal time', (engine) => {
     const checked = await db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.entityId, 'burst'), inArray(auditLog.action, ['login.failed', 'login.locked'])));
+      .where(and(eq(auditLog.entityId, 'burst'), inArray(auditLog.action, ['login.failed', 'login.locked']))).orderBy(auditLog.id);
     expect(checked).toHaveLength(LOGIN_MAX_FAILURES);
 
     const right = await login('burst', 'a secret to guess');

@@ -93,7 +93,7 @@ async function refusalsOf(subject: string) {
   const rows = await ctx.database.db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.action, 'login.sso_refused'), eq(auditLog.entityId, subject)));
+    .where(and(eq(auditLog.action, 'login.sso_refused'), eq(auditLog.entityId, subject))).orderBy(auditLog.id);
   return rows.map((row) => (row.after as { reason: string }).reason);
 }
 

@@ -190,7 +190,7 @@ describeEachEngine('POST /alert/all: no echo, ever', (engine) => {
       const audits = await ctx()
         .database.db.select()
         .from(auditLog)
-        .where(eq(auditLog.entityId, String(created.id)));
+        .where(eq(auditLog.entityId, String(created.id))).orderBy(auditLog.id);
       expect(audits.filter((a) => a.entity === 'alert' && a.action === 'create')).toHaveLength(1);
     } finally {
       socket.disconnect();

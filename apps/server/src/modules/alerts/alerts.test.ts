@@ -75,7 +75,7 @@ describeEachEngine('alerts API', (engine) => {
         alertId: record.id,
         prisonerName: 'Jane Roe',
       });
-      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entity, 'alert'));
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entity, 'alert')).orderBy(auditLog.id);
       expect(audit.some((a) => a.entityId === String(record.id) && a.action === 'create')).toBe(true);
     } finally {
       socket.disconnect();

@@ -32,7 +32,7 @@ describeEachEngine('alert workflow', (engine) => {
       await ctx()
         .database.db.select()
         .from(auditLog)
-        .where(eq(auditLog.entityId, String(id)))
+        .where(eq(auditLog.entityId, String(id))).orderBy(auditLog.id)
     ).filter((e) => e.entity === 'alert');
 
   it('acknowledges then resolves with who, when and notes, each step audited', async () => {

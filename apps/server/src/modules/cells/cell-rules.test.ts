@@ -51,7 +51,7 @@ describeEachEngine('cell rules', (engine) => {
     return ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'override_cell_rule'), eq(auditLog.entityId, String(prisonerId))));
+      .where(and(eq(auditLog.action, 'override_cell_rule'), eq(auditLog.entityId, String(prisonerId)))).orderBy(auditLog.id);
   }
 
   it('keeps one sex per cell on create, full edit and assign; an override places the prisoner and is audited', async () => {

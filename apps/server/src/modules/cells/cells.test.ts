@@ -134,7 +134,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'cell'), eq(auditLog.entityId, 'CR-1')));
+      .where(and(eq(auditLog.entity, 'cell'), eq(auditLog.entityId, 'CR-1'))).orderBy(auditLog.id);
     expect(audit).toMatchObject([{ action: 'create', after: { cell_id: 'CR-1', capacity: 2 } }]);
   });
 
@@ -163,7 +163,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'cell'), eq(auditLog.entityId, 'ED-1'), eq(auditLog.action, 'update')));
+      .where(and(eq(auditLog.entity, 'cell'), eq(auditLog.entityId, 'ED-1'), eq(auditLog.action, 'update'))).orderBy(auditLog.id);
     expect(audit).toMatchObject([{ before: { capacity: 3, block: 'ED' }, after: { capacity: 2, block: 'ED2' } }]);
   });
 
@@ -200,7 +200,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const cleared = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.action, 'clear_cell')));
+      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.action, 'clear_cell'))).orderBy(auditLog.id);
     expect(cleared.map((a) => a.entityId).sort()).toEqual(
       [occupant, released, transferred].map((p) => String(p.prisoner_id)).sort(),
     );

@@ -63,7 +63,7 @@ describeEachEngine('block areas and roll counts', (engine) => {
     ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId))));
+      .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId)))).orderBy(auditLog.id);
 
   beforeAll(async () => {
     const { db } = ctx().database;

@@ -23,7 +23,7 @@ describeEachEngine('devices API', (engine) => {
     const listed = list.json<{ data: (Device & { secret?: string })[] }>().data.find((d) => d.id === created.id);
     expect(listed).toBeDefined();
     expect(listed!.secret).toBeUndefined();
-    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, created.id));
+    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, created.id)).orderBy(auditLog.id);
     expect(audit.map((a) => a.action)).toContain('create');
     expect(JSON.stringify(audit)).not.toContain(created.secret);
   });
@@ -95,7 +95,7 @@ describeEachEngine('devices API', (engine) => {
     expect(() => registry.authenticate(device.id, secret, { secretRequired: true })).toThrow(/Unknown device/);
     const [row] = await ctx().database.db.select({ d: prisoners.trackingDeviceId }).from(prisoners).where(eq(prisoners.prisonerId, prisoner.id));
     expect(row!.d).toBeNull();
-    const actions = (await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, device.id))).map((a) => a.action);
+    const actions = (await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, device.id)).orderBy(auditLog.id)).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['create', 'rotate-secret', 'delete']));
   });
 

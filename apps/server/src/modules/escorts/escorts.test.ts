@@ -75,7 +75,7 @@ describeEachEngine('escorts', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'escort'), eq(auditLog.entityId, String(escort.id))));
+      .where(and(eq(auditLog.entity, 'escort'), eq(auditLog.entityId, String(escort.id)))).orderBy(auditLog.id);
     expect(audit.map((e) => e.action)).toEqual(['create', 'end']);
   });
 

@@ -122,7 +122,7 @@ describeEachEngine('geofence API', (engine) => {
     const rect = { ...polygon(rectangleCorners(10, 20, 10.01, 20.02)), shape: 'Rectangle', type: 'Positive' };
     expect((await ctx().api('POST', '/geofence/add', rect)).statusCode).toBe(200);
 
-    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, u.geofence_id));
+    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, u.geofence_id)).orderBy(auditLog.id);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'create', entity: 'geofence', actor: 'warden' });
     expect(audit[0]!.after).toMatchObject({ geofence_id: u.geofence_id, name: 'Yard' });
@@ -252,7 +252,7 @@ describeEachEngine('geofence API', (engine) => {
       .app.geofenceEngine.geofences()
       .find((g) => g.geofence_id === input.geofence_id);
     expect(inEngine).toMatchObject({ name: 'Kitchen', type: 'Negative' });
-    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id));
+    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id)).orderBy(auditLog.id);
     const update = audit.find((a) => a.action === 'update')!;
     expect(update.before).toMatchObject({ name: 'Workshop', type: 'Positive' });
     expect(update.after).toMatchObject({ name: 'Kitchen', type: 'Negative' });
@@ -295,7 +295,7 @@ describeEachEngine('geofence API', (engine) => {
     expect(
       await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, input.geofence_id)),
     ).toEqual([]);
-    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id));
+    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, input.geofence_id)).orderBy(auditLog.id);
     expect(audit.find((a) => a.action === 'delete')!.before).toMatchObject({ name: 'Workshop' });
     const again = await ctx().api('DELETE', `/geofence/delete/${input.geofence_id}`, { reason: 'Delete it again' });
     expect(again.statusCode).toBe(404);
@@ -394,7 +394,7 @@ describeEachEngine('geofence API', (engine) => {
       expect(ended).toMatchObject({ status: 'New', details: open!.details }); // ended, not acknowledged or resolved
       // Another zone's violation runs on.
       expect(await geofenceAlerts(ctx(), device.id, kept)).toMatchObject([{ endedAt: null }]);
-      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, doomed));
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, doomed)).orderBy(auditLog.id);
       expect(audit.map((a) => a.action)).toEqual(['create', 'delete']);
 
       // Still outside: nothing new for the deleted zone, nothing re-opened.
@@ -434,7 +434,7 @@ describeEachEngine('geofence API', (engine) => {
       expect(
         await ctx().database.db.select().from(geofenceStates).where(eq(geofenceStates.geofenceId, fenceId)),
       ).toEqual([]);
-      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fenceId));
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fenceId)).orderBy(auditLog.id);
       expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'update']);
       expect(audit[2]!.before).toMatchObject({ type: 'Negative' });
       expect(audit[2]!.after).toMatchObject({ type: 'Positive' });
@@ -517,7 +517,7 @@ describeEachEngine('geofence API', (engine) => {
         .app.geofenceEngine.geofences()
         .find((g) => g.geofence_id === fence.geofence_id);
       expect(inEngine).toMatchObject({ radius: 500 });
-      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fence.geofence_id));
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fence.geofence_id)).orderBy(auditLog.id);
       expect(audit.map((a) => a.action)).toEqual(['create', 'update']);
       expect(audit[1]!.before).toMatchObject({ radius: 100 });
       expect(audit[1]!.after).toMatchObject({ radius: 500 });
@@ -704,7 +704,7 @@ describeEachEngine('geofence API', (engine) => {
         .app.geofenceEngine.geofences()
         .find((g) => g.geofence_id === fence.geofence_id);
       expect(inEngine && geofenceAnswer(inEngine)).toEqual(original);
-      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fence.geofence_id));
+      const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, fence.geofence_id)).orderBy(auditLog.id);
       expect(audit.map((a) => a.action)).toEqual(['create']);
     });
   });

@@ -36,7 +36,7 @@ describeEachEngine('incidents', (engine) => {
     ]);
     expect((await api('GET', '/incident/recent?limit=1')).json().data).toHaveLength(1);
     expect((await api('GET', '/incident/recent?limit=0')).statusCode).toBe(400);
-    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entity, 'incident'));
+    const audit = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entity, 'incident')).orderBy(auditLog.id);
     expect(audit).toHaveLength(3);
   });
 

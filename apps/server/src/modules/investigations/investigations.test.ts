@@ -134,7 +134,7 @@ describeEachEngine('investigations: who was near, contacts, snapshot', (engine) 
 
   it('each question is audited: who asked what', async () => {
     await get(`/location/near?prisoner_id=${a.id}&from=${at(0)}&to=${at(120)}&radius_m=10`);
-    const rows = await ctx().database.db.select().from(auditLog).where(eq(auditLog.action, 'location.near'));
+    const rows = await ctx().database.db.select().from(auditLog).where(eq(auditLog.action, 'location.near')).orderBy(auditLog.id);
     expect(rows.at(-1)).toMatchObject({ entity: 'prisoner', entityId: String(a.id), actor: 'warden' });
     expect(rows.at(-1)!.after).toMatchObject({ radius_m: 10, answers: 1 });
   });

@@ -75,7 +75,7 @@ describeEachEngine('keep-apart pairs', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'keep_apart'), eq(auditLog.entityId, String(pair.id))));
+      .where(and(eq(auditLog.entity, 'keep_apart'), eq(auditLog.entityId, String(pair.id)))).orderBy(auditLog.id);
     expect(audit.map((e) => e.action)).toEqual(['create', 'end']);
     // The end is applied by the administrator who approved it; the request and approval are audited as pending_change.
     expect(audit[1]).toMatchObject({ actor: expect.stringMatching(/^second/), after: { end_reason: 'Moved to another prison' } });

@@ -247,7 +247,7 @@ describeEachEngine('location history', (engine) => {
     const [audit] = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(sql`${auditLog.action} = 'location.export' and ${auditLog.entityId} = ${String(id)}`)
+      .where(sql`${auditLog.action} = 'location.export' and ${auditLog.entityId} = ${String(id)}`).orderBy(auditLog.id)
       .limit(1);
     expect(audit).toMatchObject({ actor: 'warden', entity: 'prisoner' });
   });
@@ -281,7 +281,7 @@ describeEachEngine('location history', (engine) => {
     const [entry] = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(sql`${auditLog.action} = 'retention.delete'`)
+      .where(sql`${auditLog.action} = 'retention.delete'`).orderBy(auditLog.id)
       .limit(1);
     expect(entry).toMatchObject({ actor: 'system', entity: 'positions' });
   });

@@ -67,7 +67,7 @@ describeEachEngine('replay of everyone', (engine) => {
     expect(first.points[13]).toBeCloseTo(LAT + 0.0004, 6);
     expect(body.tracks[3]).toMatchObject({ wearer: 'staff', staff_id: staff.id, prisoner_id: null, name: 'Olive Officer', block: null });
 
-    const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.action, 'location.replay'), eq(auditLog.entity, 'replay')));
+    const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.action, 'location.replay'), eq(auditLog.entity, 'replay'))).orderBy(auditLog.id);
     expect(audit.at(-1)?.after).toMatchObject({ tracks: 4 });
   });
 

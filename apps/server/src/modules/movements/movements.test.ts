@@ -67,7 +67,7 @@ describeEachEngine('controlled movements', (engine) => {
       created_by: 'warden',
       prisoners: [{ prisoner_id: prisoner.id, first_name: 'Bo', last_name: 'Gray', state: 'underway', arrived_at: null }],
     });
-    const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'movement'), eq(auditLog.entityId, String(movement.id))));
+    const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'movement'), eq(auditLog.entityId, String(movement.id)))).orderBy(auditLog.id);
     expect(audit.map((e) => e.action)).toEqual(['create']);
     // The prisoner's details ask for his movements only.
     const his = (await api('GET', `/movements?prisoner_id=${prisoner.id}`)).json().data as Movement[];

@@ -118,9 +118,9 @@ describeEachEngine('observation checks', (engine) => {
     expect(due.data.find((d) => d.prisoner_id === other.id)).toMatchObject({ level: 'standard', interval_minutes: 60, due_at: null, overdue: false });
     expect((await api('GET', '/observations/due')).json().message).toMatch(/^block_id: /);
 
-    const audit = await ctx().database.db.select({ action: auditLog.action, entity: auditLog.entity }).from(auditLog).where(eq(auditLog.entityId, String(prisoner.id)));
+    const audit = await ctx().database.db.select({ action: auditLog.action, entity: auditLog.entity }).from(auditLog).where(eq(auditLog.entityId, String(prisoner.id))).orderBy(auditLog.id);
     expect(audit).toContainEqual({ action: 'observation.level', entity: 'prisoner' });
-    const checkAudit = await ctx().database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entity, 'observation_check'));
+    const checkAudit = await ctx().database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entity, 'observation_check')).orderBy(auditLog.id);
     expect(checkAudit.map((a) => a.action)).toEqual(expect.arrayContaining(['create', 'correct']));
   });
 
@@ -254,7 +254,7 @@ describeEachEngine('observation checks', (engine) => {
     expect(one.json().observation.watcher).toMatchObject({ staff_id: first.id, name: 'Ann First' });
     const two = await api('POST', `/prisoners/${prisoner.id}/observation/handover`, { staff_id: second.id });
     expect(two.json().observation.watcher).toMatchObject({ staff_id: second.id, name: 'Bob Second' });
-    const audit = await ctx().database.db.select({ before: auditLog.before, after: auditLog.after }).from(auditLog).where(and(eq(auditLog.action, 'observation.handover'), eq(auditLog.entityId, String(prisoner.id))));
+    const audit = await ctx().database.db.select({ before: auditLog.before, after: auditLog.after }).from(auditLog).where(and(eq(auditLog.action, 'observation.handover'), eq(auditLog.entityId, String(prisoner.id)))).orderBy(auditLog.id);
     expect(audit.map((a) => [(a.before as { staff_id: number | null }).staff_id, (a.after as { staff_id: number }).staff_id])).toEqual([
       [null, first.id],
       [first.id, second.id],

@@ -196,7 +196,7 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
     const trail = await ctx()
       .database.db.select({ action: auditLog.action, actor: auditLog.actor })
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(id))));
+      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(id)))).orderBy(auditLog.id);
     expect(trail.map((row) => row.action)).toEqual(expect.arrayContaining(['create', 'archive', 'restore']));
   });
 

@@ -61,7 +61,7 @@ describeEachEngine('prisoner records', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(created.prisoner_id))));
+      .where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(created.prisoner_id)))).orderBy(auditLog.id);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'create', actor: 'warden', after: created });
   });

@@ -54,7 +54,7 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
     const [audit] = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'admin.create'), eq(auditLog.entityId, String(created.json().id))));
+      .where(and(eq(auditLog.action, 'admin.create'), eq(auditLog.entityId, String(created.json().id)))).orderBy(auditLog.id);
     expect(audit?.after).toMatchObject({ role: 'officer', blocks: ['A'] });
   });
 

@@ -27,7 +27,7 @@ describeEachEngine('profile and admins', (engine) => {
       await ctx()
         .database.db.select()
         .from(auditLog)
-        .where(eq(auditLog.entityId, String(entityId)))
+        .where(eq(auditLog.entityId, String(entityId))).orderBy(auditLog.id)
     ).map((e) => e.action);
 
   it('shows the signed-in admin', async () => {

@@ -66,7 +66,7 @@ describeEachEngine('police officers and guards', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.entity, 'staff'), eq(auditLog.entityId, String(created.staff_id))));
+      .where(and(eq(auditLog.entity, 'staff'), eq(auditLog.entityId, String(created.staff_id)))).orderBy(auditLog.id);
     expect(audit.map((a) => a.action).sort()).toEqual(['create', 'delete', 'update']);
     expect(audit.find((a) => a.action === 'update')).toMatchObject({
       before: { last_name: 'Rolman' },
