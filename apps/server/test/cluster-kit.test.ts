@@ -1,7 +1,7 @@
 // The test kit's ports: each Vitest worker picks from its own slice of a range, so two test files running at once
 // never race for one port between picking it and a child process binding it.
 import { describe, expect, it } from 'vitest';
-import { freePort, HTTP_PORTS, REDIS_PORTS, startChild, stopChild, workerSlice } from './cluster-kit';
+import { fetchRefuses, freePort, HTTP_PORTS, REDIS_PORTS, startChild, stopChild, workerSlice } from './cluster-kit';
 import { MQTT_TEST_PORTS } from './mosquitto';
 
 describe('workerSlice', () => {
@@ -24,6 +24,22 @@ describe('freePort', () => {
     const ports = await Promise.all(Array.from({ length: 40 }, () => freePort(HTTP_PORTS)));
     expect(new Set(ports).size).toBe(ports.length);
   });
+});
+
+describe('fetchRefuses', () => {
+  /** Whether fetch refuses the port before connecting (the Fetch standard's bad ports), not whether anything answers. */
+  const refusedByFetch = (port: number) =>
+    fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) }).then(
+      () => false,
+      (error: Error & { cause?: Error }) => error.cause?.message === 'bad port',
+    );
+  for (const [name, range] of Object.entries({ HTTP_PORTS, REDIS_PORTS, MQTT_TEST_PORTS })) {
+    it(`${name}: names exactly the ports of the range that fetch refuses, so freePort hands out none of them`, async () => {
+      const ports = Array.from({ length: range.to - range.from + 1 }, (_, i) => range.from + i);
+      const refused = await Promise.all(ports.map(refusedByFetch));
+      expect(ports.filter((port) => fetchRefuses(port))).toEqual(ports.filter((_, i) => refused[i]));
+    });
+  }
 });
 
 describe('stopChild', () => {

@@ -49,13 +49,23 @@ export function workerSlice(range: { from: number; to: number }, poolId = Number
   return { from: range.from + slice * size, to: range.from + (slice + 1) * size - 1 };
 }
 
+/**
+ * The Fetch standard's "bad ports" above 1023: fetch refuses to call them whatever listens there, so a server given
+ * one could not be reached by the tests' own requests (CI: a process on 3659 never answered /readyz, "bad port").
+ */
+const FETCH_BAD_PORTS = new Set([1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
+export const fetchRefuses = (port: number) => FETCH_BAD_PORTS.has(port);
+
 const taken = new Set<number>();
-/** A random port of this worker's slice of the range that nothing listens on (and this worker has not handed out). */
+/**
+ * A random port of this worker's slice of the range that nothing listens on, that this worker has not handed out, and
+ * that fetch will call.
+ */
 export async function freePort(whole: { from: number; to: number }): Promise<number> {
   const range = workerSlice(whole);
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
-    if (taken.has(port)) continue;
+    if (taken.has(port) || fetchRefuses(port)) continue;
     // Claimed before the checks below wait: calls at once (two processes started together) must not both pick it.
     taken.add(port);
     if (await listening(port)) continue;
