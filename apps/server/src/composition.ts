@@ -1,7 +1,8 @@
 // The composition root: the feature modules' implementations of the ports that the cluster and the tracking core declare.
 import type { ClusterPorts } from './cluster';
 import type { TrackingPorts } from './tracking/ports';
-import { alertsJson, endOpenAlerts, insertAlerts, insertAlertsSql, readShowAlertEvent, showAlertEvent } from './modules/alerts/alert-service';
+import { readShowAlertEvent } from './modules/alerts/alert-records';
+import { alertsJson, endOpenAlerts, insertAlerts, insertAlertsSql, showAlertEvent } from './modules/alerts/alert-store';
 import { listLiveEscorts } from './modules/escorts/escort-service';
 import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';

@@ -18,7 +18,7 @@ import {
 import type { RegisteredRoute } from '../src/app';
 import type { CaseloadDeclaration } from '../src/plugins/caseload-guard';
 import { alerts, cells, devices, escorts, keepApartPairs, prisoners, staff } from '../src/db/schema';
-import { insertAlerts } from '../src/modules/alerts/alert-service';
+import { insertAlerts } from '../src/modules/alerts/alert-store';
 import { loginWithCaseload } from './caseload-accounts';
 import { dedupePaths, schemaNodes } from './schema-fields';
 import { useTestApp, type TestContext } from './test-app';

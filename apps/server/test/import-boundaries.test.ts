@@ -15,7 +15,7 @@ async function boundaryErrors(code: string, filePath: string): Promise<string[]>
 
 describe('import boundaries: the core imports no feature module', () => {
   it.each([
-    ['apps/server/src/tracking/x.ts', "import { insertAlerts } from '../modules/alerts/alert-service';\nexport const x = insertAlerts;\n"],
+    ['apps/server/src/tracking/x.ts', "import { insertAlerts } from '../modules/alerts/alert-store';\nexport const x = insertAlerts;\n"],
     ['apps/server/src/tracking/x.ts', "import type { EscortRef } from '../modules/escorts/escort-service';\nexport type X = EscortRef;\n"],
     ['apps/server/src/cluster/x.ts', "export { invalidatePrisonerCaches } from '../modules/prisoners/prisoner-repository';\n"],
     ['apps/server/src/plugins/x.ts', "import { apiModules } from '../modules';\nexport const x = apiModules;\n"],
@@ -30,8 +30,8 @@ describe('import boundaries: the core imports no feature module', () => {
   });
 
   it.each([
-    ['apps/server/src/composition.ts', "import { insertAlerts } from './modules/alerts/alert-service';\nexport const x = insertAlerts;\n"],
-    ['apps/server/src/modules/x/x.ts', "import { insertAlerts } from '../alerts/alert-service';\nimport type { NewAlert } from '../../tracking/ports';\nexport const x = insertAlerts;\nexport type X = NewAlert;\n"],
+    ['apps/server/src/composition.ts', "import { insertAlerts } from './modules/alerts/alert-store';\nexport const x = insertAlerts;\n"],
+    ['apps/server/src/modules/x/x.ts', "import { insertAlerts } from '../alerts/alert-store';\nimport type { NewAlert } from '../../tracking/ports';\nexport const x = insertAlerts;\nexport type X = NewAlert;\n"],
     ['apps/server/src/seed/x.ts', "import { createCell } from '../modules/cells/cell-service';\nexport const x = createCell;\n"],
     ['apps/server/src/tracking/x.ts', "import { hashToken } from '../sessions/session-service';\nexport const x = hashToken;\n"],
   ])('%s may import it', async (filePath, code) => {

@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../../test/test-db';
 import { useTestApp, writeApproved } from '../../test/test-app';
-import { insertAlerts } from './alerts/alert-service';
+import { insertAlerts } from './alerts/alert-store';
 
 /** What the spec's client does with a point: Leaflet's `L.latLng(point)` throws "Invalid LatLng object" without these. */
 const isLeafletPoint = (point: unknown) =>

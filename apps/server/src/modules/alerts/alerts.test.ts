@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import type { AlertPage, AlertRecord, LiveMapPrisonerAlerts, ShowAlertEvent } from '@prison/shared';
 import { alerts, auditLog, cells, prisoners } from '../../db/schema';
-import { insertAlerts } from './alert-service';
+import { insertAlerts } from './alert-store';
 import {
   addDevice,
   addPrisoner,

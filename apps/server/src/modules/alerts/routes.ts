@@ -6,15 +6,9 @@ import { caseloadOf } from '../../lib/caseload';
 import { tooManyRequests } from '../../lib/http-errors';
 import { PerKeyQuota } from '../../lib/per-key-quota';
 import { auditActor, requireAdmin } from '../../plugins/auth';
-import {
-  createManualAlert,
-  listLiveMapAlerts,
-  listOpenViolations,
-  listPrisonerAlerts,
-  listRecentAlerts,
-  listStaffInDanger,
-  showAlertEvent,
-} from './alert-service';
+import { listLiveMapAlerts, listOpenViolations, listPrisonerAlerts, listRecentAlerts, listStaffInDanger } from './alert-records';
+import { showAlertEvent } from './alert-store';
+import { createManualAlert } from './manual-alerts';
 
 const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -15,7 +15,7 @@ import { alerts } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { nobodyOrInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { findAlertRecord } from './alert-service';
+import { findAlertRecord } from './alert-records';
 
 const RANK = { New: 0, Acknowledged: 1, Resolved: 2 } as const;
 const TARGET = { acknowledge: 'Acknowledged', resolve: 'Resolved' } as const;

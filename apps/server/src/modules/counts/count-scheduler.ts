@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import { countWarnings } from '../../db/schema';
 import type { NewAlert } from '../../tracking/ports';
 import type { StoredShowAlert } from '../../cluster/alert-feed';
-import { insertAlerts, showAlertEvent } from '../alerts/alert-service';
+import { insertAlerts, showAlertEvent } from '../alerts/alert-store';
 import { blockNames, countSubmittedSince } from './count-service';
 import { countSlotsAround, type CountSlot } from './count-schedule';
 

@@ -7,7 +7,7 @@ import type { AlertDelivery, EscalationChannel } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { HttpError } from '../../lib/http-errors';
 import { RateLimitedLog } from '../../lib/rate-limited-log';
-import { findAlertRecord } from '../alerts/alert-service';
+import { findAlertRecord } from '../alerts/alert-records';
 import { createChannels, errorText, type Channels } from './channels';
 import { claimDueDeliveries, finishDelivery, findDelivery, openDueDeliveries, openTestDelivery, type ClaimedDelivery, type DeliveryOutcome } from './delivery-repository';
 import { alertEmail, TEST_EMAIL, webhookBody } from './escalation-message';

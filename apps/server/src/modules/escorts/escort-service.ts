@@ -6,7 +6,7 @@ import { ESCORT_DEFAULT_DISTANCE_M, OCCUPYING_STATUSES, type Escort, type Escort
 import type { DbOrTx } from '../../db/client';
 import { escorts, prisoners, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { endOpenAlerts } from '../alerts/alert-service';
+import { endOpenAlerts } from '../alerts/alert-store';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import type { EscortRef } from '../../tracking/escort-monitor';
 

@@ -7,7 +7,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { CRITICAL_OBSERVATION_LEVELS, overdueAlertText, type AlertType } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { observationLevels } from '../../db/schema';
-import { insertAlerts, showAlertEvent } from '../alerts/alert-service';
+import { insertAlerts, showAlertEvent } from '../alerts/alert-store';
 import type { StoredShowAlert } from '../../cluster/alert-feed';
 import type { AlertWearer, NewAlert } from '../../tracking/ports';
 import type { ObservationIntervals } from './observation-schedule';

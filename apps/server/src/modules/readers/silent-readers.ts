@@ -3,7 +3,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { alerts, readers } from '../../db/schema';
-import { insertAlerts, showAlertEvent } from '../alerts/alert-service';
+import { insertAlerts, showAlertEvent } from '../alerts/alert-store';
 import type { ShowAlertEvent } from '@prison/shared';
 
 export const silentReaderMessage = (name: string) => `Reader ${name} is silent`;
