@@ -45,4 +45,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A test reads audit rows in the order they were written (decision 090): PostgreSQL promises no order without
+    // `order by`, and tests that compared lists of audit actions failed when a plan returned them otherwise.
+    files: ['apps/server/**/*.test.ts', 'apps/server/test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "AwaitExpression:has(CallExpression[callee.property.name='from'][arguments.0.name='auditLog']):not(:has(CallExpression[callee.property.name='orderBy'])):not(:has(CallExpression[callee.name='count']))",
+          message: 'Read audit rows with .orderBy(auditLog.id): without it PostgreSQL may return them in any order.',
+        },
+      ],
+    },
+  },
 );
