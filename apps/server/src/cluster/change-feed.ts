@@ -101,6 +101,7 @@ export class ChangeFeed {
   async announce(kind: ChangeKind, data?: unknown): Promise<void> {
     if (!this.options.connectionString || !this.options.notify) return;
     for (const part of split(kind, data)) {
+      // `node` first: the listeners of this process know their own notifications by that prefix.
       const payload = JSON.stringify({ node: this.options.node, kind, data: part });
       await this.options.notify(CHANGES_CHANNEL, payload).catch((error: unknown) => this.warnings.error(`change not announced to the other processes (${kind})`, { err: error }));
     }
@@ -138,8 +139,10 @@ export class ChangeFeed {
     const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 5_000, application_name: this.options.applicationName });
     client.on('error', (error) => this.lost(error));
     client.on('end', () => this.lost(null));
+    // This process's own notifications (it applied them when it made them) start with its name: dropped unread.
+    const own = `${JSON.stringify({ node: this.options.node }).slice(0, -1)},`;
     client.on('notification', (message) => {
-      if (message.channel !== CHANGES_CHANNEL || !message.payload) return;
+      if (message.channel !== CHANGES_CHANNEL || !message.payload || message.payload.startsWith(own)) return;
       try {
         const change = JSON.parse(message.payload) as { node: string; kind: ChangeKind; data?: unknown };
         if (change.node !== this.options.node) void this.apply(change.kind, change.data, false);
