@@ -21,7 +21,7 @@ import {
   type ServerProcess,
 } from './cluster-kit';
 import { createScratchDatabase } from './test-db';
-import { sleep, waitFor } from './wait-for';
+import { sleep, waitFor, within } from './wait-for';
 
 const ADMIN = { username: 'cluster', password: 'three processes one prison' };
 const METRICS_TOKEN = 'cluster-test-metrics-token';
@@ -331,8 +331,9 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
         const socket = browserSocket(node2.base, node1.cookie, { deltas: true });
         try {
           const snapshot = new Promise<LocationSnapshot>((resolve) => socket.once('locationUpdate', resolve));
-          await connected(socket);
-          seen = (await snapshot)[device.id];
+          // Each attempt is bounded, so a snapshot that never comes fails the wait at its deadline, not the test's.
+          await within('connection', connected(socket), 2_000);
+          seen = (await within('snapshot', snapshot, 2_000))[device.id];
           return seen?.at === new Date(last).toISOString();
         } finally {
           socket.close();
