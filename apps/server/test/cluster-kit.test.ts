@@ -1,7 +1,7 @@
 // The test kit's ports: each Vitest worker picks from its own slice of a range, so two test files running at once
 // never race for one port between picking it and a child process binding it.
 import { describe, expect, it } from 'vitest';
-import { fetchRefuses, freePort, HTTP_PORTS, REDIS_PORTS, startChild, stopChild, workerSlice } from './cluster-kit';
+import { fetchRefuses, freePort, HTTP_PORTS, REDIS_PORTS, startChild, stopChild, stopStartedChildren, workerSlice } from './cluster-kit';
 import { MQTT_TEST_PORTS } from './mosquitto';
 
 describe('workerSlice', () => {
@@ -50,5 +50,20 @@ describe('stopChild', () => {
     await stopChild(stubborn, 'SIGTERM', 300);
     expect(stubborn.process.signalCode).toBe('SIGKILL');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('stopStartedChildren', () => {
+  it('stops every child the file started and still runs, one the test never got hold of included', async () => {
+    const child = () => startChild(process.execPath, ['-e', "console.log('up'); setInterval(() => {}, 1000)"], process.env);
+    // `kept` as a test keeps what it started; `lost` as a start a test gave up on before it returned.
+    const kept = child();
+    const lost = child();
+    const done = startChild(process.execPath, ['-e', '0'], process.env);
+    await Promise.all([kept, lost].map((c) => new Promise((resolve) => c.process.stdout!.once('data', resolve))));
+    await new Promise((resolve) => (done.process.exitCode === null ? done.process.once('exit', resolve) : resolve(null)));
+    await stopStartedChildren();
+    expect([kept, lost].map((c) => c.process.signalCode)).toEqual(['SIGTERM', 'SIGTERM']);
+    expect(done.process.exitCode).toBe(0);
   });
 });

@@ -87,6 +87,9 @@ export interface Child {
   output: string[];
 }
 
+/** The children this test file started that have not exited (each file has its own copy of this module). */
+const running = new Set<Child>();
+
 export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
@@ -96,7 +99,18 @@ export function startChild(command: string, args: string[], env: NodeJS.ProcessE
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  return { process: child, output };
+  const started = { process: child, output };
+  running.add(started);
+  child.once('exit', () => running.delete(started));
+  return started;
+}
+
+/**
+ * Stops every child this test file started that is still running, those a test never got hold of included: one whose
+ * start the test gave up on (its timeout) is otherwise left to its own 120 s wait for /readyz.
+ */
+export async function stopStartedChildren(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  await Promise.all([...running].map((child) => stopChild(child, signal)));
 }
 
 /**

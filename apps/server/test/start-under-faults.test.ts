@@ -10,7 +10,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_PREFIX, AUTH_COOKIE, type DeviceCreated, type LocationSnapshot } from '@prison/shared';
 import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
-import { callApi, freePort, HTTP_PORTS, readyz, redisBinary, startChild, startRedis, startServer, stopChild, type Child, type ServerProcess } from './cluster-kit';
+import { callApi, freePort, HTTP_PORTS, readyz, redisBinary, startChild, startRedis, startServer, stopStartedChildren, type Child, type ServerProcess } from './cluster-kit';
 import { createOwnPostgresCluster, ownClusterUnavailable, type OwnPostgresCluster } from './own-postgres-cluster';
 import { createScratchDatabase } from './test-db';
 import { waitFor } from './wait-for';
@@ -40,7 +40,6 @@ const exited = (child: Child) => child.process.exitCode !== null || child.proces
 describe.skipIf(!redisServer || !postgresAdminUrl)('a cluster process started while Redis is down', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let redisPort = 0;
-  let redis: Child | undefined;
   let first: ServerProcess | undefined;
   let second: ServerProcess | undefined;
   let browser: BrowserSocket | undefined;
@@ -52,8 +51,8 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('a cluster process started wh
 
   afterAll(async () => {
     browser?.close();
-    await Promise.all([stopChild(first?.child, 'SIGTERM'), stopChild(second?.child, 'SIGTERM')]);
-    await stopChild(redis);
+    // Every process of this file, a second one still starting when the test gave up included; then Redis.
+    await stopStartedChildren('SIGTERM');
     await database?.drop();
   }, 30_000);
 
@@ -84,7 +83,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('a cluster process started wh
     await waitFor('the browser to see the fix stored without Redis', () => latest[here.id]?.latitude === 51.501, 15_000);
 
     // Redis appears: the process joins (readyz), and a second process's fix reaches this process's browser.
-    redis = await startRedis(redisServer!, redisPort);
+    await startRedis(redisServer!, redisPort);
     await waitFor('redis: up in /readyz', async () => (await readyz(first!)).body.cluster?.redis === 'up', 20_000);
     second = await startServer({ name: 'joined', databaseUrl: database!.url, redisPort, admin: ADMIN });
     // Positions go out only while another process listens (asked every 2 s): send until the browser has it.
@@ -106,7 +105,7 @@ describe.skipIf(!!ownClusterUnavailable)('a process started while PostgreSQL is 
   let server: Child | undefined;
 
   afterAll(async () => {
-    await stopChild(server, 'SIGTERM');
+    await stopStartedChildren('SIGTERM');
     postgres?.drop();
   }, 30_000);
 
@@ -155,6 +154,8 @@ describe.skipIf(!postgresAdminUrl)('a port that cannot be bound', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => (blocker ? blocker.close(resolve) : resolve(undefined)));
+    // A server that never stopped on its taken port (the test failed) goes too.
+    await stopStartedChildren('SIGTERM');
     await database?.drop();
   });
 
