@@ -1,3 +1,5 @@
+// The web app's entry: zod configured first (its eval probe off, for the Content-Security-Policy), then the providers
+// and the router into #root.
 import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

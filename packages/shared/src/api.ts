@@ -1,3 +1,4 @@
+// What every API answer shares: the error and message bodies, and the list screens' page query and page count.
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants';
 import { intText } from './text';

@@ -1,3 +1,5 @@
+// Logging in and the session: the login request and answer, what the account must do first, its role and caseload,
+// and the token check.
 import { z } from 'zod';
 import { role } from './roles';
 import { boundedText } from './text';

@@ -1,3 +1,4 @@
+// The shared contract between server and web app: every schema, type and constant, re-exported from one place.
 export * from './constants';
 export * from './text';
 export * from './api';

@@ -1,3 +1,4 @@
+// The settings the web app reads from the server (GET /settings), and the offline threshold both sides use.
 import { z } from 'zod';
 
 /**

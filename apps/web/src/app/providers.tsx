@@ -1,3 +1,5 @@
+// The app's providers around the router: the query client (no retry of a 4xx), the session, the toasts (whose Open
+// navigates through the router) and the socket.
 import { useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { AuthProvider } from '../lib/auth';

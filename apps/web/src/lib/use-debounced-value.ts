@@ -1,3 +1,4 @@
+// Debouncing a value that changes as the user types.
 import { useEffect, useState } from 'react';
 
 /** The value, once it has stopped changing for `delayMs` (search as you type without a request per key). */

@@ -1,3 +1,4 @@
+// The current time for every "N s ago" on screen, ticking on a shared clock per interval.
 import { useCallback, useSyncExternalStore } from 'react';
 
 // One clock per interval for every "N s ago" on screen, so that two places showing one age never disagree and a

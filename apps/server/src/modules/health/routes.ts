@@ -1,3 +1,5 @@
+// /healthz and /readyz, outside /api/v1: whether the process lives and whether it can serve (its database; in a
+// cluster its Redis and change feed; its MQTT broker), with the version that answers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../lib/database-errors';

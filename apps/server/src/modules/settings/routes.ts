@@ -1,3 +1,4 @@
+// GET /settings: what the web app needs from the server's configuration (map tiles, start point, offline threshold).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { API_PREFIX, clientSettings } from '@prison/shared';
 import { LOCAL_TILES_PATH } from '../tiles/routes';

@@ -1,3 +1,4 @@
+// The app's button in four variants and two sizes, with a spinner while its action runs (`busy`).
 import { forwardRef, type ButtonHTMLAttributes } from 'react';
 import { clsx } from 'clsx';
 

@@ -1,3 +1,4 @@
+// A screen's frame: its title row (with actions) and body, centred to the layout's width.
 import type { ReactNode } from 'react';
 
 /** A screen's title row and body, centred to the layout's width. */

@@ -1,3 +1,5 @@
+// /login (SPEC.md section 2): username and password, the two-factor step when the account has one, and the single
+// sign-on button when the server has an identity provider (decision 052).
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

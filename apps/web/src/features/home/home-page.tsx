@@ -1,3 +1,5 @@
+// / (SPEC.md section 2): the landing hero for a visitor; for a logged-in user the title, Get Started and the
+// operations overview first.
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { useAuth } from '../../lib/auth';
