@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ClusterFeedEvent, type DeviceCreated, type LocationSnapshot, type ShowAlertEvent } from '@prison/shared';
-import { browserSocket, connected, type BrowserSocket } from '../src/tracking/tracking-test-kit';
+import { browserSocket, connected, nextEvent, type BrowserSocket } from '../src/tracking/tracking-test-kit';
 import {
   callApi,
   freePort,
@@ -21,7 +21,7 @@ import {
   type ServerProcess,
 } from './cluster-kit';
 import { createScratchDatabase } from './test-db';
-import { sleep, waitFor, within } from './wait-for';
+import { sleep, waitFor } from './wait-for';
 
 const ADMIN = { username: 'cluster', password: 'three processes one prison' };
 const METRICS_TOKEN = 'cluster-test-metrics-token';
@@ -330,10 +330,8 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       async () => {
         const socket = browserSocket(node2.base, node1.cookie, { deltas: true });
         try {
-          const snapshot = new Promise<LocationSnapshot>((resolve) => socket.once('locationUpdate', resolve));
-          // Each attempt is bounded, so a snapshot that never comes fails the wait at its deadline, not the test's.
-          await within('connection', connected(socket), 2_000);
-          seen = (await within('snapshot', snapshot, 2_000))[device.id];
+          // Each attempt is bounded, so a snapshot that never comes (nor a connection) fails the wait at its deadline.
+          seen = (await nextEvent<LocationSnapshot>(socket, 'locationUpdate', () => true, 2_000))[device.id];
           return seen?.at === new Date(last).toISOString();
         } finally {
           socket.close();

@@ -51,7 +51,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('a cluster process started wh
 
   afterAll(async () => {
     browser?.close();
-    // Every process of this file, a second one still starting when the test gave up included; then Redis.
+    // Every process of this file, Redis and a second server still starting when the test gave up included.
     await stopStartedChildren('SIGTERM');
     await database?.drop();
   }, 30_000);

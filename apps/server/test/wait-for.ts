@@ -11,12 +11,3 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
   }
   throw new Error(`timed out waiting for ${what}`);
 }
-
-/** `promise`, or a rejection naming `what` once `ms` have passed without it settling. */
-export function within<T>(what: string, promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
