@@ -13,10 +13,6 @@ import { useCreateGeofence } from '../api/geofences';
 import { CoordinatesModal } from './coordinates-modal';
 import { GeofenceDetailsModal, newGeofenceId, type GeofenceDetails } from './geofence-details-modal';
 
-/**
- * The drawing toolbar, the "Enter coordinates" button beside it (the keyboard's way to make a shape), and the
- * "Enter Geofence Details" modal for the shape just drawn or typed in.
- */
 export function NewGeofence() {
   const map = useMap();
   const [drawn, setDrawn] = useState<{ shape: DrawnShape; key: number } | null>(null);
