@@ -98,6 +98,9 @@ const steps = {
   lint: async () => ((await lintStep()) ? passed++ : failed++),
   typecheck: async () => ((await typecheckStep()) ? passed++ : failed++),
   unit: async () => {
+    // One production build of the web app for every test that needs it (the production-build and release tests),
+    // made here so that two of them in parallel never build it at once.
+    if (!fastLoop && !(await run('web build', 'node', ['scripts/web-build.mjs']))) return failed++;
     const name = fastLoop ? 'fast and integration tiers' : 'every Vitest tier';
     const ok = await run(name, 'npx', ['vitest', 'run', ...vitestTiers, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
     const report = readJson(vitestJson);
