@@ -125,7 +125,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         .returning({ id: escorts.id });
       return row!.id;
     }
-    const res = await ctx().api('POST', '/devices', { prisoner_id: prisonerId });
+    const res = await ctx().api('POST', '/devices', { kind: 'phone', prisoner_id: prisonerId });
     if (res.statusCode !== 201) throw new Error(res.body);
     return res.json<{ id: string }>().id;
   }
@@ -415,7 +415,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         outsideEscort,
       );
       const [insideTracker, outsideTracker] = [await recordOf('device', inside), await recordOf('device', outside)];
-      const looseTracker = (await ctx().api('POST', '/devices', {})).json<{ id: string }>().id;
+      const looseTracker = (await ctx().api('POST', '/devices', { kind: 'phone' })).json<{ id: string }>().id;
       const trackers = (await officer('GET', '/devices')).json<{ data: { id: string }[] }>().data.map((d) => d.id);
       expect(trackers).toEqual(expect.arrayContaining([insideTracker, looseTracker]));
       expect(trackers).not.toContain(outsideTracker);
