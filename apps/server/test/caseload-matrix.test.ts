@@ -33,6 +33,7 @@ const TO = new Date().toISOString();
 
 /** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
 const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
+  'POST /api/v1/devices': { body: { kind: 'phone' } },
   'PUT /api/v1/devices/:id/assign': { body: {} },
   'POST /api/v1/keep-apart': { body: { reason: 'Bullying', scope: 'cell' } },
   'POST /api/v1/cell_controls/assign': { body: { cell_id: `${BLOCK_A}-1` } },
