@@ -180,7 +180,31 @@ const configSchema = z.object({
     .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
     .refine((list) => list.length <= 20 && list.every((address) => /^[^\s@<>,]+@[^\s@<>,]+$/.test(address)), 'must be up to 20 comma-separated email addresses')
     .optional(),
-  ALERT_EMAIL_FROM: text(300).optional(),
+  /** The sender: an address, alone or with a display name (`Prison Control <alerts@prison.example>`). */
+  ALERT_EMAIL_FROM: text(300)
+    .refine(
+      (value) => /^[^\s@<>,]+@[^\s@<>,]+$/.test(value.trim()) || /^[^<>@,"]*<[^\s@<>,]+@[^\s@<>,]+>$/.test(value.trim()),
+      'must be an email address, like alerts@prison.example or Prison Control <alerts@prison.example>',
+    )
+    .optional(),
+  /**
+   * The address staff open the app at (https://control.prison.example, with a path if the proxy adds one): every
+   * escalation email and webhook then links to its alert. Unset: they carry no link.
+   */
+  PUBLIC_URL: text(2000)
+    .transform((value, context) => {
+      const problem = 'must be the http(s) address staff open the app at, like https://control.prison.example';
+      try {
+        const url = new URL(value.trim());
+        if ((url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash)
+          return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+      } catch {
+        // not a URL: refused below
+      }
+      context.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    })
+    .optional(),
   /** http(s) URL that receives a signed JSON POST per escalated alert. */
   ALERT_WEBHOOK_URL: text(2000)
     .refine((value) => /^https?:\/\/[^/\s]+/.test(value), 'must be an http:// or https:// URL')

@@ -1,48 +1,74 @@
 // The process: open the database, migrate, make sure an admin exists, listen, and shut down gracefully.
+// First: the signal handlers (a SIGTERM at any moment stops the process), then an empty TZ dropped (the default zone).
+import { logStopWith, onStop, startStep, stopRequested } from './lib/process-stop';
+import './lib/empty-time-zone';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { buildApp } from './app';
 import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
 import { lockDataDirOrExit } from './lib/data-dir-lock';
-import { loadSecretKey } from './lib/secret-key';
+import { readStartKey, settleSecretKey } from './lib/secret-key';
+import { REFUSED_START_STATUS, StartRefusal } from './lib/start-refusal';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
-import { sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
+import { sealedTotpSecrets, sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
 import { DEMO_ADMINISTRATOR } from './seed/demo-accounts';
 import { startBackgroundServices } from './startup';
 import { ListenFailure, listenNamed } from './lib/listen-failure';
 import { migrateWhenReachable } from './lib/wait-for-database';
 
 /**
- * A start that cannot go on: a port that cannot be bound is one plain line naming it (on stderr, written before the
- * exit, which a log transport might not be), anything else its error.
+ * A start that cannot go on: a refusal (a key that does not fit, a schema too new) or a port that cannot be bound is
+ * one plain line naming it (on stderr, written before the exit, which a log transport might not be), anything else its
+ * error. A refusal ends with status 2, which the systemd unit does not restart. During a stop, the stop ends it.
  */
-function stopStart(error: unknown): never {
-  console.error(error instanceof ListenFailure ? error.message : error);
-  process.exit(1);
+function stopStart(error: unknown): Promise<never> {
+  if (stopRequested()) return new Promise<never>(() => undefined);
+  console.error(error instanceof ListenFailure || error instanceof StartRefusal ? error.message : error);
+  process.exit(error instanceof StartRefusal ? REFUSED_START_STATUS : 1);
 }
 
 const config = loadConfigOrExit();
+// Refused before anything is written: a WEB_DIST that was set holds the app, or the start would be ready with no screens.
+if (config.WEB_DIST && !existsSync(path.join(config.WEB_DIST, 'index.html')))
+  await stopStart(new StartRefusal(`WEB_DIST ${path.resolve(config.WEB_DIST)} holds no built web app (no index.html): build it with \`npm run build\`, or unset WEB_DIST to serve apps/web/dist`));
 // An embedded database belongs to one process; PostgreSQL serves many (decision 057).
 const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
-const secretKey = loadSecretKey(config);
+if (dataDirLock) onStop('data directory lock', () => dataDirLock.release());
+// Read only: the key file is created once the database is known to hold no secret sealed with another key.
+const startKey = await Promise.resolve()
+  .then(() => readStartKey(config))
+  .catch(stopStart);
 const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const database = await startStep(openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+onStop('database', () => database.close());
 // A PostgreSQL server that does not answer yet is waited for, not a failed start (decision 056).
-if (config.DATABASE_URL) {
-  await migrateWhenReachable(database, {
-    databaseUrl: config.DATABASE_URL,
-    logger,
-    ports: {
-      host: config.HOST,
-      http: { variable: 'PORT', port: config.PORT },
-      devices: [{ variable: 'OSMAND_PORT', port: config.OSMAND_PORT, what: 'the OsmAnd device port' }],
-    },
-  }).catch(stopStart);
-} else await database.migrate();
+const migrated = await startStep(
+  config.DATABASE_URL
+    ? migrateWhenReachable(database, {
+        databaseUrl: config.DATABASE_URL,
+        logger,
+        ports: {
+          host: config.HOST,
+          http: { variable: 'PORT', port: config.PORT },
+          devices: [{ variable: 'OSMAND_PORT', port: config.OSMAND_PORT, what: 'the OsmAnd device port' }],
+        },
+      })
+    : database.migrate(),
+).catch(stopStart);
+const secretKey = await startStep(sealedTotpSecrets(database.db).then((sealed) => settleSecretKey(startKey, sealed))).catch(stopStart);
 
-const app = await buildApp({ config, database, logger, secretKey: secretKey.key });
+const app = await startStep(buildApp({ config, database, logger, secretKey: secretKey.key }));
+onStop('web server', () => app.close()); // stops accepting, waits for in-flight requests, closes sockets
+logStopWith(app.log);
+if (migrated.applied.length > 0)
+  app.log.info({ migrations: migrated.applied, schema: migrated.schema }, `applied ${migrated.applied.length} database migration(s); the schema is at ${migrated.schema}`);
+else app.log.info({ schema: migrated.schema }, `the database schema is current (${migrated.schema}); no migration applied`);
 if (secretKey.source === 'key file created')
   app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
-const sealedNow = await sealStoredTotpSecrets(database.db, app.secretBox);
+if ((config.SMTP_URL || config.ALERT_WEBHOOK_URL) && !config.PUBLIC_URL)
+  app.log.warn('escalation is on without PUBLIC_URL: its emails and webhooks carry no link to the alert');
+const sealedNow = await startStep(sealStoredTotpSecrets(database.db, app.secretBox));
 if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'two-factor secrets stored in plain text are now sealed');
 
 // A demo started without ADMIN_PASSWORD opens with the demo's administrator, whose password README.md publishes.
@@ -50,7 +76,7 @@ const firstAdmin =
   config.DEMO && !config.ADMIN_PASSWORD
     ? { username: DEMO_ADMINISTRATOR.username, password: DEMO_ADMINISTRATOR.password }
     : { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD };
-const first = await ensureFirstAdmin(database.db, firstAdmin);
+const first = await startStep(ensureFirstAdmin(database.db, firstAdmin));
 if (first.generatedPassword) {
   const line = '='.repeat(64);
   // Printed once, on purpose not through the logger, so it stands out in the start-up output.
@@ -61,34 +87,15 @@ if (first.generatedPassword) {
 
 // The device ports first: one that cannot be bound stops the start, naming it, before /readyz ever says ready.
 try {
-  await app.ready();
-  await app.openDevicePorts();
-  await listenNamed('PORT', config.PORT, 'HTTP: web app, API and Socket.IO', () => app.listen({ port: config.PORT, host: config.HOST }));
+  await startStep(app.ready());
+  await startStep(app.openDevicePorts());
+  await startStep(listenNamed('PORT', config.PORT, 'HTTP: web app, API and Socket.IO', () => app.listen({ port: config.PORT, host: config.HOST })));
 } catch (error) {
   await app.close().catch(() => undefined);
   await database.close().catch(() => undefined);
-  stopStart(error);
+  await stopStart(error);
 }
 app.log.info(`Serving on http://localhost:${config.PORT} (${database.kind})`);
-const background = await startBackgroundServices(app);
-
-let shuttingDown = false;
-async function shutdown(signal: string) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
-  const force = setTimeout(() => process.exit(1), 15_000);
-  force.unref();
-  try {
-    await background.stop();
-    await app.close(); // stops accepting, waits for in-flight requests, closes sockets
-    await database.close();
-    dataDirLock?.release();
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+// SIGTERM and SIGINT (lib/process-stop.ts) stop these first, then the web server, the database and the lock.
+const background = await startStep(startBackgroundServices(app));
+onStop('background services', () => background.stop());

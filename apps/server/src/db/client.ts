@@ -1,5 +1,5 @@
 // One database API over two engines: embedded PGlite (default, data in DATA_DIR) or a PostgreSQL server (DATABASE_URL).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { StartRefusal } from '../lib/start-refusal';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -29,8 +30,11 @@ export interface PoolStats {
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Runs the committed SQL migrations (idempotent). */
-  migrate(): Promise<void>;
+  /**
+   * Runs the committed SQL migrations (idempotent) and answers which it applied; a schema migrated by a newer build
+   * is refused (SchemaTooNewError) before anything is applied.
+   */
+  migrate(): Promise<MigrationReport>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -41,6 +45,71 @@ export interface Database {
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface MigrationReport {
+  /** The tags of the migrations this call applied, oldest first (none: the schema was current). */
+  applied: string[];
+  /** The newest migration of this build, which the schema is at now. */
+  schema: string;
+}
+
+interface JournalEntry {
+  when: number;
+  tag: string;
+}
+
+/** This build's migrations, oldest first, from drizzle's journal (`when` is what drizzle records as created_at). */
+export function buildMigrations(folder = migrationsFolder): JournalEntry[] {
+  const journal = JSON.parse(readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as { entries: JournalEntry[] };
+  return journal.entries.map(({ when, tag }) => ({ when, tag }));
+}
+
+/** Migrations are numbered by hand and dated 17955000NN000 (NN their number) since 0014; older ones are known by tag. */
+function migrationName(when: number, known: JournalEntry[]): string {
+  const tag = known.find((entry) => entry.when === when)?.tag;
+  if (tag) return tag;
+  const number = (when - 1_795_500_000_000) / 1000;
+  return Number.isInteger(number) && number > 0 && number < 10_000
+    ? `${String(number).padStart(4, '0')} (unknown to this build)`
+    : `one dated ${new Date(when).toISOString()} (unknown to this build)`;
+}
+
+/** The database was migrated by a newer build: this one would misread it, and must not write to it. */
+export class SchemaTooNewError extends StartRefusal {
+  constructor(databaseNewest: number, known: JournalEntry[]) {
+    super(
+      `The database schema is at migration ${migrationName(databaseNewest, known)}, newer than this build's newest, ` +
+        `${known.at(-1)?.tag ?? 'none'}: a newer build has run on it. Start that build (or a newer one), or restore a ` +
+        'backup made by this version; nothing was changed',
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/**
+ * Migrates with `apply` after checking, through `newestApplied` (drizzle's own table, null when never migrated), that
+ * the schema is not newer than this build. drizzle applies every migration dated after the newest applied one.
+ */
+async function migrateChecked(newestApplied: () => Promise<number | null>, apply: () => Promise<unknown>): Promise<MigrationReport> {
+  const known = buildMigrations();
+  const before = await newestApplied();
+  const newestKnown = known.at(-1)?.when ?? 0;
+  if (before !== null && before > newestKnown) throw new SchemaTooNewError(before, known);
+  await apply();
+  return { applied: known.filter((entry) => before === null || entry.when > before).map((entry) => entry.tag), schema: known.at(-1)?.tag ?? 'none' };
+}
+
+// Two statements: a relation that does not exist fails the parse of any statement naming it, even in a dead branch.
+const MIGRATIONS_TABLE_EXISTS = `select to_regclass('drizzle.__drizzle_migrations') is not null as found`;
+const NEWEST_APPLIED = 'select max(created_at)::text as newest from drizzle.__drizzle_migrations';
+
+/** The newest applied migration's date (drizzle's created_at), null for a database never migrated. */
+async function newestAppliedWith(query: <Row>(sql: string) => Promise<Row[]>): Promise<number | null> {
+  if (!(await query<{ found: boolean }>(MIGRATIONS_TABLE_EXISTS))[0]?.found) return null;
+  const newest = (await query<{ newest: string | null }>(NEWEST_APPLIED))[0]?.newest;
+  return newest == null ? null : Number(newest);
+}
+
 
 /** Every embedded database is opened here, with the extensions the migrations use (pg_trgm for prisoner search). */
 export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
@@ -53,7 +122,11 @@ export function fromPglite(client: PGlite): Database {
     db,
     kind: 'pglite',
     pglite: client,
-    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+    migrate: () =>
+      migrateChecked(
+        () => newestAppliedWith(async (sql) => (await client.query(sql)).rows as never),
+        () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+      ),
     ping: async () => (await client.query('select 1 as ok')).rows.length === 1,
     close: () => client.close(),
   };
@@ -87,7 +160,10 @@ export function fromPostgres(connectionString: string, poolSize = 10): Database 
       await lock.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await migratePg(nodeDb, { migrationsFolder });
+        return await migrateChecked(
+          () => newestAppliedWith(async (sql) => (await lock.query(sql)).rows as never),
+          () => migratePg(nodeDb, { migrationsFolder }),
+        );
       } finally {
         await lock.end().catch(() => undefined); // ending the session releases the lock
       }

@@ -1,9 +1,10 @@
 // Where the key of the secret box comes from (decision 054): SECRET_KEY, or a key file created beside the data
 // directory on first start (mode 0600), so a copy of the data directory alone does not carry its key.
 import { randomBytes, scryptSync } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SECRET_KEY_BYTES } from './secret-box';
+import { createSecretBox, SECRET_KEY_BYTES } from './secret-box';
+import { StartRefusal } from './start-refusal';
 
 /** A passphrase shorter than this is refused: it would be the weakest part of the scheme. */
 export const MIN_PASSPHRASE_LENGTH = 20;
@@ -78,14 +79,68 @@ function readKeyFile(file: string): Buffer {
   return bytes;
 }
 
-/** The key of this process: SECRET_KEY when set, else the data directory's key file. */
-export function loadSecretKey(env: { SECRET_KEY?: string; DATA_DIR: string }): {
+/** The key a start has before it reads the database: SECRET_KEY, the key file, or no key file yet (`key` null). */
+export type StartKey =
+  | { key: Buffer; source: 'SECRET_KEY' }
+  | { key: Buffer; source: 'key file'; file: string }
+  | { key: null; source: 'no key file'; file: string };
+
+/**
+ * The key of this process without writing anything: SECRET_KEY when set, else the data directory's key file if it
+ * exists. A key file that cannot be read or holds no key is a StartRefusal naming it.
+ */
+export function readStartKey(env: { SECRET_KEY?: string; DATA_DIR: string }): StartKey {
+  if (env.SECRET_KEY) return { key: keyFromSecretKey(env.SECRET_KEY), source: 'SECRET_KEY' };
+  const file = keyFilePath(env.DATA_DIR);
+  if (!existsSync(file)) return { key: null, source: 'no key file', file };
+  try {
+    return { key: readKeyFile(file), source: 'key file', file };
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as NodeJS.ErrnoException).code})` : `does not hold a ${SECRET_KEY_BYTES}-byte key`;
+    throw new StartRefusal(`The key file ${file} ${why}: ${RESTORE_KEY}; nothing was changed`);
+  }
+}
+
+const RESTORE_KEY = 'restore the key file that was backed up with the data, or set SECRET_KEY to the key the two-factor secrets were sealed with';
+
+/**
+ * The key of this process once the database's sealed two-factor secrets are known (`sealed`): one that does not open
+ * them, or no key file while there are some (a restored database without its key), is a StartRefusal and nothing is
+ * written; the key file is created only for a database that holds no sealed secret.
+ */
+export function settleSecretKey(start: StartKey, sealed: readonly string[]): {
   key: Buffer;
   source: 'SECRET_KEY' | 'key file created' | 'key file';
   file?: string;
 } {
-  if (env.SECRET_KEY) return { key: keyFromSecretKey(env.SECRET_KEY), source: 'SECRET_KEY' };
-  const file = keyFilePath(env.DATA_DIR);
-  const { key, created } = keyFromFile(file);
-  return { key, source: created ? 'key file created' : 'key file', file };
+  if (start.key === null) {
+    if (sealed.length > 0)
+      throw new StartRefusal(
+        `The key file ${start.file} is missing, but the database holds two-factor secrets sealed with a key: ${RESTORE_KEY}; nothing was written`,
+      );
+    const { key, created } = keyFromFile(start.file);
+    return { key, source: created ? 'key file created' : 'key file', file: start.file };
+  }
+  const box = createSecretBox(start.key);
+  const opens = (stored: string) => {
+    try {
+      box.open(stored);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!sealed.every(opens)) {
+    throw new StartRefusal(
+      start.source === 'SECRET_KEY'
+        ? 'SECRET_KEY does not open the two-factor secrets in the database (they were sealed with another key): set SECRET_KEY to the key they were sealed with, or unset it and restore the key file that was backed up with the data; nothing was changed'
+        : `The key file ${start.file} does not open the two-factor secrets in the database (they were sealed with another key): ${RESTORE_KEY}; the key file was left as it is`,
+    );
+  }
+  return start;
+}
+
+/** The key of this process where no database is read: SECRET_KEY when set, else the key file (created if missing). */
+export function loadSecretKey(env: { SECRET_KEY?: string; DATA_DIR: string }): ReturnType<typeof settleSecretKey> {
+  return settleSecretKey(readStartKey(env), []);
 }

@@ -3,7 +3,7 @@
 // the password); when the database answers it migrates and the real server takes the ports. Errors that waiting
 // cannot cure (a wrong password, a failing migration) still stop the start.
 import type { FastifyServerOptions } from 'fastify';
-import type { Database } from '../db/client';
+import type { Database, MigrationReport } from '../db/client';
 import { databaseErrorOf, databaseUnavailableReason } from './database-errors';
 import type { NotReadyStandIn, StandInPorts } from './not-ready-stand-in';
 import { createNotReadyStandIn } from './not-ready-stand-in';
@@ -35,17 +35,20 @@ export interface WaitOptions {
   retryMs?: number;
 }
 
-/** Migrates `database` once it answers; meanwhile the stand-in holds the ports. Resolves with the ports free again. */
-export async function migrateWhenReachable(database: Database, options: WaitOptions): Promise<void> {
+/**
+ * Migrates `database` once it answers; meanwhile the stand-in holds the ports. Resolves with what the migration
+ * applied, the ports free again.
+ */
+export async function migrateWhenReachable(database: Database, options: WaitOptions): Promise<MigrationReport> {
   let standIn: NotReadyStandIn | null = null;
   let failures: RateLimitedLog | null = null;
   const started = Date.now();
   try {
     for (;;) {
       try {
-        await database.migrate();
+        const report = await database.migrate();
         if (standIn) standIn.log.warn(`database ${databaseAddress(options.databaseUrl)} answers after ${Math.round((Date.now() - started) / 1000)} s: starting`);
-        return;
+        return report;
       } catch (error) {
         const reason = reasonToWait(error);
         if (!reason) throw error;

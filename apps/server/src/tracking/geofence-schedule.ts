@@ -49,7 +49,9 @@ export function checkTimeZone(timeZone: string): string {
 
 /** The process's own time zone (TZ in the environment, else the system's), or UTC. */
 export function defaultTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // ICU's answer to a TZ it cannot read (an empty one, in a process that did not drop it): no zone, so UTC.
+  return zone && zone !== 'Etc/Unknown' ? zone : 'UTC';
 }
 
 /** Local wall time in one time zone. */

@@ -40,3 +40,12 @@ export async function sealStoredTotpSecrets(db: Db, secrets: SecretBox): Promise
   }
   return sealed;
 }
+
+/** Every sealed two-factor secret stored, for the start to prove its key opens them before it writes anything. */
+export async function sealedTotpSecrets(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ totpSecret: admins.totpSecret, totpPendingSecret: admins.totpPendingSecret })
+    .from(admins)
+    .where(or(isNotNull(admins.totpSecret), isNotNull(admins.totpPendingSecret)));
+  return rows.flatMap((row) => [row.totpSecret, row.totpPendingSecret]).filter((stored): stored is string => stored !== null && isSealed(stored));
+}

@@ -17,13 +17,22 @@ export function prisonerName(alert: AlertRecord): string | null {
 /** Headers take one line: a text from a device or an operator must not add another. */
 const oneLine = (text: string, max: number) => text.replace(/[\r\n\t]+/g, ' ').slice(0, max);
 
+/**
+ * The address of the alert on the Alerts screen at PUBLIC_URL (the screen marks it and scrolls to it), or null
+ * without PUBLIC_URL: a link to this server as the sweep sees it (localhost behind a proxy) would lead nowhere.
+ */
+export function alertLink(publicUrl: string | undefined, alertId: number): string | null {
+  return publicUrl ? `${publicUrl}/alerts?alert=${alertId}` : null;
+}
+
 export interface EmailMessage {
   subject: string;
   text: string;
 }
 
-export function alertEmail(alert: AlertRecord, escalateAfterSeconds: number): EmailMessage {
+export function alertEmail(alert: AlertRecord, escalateAfterSeconds: number, publicUrl?: string): EmailMessage {
   const name = prisonerName(alert);
+  const link = alertLink(publicUrl, alert.id);
   const who = name ? `${name} (#${alert.prisoner_id}${alert.cell_id ? `, cell ${alert.cell_id}` : ''})` : 'no prisoner (alert not tied to a tracker)';
   return {
     subject: oneLine(`CRITICAL alert not acknowledged: ${name ?? 'no prisoner'} - ${alert.details}`, 200),
@@ -35,7 +44,7 @@ export function alertEmail(alert: AlertRecord, escalateAfterSeconds: number): Em
       `Raised: ${alert.timestamp.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`,
       `Alert id: ${alert.id}${alert.device_id ? `, tracker ${alert.device_id}` : ''}`,
       '',
-      'Acknowledge it on the Alerts screen of Prison Control.',
+      ...(link ? ['Acknowledge it on the Alerts screen of Prison Control:', link] : ['Acknowledge it on the Alerts screen of Prison Control.']),
     ].join('\n'),
   };
 }
@@ -45,8 +54,8 @@ export const TEST_EMAIL: EmailMessage = {
   text: 'This is a test of the alert escalation channel. An unacknowledged Critical alert will be sent here.',
 };
 
-/** The webhook's JSON body: the alert and its prisoner (null for a test message). */
-export function webhookBody(alert: AlertRecord | null, deliveryId: number, now: Date): string {
+/** The webhook's JSON body: the alert with its link (null without PUBLIC_URL) and its prisoner (null for a test). */
+export function webhookBody(alert: AlertRecord | null, deliveryId: number, now: Date, publicUrl?: string): string {
   return JSON.stringify({
     event: alert ? 'alert.escalated' : 'test',
     delivery_id: deliveryId,
@@ -60,6 +69,7 @@ export function webhookBody(alert: AlertRecord | null, deliveryId: number, now: 
       status: alert.status,
       device_id: alert.device_id,
       geofence_id: alert.geofence_id,
+      url: alertLink(publicUrl, alert.id),
     },
     prisoner:
       alert && alert.prisoner_id !== null

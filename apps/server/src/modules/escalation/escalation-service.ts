@@ -46,8 +46,8 @@ export function createEscalation(app: FastifyInstance): Escalation {
     if (claimed.alertId !== null && !alert) return { status: 'cancelled', reason: 'the alert no longer exists' };
     if (alert && alert.status !== 'New') return { status: 'cancelled', reason: `the alert was ${alert.status.toLowerCase()} first` };
     try {
-      if (claimed.channel === 'email') await channels.sendEmail(alert ? alertEmail(alert, config.ESCALATE_AFTER_SECONDS) : TEST_EMAIL);
-      else await channels.sendWebhook(webhookBody(alert, claimed.id, new Date()), claimed.id);
+      if (claimed.channel === 'email') await channels.sendEmail(alert ? alertEmail(alert, config.ESCALATE_AFTER_SECONDS, config.PUBLIC_URL) : TEST_EMAIL);
+      else await channels.sendWebhook(webhookBody(alert, claimed.id, new Date(), config.PUBLIC_URL), claimed.id);
       return { status: 'sent' };
     } catch (error) {
       const text = errorText(error);

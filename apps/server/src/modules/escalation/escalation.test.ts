@@ -3,7 +3,7 @@
 // database; an acknowledged one gives none; a receiver that fails twice gets the third try; the test send and the log.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX, AUTH_COOKIE, type AlertDelivery, type DeliveryPage } from '@prison/shared';
+import { API_PREFIX, AUTH_COOKIE, type AlertDelivery, type AlertRecord, type DeliveryPage } from '@prison/shared';
 import { buildApp, type App } from '../../app';
 import { fromPostgres, type Database } from '../../db/client';
 import { createAdmin } from '../admin/admin-service';
@@ -13,9 +13,10 @@ import { startTestApp, testConfig, TEST_ADMIN, type TestContext } from '../../..
 import { createScratchDatabase, describeEachEngine, describeOnPglite, describeOnPostgres } from '../../../test/test-db';
 import { sleep, waitFor } from '../../../test/wait-for';
 import { nextAttemptAt } from './retry-policy';
-import { signBody } from './escalation-message';
+import { alertEmail, signBody, webhookBody } from './escalation-message';
 
 const SECRET = 'a webhook secret of the prison';
+const PUBLIC_URL = 'https://control.prison.example/tracker';
 const verified = (body: string, header: string | string[] | undefined) =>
   header === `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
 
@@ -27,7 +28,12 @@ const escalationConfig = (smtpUrl: string, webhookUrl: string) => ({
   ALERT_WEBHOOK_URL: webhookUrl,
   ALERT_WEBHOOK_SECRET: SECRET,
   ESCALATION_RETRY_SECONDS: 0.2,
+  PUBLIC_URL: PUBLIC_URL,
 });
+
+/** The text of a received mail's body: quoted-printable soft breaks joined and escapes decoded. */
+const mailText = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 /** A Critical alert from a prisoner's tracker (POST /alert/all), as an outside system raises one. */
 async function raiseCritical(ctx: TestContext, firstName: string, lastName: string): Promise<{ id: number; name: string }> {
@@ -47,6 +53,13 @@ describe('retry policy and signature', () => {
     expect(nextAttemptAt(policy, 12, first, first)!.getTime() - first.getTime()).toBe(600_000);
     expect(nextAttemptAt(policy, 8, first, new Date(first.getTime() + 3_300_000))).toBeNull();
     expect(nextAttemptAt({ firstDelayMs: 1, retryForMs: 3_600_000 }, 30, first, first)).toBeNull();
+  });
+  it('links to the alert only with PUBLIC_URL', () => {
+    const alert = { id: 42, prisoner_id: null, details: 'SOS', timestamp: '2026-11-25T03:00:00.000Z', device_id: null } as unknown as AlertRecord;
+    expect(alertEmail(alert, 120).text).not.toContain('http');
+    expect(alertEmail(alert, 120, 'https://control.example').text).toContain('\nhttps://control.example/alerts?alert=42');
+    expect(JSON.parse(webhookBody(alert, 1, new Date())).alert.url).toBeNull();
+    expect(JSON.parse(webhookBody(alert, 1, new Date(), 'https://control.example')).alert.url).toBe('https://control.example/alerts?alert=42');
   });
   it('signs the raw body as sha256=HEX', () => {
     expect(signBody('{"a":1}', 'key')).toBe(`sha256=${createHmac('sha256', 'key').update('{"a":1}').digest('hex')}`);
@@ -83,11 +96,14 @@ describeEachEngine('escalation', (engine) => {
     expect(mail!.to).toEqual(['control-room@prison.example']);
     expect(mail!.raw).toContain('Nobody Watching');
     expect(mail!.raw).not.toContain('Ackd Quickly');
+    // PUBLIC_URL: the mail and the webhook link to the alert on the Alerts screen.
+    const link = `${PUBLIC_URL}/alerts?alert=${missed.id}`;
+    expect(mailText(mail!.raw)).toContain(`Acknowledge it on the Alerts screen of Prison Control:\r\n${link}\r\n`);
 
     const [received] = hook.hooks;
     expect(verified(received!.body, received!.headers['x-signature-256'])).toBe(true);
     const body = JSON.parse(received!.body);
-    expect(body).toMatchObject({ event: 'alert.escalated', alert: { id: missed.id, alert_type: 'Critical' }, prisoner: { name: 'Nobody Watching' } });
+    expect(body).toMatchObject({ event: 'alert.escalated', alert: { id: missed.id, alert_type: 'Critical', url: link }, prisoner: { name: 'Nobody Watching' } });
 
     const log = (await ctx.api('GET', '/escalation/deliveries')).json<DeliveryPage>();
     const rows = log.data.filter((d) => d.alert_id === missed.id);
