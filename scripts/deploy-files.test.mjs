@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SITE_PLAN_MAX_BYTES } from '../packages/shared/src/site-plan.ts';
 import { CONFIG_VARIABLES, loadConfig } from '../apps/server/src/config.ts';
 
 const deploy = path.resolve(import.meta.dirname, '../deploy');
@@ -56,6 +57,8 @@ describe('deploy/prison-tracker.service', () => {
     expect(service.ExecStartPre).toBeUndefined();
     expect(service.ExecStart[0]).not.toMatch(/npm|tsx|build|vite/);
     expect(service.Restart).toEqual(['on-failure']);
+    // A refused configuration or start (status 2) is not retried every RestartSec.
+    expect(service.RestartPreventExitStatus).toEqual(['2']);
     // start.sh runs node apps/server/dist/server.js, nothing else.
     const release = readFileSync(path.resolve(import.meta.dirname, 'release.mjs'), 'utf8');
     expect(release).toContain('exec node apps/server/dist/server.js');
@@ -86,10 +89,18 @@ describe('deploy/nginx-tls.conf', () => {
   const conf = read('nginx-tls.conf');
 
   it('terminates TLS, redirects plain HTTP and forwards the scheme and the client address', () => {
-    expect(conf).toMatch(/listen 443 ssl;/);
+    expect(conf).toMatch(/listen 443 ssl\b/);
     expect(conf).toMatch(/return 301 https:\/\//);
     expect(conf).toContain('proxy_set_header X-Forwarded-Proto $scheme;');
     expect(conf).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
     expect(conf).toContain('proxy_set_header Upgrade $http_upgrade;');
+  });
+
+  it("allows the largest upload the server accepts, and uses no directive Debian 12's nginx 1.22 lacks", () => {
+    // The real nginx loads it and carries a 20 MiB upload: apps/server/test/nginx-tls.test.ts.
+    const [, size, unit] = /client_max_body_size (\d+)([km]?);/.exec(conf);
+    const bytes = Number(size) * { '': 1, k: 1024, m: 1024 * 1024 }[unit];
+    expect(bytes).toBeGreaterThan(SITE_PLAN_MAX_BYTES);
+    expect(conf).not.toMatch(/^\s*http2 on;/m);
   });
 });

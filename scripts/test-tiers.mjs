@@ -20,6 +20,8 @@ export const SYSTEM_FILES = [
   'apps/server/test/start-under-faults.test.ts',
   'apps/server/test/production-build.test.ts',
   'apps/server/test/data-dir-lock.test.ts',
+  'apps/server/test/supervision.test.ts',
+  'apps/server/test/nginx-tls.test.ts',
   'apps/server/src/cli/backup-restore-cli.test.ts',
   'scripts/cluster.test.mjs',
   'scripts/release.test.mjs',

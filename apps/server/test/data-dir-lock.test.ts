@@ -39,7 +39,7 @@ function startServer(env: Record<string, string>, script = ['apps/server/src/ser
       ADMIN_USERNAME: 'lockkeeper',
       ADMIN_PASSWORD: 'one process per data directory',
       LOG_LEVEL: 'warn',
-      WEB_DIST: '/nonexistent',
+      WEB_DIST: '', // the default (apps/web/dist, or none built): a WEB_DIST without the app is refused
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
