@@ -77,6 +77,20 @@ test('the alerts screen reads its filters from the URL, lists before the chart a
   await expect(done).toHaveClass(/bg-slate-100/);
 });
 
+test("the link of an escalation email or webhook (/alerts?alert=ID, decision 096) marks that alert's card", async ({ adminPage: page, api }) => {
+  const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Linked'), last_name: 'Alert' });
+  const tag = unique('esc');
+  const res = await api.post('/api/v1/alert/all', { data: { device_id: prisoner.deviceId, alert_type: 'Critical', details: `${tag} escalated` } });
+  expect([200, 201], await res.text()).toContain(res.status());
+  const { id } = (await res.json()) as { id: number };
+
+  await page.goto(`/alerts?alert=${id}`);
+  const linked = page.locator('[data-testid="alert-card"][aria-current="true"]');
+  await expect(linked).toHaveCount(1);
+  await expect(linked).toContainText(`${tag} escalated`);
+  await expect(linked).toBeInViewport();
+});
+
 test('every count beside the title follows every filter (docs/decisions/029)', async ({ adminPage: page, api }) => {
   const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Count'), last_name: 'Filter' });
   const tag = unique('cnt');

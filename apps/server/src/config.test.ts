@@ -149,3 +149,26 @@ describe('DATABASE_URL and REDIS_URL', () => {
     ]);
   });
 });
+
+describe('settings that say what they do', () => {
+  it('ALERT_EMAIL_FROM is an address, alone or with a display name', () => {
+    expect(loadConfig({ ALERT_EMAIL_FROM: 'alerts@prison.example' }).ALERT_EMAIL_FROM).toBe('alerts@prison.example');
+    expect(loadConfig({ ALERT_EMAIL_FROM: 'Prison Control <alerts@prison.example>' }).ALERT_EMAIL_FROM).toBe('Prison Control <alerts@prison.example>');
+    for (const wrong of ['Prison Control', 'alerts', 'a@b.example, c@d.example', 'Control <alerts>'])
+      expect(problemsOf({ ALERT_EMAIL_FROM: wrong })[0], wrong).toMatch(/^ALERT_EMAIL_FROM must be an email address, like alerts@prison.example/);
+  });
+
+  it('PUBLIC_URL is the http(s) address staff open, kept without a trailing slash', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://control.prison.example/' }).PUBLIC_URL).toBe('https://control.prison.example');
+    expect(loadConfig({ PUBLIC_URL: 'https://prison.example/control/' }).PUBLIC_URL).toBe('https://prison.example/control');
+    expect(loadConfig({}).PUBLIC_URL).toBeUndefined();
+    for (const wrong of ['control.prison.example', 'ftp://control.prison.example', 'https://user:pw@control.example', 'https://control.example/?x=1'])
+      expect(problemsOf({ PUBLIC_URL: wrong })[0], wrong).toMatch(/^PUBLIC_URL must be the http\(s\) address staff open the app at/);
+  });
+
+  it('TZ unset or empty is the process zone (a server started with TZ= : supervision.test.ts)', () => {
+    expect(loadConfig({ TZ: '' }).TZ).toBe(loadConfig({}).TZ);
+    expect(loadConfig({ TZ: 'Europe/London' }).TZ).toBe('Europe/London');
+    expect(problemsOf({ TZ: 'Mars/Olympus' })[0]).toMatch(/^TZ must be a time zone name/);
+  });
+});

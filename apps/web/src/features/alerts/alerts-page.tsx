@@ -3,7 +3,7 @@
 // Issue 11 (docs/decisions/024): the filters and the page live in the URL (/allAlerts?alert_type=Critical&status=New,
 // as the home page links), open Critical alerts are pinned on top, and the list comes before the 30-day chart.
 import { useMay } from '../../lib/use-may';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ALERT_STATUSES, ALERT_TYPES, type AlertPage, type AlertRecord } from '@prison/shared';
 import { Page } from '../../components/ui/page';
@@ -74,6 +74,7 @@ export function AlertsPage() {
     ...(alerts.data?.data ?? []).filter((alert) => !pinnedIds.has(alert.id)).map((alert) => ({ alert, pinned: false })),
   ];
   const morePinned = pinned ? pinned.totalAlerts - pinnedAlerts.length : 0;
+  const linkedId = useLinkedAlert(params, rows);
 
   return (
     <Page
@@ -107,10 +108,10 @@ export function AlertsPage() {
             )}
             <ul className="flex flex-col gap-3" aria-label="Alerts" aria-busy={alerts.isFetching || undefined}>
               {rows.map(({ alert, pinned: isPinned }) => (
-                <li key={alert.id} className="flex items-start gap-2">
+                <li key={alert.id} id={`alert-${alert.id}`} className="flex items-start gap-2">
                   {mayWork && <AlertWorkflowCheckbox alertId={alert.id} selection={selection} />}
                   <div className="min-w-0 flex-1">
-                    <AlertCard alert={alert} pinned={isPinned} />
+                    <AlertCard alert={alert} pinned={isPinned} linked={alert.id === linkedId} />
                   </div>
                 </li>
               ))}
@@ -127,6 +128,22 @@ export function AlertsPage() {
       </div>
     </Page>
   );
+}
+
+/**
+ * The alert an escalation links to (`?alert=ID`, decision 096): once it is on the page, it is scrolled into view, once.
+ * An escalated alert is an open Critical, so it is among the pinned ones at the top.
+ */
+function useLinkedAlert(params: URLSearchParams, rows: { alert: AlertRecord }[]): number | null {
+  const linkedId = Number.parseInt(params.get('alert') ?? '', 10) || null;
+  const shown = linkedId !== null && rows.some((row) => row.alert.id === linkedId);
+  const scrolledTo = useRef<number | null>(null);
+  useEffect(() => {
+    if (!shown || scrolledTo.current === linkedId) return;
+    scrolledTo.current = linkedId;
+    document.getElementById(`alert-${linkedId}`)?.scrollIntoView({ block: 'center' });
+  }, [shown, linkedId]);
+  return linkedId;
 }
 
 const CHART_OPEN_KEY = 'prison.alertsChartOpen';

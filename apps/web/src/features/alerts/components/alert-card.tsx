@@ -22,7 +22,8 @@ const statusLook: Record<AlertStatus, string> = {
   Resolved: 'border-l-4 border-slate-400 bg-slate-100 text-slate-700',
 };
 
-export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinned?: boolean }) {
+/** `linked`: the alert an escalation email or webhook linked to (/alerts?alert=ID), marked for the eye and for readers. */
+export function AlertCard({ alert, pinned = false, linked = false }: { alert: AlertRecord; pinned?: boolean; linked?: boolean }) {
   return (
     <article
       className={clsx(
@@ -30,11 +31,13 @@ export function AlertCard({ alert, pinned = false }: { alert: AlertRecord; pinne
         alert.status !== 'Resolved' && alertTone[alert.alert_type],
         statusLook[alert.status],
         pinned && 'ring-2 ring-red-600',
+        linked && 'outline outline-4 outline-offset-2 outline-blue-700',
       )}
       data-testid="alert-card"
       data-alert-type={alert.alert_type}
       data-status={alert.status}
       data-pinned={pinned || undefined}
+      aria-current={linked || undefined}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <p className={clsx(alert.status === 'New' ? 'font-semibold' : 'font-medium')}>{alert.details}</p>
