@@ -152,7 +152,10 @@ const configSchema = z.object({
   // POST /alert/all (issue 10, docs/decisions/019): the spec's client re-posts every live alert it receives.
   /** A post repeating an alert stored this many seconds ago or less (same device, type and text) stores nothing. */
   ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
-  /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
+  /**
+   * New alerts one account may store through POST /alert/all per minute, all its sessions together; repeats answered
+   * from the window are free.
+   */
   ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
   // Observation checks (issue 24 item 3, decision 063): each level's interval in minutes; a prisoner's own overrides it.
   /** Minutes between checks of a prisoner on standard observation (1-1440). */
