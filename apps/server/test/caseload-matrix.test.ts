@@ -479,6 +479,7 @@ describeEachEngine('caseloads on the API', (engine) => {
       const mine = await officer('POST', '/alert/bulk', {
         ids: [insideAlert, nobodyAlert],
         action: 'acknowledge',
+        note: 'Officers sent to both',
         confirm_critical_ids: [insideAlert, nobodyAlert],
       });
       expect(mine.statusCode, mine.body).toBe(200);

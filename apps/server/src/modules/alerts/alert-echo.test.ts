@@ -148,7 +148,7 @@ describeEachEngine('POST /alert/all: no echo, ever', (engine) => {
 
       // Resolved by an operator (a Critical: acknowledged first, decision 040): its echo still stores nothing, and
       // answers the alert as it is now.
-      const acknowledged = await ctx().api('POST', `/alert/${shown.alertId}/acknowledge`, {});
+      const acknowledged = await ctx().api('POST', `/alert/${shown.alertId}/acknowledge`, { note: 'Officer sent' });
       expect(acknowledged.statusCode, acknowledged.body).toBe(200);
       const resolved = await ctx().api('POST', `/alert/${shown.alertId}/resolve`, { note: 'Back inside' });
       expect(resolved.statusCode, resolved.body).toBe(200);

@@ -24,9 +24,12 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   // change feed (decisions 039 and 040).
   const changed = (ids: number[], status: AlertStatus) => app.cluster.alerts.changed({ ids, status });
 
-  // One route per workflow step; both take an optional note and answer the updated alert.
+  // One route per workflow step; both take a note (required for some levels) and answer the updated alert.
   const steps = [
-    { action: 'acknowledge', summary: 'Acknowledge a New alert, with an optional note' },
+    {
+      action: 'acknowledge',
+      summary: 'Acknowledge a New alert. A Critical alert needs a note in words (400); for the others the note is optional',
+    },
     {
       action: 'resolve',
       summary:
@@ -70,7 +73,8 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['alerts'],
         summary:
           'Acknowledge or resolve many alerts at once (all or nothing). A Critical alert is taken only when its id is ' +
-          'also in confirm_critical_ids (chosen one by one), otherwise 409; resolving follows the single route\'s rules',
+          'also in confirm_critical_ids (chosen one by one), otherwise 409; each step follows its single route\'s rules (a ' +
+          'Critical acknowledged needs a note)',
         body: alertBulkRequest,
         response: { 200: alertBulkResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
