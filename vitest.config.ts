@@ -1,33 +1,30 @@
 import { defineConfig } from 'vitest/config';
+import { tierFiles } from './scripts/test-tiers.mjs';
+
+// The tiers (scripts/test-tiers.mjs says which file runs where, and why): `npm run test:fast` runs fast and
+// integration, `npm test` every tier. `npx vitest run --project fast` runs one.
+// The server's files share their worker's modules (isolate: false): each file otherwise imports the whole server
+// again and compiles PGlite's WebAssembly again, which was half of the integration tier's time. A suite's state lives
+// in the app it builds, so files do not see each other's.
+const server = {
+  environment: 'node' as const,
+  isolate: false,
+  globalSetup: ['apps/server/test/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 export default defineConfig({
   test: {
     // Two cores: more workers than that only adds contention for PGlite and argon2.
     maxWorkers: 2,
     projects: [
-      {
-        test: { name: 'shared', root: 'packages/shared', include: ['src/**/*.test.ts'], environment: 'node' },
-      },
-      {
-        // The web app's logic that needs no browser (the pages themselves are tested end to end).
-        // A few screens are rendered to HTML (react-dom/server) as each role, to check what they offer (decision 053).
-        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], environment: 'node' },
-      },
-      {
-        // scripts/cluster.mjs: the HAProxy configuration it writes (deploy/haproxy.cfg.template).
-        test: { name: 'scripts', root: 'scripts', include: ['**/*.test.mjs'], environment: 'node' },
-      },
-      {
-        test: {
-          name: 'server',
-          root: 'apps/server',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      // shared, the web app's logic that needs no browser (a few screens rendered to HTML as each role, decision
+      // 053), the scripts (the HAProxy configuration, the release, the shards...), and the server's pure units.
+      { test: { name: 'fast', include: tierFiles('fast'), environment: 'node' } },
+      { test: { name: 'integration', include: tierFiles('integration'), ...server } },
+      { test: { name: 'postgres', include: tierFiles('postgres'), ...server } },
+      { test: { name: 'system', include: tierFiles('system'), ...server } },
     ],
   },
 });

@@ -1,6 +1,8 @@
-// `npm test`: lint, type checks, unit and integration tests (Vitest), end-to-end tests (Playwright),
-// then one closing line "N passed, N failed, N skipped" summing every test and every failed step.
-import { spawn } from 'node:child_process';
+// `npm test`: lint, type checks, every Vitest tier (fast, integration, postgres, system; scripts/test-tiers.mjs) and the
+// end-to-end tests (Playwright), then one closing line "N passed, N failed, N skipped" summing every test and every
+// failed step. `npm run test:fast` (`--fast`): lint and type checks of what changed, then the fast and integration
+// tiers only: the loop a developer runs before every commit.
+import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { eachLine } from './stream-lines.mjs';
@@ -13,7 +15,9 @@ const playwrightJson = path.join(tmp, 'playwright-results.json');
 rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
-const only = process.argv[2]; // `npm test -- unit` or `npm test -- e2e` runs one part
+const fastLoop = process.argv.includes('--fast');
+const only = process.argv.slice(2).find((arg) => !arg.startsWith('--')); // `npm test -- unit` or `npm test -- e2e` runs one part
+const runStarted = Date.now();
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -54,11 +58,51 @@ function readJson(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
 }
 
+/** Files changed against main (committed on this branch, staged, unstaged or new), relative to the root. */
+function changedFiles() {
+  const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  let base = 'HEAD';
+  try {
+    base = git('merge-base', 'HEAD', 'main')[0] ?? 'HEAD';
+  } catch {
+    // No main branch here (a detached CI checkout): what is not committed is the change.
+  }
+  const files = new Set([...git('diff', '--name-only', base), ...git('ls-files', '--others', '--exclude-standard')]);
+  return [...files].filter((file) => existsSync(path.join(root, file)));
+}
+
+const TYPED_PROJECTS = ['apps/server', 'apps/web', 'packages/shared', 'bench', 'e2e'];
+const LINTED = /\.(ts|tsx|mjs|js)$/;
+
+function lintStep() {
+  if (!fastLoop) return run('lint', 'npm', ['run', 'lint']);
+  const files = changedFiles().filter((file) => LINTED.test(file));
+  if (files.length === 0) return console.log('\n=== lint: nothing changed'), true;
+  return run('lint (changed files)', 'npx', ['eslint', '--max-warnings=0', '--no-warn-ignored', ...files]);
+}
+
+function typecheckStep() {
+  if (!fastLoop) return run('typecheck', 'npm', ['run', 'typecheck']);
+  const changed = changedFiles();
+  // The shared contract is read by every project, so a change to it checks them all.
+  const projects = changed.some((file) => file.startsWith('packages/shared/'))
+    ? TYPED_PROJECTS
+    : TYPED_PROJECTS.filter((project) => changed.some((file) => file.startsWith(`${project}/`)));
+  if (projects.length === 0) return console.log('\n=== typecheck: nothing changed'), true;
+  return run('typecheck (changed projects)', 'node', ['scripts/typecheck.mjs', ...projects]);
+}
+
+const vitestTiers = fastLoop ? ['--project', 'fast', '--project', 'integration'] : [];
+
 const steps = {
-  lint: async () => ((await run('lint', 'npm', ['run', 'lint'])) ? passed++ : failed++),
-  typecheck: async () => ((await run('typecheck', 'npm', ['run', 'typecheck'])) ? passed++ : failed++),
+  lint: async () => ((await lintStep()) ? passed++ : failed++),
+  typecheck: async () => ((await typecheckStep()) ? passed++ : failed++),
   unit: async () => {
-    const ok = await run('unit and integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+    // One production build of the web app for every test that needs it (the production-build and release tests),
+    // made here so that two of them in parallel never build it at once.
+    if (!fastLoop && !(await run('web build', 'node', ['scripts/web-build.mjs']))) return failed++;
+    const name = fastLoop ? 'fast and integration tiers' : 'every Vitest tier';
+    const ok = await run(name, 'npx', ['vitest', 'run', ...vitestTiers, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
     const report = readJson(vitestJson);
     if (report) {
       passed += report.numPassedTests;
@@ -84,7 +128,7 @@ const steps = {
 };
 
 // The lint and the type checks run at once: together they keep both cores busy, and neither reads the other's output.
-const groups = only ? [[only]] : [['lint', 'typecheck'], ['unit'], ['e2e']];
+const groups = only ? [[only]] : fastLoop ? [['lint', 'typecheck'], ['unit']] : [['lint', 'typecheck'], ['unit'], ['e2e']];
 for (const group of groups) {
   for (const name of group) {
     if (!steps[name]) {
@@ -97,5 +141,5 @@ for (const group of groups) {
 
 for (const [name, lines] of tails) console.log(`\n=== the last ${lines.length} lines of ${name}:\n${lines.join('\n')}`);
 if (failedSteps.length) console.log(`\nFailed steps: ${failedSteps.join(', ')}`);
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped${fastLoop ? ` in ${((Date.now() - runStarted) / 1000).toFixed(0)} s (fast loop: no postgres, system or end-to-end tier)` : ''}`);
 process.exit(failedSteps.length || failed ? 1 : 0);

@@ -19,9 +19,12 @@ function filesUnder(relative) {
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
 
-/** The environment of a production build: the test hooks are never built into apps/web/dist. */
+/**
+ * The environment of a production build: the test hooks are never built into apps/web/dist, and a caller's NODE_ENV
+ * (Vitest sets `test`) does not turn it into a development build.
+ */
 function productionEnv() {
-  const { VITE_TEST_HOOKS: _hooks, ...env } = process.env;
+  const { VITE_TEST_HOOKS: _hooks, NODE_ENV: _mode, ...env } = process.env;
   return env;
 }
 

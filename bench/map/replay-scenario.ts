@@ -14,7 +14,7 @@ export async function seedReplay(request: APIRequestContext): Promise<{ from: st
   // Each tracker's fixes carry the secret its creation answered (devices need one, decision 038).
   const secrets = new Map<string, string>();
   for (const id of ids) {
-    const res = await request.post('/api/v1/devices', { data: { id, name: `Replay ${id}` } });
+    const res = await request.post('/api/v1/devices', { data: { id, name: `Replay ${id}`, kind: 'phone' } });
     if (!res.ok()) throw new Error(`device ${id}: ${res.status()} ${await res.text()}`);
     secrets.set(id, ((await res.json()) as { secret: string }).secret);
   }

@@ -1,6 +1,6 @@
-// axe-core (WCAG 2 A and AA) on every screen of the router, at 1440 and 390 px, with the data each screen shows (a
-// prisoner in a cell wearing a tracker, an open Critical alert, a log entry); and at both widths the document never
-// scrolls sideways (issue 11, item 9; decision 030). The list of screens is checked against router.tsx, so a new
+// axe-core (WCAG 2 A and AA) on every screen of the router at 1440 px, and at 390 px where a screen has markup of its
+// own there, with the data each screen shows (a prisoner in a cell wearing a tracker, an open Critical alert, a log
+// entry); and at both widths the document never scrolls sideways (decision 030). The list of screens is checked against router.tsx, so a new
 // route fails here until it is added.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,18 +29,24 @@ interface Screen {
   act?(page: Page, data: Seeded): Promise<void>;
   /** Controls that must be on screen without scrolling sideways at 390 px (a row's actions). */
   reachable?(page: Page, data: Seeded): Locator;
+  /**
+   * The screen shows markup of its own at 390 px (the layout's phone menu, the Critical bar's one line, the map's list
+   * panel), so axe audits it at both widths; every other screen differs at 390 px only in its CSS and is audited at
+   * 1440 px, its layout checked at both.
+   */
+  phoneMarkup?: boolean;
 }
 
 const screens: Screen[] = [
   {
     route: '/',
-    label: 'landing',
+    label: 'landing', phoneMarkup: true,
     url: () => '/',
     admin: false,
     ready: (p) => p.getByRole('button', { name: 'Get Started' }),
   },
-  { route: '/login', label: 'login', url: () => '/login', admin: false, ready: (p) => p.getByLabel('Username') },
-  { route: '/', label: 'home', url: () => '/', admin: true, ready: (p) => p.getByTestId('critical-alert-bar') },
+  { route: '/login', label: 'login', phoneMarkup: true, url: () => '/login', admin: false, ready: (p) => p.getByLabel('Username') },
+  { route: '/', label: 'home', phoneMarkup: true, url: () => '/', admin: true, ready: (p) => p.getByTestId('critical-alert-bar') },
   {
     route: '/dashboard',
     label: 'dashboard prisoners',
@@ -85,7 +91,7 @@ const screens: Screen[] = [
   },
   {
     route: '/live-map',
-    label: 'live map',
+    label: 'live map', phoneMarkup: true,
     url: () => '/live-map',
     admin: true,
     ready: (p) => p.getByTestId('live-map'),
@@ -322,7 +328,7 @@ for (const size of [
       expect(widths.document, 'the document is no wider than the window').toBeLessThanOrEqual(size.width);
       expect(widths.page, 'the page is no wider than the window').toBeLessThanOrEqual(size.width);
 
-      await expectNoViolations(page, `${screen.label} at ${size.width} px`);
+      if (size.width === 1440 || screen.phoneMarkup) await expectNoViolations(page, `${screen.label} at ${size.width} px`);
     });
   }
 }

@@ -25,7 +25,7 @@ async function trackedPrisoner(api: APIRequestContext, cellId: string, lastName:
     status: 'Incarcerated',
     cell_id: cellId,
   });
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag '), kind: 'phone' } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
   const device = (await deviceRes.json()) as { id: string };
   const assign = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {

@@ -14,6 +14,7 @@ test('a tracker registered to require its secret is refused by id alone until th
   const form = box.getByTestId('register-device-form');
   const deviceId = unique('tag-');
   await form.getByLabel('Device identifier').fill(deviceId);
+  await form.getByLabel('Phone (GPS)').check();
   await form.getByLabel('Require its secret').check();
   await form.getByRole('button', { name: 'Register and assign' }).click();
   const secret = (await box.getByTestId('new-device-secret').textContent())!.trim();

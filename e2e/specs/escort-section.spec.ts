@@ -18,7 +18,7 @@ test('the details screen starts an escort with a guard, lists it and ends it thr
   const guard = await seedStaff(api, 'Guard', { first_name: unique('Gina'), last_name: 'Warden' });
   const gone = await seedStaff(api, 'Guard', { first_name: unique('Gone'), last_name: 'Away' });
   const police = await seedStaff(api, 'Police', { first_name: unique('Pat'), last_name: 'Dale' });
-  const radio = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: police.staff_id } });
+  const radio = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: police.staff_id, kind: 'phone' } });
   expect(radio.status(), await radio.text()).toBe(201);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/prisoner-details/${prisoner.prisoner_id}`);

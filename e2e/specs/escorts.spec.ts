@@ -25,7 +25,7 @@ test('an escort is a line between the prisoner and the officer; the officer has 
   await page.setViewportSize({ width: 1440, height: 900 });
   const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Escorted'), last_name: 'Walker' });
   const officer = await seedStaff(api, 'Police', { first_name: unique('Officer'), last_name: 'Dale' });
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: officer.staff_id } });
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: officer.staff_id, kind: 'phone' } });
   expect(deviceRes.status(), await deviceRes.text()).toBe(201);
   const officerDevice = (await deviceRes.json()) as { id: string; staff_id: number };
   expect(officerDevice.staff_id).toBe(officer.staff_id);

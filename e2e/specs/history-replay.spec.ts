@@ -11,7 +11,7 @@ test('replays a prisoner track, jumps the player and exports GPX', async ({ admi
   });
   expect(created.status(), await created.text()).toBe(200);
   const prisonerId = (await created.json()).prisoner_id as number;
-  const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag` } });
+  const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag`, kind: 'phone' } });
   expect([200, 201], await device.text()).toContain(device.status());
   const { id: deviceId, secret } = (await device.json()) as { id: string; secret: string };
   const assign = await api.put(`/api/v1/devices/${encodeURIComponent(deviceId)}/assign`, {
@@ -89,7 +89,7 @@ test('an alert of the range jumps the player to its moment', async ({ adminPage:
   });
   expect(created.status(), await created.text()).toBe(200);
   const prisonerId = (await created.json()).prisoner_id as number;
-  const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag` } });
+  const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag`, kind: 'phone' } });
   const { id: deviceId, secret } = (await device.json()) as { id: string; secret: string };
   await api.put(`/api/v1/devices/${encodeURIComponent(deviceId)}/assign`, { data: { prisoner_id: prisonerId } });
   const start = Math.floor(Date.now() / 1000) * 1000 - 30 * 60_000;

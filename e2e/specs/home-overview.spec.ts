@@ -39,7 +39,7 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
     expect(res.status(), await res.text()).toBe(200);
     prisonerIds.push((await res.json()).prisoner_id);
   }
-  const device = await api.post('/api/v1/devices', { data: { name: `Tracker ${block}`, prisoner_id: prisonerIds[0] } });
+  const device = await api.post('/api/v1/devices', { data: { name: `Tracker ${block}`, prisoner_id: prisonerIds[0], kind: 'phone' } });
   expect(device.status(), await device.text()).toBeLessThan(300);
 
   await page.goto('/');

@@ -18,7 +18,7 @@ async function trackedPrisoner(api: APIRequestContext, firstName: string): Promi
   });
   expect(created.status(), await created.text()).toBe(200);
   const prisonerId = (await created.json()).prisoner_id as number;
-  const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag`, prisoner_id: prisonerId } });
+  const device = await api.post('/api/v1/devices', { data: { name: `${firstName} tag`, prisoner_id: prisonerId, kind: 'phone' } });
   expect([200, 201], await device.text()).toContain(device.status());
   return { prisonerId, deviceId: ((await device.json()) as { id: string }).id };
 }

@@ -29,13 +29,19 @@ test('the details screen registers a tracker and shows its live picture, open al
   const form = box.getByTestId('register-device-form');
   await form.getByLabel('Device identifier').fill(deviceId);
   await form.getByLabel('Device name').fill('Wrist tag 7');
+  // Phone or tag has no default (decision 092): without it nothing is registered.
+  await form.getByRole('button', { name: 'Register and assign' }).click();
+  await expect(form.getByRole('group', { name: 'Kind' })).toContainText('Choose whether it is a phone or a tag.');
+  expect((await api.get(`/api/v1/devices/${encodeURIComponent(deviceId)}`)).status()).toBe(404);
+  await form.getByLabel('Phone (GPS)').check();
   await form.getByRole('button', { name: 'Register and assign' }).click();
   await expect(box.getByTestId('tracking-device-id')).toHaveText(deviceId);
   await expect(box.getByTestId('tracking-device-name')).toHaveText('Wrist tag 7');
+  await expect(box.getByTestId('tracking-device-kind')).toHaveText('Phone (GPS)');
   await expect(box.getByTestId('new-device-secret')).not.toBeEmpty();
   const stored = await api.get(`/api/v1/devices/${encodeURIComponent(deviceId)}`);
   expect(stored.status(), await stored.text()).toBe(200);
-  expect(await stored.json()).toMatchObject({ prisoner_id: prisoner.prisoner_id, name: 'Wrist tag 7' });
+  expect(await stored.json()).toMatchObject({ prisoner_id: prisoner.prisoner_id, name: 'Wrist tag 7', kind: 'phone' });
 
   // Registered but silent: offline, no fix.
   await expect(live.getByTestId('live-online')).toHaveText('Offline');

@@ -6,7 +6,7 @@ import { expectNoViolations } from './axe';
 
 test('a reader is placed by clicking on the plan, shows its secret once, reports, and is removed after confirming', async ({ adminPage: page, api }) => {
   const tag = unique('tag-');
-  expect((await api.post('/api/v1/devices', { data: { id: tag } })).status()).toBe(201);
+  expect((await api.post('/api/v1/devices', { data: { id: tag, kind: 'tag' } })).status()).toBe(201);
   await page.goto('/readers');
   const id = unique('rdr-');
   await page.getByLabel('Reader id').fill(id);

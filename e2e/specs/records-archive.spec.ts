@@ -72,7 +72,7 @@ test('an officer with escort history is retired by Delete, listed under Retired 
   api,
 }) => {
   const officer = await seedStaff(api, 'Police', { last_name: unique('Retiring') });
-  const device = await api.post('/api/v1/devices', { data: { name: unique('Tag '), staff_id: officer.staff_id } });
+  const device = await api.post('/api/v1/devices', { data: { name: unique('Tag '), staff_id: officer.staff_id, kind: 'phone' } });
   expect(device.status(), await device.text()).toBeLessThan(300);
   const prisoner = await seedPrisoner(api, {
     first_name: 'Escorted',

@@ -86,7 +86,7 @@ test('assign and move prisoners on /cell-assign, with the server refusing a full
 
 test('assign and unassign a tracking device on the details screen', async ({ adminPage: page, api }) => {
   const deviceId = unique('phone-');
-  const created = await api.post('/api/v1/devices', { data: { id: deviceId, name: 'Pixel 7 tracker' } });
+  const created = await api.post('/api/v1/devices', { data: { id: deviceId, name: 'Pixel 7 tracker', kind: 'phone' } });
   expect(created.ok(), await created.text()).toBe(true);
   const prisoner = await seedPrisoner(api, { first_name: 'Rhea', last_name: unique('Dev'), status: 'Incarcerated' });
 

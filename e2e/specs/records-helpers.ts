@@ -28,7 +28,7 @@ export async function seedPrisoner(api: APIRequestContext, data: Record<string, 
 export async function seedTrackedPrisoner(api: APIRequestContext, data: Record<string, unknown>) {
   const { block, cellId } = await seedCell(api);
   const prisoner = await seedPrisoner(api, { status: 'Incarcerated', cell_id: cellId, ...data });
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag '), kind: 'phone' } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
   const device = (await deviceRes.json()) as { id: string };
   const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {

@@ -18,7 +18,7 @@ test('opens an incident, moves it on, replays its window with three moving track
     const created = await api.post('/api/v1/prisoner/add', { data: { first_name: first, last_name: 'Replay', date_of_birth: '1990-01-01', status: 'Incarcerated' } });
     expect(created.status(), await created.text()).toBe(200);
     const prisonerId = (await created.json()).prisoner_id as number;
-    const device = await api.post('/api/v1/devices', { data: { name: `${first} tag`, prisoner_id: prisonerId } });
+    const device = await api.post('/api/v1/devices', { data: { name: `${first} tag`, prisoner_id: prisonerId, kind: 'phone' } });
     expect([200, 201], await device.text()).toContain(device.status());
     const { id: deviceId, secret } = (await device.json()) as { id: string; secret: string };
     // One fix every 10 s over five minutes, each tracker walking its own way (~11 m a fix).

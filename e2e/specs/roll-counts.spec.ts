@@ -17,7 +17,7 @@ const AREA = [
 
 async function trackedPrisonerIn(api: APIRequestContext, cellId: string, firstName: string) {
   const prisoner = await seedPrisoner(api, { first_name: firstName, last_name: 'Counted', status: 'Incarcerated', cell_id: cellId });
-  const device = await api.post('/api/v1/devices', { data: { name: unique('Tag '), prisoner_id: prisoner.prisoner_id } });
+  const device = await api.post('/api/v1/devices', { data: { name: unique('Tag '), prisoner_id: prisoner.prisoner_id, kind: 'phone' } });
   expect(device.status(), await device.text()).toBe(201);
   const { id } = (await device.json()) as { id: string };
   const fix = await api.get('/api/v1/ingest/osmand', {

@@ -35,7 +35,7 @@ test('an idle browser lands on /login with the reason, and its socket receives n
     data: { first_name: unique('Idle'), last_name: 'Watched', date_of_birth: '1983-02-17', status: 'Incarcerated' },
   });
   expect(prisoner.status(), await prisoner.text()).toBe(200);
-  const device = await api.post('/api/v1/devices', { data: { prisoner_id: ((await prisoner.json()) as { prisoner_id: number }).prisoner_id } });
+  const device = await api.post('/api/v1/devices', { data: { prisoner_id: ((await prisoner.json()) as { prisoner_id: number }).prisoner_id, kind: 'phone' } });
   expect(device.status(), await device.text()).toBeLessThan(300);
   const deviceId = ((await device.json()) as { id: string }).id;
   let step = 0;

@@ -52,7 +52,7 @@ test('the spec client logs in, reads every list, draws a geofence, keeps moving 
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const created = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };
   const prisonerId = created.prisoner_id ?? created.data!.prisoner_id;
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Spec tag ') } });
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Spec tag '), kind: 'phone' } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
   const device = (await deviceRes.json()) as { id: string };
   const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {

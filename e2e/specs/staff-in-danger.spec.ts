@@ -32,7 +32,7 @@ async function sendFix(api: APIRequestContext, deviceId: string, at: LatLng, ext
 
 async function staffTracker(api: APIRequestContext, first: string) {
   const staff = await seedStaff(api, 'Guard', { first_name: first });
-  const res = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: staff.staff_id } });
+  const res = await api.post('/api/v1/devices', { data: { name: unique('Radio '), staff_id: staff.staff_id, kind: 'phone' } });
   expect(res.status(), await res.text()).toBe(201);
   return { ...staff, name: `${staff.first_name} ${staff.last_name}`, deviceId: ((await res.json()) as { id: string }).id };
 }

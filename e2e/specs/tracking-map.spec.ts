@@ -161,7 +161,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7).
   const label = `${firstName} ${lastName} · #${prisonerId} · cell ${cellId}`;
 
-  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag ') } });
+  const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag '), kind: 'phone' } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
   const device = (await deviceRes.json()) as { id: string };
   const assignRes = await api.put(`/api/v1/devices/${encodeURIComponent(device.id)}/assign`, {

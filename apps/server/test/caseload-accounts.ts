@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, type Role } from '@prison/shared';
 import { admins } from '../src/db/schema';
-import { createAdmin } from '../src/modules/admin/admin-service';
+import { createTestAccount } from './test-accounts';
 import { sessionsChanged } from '../src/sessions/session-service';
 import type { TestContext } from './test-app';
 
@@ -17,7 +17,7 @@ export async function loginWithCaseload(
 ): Promise<string> {
   const username = `caseload-${++accounts}-${Date.now().toString(36)}`;
   const password = 'caseload correct horse battery';
-  const { id } = await createAdmin(ctx.database.db, { username, password });
+  const { id } = await createTestAccount(ctx.database.db, { username, password });
   await ctx.database.db.update(admins).set({ blocks, role }).where(eq(admins.id, id));
   sessionsChanged();
   const login = await ctx.app.inject({

@@ -33,6 +33,7 @@ const TO = new Date().toISOString();
 
 /** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
 const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
+  'POST /api/v1/devices': { body: { kind: 'phone' } },
   'PUT /api/v1/devices/:id/assign': { body: {} },
   'POST /api/v1/keep-apart': { body: { reason: 'Bullying', scope: 'cell' } },
   'POST /api/v1/cell_controls/assign': { body: { cell_id: `${BLOCK_A}-1` } },
@@ -125,7 +126,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         .returning({ id: escorts.id });
       return row!.id;
     }
-    const res = await ctx().api('POST', '/devices', { prisoner_id: prisonerId });
+    const res = await ctx().api('POST', '/devices', { kind: 'phone', prisoner_id: prisonerId });
     if (res.statusCode !== 201) throw new Error(res.body);
     return res.json<{ id: string }>().id;
   }
@@ -415,7 +416,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         outsideEscort,
       );
       const [insideTracker, outsideTracker] = [await recordOf('device', inside), await recordOf('device', outside)];
-      const looseTracker = (await ctx().api('POST', '/devices', {})).json<{ id: string }>().id;
+      const looseTracker = (await ctx().api('POST', '/devices', { kind: 'phone' })).json<{ id: string }>().id;
       const trackers = (await officer('GET', '/devices')).json<{ data: { id: string }[] }>().data.map((d) => d.id);
       expect(trackers).toEqual(expect.arrayContaining([insideTracker, looseTracker]));
       expect(trackers).not.toContain(outsideTracker);

@@ -152,7 +152,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: alerts reach the br
       status: 'Incarcerated',
     });
     expect(prisoner.status, JSON.stringify(prisoner.body)).toBe(200);
-    const created = await callApi(a, 'POST', '/devices', { name: 'Feed tag', prisoner_id: prisoner.body.prisoner_id });
+    const created = await callApi(a, 'POST', '/devices', { name: 'Feed tag', kind: 'phone', prisoner_id: prisoner.body.prisoner_id });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     device = created.body as unknown as DeviceCreated;
     const perimeter = await callApi(a, 'POST', '/geofence/add', {

@@ -82,7 +82,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
       });
       expect(prisoner.status, JSON.stringify(prisoner.body)).toBe(200);
       prisonerIds[block] = prisoner.body.prisoner_id as number;
-      const device = await callApi(a, 'POST', '/devices', { name: `Tag ${block}`, prisoner_id: prisonerIds[block] });
+      const device = await callApi(a, 'POST', '/devices', { name: `Tag ${block}`, kind: 'phone', prisoner_id: prisonerIds[block] });
       expect(device.status, JSON.stringify(device.body)).toBe(201);
       devices[block] = device.body.id as string;
     }

@@ -90,7 +90,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     return (res.json() as { prisoner_id: number }).prisoner_id;
   };
   const device = async (body: Record<string, unknown>) => {
-    const res = await one().api('POST', '/devices', { name: `Tag ${++counter}`, ...body });
+    const res = await one().api('POST', '/devices', { name: `Tag ${++counter}`, kind: 'phone', ...body });
     expect(res.statusCode).toBe(201);
     return (res.json() as { id: string }).id;
   };

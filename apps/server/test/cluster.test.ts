@@ -131,6 +131,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     expect(prisoner.status, JSON.stringify(prisoner.body)).toBe(200);
     const created = await api(nodes[0]!, 'POST', '/devices', {
       name: 'Cluster tag',
+      kind: 'phone',
       prisoner_id: prisoner.body.prisoner_id,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -204,7 +205,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
   });
 
   it('accepts fixes, within 1 s, of a device registered through another process', async () => {
-    const other = await api(nodes[2]!, 'POST', '/devices', { name: 'Registered on node-3' });
+    const other = await api(nodes[2]!, 'POST', '/devices', { name: 'Registered on node-3', kind: 'phone' });
     expect(other.status).toBe(201);
     await sleep(1_000);
     const statuses = await Promise.all(

@@ -47,7 +47,7 @@ describeEachEngine('CSV exports (issue 20)', (engine) => {
     const from = new Date(Date.now() - 3_600_000);
     // Each id a spreadsheet would evaluate or turn into a command, as far as device ids may hold them.
     for (const [index, id] of ['-2-3', '-cmd:calc', '--1'].entries()) {
-      const device = await ctx().api('POST', '/devices', { id, name: `Tag ${index}` });
+      const device = await ctx().api('POST', '/devices', { id, name: `Tag ${index}`, kind: 'phone' });
       expect(device.statusCode, device.body).toBeLessThan(300);
       await ctx().api('PUT', `/devices/${encodeURIComponent(id)}/assign`, { prisoner_id: prisoner.prisoner_id });
       const query = new URLSearchParams({

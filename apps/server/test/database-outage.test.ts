@@ -89,7 +89,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
       method: 'POST',
       url: `${API_PREFIX}/devices`,
       headers: { cookie },
-      payload: { name: 'Outage tracker' },
+      payload: { name: 'Outage tracker', kind: 'phone' },
     });
     expect(created.statusCode).toBe(201);
     device = created.json<DeviceCreated>();
@@ -121,6 +121,10 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     });
     expect(registered.statusCode, registered.body).toBe(201);
     const reader = registered.json<{ id: string; secret: string }>();
+    // Readers place only tags (decision 092).
+    const tag = await app.inject({ method: 'POST', url: `${API_PREFIX}/devices`, headers: { cookie }, payload: { name: 'Outage tag', kind: 'tag' } });
+    expect(tag.statusCode, tag.body).toBe(201);
+    const tagId = tag.json<DeviceCreated>().id;
     expect(statuses[0]).toEqual({ database: 'ok' });
 
     deviceSocket = connect(base, {
@@ -183,7 +187,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
         ],
       },
       'POST /api/v1/ingest/osmand': { id: device.id, lat: '51.5', lon: '-0.12', timestamp: String(nextTimestamp()) },
-      'POST /api/v1/ingest/sightings': { reader_id: reader.id, secret: reader.secret, tags: [{ id: device.id, rssi: -50, at: nextTimestamp() * 1000 }] },
+      'POST /api/v1/ingest/sightings': { reader_id: reader.id, secret: reader.secret, tags: [{ id: tagId, rssi: -50, at: nextTimestamp() * 1000 }] },
     };
     // Single sign-on's routes answer from configuration while OIDC_ISSUER is unset (status, 404): no database.
     const answeredFromConfig = (url: string) => url.startsWith(`${API_PREFIX}/auth/oidc`);

@@ -62,7 +62,7 @@ it('keeps every acknowledged fix and record after SIGKILL', async () => {
   const device = await fetch(`${base}/api/v1/devices`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ name: 'Durable tag' }),
+    body: JSON.stringify({ name: 'Durable tag', kind: 'phone' }),
   });
   expect(device.status).toBe(201);
   const { id: deviceId } = (await device.json()) as { id: string };

@@ -1,13 +1,12 @@
 // A production build leaks nothing: no source map is built or served, the test hooks are compiled out, and the API
 // documentation needs a session. And the first screen stays light: no map, drawing or chart library (decision 020).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildWebIfChanged, webDist } from '../../../scripts/web-build.mjs';
 import { startTestApp, type TestContext } from './test-app';
 
-const webRoot = path.resolve(import.meta.dirname, '../../web');
 let dist: string;
 let ctx: TestContext;
 
@@ -17,15 +16,11 @@ const filesUnder = (dir: string): string[] =>
   );
 
 beforeAll(async () => {
+  // The build `npm start` and the release make (production mode, no VITE_TEST_HOOKS), made once for all of them and
+  // only when the web app changed; copied, since a test below writes into it.
+  buildWebIfChanged();
   dist = mkdtempSync(path.join(tmpdir(), 'prison-web-prod-'));
-  // The build `npm start` makes: production mode, no VITE_TEST_HOOKS.
-  const { VITE_TEST_HOOKS: _hooks, ...env } = process.env;
-  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', dist, '--emptyOutDir'], {
-    cwd: webRoot,
-    env: { ...env, NODE_ENV: 'production' },
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) throw new Error(`web build failed: ${build.stderr}`);
+  cpSync(webDist, dist, { recursive: true });
   ctx = await startTestApp('pglite', { WEB_DIST: dist });
 }, 180_000);
 

@@ -7,7 +7,7 @@ import { API_PREFIX, AUTH_COOKIE, ROLES, forbiddenMessage, roleMay, type Action,
 import type { App, RegisteredRoute } from '../src/app';
 import type { Database } from '../src/db/client';
 import { admins } from '../src/db/schema';
-import { createAdmin } from '../src/modules/admin/admin-service';
+import { createTestAccount } from './test-accounts';
 import { UNDECLARED_ACCESS_MESSAGE } from '../src/plugins/access';
 import { createSession } from '../src/sessions/session-service';
 
@@ -54,7 +54,7 @@ export async function createRoleAccounts(
     const username = `${options.prefix ?? 'matrix'}-${role}`;
     const password = `a long passphrase for ${role} 42`;
     const blocks = options.blocks?.[role] ?? [];
-    const created = await createAdmin(database.db, { username, name: `Matrix ${role}`, password });
+    const created = await createTestAccount(database.db, { username, name: `Matrix ${role}`, password });
     await database.db.update(admins).set({ role, blocks }).where(eq(admins.id, created.id));
     accounts[role] = { role, id: created.id, username, password, blocks };
   }

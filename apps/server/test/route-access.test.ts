@@ -82,7 +82,7 @@ const newPrisoner = async (extra: Record<string, unknown> = {}) =>
   ).prisoner_id as number;
 const newStaff = async () =>
   (await ok('POST', '/staff/add', { first_name: 'Matrix', last_name: `Guard ${next()}`, role: 'Guard', badge_number: String(Date.now() % 1e9 + ++uniq) })).staff_id as number;
-const newDevice = async () => (await ok('POST', '/devices', { name: `Tag ${next()}` })).id as string;
+const newDevice = async () => (await ok('POST', '/devices', { name: `Tag ${next()}`, kind: 'phone' })).id as string;
 const newGeofence = async () => {
   const id = `mx-${next()}`;
   await ok('POST', '/geofence/add', { geofence_id: id, name: `Zone ${id}`, shape: 'Circle', type: 'Positive', radius: 30, center_lat: 10, center_lng: 10 });
@@ -148,7 +148,7 @@ const SAMPLES: Record<string, () => Promise<Sample>> = {
   'POST /api/v1/incident/add': async () => ({
     body: { prisonerName: 'Matrix Prisoner', guardName: 'Matrix Guard', date: '2025-01-01', time: '10:00', description: 'Shouting', actionTaken: 'Talked' },
   }),
-  'POST /api/v1/devices': async () => ({ body: { name: `Tag ${next()}` } }),
+  'POST /api/v1/devices': async () => ({ body: { name: `Tag ${next()}`, kind: 'phone' } }),
   'PUT /api/v1/devices/:id/assign': async () => ({ params: { id: await newDevice() }, body: { prisoner_id: await newPrisoner() } }),
   'POST /api/v1/devices/:id/rotate-secret': async () => ({ params: { id: await newDevice() } }),
   'PUT /api/v1/devices/:id/secret-required': async () => ({ params: { id: await newDevice() }, body: { secret_required: false } }),

@@ -413,7 +413,7 @@ async function seed(ctx: TestContext): Promise<Seeded> {
     center_lat: 10,
     center_lng: 10,
   });
-  const device = await ok('POST', '/devices', { name: 'Tag', prisoner_id: prisoner.prisoner_id });
+  const device = await ok('POST', '/devices', { name: 'Tag', kind: 'phone', prisoner_id: prisoner.prisoner_id });
   const alert = await ok('POST', '/alert/all', { alert_type: 'Warning', details: 'Seeded' });
   await ok('POST', '/messages', { body: 'Seeded' });
   await ok('POST', '/keep-apart', { prisoner_a: prisoner.prisoner_id, prisoner_b: other.prisoner_id, reason: 'Threat', scope: 'cell' });

@@ -66,7 +66,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('a cluster process started wh
     const wearer = async (name: string) => {
       const prisoner = await callApi(first!, 'POST', '/prisoner/add', { first_name: name, last_name: 'Faults', date_of_birth: '1980-01-01', status: 'Incarcerated' });
       expect(prisoner.status, JSON.stringify(prisoner.body)).toBe(200);
-      const device = await callApi(first!, 'POST', '/devices', { name: `${name} tag`, prisoner_id: prisoner.body.prisoner_id });
+      const device = await callApi(first!, 'POST', '/devices', { name: `${name} tag`, kind: 'phone', prisoner_id: prisoner.body.prisoner_id });
       expect(device.status, JSON.stringify(device.body)).toBe(201);
       return device.body as unknown as DeviceCreated;
     };

@@ -5,7 +5,7 @@ import { API_PREFIX, AUTH_COOKIE } from '@prison/shared';
 import { buildApp, type App } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { Database } from '../src/db/client';
-import { createAdmin } from '../src/modules/admin/admin-service';
+import { createTestAccount } from './test-accounts';
 import { createTestDatabase, type Engine } from './test-db';
 
 export const TEST_ADMIN = { username: 'warden', name: 'Test Warden', password: 'correct horse battery' };
@@ -35,7 +35,7 @@ export async function startTestApp(engine: Engine, overrides: Partial<Config> = 
   const database = await createTestDatabase(engine);
   const app = await buildApp({ config: testConfig(overrides), database, logger: false });
   await app.ready();
-  await createAdmin(database.db, TEST_ADMIN);
+  await createTestAccount(database.db, TEST_ADMIN);
   const login = await app.inject({
     method: 'POST',
     url: `${API_PREFIX}/admin/login`,
@@ -82,7 +82,7 @@ export function useTestApp(engine: Engine, overrides: Partial<Config> = {}): () 
 let otherAdmins = 0;
 export async function loginAnotherAdmin(ctx: TestContext, username = `second-${++otherAdmins}-${Date.now().toString(36)}`): Promise<TestContext['api']> {
   const password = 'another correct horse battery';
-  await createAdmin(ctx.database.db, { username, name: `Second ${username}`, password });
+  await createTestAccount(ctx.database.db, { username, name: `Second ${username}`, password });
   const login = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/admin/login`, payload: { username, password } });
   if (login.statusCode !== 200) throw new Error(`second login failed: ${login.body}`);
   const cookie = `${AUTH_COOKIE}=${login.json<{ token: string }>().token}`;

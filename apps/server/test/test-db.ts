@@ -2,15 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { createPglite, fromPglite, fromPostgres, type Database } from '../src/db/client';
 import { waitFor } from './wait-for';
 
 export type Engine = 'pglite' | 'postgres';
 
+/** The migrated template, read once per worker (the server tiers do not isolate files; vitest.config.ts). */
+let template: Blob | undefined;
+
 export async function createTestDatabase(engine: Engine): Promise<Database> {
   if (engine === 'pglite') {
-    const blob = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    template ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
+    const blob = template;
     return fromPglite(await createPglite({ loadDataDir: blob }));
   }
   const scratch = await createScratchDatabase('prison_test');
@@ -56,11 +60,29 @@ export async function createScratchDatabase(prefix: string, options: { migrated?
   };
 }
 
+/**
+ * The engines this tier runs on (vitest.config.ts): the integration tier runs on the embedded engine, the postgres
+ * tier on PostgreSQL when the run found one, the system tier on both.
+ */
 export function availableEngines(): Engine[] {
-  return inject('postgresAdminUrl') ? ['pglite', 'postgres'] : ['pglite'];
+  const reachable: Engine[] = inject('postgresAdminUrl') ? ['pglite', 'postgres'] : ['pglite'];
+  return reachable.filter((engine) => inject('tierEngines').includes(engine));
 }
 
-/** Runs the suite once per available engine; the body gets the engine name. */
+/** Runs the suite once per engine of this tier; the body gets the engine name. */
 export function describeEachEngine(name: string, body: (engine: Engine) => void) {
-  for (const engine of availableEngines()) describe(`${name} [${engine}]`, () => body(engine));
+  const engines = availableEngines();
+  for (const engine of engines) describe(`${name} [${engine}]`, () => body(engine));
+  // A tier without any of the file's engines (PostgreSQL not reachable) still reports the file, as skipped.
+  if (engines.length === 0) describe.skip(`${name} [no engine of this tier answers]`, () => it('is skipped', () => undefined));
+}
+
+/** A suite written for the embedded engine only: it runs in the tiers that run the embedded engine. */
+export function describeOnPglite(name: string, body: () => void) {
+  if (inject('tierEngines').includes('pglite')) describe(name, body);
+}
+
+/** A suite written for PostgreSQL only: it runs in the tiers that run PostgreSQL, skipped when none answers. */
+export function describeOnPostgres(name: string, body: () => void) {
+  if (inject('tierEngines').includes('postgres')) describe.skipIf(!inject('postgresAdminUrl'))(name, body);
 }

@@ -4,9 +4,20 @@ import { int32, nameText } from './text';
 
 export const DEFAULT_DEVICE_NAME = 'Prisoner Tracker A8';
 
+/**
+ * What a tracker is, chosen at registration and fixed (decision 092): a `phone` reports its own position (GPS, over
+ * OsmAnd, Socket.IO or a gateway's batch); a `tag` has none and is placed only by the indoor readers that see it. A
+ * reader's sighting of a phone is refused, so a reader cannot move a phone.
+ */
+export const DEVICE_KINDS = ['phone', 'tag'] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+export const DEVICE_KIND_LABELS: Record<DeviceKind, string> = { phone: 'Phone (GPS)', tag: 'Tag (indoor readers)' };
+
 export const device = z.object({
   id: z.string(),
   name: z.string(),
+  /** Phone or tag (decision 092); absent from answers older than that decision. */
+  kind: z.enum(DEVICE_KINDS).optional(),
   prisoner_id: z.number().int().nullable(),
   prisoner_name: z.string().nullable(),
   /** The wearer's cell (null: none or no wearer), shown beside the name because names are not unique. */
@@ -41,6 +52,8 @@ export const deviceInput = z.object({
   /** A UUID is generated when absent; or the id a phone app shows. */
   id: z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, 'id may hold letters, digits, . : - and _ only').optional(),
   name: nameText(100).min(1, 'name is required').optional(),
+  /** Required, no default: it decides what may move the tracker (decision 092). */
+  kind: z.enum(DEVICE_KINDS, { message: 'kind is required: phone (reports its own position) or tag (placed by the indoor readers)' }),
   prisoner_id: int32().nullable().optional(),
   staff_id: int32().nullable().optional(),
   /** Default false: DEVICE_SECRET_REQUIRED (on by default) decides for every device (decision 038). */

@@ -8,6 +8,11 @@ export const ESCORT_MIN_DISTANCE_M = 5;
 export const ESCORT_MAX_DISTANCE_M = 5000;
 /** Further apart than the distance for longer than this: the prisoner is unescorted (a Critical alert). */
 export const ESCORT_SEPARATION_SECONDS = 30;
+/**
+ * The officer's newest fix may be at most this old for an escort to hold (decision 092): a tracker that stops
+ * reporting is offline only after DEVICE_OFFLINE_SECONDS, far longer than a prisoner needs to walk out.
+ */
+export const ESCORT_OFFICER_FIX_MAX_AGE_SECONDS = 30;
 
 /** Sane dates (decision 037): `from` at most a day back (an escort recorded late) and at most 7 days ahead. */
 export const ESCORT_FROM_PAST_HOURS = 24;
@@ -77,6 +82,7 @@ export const ESCORT_NOT_ESCORTING = {
   'no-tracker': 'Officer has no tracker',
   offline: "Officer's tracker offline",
   'no-position': 'No position from the officer yet',
+  stale: `No fix from the officer's tracker for over ${ESCORT_OFFICER_FIX_MAX_AGE_SECONDS} s`,
 } as const;
 
 export function escortSeparatedReason(distanceMetres: number, maxDistanceM: number): string {

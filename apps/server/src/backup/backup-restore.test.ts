@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPglite } from '../db/client';
 import { addDevice, addPrisoner, osmandGet, useListeningApp } from '../tracking/tracking-test-kit';
-import { createTestDatabase, createScratchDatabase, describeEachEngine, type Engine } from '../../test/test-db';
+import { createTestDatabase, createScratchDatabase, describeEachEngine, describeOnPglite, type Engine } from '../../test/test-db';
 import { waitFor } from '../../test/wait-for';
 import { serveBackups } from './backup-socket';
 import { backupToFile } from './backup-to-file';
@@ -171,7 +171,7 @@ describeEachEngine('backup and restore', (engine: Engine) => {
   }, 240_000);
 });
 
-describe('scheduled backups', () => {
+describeOnPglite('scheduled backups', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'prison-scheduled-test-'));

@@ -21,7 +21,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { CountLine, NearbyStaffEntry, Role } from '@prison/shared';
+import type { CountLine, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -154,6 +154,8 @@ export const devices = pgTable(
      * the setting on (the default), every device must.
      */
     secretRequired: boolean('secret_required').notNull().default(false),
+    /** Phone (reports its own position) or tag (placed only by the readers that see it), fixed at registration (092). */
+    kind: text('kind').$type<DeviceKind>().notNull().default('phone'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     lastFixAt: timestamp('last_fix_at', { withTimezone: true }),
     lastLatitude: doublePrecision('last_latitude'),
@@ -175,7 +177,7 @@ export const devices = pgTable(
     engineNode: text('engine_node'),
     createdAt: createdAt(),
   },
-  (t) => [index('devices_engine_node_idx').on(t.engineNode)],
+  (t) => [index('devices_engine_node_idx').on(t.engineNode), check('devices_kind_check', sql`${t.kind} in ('phone', 'tag')`)],
 );
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, countDistinct, eq, isNotNull, sql } from 'drizzle-orm';
 import { PRISONER_STATUSES, isCountryName } from '@prison/shared';
-import { createTestDatabase, describeEachEngine } from '../../test/test-db';
+import { createTestDatabase, describeEachEngine, describeOnPglite } from '../../test/test-db';
 import type { Database } from '../db/client';
 import { auditLog, cells, incidents, keepApartPairs, prisoners, staff } from '../db/schema';
 import { DEMO_COUNTS, seedDemoRecords } from './demo-records';
@@ -116,7 +116,7 @@ describeEachEngine('demo records seed', (engine) => {
   });
 });
 
-describe('demo records seed is reproducible', () => {
+describeOnPglite('demo records seed is reproducible', () => {
   it('creates the same records for the same day', async () => {
     const now = new Date('2026-03-02T09:00:00Z');
     const snapshot = async () => {

@@ -40,21 +40,20 @@ async function seedBlockAreas(app: App, site: PrisonSite): Promise<void> {
   for (const { block, points } of site.blockAreas(blocks)) await setBlockArea(app.db, SYSTEM_ACTOR, block, { points }, []);
 }
 
+/** Of the demo's trackers, this share are tags seen by the corridor readers indoors (issue 25); the rest are phones. */
+const INDOOR_SHARE = 0.2;
+const tagsFor = (total: number) => Math.min(total, Math.max(2, Math.round(total * INDOOR_SHARE)));
+
 /**
  * Demo devices (ids starting with "demo-") get a fresh secret on each start, kept in memory for the simulator:
- * only the hash was stored, so last run's secrets are unknown.
+ * only the hash was stored, so last run's secrets are unknown. About a fifth are tags (registered as `tag`, which the
+ * readers may place; decision 092), listed first: the simulator walks the first `tags` along the corridors.
  */
-async function demoDevices(app: App, limit: number): Promise<SimulatedDevice[]> {
-  const existing = await app.db.select({ id: devices.id }).from(devices).where(like(devices.id, `${DEMO_DEVICE_PREFIX}%`));
-  const result: SimulatedDevice[] = [];
-  if (existing.length) {
-    const rotated = existing.slice(0, limit).map(({ id }) => ({ id, secret: newDeviceSecret() }));
-    await app.db.transaction(async (tx) => {
-      for (const { id, secret } of rotated) await tx.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
-      await recordAudit(tx, SYSTEM_ACTOR, { action: 'rotate-secret', entity: 'device', after: { demo_devices: rotated.length } });
-    });
-    result.push(...rotated);
-  }
+async function demoDevices(app: App, limit: number): Promise<{ devices: SimulatedDevice[]; tags: number }> {
+  const isTag = (device: { kind: string }) => device.kind === 'tag';
+  const existing = (await app.db.select({ id: devices.id, kind: devices.kind }).from(devices).where(like(devices.id, `${DEMO_DEVICE_PREFIX}%`)))
+    .sort((a, b) => Number(isTag(b)) - Number(isTag(a)))
+    .slice(0, limit);
   const untracked = await app.db
     .select({ id: prisoners.prisonerId })
     .from(prisoners)
@@ -62,18 +61,32 @@ async function demoDevices(app: App, limit: number): Promise<SimulatedDevice[]> 
     .orderBy(prisoners.prisonerId);
   const [{ n: incarcerated } = { n: 0 }] = await app.db.select({ n: count() }).from(prisoners).where(eq(prisoners.status, 'Incarcerated'));
   const wanted = Math.min(limit, incarcerated > 0 ? Math.round(incarcerated * TRACKED_SHARE) : UNASSIGNED_FALLBACK);
-  for (let next = 0; result.length < wanted; next++) {
-    const prisoner = untracked[next];
-    if (incarcerated > 0 && !prisoner) break;
-    const created = await registerDevice(app.db, SYSTEM_ACTOR, { id: `${DEMO_DEVICE_PREFIX}${randomUUID()}`, prisoner_id: prisoner?.id ?? null });
-    result.push({ id: created.id, secret: created.secret });
+  const fresh = Math.max(0, wanted - existing.length);
+  const registering = incarcerated > 0 ? Math.min(fresh, untracked.length) : fresh;
+  const tags = tagsFor(existing.length + registering);
+  const keptTags = existing.filter(isTag).length;
+  const newTags = Math.max(0, Math.min(registering, tags - keptTags));
+  // Demo trackers from before devices had a kind are phones: enough of them become the demo's tags again.
+  const retagged = new Set(existing.filter((d) => !isTag(d)).slice(0, Math.max(0, tags - keptTags - newTags)).map((d) => d.id));
+  const result: (SimulatedDevice & { tag: boolean })[] = [];
+  if (existing.length) {
+    const rotated = existing.map(({ id, kind }) => ({ id, secret: newDeviceSecret(), tag: kind === 'tag' || retagged.has(id) }));
+    await app.db.transaction(async (tx) => {
+      for (const { id, secret } of rotated) await tx.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
+      if (retagged.size) await tx.update(devices).set({ kind: 'tag' }).where(inArray(devices.id, [...retagged]));
+      await recordAudit(tx, SYSTEM_ACTOR, { action: 'rotate-secret', entity: 'device', after: { demo_devices: rotated.length, retagged: retagged.size } });
+    });
+    result.push(...rotated);
+  }
+  for (let next = 0; next < registering; next++) {
+    const kind = next < newTags ? 'tag' : 'phone';
+    const created = await registerDevice(app.db, SYSTEM_ACTOR, { id: `${DEMO_DEVICE_PREFIX}${randomUUID()}`, kind, prisoner_id: untracked[next]?.id ?? null });
+    result.push({ id: created.id, secret: created.secret, tag: kind === 'tag' });
   }
   await app.tracking.registry.refreshAll(app.db);
-  return result;
+  const ordered = [...result.filter((d) => d.tag), ...result.filter((d) => !d.tag)];
+  return { devices: ordered.map(({ id, secret }) => ({ id, secret })), tags: ordered.filter((d) => d.tag).length };
 }
-
-/** Of the demo's trackers, this share are tags seen by the corridor readers indoors (issue 25); the rest are phones. */
-const INDOOR_SHARE = 0.2;
 
 /**
  * The demo's readers along the blocks' corridors (issue 25 item 6), registered once; each start gives them fresh
@@ -104,7 +117,7 @@ export async function startDemoTracking(app: App): Promise<{ stop(): Promise<voi
   await seedGeofences(app, site);
   await seedBlockAreas(app, site);
   await seedDemoSitePlan(app.db, site);
-  const simulated = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
+  const { devices: simulated, tags } = await demoDevices(app, app.config.SIMULATOR_DEVICES ?? DEFAULT_MAX_DEVICES);
   if (simulated.length === 0) return { stop: async () => undefined };
   // The OsmAnd port opens in an onListen hook that `listen` does not wait for.
   for (let i = 0; i < 50 && app.osmandPort() === null; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -119,7 +132,7 @@ export async function startDemoTracking(app: App): Promise<{ stop(): Promise<voi
   const simulator = new Simulator({
     readers: simulatedReaders,
     sightings,
-    indoorDevices: Math.max(2, Math.round(simulated.length * INDOOR_SHARE)),
+    indoorDevices: tags,
     onSightingError: (error) => {
       if (!sightingReported) app.log.warn({ err: error }, 'simulator: sightings were not accepted');
       sightingReported = true;

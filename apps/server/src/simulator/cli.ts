@@ -1,7 +1,8 @@
 // `npm run simulate -- --devices N --rate HZ --url URL`: drives any running server through the real device
 // protocols. It needs device ids and secrets, from one of:
 //   --username/--password (or ADMIN_USERNAME/ADMIN_PASSWORD): logs in and uses the devices named
-//     "Simulated tracker N", registering the missing ones and issuing fresh secrets for the others;
+//     "Simulated tracker N" (tags for --indoor, phones for the rest), registering the missing ones and issuing fresh
+//     secrets for the others;
 //   --devices-file FILE: a JSON list [{ "id": "...", "secret": "..." }] of devices registered beforehand.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,7 +24,8 @@ const USAGE = `Usage: npm run simulate -- [options]
   --seconds S          stop after S seconds (default: run until Ctrl+C)
   --breach-every S     seconds between staged breaches (default 45)
   --indoor N           the first N trackers are tags walking the blocks' corridors, seen by the corridor readers
-                       (registered, or registered again for a fresh secret; needs --username/--password)
+                       (registered, or registered again for a fresh secret; needs --username/--password; the
+                       first N of a --devices-file must be registered with kind "tag")
   --mqtt-url URL       readers publish their sightings to this broker (default: POST URL/api/v1/ingest/sightings)`;
 
 async function call<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
@@ -36,19 +38,28 @@ async function call<T>(url: string, init: RequestInit & { token?: string } = {})
   return body;
 }
 
-async function devicesThroughApi(api: string, username: string, password: string, wanted: number): Promise<SimulatedDevice[]> {
+/**
+ * The simulator's own trackers: `indoor` tags first (only a tag may be placed by a reader, decision 092), then phones;
+ * reused by kind, the missing ones registered.
+ */
+async function devicesThroughApi(api: string, username: string, password: string, wanted: number, indoor: number): Promise<SimulatedDevice[]> {
   const { token } = await call<{ token: string }>(`${api}/admin/login`, { method: 'POST', body: JSON.stringify({ username, password }) });
   const { data } = await call<{ data: Device[] }>(`${api}/devices`, { token });
-  const mine = data.filter((d) => d.name.startsWith(SIMULATED_NAME)).slice(0, wanted);
+  const mine = data.filter((d) => d.name.startsWith(SIMULATED_NAME));
   const result: SimulatedDevice[] = [];
-  // Their secrets were shown once to an earlier run: issue new ones (these devices belong to the simulator).
-  for (const device of mine) {
-    const rotated = await call<DeviceCreated>(`${api}/devices/${encodeURIComponent(device.id)}/rotate-secret`, { method: 'POST', token });
-    result.push({ id: rotated.id, secret: rotated.secret });
-  }
-  for (let n = mine.length + 1; result.length < wanted; n++) {
-    const created = await call<DeviceCreated>(`${api}/devices`, { method: 'POST', token, body: JSON.stringify({ name: `${SIMULATED_NAME} ${n}` }) });
-    result.push({ id: created.id, secret: created.secret });
+  const tags = Math.min(indoor, wanted);
+  let named = mine.length;
+  for (const [kind, count] of [['tag', tags], ['phone', wanted - tags]] as const) {
+    const reused = mine.filter((d) => (d.kind ?? 'phone') === kind).slice(0, count);
+    // Their secrets were shown once to an earlier run: issue new ones (these devices belong to the simulator).
+    for (const device of reused) {
+      const rotated = await call<DeviceCreated>(`${api}/devices/${encodeURIComponent(device.id)}/rotate-secret`, { method: 'POST', token });
+      result.push({ id: rotated.id, secret: rotated.secret });
+    }
+    for (let i = reused.length; i < count; i++) {
+      const created = await call<DeviceCreated>(`${api}/devices`, { method: 'POST', token, body: JSON.stringify({ name: `${SIMULATED_NAME} ${++named}`, kind }) });
+      result.push({ id: created.id, secret: created.secret });
+    }
   }
   return result;
 }
@@ -96,6 +107,8 @@ async function main() {
   if (!Number.isInteger(count) || count < 1) throw new Error('--devices must be a whole number of 1 or more');
   if (!(rate > 0)) throw new Error('--rate must be a positive number of fixes per second');
   if (values.protocol !== 'osmand' && values.protocol !== 'socket') throw new Error('--protocol must be osmand or socket');
+  const indoor = Number(values.indoor);
+  if (!Number.isInteger(indoor) || indoor < 0) throw new Error('--indoor must be a whole number of 0 or more');
   const base = values.url.replace(/\/$/, '');
   const api = `${base}${API_PREFIX}`;
 
@@ -103,7 +116,7 @@ async function main() {
   if (values['devices-file']) {
     devices = (JSON.parse(readFileSync(values['devices-file'], 'utf8')) as SimulatedDevice[]).slice(0, count);
   } else if (values.username && values.password) {
-    devices = await devicesThroughApi(api, values.username, values.password, count);
+    devices = await devicesThroughApi(api, values.username, values.password, count, indoor);
   } else {
     throw new Error(`give --username and --password (or ADMIN_USERNAME/ADMIN_PASSWORD), or --devices-file\n\n${USAGE}`);
   }
@@ -116,8 +129,6 @@ async function main() {
   }
 
   const site = new PrisonSite(centre.lat, centre.lng);
-  const indoor = Number(values.indoor);
-  if (!Number.isInteger(indoor) || indoor < 0) throw new Error('--indoor must be a whole number of 0 or more');
   let readers: SimulatedReader[] = [];
   if (indoor > 0) {
     if (!values.username || !values.password) throw new Error('--indoor needs --username and --password to register the readers');

@@ -89,8 +89,22 @@ describeEachEngine('simulator', (engine) => {
         return rows.some((row) => corridorReaders.some((r) => r.latitude === row.lat && r.longitude === row.lng));
       };
       await waitFor(atReader, 15_000);
+      // Those trackers are registered as tags (decision 092): a reader's sighting of a phone would be refused.
+      const placedAtReaders = await db
+        .selectDistinct({ kind: devices.kind })
+        .from(positions)
+        .innerJoin(devices, eq(devices.id, positions.deviceId))
+        .where(eq(positions.accuracy, 10));
+      expect(placedAtReaders).toEqual([{ kind: 'tag' }]);
+      expect((await db.select({ kind: devices.kind }).from(devices).where(like(devices.id, 'demo-%'))).some((d) => d.kind === 'phone')).toBe(true);
     } finally {
       await demo.stop();
     }
+    // A demo database from before devices had a kind (all phones): the next start makes two of them its tags again.
+    const demoKinds = async () => (await db.select({ kind: devices.kind }).from(devices).where(like(devices.id, 'demo-%'))).map((d) => d.kind).sort();
+    await db.update(devices).set({ kind: 'phone' }).where(like(devices.id, 'demo-%'));
+    const again = await startDemoTracking(ctx().app);
+    await again.stop();
+    expect(await demoKinds()).toEqual(['phone', 'phone', 'tag', 'tag']);
   });
 });

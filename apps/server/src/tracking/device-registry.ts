@@ -2,6 +2,7 @@
 // database read. Device changes through the API refresh the entry; a periodic refresh picks up prisoner renames.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import type { DeviceKind } from '@prison/shared';
 import type { DbOrTx } from '../db/client';
 import { cells, devices, prisoners, staff } from '../db/schema';
 import { FixRefused } from './fix';
@@ -9,6 +10,8 @@ import { FixRefused } from './fix';
 export interface TrackedDevice {
   id: string;
   name: string;
+  /** A phone reports its own position; a tag is placed only by a reader's sighting (decision 092). Fixed. */
+  kind: DeviceKind;
   secretHash: string;
   /** The device's own "secret required" (decision 038); DEVICE_SECRET_REQUIRED makes it so for every device. */
   secretRequired: boolean;
@@ -77,9 +80,10 @@ export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisone
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
 
 /** What an API change or a refresh re-reads; the live state stays as held in memory. */
-function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'secretHash' | 'secretRequired' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
+function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'kind' | 'secretHash' | 'secretRequired' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
   return {
     name: row.name,
+    kind: row.kind,
     secretHash: row.secretHash,
     secretRequired: row.secretRequired,
     prisonerId: row.prisonerId ?? null,
@@ -96,6 +100,7 @@ function selectDevices(db: DbOrTx, id?: string) {
     .select({
       ...liveColumns,
       name: devices.name,
+      kind: devices.kind,
       secretHash: devices.secretHash,
       secretRequired: devices.secretRequired,
       prisonerId: prisoners.prisonerId,

@@ -71,6 +71,7 @@ describe('escort monitor', () => {
     officer(0, 0);
     prisoner(500, 1);
     expect(prisoner(500, 60)).toEqual([]);
+    officer(500, 140);
     expect(monitor.holds(PRISONER, at(150).getTime())).toBe(true);
     expect(monitor.holds(PRISONER, at(200).getTime())).toBe(false);
     monitor.setEscorts([]);
@@ -133,6 +134,7 @@ describe('an escort holds only while proven (decision 037)', () => {
     expect(monitor.tick(at(120))).toEqual([]);
     monitor.setEscorts([escort]);
     prisoner(500, 130);
+    officer(0, 150);
     expect(prisoner(500, 161).map((e) => e.kind)).toEqual(['unescorted']);
     expect(monitor.status(escort.id, at(161).getTime())).toEqual({ escorting: false, reason: 'Separated: 500 m from the officer (limit 50 m)' });
   });
@@ -162,7 +164,9 @@ describe('geofence engine with escorts: the perimeter waits while the escort hol
     expect(fix(500, 0)).toEqual([]); // inside
     officer(2010, 1);
     expect(fix(2000, 2)).toEqual([]); // outside, escorted (10 m from the officer)
+    officer(2110, 50);
     expect(fix(2100, 60)).toEqual([]);
+    officer(2110, 80);
     expect(engine.tick(at(90))).toEqual([]);
     // The escort ends (reloaded without it): the next tick raises the violation without waiting for a fix.
     monitor.setEscorts([]);
@@ -178,8 +182,32 @@ describe('geofence engine with escorts: the perimeter waits while the escort hol
     officer(2000, 1);
     expect(fix(2000, 2)).toEqual([]);
     expect(fix(2300, 10)).toEqual([]); // 300 m from the officer: apart from t=10
+    officer(2000, 30); // still reporting, still 300 m away
     expect(fix(2300, 40)).toEqual([]); // 30 s: the escort still holds
     expect(fix(2300, 41)).toEqual(['start Perimeter']); // the escort failed with this fix
+  });
+
+  it('the exemption ends 30 s after the officer\'s last fix, his tracker still online: at the next fix, or at the tick', () => {
+    const byFix = setup();
+    expect(byFix.fix(500, 0)).toEqual([]);
+    byFix.officer(2010, 1);
+    expect(byFix.fix(2000, 2)).toEqual([]); // outside, escorted
+    expect(byFix.fix(2000, 31)).toEqual([]); // the officer's fix 30 s old: still proven
+    expect(byFix.monitor.status(escort.id, at(31).getTime())).toEqual({ escorting: true, reason: null });
+    expect(byFix.fix(2000, 32)).toEqual(['start Perimeter']);
+    expect(byFix.monitor.status(escort.id, at(32).getTime())).toEqual({ escorting: false, reason: "No fix from the officer's tracker for over 30 s" });
+    // He reports again: the escort holds again, and the violation that started meanwhile keeps running.
+    byFix.officer(2010, 40);
+    expect(byFix.monitor.holds(PRISONER, at(41).getTime())).toBe(true);
+    expect(byFix.fix(2000, 41)).toEqual([]);
+
+    // No fix of the prisoner's after he walked out: the tick raises it.
+    const byTick = setup();
+    expect(byTick.fix(500, 0)).toEqual([]);
+    byTick.officer(2010, 1);
+    expect(byTick.fix(2000, 2)).toEqual([]);
+    expect(byTick.engine.tick(at(31))).toEqual([]);
+    expect(byTick.engine.tick(at(32)).flatMap((d) => summary(d.transitions))).toEqual(['start Perimeter']);
   });
 
   it('a prisoner without an escort is raised as before', () => {

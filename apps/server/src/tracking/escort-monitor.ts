@@ -4,9 +4,9 @@
 // ESCORT_SEPARATION_SECONDS raises one Critical alert ("unescorted"), measured from the fixes and, when fixes stop
 // while apart, by `tick`; it ends when they are close again. While an escort holds, the prisoner's Negative geofences
 // raise nothing (`holds`, asked by the geofence engine). An escort holds only while it is proven (decision 037): in
-// force, monitored, the officer's tracker theirs and online, the officer's position known, and not failed; any proof
-// missing and the perimeter alerts as usual.
-import { ESCORT_NOT_ESCORTING, ESCORT_SEPARATION_SECONDS, escortSeparatedReason, haversineMeters } from '@prison/shared';
+// force, monitored, the officer's tracker theirs and online, the officer's position known and at most 30 s old
+// (decision 092), and not failed; any proof missing and the perimeter alerts as usual.
+import { ESCORT_NOT_ESCORTING, ESCORT_OFFICER_FIX_MAX_AGE_SECONDS, ESCORT_SEPARATION_SECONDS, escortSeparatedReason, haversineMeters } from '@prison/shared';
 
 export interface EscortRef {
   id: number;
@@ -75,6 +75,7 @@ export interface SavedEscorts {
 }
 
 export const SEPARATION_MS = ESCORT_SEPARATION_SECONDS * 1000;
+export const OFFICER_FIX_MAX_AGE_MS = ESCORT_OFFICER_FIX_MAX_AGE_SECONDS * 1000;
 
 export function escortAlertMessage(event: EscortEvent): string {
   return `${event.prisoner.name} is unescorted (${Math.round(event.distanceMetres)} m from ${event.staffName})`;
@@ -133,16 +134,20 @@ export class EscortMonitor {
 
   /**
    * Why an escort does not hold at t, or null when it holds. Every proof is checked each time it is asked, so a
-   * proof that goes missing (a tracker taken away or silent) ends the exemption at once; a separation ends it only
-   * after ESCORT_SEPARATION_SECONDS (GPS wanders), which `failed` records.
+   * proof that goes missing (a tracker taken away or silent, its last fix too old) ends the exemption at once; a
+   * separation ends it only after ESCORT_SEPARATION_SECONDS (GPS wanders), which `failed` records.
    */
   private lapse(escort: EscortState, t: number): EscortLapse | null {
     if (!inForce(escort, t)) return 'not-in-force';
     if (escort.unmonitored) return 'unmonitored';
     const tracker = escort.officerDeviceId === null ? 'none' : this.officerTracker(escort.officerDeviceId, escort.staffId);
     if (tracker === 'none') return 'no-tracker';
-    if (!this.staffPositions.has(escort.staffId)) return 'no-position';
+    const officer = this.staffPositions.get(escort.staffId);
+    if (!officer) return 'no-position';
     if (tracker === 'offline') return 'offline';
+    // On the clock of everything here (t: the prisoner's fix or the tick): a quiet tracker turns offline only after
+    // DEVICE_OFFLINE_SECONDS, and for all that time the officer could be anywhere.
+    if (t - officer.at.getTime() > OFFICER_FIX_MAX_AGE_MS) return 'stale';
     if (escort.failed) return 'separated';
     return null;
   }

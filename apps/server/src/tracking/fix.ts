@@ -21,6 +21,11 @@ export interface Fix {
   alarm?: DeviceAlarm | null;
   /** When the server received it (ms since the epoch), set by `checkFix`: the start of the fix-to-alert time. */
   arrivedAt?: number;
+  /**
+   * Placed at a reader by its sighting rather than reported by the device (decision 092): taken only for a tag, so a
+   * reader's secret can never move a phone (nor end the violation its own fixes raised).
+   */
+  fromReader?: boolean;
 }
 
 export const KNOTS_TO_METRES_PER_SECOND = 0.514444;

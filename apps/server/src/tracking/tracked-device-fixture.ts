@@ -6,6 +6,7 @@ export function trackedDeviceFixture(id: string, at: number, fields: Partial<Tra
   return {
     id,
     name: id,
+    kind: 'phone',
     secretHash: '',
     secretRequired: false,
     prisonerId: null,

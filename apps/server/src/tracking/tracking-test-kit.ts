@@ -51,8 +51,9 @@ export async function addStaff(ctx: TestContext, firstName = 'Pat', lastName = `
   return { id: res.json<{ staff_id: number }>().staff_id, name: `${firstName} ${lastName}` };
 }
 
+/** Registers a tracker through the API: a phone unless `body` says `kind: 'tag'`. */
 export async function addDevice(ctx: TestContext, body: Record<string, unknown> = {}): Promise<DeviceCreated> {
-  const res = await ctx.api('POST', '/devices', body);
+  const res = await ctx.api('POST', '/devices', { kind: 'phone', ...body });
   if (res.statusCode !== 201) throw new Error(`device registration failed: ${res.body}`);
   return res.json<DeviceCreated>();
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { API_PREFIX, PASSWORD_CHANGE_REQUIRED_MESSAGE } from '@prison/shared';
-import { describeEachEngine, createTestDatabase } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite, createTestDatabase } from '../../../test/test-db';
 import { useTestApp, type TestContext } from '../../../test/test-app';
 import { loadConfig } from '../../config';
 import { admins } from '../../db/schema';
@@ -172,7 +172,7 @@ describeEachEngine('a password someone else chose', (engine) => {
   });
 });
 
-describe('the first administrator', () => {
+describeOnPglite('the first administrator', () => {
   it('with a generated password must change it; with ADMIN_PASSWORD keeps it', async () => {
     const generated = await createTestDatabase('pglite');
     await ensureFirstAdmin(generated.db, {});

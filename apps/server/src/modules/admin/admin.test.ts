@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, AUTH_COOKIE, INVALID_LOGIN_MESSAGE, LOCKED_LOGIN_MESSAGE } from '@prison/shared';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { TEST_ADMIN, useTestApp } from '../../../test/test-app';
 import { createAdmin, ensureFirstAdmin, resetPassword } from './admin-service';
 
@@ -93,7 +93,7 @@ describeEachEngine('admin authentication', (engine) => {
   });
 });
 
-describe('login rate limit per IP address', () => {
+describeOnPglite('login rate limit per IP address', () => {
   const ctx = useTestApp('pglite', { LOGIN_RATE_LIMIT_PER_MINUTE: 3 });
   it('answers 429 once an address has used up its logins for the minute', async () => {
     const attempt = () =>
@@ -111,7 +111,7 @@ describe('login rate limit per IP address', () => {
   });
 });
 
-describe('first admin with a generated password', () => {
+describeOnPglite('first admin with a generated password', () => {
   it('is created as `admin` with a printed password', async () => {
     const { createTestDatabase } = await import('../../../test/test-db');
     const database = await createTestDatabase('pglite');

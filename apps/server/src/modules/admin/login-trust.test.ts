@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { API_PREFIX, LOCKED_LOGIN_MESSAGE, LOGIN_MAX_FAILURES, PASSWORD_CHANGE_REQUIRED_MESSAGE } from '@prison/shared';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
 import { parseTrustProxy } from '../../config';
 import { admins, auditLog, loginThrottle } from '../../db/schema';
@@ -12,7 +12,7 @@ import { hashPassword } from './password';
 
 const loginUrl = `${API_PREFIX}/admin/login`;
 
-describe('X-Forwarded-For is not believed by default', () => {
+describeOnPglite('X-Forwarded-For is not believed by default', () => {
   const ctx = useTestApp('pglite', { LOGIN_RATE_LIMIT_PER_MINUTE: 3 });
 
   it('throttles rotating forged addresses by the socket address, and audits the socket address', async () => {
@@ -37,7 +37,7 @@ describe('X-Forwarded-For is not believed by default', () => {
   });
 });
 
-describe('TRUST_PROXY names the proxies whose X-Forwarded-For is read', () => {
+describeOnPglite('TRUST_PROXY names the proxies whose X-Forwarded-For is read', () => {
   const ctx = useTestApp('pglite', { TRUST_PROXY: parseTrustProxy('10.0.0.0/8') });
 
   it('reads the client address from a trusted proxy only', async () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, SESSION_TTL_SECONDS, sessionEndedMessage } from '@prison/shared';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { useTestApp, type TestContext } from '../../../test/test-app';
 import { admins, sessions } from '../../db/schema';
 import { createAdmin, resetPassword } from './admin-service';
@@ -156,7 +156,7 @@ describeEachEngine('idle sessions (SESSION_IDLE_MINUTES=1)', (engine) => {
   });
 });
 
-describe('SESSION_IDLE_MINUTES=0 (a wall display)', () => {
+describeOnPglite('SESSION_IDLE_MINUTES=0 (a wall display)', () => {
   const ctx = useTestApp('pglite', { SESSION_IDLE_MINUTES: 0 });
   afterEach(() => {
     vi.useRealTimers();

@@ -9,7 +9,7 @@ import {
   TOTP_ENROLMENT_REQUIRED_MESSAGE,
   TOTP_REQUIRED_MESSAGE,
 } from '@prison/shared';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { TEST_ADMIN, useTestApp, type TestContext } from '../../../test/test-app';
 import { eq } from 'drizzle-orm';
 import { loginThrottle } from '../../db/schema';
@@ -179,7 +179,7 @@ describeEachEngine('two-factor login', (engine) => {
   });
 });
 
-describe('REQUIRE_TOTP', () => {
+describeOnPglite('REQUIRE_TOTP', () => {
   const ctx = useTestApp('pglite', { REQUIRE_TOTP: true });
 
   it('lets an admin without two-factor login reach only its enrolment until it is on', async () => {

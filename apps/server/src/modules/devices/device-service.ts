@@ -20,6 +20,7 @@ function selectDevices(db: DbOrTx) {
     .select({
       id: devices.id,
       name: devices.name,
+      kind: devices.kind,
       lastSeenAt: devices.lastSeenAt,
       lastFixAt: devices.lastFixAt,
       lastBattery: devices.lastBattery,
@@ -44,6 +45,7 @@ function toDevice(row: DeviceRow): Device {
   return {
     id: row.id,
     name: row.name,
+    kind: row.kind,
     prisoner_id: row.prisonerId ?? null,
     prisoner_name: row.prisonerId ? (row.prisonerName ?? '') : null,
     prisoner_cell_id: row.prisonerCellId ?? null,
@@ -137,7 +139,7 @@ export async function registerDevice(
     }
     const [existing] = await tx.select({ id: devices.id }).from(devices).where(eq(devices.id, id));
     if (existing) throw conflict(`A device with id ${id} already exists`);
-    await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, secretHash: hashSecret(secret), secretRequired: input.secret_required ?? false });
+    await tx.insert(devices).values({ id, name: input.name ?? DEFAULT_DEVICE_NAME, kind: input.kind, secretHash: hashSecret(secret), secretRequired: input.secret_required ?? false });
     const wearer = wearerOf(input);
     if (wearer) {
       const before = await assignInTx(tx, id, wearer);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { DEFAULT_DEVICE_NAME, type Device } from '@prison/shared';
 import { auditLog, devices, prisoners } from '../../db/schema';
 import { hashSecret } from '../../tracking/device-registry';
@@ -28,14 +28,34 @@ describeEachEngine('devices API', (engine) => {
     expect(JSON.stringify(audit)).not.toContain(created.secret);
   });
 
+  it('an empty body registers nothing: 400 naming the required kind, nothing stored or audited; a tag is registered as one', async () => {
+    const db = ctx().database.db;
+    const stored = async () => [(await db.select({ n: count() }).from(devices))[0]!.n, (await db.select({ n: count() }).from(auditLog))[0]!.n];
+    const before = await stored();
+    for (const body of [{}, { name: 'No kind' }, { kind: 'watch' }, { kind: null }, { kind: 'phone ' }]) {
+      const res = await ctx().api('POST', '/devices', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message, JSON.stringify(body)).toBe('kind: kind is required: phone (reports its own position) or tag (placed by the indoor readers)');
+    }
+    expect(await stored()).toEqual(before);
+    const tag = await addDevice(ctx(), { kind: 'tag', name: 'Corridor tag' });
+    expect(tag).toMatchObject({ kind: 'tag', name: 'Corridor tag' });
+    expect((await ctx().api('GET', `/devices/${tag.id}`)).json<Device>().kind).toBe('tag');
+    expect((await ctx().api('GET', '/devices')).json<{ data: Device[] }>().data.find((d) => d.id === tag.id)?.kind).toBe('tag');
+    expect(ctx().app.tracking.registry.get(tag.id)?.kind).toBe('tag');
+    // A device stored before kinds existed is a phone (the migration's default).
+    await db.insert(devices).values({ id: `old-${engine}`, name: 'Old tracker', secretHash: hashSecret('x') });
+    expect((await ctx().api('GET', `/devices/old-${engine}`)).json<Device>().kind).toBe('phone');
+  });
+
   it('registers the id a phone app shows, refuses it twice (409) and refuses a bad id (400)', async () => {
-    const first = await ctx().api('POST', '/devices', { id: 'phone-123456', name: 'Pixel 7' });
+    const first = await ctx().api('POST', '/devices', { id: 'phone-123456', name: 'Pixel 7', kind: 'phone' });
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ id: 'phone-123456', name: 'Pixel 7' });
-    const again = await ctx().api('POST', '/devices', { id: 'phone-123456' });
+    const again = await ctx().api('POST', '/devices', { id: 'phone-123456', kind: 'phone' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already exists/);
-    const bad = await ctx().api('POST', '/devices', { id: 'has spaces' });
+    const bad = await ctx().api('POST', '/devices', { id: 'has spaces', kind: 'phone' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^id/);
   });
@@ -124,7 +144,7 @@ describeEachEngine('devices API', (engine) => {
     const registry = ctx().app.tracking.registry;
     expect(registry.get(old.id)?.prisonerId).toBe(prisoner.id);
     // Registered and assigned in one call (the details screen's form): the old device belongs to nobody.
-    const created = await ctx().api('POST', '/devices', { name: 'Replacement', prisoner_id: prisoner.id });
+    const created = await ctx().api('POST', '/devices', { name: 'Replacement', kind: 'phone', prisoner_id: prisoner.id });
     expect(created.statusCode, created.body).toBe(201);
     const replacement = created.json<Device>();
     expect(registry.get(replacement.id)?.prisonerId).toBe(prisoner.id);
@@ -138,7 +158,7 @@ describeEachEngine('devices API', (engine) => {
   it('a device is worn by a prisoner or a staff member, never both (400 naming staff_id); staff fixes are stored, not a prisoner', async () => {
     const prisoner = await addPrisoner(ctx(), 'Ivo', 'Gray');
     const officer = await addStaff(ctx(), 'Dana', 'Scully');
-    const both = await ctx().api('POST', '/devices', { prisoner_id: prisoner.id, staff_id: officer.id });
+    const both = await ctx().api('POST', '/devices', { kind: 'phone', prisoner_id: prisoner.id, staff_id: officer.id });
     expect(both.statusCode).toBe(400);
     expect(both.json().message).toMatch(/^staff_id: /);
     const device = await addDevice(ctx(), { staff_id: officer.id });

@@ -2,7 +2,7 @@
 // unacknowledged Critical gives exactly one email naming the prisoner and one signed webhook, also with two apps on one
 // database; an acknowledged one gives none; a receiver that fails twice gets the third try; the test send and the log.
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX, AUTH_COOKIE, type AlertDelivery, type DeliveryPage } from '@prison/shared';
 import { buildApp, type App } from '../../app';
 import { fromPostgres, type Database } from '../../db/client';
@@ -10,7 +10,7 @@ import { createAdmin } from '../admin/admin-service';
 import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 import { startSmtpReceiver, startWebhookReceiver } from '../../../test/escalation-receivers';
 import { startTestApp, testConfig, TEST_ADMIN, type TestContext } from '../../../test/test-app';
-import { createScratchDatabase, describeEachEngine } from '../../../test/test-db';
+import { createScratchDatabase, describeEachEngine, describeOnPglite, describeOnPostgres } from '../../../test/test-db';
 import { sleep, waitFor } from '../../../test/wait-for';
 import { nextAttemptAt } from './retry-policy';
 import { signBody } from './escalation-message';
@@ -147,7 +147,7 @@ describeEachEngine('escalation retries', (engine) => {
   });
 });
 
-describe.skipIf(!inject('postgresAdminUrl'))('escalation with two apps on one PostgreSQL database', () => {
+describeOnPostgres('escalation with two apps on one PostgreSQL database', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -205,7 +205,7 @@ describe.skipIf(!inject('postgresAdminUrl'))('escalation with two apps on one Po
   });
 });
 
-describe('escalation after a restart', () => {
+describeOnPglite('escalation after a restart', () => {
   it('sends an alert raised before the process stopped, from the database, once', async () => {
     const smtp = await startSmtpReceiver();
     const hook = await startWebhookReceiver();
@@ -247,7 +247,7 @@ describe('escalation configuration', () => {
   });
 });
 
-describe('escalation to a receiver that is down', () => {
+describeOnPglite('escalation to a receiver that is down', () => {
   it('logs the refusal while retrying, and stops (cancelled) once the alert is acknowledged', async () => {
     const hook = await startWebhookReceiver();
     const downUrl = hook.url;

@@ -7,7 +7,7 @@ import { API_PREFIX, type DeviceCreated } from '@prison/shared';
 import { alerts, devices, positions } from '../../db/schema';
 import { startDemoTracking } from '../../seed/demo-tracking';
 import { addDevice, addPrisoner, connected, deviceSocket, osmandGet, useListeningApp, type ListeningContext } from '../../tracking/tracking-test-kit';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { waitFor } from '../../../test/wait-for';
 import { DeviceAuthThrottle } from './device-auth-throttle';
 
@@ -189,7 +189,7 @@ describeEachEngine('device credentials with DEVICE_SECRET_REQUIRED=true', (engin
   });
 });
 
-describe('device credential failures are throttled per address', () => {
+describeOnPglite('device credential failures are throttled per address', () => {
   const ctx = useListeningApp('pglite', { DEVICE_SECRET_REQUIRED: true, DEVICE_AUTH_FAILURES_PER_MINUTE: 5, TRUST_PROXY: true });
 
   it('past the limit an address gets 429 with Retry-After, while other addresses and right secrets still get through', async () => {

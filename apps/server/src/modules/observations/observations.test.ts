@@ -31,9 +31,9 @@ describeEachEngine('observation checks', (engine) => {
   }
 
   /** An account of this role whose staff record wears a tracker: its cookie and the tracker. */
-  async function officerWithTracker(role: 'officer' | 'operator' = 'officer') {
+  async function officerWithTracker(role: 'officer' | 'operator' = 'officer', kind: 'phone' | 'tag' = 'phone') {
     const member = await addStaff(ctx(), 'Nina', `Round${++cellSeq}`);
-    const tracker = await addDevice(ctx(), { staff_id: member.id });
+    const tracker = await addDevice(ctx(), { staff_id: member.id, kind });
     const cookie = await loginWithCaseload(ctx(), [], role);
     // The account just made is the newest; an administrator links it to its staff record through the accounts API.
     const [newest] = await ctx().database.db.select({ id: admins.id }).from(admins).orderBy(desc(admins.id)).limit(1);
@@ -153,7 +153,7 @@ describeEachEngine('observation checks', (engine) => {
   it("verifies a check by tag indoors: the officer's tag seen by a reader of the prisoner's cell, not by another cell's (issue 25 item 5)", async () => {
     const prisoner = await prisonerInBlock();
     const other = await prisonerInBlock();
-    const officer = await officerWithTracker('officer');
+    const officer = await officerWithTracker('officer', 'tag');
     const doorway = destinationPoint(LAT, LNG, 30, 0);
     const register = async (id: string, cell: string, at: readonly [number, number]) => {
       const made = await api('POST', '/readers', { id, name: `Door of ${cell}`, lat: at[0], lng: at[1], radius_m: 3, cell_id: cell });

@@ -95,7 +95,7 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
     });
 
   async function newDevice(wearer: { prisoner_id?: number; staff_id?: number }) {
-    return ok<DeviceCreated>('POST', '/devices', { id: unique('tag-'), name: 'Ankle tag', ...wearer }, 201);
+    return ok<DeviceCreated>('POST', '/devices', { id: unique('tag-'), name: 'Ankle tag', kind: 'phone', ...wearer }, 201);
   }
 
   /** Fixes through the gateway batch endpoint, each a second after the last; a low battery raises an alert. */

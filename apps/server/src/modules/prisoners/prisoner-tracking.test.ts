@@ -24,7 +24,7 @@ describeEachEngine('prisoner edits and live tracking', (engine) => {
     });
     expect(added.statusCode, added.body).toBe(200);
     const prisoner = added.json<Prisoner>();
-    const registered = await ctx().api('POST', '/devices', { id: `tag-${engine}-${++serial}`, name: 'Ankle tag' });
+    const registered = await ctx().api('POST', '/devices', { id: `tag-${engine}-${++serial}`, name: 'Ankle tag', kind: 'phone' });
     expect(registered.statusCode, registered.body).toBe(201);
     const device = registered.json<DeviceCreated>();
     const assigned = await ctx().api('PUT', `/devices/${device.id}/assign`, { prisoner_id: prisoner.prisoner_id });

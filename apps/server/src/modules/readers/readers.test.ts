@@ -1,19 +1,21 @@
 // Indoor readers (issue 25 item 4) through a real Mosquitto broker and the HTTP route: registration, a wrong secret
-// stores nothing, the stronger of two readers wins, a silent reader raises one alert, and a load of readers loses nothing.
+// stores nothing, the stronger of two readers wins, a reader moves only tags (decision 092), a silent reader raises one
+// alert, and a load of readers loses nothing.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
-import { API_PREFIX, type Reader, type ReaderCreated } from '@prison/shared';
+import { API_PREFIX, destinationPoint, type DeviceCreated, type Reader, type ReaderCreated } from '@prison/shared';
 import { alerts, devices, positions, readers } from '../../db/schema';
 import { hashSecret } from '../../tracking/device-registry';
-import { addDevice } from '../../tracking/tracking-test-kit';
+import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 import { startTestApp, type TestContext } from '../../../test/test-app';
 import { mosquittoBinary, startMosquitto, type TestBroker } from '../../../test/mosquitto';
 import { waitFor } from '../../../test/wait-for';
 
 const binary = mosquittoBinary();
 let readerCount = 0;
+const METRICS_TOKEN = 'readers-test-metrics-token';
 
 /** A broker, and the app listening with MQTT_URL set to it (the subscription opens on listen). */
 function useReadersApp(silentSeconds = 60) {
@@ -22,7 +24,7 @@ function useReadersApp(silentSeconds = 60) {
   let base = '';
   beforeAll(async () => {
     broker = await startMosquitto(binary!);
-    ctx = await startTestApp('pglite', { MQTT_URL: broker.url, READER_SILENT_SECONDS: silentSeconds, OSMAND_PORT: 0, HOST: '127.0.0.1' });
+    ctx = await startTestApp('pglite', { MQTT_URL: broker.url, READER_SILENT_SECONDS: silentSeconds, OSMAND_PORT: 0, HOST: '127.0.0.1', METRICS_TOKEN });
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     await waitFor('the MQTT subscription', () => ctx!.app.fixSourceLinks().some((link) => link.state === 'up'), 20_000);
@@ -77,7 +79,7 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
   });
 
   it('an MQTT sighting of a tracker is a fix at the reader, its radius the accuracy; a repeat is stored once', async () => {
-    const device = await addDevice(ctx());
+    const device = await addDevice(ctx(), { kind: 'tag' });
     const reader = await addReader(ctx(), { lat: 51.501, lng: -0.121, radius_m: 7 });
     const at = Date.now() - 5_000;
     const payload = JSON.stringify({ secret: reader.secret, tags: [{ id: device.id, rssi: -61, at }] });
@@ -94,8 +96,8 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
   it('a tag seen by two readers within 2 s lands at the stronger one, in either order', async () => {
     const weak = await addReader(ctx(), { lat: 51.6, lng: -0.2 });
     const strong = await addReader(ctx(), { lat: 51.7, lng: -0.3 });
-    const first = await addDevice(ctx());
-    const second = await addDevice(ctx());
+    const first = await addDevice(ctx(), { kind: 'tag' });
+    const second = await addDevice(ctx(), { kind: 'tag' });
     const at = Date.now() - 10_000;
     // Strong first: the weaker sighting half a second later places nothing.
     await client.publishAsync(topic(strong.id), JSON.stringify({ secret: strong.secret, tags: [{ id: first.id, rssi: -50, at }] }), { qos: 1 });
@@ -116,7 +118,7 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
   });
 
   it('a wrong secret, an unknown reader and malformed payloads store nothing and are counted against the reader', async () => {
-    const device = await addDevice(ctx());
+    const device = await addDevice(ctx(), { kind: 'tag' });
     const reader = await addReader(ctx());
     const at = Date.now() - 3_000;
     await client.publishAsync(topic(reader.id), JSON.stringify({ secret: 'wrong', tags: [{ id: device.id, rssi: -40, at }] }), { qos: 1 });
@@ -143,8 +145,89 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
     expect((await fixesOf(device.id)).length).toBe(1);
   });
 
+  /** A prisoner's phone that walked out of his perimeter through the OsmAnd route: its Critical alert is open. */
+  async function phoneInBreach(centre: [number, number]): Promise<{ phone: DeviceCreated; alertId: number }> {
+    const prisoner = await addPrisoner(ctx());
+    const phone = await addDevice(ctx(), { kind: 'phone', prisoner_id: prisoner.id });
+    const perimeter = await ctx().api('POST', '/geofence/add', {
+      geofence_id: `perimeter-${prisoner.id}`,
+      name: `Perimeter ${prisoner.id}`,
+      shape: 'Circle',
+      type: 'Negative',
+      alert_type: 'Critical',
+      radius: 200,
+      center_lat: centre[0],
+      center_lng: centre[1],
+      applies_to: { prisoner_ids: [prisoner.id] },
+    });
+    expect(perimeter.statusCode, perimeter.body).toBeLessThan(300);
+    const osmand = async (metresEast: number, at: number) => {
+      const [lat, lon] = destinationPoint(centre[0], centre[1], metresEast, 90);
+      const query = new URLSearchParams({ id: phone.id, secret: phone.secret, lat: String(lat), lon: String(lon), timestamp: new Date(at).toISOString() });
+      const res = await fetch(`${base()}${API_PREFIX}/ingest/osmand?${query}`);
+      expect(res.status, await res.text()).toBe(200);
+    };
+    const now = Date.now();
+    await osmand(10, now - 30_000);
+    await osmand(500, now - 20_000);
+    const [alert] = await db().select().from(alerts).where(and(eq(alerts.deviceId, phone.id), eq(alerts.kind, 'geofence')));
+    expect(alert).toMatchObject({ alertType: 'Critical', endedAt: null });
+    return { phone, alertId: alert!.id };
+  }
+
+  const refusedMetric = async (protocol: 'reader' | 'mqtt') => {
+    const metric = await ctx().app.metricsRegistry!.getSingleMetric('prison_fixes_refused_total')!.get();
+    return metric.values.find((v) => v.labels.protocol === protocol)?.value ?? 0;
+  };
+
+  it("a reader's sighting of a phone is refused, counted and never stored, over HTTP and MQTT: the phone's breach stays open", async () => {
+    const centre: [number, number] = [51.3, -0.4];
+    const { phone, alertId } = await phoneInBreach(centre);
+    // The reader is inside the perimeter: stored, its sighting would bring the phone back in and end the breach.
+    const reader = await addReader(ctx(), { lat: centre[0], lng: centre[1], radius_m: 5 });
+    const tag = await addDevice(ctx(), { kind: 'tag' });
+    const [httpRefused, mqttRefused] = [await refusedMetric('reader'), await refusedMetric('mqtt')];
+    const at = Date.now() - 5_000;
+    const res = await fetch(`${base()}${API_PREFIX}/ingest/sightings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reader_id: reader.id, secret: reader.secret, tags: [{ id: phone.id, rssi: -40, at }, { id: tag.id, rssi: -40, at }] }),
+    });
+    // The tag in the same message is placed as always.
+    expect(await res.json()).toEqual({ stored: 1, ignored: 1 });
+    await client.publishAsync(topic(reader.id), JSON.stringify({ secret: reader.secret, tags: [{ id: phone.id, rssi: -40, at: at + 1_000 }] }), { qos: 1 });
+    await waitFor('both refusals counted against the reader', async () => (await listed(reader.id))?.refused_count === 2);
+    expect([await refusedMetric('reader'), await refusedMetric('mqtt')]).toEqual([httpRefused + 1, mqttRefused + 1]);
+    expect((await fixesOf(tag.id)).length).toBe(1);
+    const phoneFixes = await fixesOf(phone.id);
+    expect(phoneFixes).toHaveLength(2);
+    expect(phoneFixes.some((f) => f.latitude === centre[0] && f.longitude === centre[1])).toBe(false);
+    const [alert] = await db().select().from(alerts).where(eq(alerts.id, alertId));
+    expect(alert!.endedAt).toBeNull();
+    const [row] = await db().select().from(devices).where(eq(devices.id, phone.id));
+    expect(row!.lastLongitude).toBeGreaterThan(centre[1]);
+  });
+
+  it("a tag's fix does not end a violation raised by a phone: a reader-placed fix of a phone is refused by the tracking core too", async () => {
+    const centre: [number, number] = [51.2, -0.5];
+    const { phone, alertId } = await phoneInBreach(centre);
+    const tag = await addDevice(ctx(), { kind: 'tag' });
+    // What the sighting intake hands over, as if a reader's sighting of the phone had got past it.
+    const placed = (deviceId: string) => ({ deviceId, latitude: centre[0], longitude: centre[1], recordedAt: new Date(Date.now() - 1_000), accuracy: 5, fromReader: true });
+    expect(await ctx().app.tracking.submit([placed(phone.id), placed(tag.id)])).toEqual(['refused', 'stored']);
+    expect(await fixesOf(phone.id)).toHaveLength(2);
+    const [alert] = await db().select().from(alerts).where(eq(alerts.id, alertId));
+    expect(alert!.endedAt).toBeNull();
+    // The phone's own fix back inside ends it, as always.
+    const [lat, lon] = destinationPoint(centre[0], centre[1], 10, 90);
+    const query = new URLSearchParams({ id: phone.id, secret: phone.secret, lat: String(lat), lon: String(lon), timestamp: new Date().toISOString() });
+    expect((await fetch(`${base()}${API_PREFIX}/ingest/osmand?${query}`)).status).toBe(200);
+    const [ended] = await db().select().from(alerts).where(eq(alerts.id, alertId));
+    expect(ended!.endedAt).not.toBeNull();
+  });
+
   it('a new secret is answered once and audited; the old one is refused from then on, over HTTP and MQTT', async () => {
-    const device = await addDevice(ctx());
+    const device = await addDevice(ctx(), { kind: 'tag' });
     const reader = await addReader(ctx());
     const post = (secret: string, at: number) =>
       fetch(`${base()}${API_PREFIX}/ingest/sightings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reader_id: reader.id, secret, tags: [{ id: device.id, rssi: -40, at }] }) });
@@ -176,7 +259,7 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
     const perSecond = 10;
     // Registered in two statements (the API's one-by-one registration is covered above): the load is what is measured.
     const created = Array.from({ length: readerTotal }, (_, i) => ({ reader: { id: `LOAD-R-${i}`, secret: `load-secret-${i}` }, tag: `LOAD-TAG-${i}` }));
-    await db().insert(devices).values(created.map((c) => ({ id: c.tag, name: c.tag, secretHash: hashSecret('unused') })));
+    await db().insert(devices).values(created.map((c) => ({ id: c.tag, name: c.tag, kind: 'tag' as const, secretHash: hashSecret('unused') })));
     await db()
       .insert(readers)
       .values(created.map((c, i) => ({ id: c.reader.id, name: c.reader.id, latitude: 51.4 + i / 10_000, longitude: -0.1, radiusM: 5, secretHash: hashSecret(c.reader.secret) })));

@@ -1,6 +1,7 @@
 // Sightings to fixes, for MQTT and HTTP alike (decision 067): the reader's secret checked, each tag of a registered
 // tracker placed at the reader (its radius as the accuracy) unless a stronger reader saw it within 2 s, and the fixes
-// handed to the tracking service as a gateway's batch is. Refusals are counted and store nothing.
+// handed to the tracking service as a gateway's batch is. Refusals are counted and store nothing; a sighting of a
+// tracker that is not a tag (a phone) is one (decision 092).
 import type { SightingsResult, SightingTag } from '@prison/shared';
 import { HttpError } from '../../lib/http-errors';
 import { checkFix, FixRefused, parseFixTime, type Fix } from '../../tracking/fix';
@@ -39,13 +40,21 @@ export class SightingIntake {
     const fixes: Fix[] = [];
     let ignored = 0;
     let refused = 0;
+    let notTags = 0;
     // One fix per tag and instant in a message: a tag listed twice is one sighting.
     const placed = new Set<string>();
     for (const tag of tags) {
+      const device = this.tracking.registry.get(tag.id);
+      // A phone reports its own position: a reader that claims to see one is misconfigured or its secret is misused,
+      // and moving the phone would end the breach its own fixes raised.
+      if (device && device.kind !== 'tag') {
+        notTags++;
+        continue;
+      }
       let fix: Fix;
       try {
         const recordedAt = parseFixTime(tag.at, now);
-        fix = { deviceId: tag.id, latitude: reader.latitude, longitude: reader.longitude, recordedAt, accuracy: reader.radiusM };
+        fix = { deviceId: tag.id, latitude: reader.latitude, longitude: reader.longitude, recordedAt, accuracy: reader.radiusM, fromReader: true };
         fix = checkFix(fix, { now, maxFutureSeconds: this.tracking.maxFutureSeconds }).fix;
       } catch (error) {
         if (!(error instanceof FixRefused)) throw error;
@@ -54,15 +63,15 @@ export class SightingIntake {
       }
       const key = `${tag.id}\n${fix.recordedAt.getTime()}`;
       // A tag no tracker has is somebody else's (a visitor's card): not ours to store.
-      if (placed.has(key) || !this.tracking.registry.get(tag.id) || !this.resolver.accept(tag.id, reader.id, tag.rssi, fix.recordedAt.getTime())) {
+      if (placed.has(key) || !device || !this.resolver.accept(tag.id, reader.id, tag.rssi, fix.recordedAt.getTime())) {
         ignored++;
         continue;
       }
       placed.add(key);
       fixes.push(fix);
     }
-    if (refused > 0) {
-      this.tracking.metrics.fixesRefused(protocol, refused);
+    if (refused + notTags > 0) {
+      this.tracking.metrics.fixesRefused(protocol, refused + notTags);
       this.registry.refused(reader.id);
     }
     const outcomes = fixes.length ? await this.tracking.submit(fixes) : [];
@@ -70,6 +79,6 @@ export class SightingIntake {
     const notStored = outcomes.length - stored;
     const failed = outcomes.filter((o) => o === 'refused' || o === 'invalid').length;
     if (failed > 0) this.tracking.metrics.fixesRefused(protocol, failed);
-    return { stored, ignored: ignored + refused + notStored };
+    return { stored, ignored: ignored + refused + notTags + notStored };
   }
 }

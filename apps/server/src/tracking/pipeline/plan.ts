@@ -70,9 +70,11 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
   const { before, engineBefore, keepApartBefore, escortsBefore, rows, present, drafts, events, moved, cameOnline, alarms, rejoined } = plan;
 
   for (const [index, fix] of fixes.entries()) {
-    const device = ctx.registry.get(fix.deviceId);
+    const found = ctx.registry.get(fix.deviceId);
+    // A reader places only tags: a phone's position is what it reports itself (decision 092).
+    const device = found && (!fix.fromReader || found.kind === 'tag') ? found : undefined;
     present.push(!!device);
-    // Removed between authentication and now: nothing to attach the fix to.
+    // Removed between authentication and now (nothing to attach the fix to), or not a reader's to move: refused.
     if (!device) continue;
     if (!before.has(device.id)) before.set(device.id, { ...device });
     rows.push({

@@ -1,10 +1,11 @@
-// The tracking device box (DECISIONS.md item 16): the assigned device's id and name, and assigning another one:
-// a free device, or a new one registered here and assigned in the same call (decision 029). The spec's default
-// device name is for a device without a name; a prisoner without a device reads "No tracker assigned".
+// The tracking device box (DECISIONS.md item 16): the assigned device's id, name and kind (phone or tag, decision
+// 092), and assigning another one: a free device, or a new one registered here and assigned in the same call
+// (decision 029). The spec's default device name is for a device without a name; a prisoner without a device reads
+// "No tracker assigned".
 import { useMay } from '../../lib/use-may';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_DEVICE_NAME, type DeviceCreated, type Prisoner } from '@prison/shared';
+import { DEFAULT_DEVICE_NAME, DEVICE_KIND_LABELS, type DeviceCreated, type DeviceKind, type Prisoner } from '@prison/shared';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
@@ -71,6 +72,7 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
         <dd className="text-slate-900" data-testid="tracking-device-name">
           {deviceId ? prisoner.tracking_device_name || DEFAULT_DEVICE_NAME : 'No tracker assigned'}
         </dd>
+        {deviceId && <DeviceKindRow deviceId={deviceId} />}
         {deviceId && <DeviceSecretRow deviceId={deviceId} />}
       </dl>
       {created && <NewDeviceSecret device={created} onDone={() => setCreated(null)} text={`Device ${created.id} registered. Its secret is shown this once:`} />}
@@ -97,7 +99,7 @@ export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {
               <option value="">{available.length ? 'Select a free device' : 'No free devices'}</option>
               {available.map((d) => (
                 <option key={d.id} value={d.id}>
-                  {d.name} ({d.id})
+                  {d.name} ({d.id}){d.kind ? `, ${DEVICE_KIND_LABELS[d.kind]}` : ''}
                 </option>
               ))}
             </select>
@@ -163,6 +165,9 @@ function RegisterDeviceForm({
 }) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
+  const [kind, setKind] = useState<DeviceKind | null>(null);
+  const [kindError, setKindError] = useState<string | null>(null);
+  const kindId = useId();
   const [secretRequired, setSecretRequired] = useState(false);
   const serverRequiresSecret = useClientSettings().data?.deviceSecretRequired ?? true;
   const [busy, setBusy] = useState(false);
@@ -170,17 +175,25 @@ function RegisterDeviceForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    // No default: a tag registered as a phone would refuse its readers, a phone as a tag would let them move it.
+    if (!kind) {
+      setKindError('Choose whether it is a phone or a tag.');
+      return;
+    }
+    setKindError(null);
     setBusy(true);
     setError(null);
     try {
       const device = await registerDevice({
         id: id.trim() || undefined,
         name: name.trim() || undefined,
+        kind,
         prisoner_id: prisonerId,
         ...(secretRequired ? { secret_required: true } : {}),
       });
       setId('');
       setName('');
+      setKind(null);
       setSecretRequired(false);
       await onRegistered(device);
     } catch (failure) {
@@ -216,6 +229,37 @@ function RegisterDeviceForm({
         autoComplete="off"
         onChange={(event) => setName(event.target.value)}
       />
+      <fieldset
+        className="flex flex-col gap-1"
+        aria-describedby={kindError ? `${kindId}-error` : undefined}
+        aria-invalid={kindError ? true : undefined}
+      >
+        <legend className="text-sm font-medium text-slate-700">Kind</legend>
+        {KIND_CHOICES.map((choice) => (
+          <label key={choice.kind} className="flex items-start gap-2 text-sm text-slate-800">
+            <input
+              type="radio"
+              name={`${kindId}-kind`}
+              value={choice.kind}
+              checked={kind === choice.kind}
+              onChange={() => {
+                setKind(choice.kind);
+                setKindError(null);
+              }}
+              className="mt-1"
+            />
+            <span>
+              {DEVICE_KIND_LABELS[choice.kind]}
+              <span className="block text-xs text-slate-600">{choice.hint}</span>
+            </span>
+          </label>
+        ))}
+        {kindError && (
+          <p id={`${kindId}-error`} className="text-xs text-red-700">
+            {kindError}
+          </p>
+        )}
+      </fieldset>
       {serverRequiresSecret ? (
         <p className="text-xs text-slate-600">The device must send the secret shown after registering (Traccar Client: server URL ending in ?secret=…).</p>
       ) : (
@@ -235,6 +279,25 @@ function RegisterDeviceForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+const KIND_CHOICES: { kind: DeviceKind; hint: string }[] = [
+  { kind: 'phone', hint: 'Reports its own position (Traccar Client, OsmAnd, a gateway).' },
+  { kind: 'tag', hint: 'Has no position of its own: placed by the indoor readers that see it.' },
+];
+
+/** Phone or tag (decision 092), from the device's record; fixed at registration. */
+function DeviceKindRow({ deviceId }: { deviceId: string }) {
+  const device = useDevice(deviceId);
+  const kind = device.data?.kind;
+  return (
+    <>
+      <dt className="font-medium text-slate-600">Kind</dt>
+      <dd className="text-slate-900" data-testid="tracking-device-kind">
+        {device.isPending ? 'Loading...' : device.isError ? errorMessage(device.error, 'Failed to fetch the device.') : kind ? DEVICE_KIND_LABELS[kind] : 'Not known'}
+      </dd>
+    </>
   );
 }
 
