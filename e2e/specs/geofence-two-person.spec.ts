@@ -1,7 +1,7 @@
 // Weakening an alarm takes two people (issue 20 part 5, decision 041), in the browser: the geofence dialog explains
 // each type in plain words, asks for a reason before lowering the alert level, shows the change as pending (the
 // requester cannot approve it), and a second administrator approves it from "Pending approvals" on the live map.
-import { createAnotherAdmin, deleteGeofenceApproved, expect, loginThroughApi, test, unique } from '../fixtures';
+import { deleteGeofenceApproved, E2E_APPROVER, expect, loginThroughApi, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { listGeofences } from './map-helpers';
 
@@ -10,8 +10,6 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
   api,
   secondApi,
   browser,
-  playwright,
-  baseURL,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -65,7 +63,8 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
     expect((await listGeofences(api)).find((g) => g.geofence_id === geofenceId)).toMatchObject({ alert_type: 'Critical' });
 
     // A second administrator approves it from "Pending approvals" on the live map.
-    const second = await createAnotherAdmin(api, playwright, baseURL);
+    // The run's approver: an administrator the requester did not make (decision 091).
+    const second = E2E_APPROVER;
     const context = await browser.newContext();
     await loginThroughApi(context.request, second.username, second.password);
     const approverPage = await context.newPage();

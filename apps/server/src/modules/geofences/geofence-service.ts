@@ -1,6 +1,6 @@
 // Geofences: list, create (with the shape checks the drawing tool makes), update and delete, each audited in the
 // same transaction as the change. The routes reload the engine after every write.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   compareGeofences,
   defaultWeakeningUntil,
@@ -22,7 +22,7 @@ import {
   type StoredGeofence,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { alerts, cells, geofenceStates, geofences, prisoners } from '../../db/schema';
+import { alerts, cells, geofenceStates, geofences, pendingChanges, prisoners } from '../../db/schema';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../lib/audit';
 import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
@@ -219,7 +219,24 @@ const NEEDS_REASON = 'reason: this weakens the alarm and needs a reason for the 
  * When a weakening ends (decision 091): a Critical or Warning zone's always does, at `until` or 8 hours from now; an
  * Informational zone's only when an end time is given. The zone as it is now is kept for the revert.
  */
-function weakeningEnd(before: Geofence, until: string | undefined): { until: Date | null; restore: Geofence } {
+async function weakeningEnd(tx: DbOrTx, current: Geofence, until: string | undefined): Promise<{ until: Date | null; restore: Geofence }> {
+  // A zone weakened already goes back to how it was before the first weakening still in force, not to its weakened
+  // state: its level is that one's too.
+  const [earlier] = await tx
+    .select({ restore: pendingChanges.restore })
+    .from(pendingChanges)
+    .where(
+      and(
+        eq(pendingChanges.targetType, 'geofence'),
+        eq(pendingChanges.targetId, current.geofence_id),
+        eq(pendingChanges.decision, 'approved'),
+        isNull(pendingChanges.revertedAt),
+        gt(pendingChanges.until, sql`now()`),
+      ),
+    )
+    .orderBy(asc(pendingChanges.decidedAt))
+    .limit(1);
+  const before = (earlier?.restore as Geofence | undefined) ?? current;
   const ends = until !== undefined || before.alert_type === 'Critical' || before.alert_type === 'Warning';
   return { until: ends ? (until ? new Date(until) : defaultWeakeningUntil()) : null, restore: before };
 }
@@ -251,7 +268,7 @@ export async function updateGeofence(
         payload: patch,
         changes: changes.map((change) => change.text),
         reason,
-        ...weakeningEnd(before, until),
+        ...(await weakeningEnd(tx, before, until)),
       });
       return { geofence: before, pending };
     }
@@ -313,7 +330,7 @@ export async function deleteGeofence(
       kind: 'delete',
       changes: [`Delete the geofence ${row.name}`],
       reason,
-      ...weakeningEnd(toGeofence(row), until),
+      ...(await weakeningEnd(tx, toGeofence(row), until)),
     });
     return { geofence: toGeofence(row), pending };
   });

@@ -263,7 +263,14 @@ export async function listActiveWeakenings(db: DbOrTx, now = new Date()): Promis
   const rows = await db
     .select()
     .from(pendingChanges)
-    .where(and(eq(pendingChanges.targetType, 'geofence'), stillWeakened(now)))
+    .where(
+      and(
+        eq(pendingChanges.targetType, 'geofence'),
+        stillWeakened(now),
+        // A weakened zone deleted since is the delete's weakening, listed of its own.
+        or(eq(pendingChanges.kind, 'delete'), sql`exists (select 1 from geofences g where g.geofence_id = ${pendingChanges.targetId})`),
+      ),
+    )
     .orderBy(asc(pendingChanges.until), asc(pendingChanges.id))
     .limit(200);
   return rows.flatMap((row) => {
