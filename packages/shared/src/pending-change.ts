@@ -100,6 +100,7 @@ export const activeWeakening = z.object({
   changes: z.array(z.string()),
   requested_by: z.string(),
   approved_by: z.string(),
+  approved_at: z.string(),
   until: z.string(),
 });
 export type ActiveWeakening = z.infer<typeof activeWeakening>;

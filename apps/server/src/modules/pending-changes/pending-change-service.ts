@@ -287,6 +287,7 @@ export async function listActiveWeakenings(db: DbOrTx, now = new Date()): Promis
         changes: row.changes,
         requested_by: row.requestedBy,
         approved_by: row.decidedBy ?? '',
+        approved_at: (row.decidedAt ?? row.requestedAt).toISOString(),
         until: row.until!.toISOString(),
       },
     ];

@@ -19,10 +19,13 @@ export function WeakenedZoneBanner() {
     refetchInterval: 60_000,
   });
   const now = useNow(15_000);
-  const critical = (weakenings.data ?? []).filter((w) => w.level === 'Critical' && Date.parse(w.until) > now);
+  // The latest approved first: the newest weakening is the one a screen has not said yet.
+  const critical = (weakenings.data ?? [])
+    .filter((w) => w.level === 'Critical' && Date.parse(w.until) > now)
+    .sort((a, b) => Date.parse(b.approved_at) - Date.parse(a.approved_at));
   const [first] = critical;
   // Always rendered (an empty live region), so that a banner appearing in it is announced. One line however many:
-  // the soonest to end, and how many more.
+  // the latest, and how many more.
   return (
     <div role="status" aria-live="polite" data-testid="weakened-zone-region">
       {first && (
