@@ -229,7 +229,8 @@ describeEachEngine('the two-person rule is two people', (engine) => {
     const audit = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.actor, 'system')));
+      .where(eq(auditLog.actor, 'system'))
+      .orderBy(auditLog.id);
     expect(audit.filter((e) => e.entity === 'pending_change' && e.entityId === String(asked.json().pending.id)).map((e) => e.action)).toEqual(['revert']);
     expect(audit.find((e) => e.entity === 'geofence' && e.entityId === fence.geofence_id && e.action === 'update')?.after).toMatchObject({ alert_type: 'Critical' });
   });
