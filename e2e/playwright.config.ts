@@ -10,7 +10,7 @@ export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-password-123', 
  * The second person of the two-person rule (decision 091): an administrator the e2e admin did not make, seeded before
  * the server starts (seed-approver.ts). It approves what the e2e admin asks.
  */
-export const E2E_APPROVER = { username: 'e2e-approver', password: 'e2e-approver-password-456', name: 'E2E Approver' };
+export const E2E_APPROVER = { username: 'e2e-approver', password: 'second person of the run 456', name: 'E2E Approver' };
 const dataDir = mkdtempSync(path.join(tmpdir(), 'prison-e2e-'));
 const root = path.resolve(import.meta.dirname, '..');
 
