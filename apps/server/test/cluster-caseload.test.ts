@@ -99,7 +99,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     expect(perimeter.status, JSON.stringify(perimeter.body)).toBe(200);
     // The officer: an account made by the administrator, its blocks and role set in the database (the admins API that
     // sets them is another change).
-    const created = await callApi(a, 'POST', '/admins', { username: OFFICER.username, password: OFFICER.password });
+    const created = await callApi(a, 'POST', '/admins', { username: OFFICER.username, password: OFFICER.password, role: 'officer' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     await check.query(
       `update admins set blocks = '{A}', role = 'officer', password_change_required = false where username = $1`,

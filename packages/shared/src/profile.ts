@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { int32, nameText } from './text';
 import { caseloadBlocks, role } from './roles';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
+import { pendingChange } from './pending-change';
 
 /** A new password under the shared rule (the server also refuses the common ones); `field` starts each message. */
 function newPassword(field: string) {
@@ -55,9 +56,19 @@ export const adminAccount = z.object({
   role,
   /** Its caseload: block names; empty means every block. */
   blocks: z.array(z.string()),
+  /**
+   * A new administrator account, or an account raised to administrator, waiting for a second administrator's approval
+   * (decision 091): the pending change's id, or null.
+   */
+  pending_change_id: z.number().int().nullable(),
 });
 export type AdminAccount = z.infer<typeof adminAccount>;
 export const adminList = z.object({ admins: z.array(adminAccount) });
+/**
+ * A new administrator account, or a raise to administrator, answered 202: the account as it stands (a new one is
+ * disabled until approved, a raised one keeps its role) and the change waiting for a second administrator.
+ */
+export const adminAccountPending = adminAccount.extend({ pending: pendingChange });
 
 export const adminCreateRequest = z
   .object({

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   addOccupantResponse,
   assignCellInput,
+  assignCellPendingResponse,
   assignCellResponse,
   blockSummariesResponse,
   blocksResponse,
@@ -36,6 +37,8 @@ import {
 } from './cell-service';
 
 export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully!';
+/** A move that lifts an alarm (decision 091): nothing moved yet. */
+export const MOVE_PENDING_MESSAGE = "This move lifts an alarm: it waits for a second person's approval";
 
 const cellParams = z.object({ cell_id: idText(50).min(1, 'cell_id is required') });
 const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required') });
@@ -203,19 +206,32 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['cells'],
         summary:
           'Assign or move a prisoner to a cell, checked for room and the cell rules inside the transaction (409 { message, rule }); ' +
-          'override_reason (at least 10 characters) overrides any rule but capacity and is audited',
+          'override_reason (at least 10 characters) overrides any rule but capacity and is audited. A move that takes the ' +
+          'prisoner out of a Critical or Warning zone, or made while he has an open violation, needs a reason and answers 202: ' +
+          'it waits for a second person',
         body: assignCellInput,
-        response: { 200: assignCellResponse, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
+        response: {
+          200: assignCellResponse,
+          202: assignCellPendingResponse,
+          400: errorResponse,
+          404: errorResponse,
+          409: cellRuleConflict,
+        },
       },
     },
-    async (request) => {
-      const moved = await assignPrisonerToCell(
+    async (request, reply) => {
+      const { prisoner: moved, pending } = await assignPrisonerToCell(
         app.db,
         auditActor(request),
         request.body.prisoner_id,
         request.body.cell_id,
         request.body.override_reason,
+        request.body.reason,
       );
+      if (pending) {
+        app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+        return reply.code(202).send({ message: MOVE_PENDING_MESSAGE, prisoner: moved, pending });
+      }
       changed('cells', 'prisoners');
       return {
         message: CELL_OCCUPANT_UPDATED_MESSAGE,

@@ -48,7 +48,11 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
       { ...values, role: access.role, blocks: access.blocks },
       {
         onSuccess: (admin) => {
-          notify(`Account ${admin.username} created: they choose their own password at their first login.`);
+          notify(
+            admin.pending
+              ? `Account ${admin.username} created: as a new administrator it takes effect when a second administrator approves it (Pending approvals).`
+              : `Account ${admin.username} created: they choose their own password at their first login.`,
+          );
           close();
         },
       },
@@ -119,7 +123,11 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
       { id: admin.id, role: access.role, blocks: access.blocks },
       {
         onSuccess: (saved) => {
-          notify(`${saved.username}: ${ROLE_LABELS[saved.role]}, ${blocksText(saved.blocks).toLowerCase()}.`);
+          notify(
+            saved.pending
+              ? `${saved.username}: becoming an administrator waits for a second administrator's approval (Pending approvals).`
+              : `${saved.username}: ${ROLE_LABELS[saved.role]}, ${blocksText(saved.blocks).toLowerCase()}.`,
+          );
           close();
         },
       },
@@ -154,6 +162,7 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
 }
 
 function statusText(admin: AdminAccount) {
+  if (admin.pending_change_id !== null) return admin.disabled ? 'Waits for approval' : 'Raise waits for approval';
   if (admin.disabled) return 'Disabled';
   if (admin.locked_until)
     return `Locked until ${new Date(admin.locked_until).toLocaleTimeString('en-GB', { timeStyle: 'short' })}`;
@@ -241,7 +250,7 @@ export function AdminsSection() {
                           Unlock
                         </Button>
                       )}
-                      {admin.disabled ? (
+                      {admin.disabled && admin.pending_change_id !== null ? null : admin.disabled ? (
                         <Button variant="secondary" size="sm" onClick={() => run(admin, 'enable')}>
                           Enable
                         </Button>
