@@ -30,7 +30,7 @@ const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_D
 const secretKey = loadSecretKey(config);
 const backupKey = loadBackupKey(config, secretKey.key).key;
 // Found wider than the owner's (an older version, a copy, a hand-made folder): narrowed now, and said once logging is up.
-const narrowed = [...keepToOwner(config.DATA_DIR), ...keepToOwner(keyFilePath(config.DATA_DIR))];
+const narrowed = [...keepToOwner(keyFilePath(config.DATA_DIR)), ...keepToOwner(config.DATA_DIR)];
 const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 // A PostgreSQL server that does not answer yet is waited for, not a failed start (decision 056).

@@ -23,7 +23,8 @@ function narrow(file: string, stats: Stats, narrowed: Narrowed[]): void {
  * Takes group and other permissions away from `root` and everything under it; symbolic links inside are left alone
  * (not followed: what they point to is not ours to change). Returns what was wider; nothing when `root` is missing.
  */
-export function keepToOwner(root: string): Narrowed[] {
+export function keepToOwner(dir: string): Narrowed[] {
+  const root = path.resolve(dir);
   const narrowed: Narrowed[] = [];
   let stats: Stats;
   try {
