@@ -4,7 +4,7 @@
 // (no migrated, empty schema left behind); a restore that fails after the check rolls back, a forced one keeps the old
 // database; backup and restore each write an audit entry; an older unsealed backup is restored only when asked.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Transform } from 'node:stream';
@@ -70,7 +70,7 @@ describeEachEngine('sealed backups', (engine: Engine) => {
   let source: Database;
   let connection: SqlConnection;
   let file: string;
-  let sourceScratch: { drop(): Promise<void> } | undefined;
+  let sourceScratch: { url: string; drop(): Promise<void> } | undefined;
   const drops: (() => Promise<void>)[] = [];
   let targets = 0;
 
@@ -80,9 +80,10 @@ describeEachEngine('sealed backups', (engine: Engine) => {
       source = await createTestDatabase('pglite');
       connection = pgliteConnection(source.pglite!);
     } else {
-      sourceScratch = await createScratchDatabase('prison_seal_src');
-      source = fromPostgres((sourceScratch as { url: string }).url, 2);
-      connection = await postgresConnection((sourceScratch as { url: string }).url);
+      const scratch = await createScratchDatabase('prison_seal_src');
+      sourceScratch = scratch;
+      source = fromPostgres(scratch.url, 2);
+      connection = await postgresConnection(scratch.url);
     }
     await source.db.insert(prisoners).values({ firstName: NAME.first, lastName: NAME.last, status: 'Incarcerated', medicalHistory: 'Type 1 diabetes' });
     await source.db.insert(admins).values({ username: 'officer-a', name: 'Wing Officer A', passwordHash: '$argon2id$not-a-real-hash', role: 'officer', blocks: ['A'] });
@@ -105,17 +106,23 @@ describeEachEngine('sealed backups', (engine: Engine) => {
     return { kind: 'postgres', url: scratch.url };
   }
 
-  /** What a target holds: on PostgreSQL every relation, type, extension and schema; on PGlite every file name, and the rows. */
+  /**
+   * What a target holds: on PostgreSQL every relation, type, extension and schema, and each table's rows; on PGlite
+   * every file of the data directory with its size and time (opened only by the restore: any write shows).
+   */
   async function stateOf(target: RestoreTargetSpec): Promise<unknown> {
     if (target.kind === 'pglite') {
-      const entries = existsSync(target.dataDir) ? readdirSync(target.dataDir).sort() : [];
-      if (!existsSync(pgliteDirOf(target.dataDir))) return { entries };
-      const client = await createPglite({ dataDir: pgliteDirOf(target.dataDir) });
-      try {
-        return { entries, rows: await rowsOf(pgliteConnection(client)) };
-      } finally {
-        await client.close();
-      }
+      const files: string[] = [];
+      const walk = (at: string) => {
+        for (const name of existsSync(at) ? readdirSync(at).sort() : []) {
+          const file = path.join(at, name);
+          const stats = statSync(file);
+          if (stats.isDirectory()) walk(file);
+          else files.push(`${path.relative(target.dataDir, file)} ${stats.size} ${stats.mtimeMs}`);
+        }
+      };
+      walk(target.dataDir);
+      return files;
     }
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();

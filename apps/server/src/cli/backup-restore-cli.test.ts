@@ -80,7 +80,7 @@ describe.skipIf(!inject('postgresAdminUrl'))('backup and restore commands (Postg
 
     // One changed byte, or another key: refused with exit code 2, and nothing written (no migrated, empty schema).
     const bytes = readFileSync(file);
-    bytes[bytes.length >> 1] ^= 0x01;
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0x01;
     const damaged = path.join(dir, 'damaged.backup');
     writeFileSync(damaged, bytes);
     const refusedDamaged = await run('restore', [damaged], { DATABASE_URL: target.url, BACKUP_KEY });
