@@ -149,3 +149,15 @@ describe('DATABASE_URL and REDIS_URL', () => {
     ]);
   });
 });
+
+describe('ADMIN_PASSWORD', () => {
+  it('a password this product publishes is refused naming ADMIN_PASSWORD, whatever its quotes, case or spaces', () => {
+    for (const published of ['change this long passphrase', '"change this long passphrase"', ' Change  This Long Passphrase ', 'a long passphrase', 'night-shift-control-2026']) {
+      expect(problemsOf({ ADMIN_PASSWORD: published }), published).toEqual([
+        'ADMIN_PASSWORD must be a password of your own: this one is published (the env example, the docs or the demo accounts); set another, or leave it empty to have one generated and printed once (value hidden)',
+      ]);
+    }
+    expect(loadConfig({ ADMIN_PASSWORD: 'change this long passphrase, but mine' }).ADMIN_PASSWORD).toBe('change this long passphrase, but mine');
+    expect(loadConfig({ ADMIN_PASSWORD: '' }).ADMIN_PASSWORD).toBeUndefined();
+  });
+});

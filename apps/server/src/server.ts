@@ -3,7 +3,8 @@ import { buildApp } from './app';
 import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
 import { lockDataDirOrExit } from './lib/data-dir-lock';
-import { loadSecretKey } from './lib/secret-key';
+import { describeNarrowed, keepToOwner } from './lib/private-files';
+import { keyFilePath, loadBackupKey, loadSecretKey } from './lib/secret-key';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
 import { sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
 import { DEMO_ADMINISTRATOR } from './seed/demo-accounts';
@@ -20,10 +21,16 @@ function stopStart(error: unknown): never {
   process.exit(1);
 }
 
+// What this process creates is its own (the database, the key file, the lock, backups), whatever umask it was
+// started with (decision 094).
+process.umask(0o077);
 const config = loadConfigOrExit();
 // An embedded database belongs to one process; PostgreSQL serves many (decision 057).
 const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
 const secretKey = loadSecretKey(config);
+const backupKey = loadBackupKey(config, secretKey.key).key;
+// Found wider than the owner's (an older version, a copy, a hand-made folder): narrowed now, and said once logging is up.
+const narrowed = [...keepToOwner(keyFilePath(config.DATA_DIR)), ...keepToOwner(config.DATA_DIR)];
 const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 // A PostgreSQL server that does not answer yet is waited for, not a failed start (decision 056).
@@ -40,6 +47,8 @@ if (config.DATABASE_URL) {
 } else await database.migrate();
 
 const app = await buildApp({ config, database, logger, secretKey: secretKey.key });
+if (narrowed.length > 0)
+  app.log.warn(describeNarrowed(narrowed), 'files in DATA_DIR or the key file were readable by other users: narrowed to the owner alone (folders 0700, files 0600)');
 if (secretKey.source === 'key file created')
   app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
 const sealedNow = await sealStoredTotpSecrets(database.db, app.secretBox);
@@ -70,7 +79,7 @@ try {
   stopStart(error);
 }
 app.log.info(`Serving on http://localhost:${config.PORT} (${database.kind})`);
-const background = await startBackgroundServices(app);
+const background = await startBackgroundServices(app, { backupKey });
 
 let shuttingDown = false;
 async function shutdown(signal: string) {
