@@ -1,7 +1,7 @@
 // Managing the accounts: create with a role and a caseload, change them, disable (their sessions end at once),
 // enable, and lift a login lockout. The last active administrator can be neither demoted nor disabled.
 import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { AdminAccount, AdminCreateRequest, AdminUpdateRequest, Role } from '@prison/shared';
+import { NEEDS_BLOCKS_MESSAGE, roleNeedsBlocks, type AdminAccount, type AdminCreateRequest, type AdminUpdateRequest, type Role } from '@prison/shared';
 import { ADMINISTRATORS_LOCK_KEY, type Db, type DbOrTx } from '../../db/client';
 import { admins, cells, loginThrottle, sessions, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -77,6 +77,11 @@ async function existingBlocks(db: DbOrTx, blocks: readonly string[]): Promise<st
   return wanted;
 }
 
+/** A wing officer's caseload holds at least one block: none would mean every block (decision 093). */
+function checkNeedsBlocks(role: Role, blocks: readonly string[]): void {
+  if (roleNeedsBlocks(role) && blocks.length === 0) throw badRequest(`blocks: ${NEEDS_BLOCKS_MESSAGE}`);
+}
+
 /**
  * Refuses (409) a change that would leave no active administrator: demoting or disabling account `id` when it is
  * the only one. Holds a lock to the end of the transaction, so two such changes run one after the other.
@@ -104,6 +109,7 @@ export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActo
   const id = await db.transaction(async (tx) => {
     const blocks = await existingBlocks(tx, input.blocks ?? []);
     const role = input.role ?? 'administrator';
+    checkNeedsBlocks(role, blocks);
     // Another administrator chose this password: the new account replaces it at its first login (decision 054).
     const created = await createAdmin(tx, { ...input, passwordChangeRequired: true });
     await tx.update(admins).set({ role, blocks }).where(eq(admins.id, created.id));
@@ -136,6 +142,7 @@ export async function updateAdmin(db: Db, id: number, input: AdminUpdateRequest,
     if (!row) throw notFound(`No admin with id ${id}`);
     if (input.staff_id != null) await linkableStaff(tx, input.staff_id, id);
     const blocks = input.blocks === undefined ? undefined : await existingBlocks(tx, input.blocks);
+    checkNeedsBlocks(input.role ?? (row.role as Role), blocks ?? row.blocks);
     const demoted = row.role === 'administrator' && input.role !== undefined && input.role !== 'administrator';
     if (demoted && !row.disabledAt) await keepAnActiveAdministrator(tx, id, row.username);
     const after = {
