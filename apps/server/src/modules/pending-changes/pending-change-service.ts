@@ -1,16 +1,18 @@
 // Changes that weaken an alarm wait for a second person (issue 20 part 5, decision 041). One generic table: the
 // owning module asks (`requestChange`) instead of writing, and applies the stored payload when another account
 // approves (`decideChange` calls the module's applier in the same transaction). Until then the old rule stays.
-import { and, desc, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import type {
-  PendingChange,
-  PendingChangeDecision,
-  PendingChangeKind,
-  PendingChangeQuery,
-  PendingChangeTarget,
+import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  seesEveryBlock,
+  type PendingChange,
+  type PendingChangeDecision,
+  type PendingChangeKind,
+  type PendingChangeQuery,
+  type PendingChangeTarget,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { pendingChanges } from '../../db/schema';
+import { keepApartPairs, pendingChanges } from '../../db/schema';
+import { prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { conflict, forbidden, notFound } from '../../lib/http-errors';
 
@@ -102,12 +104,18 @@ export async function pendingChangeFor(db: DbOrTx, targetType: PendingChangeTarg
 }
 
 /** Pending (default), decided or all changes, newest first; at most 200 (pending changes are few, history is in the audit). */
-export async function listPendingChanges(db: DbOrTx, query: PendingChangeQuery): Promise<PendingChange[]> {
+/**
+ * The changes asked for, newest first. A caseload sees a keep-apart pair's change only when one of the pair is its
+ * own, as it sees the pairs (decision 051): the change names both prisoners (decision 093). Geofences are everyone's.
+ */
+export async function listPendingChanges(db: DbOrTx, query: PendingChangeQuery, caseload: Caseload = []): Promise<PendingChange[]> {
+  const pairs = sql`(select kp.id::text from ${keepApartPairs} kp where ${prisonerInCaseloadOrTrue(sql`kp.prisoner_a`, caseload)} or ${prisonerInCaseloadOrTrue(sql`kp.prisoner_b`, caseload)})`;
   const where: (SQL | undefined)[] = [
     query.status === 'pending' ? isNull(pendingChanges.decision) : undefined,
     query.status === 'decided' ? isNotNull(pendingChanges.decision) : undefined,
     query.target_type ? eq(pendingChanges.targetType, query.target_type) : undefined,
     query.target_id ? eq(pendingChanges.targetId, query.target_id) : undefined,
+    seesEveryBlock(caseload) ? undefined : sql`(${pendingChanges.targetType} <> 'keep_apart' or ${pendingChanges.targetId} in ${pairs})`,
   ];
   const rows = await db
     .select()

@@ -1,6 +1,7 @@
 // /pending-changes: changes that weaken an alarm, waiting for a second administrator (decision 041): list, approve,
 // refuse. Approving applies the change through its owning module and reloads what watches it live.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { caseloadOf } from '../../lib/caseload';
 import {
   errorResponse,
   pendingChangeDecisionInput,
@@ -70,7 +71,7 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pendingChangeListResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listPendingChanges(app.db, request.query) }),
+    async (request) => ({ data: await listPendingChanges(app.db, request.query, caseloadOf(request)) }),
   );
 
   const decisionSchema = (summary: string) => ({
