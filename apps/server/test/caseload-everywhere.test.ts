@@ -120,6 +120,8 @@ async function startWorld(engine: Engine, extend?: (app: App) => void): Promise<
       if (fix.statusCode !== 200) throw new Error(fix.body);
     }
   }
+  // The complete set goes out once a second while anything moved: seen before the trackers go offline below.
+  await waitFor('a complete set with the other block', () => seenByAdministrator.some((r) => r.event === 'locationUpdate' && JSON.stringify(r.payload).includes(BRAVO_TRACKER)), 5_000, 50);
   await db.insert(alerts).values([
     { id: BRAVO_ALERT, alertType: 'Informational', kind: 'manual', details: 'Bravoleak asked for the nurse', date: new Date().toISOString().slice(0, 10), timestamp: new Date(), prisonerId: BRAVO_PRISONER },
     { id: NO_CELL_ALERT, alertType: 'Informational', kind: 'manual', details: 'Nocellleak asked for the nurse', date: new Date().toISOString().slice(0, 10), timestamp: new Date(), prisonerId: NO_CELL_PRISONER },
