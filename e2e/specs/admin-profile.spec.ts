@@ -100,7 +100,12 @@ test('creates an admin and disables them: their open browser is logged out', asy
   // No role by default: whoever creates an account says what it may do (decision 053).
   await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog.getByText('role: choose the role of the account')).toBeVisible();
+  // A wing officer needs a block: none ticked is every block, which is not his (decision 093).
+  await dialog.getByLabel('Role').selectOption({ label: 'Wing officer' });
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+  await expect(dialog.getByText('blocks: a wing officer needs at least one block')).toBeVisible();
   await dialog.getByLabel('Role').selectOption({ label: 'Supervisor' });
+  await expect(dialog.getByText('blocks: a wing officer needs at least one block')).toBeHidden();
   await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog).toBeHidden();
   const row = page.locator(`[data-testid="admin-row"][data-username="${username}"]`);

@@ -1,7 +1,7 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
 import { int32, nameText } from './text';
-import { caseloadBlocks, role } from './roles';
+import { NEEDS_BLOCKS_MESSAGE, caseloadBlocks, role, roleNeedsBlocks } from './roles';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
 import { pendingChange } from './pending-change';
 
@@ -82,12 +82,14 @@ export const adminCreateRequest = z
     password: newPassword('password'),
     /** Absent: administrator, as every account was before roles (only an administrator creates accounts). */
     role: role.optional(),
-    /** Absent or empty: every block. Each must be a block that exists. */
+    /** Absent or empty: every block (not for a wing officer: at least one). Each must be a block that exists. */
     blocks: caseloadBlocks.optional(),
   })
   .superRefine((value, ctx) => {
     if (passwordProblem(value.password, value.username) === 'must not contain the username')
       ctx.addIssue({ code: 'custom', path: ['password'], message: 'password must not contain the username' });
+    if (value.role && roleNeedsBlocks(value.role) && (value.blocks ?? []).length === 0)
+      ctx.addIssue({ code: 'custom', path: ['blocks'], message: NEEDS_BLOCKS_MESSAGE });
   });
 export type AdminCreateRequest = z.infer<typeof adminCreateRequest>;
 

@@ -14,15 +14,16 @@ import {
 } from '@prison/shared';
 import { caseloadOf } from '../../lib/caseload';
 import { auditActor, requireAdmin } from '../../plugins/auth';
+import { alertAudiences } from './alert-records';
 import { dailyAlertCounts, stepAlert, stepAlerts } from './workflow-service';
 
 const alertIdParams = z.object({ id: intText() });
 const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse };
 
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Lists refetch and a toast still showing one of the alerts goes, in every browser of every process, through the
-  // change feed (decisions 039 and 040).
-  const changed = (ids: number[], status: AlertStatus) => app.cluster.alerts.changed({ ids, status });
+  // Lists refetch and a toast still showing one of the alerts goes, in every browser of every process that may see the
+  // alert, through the change feed (decisions 039, 040 and 093).
+  const changed = async (ids: number[], status: AlertStatus) => app.cluster.alerts.changed({ status, groups: await alertAudiences(app.db, ids) });
 
   // One route per workflow step; both take a note (required for some levels) and answer the updated alert.
   const steps = [

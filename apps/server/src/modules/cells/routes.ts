@@ -47,6 +47,9 @@ const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required')
 const prisonerNamed = (from: 'query' | 'body') =>
   ({ record: 'prisoner', field: 'prisoner_id', from, notFound: 'Prisoner {id} not found' }) as const;
 
+/** The cell the request names: one of a block outside the caseload is as unknown (decision 093). */
+const cellNamed = (from: 'params' | 'body') => ({ record: 'cell', field: 'cell_id', from, notFound: 'Cell {id} not found' }) as const;
+
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = (...topics: string[]) => {
     for (const topic of topics) app.realtime.toBrowsers().emit('dataChanged', topic);
@@ -64,7 +67,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: blocksResponse },
       },
     },
-    async () => ({ data: await listBlockNames(app.db) }),
+    async (request) => ({ data: await listBlockNames(app.db, caseloadOf(request)) }),
   );
 
   app.get(
@@ -73,11 +76,11 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
-        summary: 'Every block with its number of cells, total capacity and current occupants',
+        summary: 'Every block of the caseload with its number of cells, total capacity and current occupants',
         response: { 200: blockSummariesResponse },
       },
     },
-    async () => ({ data: await listBlocks(app.db) }),
+    async (request) => ({ data: await listBlocks(app.db, caseloadOf(request)) }),
   );
 
   app.get(
@@ -91,7 +94,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cellsResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listCellsInBlock(app.db, request.query.block) }),
+    async (request) => ({ data: await listCellsInBlock(app.db, request.query.block, caseloadOf(request)) }),
   );
 
   app.get(
@@ -107,7 +110,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cellCheckResponse, 400: errorResponse, 404: errorResponse },
       },
     },
-    async (request) => ({ data: await checkCells(app.db, request.query) }),
+    async (request) => ({ data: await checkCells(app.db, request.query, caseloadOf(request)) }),
   );
 
   app.get(
@@ -116,7 +119,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
-        summary: 'The occupancy picture: every block, its cells and the prisoners occupying each',
+        summary: 'The occupancy picture: every block of the caseload, its cells and the prisoners occupying each',
         response: { 200: cellOverviewResponse },
       },
     },
@@ -126,7 +129,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/addOccupant/:cell_id',
     {
-      config: { access: 'records.write' },
+      config: { access: 'records.write', caseload: cellNamed('params') },
       schema: {
         tags: ['cells'],
         summary:
@@ -162,7 +165,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/cell_controls/cells/:cell_id',
     {
-      config: { access: 'cells.manage' },
+      config: { access: 'cells.manage', caseload: cellNamed('params') },
       schema: {
         tags: ['cells'],
         summary: 'Edit a cell; its capacity may not drop below its current occupants (409)',
@@ -181,7 +184,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/cell_controls/cells/:cell_id',
     {
-      config: { access: 'cells.manage' },
+      config: { access: 'cells.manage', caseload: cellNamed('params') },
       schema: {
         tags: ['cells'],
         summary:
@@ -201,7 +204,12 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/assign',
     {
-      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' }, caseload: prisonerNamed('body') },
+      config: {
+        access: 'records.write',
+        bodyFieldAccess: { override_reason: 'cells.override' },
+        // The prisoner, then the cell: a cell of another block answers as one that does not exist (decision 093).
+        caseload: [prisonerNamed('body'), { ...cellNamed('body'), notFound: 'cell_id: cell {id} does not exist', status: 400 }],
+      },
       schema: {
         tags: ['cells'],
         summary:

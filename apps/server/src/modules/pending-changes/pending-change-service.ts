@@ -4,6 +4,7 @@
 // The second person is a second person (decision 091): an account the requester made what it is lately cannot approve.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
+  seesEveryBlock,
   TWO_PERSON_RULE,
   type ActiveWeakening,
   type Geofence,
@@ -14,7 +15,8 @@ import {
   type PendingChangeTarget,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { accountGrants, admins, pendingChanges } from '../../db/schema';
+import { accountGrants, admins, keepApartPairs, pendingChanges } from '../../db/schema';
+import { prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../lib/audit';
 import { conflict, forbidden, notFound } from '../../lib/http-errors';
 
@@ -119,12 +121,18 @@ export async function pendingChangeFor(db: DbOrTx, targetType: PendingChangeTarg
 }
 
 /** Pending (default), decided or all changes, newest first; at most 200 (pending changes are few, history is in the audit). */
-export async function listPendingChanges(db: DbOrTx, query: PendingChangeQuery): Promise<PendingChange[]> {
+/**
+ * The changes asked for, newest first. A caseload sees a keep-apart pair's change only when one of the pair is its
+ * own, as it sees the pairs (decision 051): the change names both prisoners (decision 093). Geofences are everyone's.
+ */
+export async function listPendingChanges(db: DbOrTx, query: PendingChangeQuery, caseload: Caseload = []): Promise<PendingChange[]> {
+  const pairs = sql`(select kp.id::text from ${keepApartPairs} kp where ${prisonerInCaseloadOrTrue(sql`kp.prisoner_a`, caseload)} or ${prisonerInCaseloadOrTrue(sql`kp.prisoner_b`, caseload)})`;
   const where: (SQL | undefined)[] = [
     query.status === 'pending' ? isNull(pendingChanges.decision) : undefined,
     query.status === 'decided' ? isNotNull(pendingChanges.decision) : undefined,
     query.target_type ? eq(pendingChanges.targetType, query.target_type) : undefined,
     query.target_id ? eq(pendingChanges.targetId, query.target_id) : undefined,
+    seesEveryBlock(caseload) ? undefined : sql`(${pendingChanges.targetType} <> 'keep_apart' or ${pendingChanges.targetId} in ${pairs})`,
   ];
   const rows = await db
     .select()

@@ -3,6 +3,7 @@
 // two-person rule (decision 091) also new administrators and cell moves that lift an alarm; weakenings of Critical and
 // Warning zones end by themselves, and GET /pending-changes/weakened names those in force for the staff banner.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { caseloadOf } from '../../lib/caseload';
 import {
   activeWeakeningList,
   errorResponse,
@@ -104,7 +105,7 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pendingChangeListResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listPendingChanges(app.db, request.query) }),
+    async (request) => ({ data: await listPendingChanges(app.db, request.query, caseloadOf(request)) }),
   );
 
   app.get(

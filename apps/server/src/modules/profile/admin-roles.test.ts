@@ -3,7 +3,7 @@
 // can be neither demoted nor disabled, and every change is audited.
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { API_PREFIX, AUTH_COOKIE, forbiddenMessage } from '@prison/shared';
+import { API_PREFIX, AUTH_COOKIE, NEEDS_BLOCKS_MESSAGE, forbiddenMessage } from '@prison/shared';
 import { admins, auditLog } from '../../db/schema';
 import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
@@ -77,6 +77,34 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
       expect(res.json().message).toMatch(new RegExp(`^${field}`));
     }
     expect(await ctx().database.db.select().from(admins)).toEqual(before);
+  });
+
+  it('a wing officer needs at least one block: refused with the message at creation and at every edit that leaves none', async () => {
+    await cells();
+    const db = ctx().database.db;
+    const message = `blocks: ${NEEDS_BLOCKS_MESSAGE}`;
+    const before = await db.select().from(admins).orderBy(admins.id);
+    for (const extra of [{}, { blocks: [] }]) {
+      const res = await ctx().api('POST', '/admins', { username: `wingless-${++n}`, password, role: 'officer', ...extra });
+      expect([res.statusCode, res.json()], JSON.stringify(extra)).toEqual([400, { message }]);
+    }
+    expect(await db.select().from(admins).orderBy(admins.id)).toEqual(before);
+
+    const officer = (await ctx().api('POST', '/admins', { username: `wing-${++n}`, password, role: 'officer', blocks: ['A'] })).json();
+    const clerk = (await ctx().api('POST', '/admins', { username: `everyblock-${++n}`, password, role: 'records' })).json();
+    const stored = await db.select().from(admins).orderBy(admins.id);
+    for (const [id, body] of [
+      [officer.id, { blocks: [] }],
+      [clerk.id, { role: 'officer' }],
+      [clerk.id, { role: 'officer', blocks: [] }],
+    ] as const) {
+      const res = await ctx().api('PUT', `/admins/${id}`, body);
+      expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([400, { message }]);
+    }
+    expect(await db.select().from(admins).orderBy(admins.id)).toEqual(stored);
+    // With a block it is an officer; another role may still have none (every block).
+    expect((await ctx().api('PUT', `/admins/${clerk.id}`, { role: 'officer', blocks: ['B'] })).json()).toMatchObject({ role: 'officer', blocks: ['B'] });
+    expect((await ctx().api('PUT', `/admins/${officer.id}`, { role: 'supervisor', blocks: [] })).json()).toMatchObject({ role: 'supervisor', blocks: [] });
   });
 
   it('PUT /admins/:id changes role, blocks and name; the account\'s session follows at once; audited with before and after', async () => {

@@ -3,7 +3,15 @@
 // administrator, or an account raised to administrator, takes effect when a second administrator approves; who made
 // an account what it is is recorded for the two-person rule (decision 091).
 import { and, count, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { AdminAccount, AdminCreateRequest, AdminUpdateRequest, PendingChange, Role } from '@prison/shared';
+import {
+  NEEDS_BLOCKS_MESSAGE,
+  roleNeedsBlocks,
+  type AdminAccount,
+  type AdminCreateRequest,
+  type AdminUpdateRequest,
+  type PendingChange,
+  type Role,
+} from '@prison/shared';
 import { ADMINISTRATORS_LOCK_KEY, type Db, type DbOrTx } from '../../db/client';
 import { admins, cells, loginThrottle, pendingChanges, sessions, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -92,6 +100,11 @@ async function existingBlocks(db: DbOrTx, blocks: readonly string[]): Promise<st
   return wanted;
 }
 
+/** A wing officer's caseload holds at least one block: none would mean every block (decision 093). */
+function checkNeedsBlocks(role: Role, blocks: readonly string[]): void {
+  if (roleNeedsBlocks(role) && blocks.length === 0) throw badRequest(`blocks: ${NEEDS_BLOCKS_MESSAGE}`);
+}
+
 /**
  * Refuses (409) a change that would leave no active administrator: demoting or disabling account `id` when it is
  * the only one. Holds a lock to the end of the transaction, so two such changes run one after the other.
@@ -123,6 +136,7 @@ export async function addAdmin(db: Db, input: AdminCreateRequest, who: AuditActo
   const { id, pending } = await db.transaction(async (tx) => {
     const blocks = await existingBlocks(tx, input.blocks ?? []);
     const role = input.role ?? 'administrator';
+    checkNeedsBlocks(role, blocks);
     // Another administrator chose this password: the new account replaces it at its first login (decision 054).
     const created = await createAdmin(tx, { ...input, passwordChangeRequired: true });
     const waits = role === 'administrator';
@@ -185,6 +199,7 @@ async function writeAdminUpdate(
   if (!row) throw notFound(`No admin with id ${id}`);
   if (input.staff_id != null) await linkableStaff(tx, input.staff_id, id);
   const blocks = input.blocks === undefined ? undefined : await existingBlocks(tx, input.blocks);
+  checkNeedsBlocks(input.role ?? (row.role as Role), blocks ?? row.blocks);
   const raised = input.role === 'administrator' && row.role !== 'administrator';
   if (raised && !approved) {
     return requestChange(tx, who, {
