@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONFIG_VARIABLES, loadConfig } from './config';
 import { ConfigError, describeIssue, isSecretName } from './lib/config-problems';
+import { DEMO_ACCOUNTS } from './seed/demo-accounts';
 
 /** The problems loadConfig reports for `env`, or [] when it accepts it. */
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
@@ -152,7 +153,7 @@ describe('DATABASE_URL and REDIS_URL', () => {
 
 describe('ADMIN_PASSWORD', () => {
   it('a password this product publishes is refused naming ADMIN_PASSWORD, whatever its quotes, case or spaces', () => {
-    for (const published of ['change this long passphrase', '"change this long passphrase"', ' Change  This Long Passphrase ', 'a long passphrase', 'night-shift-control-2026']) {
+    for (const published of ['change this long passphrase', '"change this long passphrase"', ' Change  This Long Passphrase ', 'a long passphrase', DEMO_ACCOUNTS[0]!.password]) {
       expect(problemsOf({ ADMIN_PASSWORD: published }), published).toEqual([
         'ADMIN_PASSWORD must be a password of your own: this one is published (the env example, the docs or the demo accounts); set another, or leave it empty to have one generated and printed once (value hidden)',
       ]);

@@ -106,9 +106,9 @@ async function startWorld(engine: Engine, extend?: (app: App) => void): Promise<
     if (res.statusCode !== status) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json<Record<string, unknown>>();
   };
-  await ok('POST', '/devices', { id: 'tag-alfa', prisoner_id: alpha!.prisonerId }, 201);
-  await ok('POST', '/devices', { id: BRAVO_TRACKER, prisoner_id: BRAVO_PRISONER }, 201);
-  await ok('POST', '/devices', { id: NO_CELL_TRACKER, prisoner_id: NO_CELL_PRISONER }, 201);
+  await ok('POST', '/devices', { kind: 'phone', id: 'tag-alfa', prisoner_id: alpha!.prisonerId }, 201);
+  await ok('POST', '/devices', { kind: 'phone', id: BRAVO_TRACKER, prisoner_id: BRAVO_PRISONER }, 201);
+  await ok('POST', '/devices', { kind: 'phone', id: NO_CELL_TRACKER, prisoner_id: NO_CELL_PRISONER }, 201);
   await app.tracking.wearersChanged();
   const fence = 'everywhere-perimeter';
   await ok('POST', '/geofence/add', { geofence_id: fence, shape: 'Circle', name: 'Perimeter', type: 'Negative', alert_type: 'Critical', radius: 300, center_lat: LAT, center_lng: LNG });

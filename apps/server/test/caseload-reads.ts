@@ -40,6 +40,7 @@ export const NOT_BLOCK_DATA: Record<string, string> = {
   'GET /api/v1/geofence/all': "geofences are the prison's, their applies_to ids without names (decision 076)",
   'GET /api/v1/blocks/areas': "the blocks' outlines on the map: the prison's ground, no prisoner (decision 062)",
   'GET /api/v1/readers': 'fixed indoor readers: places, no prisoner (decision 067)',
+  'GET /api/v1/pending-changes/weakened': 'weakened zones for every staff screen\'s banner: the zone, who asked and approved, until when; no prisoner (decision 091)',
   'GET /api/v1/site-plans': "the site's plans (decision 065)",
   'GET /api/v1/site-plans/:id/image': "a site plan's picture (decision 065)",
   'GET /api/v1/tiles/:z/:x/:y': 'map tiles',

@@ -116,9 +116,9 @@ describeEachEngine('the two-person rule is two people', (engine) => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(/^Two-person rule: your account was re-enabled by warden, who asked for this change, within the last 7 days/);
 
-    // Given its role: an officer made a supervisor (who may decide changes) by the requester.
+    // Given its role: a records clerk made a supervisor (who may decide changes) by the requester.
     const clerk = unique('officer');
-    expect((await ctx().api('POST', '/admins', { username: clerk, password: GIVEN, role: 'officer' })).statusCode).toBe(200);
+    expect((await ctx().api('POST', '/admins', { username: clerk, password: GIVEN, role: 'records' })).statusCode).toBe(200);
     const clerkId = (await ctx().api('GET', '/admins')).json().admins.find((a: { username: string }) => a.username === clerk).id as number;
     expect((await ctx().api('PUT', `/admins/${clerkId}`, { role: 'supervisor' })).statusCode).toBe(200);
     const asSupervisor = await loginAs(ctx(), clerk);
@@ -316,7 +316,7 @@ describeEachEngine('the two-person rule is two people', (engine) => {
     await fix(new Date(t0 + 2000));
     const [still] = await ctx().database.db.select().from(alerts).where(eq(alerts.id, violation!.id));
     expect(still).toMatchObject({ endedAt: null, status: 'New' });
-    expect((await ctx().api('POST', `/alert/${violation!.id}/acknowledge`, {})).statusCode).toBe(200);
+    expect((await ctx().api('POST', `/alert/${violation!.id}/acknowledge`, { note: 'Seen moved to block B' })).statusCode).toBe(200);
     expect((await ctx().api('POST', `/alert/${violation!.id}/resolve`, { note: 'Moved to block B with approval' })).statusCode).toBe(200);
 
     // A move within the block, with nothing open, applies at once.
