@@ -1,9 +1,9 @@
 // Fixtures: an API client logged in through the real login route, and a browser page logged in the same way.
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN } from './playwright.config';
+import { E2E_ADMIN, E2E_APPROVER } from './playwright.config';
 
 export { expect };
-export { E2E_ADMIN };
+export { E2E_ADMIN, E2E_APPROVER };
 
 export async function loginThroughApi(request: APIRequestContext, username = E2E_ADMIN.username, password = E2E_ADMIN.password) {
   const res = await request.post('/api/v1/admin/login', { data: { username, password } });
@@ -56,8 +56,9 @@ export async function createReadyAccount(
 ) {
   const given = `given ${data.password}`;
   const res = await api.post('/api/v1/admins', { data: { ...data, password: given } });
-  expect(res.status(), await res.text()).toBe(200);
+  expect([200, 202], await res.text()).toContain(res.status());
   const request = await playwright.request.newContext({ baseURL });
+  await approveNewAdministrator(playwright, baseURL, res);
   await chooseOwnPassword(request, data.username, given, data.password);
   // That first session ends here, so the account's sessions are only those the test opens.
   expect((await request.post('/api/v1/admin/logout')).status()).toBe(200);
@@ -65,11 +66,22 @@ export async function createReadyAccount(
   return { username: data.username, password: data.password, name: data.name, id: ((await res.json()) as { id: number }).id };
 }
 
-/** Another administrator: the second person who approves a change that weakens an alarm (decision 041). */
-export async function createAnotherAdmin(api: APIRequestContext, playwright: Parameters<typeof createReadyAccount>[1], baseURL: string | undefined) {
-  const username = unique('approver');
-  const password = `second person ${Date.now().toString(36)} approves`;
-  return createReadyAccount(api, playwright, baseURL, { username, name: `Approver ${username}`, password });
+/**
+ * A new administrator made through the API (answered 202) takes effect when a second administrator approves it
+ * (decision 091): the run's approver does. Nothing for any other account.
+ */
+export async function approveNewAdministrator(
+  playwright: Parameters<typeof createReadyAccount>[1],
+  baseURL: string | undefined,
+  created: { status(): number; json(): Promise<unknown> },
+) {
+  if (created.status() !== 202) return;
+  const { pending } = (await created.json()) as { pending: { id: number } };
+  const approver = await playwright.request.newContext({ baseURL });
+  await loginThroughApi(approver, E2E_APPROVER.username, E2E_APPROVER.password);
+  const approved = await approver.post(`/api/v1/pending-changes/${pending.id}/approve`, { data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+  await approver.dispose();
 }
 
 /**
@@ -102,10 +114,10 @@ export const test = base.extend<{ api: APIRequestContext; secondApi: APIRequestC
     await use(request);
     await request.dispose();
   },
-  secondApi: async ({ playwright, baseURL, api }, use) => {
-    const second = await createAnotherAdmin(api, playwright, baseURL);
+  // The second person (decision 041): the run's approver, an administrator the e2e admin did not make (decision 091).
+  secondApi: async ({ playwright, baseURL }, use) => {
     const request = await playwright.request.newContext({ baseURL });
-    await loginThroughApi(request, second.username, second.password);
+    await loginThroughApi(request, E2E_APPROVER.username, E2E_APPROVER.password);
     await use(request);
     await request.dispose();
   },

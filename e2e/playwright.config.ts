@@ -6,6 +6,11 @@ import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_ADMIN = { username: 'e2e-admin', password: 'e2e-password-123', name: 'e2e-admin' };
+/**
+ * The second person of the two-person rule (decision 091): an administrator the e2e admin did not make, seeded before
+ * the server starts (seed-approver.ts). It approves what the e2e admin asks.
+ */
+export const E2E_APPROVER = { username: 'e2e-approver', password: 'second person of the run 456', name: 'E2E Approver' };
 const dataDir = mkdtempSync(path.join(tmpdir(), 'prison-e2e-'));
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -28,7 +33,7 @@ export default defineConfig({
   // One folder per port, so parallel runs do not delete each other's traces.
   outputDir: process.env.E2E_PORT ? path.join(root, '.tmp', `test-results-${port}`) : path.join(root, 'test-results'),
   webServer: {
-    command: 'npx tsx apps/server/src/server.ts',
+    command: 'npx tsx e2e/seed-approver.ts && npx tsx apps/server/src/server.ts',
     cwd: root,
     url: `http://localhost:${port}/readyz`,
     // E2E_SERVER_TIMEOUT_MS: a machine shared by many runs can take longer than two minutes to start the server.
@@ -45,6 +50,8 @@ export default defineConfig({
       DEVICE_SECRET_REQUIRED: 'false',
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      E2E_APPROVER_USERNAME: E2E_APPROVER.username,
+      E2E_APPROVER_PASSWORD: E2E_APPROVER.password,
       LOG_LEVEL: 'warn',
       OSMAND_PORT: String(port + 1),
       // A closed network (issue 25): no background tiles, the site plan is the map, and no page asks another origin

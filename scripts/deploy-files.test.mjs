@@ -1,11 +1,13 @@
 // The deploy files shipped in the release (decision 061): the systemd unit is complete (its own user, no build at
 // start, restart on failure, sandboxed with the data folder writable, [Install]); the env example is a configuration
-// the server accepts; the TLS proxy example forwards the scheme that makes the session cookie Secure.
+// the server accepts and ships no password (decision 094); the TLS proxy example forwards the scheme that makes the
+// session cookie Secure.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE_PLAN_MAX_BYTES } from '../packages/shared/src/site-plan.ts';
 import { CONFIG_VARIABLES, loadConfig } from '../apps/server/src/config.ts';
+import { ConfigError } from '../apps/server/src/lib/config-problems.ts';
 
 const deploy = path.resolve(import.meta.dirname, '../deploy');
 const read = (file) => readFileSync(path.join(deploy, file), 'utf8');
@@ -82,6 +84,21 @@ describe('deploy/prison-tracker.env', () => {
     expect(config.COOKIE_SECURE).toBe(true);
     expect(config.TRUST_PROXY).toBeTruthy();
     expect(config.DATA_DIR).toBe('/var/lib/prison-tracker/data');
+  });
+
+  it('ships no usable password: ADMIN_PASSWORD is empty (a generated one, changed at the first login)', () => {
+    expect(env).toHaveProperty('ADMIN_PASSWORD', '');
+    expect(loadConfig(env).ADMIN_PASSWORD).toBeUndefined();
+    // The placeholder it used to ship stops the start, naming the variable.
+    const refusal = (() => {
+      try {
+        loadConfig({ ...env, ADMIN_PASSWORD: 'change this long passphrase' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect(refusal.problems).toEqual([expect.stringMatching(/^ADMIN_PASSWORD must be a password of your own: .* \(value hidden\)$/)]);
   });
 });
 

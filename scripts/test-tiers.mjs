@@ -27,6 +27,9 @@ export const SYSTEM_FILES = [
   'scripts/release.test.mjs',
 ];
 
+/** A file that starts the server as a process (`src/server.ts`) or a cluster (the cluster kit) is a system test. */
+const STARTS_SERVER = /src\/server\.ts|from '[^']*\/cluster-kit'/;
+
 /** What a test file imports or calls that opens a database: the test kit's database and app builders. */
 const OPENS_DATABASE = /from '[^']*\/(test-app|test-db|tracking-test-kit|caseload-accounts)'|createPglite\(|fromPostgres\(/;
 /** Suites that run once per engine. */
@@ -55,8 +58,8 @@ export function testFiles() {
 
 /** The tiers a file runs in: one of fast, integration, system; plus postgres when it also runs there. */
 export function tiersOf(file) {
-  if (SYSTEM_FILES.includes(file)) return ['system'];
   const text = readFileSync(path.join(root, file), 'utf8');
+  if (SYSTEM_FILES.includes(file) || STARTS_SERVER.test(text)) return ['system'];
   if (!OPENS_DATABASE.test(text) && !POSTGRES_ONLY.test(text)) return ['fast'];
   const usesPglite = !POSTGRES_ONLY.test(text) || EACH_ENGINE.test(text) || /startTestApp\(|createTestDatabase\(/.test(text);
   const tiers = [];

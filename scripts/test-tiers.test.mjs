@@ -35,5 +35,7 @@ describe('test tiers', () => {
     // Both engines: the embedded one in integration, PostgreSQL in postgres.
     expect(tiersOf('apps/server/src/modules/cells/cells.test.ts')).toEqual(['integration', 'postgres']);
     expect(tiersOf('apps/server/src/cluster/cluster.test.ts')).toEqual(['postgres']);
+    // Starts the server as a process, though it opens no test database itself.
+    expect(tiersOf('apps/server/test/private-data-dir.test.ts')).toEqual(['system']);
   });
 });

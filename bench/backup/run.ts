@@ -1,13 +1,19 @@
 // Prints what a backup and a restore cost on each engine at a given number of stored fixes (issue 23 item 3,
 // decision 058), with pg_dump/pg_restore on the same PostgreSQL database in the same run as the baseline. On PGlite
-// the backup's duration is how long the server's other database work waits.
+// the backup's duration is how long the server's other database work waits. The seal's own cost (decision 094) is the
+// time to open and prove the sealed file alone, against reading its bytes.
 // Usage: npm run backup -w @prison/bench [-- FIXES]   (default 200,000; PostgreSQL at BENCH_POSTGRES_URL or 127.0.0.1:5432)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { openStream } from '../../apps/server/src/backup/backup-seal';
 import { backupToFile } from '../../apps/server/src/backup/backup-to-file';
+import { checkBackupFile } from '../../apps/server/src/backup/read-backup';
 import { restoreBackup } from '../../apps/server/src/backup/restore-backup';
 import { pgliteConnection, postgresConnection } from '../../apps/server/src/backup/sql-connection';
 import { createPglite, fromPglite, fromPostgres } from '../../apps/server/src/db/client';
@@ -19,6 +25,27 @@ const suffix = Date.now().toString(36);
 const urlOf = (name: string) => Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(2);
 const mb = (file: string) => (statSync(file).size / 1_048_576).toFixed(1);
+const key = randomBytes(32);
+const options = { key, who: { adminId: null, actor: 'bench' } };
+const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+
+/** What the seal costs: the sealed file's bytes opened and proven, against the same bytes only read. */
+async function sealCost(file: string) {
+  let started = performance.now();
+  await pipeline(createReadStream(file), sink());
+  const read = performance.now() - started;
+  started = performance.now();
+  await pipeline(createReadStream(file), openStream(key), sink());
+  const opened = performance.now() - started;
+  started = performance.now();
+  await checkBackupFile(file, { key });
+  const checked = performance.now() - started;
+  const size = statSync(file).size / 1_048_576;
+  console.log(
+    `seal             ${size.toFixed(1)} MB read in ${read.toFixed(0)} ms, read, opened and proven in ${opened.toFixed(0)} ms; ` +
+      `the restore's check before writing (that, gunzip and every checksum) ${checked.toFixed(0)} ms`,
+  );
+}
 
 const fill = `
   insert into devices (id, name, secret_hash) values ('bench-tag', 'Bench tag', 'x');
@@ -48,8 +75,8 @@ try {
 
   let started = performance.now();
   const connection = await postgresConnection(urlOf(source));
-  const ours = path.join(dir, 'ours.gz');
-  await backupToFile({ kind: 'connection', connection }, ours);
+  const ours = path.join(dir, 'ours.backup');
+  await backupToFile({ kind: 'connection', connection }, ours, options);
   await connection.close();
   console.log(`postgres backup  ours ${seconds(started)} s, ${mb(ours)} MB`);
   started = performance.now();
@@ -62,8 +89,9 @@ try {
   await admin(`create database ${ourTarget}`);
   await admin(`create database ${theirTarget}`);
   started = performance.now();
-  await restoreBackup({ file: ours, target: { kind: 'postgres', url: urlOf(ourTarget) } });
-  console.log(`postgres restore ours ${seconds(started)} s (checksums of every table checked)`);
+  await restoreBackup({ file: ours, target: { kind: 'postgres', url: urlOf(ourTarget) }, key });
+  console.log(`postgres restore ours ${seconds(started)} s (the file checked whole first, then loaded; checksums of every table checked)`);
+  await sealCost(ours);
   started = performance.now();
   execFileSync('pg_restore', ['-d', urlOf(theirTarget), dump]);
   console.log(`postgres restore pg_restore ${seconds(started)} s (baseline)`);
@@ -74,8 +102,8 @@ try {
   await fromPglite(client).migrate();
   await client.exec(fill);
   started = performance.now();
-  const embedded = path.join(dir, 'pglite.gz');
-  await backupToFile({ kind: 'connection', connection: pgliteConnection(client) }, embedded);
+  const embedded = path.join(dir, 'pglite.backup');
+  await backupToFile({ kind: 'connection', connection: pgliteConnection(client) }, embedded, options);
   console.log(`pglite backup    ours ${seconds(started)} s, ${mb(embedded)} MB (the server's database work waits this long)`);
   started = performance.now();
   const tar = await client.dumpDataDir('gzip');

@@ -272,7 +272,7 @@ test.afterAll(async ({ playwright }, testInfo) => {
   const { alertId } = await seeded;
   const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
   await loginThroughApi(api);
-  await api.post(`/api/v1/alert/${alertId}/acknowledge`, { data: {} });
+  await api.post(`/api/v1/alert/${alertId}/acknowledge`, { data: { note: 'Accessibility checks done' } });
   await api.dispose();
 });
 

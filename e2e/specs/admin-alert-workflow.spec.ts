@@ -26,9 +26,12 @@ test('acknowledge, resolve and bulk-resolve alerts on the alerts screen, then se
   await expect(card.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
   await expect(card).toContainText('Resolve after acknowledging');
   await card.getByRole('button', { name: 'Acknowledge' }).click();
+  // Acknowledging a Critical needs a note in words too (decision 095).
   const ackDialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
-  await ackDialog.getByLabel('Note (optional)').fill('Guard sent to the yard');
-  await ackDialog.getByRole('button', { name: 'Acknowledge' }).click();
+  const acknowledge = ackDialog.getByRole('button', { name: 'Acknowledge' });
+  await expect(acknowledge).toBeDisabled();
+  await ackDialog.getByLabel('Note (required)').fill('Guard sent to the yard');
+  await acknowledge.click();
   await expect(card).toContainText('Acknowledged');
   await card.getByRole('button', { name: 'Resolve' }).click();
   // Resolving it needs a note in words.

@@ -1,14 +1,15 @@
 // Profile: change the password and log in with the new one; revoke a session and see that browser logged out.
 // Each test creates its own admin, so the shared e2e admin keeps its password and sessions.
 import { request, type APIRequestContext } from '@playwright/test';
-import { chooseOwnPassword, expect, loginButton, loginThroughApi, test, unique } from '../fixtures';
+import { approveNewAdministrator, chooseOwnPassword, expect, loginButton, loginThroughApi, test, unique } from '../fixtures';
 
 /** An admin created by the e2e admin whose first login already chose `password` as its own (decision 054). */
 async function newAdmin(api: APIRequestContext, password: string) {
   const username = unique('adm');
   const given = `given ${password}`;
   const res = await api.post('/api/v1/admins', { data: { username, name: `Officer ${username}`, password: given } });
-  expect(res.status(), await res.text()).toBe(200);
+  // A new administrator waits for a second one (decision 091): the run's approver approves it.
+  await approveNewAdministrator({ request }, test.info().project.use.baseURL, res);
   const first = await request.newContext({ baseURL: test.info().project.use.baseURL });
   await chooseOwnPassword(first, username, given, password);
   // That first session ends here, so the test's session list holds only its own.
@@ -99,7 +100,12 @@ test('creates an admin and disables them: their open browser is logged out', asy
   // No role by default: whoever creates an account says what it may do (decision 053).
   await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog.getByText('role: choose the role of the account')).toBeVisible();
+  // A wing officer needs a block: none ticked is every block, which is not his (decision 093).
+  await dialog.getByLabel('Role').selectOption({ label: 'Wing officer' });
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+  await expect(dialog.getByText('blocks: a wing officer needs at least one block')).toBeVisible();
   await dialog.getByLabel('Role').selectOption({ label: 'Supervisor' });
+  await expect(dialog.getByText('blocks: a wing officer needs at least one block')).toBeHidden();
   await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(dialog).toBeHidden();
   const row = page.locator(`[data-testid="admin-row"][data-username="${username}"]`);

@@ -53,19 +53,42 @@ test('a Critical toast offers Acknowledge and Open only, and goes when the alert
   await expect(toast.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
 
   // `api` is another session: its acknowledgement takes the toast away here, long before its 5 s are up.
-  const ack = await api.post(`/api/v1/alert/${first.id}/acknowledge`, { data: {} });
+  const ack = await api.post(`/api/v1/alert/${first.id}/acknowledge`, { data: { note: 'Taken by the other desk' } });
   expect(ack.status(), await ack.text()).toBe(200);
   await expect(toast).toHaveCount(0, { timeout: 2_500 });
   expect(Date.now() - shownAt).toBeLessThan(4_500);
 
-  // Acknowledged from the toast itself: it goes, and the alert is Acknowledged, not Resolved.
+  // Acknowledged from the toast itself: a Critical asks for a note (decision 095), in a dialog that stays when the
+  // toast's 5 s are up; then the alert is Acknowledged with that note, not Resolved.
   const second = await raise(api, 'Critical', `${tag} here`);
   const here = page.getByTestId('alert-toast').filter({ hasText: `${tag} here` });
   await here.getByRole('button', { name: 'Acknowledge' }).click();
-  await expect(here).toHaveCount(0, { timeout: 2_500 });
+  const noteDialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
+  await expect(noteDialog.getByTestId('acknowledge-alert-details')).toHaveText(`Critical: ${tag} here`);
+  const confirm = noteDialog.getByRole('button', { name: 'Acknowledge' });
+  await expect(confirm).toBeDisabled();
+  await expect(here).toHaveCount(0, { timeout: 7_000 });
+  await expect(noteDialog).toBeVisible();
+  await noteDialog.getByLabel('Note (required)').fill('Officer Hale sent to the gate');
+  await confirm.click();
+  await expect(noteDialog).toHaveCount(0);
+  await expect(page.getByText('Alert acknowledged.')).toBeVisible();
   const res = await api.get('/api/v1/alert/recent', { params: { limit: 20 } });
-  const row = ((await res.json()) as { data: { id: number; status: string }[] }).data.find((a) => a.id === second.id);
-  expect(row?.status).toBe('Acknowledged');
+  const recent = (await res.json()) as { data: { id: number; status: string; note: string | null }[] };
+  expect(recent.data.find((a) => a.id === second.id)).toMatchObject({
+    status: 'Acknowledged',
+    note: 'Officer Hale sent to the gate',
+  });
+
+  // A Warning is acknowledged from its toast at once, as before: no dialog.
+  const warning = await raise(api, 'Warning', `${tag} warning`);
+  const routine = page.getByTestId('alert-toast').filter({ hasText: `${tag} warning` });
+  await routine.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(routine).toHaveCount(0, { timeout: 2_500 });
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const after = await api.get('/api/v1/alert/recent', { params: { limit: 20 } });
+  const warned = ((await after.json()) as { data: { id: number; status: string }[] }).data.find((a) => a.id === warning.id);
+  expect(warned?.status).toBe('Acknowledged');
 
   // Open goes to the alerts screen at the alert's level.
   await raise(api, 'Critical', `${tag} open`);
@@ -148,11 +171,15 @@ test('the bulk bar says what it changes per level and leaves the Criticals out u
   );
   await expect(page.getByRole('button', { name: 'Resolve selected' })).toBeDisabled();
   await page.getByRole('button', { name: 'Acknowledge selected' }).click();
-  await page.getByRole('dialog', { name: 'Acknowledge alert' }).getByRole('button', { name: 'Acknowledge' }).click();
+  // A Critical among them: the note is required (decision 095).
+  const ackDialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
+  await expect(ackDialog.getByRole('button', { name: 'Acknowledge' })).toBeDisabled();
+  await ackDialog.getByLabel('Note (required)').fill('Officers sent to the fence');
+  await ackDialog.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(page.getByText('1 alerts acknowledged.')).toBeVisible();
   expect(await statusOf(api, criticals[0]!.id, timestamp)).toBe('Acknowledged');
   expect(await statusOf(api, criticals[1]!.id, timestamp)).toBe('New');
-  const done = await api.post(`/api/v1/alert/${criticals[1]!.id}/acknowledge`, { data: {} });
+  const done = await api.post(`/api/v1/alert/${criticals[1]!.id}/acknowledge`, { data: { note: 'Handled in the test' } });
   expect(done.status(), await done.text()).toBe(200);
 });
 
@@ -208,6 +235,6 @@ for (const size of [
     expect(bottom.covered).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`alerts-with-toast-${size.width}.png`) });
 
-    for (const alert of raised) await api.post(`/api/v1/alert/${alert.id}/acknowledge`, { data: {} });
+    for (const alert of raised) await api.post(`/api/v1/alert/${alert.id}/acknowledge`, { data: { note: 'Cover check done' } });
   });
 }

@@ -65,8 +65,8 @@ test('the alerts screen reads its filters from the URL, lists before the chart a
   await expect(cards.filter({ hasText: `${tag} critical` })).toHaveAttribute('data-pinned', 'true');
 
   // Resolved, it is no longer pinned and is drawn apart from new cards.
-  // A Critical is acknowledged before it is resolved, with a note (decision 040).
-  const acknowledged = await api.post(`/api/v1/alert/${critical.id}/acknowledge`, { data: {} });
+  // A Critical is acknowledged (with a note, decision 095) before it is resolved, with a note (decision 040).
+  const acknowledged = await api.post(`/api/v1/alert/${critical.id}/acknowledge`, { data: { note: 'Officer on the way' } });
   expect(acknowledged.status(), await acknowledged.text()).toBe(200);
   const resolved = await api.post(`/api/v1/alert/${critical.id}/resolve`, { data: { note: 'Checked, false alarm' } });
   expect(resolved.status(), await resolved.text()).toBe(200);

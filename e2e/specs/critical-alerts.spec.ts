@@ -29,12 +29,13 @@ async function acknowledgeEveryOpenAlert(api: APIRequestContext) {
     expect(res.status(), await res.text()).toBe(200);
     const open = ((await res.json()) as { data: { id: number; alert_type: string }[] }).data;
     if (open.length === 0) return;
-    // A Critical is taken in bulk only when listed again, one by one (decision 040).
+    // A Critical is taken in bulk only when listed again, one by one (decision 040), and with a note (decision 095).
     const confirm_critical_ids = open.filter((alert) => alert.alert_type === 'Critical').map((alert) => alert.id);
     const bulk = await api.post('/api/v1/alert/bulk', {
       data: {
         ids: open.map((alert) => alert.id),
         action: 'acknowledge',
+        note: 'Cleared before the sound test',
         ...(confirm_critical_ids.length > 0 && { confirm_critical_ids }),
       },
     });
@@ -83,8 +84,13 @@ test('a Critical alert raised while /cell-assign is open stays in the bar past 1
   await page.setViewportSize({ width: 1440, height: 900 });
 
   await row.getByRole('button', { name: 'Acknowledge' }).click();
+  // A Critical is acknowledged with a note in words (decision 095): the button waits for one.
   const dialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
-  await dialog.getByLabel('Note (optional)').fill('Officer sent to the cell');
+  await expect(dialog.getByTestId('acknowledge-alert-details')).toContainText(`Critical: SOS from ${prisoner.name}`);
+  await expect(dialog.getByRole('button', { name: 'Acknowledge' })).toBeDisabled();
+  await dialog.getByLabel('Note (required)').fill('...');
+  await expect(dialog.getByRole('button', { name: 'Acknowledge' })).toBeDisabled();
+  await dialog.getByLabel('Note (required)').fill('Officer sent to the cell');
   await dialog.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(row).toHaveCount(0);
 
@@ -110,7 +116,7 @@ test("another operator's acknowledgement removes the alert from the bar without 
   const alertId = Number(await row.getAttribute('data-alert-id'));
 
   // `api` is another session: the server's dataChanged('alerts') reaches this browser.
-  const res = await api.post(`/api/v1/alert/${alertId}/acknowledge`, { data: {} });
+  const res = await api.post(`/api/v1/alert/${alertId}/acknowledge`, { data: { note: 'Taken by the other operator' } });
   expect(res.status(), await res.text()).toBe(200);
   await expect(row).toHaveCount(0);
 });

@@ -27,7 +27,12 @@ async function acknowledgeOpen(api: APIRequestContext, prisonerId: number) {
   if (!open.length) return;
   const confirm = open.filter((alert) => alert.alert_type === 'Critical').map((alert) => alert.id);
   const bulk = await api.post('/api/v1/alert/bulk', {
-    data: { ids: open.map((alert) => alert.id), action: 'acknowledge', ...(confirm.length > 0 && { confirm_critical_ids: confirm }) },
+    data: {
+      ids: open.map((alert) => alert.id),
+      action: 'acknowledge',
+      note: 'Cleared before the crowd check',
+      ...(confirm.length > 0 && { confirm_critical_ids: confirm }),
+    },
   });
   expect(bulk.status(), await bulk.text()).toBe(200);
 }

@@ -1,7 +1,7 @@
 // Weakening an alarm takes two people (issue 20 part 5, decision 041), in the browser: the geofence dialog explains
 // each type in plain words, asks for a reason before lowering the alert level, shows the change as pending (the
 // requester cannot approve it), and a second administrator approves it from "Pending approvals" on the live map.
-import { createAnotherAdmin, deleteGeofenceApproved, expect, loginThroughApi, test, unique } from '../fixtures';
+import { deleteGeofenceApproved, E2E_ADMIN, E2E_APPROVER, expect, loginThroughApi, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { listGeofences } from './map-helpers';
 
@@ -10,8 +10,6 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
   api,
   secondApi,
   browser,
-  playwright,
-  baseURL,
 }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -52,6 +50,8 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
     await editor.getByRole('button', { name: 'Save Changes' }).click();
     await expect(notice).toContainText('Reason is required');
     await notice.getByLabel('Reason').fill('Night drill: the outer fence is patrolled');
+    // A Critical zone's weakening ends by itself (decision 091): the end time is asked, 8 hours ahead by default.
+    await expect(notice.getByLabel('Ends at')).not.toHaveValue('');
     await editor.getByRole('button', { name: 'Save Changes' }).click();
 
     // Pending: the geofence stays Critical; the requester sees who asked and why, and cannot approve.
@@ -60,12 +60,14 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
     await expect(pending).toContainText('Night drill: the outer fence is patrolled');
     await expect(pending).toContainText('Alert level: Critical → Informational');
     await expect(pending).toContainText('another administrator must approve it');
+    await expect(pending).toContainText('Ends by itself:');
     await expect(pending.getByRole('button', { name: 'Approve' })).toHaveCount(0);
     await expect(page.getByTestId('geofence-item').filter({ hasText: name })).toContainText('Change pending approval');
     expect((await listGeofences(api)).find((g) => g.geofence_id === geofenceId)).toMatchObject({ alert_type: 'Critical' });
 
     // A second administrator approves it from "Pending approvals" on the live map.
-    const second = await createAnotherAdmin(api, playwright, baseURL);
+    // The run's approver: an administrator the requester did not make (decision 091).
+    const second = E2E_APPROVER;
     const context = await browser.newContext();
     await loginThroughApi(context.request, second.username, second.password);
     const approverPage = await context.newPage();
@@ -85,6 +87,12 @@ test('lowering the Perimeter to Informational asks for a reason, waits, and a se
     expect((await listGeofences(api)).find((g) => g.geofence_id === geofenceId)).toMatchObject({
       alert_type: 'Informational',
     });
+    // While it is weakened every staff screen says so, under the top bar: the zone, who asked, who approved, until when.
+    const banner = page.getByTestId('weakened-zone-banner');
+    await expect(banner).toContainText(`Critical zone ${name} weakened: asked by ${E2E_ADMIN.username}, approved by ${E2E_APPROVER.username}, until`);
+    await page.goto('/cell-assign');
+    await expect(banner).toContainText(`Critical zone ${name} weakened`);
+    await expectNoViolations(page, 'the weakened zone banner');
     expect(errors).toEqual([]);
   } finally {
     await deleteGeofenceApproved(api, secondApi, geofenceId);

@@ -39,12 +39,13 @@ async function acknowledgeOpen(api: APIRequestContext, prisonerId: number) {
   expect(res.status(), await res.text()).toBe(200);
   const open = ((await res.json()) as { data: { id: number; alert_type: string }[] }).data;
   if (!open.length) return;
-  // A Critical is taken in bulk only when listed again, one by one (decision 040).
+  // A Critical is taken in bulk only when listed again, one by one (decision 040), and with a note (decision 095).
   const confirm_critical_ids = open.filter((alert) => alert.alert_type === 'Critical').map((alert) => alert.id);
   const bulk = await api.post('/api/v1/alert/bulk', {
     data: {
       ids: open.map((alert) => alert.id),
       action: 'acknowledge',
+      note: 'Cleared before the map check',
       ...(confirm_critical_ids.length > 0 && { confirm_critical_ids }),
     },
   });
@@ -136,8 +137,14 @@ test('the popup shows the id, the cell and the live picture; the colour follows 
   // Worst first.
   await expect(alerts.first()).toHaveAttribute('data-alert-type', 'Critical');
 
-  // Acknowledged from the popup: no longer open, the marker goes back to amber.
+  // Acknowledged from the popup, with the note a Critical needs (decision 095): no longer open, the marker goes back
+  // to amber.
   await alerts.first().getByRole('button', { name: `Acknowledge: ${critical}` }).click();
+  const noteDialog = page.getByRole('dialog', { name: 'Acknowledge alert' });
+  await expect(noteDialog.getByTestId('acknowledge-alert-details')).toHaveText(`Critical: ${critical}`);
+  await noteDialog.getByLabel('Note (required)').fill('Officer Diaz sent to the perimeter');
+  await noteDialog.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(noteDialog).toHaveCount(0);
   await expect(alerts).toHaveCount(1);
   await expect.poll(() => levelOf(page, prisoner.deviceId)).toBe('warning');
   await expect.poll(() => pixelAt(page, prisoner.deviceId)).toBe('217,119,6');

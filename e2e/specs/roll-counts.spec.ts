@@ -1,6 +1,7 @@
 // Roll counts (issue 24 item 2) on a phone: a wing officer of block A, on a 390 px wide screen, counts his block. The
 // prisoners' trackers report through the OsmAnd protocol inside the block's area, so the count comes out clear; a
-// second count with a wrong number is a discrepancy he closes with a note. Both stay in the history.
+// second count with a wrong number is a discrepancy he closes with a note. Both stay in the history. An administrator
+// starts a whole-prison count, which the form asks for by name.
 import type { APIRequestContext } from '@playwright/test';
 import { createReadyAccount, expect, test, unique } from '../fixtures';
 import { seedPrisoner } from './records-helpers';
@@ -106,4 +107,17 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await page.goto('/');
   await expect(page.getByTestId('latest-count').filter({ hasText: `Block ${block}` })).toContainText('Closed with a note');
   await context.close();
+});
+
+test('an administrator counts the whole prison: the form asks for it by name (scope "prison"), never by an empty body', async ({
+  adminPage: page,
+}) => {
+  await page.goto('/counts');
+  const started = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/api/v1/counts'));
+  await page.getByRole('combobox', { name: 'Count' }).selectOption('Whole prison');
+  await page.getByRole('button', { name: 'Start count' }).click();
+  expect((await started).postDataJSON()).toEqual({ scope: 'prison' });
+  const sheet = page.getByTestId('count-sheet');
+  await expect(sheet.getByRole('heading', { name: 'Whole prison count' })).toBeVisible();
+  await expect(sheet.getByTestId('count-state')).toHaveText('In progress');
 });

@@ -131,7 +131,7 @@ test('an officer SOS through OsmAnd: "Show on map" marks him and the nearest thr
   await expect(page.locator('.staff-assist-nearest-label')).toHaveText(expected);
 
   // Resolved, the marks go.
-  expect((await api.post(`/api/v1/alert/${alert.id}/acknowledge`, { data: {} })).status()).toBe(200);
+  expect((await api.post(`/api/v1/alert/${alert.id}/acknowledge`, { data: { note: 'Two officers sent' } })).status()).toBe(200);
   expect((await api.post(`/api/v1/alert/${alert.id}/resolve`, { data: { note: 'Officer safe, area cleared' } })).status()).toBe(200);
   await expect(page.getByTestId('staff-in-danger')).toHaveCount(0);
   await expect(page.locator('.staff-assist-nearest-label')).toHaveCount(0);

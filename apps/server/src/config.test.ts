@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONFIG_VARIABLES, loadConfig } from './config';
 import { ConfigError, describeIssue, isSecretName } from './lib/config-problems';
+import { DEMO_ACCOUNTS } from './seed/demo-accounts';
 
 /** The problems loadConfig reports for `env`, or [] when it accepts it. */
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
@@ -170,5 +171,17 @@ describe('settings that say what they do', () => {
     expect(loadConfig({ TZ: '' }).TZ).toBe(loadConfig({}).TZ);
     expect(loadConfig({ TZ: 'Europe/London' }).TZ).toBe('Europe/London');
     expect(problemsOf({ TZ: 'Mars/Olympus' })[0]).toMatch(/^TZ must be a time zone name/);
+  });
+});
+
+describe('ADMIN_PASSWORD', () => {
+  it('a password this product publishes is refused naming ADMIN_PASSWORD, whatever its quotes, case or spaces', () => {
+    for (const published of ['change this long passphrase', '"change this long passphrase"', ' Change  This Long Passphrase ', 'a long passphrase', DEMO_ACCOUNTS[0]!.password]) {
+      expect(problemsOf({ ADMIN_PASSWORD: published }), published).toEqual([
+        'ADMIN_PASSWORD must be a password of your own: this one is published (the env example, the docs or the demo accounts); set another, or leave it empty to have one generated and printed once (value hidden)',
+      ]);
+    }
+    expect(loadConfig({ ADMIN_PASSWORD: 'change this long passphrase, but mine' }).ADMIN_PASSWORD).toBe('change this long passphrase, but mine');
+    expect(loadConfig({ ADMIN_PASSWORD: '' }).ADMIN_PASSWORD).toBeUndefined();
   });
 });

@@ -9,6 +9,18 @@ import { secretKeyProblem } from './lib/secret-key';
 import { decimalNumber, flag, mqttUrl, oneOf, postgresUrl, redisUrl, text, timesOfDay, wholeNumber } from './lib/setting-kinds';
 import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 import { DEFAULT_MAP_TILES, parseMapTiles, type MapTiles } from './lib/map-tiles-setting';
+import { DEMO_ACCOUNTS } from './seed/demo-accounts';
+
+/**
+ * Passwords this product publishes, never a site's own (decision 094): the one the env example shipped, the docs'
+ * examples and the demo accounts'. Compared without case, quotes or repeated spaces (Docker keeps an env file's quotes).
+ */
+const PUBLISHED_PASSWORDS = new Set(
+  ['change this long passphrase', 'a long passphrase', 'a new long passphrase', ...DEMO_ACCOUNTS.map((a) => a.password)].map(normalPassword),
+);
+function normalPassword(value: string): string {
+  return value.trim().replace(/^(["'])(.*)\1$/, '$2').trim().replace(/\s+/g, ' ').toLowerCase();
+}
 
 /** A claim's name, or a dotted path to a nested one (`realm_access.roles`). */
 const claimName = z
@@ -43,7 +55,12 @@ const configSchema = z.object({
   NODE_NAME: text(100).optional(),
   DATA_DIR: text(1024).default('./data'),
   ADMIN_USERNAME: text(100).optional(),
-  ADMIN_PASSWORD: text(128).optional(),
+  ADMIN_PASSWORD: text(128)
+    .refine(
+      (value) => !PUBLISHED_PASSWORDS.has(normalPassword(value)),
+      'must be a password of your own: this one is published (the env example, the docs or the demo accounts); set another, or leave it empty to have one generated and printed once',
+    )
+    .optional(),
   /**
    * The key that seals two-factor secrets at rest (decision 054): 64 hex digits, base64 of 32 bytes, or a passphrase
    * of at least 20 characters. Unset: a key file beside DATA_DIR, created on first start.
@@ -152,7 +169,10 @@ const configSchema = z.object({
   // POST /alert/all (issue 10, docs/decisions/019): the spec's client re-posts every live alert it receives.
   /** A post repeating an alert stored this many seconds ago or less (same device, type and text) stores nothing. */
   ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
-  /** New alerts one session may store through POST /alert/all per minute; repeats answered from the window are free. */
+  /**
+   * New alerts one account may store through POST /alert/all per minute, all its sessions together; repeats answered
+   * from the window are free.
+   */
   ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
   // Observation checks (issue 24 item 3, decision 063): each level's interval in minutes; a prisoner's own overrides it.
   /** Minutes between checks of a prisoner on standard observation (1-1440). */
@@ -250,6 +270,17 @@ const configSchema = z.object({
   BACKUP_EVERY_HOURS: decimalNumber({ greaterThan: 0, max: 576 }).default(24),
   /** Scheduled backups kept in BACKUP_DIR: the newest N. */
   BACKUP_KEEP: wholeNumber(1, 1000).default(7),
+  /**
+   * The key every backup is sealed with (decision 094), in SECRET_KEY's forms; unset: SECRET_KEY, else the key file
+   * beside DATA_DIR. Without the key a backup cannot be read or restored.
+   */
+  BACKUP_KEY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = value ? secretKeyProblem(value) : null;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   // Single sign-on with OpenID Connect (issue 22, decision 052); no OIDC_ISSUER: single sign-on is off.
   /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
   OIDC_ISSUER: z

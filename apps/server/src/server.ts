@@ -8,7 +8,8 @@ import { buildApp } from './app';
 import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
 import { lockDataDirOrExit } from './lib/data-dir-lock';
-import { readStartKey, settleSecretKey } from './lib/secret-key';
+import { describeNarrowed, keepToOwner } from './lib/private-files';
+import { keyFilePath, loadBackupKey, readStartKey, settleSecretKey } from './lib/secret-key';
 import { REFUSED_START_STATUS, StartRefusal } from './lib/start-refusal';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
 import { sealedTotpSecrets, sealStoredTotpSecrets } from './modules/admin/totp-secrets-at-rest';
@@ -28,6 +29,9 @@ function stopStart(error: unknown): Promise<never> {
   process.exit(error instanceof StartRefusal ? REFUSED_START_STATUS : 1);
 }
 
+// What this process creates is its own (the database, the key file, the lock, backups), whatever umask it was
+// started with (decision 094).
+process.umask(0o077);
 const config = loadConfigOrExit();
 // Refused before anything is written: a WEB_DIST that was set holds the app, or the start would be ready with no screens.
 if (config.WEB_DIST && !existsSync(path.join(config.WEB_DIST, 'index.html')))
@@ -39,6 +43,9 @@ if (dataDirLock) onStop('data directory lock', () => dataDirLock.release());
 const startKey = await Promise.resolve()
   .then(() => readStartKey(config))
   .catch(stopStart);
+// Found wider than the owner's (an older version, a copy, a hand-made folder): narrowed now, and said once logging is
+// up. The key file only once it is known to be the data's (below): a refused start leaves it as it was.
+const narrowed = keepToOwner(config.DATA_DIR);
 const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
 const database = await startStep(openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
 onStop('database', () => database.close());
@@ -57,6 +64,8 @@ const migrated = await startStep(
     : database.migrate(),
 ).catch(stopStart);
 const secretKey = await startStep(sealedTotpSecrets(database.db).then((sealed) => settleSecretKey(startKey, sealed))).catch(stopStart);
+narrowed.push(...keepToOwner(keyFilePath(config.DATA_DIR)));
+const backupKey = loadBackupKey(config, secretKey.key).key;
 
 const app = await startStep(buildApp({ config, database, logger, secretKey: secretKey.key }));
 onStop('web server', () => app.close()); // stops accepting, waits for in-flight requests, closes sockets
@@ -64,6 +73,8 @@ logStopWith(app.log);
 if (migrated.applied.length > 0)
   app.log.info({ migrations: migrated.applied, schema: migrated.schema }, `applied ${migrated.applied.length} database migration(s); the schema is at ${migrated.schema}`);
 else app.log.info({ schema: migrated.schema }, `the database schema is current (${migrated.schema}); no migration applied`);
+if (narrowed.length > 0)
+  app.log.warn(describeNarrowed(narrowed), 'files in DATA_DIR or the key file were readable by other users: narrowed to the owner alone (folders 0700, files 0600)');
 if (secretKey.source === 'key file created')
   app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
 if ((config.SMTP_URL || config.ALERT_WEBHOOK_URL) && !config.PUBLIC_URL)
@@ -97,5 +108,5 @@ try {
 }
 app.log.info(`Serving on http://localhost:${config.PORT} (${database.kind})`);
 // SIGTERM and SIGINT (lib/process-stop.ts) stop these first, then the web server, the database and the lock.
-const background = await startStep(startBackgroundServices(app));
+const background = await startStep(startBackgroundServices(app, { backupKey }));
 onStop('background services', () => background.stop());

@@ -11,9 +11,9 @@ export interface BackgroundServices {
 }
 
 /** Runs after `listen`, because the simulator reports through the real device protocols. */
-export async function startBackgroundServices(app: App): Promise<BackgroundServices> {
+export async function startBackgroundServices(app: App, options: { backupKey: Buffer }): Promise<BackgroundServices> {
   const stops: (() => Promise<void>)[] = [];
-  const backups = await startServerBackups(app);
+  const backups = await startServerBackups(app, options.backupKey);
   stops.push(() => backups.stop());
   if (app.config.DEMO) {
     app.log.info('demo mode: seeding demo data and running the simulator');

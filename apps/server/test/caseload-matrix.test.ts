@@ -1,5 +1,5 @@
-// Caseloads on the API (issue 22 item 2, decision 051). The matrix: every registered route that names a prisoner or a
-// prisoner's record (alert, escort, tracker) by id (found from the app's own routes: those declaring `config.caseload`;
+// Caseloads on the API (issue 22 item 2, decisions 051 and 093). The matrix: every registered route that names a
+// prisoner, a prisoner's record (alert, escort, tracker, incident) or a cell by id (found from the app's own routes: those declaring `config.caseload`;
 // every /prisoner/...:id and /devices/:id route must declare it) x an id inside the officer's caseload, one outside it,
 // one of a prisoner with no cell and one that does not exist: outside answers exactly what the unknown id answers
 // (404, or the route's 400 for a body field; same message) and changes nothing; inside answers something else. Then the lists,
@@ -17,7 +17,7 @@ import {
 } from '@prison/shared';
 import type { RegisteredRoute } from '../src/app';
 import type { CaseloadDeclaration } from '../src/plugins/caseload-guard';
-import { alerts, cells, devices, escorts, keepApartPairs, prisoners, staff } from '../src/db/schema';
+import { alerts, cells, devices, escorts, incidentLinks, incidents, keepApartPairs, prisoners, staff } from '../src/db/schema';
 import { insertAlerts } from '../src/modules/alerts/alert-store';
 import { loginWithCaseload } from './caseload-accounts';
 import { dedupePaths, schemaNodes } from './schema-fields';
@@ -28,11 +28,18 @@ const BLOCK_A = 'Caseload A';
 const BLOCK_B = 'Caseload B';
 const UNKNOWN_ID = 987_654;
 const UNKNOWN_DEVICE = 'no-such-tracker';
+const UNKNOWN_CELL = 'no-such-cell';
+/** A third block: a cell for the prisoner with no cell's column of the matrix (a cell always has a block). */
+const BLOCK_C = 'Caseload C';
 const FROM = new Date(Date.now() - 3_600_000).toISOString();
 const TO = new Date().toISOString();
 
 /** What each declared route needs besides the id to get past validation (the caseload is checked after it). */
-const REQUESTS: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
+const REQUESTS: Record<string, { params?: Record<string, string>; query?: Record<string, string>; body?: Record<string, unknown> }> = {
+  'PATCH /api/v1/incidents/:id/status': { body: { status: 'investigating' } },
+  'POST /api/v1/incidents/:id/links': { body: { alert_ids: [], prisoner_ids: [], staff_ids: [] } },
+  'DELETE /api/v1/incidents/:id/links/:kind/:target_id': { params: { kind: 'staff', target_id: '1' } },
+  'PUT /api/v1/cell_controls/cells/:cell_id': { body: { capacity: 20 } },
   'POST /api/v1/devices': { body: { kind: 'phone' } },
   'PUT /api/v1/devices/:id/assign': { body: {} },
   'POST /api/v1/keep-apart': { body: { reason: 'Bullying', scope: 'cell' } },
@@ -126,6 +133,24 @@ describeEachEngine('caseloads on the API', (engine) => {
         .returning({ id: escorts.id });
       return row!.id;
     }
+    if (record === 'incident') {
+      const [row] = await ctx()
+        .database.db.insert(incidents)
+        .values({ prisonerName: 'Matrix', guardName: 'Matrix', date: '2026-01-01', time: '10:00', description: 'Matrix', actionTaken: 'None', windowFrom: new Date(), windowTo: new Date() })
+        .returning({ id: incidents.id });
+      await ctx().database.db.insert(incidentLinks).values({ incidentId: row!.id, kind: 'prisoner', targetId: prisonerId });
+      return row!.id;
+    }
+    if (record === 'cell') {
+      // A fresh cell of the prisoner's block (a route may edit or remove it); the one with no cell: another block's.
+      const [found] = await ctx().database.db.select({ cellId: prisoners.cellId }).from(prisoners).where(eq(prisoners.prisonerId, prisonerId));
+      const block = found!.cellId === null ? BLOCK_C : found!.cellId.slice(0, -2);
+      const [row] = await ctx()
+        .database.db.insert(cells)
+        .values({ cellId: `${block}-m${++seq}`, block, capacity: 100, securityLevel: 'Low' })
+        .returning({ id: cells.cellId });
+      return row!.id;
+    }
     const res = await ctx().api('POST', '/devices', { kind: 'phone', prisoner_id: prisonerId });
     if (res.statusCode !== 201) throw new Error(res.body);
     return res.json<{ id: string }>().id;
@@ -147,6 +172,7 @@ describeEachEngine('caseloads on the API', (engine) => {
       .values([
         { cellId: `${BLOCK_A}-1`, block: BLOCK_A, capacity: 100, securityLevel: 'Low' },
         { cellId: `${BLOCK_B}-1`, block: BLOCK_B, capacity: 100, securityLevel: 'Low' },
+        { cellId: `${BLOCK_C}-1`, block: BLOCK_C, capacity: 100, securityLevel: 'Low' },
       ]);
     // A supervisor may take every action of these routes: the caseload alone decides here (roles: the access matrix).
     const cookie = await loginWithCaseload(ctx(), [BLOCK_A], 'supervisor');
@@ -192,6 +218,7 @@ describeEachEngine('caseloads on the API', (engine) => {
     for (const other of route.caseload!) {
       if (other !== declaration) place(request, other, await recordOf(other.record, await prisonerIn(BLOCK_A)));
     }
+    for (const [param, value] of Object.entries(extra.params ?? {})) request.url = request.url.replace(`:${param}`, value);
     // A route naming a prisoner in its body names someone else too (an escort's officer): a real one.
     if (key(route) === 'POST /api/v1/escorts') request.body = { ...request.body, staff_id: await staffMember() };
     for (const param of request.url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
@@ -218,10 +245,14 @@ describeEachEngine('caseloads on the API', (engine) => {
                 .select()
                 .from(escorts)
                 .where(eq(escorts.id, id as number))
-            : await db
-                .select()
-                .from(devices)
-                .where(eq(devices.id, id as string));
+            : record === 'incident'
+              ? [await db.select().from(incidents).where(eq(incidents.id, id as number)), await db.select().from(incidentLinks).where(eq(incidentLinks.incidentId, id as number)).orderBy(incidentLinks.id)]
+              : record === 'cell'
+                ? await db.select().from(cells).where(eq(cells.cellId, id as string))
+                : await db
+                    .select()
+                    .from(devices)
+                    .where(eq(devices.id, id as string));
     const [{ n: audited }] = (
       (await db.execute('select count(*)::int as n from audit_log')) as unknown as { rows: [{ n: number }] }
     ).rows;
@@ -288,7 +319,7 @@ describeEachEngine('caseloads on the API', (engine) => {
           outside: await recordOf(record, await prisonerIn(BLOCK_B)),
           noCell: await recordOf(record, await prisonerIn(null)),
         };
-        const unknownId = record === 'device' ? UNKNOWN_DEVICE : UNKNOWN_ID;
+        const unknownId = record === 'device' ? UNKNOWN_DEVICE : record === 'cell' ? UNKNOWN_CELL : UNKNOWN_ID;
         const unknown = await requestFor(route, declaration, unknownId);
         const unknownAnswer = await officer(route.method, unknown.url, unknown.body);
         expect(unknownAnswer.statusCode, `${name} unknown: ${unknownAnswer.body}`).toBe(declaration.status ?? 404);
@@ -448,7 +479,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         (await ctx().api('GET', '/keep-apart')).json<{ data: { id: number }[] }>().data.map((p) => p.id),
       ).toContain(pairs[1]!.id);
 
-      // The cell screen names the caseload's prisoners only; the places stay counted.
+      // The cell screens show the caseload's blocks only: names, places and occupants (decision 093).
       type CellsOverview = {
         data: {
           block: string;
@@ -461,8 +492,17 @@ describeEachEngine('caseloads on the API', (engine) => {
       const cellsSeen = (await officer('GET', '/cell_controls/overview')).json<CellsOverview>();
       expect(named(cellsSeen)).toContain(inside);
       expect(named(cellsSeen)).not.toContain(outside);
-      expect(cellsSeen.data.find((block) => block.block === BLOCK_B)!.occupants).toBeGreaterThan(0);
+      expect(cellsSeen.data.map((block) => block.block)).toEqual([BLOCK_A]);
       expect(named((await ctx().api('GET', '/cell_controls/overview')).json<CellsOverview>())).toContain(outside);
+      expect((await officer('GET', '/cell_controls/blocks')).json()).toEqual({ data: [BLOCK_A] });
+      expect((await officer('GET', '/cell_controls/block-summaries')).json<{ data: { block: string }[] }>().data.map((b) => b.block)).toEqual([BLOCK_A]);
+      expect((await officer('GET', `/cell_controls/block?block=${encodeURIComponent(BLOCK_B)}`)).json()).toEqual({ data: [] });
+      expect((await officer('GET', `/cell_controls/block?block=${encodeURIComponent(BLOCK_A)}`)).json<{ data: unknown[] }>().data.length).toBeGreaterThan(0);
+      expect((await ctx().api('GET', '/cell_controls/block-summaries')).json<{ data: { block: string }[] }>().data.map((b) => b.block)).toEqual(
+        expect.arrayContaining([BLOCK_A, BLOCK_B]),
+      );
+      const checked = (await officer('GET', `/cell_controls/check?prisoner_id=${inside}`)).json<{ data: { block: string }[] }>().data;
+      expect(new Set(checked.map((c) => c.block))).toEqual(new Set([BLOCK_A]));
 
       // The bulk step: an alert outside is unknown, and nothing changes.
       const bulk = await officer('POST', '/alert/bulk', {
@@ -480,6 +520,7 @@ describeEachEngine('caseloads on the API', (engine) => {
       const mine = await officer('POST', '/alert/bulk', {
         ids: [insideAlert, nobodyAlert],
         action: 'acknowledge',
+        note: 'Officers sent to both',
         confirm_critical_ids: [insideAlert, nobodyAlert],
       });
       expect(mine.statusCode, mine.body).toBe(200);

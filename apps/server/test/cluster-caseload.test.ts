@@ -97,9 +97,9 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
       center_lng: INSIDE.lon,
     });
     expect(perimeter.status, JSON.stringify(perimeter.body)).toBe(200);
-    // The officer: an account made by the administrator, its blocks and role set in the database (the admins API that
-    // sets them is another change).
-    const created = await callApi(a, 'POST', '/admins', { username: OFFICER.username, password: OFFICER.password });
+    // The officer: an account made by the administrator (as a records clerk: a wing officer needs a block, and block A
+    // has no cell yet), then given block A and the officer's role in the database.
+    const created = await callApi(a, 'POST', '/admins', { username: OFFICER.username, password: OFFICER.password, role: 'records' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     await check.query(
       `update admins set blocks = '{A}', role = 'officer', password_change_required = false where username = $1`,

@@ -89,7 +89,7 @@ const newGeofence = async () => {
   return id;
 };
 const newAlert = async (alertType = 'Warning') => (await ok('POST', '/alert/all', { alert_type: alertType, details: `Matrix ${next()}` })).id as number;
-const newAdmin = async () => (await ok('POST', '/admins', { username: `mx-${next()}`, password: 'a long passphrase for a new one 9' })).id as number;
+const newAdmin = async () => (await ok('POST', '/admins', { username: `mx-${next()}`, password: 'a long passphrase for a new one 9', role: 'records' })).id as number;
 const INCIDENT_WINDOW = { from: '2026-03-01T08:00:00Z', to: '2026-03-01T09:00:00Z' };
 const newIncident = async () => (await ok('POST', '/incidents', { description: `Matrix ${next()}`, window: INCIDENT_WINDOW })).id as number;
 const REASON = 'Agreed in the access matrix test';

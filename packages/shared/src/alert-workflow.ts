@@ -1,6 +1,7 @@
 // The alert workflow (issue 5): acknowledge, resolve, in bulk, and the 30-day chart. Issue 20 (decision 040): a
 // Critical or Warning alert is acknowledged before it is resolved and its resolution needs a note; a bulk step takes a
-// Critical only when the caller lists it again in confirm_critical_ids (chosen one by one).
+// Critical only when the caller lists it again in confirm_critical_ids (chosen one by one). A Critical alert is also
+// acknowledged only with a note (decision 095).
 import { z } from 'zod';
 import type { AlertStatus, AlertType } from './constants';
 import { boundedText, int32, intText } from './text';
@@ -13,6 +14,13 @@ export const resolveIsDeliberate = (level: AlertType | string) => (DELIBERATE_LE
 
 /** A note "says something" when it holds a letter or a digit: blank, dots or dashes alone do not. */
 export const noteHasWords = (text: string | null | undefined) => !!text && /[\p{L}\p{N}]/u.test(text);
+
+/** A Critical alert is acknowledged with a note in words: whoever takes it says what is being done (decision 095). */
+export const acknowledgeNeedsNote = (level: AlertType | string) => level === 'Critical';
+
+/** Whether this step on an alert of this level needs a note in words (the server refuses it without one: 400). */
+export const stepNeedsNote = (action: AlertWorkflowAction, level: AlertType | string) =>
+  action === 'resolve' ? resolveIsDeliberate(level) : acknowledgeNeedsNote(level);
 
 export const alertStepRequest = z.object({ note });
 export type AlertStepRequest = z.infer<typeof alertStepRequest>;

@@ -4,6 +4,7 @@ import { SECURITY_LEVELS } from './constants';
 import { prisoner } from './prisoner';
 import { idText, int32, nameText } from './text';
 import { overrideReason } from './cell-rules';
+import { changeReason, pendingChange } from './pending-change';
 
 export const cell = z.object({
   cell_id: z.string(),
@@ -46,10 +47,17 @@ export const assignCellInput = z.object({
   prisoner_id: int32(),
   cell_id: idText(50).min(1, 'cell_id is required'),
   override_reason: overrideReason,
+  /**
+   * Why, when the move lifts an alarm (takes him out of a Critical or Warning zone's scope, or he has an open
+   * violation): it then waits for a second person's approval (decision 091).
+   */
+  reason: changeReason.optional(),
 });
 export type AssignCellInput = z.infer<typeof assignCellInput>;
 /** POST /cell_controls/assign: the prisoner after the move and the cell it is now in. */
 export const assignCellResponse = z.object({ message: z.string(), prisoner, cell });
+/** POST /cell_controls/assign, a move that waits for approval (202): the prisoner unchanged and the pending change. */
+export const assignCellPendingResponse = z.object({ message: z.string(), prisoner, pending: pendingChange });
 
 /**
  * GET /cell_controls/blocks: the block names, sorted (SPEC.md section 7, DECISIONS.md item 17: the spec's client reads

@@ -1,7 +1,7 @@
 // Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
-import { changeReason } from './pending-change';
+import { changeReason, weakeningUntil } from './pending-change';
 import { boundedText, int32, nameText } from './text';
 
 /** A circle's radius, in metres: a cell is more than 1 m across, a prison less than 100 km. */
@@ -216,6 +216,11 @@ const updateFields = {
   schedule: geofenceSchedule.optional(),
   /** Why, when the change weakens the alarm: it then waits for a second person's approval (decision 041). */
   reason: changeReason.optional(),
+  /**
+   * When a weakening of a Critical or Warning zone ends (default 8 hours from the request, at most 7 days): it is
+   * then reverted by itself (decision 091).
+   */
+  until: weakeningUntil.optional(),
 };
 // Without a shape, a geometry field would be dropped unseen: refuse it, naming the field.
 const noShape = z.undefined({ message: 'shape is required to change the geometry' }).optional();

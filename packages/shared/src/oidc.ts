@@ -25,6 +25,8 @@ export const SSO_REFUSALS = {
     'Single sign-on refused: the identity provider gives this account no role here. Ask an administrator to give you one.',
   unknown_blocks:
     'Single sign-on refused: none of the blocks the identity provider gives this account exists here. Ask an administrator.',
+  no_blocks:
+    'Single sign-on refused: the identity provider gives this wing officer account no block. Ask an administrator to give it its blocks there.',
   no_username: 'Single sign-on refused: the identity provider gives this account no usable user name.',
   disabled: 'Single sign-on refused: this account is disabled.',
   last_administrator:

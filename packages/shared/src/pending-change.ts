@@ -1,13 +1,19 @@
 // Changes that weaken an alarm wait for a second person (issue 20 part 5, decision 041): the request with its reason,
 // the list of pending changes, and the approver's decision.
 import { z } from 'zod';
-import { REQUIRED, boundedText, intText } from './text';
+import { REQUIRED, boundedText, intText, isoInstant } from './text';
 
-/** What a pending change is about: a geofence, or a keep-apart pair. */
-export const PENDING_CHANGE_TARGETS = ['geofence', 'keep_apart'] as const;
+/**
+ * What a pending change is about: a geofence, a keep-apart pair, an account (a new or raised administrator) or a
+ * prisoner (a cell move that lifts an alarm; decision 091).
+ */
+export const PENDING_CHANGE_TARGETS = ['geofence', 'keep_apart', 'admin', 'prisoner'] as const;
 export type PendingChangeTarget = (typeof PENDING_CHANGE_TARGETS)[number];
-/** What it does: a geofence is updated or deleted; a keep-apart pair is ended. */
-export const PENDING_CHANGE_KINDS = ['update', 'delete', 'end'] as const;
+/**
+ * What it does: a geofence is updated or deleted; a keep-apart pair is ended; an administrator account is created or
+ * an account raised to administrator; a prisoner is moved to another cell.
+ */
+export const PENDING_CHANGE_KINDS = ['update', 'delete', 'end', 'create', 'role', 'move'] as const;
 export type PendingChangeKind = (typeof PENDING_CHANGE_KINDS)[number];
 export const PENDING_CHANGE_DECISIONS = ['approved', 'refused'] as const;
 export type PendingChangeDecision = (typeof PENDING_CHANGE_DECISIONS)[number];
@@ -19,8 +25,26 @@ export const changeReason = boundedText(500, { multiline: true })
   .min(1, REQUIRED)
   .refine((value) => (value.match(LETTER)?.length ?? 0) >= 3, 'must say why in words');
 
-/** The body of a delete that needs a reason. */
-export const deleteWithReason = z.object({ reason: changeReason.optional() }).strict().nullish();
+const HOUR_MS = 3_600_000;
+/** A weakening of a Critical or Warning zone ends at most this long after it is asked (decision 091). */
+export const WEAKENING_MAX_DAYS = 7;
+/** The end time a weakening gets when none is given. */
+export const WEAKENING_DEFAULT_HOURS = 8;
+
+/** The end time of a weakening: later than now, at most 7 days ahead (the server checks it again at approval). */
+export const weakeningUntil = isoInstant().refine((value) => {
+  const at = Date.parse(value);
+  return at > Date.now() && at <= Date.now() + WEAKENING_MAX_DAYS * 24 * HOUR_MS;
+}, `must be later than now and at most ${WEAKENING_MAX_DAYS} days ahead`);
+
+/** The end time of a weakening asked now without one: 8 hours from now. */
+export const defaultWeakeningUntil = (now = Date.now()) => new Date(now + WEAKENING_DEFAULT_HOURS * HOUR_MS);
+
+/** The body of a delete that needs a reason (and, for a Critical or Warning zone, when it ends). */
+export const deleteWithReason = z.object({ reason: changeReason.optional(), until: weakeningUntil.optional() }).strict().nullish();
+
+/** The words of a refusal under the two-person rule (403), so a client can tell it from a role's refusal. */
+export const TWO_PERSON_RULE = 'Two-person rule';
 
 export const pendingChange = z.object({
   id: z.number().int(),
@@ -39,6 +63,10 @@ export const pendingChange = z.object({
   decided_by: z.string().nullable(),
   decided_at: z.string().nullable(),
   decision_note: z.string().nullable(),
+  /** A weakening of a Critical or Warning zone: when it is reverted by itself (decision 091); null otherwise. */
+  until: z.string().nullable(),
+  /** When it was reverted (its end time reached), or null. */
+  reverted_at: z.string().nullable(),
 });
 export type PendingChange = z.infer<typeof pendingChange>;
 
@@ -57,3 +85,28 @@ export const pendingChangeDecisionInput = z.object({ note: boundedText(500, { mu
 
 export const pendingChangeListResponse = z.object({ data: z.array(pendingChange) });
 export const pendingChangeDecisionResponse = z.object({ message: z.string(), change: pendingChange });
+
+/**
+ * GET /pending-changes/weakened: the approved weakenings of Critical and Warning zones still in force, soonest end
+ * first. Every staff screen shows a banner while one of a Critical zone is (decision 091).
+ */
+export const activeWeakening = z.object({
+  id: z.number().int(),
+  geofence_id: z.string(),
+  geofence_name: z.string(),
+  /** The zone's level before the change. */
+  level: z.enum(['Critical', 'Warning']),
+  kind: z.enum(['update', 'delete']),
+  changes: z.array(z.string()),
+  requested_by: z.string(),
+  approved_by: z.string(),
+  approved_at: z.string(),
+  until: z.string(),
+});
+export type ActiveWeakening = z.infer<typeof activeWeakening>;
+export const activeWeakeningList = z.object({ data: z.array(activeWeakening) });
+
+/** The banner's sentence: "Critical zone Perimeter weakened: asked by X, approved by Y, until <time>". */
+export function weakeningBannerText(weakening: Pick<ActiveWeakening, 'level' | 'geofence_name' | 'requested_by' | 'approved_by'>, until: string): string {
+  return `${weakening.level} zone ${weakening.geofence_name} weakened: asked by ${weakening.requested_by}, approved by ${weakening.approved_by}, until ${until}`;
+}

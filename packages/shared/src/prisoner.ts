@@ -6,6 +6,7 @@ import { isCountryName } from './countries';
 import { REQUIRED, birthDate, boundedText, idText, isoDate, nameText, pastDate } from './text';
 import { overrideReason } from './cell-rules';
 import { archivedFilter } from './custody-archive';
+import { changeReason } from './pending-change';
 
 const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
 
@@ -79,6 +80,8 @@ export const prisonerInput = z.object({
   date_of_birth: requiredFields.date_of_birth.optional(),
   status: requiredFields.status.optional(),
   ...optionalFields,
+  /** Why, when a cell change lifts an alarm and so waits for a second person's approval (decision 091). */
+  reason: changeReason.optional(),
 });
 export type PrisonerInput = z.infer<typeof prisonerInput>;
 

@@ -1,8 +1,9 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
 import { int32, nameText } from './text';
-import { caseloadBlocks, role } from './roles';
+import { NEEDS_BLOCKS_MESSAGE, caseloadBlocks, role, roleNeedsBlocks } from './roles';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
+import { pendingChange } from './pending-change';
 
 /** A new password under the shared rule (the server also refuses the common ones); `field` starts each message. */
 function newPassword(field: string) {
@@ -55,9 +56,19 @@ export const adminAccount = z.object({
   role,
   /** Its caseload: block names; empty means every block. */
   blocks: z.array(z.string()),
+  /**
+   * A new administrator account, or an account raised to administrator, waiting for a second administrator's approval
+   * (decision 091): the pending change's id, or null.
+   */
+  pending_change_id: z.number().int().nullable(),
 });
 export type AdminAccount = z.infer<typeof adminAccount>;
 export const adminList = z.object({ admins: z.array(adminAccount) });
+/**
+ * A new administrator account, or a raise to administrator, answered 202: the account as it stands (a new one is
+ * disabled until approved, a raised one keeps its role) and the change waiting for a second administrator.
+ */
+export const adminAccountPending = adminAccount.extend({ pending: pendingChange });
 
 export const adminCreateRequest = z
   .object({
@@ -71,12 +82,14 @@ export const adminCreateRequest = z
     password: newPassword('password'),
     /** Absent: administrator, as every account was before roles (only an administrator creates accounts). */
     role: role.optional(),
-    /** Absent or empty: every block. Each must be a block that exists. */
+    /** Absent or empty: every block (not for a wing officer: at least one). Each must be a block that exists. */
     blocks: caseloadBlocks.optional(),
   })
   .superRefine((value, ctx) => {
     if (passwordProblem(value.password, value.username) === 'must not contain the username')
       ctx.addIssue({ code: 'custom', path: ['password'], message: 'password must not contain the username' });
+    if (value.role && roleNeedsBlocks(value.role) && (value.blocks ?? []).length === 0)
+      ctx.addIssue({ code: 'custom', path: ['blocks'], message: NEEDS_BLOCKS_MESSAGE });
   });
 export type AdminCreateRequest = z.infer<typeof adminCreateRequest>;
 

@@ -118,6 +118,19 @@ export const caseloadBlocks = z
   )
   .max(200, 'blocks may list at most 200 blocks');
 
+/**
+ * Roles whose accounts must hold at least one block (decision 093): an empty caseload means every block, and a wing
+ * officer works on his own wing's prisoners only.
+ */
+export const ROLES_NEEDING_BLOCKS: readonly Role[] = ['officer'];
+
+export function roleNeedsBlocks(who: Role): boolean {
+  return ROLES_NEEDING_BLOCKS.includes(who);
+}
+
+/** Why an account of such a role with no block is refused (after `blocks: ` in an answer; the account form shows it). */
+export const NEEDS_BLOCKS_MESSAGE = 'a wing officer needs at least one block';
+
 /** Whether a caseload covers every block (and so also the prisoners with no cell). */
 export function seesEveryBlock(blocks: readonly string[]): boolean {
   return blocks.length === 0;

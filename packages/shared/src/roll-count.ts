@@ -80,8 +80,30 @@ export const countRecord = z.object({
 });
 export type CountRecord = z.infer<typeof countRecord>;
 
-/** POST /counts: a block's count, or the whole prison's when block_id is left out. */
-export const countStartInput = z.object({ block_id: blockName.optional() });
+/**
+ * POST /counts: a block's count (`block_id`) or the whole prison's (`scope: "prison"`), one of the two. An empty body
+ * starts nothing: counting every block is asked for in words, never by leaving a field out (decision 095).
+ */
+export const COUNT_WHOLE_PRISON = 'prison';
+export const countStartInput = z
+  .object({
+    block_id: blockName.optional(),
+    scope: z.literal(COUNT_WHOLE_PRISON, { message: 'must be "prison" (the whole prison); a block is named by block_id' }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.block_id === undefined && body.scope === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['block_id'],
+        message: 'is required: name the block to count, or send scope "prison" to count the whole prison',
+      });
+    else if (body.block_id !== undefined && body.scope !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scope'],
+        message: 'a count is of one block (block_id) or of the whole prison (scope "prison"), not both',
+      });
+  });
 export type CountStartInput = z.infer<typeof countStartInput>;
 
 export const COUNT_MAX_COUNTED = 100_000;

@@ -4,6 +4,8 @@ import { REQUIRED, intText, nameText } from './text';
 import { fitPlan, type PlanFit } from './site-plan-fit';
 
 export const SITE_PLAN_MAX_BYTES = 20 * 1024 * 1024;
+/** A browser decodes every pixel of a plan (4 bytes each): 100 megapixels is 400 MB, past that a tab may die. */
+export const SITE_PLAN_MAX_MEGAPIXELS = 100;
 export const SITE_PLAN_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
 export type SitePlanType = (typeof SITE_PLAN_TYPES)[number];
 /** The most points a placement takes: three fix it exactly, more are fitted and give a residual. */

@@ -1,11 +1,13 @@
 // The backup file format (decision 058): gzip of tab-prefixed lines, one engine-neutral format for PGlite and
 // PostgreSQL. H header, T table start, R one row as JSON (row_to_json), E table end with its count and checksum,
-// S the sequences, Z the end (a file without Z is incomplete and is refused).
+// S the sequences, Z the end (a file without Z is incomplete and is refused). Since version 2 the gzip stream is
+// sealed (backup-seal.ts, decision 094): the checksums find damage, the seal proves who wrote it.
 import { createHash } from 'node:crypto';
 import type { AppliedMigration, SequenceValue } from './table-catalog';
 
 export const BACKUP_FORMAT = 'prison-control-backup';
-export const BACKUP_FORMAT_VERSION = 1;
+/** 2: sealed; 1: the older unsealed files, restored only when asked for (decision 094). */
+export const BACKUP_FORMAT_VERSION = 2;
 /** Rows fetched per round trip while writing, and inserted per statement while restoring. */
 export const ROWS_PER_BATCH = 2_000;
 

@@ -2,6 +2,7 @@
 // stream in is one consistent cut; restored into a fresh directory or database, then (forced) a quiet backup of the
 // same source, every table of the schema (enumerated from the catalog) has the same rows and checksum as the source;
 // a non-empty target is refused without --force; scheduled backups keep the newest N and only the leader takes them.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,20 +21,27 @@ import { pgliteConnection, postgresConnection, type SqlConnection, type SqlSessi
 import { listTables, quoteIdent } from './table-catalog';
 
 const quietLog = { info: () => undefined, error: () => undefined };
+const key = randomBytes(32);
+const who = { adminId: null, actor: 'test' };
 
-/** Count and an independent checksum (md5 of the rows' text in text order) of every table, and the sequences. */
-async function fingerprint(connection: SqlConnection): Promise<Record<string, { rows: number; md5: string }>> {
+/**
+ * Count and an independent checksum (md5 of the rows' text in text order) of every table, and the sequences.
+ * `withoutBackupEntries`: the audit trail without the entries backups and restores write (a backup's own entry is
+ * written after its snapshot, a restore's into the restored database), and without its sequence.
+ */
+async function fingerprint(connection: SqlConnection, withoutBackupEntries = false): Promise<Record<string, { rows: number; md5: string }>> {
   return connection.transaction(async (session: SqlSession) => {
     await session.query(`set local timezone = 'UTC'`);
     const result: Record<string, { rows: number; md5: string }> = {};
     for (const table of await listTables(session)) {
+      const where = withoutBackupEntries && table.name === 'audit_log' ? ` where x.action not in ('backup.create', 'backup.restore')` : '';
       const [row] = await session.query<{ rows: number; md5: string }>(
-        `select count(*)::int as rows, coalesce(md5(string_agg(x::text, E'\\n' order by x::text)), '') as md5 from public.${quoteIdent(table.name)} x`,
+        `select count(*)::int as rows, coalesce(md5(string_agg(x::text, E'\\n' order by x::text)), '') as md5 from public.${quoteIdent(table.name)} x${where}`,
       );
       result[table.name] = row!;
     }
     for (const s of await session.query<{ name: string; last_value: string | null }>(`select sequencename as name, last_value::text from pg_sequences where schemaname = 'public'`))
-      result[`sequence ${s.name}`] = { rows: 1, md5: s.last_value ?? 'unused' };
+      if (!(withoutBackupEntries && s.name === 'audit_log_id_seq')) result[`sequence ${s.name}`] = { rows: 1, md5: s.last_value ?? 'unused' };
     return result;
   });
 }
@@ -66,16 +74,16 @@ describeEachEngine('backup and restore', (engine: Engine) => {
   }
   async function takeBackup(file: string) {
     if (engine === 'pglite') {
-      const socket = await serveBackups(pgliteConnection(ctx().database.pglite!), path.join(dir, 'source'), quietLog);
+      const socket = await serveBackups(pgliteConnection(ctx().database.pglite!), path.join(dir, 'source'), key, quietLog);
       try {
-        return await backupToFile({ kind: 'server', dataDir: path.join(dir, 'source') }, file);
+        return await backupToFile({ kind: 'server', dataDir: path.join(dir, 'source') }, file, { key, who });
       } finally {
         await socket.close();
       }
     }
     const connection = await connectSource();
     try {
-      return await backupToFile({ kind: 'connection', connection }, file);
+      return await backupToFile({ kind: 'connection', connection }, file, { key, who });
     } finally {
       await connection.close();
     }
@@ -118,7 +126,7 @@ describeEachEngine('backup and restore', (engine: Engine) => {
     })();
     let before: number;
     let summary: Awaited<ReturnType<typeof takeBackup>>;
-    const underIngestion = path.join(dir, 'under-ingestion.gz');
+    const underIngestion = path.join(dir, 'under-ingestion.backup');
     try {
       await waitFor('fixes streaming', () => acked >= 20);
       before = await fixCount();
@@ -139,7 +147,7 @@ describeEachEngine('backup and restore', (engine: Engine) => {
       scratch.push(database);
       target = { kind: 'postgres', url: database.url };
     }
-    await restoreBackup({ file: underIngestion, target });
+    await restoreBackup({ file: underIngestion, target, key });
     let restored = await openRestored();
     const cut = await fingerprint(restored.connection);
     // One consistent cut: the fixes of one moment (between before and after), and each device's last fix among them.
@@ -152,20 +160,20 @@ describeEachEngine('backup and restore', (engine: Engine) => {
     await restored.close();
 
     // Quiet now: a second backup, forced over the first restore, is identical to the source in every table.
-    const quiet = path.join(dir, 'quiet.gz');
+    const quiet = path.join(dir, 'quiet.backup');
     await takeBackup(quiet);
-    const source = await fingerprint(await connectSourceOnce());
+    const source = await fingerprint(await connectSourceOnce(), true);
     for (const table of ['admins', 'prisoners', 'devices', 'positions', 'alerts', 'audit_log']) expect(source[table]?.rows, table).toBeGreaterThan(0);
     expect(source['positions']!.rows).toBe(after);
 
-    await expect(restoreBackup({ file: quiet, target })).rejects.toThrow(RestoreRefused);
+    await expect(restoreBackup({ file: quiet, target, key })).rejects.toThrow(RestoreRefused);
     restored = await openRestored();
     expect(await fingerprint(restored.connection)).toEqual(cut); // refused: nothing changed
     await restored.close();
 
-    await restoreBackup({ file: quiet, target, force: true });
+    await restoreBackup({ file: quiet, target, key, force: true });
     restored = await openRestored();
-    expect(await fingerprint(restored.connection)).toEqual(source);
+    expect(await fingerprint(restored.connection, true)).toEqual(source);
     await restored.close();
     await sourceOnce?.close();
   }, 240_000);
@@ -184,8 +192,8 @@ describeOnPglite('scheduled backups', () => {
       writeFileSync(path.join(dir, 'notes.txt'), 'not a backup');
       const written: string[] = [];
       const log = { info: (o: object) => written.push((o as { file: string }).file), error: () => undefined };
-      const follower = startScheduledBackups({ dir, everyHours: 0.2 / 3600, keep: 2, connect: async () => pgliteConnection(database.pglite!), isLeader: () => false, log });
-      const leader = startScheduledBackups({ dir, everyHours: 0.2 / 3600, keep: 2, connect: async () => pgliteConnection(database.pglite!), isLeader: () => true, log });
+      const follower = startScheduledBackups({ dir, everyHours: 0.2 / 3600, keep: 2, key, connect: async () => pgliteConnection(database.pglite!), isLeader: () => false, log });
+      const leader = startScheduledBackups({ dir, everyHours: 0.2 / 3600, keep: 2, key, connect: async () => pgliteConnection(database.pglite!), isLeader: () => true, log });
       await waitFor('four scheduled backups', () => written.length >= 4, 30_000);
       await leader.stop();
       await follower.stop();

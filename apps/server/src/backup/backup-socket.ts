@@ -1,6 +1,7 @@
 // The local way to back up an embedded database while the server holds it (decision 058): PGlite is one process's,
 // so the server listens on a Unix socket inside DATA_DIR (mode 0600: whoever may read the data directory may read the
-// backup, nobody else) and writes the backup down it from its own connection. No network port, no login.
+// backup, nobody else) and writes the backup down it from its own connection, sealed with its backup key (decision
+// 094), so no plain copy leaves the server. No network port, no login.
 import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -19,19 +20,26 @@ interface Log {
   error(object: object, message: string): void;
 }
 
-/** Answers `ping` (is a server here?) and `backup` (the backup file's bytes, then the end of the stream). */
-export async function serveBackups(connection: SqlConnection, dataDir: string, log: Log): Promise<BackupSocket> {
+/** What the backup command says it writes to, for the audit entry; at most this long. */
+const MAX_FILE_NAME = 1000;
+
+/**
+ * Answers `ping` (is a server here?) and `backup [FILE]` (the sealed backup's bytes, then the end of the stream; FILE
+ * is where the command writes it, for the audit entry).
+ */
+export async function serveBackups(connection: SqlConnection, dataDir: string, key: Buffer, log: Log): Promise<BackupSocket> {
   const socketPath = backupSocketPath(dataDir);
   rmSync(socketPath, { force: true }); // left by a process that was killed; the data directory is ours now
   const server = net.createServer((socket) => {
     socket.on('error', () => undefined);
     socket.once('data', (data) => {
-      const command = data.toString('utf8').trim();
+      const [command, ...rest] = data.toString('utf8').trim().split('\t');
       if (command === 'ping') {
         socket.end('pong\n');
       } else if (command === 'backup') {
         const started = Date.now();
-        writeBackup(connection, socket).then(
+        const file = rest.join('\t').slice(0, MAX_FILE_NAME) || null;
+        writeBackup(connection, socket, { key, audit: { who: { adminId: null, actor: 'cli' }, file } }).then(
           (summary) => log.info({ ...summary, ms: Date.now() - started }, 'backup written to the backup command'),
           (error: unknown) => log.error({ err: error }, 'backup through the backup socket failed'),
         );
@@ -81,10 +89,10 @@ export async function serverAnswers(dataDir: string): Promise<boolean> {
 }
 
 /** Asks the running server for a backup and pipes its bytes into `out`; null when no server answers here. */
-export async function requestBackup(dataDir: string, out: Writable): Promise<net.Socket | null> {
+export async function requestBackup(dataDir: string, out: Writable, file: string): Promise<net.Socket | null> {
   const socket = await connect(dataDir);
   if (!socket) return null;
-  socket.write('backup\n');
+  socket.write(`backup\t${file.replace(/[\t\n]/g, ' ')}\n`);
   socket.pipe(out);
   return socket;
 }

@@ -1,32 +1,43 @@
-// Restores a backup file into an empty database (or, forced, a cleared one): migrations up to the backup's level,
-// every row in one transaction, sequences, then each table's count and checksum checked against the file before the
-// commit, and this version's remaining migrations last (decision 058).
-import { createReadStream, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
-import { BACKUP_FORMAT, ROWS_PER_BATCH, TableChecksum, parseLine, type BackupHeader, type BackupLine, type TableStart } from './backup-file';
-import { matchingMigrations, migrationsFolderUpTo } from './migrations-prefix';
+// Restores a backup file into an empty database (or, forced, a cleared one). The whole file is checked first, its
+// seal and every table's checksum, before anything is written (decision 094); then, in one transaction: migrations up
+// to the backup's level, every row, sequences, each table's count and checksum checked against the file, this
+// version's remaining migrations and the audit entry (decision 058). A failure leaves the target as it was: the
+// transaction rolls back (on PostgreSQL, the forced clearing with it), and a PGlite restore is made beside the data
+// directory and put in place only once committed.
+import { rmSync } from 'node:fs';
+import { auditInsert, type AuditActor } from '../lib/audit';
+import { ROWS_PER_BATCH, TableChecksum, type BackupLine, type TableStart } from './backup-file';
+import { applyMigrations, matchingMigrations } from './migrations-prefix';
+import { backupFileLines, checkBackupFile, type CheckedBackup } from './read-backup';
 import {
   clearDatabase,
   databaseProblem,
   movePgliteDirAside,
   openTarget,
   otherSessions,
-  pgliteDirOf,
   pgliteDirProblem,
+  pgliteStagingDirOf,
+  putPgliteDirInPlace,
   type RestoreTargetSpec,
 } from './restore-target';
 import type { SqlSession } from './sql-connection';
 import { forEachRow, listTables, quoteIdent, rowsQuery } from './table-catalog';
+import { BACKUP_AUDIT_ENTITY } from './write-backup';
 
 export interface RestoreOptions {
   file: string;
   target: RestoreTargetSpec;
+  /** The backup key (lib/secret-key.ts loadBackupKey): a file sealed with another is refused. */
+  key: Buffer;
+  /** Restore a backup of the older, unsealed format (decision 094): nothing proves it was not changed. */
+  allowUnsealed?: boolean;
   /** Replace a database that is not empty (PGlite: the old directory is moved aside, not deleted). */
   force?: boolean;
   /** Refuses when a server answers on this data directory (PGlite); see backup-socket.ts. */
   serverRunning?: () => Promise<boolean>;
   say?: (message: string) => void;
+  /** Who restores, for the audit entry; the command line by default. */
+  who?: AuditActor;
 }
 
 export interface RestoreSummary {
@@ -35,72 +46,81 @@ export interface RestoreSummary {
   movedAside?: string;
 }
 
-/** Thrown for a refusal the operator can act on (exit code 2 on the command line). */
+/** Thrown for a refusal the operator can act on (exit code 2 on the command line); nothing was written. */
 export class RestoreRefused extends Error {}
-
-async function* backupLines(file: string): AsyncGenerator<BackupLine> {
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
-  let number = 0;
-  for await (const text of lines) {
-    number += 1;
-    if (text) yield parseLine(text, number);
-  }
-}
 
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   const say = options.say ?? (() => undefined);
-  const lines = backupLines(options.file);
-  const first = await lines.next().catch((error: Error) => {
-    throw new RestoreRefused(`${options.file} is not a backup file (${error.message})`);
-  });
-  const header = !first.done && first.value.kind === 'H' ? (first.value.value as BackupHeader) : undefined;
-  if (header?.format !== BACKUP_FORMAT) throw new RestoreRefused(`${options.file} is not a backup file of this application`);
+  const read = { key: options.key, allowUnsealed: options.allowUnsealed };
+  say(`Checking ${options.file}: its seal and every table's count and checksum...`);
+  let checked: CheckedBackup;
+  try {
+    checked = await checkBackupFile(options.file, read);
+  } catch (error) {
+    throw new RestoreRefused(`${options.file} cannot be restored: ${(error as Error).message}. Nothing was written`);
+  }
+  const { header } = checked;
   let level: number;
   try {
     level = matchingMigrations(header.migrations);
   } catch (error) {
     throw new RestoreRefused((error as Error).message);
   }
-  say(`Backup of ${header.createdAt} (${header.engine}, ${level} database migrations).`);
+  say(`Backup of ${header.createdAt} (${header.engine}, ${level} database migrations, ${checked.tables} tables, ${checked.rows} rows), ${checked.sealed ? 'its seal proven with the backup key' : 'UNSEALED (the older format): nothing proves it was not changed'}.`);
 
-  let movedAside: string | undefined;
+  let pgliteProblem: string | null = null;
+  let staging: string | undefined;
   if (options.target.kind === 'pglite') {
     if (await options.serverRunning?.()) throw new RestoreRefused('a server is running on this data directory: stop it first');
-    const problem = pgliteDirProblem(options.target.dataDir);
-    if (problem && !options.force) throw new RestoreRefused(`${problem}; add --force to replace it (it is moved aside, not deleted)`);
-    if (problem) {
-      movedAside = movePgliteDirAside(options.target.dataDir);
-      say(`The database that was there is moved aside to ${movedAside}.`);
-    }
+    pgliteProblem = pgliteDirProblem(options.target.dataDir);
+    if (pgliteProblem && !options.force) throw new RestoreRefused(`${pgliteProblem}; add --force to replace it (it is moved aside, not deleted)`);
+    staging = pgliteStagingDirOf(options.target.dataDir);
   }
-  const target = await openTarget(options.target);
-  const folder = migrationsFolderUpTo(level);
-  let restored = false;
+  const target = await openTarget(options.target, staging);
+  let summary: { tables: number; rows: number };
   try {
+    let clear = false;
     if (options.target.kind === 'postgres') {
       const others = await target.connection.transaction((s) => otherSessions(s));
       if (others > 0) throw new RestoreRefused(`${others} other sessions are connected to ${target.description} (a running server?): stop them first`);
       const problem = await target.connection.transaction((s) => databaseProblem(s, header.migrations));
       if (problem && !options.force) throw new RestoreRefused(`${target.description} is not empty (${problem}); add --force to replace everything in it`);
-      if (problem) {
-        await target.connection.transaction((s) => clearDatabase(s));
-        say(`Everything in ${target.description} was dropped (--force).`);
-      }
+      clear = Boolean(problem);
     }
     say(`Restoring into ${target.description}...`);
-    await target.migrate(folder);
-    const summary = await target.connection.transaction((session) => loadRows(session, lines, say));
-    await target.migrate(); // this version's remaining migrations, if the backup is older
-    restored = true;
-    say(`Restored ${summary.rows} rows in ${summary.tables} tables into ${target.description}; every table's count and checksum match the backup.`);
-    return { ...summary, movedAside };
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
+    summary = await target.connection.transaction(async (session) => {
+      if (clear) {
+        await clearDatabase(session);
+        say(`Everything in ${target.description} is dropped (--force), in the restore's transaction: kept if it fails.`);
+      }
+      await applyMigrations(session, level);
+      const loaded = await loadRows(session, backupFileLines(options.file, read), say);
+      await applyMigrations(session); // this version's remaining migrations, if the backup is older
+      const entry = auditInsert(options.who ?? { adminId: null, actor: 'cli' }, {
+        action: 'backup.restore',
+        entity: BACKUP_AUDIT_ENTITY,
+        entityId: options.file,
+        after: { createdAt: header.createdAt, engine: header.engine, tables: loaded.tables, rows: loaded.rows, sha256: checked.sha256, sealed: checked.sealed, forced: clear || Boolean(pgliteProblem) },
+      });
+      await session.query(entry.sql, entry.params);
+      return loaded;
+    });
+  } catch (error) {
     await target.close();
-    // A PGlite directory this restore made (it was empty, or the old one was moved aside) and could not fill is
-    // removed, so the next try finds it empty.
-    if (!restored && options.target.kind === 'pglite') rmSync(pgliteDirOf(options.target.dataDir), { recursive: true, force: true });
+    if (staging) rmSync(staging, { recursive: true, force: true });
+    throw error;
   }
+  await target.close();
+  let movedAside: string | undefined;
+  if (options.target.kind === 'pglite') {
+    if (pgliteProblem) {
+      movedAside = movePgliteDirAside(options.target.dataDir);
+      say(`The database that was there is moved aside to ${movedAside}.`);
+    }
+    putPgliteDirInPlace(options.target.dataDir, staging!);
+  }
+  say(`Restored ${summary.rows} rows in ${summary.tables} tables into ${target.description}; every table's count and checksum match the backup.`);
+  return { ...summary, movedAside };
 }
 
 async function loadRows(session: SqlSession, lines: AsyncGenerator<BackupLine>, say: (message: string) => void): Promise<{ tables: number; rows: number }> {

@@ -1,14 +1,11 @@
 // The database a restore writes into: the one the server would use (DATA_DIR's PGlite or DATABASE_URL). Says whether
-// it is empty, clears it when forced, and migrates it to a given level (decision 058).
-import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+// it is empty and clears it when forced (decision 058). A PGlite restore is made in a folder of its own beside the
+// target and put in place only once complete (decision 094), so a failed one leaves the data directory as it was.
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { createPglite, migrationsFolder } from '../db/client';
+import { createPglite } from '../db/client';
 import { pgliteConnection, postgresConnectionOver, type SqlConnection, type SqlSession } from './sql-connection';
 import { appliedMigrations, listTables, quoteIdent, type AppliedMigration } from './table-catalog';
 
@@ -18,8 +15,6 @@ export interface RestoreTarget {
   /** Where it is, for messages (never a password). */
   description: string;
   connection: SqlConnection;
-  /** Runs drizzle's migrator over the given folder (the backup's level, or this version's). */
-  migrate(folder?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,12 +33,24 @@ export function pgliteDirProblem(dataDir: string): string | null {
   return existsSync(dir) && readdirSync(dir).length > 0 ? `${dir} already holds a database` : null;
 }
 
+const stamp = () => new Date().toISOString().replace(/[:.]/g, '-');
+
+/** Where a PGlite restore is made before it is put in place: beside the target, on the same file system. */
+export const pgliteStagingDirOf = (dataDir: string) => `${pgliteDirOf(dataDir)}.restoring-${stamp()}`;
+
 /** Moves a forced restore's old PGlite directory aside (kept, not deleted); returns where it went. */
 export function movePgliteDirAside(dataDir: string): string {
   const dir = pgliteDirOf(dataDir);
-  const aside = `${dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const aside = `${dir}.before-restore-${stamp()}`;
   renameSync(dir, aside);
   return aside;
+}
+
+/** Puts a complete restore in place of the (empty or moved aside) PGlite directory. */
+export function putPgliteDirInPlace(dataDir: string, staging: string): void {
+  const dir = pgliteDirOf(dataDir);
+  if (existsSync(dir)) rmSync(dir, { recursive: true }); // empty: pgliteDirProblem said so, or it was moved aside
+  renameSync(staging, dir);
 }
 
 /** Why a database is not empty (rows in a table, or migrations beyond the backup's), or null. */
@@ -76,24 +83,14 @@ export async function clearDatabase(session: SqlSession): Promise<void> {
   await session.query('drop schema if exists drizzle cascade');
 }
 
-export async function openTarget(spec: RestoreTargetSpec): Promise<RestoreTarget> {
+/** Opens the target; for PGlite, the database in `pgliteDir` (the staging folder) instead of the data directory's. */
+export async function openTarget(spec: RestoreTargetSpec, pgliteDir?: string): Promise<RestoreTarget> {
   const description = describeTarget(spec);
   if (spec.kind === 'pglite') {
-    mkdirSync(pgliteDirOf(spec.dataDir), { recursive: true });
-    const client: PGlite = await createPglite({ dataDir: pgliteDirOf(spec.dataDir) });
-    return {
-      description,
-      connection: pgliteConnection(client),
-      migrate: (folder = migrationsFolder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
-      close: () => client.close(),
-    };
+    const client: PGlite = await createPglite({ dataDir: pgliteDir ?? pgliteDirOf(spec.dataDir) });
+    return { description, connection: pgliteConnection(client), close: () => client.close() };
   }
   const client = new pg.Client({ connectionString: spec.url, connectionTimeoutMillis: 10_000, application_name: 'prison-restore' });
   await client.connect();
-  return {
-    description,
-    connection: postgresConnectionOver(client),
-    migrate: (folder = migrationsFolder) => migratePg(drizzlePg(client), { migrationsFolder: folder }),
-    close: () => client.end(),
-  };
+  return { description, connection: postgresConnectionOver(client), close: () => client.end() };
 }

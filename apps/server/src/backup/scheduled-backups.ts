@@ -2,14 +2,16 @@
 // its UTC time, the newest BACKUP_KEEP kept. In a cluster only the leader takes them (decision 058).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { SYSTEM_ACTOR } from '../lib/audit';
 import { backupToFile } from './backup-to-file';
 import type { SqlConnection } from './sql-connection';
 
-const NAME = /^prison-backup-\d{8}T\d{6}(\d{3})?Z\.gz$/;
+// `.gz` were the older, unsealed files (decision 094): rotated with the new ones, so they go as the newest are kept.
+const NAME = /^prison-backup-\d{8}T\d{6}(\d{3})?Z\.(backup|gz)$/;
 
-/** `prison-backup-20261125T153000123Z.gz`: names sort as the times they were taken. */
+/** `prison-backup-20261125T153000123Z.backup`: names sort as the times they were taken. */
 export function scheduledBackupName(at: Date): string {
-  return `prison-backup-${at.toISOString().replace(/[-:.]/g, '')}.gz`;
+  return `prison-backup-${at.toISOString().replace(/[-:.]/g, '')}.backup`;
 }
 
 /** Removes all but the newest `keep` scheduled backups of `dir` (other files are left alone); returns the removed. */
@@ -29,6 +31,8 @@ export interface ScheduledBackupOptions {
   dir: string;
   everyHours: number;
   keep: number;
+  /** The backup key every file is sealed with. */
+  key: Buffer;
   /** A connection for one backup (closed after it). */
   connect(): Promise<SqlConnection>;
   /** Only the cluster's leader takes them; a single process always is. */
@@ -47,12 +51,12 @@ export function startScheduledBackups(options: ScheduledBackupOptions): Schedule
   const runOnce = async (): Promise<string | null> => {
     if (running || !options.isLeader()) return null;
     running = (async () => {
-      mkdirSync(options.dir, { recursive: true });
+      mkdirSync(options.dir, { recursive: true, mode: 0o700 });
       const file = path.join(options.dir, scheduledBackupName(new Date()));
       const started = Date.now();
       const connection = await options.connect();
       try {
-        const summary = await backupToFile({ kind: 'connection', connection }, file);
+        const summary = await backupToFile({ kind: 'connection', connection }, file, { key: options.key, who: SYSTEM_ACTOR });
         const removed = rotateBackups(options.dir, options.keep);
         options.log.info({ file, ...summary, ms: Date.now() - started, removed }, 'scheduled backup written');
         return file;

@@ -9,7 +9,8 @@ export interface ServerBackups {
   stop(): Promise<void>;
 }
 
-export async function startServerBackups(app: App): Promise<ServerBackups> {
+/** `key`: the backup key (BACKUP_KEY, else the secret key; lib/secret-key.ts). */
+export async function startServerBackups(app: App, key: Buffer): Promise<ServerBackups> {
   const { config, database } = app;
   const embedded = database.pglite;
   const connect = async (): Promise<SqlConnection> =>
@@ -17,7 +18,7 @@ export async function startServerBackups(app: App): Promise<ServerBackups> {
   let socket: BackupSocket | undefined;
   if (embedded) {
     try {
-      socket = await serveBackups(pgliteConnection(embedded), config.DATA_DIR, app.log);
+      socket = await serveBackups(pgliteConnection(embedded), config.DATA_DIR, key, app.log);
     } catch (error) {
       // E.g. a DATA_DIR path too long for a Unix socket: the server still serves; backups then need it stopped.
       app.log.warn({ err: error, dataDir: config.DATA_DIR }, 'backup socket not available: `npm run backup` works only while the server is stopped');
@@ -29,6 +30,7 @@ export async function startServerBackups(app: App): Promise<ServerBackups> {
       dir: config.BACKUP_DIR,
       everyHours: config.BACKUP_EVERY_HOURS,
       keep: config.BACKUP_KEEP,
+      key,
       connect,
       isLeader: () => app.cluster.isLeader(),
       log: app.log,

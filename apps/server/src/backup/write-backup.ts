@@ -1,9 +1,13 @@
 // Writes a consistent backup of every table: one REPEATABLE READ, read-only transaction (one snapshot) on
 // PostgreSQL; on PGlite the transaction holds the single connection, so nothing changes while it runs (decision 058).
+// The stream is sealed with the backup key, and a complete backup is written to the audit trail (decision 094).
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { auditInsert, type AuditActor } from '../lib/audit';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, ROWS_PER_BATCH, TableChecksum, formatLine, type BackupLine } from './backup-file';
+import { backupKeyId, sealStream } from './backup-seal';
 import type { SqlConnection } from './sql-connection';
 import { appliedMigrations, forEachRow, listSequences, listTables, rowsQuery } from './table-catalog';
 
@@ -16,16 +20,40 @@ export interface BackupSummary {
   rows: number;
 }
 
-/** Streams the backup, gzipped, into `out` and ends it. */
-export async function writeBackup(connection: SqlConnection, out: Writable, progress?: BackupProgress): Promise<BackupSummary> {
+export interface WrittenBackup extends BackupSummary {
+  /** SHA-256 of the sealed bytes, as written to the audit trail: `sha256sum FILE` says which entry is the file's. */
+  sha256: string;
+}
+
+export interface WriteBackupOptions {
+  /** The backup key (lib/secret-key.ts loadBackupKey). */
+  key: Buffer;
+  progress?: BackupProgress;
+  /** Who asked and where it goes, for the audit entry. */
+  audit: { who: AuditActor; file?: string | null };
+}
+
+export const BACKUP_AUDIT_ENTITY = 'backup';
+
+/** Streams the backup, gzipped and sealed, into `out` and ends it; then writes the audit entry. */
+export async function writeBackup(connection: SqlConnection, out: Writable, options: WriteBackupOptions): Promise<WrittenBackup> {
   const gzip = createGzip();
-  gzip.pipe(out);
+  const seal = sealStream(options.key);
+  const hash = createHash('sha256');
+  const hasher = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  gzip.pipe(seal).pipe(hasher).pipe(out);
   const finished = once(out, 'finish');
   const emit = async (line: BackupLine) => {
     if (!gzip.write(formatLine(line))) await once(gzip, 'drain');
   };
+  let summary: BackupSummary;
   try {
-    const summary = await connection.transaction(async (session) => {
+    summary = await connection.transaction(async (session) => {
       if (connection.kind === 'postgres') await session.query('set transaction isolation level repeatable read, read only');
       // Timestamps as text the same way whatever the server's zone; the restore checks with the same setting.
       await session.query(`set local timezone = 'UTC'`);
@@ -40,7 +68,7 @@ export async function writeBackup(connection: SqlConnection, out: Writable, prog
           await emit({ kind: 'R', row: r });
         });
         await emit({ kind: 'E', value: { table: table.name, rows: checksum.rows, sha256: checksum.digest() } });
-        progress?.table(table.name, checksum.rows);
+        options.progress?.table(table.name, checksum.rows);
         total += checksum.rows;
       }
       await emit({ kind: 'S', value: await listSequences(session) });
@@ -49,10 +77,19 @@ export async function writeBackup(connection: SqlConnection, out: Writable, prog
     });
     gzip.end();
     await finished;
-    return summary;
   } catch (error) {
     gzip.destroy(error as Error);
     out.destroy(error as Error);
     throw error;
   }
+  const written = { ...summary, sha256: hash.digest('hex') };
+  // After the snapshot's transaction (read-only on PostgreSQL), in one of its own: the backup does not hold its entry.
+  const entry = auditInsert(options.audit.who, {
+    action: 'backup.create',
+    entity: BACKUP_AUDIT_ENTITY,
+    entityId: options.audit.file ?? null,
+    after: { engine: connection.kind, tables: written.tables, rows: written.rows, sha256: written.sha256, keyId: backupKeyId(options.key) },
+  });
+  await connection.transaction((session) => session.query(entry.sql, entry.params));
+  return written;
 }

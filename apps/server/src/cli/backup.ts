@@ -1,6 +1,7 @@
 // `npm run backup -- FILE [--force]`: a consistent backup of the database the server uses (DATA_DIR or DATABASE_URL),
 // taken while the server runs: on PostgreSQL from one snapshot, on PGlite through the running server's backup socket
-// (or the directory itself when no server runs). Decision 058; README "Backup and restore".
+// (or the directory itself when no server runs). Sealed with the backup key (BACKUP_KEY, else SECRET_KEY, else the key
+// file beside DATA_DIR), and written to the audit trail. Decisions 058 and 094; README "Backup and restore".
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serverAnswers } from '../backup/backup-socket';
@@ -11,6 +12,7 @@ import type { BackupProgress } from '../backup/write-backup';
 import { loadConfig } from '../config';
 import { createPglite } from '../db/client';
 import { lockDataDirOrExit } from '../lib/data-dir-lock';
+import { loadBackupKey } from '../lib/secret-key';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -26,15 +28,23 @@ if (existsSync(file) && !force) {
 }
 
 const config = loadConfig();
+let backupKey: ReturnType<typeof loadBackupKey>;
+try {
+  backupKey = loadBackupKey(config);
+} catch (error) {
+  console.error(`Backup refused: ${(error as Error).message}`);
+  process.exit(2);
+}
 const started = Date.now();
 const progress: BackupProgress = { table: (name, rows) => console.log(`  ${name}: ${rows} rows`) };
+const options = { key: backupKey.key, who: { adminId: null, actor: 'cli' }, progress };
 
 async function run() {
   if (config.DATABASE_URL) {
     console.log(`Backing up ${describeTarget({ kind: 'postgres', url: config.DATABASE_URL })} (PostgreSQL, one snapshot) to ${file}...`);
     const connection = await postgresConnection(config.DATABASE_URL);
     try {
-      return await backupToFile({ kind: 'connection', connection }, file, progress);
+      return await backupToFile({ kind: 'connection', connection }, file, options);
     } finally {
       await connection.close();
     }
@@ -42,7 +52,7 @@ async function run() {
   if (await serverAnswers(config.DATA_DIR)) {
     console.log(`Backing up ${describeTarget({ kind: 'pglite', dataDir: config.DATA_DIR })} through the running server to ${file}...`);
     console.log('  (the server holds its other database work until the copy is made)');
-    return backupToFile({ kind: 'server', dataDir: config.DATA_DIR }, file, progress);
+    return backupToFile({ kind: 'server', dataDir: config.DATA_DIR }, file, options);
   }
   if (!pgliteDirProblem(config.DATA_DIR)) throw new Error(`there is no database in ${pgliteDirOf(config.DATA_DIR)} (DATA_DIR) to back up`);
   console.log(`No server is running on ${config.DATA_DIR}: backing up ${describeTarget({ kind: 'pglite', dataDir: config.DATA_DIR })} directly to ${file}...`);
@@ -50,7 +60,7 @@ async function run() {
   const dataDirLock = lockDataDirOrExit(config.DATA_DIR);
   const client = await createPglite({ dataDir: pgliteDirOf(config.DATA_DIR) });
   try {
-    return await backupToFile({ kind: 'connection', connection: pgliteConnection(client) }, file, progress);
+    return await backupToFile({ kind: 'connection', connection: pgliteConnection(client) }, file, options);
   } finally {
     await client.close();
     dataDirLock.release();
@@ -62,7 +72,7 @@ try {
   if (!summary) throw new Error('the server stopped answering on its backup socket');
   const megabytes = (statSync(file).size / 1_048_576).toFixed(1);
   console.log(`Backup written: ${file} (${summary.tables} tables, ${summary.rows} rows, ${megabytes} MB, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
-  console.log('Keep the key file (SECRET_KEY or the key file beside DATA_DIR) apart from it: restored two-factor secrets need it.');
+  console.log(`Sealed with ${backupKey.source === 'key file' ? `the key file ${backupKey.file}` : backupKey.source}: keep that key, apart from the backups. Without it this backup cannot be restored.`);
 } catch (error) {
   console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

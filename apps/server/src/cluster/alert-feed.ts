@@ -5,8 +5,9 @@
 // with Redis up, down or coming back, and the feed keeps working while Redis is down. Without a cluster the feed
 // carries nothing and this process's browsers are every browser. A `showAlert` of a prisoner goes only to the browsers
 // whose caseload holds his block (decision 051); one about nobody (a staff tracker, an unassigned device) to every one.
-import type { AlertStatusChange, ShowAlertEvent } from '@prison/shared';
-import { audienceOf } from '../lib/caseload-audience';
+// An `alertStatusChanged` likewise: each alert's id only to the browsers that may see that alert (decision 093).
+import type { AlertStatus, ShowAlertEvent } from '@prison/shared';
+import { audienceOf, type Audience } from '../lib/caseload-audience';
 import type { Realtime } from '../plugins/realtime';
 import type { ChangeFeed } from './change-feed';
 
@@ -19,14 +20,23 @@ export type StoredShowAlert = ShowAlertEvent & { alertId: number; block?: string
 /** Where an alert event may be shown: its prisoner's block, or everyone when it is about nobody. */
 type FeedEvent = ShowAlertEvent & { block?: string | null };
 
+/**
+ * A workflow step's alerts, grouped by who may see them (their prisoner's block, or everyone for an alert about
+ * nobody): each group's ids go to its audience only, as `alertStatusChanged` (decision 093).
+ */
+export interface AlertStep {
+  status: AlertStatus;
+  groups: { audience: Audience; ids: number[] }[];
+}
+
 export interface AlertFeed {
   /** After the commit: `showAlert` for each alert, then `dataChanged('alerts')`, on every browser of every process. */
   raised(events: readonly StoredShowAlert[]): Promise<void>;
   /**
    * After the commit of an alert change: `dataChanged('alerts')` on every browser of every process, and with a workflow
-   * step, `alertStatusChanged` (a toast of one of these alerts goes, decision 040).
+   * step, `alertStatusChanged` to the browsers that may see each alert (a toast of one of them goes, decision 040).
    */
-  changed(step?: AlertStatusChange): Promise<void>;
+  changed(step?: AlertStep): Promise<void>;
 }
 
 /**
@@ -38,7 +48,7 @@ export interface AlertNotification {
   read: number[];
   refresh: boolean;
   /** A workflow step's alerts (at most 500 ids: well within one notification). */
-  step?: AlertStatusChange;
+  step?: AlertStep;
 }
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; this leaves room for the envelope (node name, kind). */
@@ -75,12 +85,14 @@ export function createAlertFeed(
   /** An alert's live event read from the database, with its prisoner's block (null: gone). */
   read: (id: number) => Promise<FeedEvent | null>,
 ): AlertFeed {
-  const emit = (shown: readonly FeedEvent[], refresh: boolean, step?: AlertStatusChange) => {
+  const emit = (shown: readonly FeedEvent[], refresh: boolean, step?: AlertStep) => {
     const browsers = realtime.toLocalBrowsers();
     for (const { block, ...event } of shown) {
       realtime.toLocalAudience(audienceOf({ prisonerId: event.prisonerId, block })).emit('showAlert', event);
     }
-    if (step) browsers.emit('alertStatusChanged', step);
+    for (const { audience, ids } of step?.groups ?? []) {
+      if (ids.length > 0) realtime.toLocalAudience(audience).emit('alertStatusChanged', { ids, status: step!.status });
+    }
     if (refresh) browsers.emit('dataChanged', 'alerts');
   };
   // Another process's alerts (a process never receives its own notifications).

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { keepToOwner } from '../lib/private-files';
 import * as schema from './schema';
 import { StartRefusal } from '../lib/start-refusal';
 
@@ -110,10 +111,17 @@ async function newestAppliedWith(query: <Row>(sql: string) => Promise<Row[]>): P
   return newest == null ? null : Number(newest);
 }
 
-
-/** Every embedded database is opened here, with the extensions the migrations use (pg_trgm for prisoner search). */
-export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: { pg_trgm } });
+/**
+ * Every embedded database is opened here, with the extensions the migrations use (pg_trgm for prisoner search). A
+ * directory on disk is its owner's alone (decision 094): PGlite writes most of its files 0666 whatever the umask, so
+ * they are narrowed once it has opened; the files the engine creates later are 0600 already.
+ */
+export async function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  const dir = options.dataDir && !options.dataDir.includes('://') ? options.dataDir : null;
+  if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const client = await PGlite.create({ ...options, extensions: { pg_trgm } });
+  if (dir) keepToOwner(dir);
+  return client;
 }
 
 export function fromPglite(client: PGlite): Database {
@@ -182,7 +190,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return fromPostgres(options.databaseUrl);
   const dir = path.resolve(options.dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const client = await createPglite({ dataDir: dir });
   return fromPglite(client);
 }

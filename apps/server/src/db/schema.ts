@@ -570,6 +570,11 @@ export const pendingChanges = pgTable(
     decidedBy: text('decided_by'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decisionNote: text('decision_note'),
+    /** A weakening of a Critical or Warning zone ends at this time: it is reverted by itself (decision 091). */
+    until: timestamp('until', { withTimezone: true }),
+    /** What the revert writes back: the geofence as it was before the change. */
+    restore: jsonb('restore'),
+    revertedAt: timestamp('reverted_at', { withTimezone: true }),
   },
   (t) => [
     check('pending_changes_decision', sql`${t.decision} is null or ${t.decision} in ('approved', 'refused')`),
@@ -577,6 +582,30 @@ export const pendingChanges = pgTable(
       .on(t.targetType, t.targetId)
       .where(sql`${t.decision} is null`),
     index('pending_changes_requested_at_idx').on(t.requestedAt),
+    index('pending_changes_weakened_idx')
+      .on(t.until)
+      .where(sql`${t.decision} = 'approved' and ${t.until} is not null and ${t.revertedAt} is null`),
+  ],
+);
+
+/**
+ * Who made an account what it is (decision 091): created it, re-enabled it, gave it its role or its password. The
+ * two-person rule reads it: such an account cannot approve a change of the one who did it (nor they its) for 7 days.
+ */
+export const accountGrants = pgTable(
+  'account_grants',
+  {
+    id: serial('id').primaryKey(),
+    adminId: integer('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    byAdminId: integer('by_admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    kind: text('kind').$type<'created' | 'enabled' | 'role' | 'password'>().notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('account_grants_kind', sql`${t.kind} in ('created', 'enabled', 'role', 'password')`),
+    index('account_grants_admin_at_idx').on(t.adminId, t.at),
   ],
 );
 

@@ -3,7 +3,7 @@
 // then no condition is added at all, so an administrator's statements are exactly those of before.
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { seesEveryBlock } from '@prison/shared';
-import { cells, prisoners } from '../db/schema';
+import { alerts, cells, incidentLinks, prisoners } from '../db/schema';
 
 /** Block names; empty: every block (and the prisoners with no cell). */
 export type Caseload = readonly string[];
@@ -37,4 +37,28 @@ export function nobodyOrInCaseload(prisonerId: SQLWrapper, blocks: Caseload): SQ
 /** For the conditions a caller writes inside a condition it must keep: `true` for every block. */
 export function prisonerInCaseloadOrTrue(prisonerId: SQLWrapper, blocks: Caseload): SQL {
   return prisonerInCaseload(prisonerId, blocks) ?? sql`true`;
+}
+
+/**
+ * An incident the caseload sees (decision 093): one of its prisoners, linked or the prisoner of a linked alert, is
+ * the caseload's; or it names nobody at all, which only an incident opened through the workflow can say (its people
+ * are its links). An incident recorded by the spec's route with its prisoner in words and no link is for the accounts
+ * of every block only, as a prisoner with no cell is. Undefined for every block.
+ */
+export function incidentInCaseload(incidentId: SQLWrapper, windowFrom: SQLWrapper, blocks: Caseload): SQL | undefined {
+  if (seesEveryBlock(blocks)) return undefined;
+  const alertsOf = (who: SQL) => sql`(select ia.id from ${alerts} ia where ${who})`;
+  const linked = (condition: SQL) =>
+    sql`exists (select 1 from ${incidentLinks} il where il.incident_id = ${incidentId} and (${condition}))`;
+  const theirs = linked(
+    sql`(il.kind = 'prisoner' and il.target_id in ${prisonerIdsIn(blocks)}) or (il.kind = 'alert' and il.target_id in ${alertsOf(sql`ia.prisoner_id in ${prisonerIdsIn(blocks)}`)})`,
+  );
+  const anyone = linked(sql`il.kind = 'prisoner' or (il.kind = 'alert' and il.target_id in ${alertsOf(sql`ia.prisoner_id is not null`)})`);
+  return sql`(${theirs} or (${windowFrom} is not null and not ${anyone}))`;
+}
+
+/** A cell (by its block) the caseload sees; undefined for every block. */
+export function blockInCaseload(block: SQLWrapper, blocks: Caseload): SQL | undefined {
+  if (seesEveryBlock(blocks)) return undefined;
+  return sql`${block} = any(${sql.param([...blocks])}::text[])`;
 }

@@ -108,7 +108,7 @@ export interface DataDirLock {
 /** Locks `dataDir` for this process, taking over a stale lock; throws DataDirInUseError when a live process has it. */
 export function lockDataDir(dataDir: string, command = path.basename(process.argv[1] ?? 'node')): DataDirLock {
   const dir = path.resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // the owner's alone, like everything in it (decision 094)
   const file = path.join(dir, LOCK_FILE_NAME);
   const me: LockHolder = {
     pid: process.pid,
@@ -121,7 +121,7 @@ export function lockDataDir(dataDir: string, command = path.basename(process.arg
   const myText = `${JSON.stringify(me)}\n`;
   // Written whole, then linked into place: link fails if the file exists, so no one ever reads half a lock.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(draft, myText);
+  writeFileSync(draft, myText, { mode: 0o600 });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

@@ -1,5 +1,6 @@
 // Where the key of the secret box comes from (decision 054): SECRET_KEY, or a key file created beside the data
-// directory on first start (mode 0600), so a copy of the data directory alone does not carry its key.
+// directory on first start (mode 0600), so a copy of the data directory alone does not carry its key. Backups are
+// sealed with BACKUP_KEY, or else with that same key (decision 094).
 import { randomBytes, scryptSync } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { StartRefusal } from './start-refusal';
 export const MIN_PASSPHRASE_LENGTH = 20;
 // A fixed salt: the passphrase must give the same key on every process of a cluster. A random key is better (README).
 const PASSPHRASE_SALT = 'prison-control/secret-key/v1';
+const BACKUP_PASSPHRASE_SALT = 'prison-control/backup-key/v1';
 
 /** 64 hex digits or base64 of 32 bytes: the key itself. */
 function rawKey(text: string): Buffer | null {
@@ -35,13 +37,13 @@ export function secretKeyProblem(value: string): string | null {
  * The key SECRET_KEY gives: 64 hex digits or base64 of 32 bytes are the key itself; anything else of at least
  * MIN_PASSPHRASE_LENGTH characters is a passphrase stretched by scrypt. Throws a message naming SECRET_KEY.
  */
-export function keyFromSecretKey(value: string): Buffer {
+export function keyFromSecretKey(value: string, variable = 'SECRET_KEY', salt = PASSPHRASE_SALT): Buffer {
   const problem = secretKeyProblem(value);
-  if (problem) throw new Error(`Invalid configuration SECRET_KEY: ${problem}`);
+  if (problem) throw new Error(`Invalid configuration ${variable}: ${problem}`);
   const text = value.trim();
   return (
     rawKey(text) ??
-    scryptSync(text, PASSPHRASE_SALT, SECRET_KEY_BYTES, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 })
+    scryptSync(text, salt, SECRET_KEY_BYTES, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 })
   );
 }
 
@@ -143,4 +145,27 @@ export function settleSecretKey(start: StartKey, sealed: readonly string[]): {
 /** The key of this process where no database is read: SECRET_KEY when set, else the key file (created if missing). */
 export function loadSecretKey(env: { SECRET_KEY?: string; DATA_DIR: string }): ReturnType<typeof settleSecretKey> {
   return settleSecretKey(readStartKey(env), []);
+}
+
+export type BackupKeySource = 'BACKUP_KEY' | 'SECRET_KEY' | 'key file';
+
+/**
+ * The key backups are sealed and opened with: BACKUP_KEY (the same forms as SECRET_KEY), else SECRET_KEY, else the
+ * data directory's key file. `secretKey`: the one this process already loaded (the server's). Without one, the key
+ * file is read, never created: a backup tool making a new key would seal with, or look for, a key nobody has.
+ */
+export function loadBackupKey(
+  env: { BACKUP_KEY?: string; SECRET_KEY?: string; DATA_DIR: string },
+  secretKey?: Buffer,
+): { key: Buffer; source: BackupKeySource; file?: string } {
+  if (env.BACKUP_KEY) return { key: keyFromSecretKey(env.BACKUP_KEY, 'BACKUP_KEY', BACKUP_PASSPHRASE_SALT), source: 'BACKUP_KEY' };
+  if (secretKey) return { key: secretKey, source: env.SECRET_KEY ? 'SECRET_KEY' : 'key file' };
+  if (env.SECRET_KEY) return { key: keyFromSecretKey(env.SECRET_KEY), source: 'SECRET_KEY' };
+  const file = keyFilePath(env.DATA_DIR);
+  if (!existsSync(file))
+    throw new Error(
+      `there is no backup key: no BACKUP_KEY or SECRET_KEY is set and there is no key file ${file}. ` +
+        'Backups are sealed with the key of the server that wrote them: copy its key file there (mode 0600), or set the BACKUP_KEY it used',
+    );
+  return { key: readKeyFile(file), source: 'key file', file };
 }

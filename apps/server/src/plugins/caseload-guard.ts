@@ -1,5 +1,5 @@
-// Caseloads on the routes that name one prisoner, or one record of a prisoner (an alert, an escort, a tracker), by id
-// (issue 22 item 2, decision 051): a route declares, next to its schema, which field names it and what the route answers
+// Caseloads on the routes that name one prisoner, or one record of a prisoner (an alert, an escort, a tracker, an
+// incident), or a cell, by id (issue 22 item 2, decisions 051 and 093): a route declares, next to its schema, which field names it and what the route answers
 // for an unknown id; one hook, from the matched route, answers exactly that when the record is outside the account's
 // caseload, before the handler runs,
 // so an officer cannot tell a prisoner of another block from one who does not exist. An account of every block
@@ -7,17 +7,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
 import { seesEveryBlock } from '@prison/shared';
-import { alerts, devices, escorts, prisoners } from '../db/schema';
-import { caseloadOf, nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../lib/caseload';
+import { alerts, cells, devices, escorts, incidents, prisoners } from '../db/schema';
+import { blockInCaseload, caseloadOf, incidentInCaseload, nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../lib/caseload';
 import { HttpError } from '../lib/http-errors';
 
 /** Which request field holds the id, and the route's own answer to an unknown id (`{id}` stands for the id). */
 export interface CaseloadDeclaration {
   /**
    * A prisoner's id (his cell's block must be in the caseload); an alert's or a tracker's (about nobody, or about such
-   * a prisoner); an escort's (of such a prisoner).
+   * a prisoner); an escort's (of such a prisoner); an incident's (one of its people is such a prisoner, or it names
+   * nobody; decision 093); a cell's (its block is in the caseload).
    */
-  record: 'prisoner' | 'alert' | 'escort' | 'device';
+  record: 'prisoner' | 'alert' | 'escort' | 'device' | 'incident' | 'cell';
   /** The parameter, query or body field holding the id. */
   field: string;
   from: 'params' | 'query' | 'body';
@@ -67,13 +68,17 @@ function recordInCaseload(record: CaseloadDeclaration['record'], id: number | st
       const wearer = sql`(select wp.prisoner_id from ${prisoners} wp where wp.tracking_device_id = ${devices.id} limit 1)`;
       return sql`select 1 from ${devices} where ${devices.id} = ${id} and ${nobodyOrInCaseload(wearer, blocks)}`;
     }
+    case 'incident':
+      return sql`select 1 from ${incidents} where ${incidents.id} = ${id} and ${incidentInCaseload(incidents.id, incidents.windowFrom, blocks)}`;
+    case 'cell':
+      return sql`select 1 from ${cells} where ${cells.cellId} = ${id} and ${blockInCaseload(cells.block, blocks)}`;
   }
 }
 
 function declaredId(request: FastifyRequest, declaration: CaseloadDeclaration): number | string | null {
   const from = { params: request.params, query: request.query, body: request.body }[declaration.from];
   const value = (from as Record<string, unknown> | undefined)?.[declaration.field];
-  if (declaration.record === 'device') return typeof value === 'string' ? value : null;
+  if (declaration.record === 'device' || declaration.record === 'cell') return typeof value === 'string' ? value : null;
   return typeof value === 'number' && Number.isInteger(value) ? value : null;
 }
 

@@ -41,6 +41,13 @@ const feedRoom = (kind: FeedKind, caseload: Caseload) => `${kind === 'deltas' ? 
 
 export type FeedKind = 'deltas' | 'full-set';
 
+/** The rooms of the browsers that may see an item of this audience: its prisoner's block and every block, or all. */
+export function audienceRooms(audience: Audience): string | string[] {
+  if ('everyone' in audience) return BROWSERS_ROOM;
+  if (audience.block === null) return EVERY_BLOCK_ROOM;
+  return [EVERY_BLOCK_ROOM, blockRoom(audience.block)];
+}
+
 /** This process's browsers of one feed kind and one caseload, with the room to emit their positions to. */
 export interface FeedGroup {
   caseload: Caseload;
@@ -87,6 +94,8 @@ export interface Realtime {
   feedGroups(kind: FeedKind): FeedGroup[];
   /** Emits to this process's browsers that may see an item of this audience (its prisoner's block; decision 051). */
   toLocalAudience(audience: Audience): ReturnType<RealtimeServer['to']>;
+  /** Emits to the browsers of every process that may see an item of this audience (decision 093). */
+  toAudience(audience: Audience): ReturnType<RealtimeServer['to']>;
   /** Handlers run for each authenticated browser on connect (the tracking module sends its snapshot). */
   onBrowserConnect(handler: (socket: RealtimeSocket, admin: AuthenticatedAdmin) => void): void;
   /** Handlers run when a connected browser's caseload changed (the tracking module sends the new snapshot). */
@@ -253,11 +262,8 @@ export function registerRealtime(app: FastifyInstance) {
       }
       return groups;
     },
-    toLocalAudience: (audience) => {
-      if ('everyone' in audience) return io.local.to(BROWSERS_ROOM);
-      if (audience.block === null) return io.local.to(EVERY_BLOCK_ROOM);
-      return io.local.to([EVERY_BLOCK_ROOM, blockRoom(audience.block)]);
-    },
+    toLocalAudience: (audience) => io.local.to(audienceRooms(audience)),
+    toAudience: (audience) => io.to(audienceRooms(audience)),
     onBrowserConnect: (handler) => browserHandlers.push(handler),
     onCaseloadChange: (handler) => caseloadHandlers.push(handler),
     onBrowserEvent: (event, handler) => {

@@ -83,6 +83,8 @@ export class LivePositions {
   left(deviceId: string): void {
     this.changed.delete(deviceId);
     this.movedAway.delete(deviceId);
+    // Shown to nobody since it last left (offline, then removed): telling everyone it went would name it to all.
+    if (!this.shownTo.has(deviceId)) return;
     this.gone.set(deviceId, this.shownTo.get(deviceId));
     this.shownTo.delete(deviceId);
     this.fullSetStale = true;

@@ -12,6 +12,7 @@ import { screenAction } from './route-access';
 import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
+import { WeakenedZoneBanner } from '../components/ui/weakened-zone-banner';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 import { CountReminder } from '../features/counts/count-reminder';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
@@ -198,6 +199,7 @@ export function Layout() {
       </div>
       <DatabaseOutageBanner />
       {loggedIn && <FeedHealthBanner />}
+      {loggedIn && <WeakenedZoneBanner />}
       <main className={clsx('flex flex-1 flex-col', fitsWindow && 'min-h-0')}>
         <Outlet />
       </main>

@@ -1,5 +1,6 @@
 // The app's providers around the router: the query client (no retry of a 4xx), the session, the toasts (whose Open
-// navigates through the router) and the socket.
+// navigates through the router), the socket, and the one note dialog a Critical's acknowledgement opens from a toast,
+// a map popup or the Critical bar (beside the screens, so it outlives the toast that opened it).
 import { useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { AuthProvider } from '../lib/auth';
@@ -7,6 +8,7 @@ import { RealtimeProvider } from '../lib/realtime';
 import { ToastProvider } from '../lib/toast';
 import { ApiError } from '../lib/api-client';
 import { alertWorkflowToastActions } from '../features/alerts/alert-workflow-actions';
+import { AcknowledgeNoteHost } from '../features/alerts/acknowledge-with-note';
 import { router } from './router';
 
 // The toasts sit outside the router's tree (RouterProvider is a child): their Open goes through the router itself.
@@ -32,6 +34,7 @@ export function Providers({ children }: { children: ReactNode }) {
       <AuthProvider>
         <ToastProvider alertActions={toastActions}>
           <RealtimeProvider>{children}</RealtimeProvider>
+          <AcknowledgeNoteHost />
         </ToastProvider>
       </AuthProvider>
     </QueryClientProvider>

@@ -57,6 +57,8 @@ describe('controls the role may not use are not offered', () => {
       decided_by: null,
       decided_at: null,
       decision_note: null,
+      until: null,
+      reverted_at: null,
     };
     expect(textOf(renderAs('supervisor', <PendingChangeNotice change={change} />))).toContain('Approve');
     for (const role of ['operator', 'auditor'] as const) {

@@ -33,6 +33,13 @@ describe('accessFromClaims', () => {
     expect(accessFromClaims({ role: 'officer', blocks: 'Block C' }, options)).toMatchObject({ blocks: ['Block C'] });
   });
 
+  it.each([[{ role: 'officer' }], [{ role: 'officer', blocks: null }], [{ role: 'officer', blocks: [] }]])(
+    'refuses a wing officer with no block (%j): for him none is not every block',
+    (claims) => {
+      expect(accessFromClaims(claims, options)).toMatchObject({ ok: false, refusal: 'no_blocks' });
+    },
+  );
+
   it('leaves out unknown blocks and says which; refuses a caseload left with none, or not a list of names', () => {
     expect(accessFromClaims({ role: 'officer', blocks: ['A', 'Z', 'A'] }, options)).toEqual({
       ok: true,

@@ -1,10 +1,10 @@
 // What a single sign-on's claims make of an account (decision 052): its role, its caseload, its username and name.
 // Pure, so every shape a provider may send is tested without one.
-import { ROLES, caseloadBlocks, nameText, type Role } from '@prison/shared';
+import { ROLES, caseloadBlocks, nameText, roleNeedsBlocks, type Role } from '@prison/shared';
 
 export type Claims = Record<string, unknown>;
 
-export type ClaimsRefusal = 'no_role' | 'unknown_blocks';
+export type ClaimsRefusal = 'no_role' | 'unknown_blocks' | 'no_blocks';
 
 export type AccessFromClaims =
   | { ok: true; role: Role; blocks: string[]; ignoredBlocks: string[] }
@@ -37,7 +37,7 @@ function roleFrom(value: unknown): Role | null {
  * The account's role and caseload from the claims. Refused when the role claim names no single valid role; block
  * names this prison does not have are left out (and reported), but a caseload that names blocks and keeps none is
  * refused, because an empty caseload means every block. An absent or empty blocks claim means every block, as in the
- * API.
+ * API, except for a wing officer, who is refused without a block.
  */
 export function accessFromClaims(
   claims: Claims,
@@ -47,7 +47,9 @@ export function accessFromClaims(
   if (!role) return { ok: false, refusal: 'no_role', why: `claim ${options.roleClaim} names no single valid role` };
 
   const raw = readClaim(claims, options.blocksClaim);
-  if (raw === undefined || raw === null) return { ok: true, role, blocks: [], ignoredBlocks: [] };
+  // A wing officer's account holds at least one block (decision 093): none, absent or empty, would be every block.
+  const noBlocks: AccessFromClaims = { ok: false, refusal: 'no_blocks', why: `claim ${options.blocksClaim} gives a wing officer no block` };
+  if (raw === undefined || raw === null) return roleNeedsBlocks(role) ? noBlocks : { ok: true, role, blocks: [], ignoredBlocks: [] };
   const parsed = caseloadBlocks.safeParse(typeof raw === 'string' ? [raw] : raw);
   if (!parsed.success)
     return { ok: false, refusal: 'unknown_blocks', why: `claim ${options.blocksClaim} is not a list of block names` };
@@ -56,6 +58,7 @@ export function accessFromClaims(
   const ignoredBlocks = named.filter((block) => !options.knownBlocks.has(block));
   if (named.length > 0 && blocks.length === 0)
     return { ok: false, refusal: 'unknown_blocks', why: `claim ${options.blocksClaim} names no block of this prison` };
+  if (blocks.length === 0 && roleNeedsBlocks(role)) return noBlocks;
   return { ok: true, role, blocks, ignoredBlocks };
 }
 

@@ -189,6 +189,21 @@ describe('single sign-on with OpenID Connect', () => {
     expect(await accountOfSubject('sub-lost')).toBeUndefined();
   });
 
+  it.each([
+    ['no blocks claim', 'sub-wingless', { preferred_username: 'wingless.officer', role: 'officer' }],
+    ['blocks: []', 'sub-empty-wing', { preferred_username: 'empty.wing', role: 'officer', blocks: [] }],
+  ])('a wing officer with %s is refused (no_blocks), never given every block, and creates no account', async (_case, subject, claims) => {
+    oidc.accounts.set(subject, claims);
+    const browser = new CookieBrowser();
+    const landing = await signIn(browser, subject);
+
+    expect(landing.pathname).toBe('/login');
+    expect(landing.searchParams.get('sso')).toBe('no_blocks');
+    expect(browser.cookie(base, AUTH_COOKIE)).toBeUndefined();
+    expect(await accountOfSubject(subject)).toBeUndefined();
+    expect(await refusalsOf(subject)).toEqual(['no_blocks']);
+  });
+
   it('claims that would demote the last active administrator are refused, and the account stays an administrator', async () => {
     oidc.accounts.set('sub-chief', { preferred_username: 'chief.sso', role: 'administrator' });
     expect((await signIn(new CookieBrowser(), 'sub-chief')).pathname).toBe('/');

@@ -1,6 +1,6 @@
 // Reading alerts: one alert as the API answers it, the live map's picture per prisoner and its officers in danger,
 // the home page's newest and the alerts screen's pages with their counts, each within the reader's caseload.
-import { and, count, desc, eq, gte, isNotNull, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type {
   AlertListQuery,
@@ -18,6 +18,7 @@ import { admins, alerts, cells, prisoners } from '../../db/schema';
 import { nobodyOrInCaseload, prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
 import { notFound } from '../../lib/http-errors';
 import type { AlertKind } from '../../tracking/ports';
+import { audienceOf, sameAudience, type Audience } from '../../lib/caseload-audience';
 import { showAlertEvent } from './alert-store';
 
 const acknowledger = alias(admins, 'acknowledger');
@@ -291,4 +292,27 @@ export async function listPrisonerAlerts(
     filteredCounts,
     statusCounts,
   };
+}
+
+/**
+ * These alerts grouped by who may see them (decision 093): their prisoner's block as it is now (no cell: the accounts of
+ * every block), everyone for an alert about nobody. One query; an id that is gone is left out.
+ */
+export async function alertAudiences(db: DbOrTx, ids: readonly number[]): Promise<{ audience: Audience; ids: number[] }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: alerts.id, prisonerId: alerts.prisonerId, block: cells.block })
+    .from(alerts)
+    .leftJoin(prisoners, eq(prisoners.prisonerId, alerts.prisonerId))
+    .leftJoin(cells, eq(cells.cellId, prisoners.cellId))
+    .where(inArray(alerts.id, [...ids]))
+    .orderBy(alerts.id);
+  const groups: { audience: Audience; ids: number[] }[] = [];
+  for (const row of rows) {
+    const audience = audienceOf(row);
+    const group = groups.find((g) => sameAudience(g.audience, audience));
+    if (group) group.ids.push(row.id);
+    else groups.push({ audience, ids: [row.id] });
+  }
+  return groups;
 }

@@ -55,7 +55,7 @@ async function findRecentSameAlert(
 export interface PostAlertOptions {
   /** A post repeating an alert stored this recently answers that alert (ALERT_ECHO_WINDOW_SECONDS). */
   echoWindowSeconds: number;
-  /** Runs just before a new alert is stored, never for a repeat; throws to refuse it (the per-session limit). */
+  /** Runs just before a new alert is stored, never for a repeat; throws to refuse it (the per-account limit). */
   beforeStore?: () => void;
 }
 

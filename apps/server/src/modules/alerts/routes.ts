@@ -71,8 +71,9 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  // Counted per session, and only for alerts actually stored: the spec's client re-posts every live alert it
-  // receives, and those repeats must never be refused however busy the prison is (decision 019).
+  // Counted per account, whatever session or browser it posts from (one person with three sessions is still one
+  // person), and only for alerts actually stored: the spec's client re-posts every live alert it receives, and those
+  // repeats must never be refused however busy the prison is (decisions 019 and 095).
   const newAlertQuota = new PerKeyQuota(app.config.ALERT_POST_RATE_PER_MINUTE);
 
   app.post(
@@ -91,14 +92,14 @@ const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { sessionId } = requireAdmin(request);
+      const account = String(requireAdmin(request).id);
       const posted = await createManualAlert(app.db, auditActor(request), request.body, {
         echoWindowSeconds: app.config.ALERT_ECHO_WINDOW_SECONDS,
         beforeStore: () => {
-          if (newAlertQuota.take(sessionId)) return;
-          reply.header('retry-after', newAlertQuota.secondsUntilReset(sessionId));
+          if (newAlertQuota.take(account)) return;
+          reply.header('retry-after', newAlertQuota.secondsUntilReset(account));
           throw tooManyRequests(
-            `Too many new alerts from this session: at most ${app.config.ALERT_POST_RATE_PER_MINUTE} a minute`,
+            `Too many new alerts from this account: at most ${app.config.ALERT_POST_RATE_PER_MINUTE} a minute`,
           );
         },
       });

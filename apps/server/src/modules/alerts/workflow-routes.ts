@@ -14,19 +14,23 @@ import {
 } from '@prison/shared';
 import { caseloadOf } from '../../lib/caseload';
 import { auditActor, requireAdmin } from '../../plugins/auth';
+import { alertAudiences } from './alert-records';
 import { dailyAlertCounts, stepAlert, stepAlerts } from './workflow-service';
 
 const alertIdParams = z.object({ id: intText() });
 const stepResponses = { 200: alertRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse };
 
 const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Lists refetch and a toast still showing one of the alerts goes, in every browser of every process, through the
-  // change feed (decisions 039 and 040).
-  const changed = (ids: number[], status: AlertStatus) => app.cluster.alerts.changed({ ids, status });
+  // Lists refetch and a toast still showing one of the alerts goes, in every browser of every process that may see the
+  // alert, through the change feed (decisions 039, 040 and 093).
+  const changed = async (ids: number[], status: AlertStatus) => app.cluster.alerts.changed({ status, groups: await alertAudiences(app.db, ids) });
 
-  // One route per workflow step; both take an optional note and answer the updated alert.
+  // One route per workflow step; both take a note (required for some levels) and answer the updated alert.
   const steps = [
-    { action: 'acknowledge', summary: 'Acknowledge a New alert, with an optional note' },
+    {
+      action: 'acknowledge',
+      summary: 'Acknowledge a New alert. A Critical alert needs a note in words (400); for the others the note is optional',
+    },
     {
       action: 'resolve',
       summary:
@@ -70,7 +74,8 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['alerts'],
         summary:
           'Acknowledge or resolve many alerts at once (all or nothing). A Critical alert is taken only when its id is ' +
-          'also in confirm_critical_ids (chosen one by one), otherwise 409; resolving follows the single route\'s rules',
+          'also in confirm_critical_ids (chosen one by one), otherwise 409; each step follows its single route\'s rules (a ' +
+          'Critical acknowledged needs a note)',
         body: alertBulkRequest,
         response: { 200: alertBulkResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },

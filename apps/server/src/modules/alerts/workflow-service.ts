@@ -1,8 +1,10 @@
 // The alert workflow: New -> Acknowledged -> Resolved, with who, when and a note (issue 5). Closing a Critical or
 // Warning alert is deliberate (issue 20, decision 040): acknowledged first, resolved with a note that says something,
-// and a bulk step takes a Critical only when it was chosen one by one.
+// and a bulk step takes a Critical only when it was chosen one by one. A Critical is acknowledged with a note too
+// (decision 095).
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import {
+  acknowledgeNeedsNote,
   ALERT_TYPES,
   noteHasWords,
   resolveIsDeliberate,
@@ -48,7 +50,12 @@ function checkDeliberate(rows: AlertRow[], moving: AlertRow[], step: Step) {
           'action takes a Critical alert only when it is chosen one by one (list it in confirm_critical_ids)',
       );
   }
-  if (step.action !== 'resolve') return;
+  if (step.action === 'acknowledge') {
+    // Someone taking a Critical says what is being done about it; the note is optional for the other levels.
+    if (moving.some((row) => acknowledgeNeedsNote(row.alertType)) && !noteHasWords(step.note))
+      throw badRequest('note is required to acknowledge a Critical alert: say in words what is being done');
+    return;
+  }
   const deliberate = moving.filter((row) => resolveIsDeliberate(row.alertType));
   const unacknowledged = deliberate.filter((row) => row.status === 'New');
   if (unacknowledged.length === 1) {

@@ -99,6 +99,28 @@ describeEachEngine('alert workflow', (engine) => {
     expect(row!.status).toBe('New');
   });
 
+  it('acknowledges a Critical only with a note in words: 400 naming note without one, nothing changed; 200 with one', async () => {
+    const id = await newAlert('Critical', new Date(), 'Perimeter breach');
+    for (const body of [{}, { note: '' }, { note: ' -- ' }, undefined]) {
+      const refused = await ctx().api('POST', `/alert/${id}/acknowledge`, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json()).toEqual({
+        message: 'note is required to acknowledge a Critical alert: say in words what is being done',
+      });
+    }
+    const [row] = await ctx().database.db.select().from(alerts).where(eq(alerts.id, id));
+    expect(row).toMatchObject({ status: 'New', acknowledgedBy: null, note: null });
+    expect(await auditOf(id)).toHaveLength(0);
+    const taken = await ctx().api('POST', `/alert/${id}/acknowledge`, { note: 'Two officers sent to the fence' });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(taken.json()).toMatchObject({ status: 'Acknowledged', note: 'Two officers sent to the fence' });
+    // Warning and Informational alerts are acknowledged without a note, as before.
+    for (const level of ['Warning', 'Informational'] as const) {
+      const other = await newAlert(level);
+      expect((await ctx().api('POST', `/alert/${other}/acknowledge`, {})).statusCode, level).toBe(200);
+    }
+  });
+
   it('acts in bulk, skipping alerts already there, and changes nothing when an id is unknown', async () => {
     const [a, b, c] = [await newAlert('Informational'), await newAlert('Warning'), await newAlert('Informational')];
     await ctx().api('POST', `/alert/${c}/resolve`, {});
@@ -151,10 +173,39 @@ describeEachEngine('alert workflow', (engine) => {
     expect: (level: AlertType) => number;
     status: 'Acknowledged' | 'Resolved';
   }[] = [
+    // A Critical is acknowledged only with a note in words (decision 095); the other levels as before.
     {
-      name: 'acknowledge',
+      name: 'acknowledge without a note',
       acknowledgedFirst: false,
       request: (id) => [`/alert/${id}/acknowledge`, {}],
+      expect: (level) => (level === 'Critical' ? 400 : 200),
+      status: 'Acknowledged',
+    },
+    {
+      name: 'acknowledge with no body at all',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/acknowledge`, undefined],
+      expect: (level) => (level === 'Critical' ? 400 : 200),
+      status: 'Acknowledged',
+    },
+    {
+      name: 'acknowledge with a blank note',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/acknowledge`, { note: '   ' }],
+      expect: (level) => (level === 'Critical' ? 400 : 200),
+      status: 'Acknowledged',
+    },
+    {
+      name: 'acknowledge with a note of punctuation only',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/acknowledge`, { note: '...' }],
+      expect: (level) => (level === 'Critical' ? 400 : 200),
+      status: 'Acknowledged',
+    },
+    {
+      name: 'acknowledge with a note',
+      acknowledgedFirst: false,
+      request: (id) => [`/alert/${id}/acknowledge`, { note: 'Officer Reyes on the way' }],
       expect: () => 200,
       status: 'Acknowledged',
     },
@@ -208,9 +259,16 @@ describeEachEngine('alert workflow', (engine) => {
       status: 'Acknowledged',
     },
     {
-      name: 'bulk acknowledge, chosen one by one',
+      name: 'bulk acknowledge without a note, chosen one by one',
       acknowledgedFirst: false,
       request: (id) => ['/alert/bulk', { ids: [id], action: 'acknowledge', confirm_critical_ids: [id] }],
+      expect: (level) => (level === 'Critical' ? 400 : 200),
+      status: 'Acknowledged',
+    },
+    {
+      name: 'bulk acknowledge with a note, chosen one by one',
+      acknowledgedFirst: false,
+      request: (id) => ['/alert/bulk', { ids: [id], action: 'acknowledge', note: 'Shift B on it', confirm_critical_ids: [id] }],
       expect: () => 200,
       status: 'Acknowledged',
     },
@@ -252,7 +310,7 @@ describeEachEngine('alert workflow', (engine) => {
         const text = `SOS pressed (${what})`;
         const id = await newAlert(level, new Date(), text);
         if (transition.acknowledgedFirst)
-          expect((await ctx().api('POST', `/alert/${id}/acknowledge`, {})).statusCode, what).toBe(200);
+          expect((await ctx().api('POST', `/alert/${id}/acknowledge`, { note: 'Taken' })).statusCode, what).toBe(200);
         const before = await rowOf(id);
         const auditBefore = await auditOf(id);
         const [url, body] = transition.request(id);

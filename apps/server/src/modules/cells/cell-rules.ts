@@ -5,6 +5,7 @@ import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   cellRefusals,
   isOccupyingStatus,
+  seesEveryBlock,
   type CellCheck,
   type CellCheckQuery,
   type CellRefusal,
@@ -16,6 +17,7 @@ import {
 import type { DbOrTx, Tx } from '../../db/client';
 import { cells, keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { Caseload } from '../../lib/caseload';
 import { badRequest, notFound, ruleConflict } from '../../lib/http-errors';
 import { lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
 
@@ -152,7 +154,7 @@ interface CheckRow extends Record<string, unknown> {
  * GET /cell_controls/check: placing one prisoner (as recorded, or with the form's gender and status) in each cell, in
  * one query over the cells, their occupants and the prisoner's active keep-apart partners.
  */
-export async function checkCells(db: DbOrTx, query: CellCheckQuery): Promise<CellCheck[]> {
+export async function checkCells(db: DbOrTx, query: CellCheckQuery, caseload: Caseload = []): Promise<CellCheck[]> {
   const id = query.prisoner_id ?? null;
   let prisoner: RulePrisoner = {
     prisoner_id: null,
@@ -203,7 +205,9 @@ export async function checkCells(db: DbOrTx, query: CellCheckQuery): Promise<Cel
       .filter((o) => o.scope != null)
       .map((o) => ({ ...o, cell_id: r.cell_id, block: r.block, scope: o.scope as KeepApartScope })),
   );
-  return rows.map((r) => {
+  // Partners are read in every block (a rule may reach across blocks); only the caseload's cells are
+  // answered (decision 093).
+  return rows.filter((r) => seesEveryBlock(caseload) || caseload.includes(r.block)).map((r) => {
     const current = r.cell_id === currentCell;
     return {
       cell_id: r.cell_id,

@@ -4,7 +4,7 @@ import type { BlockOverview, Cell, CellInput, CellUpdateInput, SecurityLevel } f
 import type { DbOrTx } from '../../db/client';
 import { cells, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
+import { blockInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { conflict, notFound } from '../../lib/http-errors';
 import { prisonersChanged } from '../prisoners/prisoner-repository';
 import { countOccupants, lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
@@ -45,13 +45,22 @@ export async function getCell(db: DbOrTx, cellId: string): Promise<Cell> {
   return found;
 }
 
-export async function listCellsInBlock(db: DbOrTx, block: string): Promise<Cell[]> {
-  const rows = await db.select(cellColumns).from(cells).where(eq(cells.block, block)).orderBy(asc(cells.cellId));
+/** The cells of one block; a block outside the caseload has none, as a block that does not exist (decision 093). */
+export async function listCellsInBlock(db: DbOrTx, block: string, caseload: Caseload = []): Promise<Cell[]> {
+  const rows = await db
+    .select(cellColumns)
+    .from(cells)
+    .where(and(eq(cells.block, block), blockInCaseload(cells.block, caseload)))
+    .orderBy(asc(cells.cellId));
   return rows.map(toCell);
 }
 
-async function listAllCells(db: DbOrTx): Promise<Cell[]> {
-  const rows = await db.select(cellColumns).from(cells).orderBy(asc(cells.block), asc(cells.cellId));
+async function listAllCells(db: DbOrTx, caseload: Caseload = []): Promise<Cell[]> {
+  const rows = await db
+    .select(cellColumns)
+    .from(cells)
+    .where(blockInCaseload(cells.block, caseload))
+    .orderBy(asc(cells.block), asc(cells.cellId));
   return rows.map(toCell);
 }
 
@@ -66,15 +75,22 @@ function sumBlocks(all: Cell[]) {
   }));
 }
 
-/** The block names, sorted: what the spec's client lists and then asks the cells of (SPEC.md section 7). */
-export async function listBlockNames(db: DbOrTx): Promise<string[]> {
-  const rows = await db.selectDistinct({ block: cells.block }).from(cells).orderBy(asc(cells.block));
+/**
+ * The block names, sorted: what the spec's client lists and then asks the cells of (SPEC.md section 7); a caseload's
+ * own blocks only (decision 093).
+ */
+export async function listBlockNames(db: DbOrTx, caseload: Caseload = []): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ block: cells.block })
+    .from(cells)
+    .where(blockInCaseload(cells.block, caseload))
+    .orderBy(asc(cells.block));
   return rows.map((row) => row.block);
 }
 
-/** Each block with its number of cells, total capacity and occupants, sorted by block name. */
-export async function listBlocks(db: DbOrTx) {
-  return sumBlocks(await listAllCells(db)).map(({ block, blockCells, capacity, occupants }) => ({
+/** Each block of the caseload with its number of cells, total capacity and occupants, sorted by block name. */
+export async function listBlocks(db: DbOrTx, caseload: Caseload = []) {
+  return sumBlocks(await listAllCells(db, caseload)).map(({ block, blockCells, capacity, occupants }) => ({
     block,
     cells: blockCells.length,
     capacity,
@@ -83,11 +99,11 @@ export async function listBlocks(db: DbOrTx) {
 }
 
 /**
- * The occupancy picture: every block, its cells, and the prisoners who occupy each cell (On Trial, Incarcerated). A
- * caseload (decision 051) is named only its own prisoners; the counts of places stay whole (they name nobody).
+ * The occupancy picture: every block of the caseload, its cells, and the prisoners who occupy each cell (On Trial,
+ * Incarcerated), the caseload's own prisoners only (decisions 051 and 093: another block's occupancy is not shown).
  */
 export async function cellOverview(db: DbOrTx, caseload: Caseload = []): Promise<BlockOverview[]> {
-  const all = await listAllCells(db);
+  const all = await listAllCells(db, caseload);
   const occupantRows = await db
     .select({
       cell_id: prisoners.cellId,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   addOccupantResponse,
   assignCellInput,
+  assignCellPendingResponse,
   assignCellResponse,
   blockSummariesResponse,
   blocksResponse,
@@ -36,6 +37,8 @@ import {
 } from './cell-service';
 
 export const CELL_OCCUPANT_UPDATED_MESSAGE = 'Cell occupant updated successfully!';
+/** A move that lifts an alarm (decision 091): nothing moved yet. */
+export const MOVE_PENDING_MESSAGE = "This move lifts an alarm: it waits for a second person's approval";
 
 const cellParams = z.object({ cell_id: idText(50).min(1, 'cell_id is required') });
 const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required') });
@@ -43,6 +46,9 @@ const blockQuery = z.object({ block: boundedText(50).min(1, 'block is required')
 /** The prisoner the request names (`prisoner_id`): one outside the caseload is as unknown (decision 051). */
 const prisonerNamed = (from: 'query' | 'body') =>
   ({ record: 'prisoner', field: 'prisoner_id', from, notFound: 'Prisoner {id} not found' }) as const;
+
+/** The cell the request names: one of a block outside the caseload is as unknown (decision 093). */
+const cellNamed = (from: 'params' | 'body') => ({ record: 'cell', field: 'cell_id', from, notFound: 'Cell {id} not found' }) as const;
 
 const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   const changed = (...topics: string[]) => {
@@ -61,7 +67,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: blocksResponse },
       },
     },
-    async () => ({ data: await listBlockNames(app.db) }),
+    async (request) => ({ data: await listBlockNames(app.db, caseloadOf(request)) }),
   );
 
   app.get(
@@ -70,11 +76,11 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
-        summary: 'Every block with its number of cells, total capacity and current occupants',
+        summary: 'Every block of the caseload with its number of cells, total capacity and current occupants',
         response: { 200: blockSummariesResponse },
       },
     },
-    async () => ({ data: await listBlocks(app.db) }),
+    async (request) => ({ data: await listBlocks(app.db, caseloadOf(request)) }),
   );
 
   app.get(
@@ -88,7 +94,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cellsResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listCellsInBlock(app.db, request.query.block) }),
+    async (request) => ({ data: await listCellsInBlock(app.db, request.query.block, caseloadOf(request)) }),
   );
 
   app.get(
@@ -104,7 +110,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cellCheckResponse, 400: errorResponse, 404: errorResponse },
       },
     },
-    async (request) => ({ data: await checkCells(app.db, request.query) }),
+    async (request) => ({ data: await checkCells(app.db, request.query, caseloadOf(request)) }),
   );
 
   app.get(
@@ -113,7 +119,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'records.read' },
       schema: {
         tags: ['cells'],
-        summary: 'The occupancy picture: every block, its cells and the prisoners occupying each',
+        summary: 'The occupancy picture: every block of the caseload, its cells and the prisoners occupying each',
         response: { 200: cellOverviewResponse },
       },
     },
@@ -123,7 +129,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cell_controls/addOccupant/:cell_id',
     {
-      config: { access: 'records.write' },
+      config: { access: 'records.write', caseload: cellNamed('params') },
       schema: {
         tags: ['cells'],
         summary:
@@ -159,7 +165,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/cell_controls/cells/:cell_id',
     {
-      config: { access: 'cells.manage' },
+      config: { access: 'cells.manage', caseload: cellNamed('params') },
       schema: {
         tags: ['cells'],
         summary: 'Edit a cell; its capacity may not drop below its current occupants (409)',
@@ -178,7 +184,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/cell_controls/cells/:cell_id',
     {
-      config: { access: 'cells.manage' },
+      config: { access: 'cells.manage', caseload: cellNamed('params') },
       schema: {
         tags: ['cells'],
         summary:
@@ -198,24 +204,42 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cell_controls/assign',
     {
-      config: { access: 'records.write', bodyFieldAccess: { override_reason: 'cells.override' }, caseload: prisonerNamed('body') },
+      config: {
+        access: 'records.write',
+        bodyFieldAccess: { override_reason: 'cells.override' },
+        // The prisoner, then the cell: a cell of another block answers as one that does not exist (decision 093).
+        caseload: [prisonerNamed('body'), { ...cellNamed('body'), notFound: 'cell_id: cell {id} does not exist', status: 400 }],
+      },
       schema: {
         tags: ['cells'],
         summary:
           'Assign or move a prisoner to a cell, checked for room and the cell rules inside the transaction (409 { message, rule }); ' +
-          'override_reason (at least 10 characters) overrides any rule but capacity and is audited',
+          'override_reason (at least 10 characters) overrides any rule but capacity and is audited. A move that takes the ' +
+          'prisoner out of a Critical or Warning zone, or made while he has an open violation, needs a reason and answers 202: ' +
+          'it waits for a second person',
         body: assignCellInput,
-        response: { 200: assignCellResponse, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
+        response: {
+          200: assignCellResponse,
+          202: assignCellPendingResponse,
+          400: errorResponse,
+          404: errorResponse,
+          409: cellRuleConflict,
+        },
       },
     },
-    async (request) => {
-      const moved = await assignPrisonerToCell(
+    async (request, reply) => {
+      const { prisoner: moved, pending } = await assignPrisonerToCell(
         app.db,
         auditActor(request),
         request.body.prisoner_id,
         request.body.cell_id,
         request.body.override_reason,
+        request.body.reason,
       );
+      if (pending) {
+        app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+        return reply.code(202).send({ message: MOVE_PENDING_MESSAGE, prisoner: moved, pending });
+      }
       changed('cells', 'prisoners');
       return {
         message: CELL_OCCUPANT_UPDATED_MESSAGE,

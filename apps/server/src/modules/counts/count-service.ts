@@ -104,9 +104,11 @@ export async function startCount(
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
     let blocks: string[];
-    if (input.block_id !== undefined) {
-      await checkBlockKnown(tx, input.block_id, caseload);
-      blocks = [input.block_id];
+    if (input.scope !== 'prison') {
+      // The schema lets through only a block or the whole prison asked for by name.
+      const block = input.block_id!;
+      await checkBlockKnown(tx, block, caseload);
+      blocks = [block];
     } else {
       if (!seesEveryBlock(caseload)) throw forbidden(WHOLE_PRISON_REFUSED);
       blocks = await blockNames(tx);

@@ -183,8 +183,8 @@ describeEachEngine('block areas and roll counts', (engine) => {
       expect(latest.data.find((row) => row.block === BLOCK_B)!.count).toMatchObject({ id: second.id, state: 'discrepancy' });
     });
 
-    it('the whole prison: every block with its expected number', async () => {
-      const whole = await ok<CountRecord>('POST', '/counts', {});
+    it('the whole prison, asked for by scope "prison": every block with its expected number', async () => {
+      const whole = await ok<CountRecord>('POST', '/counts', { scope: 'prison' });
       expect(whole.block_id).toBeNull();
       expect(whole.blocks.map((row) => row.block)).toEqual(expect.arrayContaining([BLOCK_A, BLOCK_B]));
       expect(whole.blocks.find((row) => row.block === BLOCK_A)).toMatchObject({ expected: 4, located: 1 });
@@ -194,6 +194,11 @@ describeEachEngine('block areas and roll counts', (engine) => {
     it('bad input is 400 naming the field and stores nothing', async () => {
       const before = await ctx().database.db.select().from(rollCounts);
       for (const [url, body, field] of [
+        // An empty body starts nothing: the whole prison is asked for in words.
+        ['/counts', {}, 'block_id: is required'],
+        ['/counts', { scope: 'block' }, 'scope'],
+        ['/counts', { scope: 'Prison' }, 'scope'],
+        ['/counts', { scope: 'prison', block_id: BLOCK_A }, 'scope'],
         ['/counts', { block_id: '' }, 'block_id'],
         ['/counts', { block_id: 42 }, 'block_id'],
         ['/counts', { block_id: 'x'.repeat(51) }, 'block_id'],
@@ -220,7 +225,7 @@ describeEachEngine('block areas and roll counts', (engine) => {
       const other = await as('POST', '/counts', { block_id: BLOCK_B });
       expect(other.statusCode).toBe(404);
       expect(other.json()).toEqual({ message: `Block ${BLOCK_B} not found` });
-      expect((await as('POST', '/counts', {})).statusCode).toBe(403);
+      expect((await as('POST', '/counts', { scope: 'prison' })).statusCode).toBe(403);
       const history = await as('GET', '/counts');
       expect(new Set(history.json<{ data: CountRecord[] }>().data.map((count) => count.block_id))).toEqual(new Set([BLOCK_A]));
       const [ofB] = await ctx().database.db.select().from(rollCounts).where(eq(rollCounts.block, BLOCK_B));

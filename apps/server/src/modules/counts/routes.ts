@@ -41,8 +41,9 @@ const countRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['counts'],
         summary:
-          "Start a roll count of a block (block_id) or of the whole prison (none): the expected number from the records " +
-          "and each prisoner's line from his tracker (in_block, elsewhere, offline, untracked)",
+          'Start a roll count of a block (block_id) or of the whole prison (scope: "prison"), one of the two (an empty ' +
+          "body is 400): the expected number from the records and each prisoner's line from his tracker (in_block, " +
+          'elsewhere, offline, untracked)',
         body: countStartInput,
         response: { 200: countRecord, 400: errorResponse, 403: errorResponse, 404: errorResponse },
       },

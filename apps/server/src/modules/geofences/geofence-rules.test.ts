@@ -127,7 +127,9 @@ describeEachEngine('geofence API: who and when', (engine) => {
     const blockB = uniqueId('B');
     const inA = await wearer(ctx(), blockA);
     const inB = await wearer(ctx(), blockB);
-    const zone = circle({ applies_to: { blocks: [blockA] } });
+    // Informational: a move out of a Critical or Warning zone keeps its violation open (decision 091,
+    // pending-changes/two-person-trust.test.ts); this one's ends.
+    const zone = circle({ alert_type: 'Informational', applies_to: { blocks: [blockA] } });
     expect((await ctx().api('POST', '/geofence/add', zone)).statusCode).toBe(200);
     const t0 = Date.now() - 600_000;
     await inA.fix(10.5, 20.5, new Date(t0));
@@ -137,7 +139,8 @@ describeEachEngine('geofence API: who and when', (engine) => {
 
     // Moved to a cell of block B through /cell_controls/assign: the zone no longer applies; its violation ends.
     const cellB = await cellInBlock(ctx(), blockB);
-    const moved = await ctx().api('POST', '/cell_controls/assign', { prisoner_id: inA.prisoner.id, cell_id: cellB });
+    // The other tests' Warning zones of everyone hold him in violation too: the move waits for a second person.
+    const moved = await writeApproved(ctx(), 'POST', '/cell_controls/assign', { prisoner_id: inA.prisoner.id, cell_id: cellB });
     expect(moved.statusCode, moved.body).toBe(200);
     await expect.poll(() => ctx().app.tracking.registry.get(inA.device.id)?.block).toBe(blockB);
     await inA.fix(10.5, 20.5, new Date(t0 + 1000));

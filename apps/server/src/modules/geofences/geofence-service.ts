@@ -1,8 +1,9 @@
 // Geofences: list, create (with the shape checks the drawing tool makes), update and delete, each audited in the
 // same transaction as the change. The routes reload the engine after every write.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   compareGeofences,
+  defaultWeakeningUntil,
   weakensAlarm,
   type PendingChange,
   GEOFENCE_MAX_POINTS,
@@ -21,11 +22,11 @@ import {
   type StoredGeofence,
 } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { alerts, cells, geofenceStates, geofences, prisoners } from '../../db/schema';
-import { recordAudit, type AuditActor } from '../../lib/audit';
+import { alerts, cells, geofenceStates, geofences, pendingChanges, prisoners } from '../../db/schema';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../lib/audit';
 import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { requestChange } from '../pending-changes/pending-change-service';
+import { requestChange, type PendingChangeRow } from '../pending-changes/pending-change-service';
 
 /** The drawing tool's own words for a crossing polygon (SPEC.md section 5), as a field message. */
 export const EDGES_CROSS_MESSAGE = 'coordinates: shape edges cannot cross';
@@ -215,6 +216,32 @@ type PatchColumns = Awaited<ReturnType<typeof patchColumns>>;
 const NEEDS_REASON = 'reason: this weakens the alarm and needs a reason for the second person who approves it';
 
 /**
+ * When a weakening ends (decision 091): a Critical or Warning zone's always does, at `until` or 8 hours from now; an
+ * Informational zone's only when an end time is given. The zone as it is now is kept for the revert.
+ */
+async function weakeningEnd(tx: DbOrTx, current: Geofence, until: string | undefined): Promise<{ until: Date | null; restore: Geofence }> {
+  // A zone weakened already goes back to how it was before the first weakening still in force, not to its weakened
+  // state: its level is that one's too.
+  const [earlier] = await tx
+    .select({ restore: pendingChanges.restore })
+    .from(pendingChanges)
+    .where(
+      and(
+        eq(pendingChanges.targetType, 'geofence'),
+        eq(pendingChanges.targetId, current.geofence_id),
+        eq(pendingChanges.decision, 'approved'),
+        isNull(pendingChanges.revertedAt),
+        gt(pendingChanges.until, sql`now()`),
+      ),
+    )
+    .orderBy(asc(pendingChanges.decidedAt))
+    .limit(1);
+  const before = (earlier?.restore as Geofence | undefined) ?? current;
+  const ends = until !== undefined || before.alert_type === 'Critical' || before.alert_type === 'Warning';
+  return { until: ends ? (until ? new Date(until) : defaultWeakeningUntil()) : null, restore: before };
+}
+
+/**
  * PUT /geofence/update: a change that makes the zone alert less (compareGeofences) is stored as pending with its reason
  * and the geofence stays as it is; any other change applies at once. A change mixing both waits as a whole.
  */
@@ -222,7 +249,7 @@ export async function updateGeofence(
   db: DbOrTx,
   who: AuditActor,
   geofenceId: string,
-  { reason, ...patch }: GeofenceUpdate,
+  { reason, until, ...patch }: GeofenceUpdate,
   caseload: Caseload = [],
 ): Promise<GeofenceWrite> {
   const columns = await patchColumns(db, patch, caseload);
@@ -241,6 +268,7 @@ export async function updateGeofence(
         payload: patch,
         changes: changes.map((change) => change.text),
         reason,
+        ...(await weakeningEnd(tx, before, until)),
       });
       return { geofence: before, pending };
     }
@@ -289,6 +317,7 @@ export async function deleteGeofence(
   who: AuditActor,
   geofenceId: string,
   reason: string | undefined,
+  until?: string,
 ): Promise<GeofenceWrite> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(geofences).where(eq(geofences.geofenceId, geofenceId));
@@ -301,6 +330,7 @@ export async function deleteGeofence(
       kind: 'delete',
       changes: [`Delete the geofence ${row.name}`],
       reason,
+      ...(await weakeningEnd(tx, toGeofence(row), until)),
     });
     return { geofence: toGeofence(row), pending };
   });
@@ -314,4 +344,59 @@ export async function applyGeofenceDelete(tx: DbOrTx, who: AuditActor, geofenceI
   const before = toGeofence(row);
   await recordAudit(tx, who, { action: 'delete', entity: 'geofence', entityId: geofenceId, before });
   return before;
+}
+
+/** The columns of a geofence as it was answered (points `{ lat, lng }`), for a revert. */
+function columnsOf(before: Geofence) {
+  return {
+    shape: before.shape,
+    radius: before.radius,
+    centerLat: before.center_lat,
+    centerLng: before.center_lng,
+    coordinates: before.coordinates?.map((point) => [point.lat, point.lng] as [number, number]) ?? null,
+  };
+}
+
+/**
+ * A weakening's end time came (decision 091): the fields the change wrote are written back as they were (an update),
+ * or the zone is drawn again (a delete), by the system and audited. A zone deleted since, or an id taken since, is
+ * left as it is and said so.
+ */
+export async function revertGeofenceWeakening(tx: DbOrTx, change: PendingChangeRow): Promise<string> {
+  const before = change.restore as Geofence;
+  if (change.kind === 'delete') {
+    const [row] = await tx
+      .insert(geofences)
+      .values({
+        geofenceId: before.geofence_id,
+        name: before.name,
+        ...columnsOf(before),
+        type: before.type,
+        alertType: before.alert_type,
+        dwellSeconds: before.dwell_seconds,
+        bufferMeters: before.buffer_meters,
+        appliesTo: before.applies_to ?? null,
+        schedule: before.schedule ?? null,
+      })
+      .onConflictDoNothing({ target: geofences.geofenceId })
+      .returning();
+    if (!row) return `not drawn again: the id ${before.geofence_id} is taken`;
+    await recordAudit(tx, SYSTEM_ACTOR, { action: 'create', entity: 'geofence', entityId: before.geofence_id, after: toGeofence(row) });
+    return `${before.name} drawn again as it was`;
+  }
+  const patch = change.payload as GeofenceUpdate;
+  const [current] = await tx.select().from(geofences).where(eq(geofences.geofenceId, change.targetId)).for('update');
+  if (!current) return `not reverted: ${before.name} no longer exists`;
+  const columns = {
+    ...(patch.shape !== undefined && columnsOf(before)),
+    ...(patch.name !== undefined && { name: before.name }),
+    ...(patch.type !== undefined && { type: before.type }),
+    ...(patch.alert_type !== undefined && { alertType: before.alert_type }),
+    ...(patch.dwell_seconds !== undefined && { dwellSeconds: before.dwell_seconds }),
+    ...(patch.buffer_meters !== undefined && { bufferMeters: before.buffer_meters }),
+    ...(patch.applies_to !== undefined && { appliesTo: before.applies_to ?? null }),
+    ...(patch.schedule !== undefined && { schedule: before.schedule ?? null }),
+  } as PatchColumns;
+  await writeGeofenceUpdate(tx, SYSTEM_ACTOR, current, columns);
+  return `${before.name} reverted to how it was`;
 }

@@ -73,7 +73,8 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['geofences'],
         summary:
           'Rename a geofence or change its type, alert type, dwell time, buffer, scope, times or shape; a change that ' +
-          'weakens the alarm needs a reason and answers 202: the geofence unchanged, with the change pending approval',
+          'weakens the alarm needs a reason and answers 202: the geofence unchanged, with the change pending approval; ' +
+          "a Critical or Warning zone's weakening is reverted by itself at `until` (default 8 hours, at most 7 days)",
         params: idParams,
         body: geofenceUpdate,
         response: {
@@ -103,7 +104,8 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['geofences'],
         summary:
-          'Ask to delete a geofence, with a reason: 202, the delete waits for a second administrator\'s approval',
+          "Ask to delete a geofence, with a reason: 202, the delete waits for a second administrator's approval; a " +
+          'Critical or Warning zone comes back by itself at `until` (default 8 hours, at most 7 days)',
         params: idParams,
         body: deleteWithReason,
         response: {
@@ -120,6 +122,7 @@ const geofencesRoutes: FastifyPluginAsyncZod = async (app) => {
         auditActor(request),
         request.params.id,
         request.body?.reason,
+        request.body?.until,
       );
       requested();
       return reply.code(202).send({ message: `Deleting ${kept.name} waits for another administrator's approval`, pending: pending! });

@@ -1,8 +1,8 @@
 // An incident's links (issue 26 item 5): the alerts, prisoners and staff it names, checked to exist (and, for the
 // prisoners and alerts, to be in the account's caseload: one outside it is as unknown, decision 051), stored once each,
-// and taken back one at a time.
-import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
-import type { IncidentLinkKind as LinkKind, IncidentLinksInput } from '@prison/shared';
+// and taken back one at a time; and the prisoners' names a caseload is shown (decision 093).
+import { and, asc, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
+import { seesEveryBlock, type IncidentLinkKind as LinkKind, type IncidentLinksInput } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { alerts, incidentLinks, prisoners, staff } from '../../db/schema';
 import { nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
@@ -48,6 +48,58 @@ export async function checkLinks(db: DbOrTx, input: IncidentLinksInput, caseload
   return links;
 }
 
+/** Names for the spec's text fields, so the home page's card reads well: "A, B and 2 more". */
+export function listed(names: string[], none: string): string {
+  if (names.length === 0) return none;
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+}
+
+/** What `prisonerName` says when an incident's links name no prisoner. */
+export const NO_PRISONER_NAMED = 'No prisoner named';
+
+const fullName = (first: SQLWrapper, last: SQLWrapper) => sql<string>`trim(${first} || ' ' || ${last})`;
+
+/**
+ * The `prisonerName` a caseload is shown for each of these incidents (decision 093): its linked prisoners of the
+ * caseload only, by name; none for every block (the stored text stands, as the spec's client reads it).
+ */
+export async function caseloadPrisonerNames(db: DbOrTx, incidentIds: number[], caseload: Caseload): Promise<Map<number, string> | null> {
+  if (seesEveryBlock(caseload)) return null;
+  const name = fullName(prisoners.firstName, prisoners.lastName);
+  const rows =
+    incidentIds.length === 0
+      ? []
+      : await db
+          .select({ incidentId: incidentLinks.incidentId, name })
+          .from(incidentLinks)
+          .innerJoin(prisoners, eq(prisoners.prisonerId, incidentLinks.targetId))
+          .where(
+            and(
+              inArray(incidentLinks.incidentId, incidentIds),
+              eq(incidentLinks.kind, 'prisoner'),
+              prisonerInCaseload(prisoners.prisonerId, caseload),
+            ),
+          )
+          .orderBy(asc(name), asc(prisoners.prisonerId));
+  const names = new Map<number, string[]>();
+  for (const row of rows) names.set(row.incidentId, [...(names.get(row.incidentId) ?? []), row.name]);
+  return new Map(incidentIds.map((id) => [id, listed(names.get(id) ?? [], NO_PRISONER_NAMED)]));
+}
+
+/**
+ * The one prisoner in custody whose full name is this text (any case), or null when none or several are: an incident
+ * recorded with its prisoner in words is linked to him, so it reaches his block's caseload (decision 093).
+ */
+export async function prisonerNamed(db: DbOrTx, text: string): Promise<number | null> {
+  const rows = await db
+    .select({ id: prisoners.prisonerId })
+    .from(prisoners)
+    .where(and(isNull(prisoners.archivedAt), sql`lower(${fullName(prisoners.firstName, prisoners.lastName)}) = lower(${text.trim()})`))
+    .limit(2);
+  return rows.length === 1 ? rows[0]!.id : null;
+}
+
 /** Stores the links not stored yet; answers how many were new. */
 export async function storeLinks(tx: DbOrTx, incidentId: number, links: CheckedLinks): Promise<number> {
   const rows = (Object.keys(links) as LinkKind[]).flatMap((kind) => links[kind].map((targetId) => ({ incidentId, kind, targetId })));
@@ -58,7 +110,7 @@ export async function storeLinks(tx: DbOrTx, incidentId: number, links: CheckedL
 
 /** The names of linked people, for the incident's own prisonerName and guardName. */
 export async function personNames(db: DbOrTx, links: CheckedLinks): Promise<{ prisoners: string[]; staff: string[] }> {
-  const name = (first: SQLWrapper, last: SQLWrapper) => sql<string>`trim(${first} || ' ' || ${last})`;
+  const name = fullName;
   const [prisonerRows, staffRows] = await Promise.all([
     links.prisoner.length === 0
       ? []

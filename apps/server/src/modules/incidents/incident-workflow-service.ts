@@ -15,9 +15,9 @@ import {
 import type { DbOrTx } from '../../db/client';
 import { alerts, incidentSteps, incidents, prisoners, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
-import { nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
+import { incidentInCaseload, nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
-import { checkLinks, linksOf, personNames, removeLink, storeLinks, type LinkKind } from './incident-links';
+import { NO_PRISONER_NAMED, caseloadPrisonerNames, checkLinks, linksOf, listed, personNames, removeLink, storeLinks, type LinkKind } from './incident-links';
 
 const summaryColumns = {
   id: incidents.id,
@@ -58,13 +58,6 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const localDate = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 const localTime = (at: Date) => `${pad(at.getHours())}:${pad(at.getMinutes())}`;
 
-/** Names for the spec's text fields, so the home page's card reads well: "A, B and 2 more". */
-function listed(names: string[], none: string): string {
-  if (names.length === 0) return none;
-  if (names.length <= 2) return names.join(' and ');
-  return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
-}
-
 export async function openIncident(
   db: DbOrTx,
   who: AuditActor & { name: string },
@@ -78,7 +71,7 @@ export async function openIncident(
     const [created] = await tx
       .insert(incidents)
       .values({
-        prisonerName: listed(names.prisoners, 'No prisoner named'),
+        prisonerName: listed(names.prisoners, NO_PRISONER_NAMED),
         guardName: listed(names.staff, who.name),
         date: localDate(from),
         time: localTime(from),
@@ -171,25 +164,42 @@ export async function unlinkFromIncident(
     if (!current) throw notFound(`No incident with id ${id}`);
     if (current.status === 'closed') throw conflict('status: a closed incident keeps its links; reopen it first');
     if (!(await removeLink(tx, id, kind, targetId, caseload))) throw notFound(`No ${kind} ${targetId} is linked to incident ${id}`);
+    // Its last prisoner of the caseload taken back while it names others: it would leave the caseload under the
+    // account's hands (decision 093); an account of their blocks, or of every block, takes it back.
+    const [stillSeen] = await tx
+      .select({ id: incidents.id })
+      .from(incidents)
+      .where(and(eq(incidents.id, id), incidentInCaseload(incidents.id, incidents.windowFrom, caseload)));
+    if (!stillSeen) throw conflict(`target_id: incident ${id} names prisoners of other blocks too; it would no longer be one of yours`);
     await recordAudit(tx, who, { action: 'unlink', entity: 'incident', entityId: id, before: { kind, target_id: targetId } });
   });
   return getIncident(db, id, caseload);
 }
 
-export async function listIncidents(db: DbOrTx, status: IncidentStatus | undefined, limit: number): Promise<IncidentSummary[]> {
+/** The incidents the caseload sees (decision 093), each named by the caseload's own prisoners only. */
+export async function listIncidents(db: DbOrTx, status: IncidentStatus | undefined, limit: number, caseload: Caseload = []): Promise<IncidentSummary[]> {
   const rows = await db
     .select(summaryColumns)
     .from(incidents)
-    .where(status ? eq(incidents.status, status) : undefined)
+    .where(and(status ? eq(incidents.status, status) : undefined, incidentInCaseload(incidents.id, incidents.windowFrom, caseload)))
     .orderBy(desc(incidents.createdAt), desc(incidents.id))
     .limit(limit);
-  return rows.map(toSummary);
+  const names = await caseloadPrisonerNames(db, rows.map((row) => row.id), caseload);
+  return rows.map((row) => toSummary(names ? { ...row, prisonerName: names.get(row.id)! } : row));
 }
 
-/** The incident with its steps and links; linked prisoners and alerts outside the caseload are left out (decision 051). */
+/**
+ * The incident with its steps and links; one the caseload does not see is unknown, and linked prisoners and alerts
+ * outside the caseload are left out, its `prisonerName` too (decisions 051 and 093).
+ */
 export async function getIncident(db: DbOrTx, id: number, caseload: Caseload): Promise<IncidentDetail> {
-  const [row] = await db.select(summaryColumns).from(incidents).where(eq(incidents.id, id));
-  if (!row) throw notFound(`No incident with id ${id}`);
+  const [found] = await db
+    .select(summaryColumns)
+    .from(incidents)
+    .where(and(eq(incidents.id, id), incidentInCaseload(incidents.id, incidents.windowFrom, caseload)));
+  if (!found) throw notFound(`No incident with id ${id}`);
+  const names = await caseloadPrisonerNames(db, [id], caseload);
+  const row = names ? { ...found, prisonerName: names.get(id)! } : found;
   const links = await linksOf(db, id);
   const name = sql<string>`trim(${prisoners.firstName} || ' ' || ${prisoners.lastName})`;
   const staffName = sql<string>`trim(${staff.firstName} || ' ' || ${staff.lastName})`;

@@ -131,13 +131,23 @@ describeEachEngine('incident workflow', (engine) => {
 
     const accounts = await createRoleAccounts(ctx().database, { prefix: 'incident', blocks: { operator: ['B'] } });
     const cookie = await sessionCookie(ctx().database, accounts.operator);
-    const refused = await sendAs(ctx().app, cookie, 'POST', `/api/v1/incidents/${id}/links`, { prisoner_ids: [fixtures.a] });
+    // About block A's prisoner only: to the block B operator the incident does not exist (decision 093).
+    for (const [method, url, body] of [
+      ['GET', `/api/v1/incidents/${id}`, undefined],
+      ['POST', `/api/v1/incidents/${id}/links`, { prisoner_ids: [fixtures.b] }],
+    ] as const) {
+      const hidden = await sendAs(ctx().app, cookie, method, url, body);
+      expect([hidden.statusCode, hidden.json()]).toEqual([404, { message: `No incident with id ${id}` }]);
+    }
+    expect((await auditOf(id)).map((entry) => entry.action)).toEqual(['create', 'link']);
+    // Once it names block B's prisoner too, the operator reads it without the block A prisoner or their alert.
+    const { id: shared } = (await ctx().api('POST', '/incidents', { description: 'Contraband passed on', window: WINDOW, prisoner_ids: [fixtures.a, fixtures.b] })).json();
+    const refused = await sendAs(ctx().app, cookie, 'POST', `/api/v1/incidents/${shared}/links`, { prisoner_ids: [fixtures.a] });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(`prisoner_ids: no prisoner with id ${fixtures.a}`);
-    // The block B operator reads the incident without the block A prisoner or their alert.
-    const read = await sendAs(ctx().app, cookie, 'GET', `/api/v1/incidents/${id}`);
-    expect(read.json()).toMatchObject({ prisoners: [], alerts: [] });
-    expect((await sendAs(ctx().app, cookie, 'POST', `/api/v1/incidents/${id}/links`, { prisoner_ids: [fixtures.b] })).json().prisoners).toEqual([
+    const read = await sendAs(ctx().app, cookie, 'GET', `/api/v1/incidents/${shared}`);
+    expect(read.json()).toMatchObject({ prisoners: [{ id: fixtures.b, name: 'Inc Baker' }], alerts: [], prisonerName: 'Inc Baker' });
+    expect((await sendAs(ctx().app, cookie, 'POST', `/api/v1/incidents/${shared}/links`, { alert_ids: [] , staff_ids: [fixtures.staffId] })).json().prisoners).toEqual([
       { id: fixtures.b, name: 'Inc Baker' },
     ]);
   });

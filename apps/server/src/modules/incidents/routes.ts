@@ -1,6 +1,7 @@
 // /incident/*: the stored incidents behind the home page's "Recent Incidents" cards; /incidents/* their workflow.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, incident, incidentInput, incidentsResponse, recentIncidentsQuery } from '@prison/shared';
+import { caseloadOf } from '../../lib/caseload';
 import { auditActor } from '../../plugins/auth';
 import { createIncident, listRecentIncidents } from './incident-service';
 import workflowRoutes from './workflow-routes';
@@ -19,7 +20,7 @@ const incidentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: incidentsResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listRecentIncidents(app.db, request.query.limit) }),
+    async (request) => ({ data: await listRecentIncidents(app.db, request.query.limit, caseloadOf(request)) }),
   );
 
   app.post(

@@ -34,7 +34,7 @@ describeEachEngine('observation checks', (engine) => {
   async function officerWithTracker(role: 'officer' | 'operator' = 'officer', kind: 'phone' | 'tag' = 'phone') {
     const member = await addStaff(ctx(), 'Nina', `Round${++cellSeq}`);
     const tracker = await addDevice(ctx(), { staff_id: member.id, kind });
-    const cookie = await loginWithCaseload(ctx(), [], role);
+    const cookie = await loginWithCaseload(ctx(), [BLOCK], role);
     // The account just made is the newest; an administrator links it to its staff record through the accounts API.
     const [newest] = await ctx().database.db.select({ id: admins.id }).from(admins).orderBy(desc(admins.id)).limit(1);
     expect((await api('PUT', `/admins/${newest!.id}`, { staff_id: 987654 })).json().message).toMatch(/^staff_id: /);

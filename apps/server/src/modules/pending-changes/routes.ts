@@ -1,7 +1,11 @@
 // /pending-changes: changes that weaken an alarm, waiting for a second administrator (decision 041): list, approve,
-// refuse. Approving applies the change through its owning module and reloads what watches it live.
+// refuse. Approving applies the change through its owning module and reloads what watches it live. Under the
+// two-person rule (decision 091) also new administrators and cell moves that lift an alarm; weakenings of Critical and
+// Warning zones end by themselves, and GET /pending-changes/weakened names those in force for the staff banner.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { caseloadOf } from '../../lib/caseload';
 import {
+  activeWeakeningList,
   errorResponse,
   pendingChangeDecisionInput,
   pendingChangeDecisionResponse,
@@ -12,9 +16,12 @@ import {
   type PendingChangeDecision,
 } from '@prison/shared';
 import { auditActor } from '../../plugins/auth';
-import { applyGeofenceDelete, applyGeofenceUpdate } from '../geofences/geofence-service';
+import { applyGeofenceDelete, applyGeofenceUpdate, revertGeofenceWeakening } from '../geofences/geofence-service';
 import { endPair } from '../keep-apart/keep-apart-service';
-import { decideChange, listPendingChanges, type ChangeApplier } from './pending-change-service';
+import { applyAdminChange } from '../profile/admins-service';
+import { applyPrisonerMove } from '../prisoners/prisoner-service';
+import { decideChange, listActiveWeakenings, listPendingChanges, type ChangeApplier } from './pending-change-service';
+import { WeakeningEnds } from './weakening-ends';
 
 /** Each kind of change, applied by the module that owns its target. */
 const applyChange: ChangeApplier = async (tx, approver, change) => {
@@ -24,12 +31,36 @@ const applyChange: ChangeApplier = async (tx, approver, change) => {
     await applyGeofenceDelete(tx, approver, change.targetId);
   } else if (change.targetType === 'keep_apart' && change.kind === 'end') {
     await endPair(tx, approver, Number(change.targetId), change.reason);
+  } else if (change.targetType === 'admin' && (change.kind === 'create' || change.kind === 'role')) {
+    await applyAdminChange(tx, approver, change);
+  } else if (change.targetType === 'prisoner' && change.kind === 'move') {
+    await applyPrisonerMove(tx, approver, Number(change.targetId), change.payload);
   } else {
     throw new Error(`no applier for ${change.targetType} ${change.kind}`);
   }
 };
 
 const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const geofencesChanged = async () => {
+    // Committed already: a failed reload is logged (the next reload catches up), not answered as a failure.
+    await app.reloadGeofences().catch((error: unknown) => app.databaseHealth.failed(error, 'geofence engine reload'));
+    app.realtime.toBrowsers().emit('dataChanged', 'geofences');
+    await app.cluster.alerts.changed(); // the zone's ended alerts, in every process (decision 039)
+  };
+
+  const weakeningEnds = new WeakeningEnds({
+    db: app.db,
+    revert: revertGeofenceWeakening,
+    isLeader: () => app.cluster.isLeader(),
+    failed: (error) => app.databaseHealth.failed(error, 'weakening end'),
+    reverted: async () => {
+      app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+      await geofencesChanged();
+    },
+  });
+  app.addHook('onReady', async () => weakeningEnds.start());
+  app.addHook('onClose', async () => weakeningEnds.stop());
+
   const decide = (decision: PendingChangeDecision) =>
     async function (request: {
       params: { id: number };
@@ -47,9 +78,13 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (decision === 'approved') {
         // Committed already: a failed reload is logged (the next reload catches up), not answered as a failure.
         if (change.target_type === 'geofence') {
-          await app.reloadGeofences().catch((error: unknown) => app.databaseHealth.failed(error, 'geofence engine reload'));
-          app.realtime.toBrowsers().emit('dataChanged', 'geofences');
-          await app.cluster.alerts.changed(); // the zone's ended alerts, in every process (decision 039)
+          await geofencesChanged();
+        } else if (change.target_type === 'admin') {
+          app.realtime.toBrowsers().emit('dataChanged', 'admins');
+        } else if (change.target_type === 'prisoner') {
+          for (const topic of ['prisoners', 'cells']) app.realtime.toBrowsers().emit('dataChanged', topic);
+          // His cell's block changed: the geofences that apply to his tracker follow (decision 033).
+          await app.tracking.wearersChanged().catch((error: unknown) => app.databaseHealth.failed(error, 'wearers reload'));
         } else {
           await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
           app.realtime.toBrowsers().emit('dataChanged', 'keep-apart');
@@ -70,7 +105,22 @@ const pendingChangesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pendingChangeListResponse, 400: errorResponse },
       },
     },
-    async (request) => ({ data: await listPendingChanges(app.db, request.query) }),
+    async (request) => ({ data: await listPendingChanges(app.db, request.query, caseloadOf(request)) }),
+  );
+
+  app.get(
+    '/pending-changes/weakened',
+    {
+      // Every staff screen shows the banner of a weakened Critical zone: every role reads it.
+      config: { access: 'records.read' },
+      schema: {
+        tags: ['pending-changes'],
+        summary:
+          'The approved weakenings of Critical and Warning zones still in force, with who asked, who approved and until when, soonest end first',
+        response: { 200: activeWeakeningList },
+      },
+    },
+    async () => ({ data: await listActiveWeakenings(app.db) }),
   );
 
   const decisionSchema = (summary: string) => ({

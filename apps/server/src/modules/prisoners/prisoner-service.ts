@@ -2,7 +2,7 @@
 // Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7) and is
 // checked against the cell rules there (decision 031: sex, status, keep-apart; any but capacity may be overridden).
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Prisoner, PrisonerCreateInput, PrisonerHoldings, PrisonerInput, PrisonerListQuery } from '@prison/shared';
+import type { PendingChange, Prisoner, PrisonerCreateInput, PrisonerHoldings, PrisonerInput, PrisonerListQuery } from '@prison/shared';
 import { todayUtc, totalPages } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
 import { alerts, escorts, geofenceStates, keepApartPairs, prisoners } from '../../db/schema';
@@ -10,6 +10,8 @@ import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { auditOverride, checkPlacement } from '../cells/cell-rules';
+import { keepLiftedViolationsOpen, moveAlarms } from '../cells/move-alarms';
+import { requestChange } from '../pending-changes/pending-change-service';
 import { endEscort } from '../escorts/escort-service';
 import { findPrisoner, listPrisonersJson, prisonersChanged } from './prisoner-repository';
 
@@ -96,13 +98,23 @@ export async function createPrisoner(db: DbOrTx, who: AuditActor, input: Prisone
   });
 }
 
+/** A prisoner write either took effect, or moves him out of an alarm and waits for a second person (decision 091). */
+export type PrisonerWrite = { prisoner: Prisoner; pending: PendingChange | null };
+
+const MOVE_NEEDS_REASON = 'reason: this move lifts an alarm and needs a reason for the second person who approves it';
+
+/**
+ * Updates a prisoner. A cell change that lifts an alarm (move-alarms.ts) is stored as pending with its reason, the
+ * whole update with it, and nothing changes; `approved` applies it (the approver's decision).
+ */
 export async function updatePrisoner(
   db: DbOrTx,
   who: AuditActor,
   prisonerId: number,
-  input: PrisonerInput,
+  { reason, ...input }: PrisonerInput,
   auditAction = 'update',
-): Promise<Prisoner> {
+  { approved = false }: { approved?: boolean } = {},
+): Promise<PrisonerWrite> {
   const columns = toColumns(input);
   if (Object.keys(columns).length === 0) throw badRequest('body: no field to update');
   return inPrisonerWrite(db, async (tx) => {
@@ -114,6 +126,21 @@ export async function updatePrisoner(
     const next = { ...current, ...columns };
     checkDates(next);
     const overridden = await checkPlacement(tx, prisonerId, current, next, input.override_reason);
+    const alarms = await moveAlarms(tx, prisonerId, current.cellId, next.cellId);
+    if (alarms.changes.length > 0 && !approved) {
+      if (!reason) throw badRequest(MOVE_NEEDS_REASON);
+      const pending = await requestChange(tx, who, {
+        targetType: 'prisoner',
+        targetId: String(prisonerId),
+        targetName: `${current.firstName} ${current.lastName} (#${prisonerId})`,
+        kind: 'move',
+        payload: { input, auditAction },
+        changes: alarms.changes,
+        reason,
+      });
+      return { prisoner: before, pending };
+    }
+    await keepLiftedViolationsOpen(tx, current.trackingDeviceId, alarms.lifted);
     await tx
       .update(prisoners)
       .set({ ...columns, updatedAt: new Date() })
@@ -121,8 +148,14 @@ export async function updatePrisoner(
     const after = (await findPrisoner(tx, prisonerId))!;
     await recordAudit(tx, who, { action: auditAction, entity: 'prisoner', entityId: prisonerId, before, after });
     await auditOverride(tx, who, prisonerId, next.cellId, overridden, input.override_reason);
-    return after;
+    return { prisoner: after, pending: null };
   });
+}
+
+/** Applies an approved move (the update as asked), as the approver; the cell rules are checked again now. */
+export async function applyPrisonerMove(tx: DbOrTx, who: AuditActor, prisonerId: number, payload: unknown): Promise<Prisoner> {
+  const { input, auditAction } = payload as { input: PrisonerInput; auditAction: string };
+  return (await updatePrisoner(tx, who, prisonerId, input, auditAction, { approved: true })).prisoner;
 }
 
 /** Moves (or first assigns) a prisoner into a cell, with the same locked capacity check as any other write. */
@@ -132,8 +165,9 @@ export async function assignPrisonerToCell(
   prisonerId: number,
   cellId: string,
   overrideReason?: string | null,
-): Promise<Prisoner> {
-  return updatePrisoner(db, who, prisonerId, { cell_id: cellId, override_reason: overrideReason }, 'assign_cell');
+  reason?: string,
+): Promise<PrisonerWrite> {
+  return updatePrisoner(db, who, prisonerId, { cell_id: cellId, override_reason: overrideReason, reason }, 'assign_cell');
 }
 
 const archivedConflict = (prisonerId: number) =>

@@ -8,6 +8,7 @@ import {
   errorResponse,
   intText,
   messageResponse,
+  pendingChange,
   prisoner,
   prisonerCreateInput,
   prisonerEnvelope,
@@ -124,14 +125,26 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['prisoners'],
         summary:
-          'Update a prisoner: the full field set or any single field; null or "" clears an optional field, a required one cannot be cleared',
+          'Update a prisoner: the full field set or any single field; null or "" clears an optional field, a required one cannot be cleared. ' +
+          'A cell change that takes him out of a Critical or Warning zone, or made while he has an open violation, needs a reason ' +
+          'and answers 202: the prisoner unchanged, with the update pending approval',
         params: idParams,
         body: prisonerInput,
-        response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
+        response: {
+          200: prisoner,
+          202: prisoner.extend({ pending: pendingChange }),
+          400: errorResponse,
+          404: errorResponse,
+          409: cellRuleConflict,
+        },
       },
     },
-    async (request) => {
-      const updated = await updatePrisoner(app.db, auditActor(request), request.params.id, request.body);
+    async (request, reply) => {
+      const { prisoner: updated, pending } = await updatePrisoner(app.db, auditActor(request), request.params.id, request.body);
+      if (pending) {
+        app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+        return reply.code(202).send({ ...updated, pending });
+      }
       changed();
       await trackedDeviceChanged(updated.tracking_device_id);
       return updated;

@@ -1,12 +1,14 @@
 // Accounts with roles and caseloads (issue 22 items 1 and 6, decision 050): POST/PUT/GET /admins take and answer
 // role and blocks, blocks must exist, a change reaches the account's sessions at once, the last active administrator
 // can be neither demoted nor disabled, and every change is audited.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { API_PREFIX, AUTH_COOKIE, forbiddenMessage } from '@prison/shared';
+import { API_PREFIX, AUTH_COOKIE, NEEDS_BLOCKS_MESSAGE, forbiddenMessage } from '@prison/shared';
 import { admins, auditLog } from '../../db/schema';
 import { describeEachEngine } from '../../../test/test-db';
 import { useTestApp } from '../../../test/test-app';
+import { createAdmin } from '../admin/admin-service';
+import { sessionsChanged } from '../../sessions/session-service';
 
 describeEachEngine('accounts: roles and caseloads', (engine) => {
   const ctx = useTestApp(engine);
@@ -77,6 +79,34 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
     expect(await ctx().database.db.select().from(admins)).toEqual(before);
   });
 
+  it('a wing officer needs at least one block: refused with the message at creation and at every edit that leaves none', async () => {
+    await cells();
+    const db = ctx().database.db;
+    const message = `blocks: ${NEEDS_BLOCKS_MESSAGE}`;
+    const before = await db.select().from(admins).orderBy(admins.id);
+    for (const extra of [{}, { blocks: [] }]) {
+      const res = await ctx().api('POST', '/admins', { username: `wingless-${++n}`, password, role: 'officer', ...extra });
+      expect([res.statusCode, res.json()], JSON.stringify(extra)).toEqual([400, { message }]);
+    }
+    expect(await db.select().from(admins).orderBy(admins.id)).toEqual(before);
+
+    const officer = (await ctx().api('POST', '/admins', { username: `wing-${++n}`, password, role: 'officer', blocks: ['A'] })).json();
+    const clerk = (await ctx().api('POST', '/admins', { username: `everyblock-${++n}`, password, role: 'records' })).json();
+    const stored = await db.select().from(admins).orderBy(admins.id);
+    for (const [id, body] of [
+      [officer.id, { blocks: [] }],
+      [clerk.id, { role: 'officer' }],
+      [clerk.id, { role: 'officer', blocks: [] }],
+    ] as const) {
+      const res = await ctx().api('PUT', `/admins/${id}`, body);
+      expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([400, { message }]);
+    }
+    expect(await db.select().from(admins).orderBy(admins.id)).toEqual(stored);
+    // With a block it is an officer; another role may still have none (every block).
+    expect((await ctx().api('PUT', `/admins/${clerk.id}`, { role: 'officer', blocks: ['B'] })).json()).toMatchObject({ role: 'officer', blocks: ['B'] });
+    expect((await ctx().api('PUT', `/admins/${officer.id}`, { role: 'supervisor', blocks: [] })).json()).toMatchObject({ role: 'supervisor', blocks: [] });
+  });
+
   it('PUT /admins/:id changes role, blocks and name; the account\'s session follows at once; audited with before and after', async () => {
     const username = `clerk-${++n}`;
     const { id } = (await ctx().api('POST', '/admins', { username, password, role: 'records' })).json();
@@ -120,9 +150,10 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
     expect(demote.json().message).toMatch(/last active administrator/);
     expect(await db.select().from(admins).where(eq(admins.id, me))).toEqual(before);
 
-    // A second administrator: now the first may step down (and is then refused the accounts API).
+    // A second administrator (made on the command line: one made through the API waits for a second administrator,
+    // decision 091): now the first may step down (and is then refused the accounts API).
     const second = `second-admin-${++n}`;
-    await ctx().api('POST', '/admins', { username: second, password, role: 'administrator' });
+    await createAdmin(db, { username: second, password });
     const asSecond = await login(second);
     expect((await ctx().api('PUT', `/admins/${me}`, { role: 'supervisor' })).statusCode).toBe(200);
     expect((await ctx().api('GET', '/admins')).statusCode).toBe(403);
@@ -130,8 +161,14 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
     const secondId = (await asSecond('GET', '/profile')).json().admin_id as number;
     expect((await asSecond('PUT', `/admins/${secondId}`, { role: 'auditor' })).statusCode).toBe(409);
     expect((await ctx().api('POST', `/admins/${secondId}/disable`)).statusCode).toBe(403);
-    // Back as it was, for the other tests of the file.
-    expect((await asSecond('PUT', `/admins/${me}`, { role: 'administrator' })).statusCode).toBe(200);
+    // Raising the first back waits for an administrator other than the one who asks; none is left, so it stays.
+    const raise = await asSecond('PUT', `/admins/${me}`, { role: 'administrator' });
+    expect(raise.statusCode, raise.body).toBe(202);
+    expect(raise.json()).toMatchObject({ role: 'supervisor', pending: { target_type: 'admin', kind: 'role' } });
+    // Back as it was, for the other tests of the file (the raise refused, the role written as before).
+    expect((await ctx().api('POST', `/pending-changes/${raise.json().pending.id}/refuse`, {})).statusCode).toBe(200);
+    await db.update(admins).set({ role: 'administrator' }).where(eq(admins.id, me));
+    sessionsChanged();
     for (const other of others) expect((await ctx().api('POST', `/admins/${other.id}/enable`)).statusCode).toBe(200);
   });
 
@@ -142,7 +179,7 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
     );
     for (const other of active) await ctx().api('POST', `/admins/${other.id}/disable`);
     const peer = `peer-${++n}`;
-    const { id: peerId } = (await ctx().api('POST', '/admins', { username: peer, password })).json();
+    const { id: peerId } = await createAdmin(ctx().database.db, { username: peer, password });
     const asPeer = await login(peer);
     const [a, b] = await Promise.all([
       ctx().api('PUT', `/admins/${peerId}`, { role: 'auditor' }),
@@ -154,9 +191,9 @@ describeEachEngine('accounts: roles and caseloads', (engine) => {
     expect([403, 409]).toContain(statuses[1]);
     const left = (await ctx().database.db.select().from(admins)).filter((r) => r.role === 'administrator' && !r.disabledAt);
     expect(left.length).toBe(1);
-    // Restore: whoever is left makes the other an administrator again.
-    const restorer = left[0]!.id === me ? ctx().api : asPeer;
-    await restorer('PUT', `/admins/${left[0]!.id === me ? peerId : me}`, { role: 'administrator' });
+    // Restore (a raise would wait for a second administrator): both administrators again, as before.
+    await ctx().database.db.update(admins).set({ role: 'administrator' }).where(inArray(admins.id, [me, peerId]));
+    sessionsChanged();
     for (const other of active) await ctx().api('POST', `/admins/${other.id}/enable`);
   });
 });

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { API_PREFIX, LOCKED_LOGIN_MESSAGE } from '@prison/shared';
 import { describeEachEngine } from '../../../test/test-db';
-import { TEST_ADMIN, useTestApp } from '../../../test/test-app';
+import { TEST_ADMIN, approvedBySecondAdmin, useTestApp } from '../../../test/test-app';
 import { auditLog, loginThrottle } from '../../db/schema';
 import { createAdmin } from '../admin/admin-service';
 
@@ -98,20 +98,26 @@ describeEachEngine('profile and admins', (engine) => {
     expect(await auditActions(otherId)).toContain('session.revoke');
   });
 
-  it('creates an admin, refusing bad and duplicate usernames', async () => {
+  it('creates an admin, refusing bad and duplicate usernames; a new administrator takes effect when a second administrator approves', async () => {
     const res = await ctx().api('POST', '/admins', {
       username: 'new-officer',
       name: 'New Officer',
       password: 'long enough phrase',
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(202);
     expect(res.json()).toMatchObject({
       username: 'new-officer',
       name: 'New Officer',
-      disabled: false,
+      disabled: true,
       locked_until: null,
       active_sessions: 0,
+      pending: { target_type: 'admin', kind: 'create', target_name: 'new-officer' },
     });
+    expect(res.json().pending_change_id).toBe(res.json().pending.id);
+    expect((await login('new-officer', 'long enough phrase')).statusCode).toBe(401);
+    // Enabling it by hand is no way round the approval.
+    expect((await ctx().api('POST', `/admins/${res.json().id}/enable`)).statusCode).toBe(409);
+    await approvedBySecondAdmin(ctx(), res);
     expect((await login('new-officer', 'long enough phrase')).statusCode).toBe(200);
     const dup = await ctx().api('POST', '/admins', { username: 'new-officer', password: 'long enough phrase' });
     expect(dup.statusCode).toBe(409);

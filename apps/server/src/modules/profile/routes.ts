@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   adminAccount,
+  adminAccountPending,
   adminCreateRequest,
   adminList,
   adminUpdateRequest,
@@ -165,12 +166,18 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admins'],
         summary:
-          'Create an account with a role (absent: administrator) and a caseload (`blocks`: block names, each existing; absent or empty: every block)',
+          'Create an account with a role (absent: administrator) and a caseload (`blocks`: block names, each existing; absent or empty: every block). ' +
+          'An administrator answers 202: the account is disabled until a second, existing administrator approves it',
         body: adminCreateRequest,
-        response: { 200: adminAccount, 400: errorResponse, 409: errorResponse },
+        response: { 200: adminAccount, 202: adminAccountPending, 400: errorResponse, 409: errorResponse },
       },
     },
-    async (request) => addAdmin(app.db, request.body, auditActor(request)),
+    async (request, reply) => {
+      const { account, pending } = await addAdmin(app.db, request.body, auditActor(request));
+      if (!pending) return account;
+      app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+      return reply.code(202).send({ ...account, pending });
+    },
   );
 
   app.put(
@@ -180,14 +187,19 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admins'],
         summary:
-          "Change an account's name, role or caseload (blocks); its sessions follow within 2 s. The last active administrator cannot be demoted (409)",
+          "Change an account's name, role or caseload (blocks); its sessions follow within 2 s. The last active administrator cannot be demoted (409). " +
+          'Raising an account to administrator answers 202: the whole change waits for a second, existing administrator',
         params: adminIdParams,
         body: adminUpdateRequest,
-        response: { 200: adminAccount, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+        response: { 200: adminAccount, 202: adminAccountPending, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
-    async (request) => {
-      const account = await updateAdmin(app.db, request.params.id, request.body, auditActor(request));
+    async (request, reply) => {
+      const { account, pending } = await updateAdmin(app.db, request.params.id, request.body, auditActor(request));
+      if (pending) {
+        app.realtime.toBrowsers().emit('dataChanged', 'pending-changes');
+        return reply.code(202).send({ ...account, pending });
+      }
       // Open screens of accounts (the profile's list, and the account itself) refetch.
       app.realtime.toBrowsers().emit('dataChanged', 'admins');
       return account;
@@ -223,9 +235,9 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'accounts.manage' },
       schema: {
         tags: ['admins'],
-        summary: 'Enable a disabled admin',
+        summary: 'Enable a disabled admin (409 for a new administrator that waits for, or was refused, approval)',
         params: adminIdParams,
-        response: { 200: adminAccount, 404: errorResponse },
+        response: { 200: adminAccount, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => enableAdmin(app.db, request.params.id, auditActor(request)),

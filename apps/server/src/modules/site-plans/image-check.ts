@@ -1,8 +1,9 @@
 // What an uploaded site plan really is, read from its bytes (decision 065): a PNG or a JPEG by its signature and size
-// header, an SVG by a real XML parse that refuses scripts, event handlers, embedded HTML and references to anything
-// outside the file. The name and the type the browser sent are not trusted: a PDF renamed .png is a PDF.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { SitePlanType } from '@prison/shared';
+// header, never decoded, and at most SITE_PLAN_MAX_MEGAPIXELS (a browser decodes every pixel, 4 bytes each); an SVG
+// by a real XML parse that keeps to an allow-list (svg-allow-list.ts, decision 095). The name and the type the browser
+// sent are not trusted: a PDF renamed .png is a PDF.
+import { SITE_PLAN_MAX_MEGAPIXELS, type SitePlanType } from '@prison/shared';
+import { readAllowedSvg } from './svg-allow-list';
 
 export type CheckedImage = { ok: true; contentType: SitePlanType; width: number; height: number } | { ok: false; problem: string };
 
@@ -13,6 +14,14 @@ const MAX_SIDE = 30_000;
 function sized(contentType: SitePlanType, width: number, height: number): CheckedImage {
   if (!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE))
     return { ok: false, problem: `the image's size (${width} x ${height}) must be 1 to ${MAX_SIDE} pixels a side` };
+  const megapixels = (width * height) / 1e6;
+  if (megapixels > SITE_PLAN_MAX_MEGAPIXELS)
+    return {
+      ok: false,
+      problem:
+        `the image is ${width} x ${height} pixels (${Math.ceil(megapixels)} megapixels): a site plan has at most ` +
+        `${SITE_PLAN_MAX_MEGAPIXELS} megapixels`,
+    };
   return { ok: true, contentType, width, height };
 }
 
@@ -40,53 +49,15 @@ function jpeg(bytes: Buffer): CheckedImage {
   return { ok: false, problem: 'the JPEG has no size header' };
 }
 
-type XmlNode = Record<string, unknown>;
-const ATTRIBUTES = ':@';
-
-/** The first thing refused in the SVG's tree, or null. */
-function refusedInSvg(nodes: XmlNode[]): string | null {
-  for (const node of nodes) {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === ATTRIBUTES || key === '#text') continue;
-      const tag = key.toLowerCase().replace(/^.*:/, '');
-      if (tag === 'script') return 'the SVG holds a script';
-      if (tag === 'foreignobject') return 'the SVG holds embedded HTML (foreignObject)';
-      if (tag === 'style' && /@import|url\(\s*['"]?(?!#)/i.test(JSON.stringify(value))) return 'the SVG loads a style from elsewhere';
-      const attributes = (node[ATTRIBUTES] ?? {}) as Record<string, unknown>;
-      for (const [name, attribute] of Object.entries(attributes)) {
-        const bare = name.toLowerCase().replace(/^.*:/, '');
-        const text = String(attribute);
-        if (bare.startsWith('on')) return `the SVG has an event handler (${name})`;
-        if (bare === 'href' && !text.trim().startsWith('#')) return 'the SVG refers to something outside the file (href)';
-        if (/url\(\s*['"]?(?!#)/i.test(text) || /@import/i.test(text)) return 'the SVG refers to something outside the file (url)';
-      }
-      if (Array.isArray(value)) {
-        const inner = refusedInSvg(value as XmlNode[]);
-        if (inner) return inner;
-      }
-    }
-  }
-  return null;
-}
-
 function length(value: unknown): number | null {
   const match = typeof value === 'string' ? /^\s*([0-9.]+)\s*(px)?\s*$/.exec(value) : null;
   return match ? Number(match[1]) : null;
 }
 
 function svg(bytes: Buffer): CheckedImage {
-  const text = bytes.toString('utf8');
-  // No document type: entities are how an XML file grows a billion laughs or reads a file of the server.
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return { ok: false, problem: 'the SVG has a document type (DOCTYPE/ENTITY)' };
-  if (XMLValidator.validate(text) !== true) return { ok: false, problem: 'the SVG is not well-formed XML' };
-  const tree = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', processEntities: false }).parse(
-    text,
-  ) as XmlNode[];
-  const root = tree.find((node) => Object.keys(node).some((key) => key.toLowerCase() === 'svg'));
-  if (!root) return { ok: false, problem: 'the file is not an SVG image' };
-  const refused = refusedInSvg(tree);
-  if (refused) return { ok: false, problem: refused };
-  const attributes = (root[ATTRIBUTES] ?? {}) as Record<string, unknown>;
+  const reading = readAllowedSvg(bytes.toString('utf8'));
+  if (!reading.ok) return reading;
+  const attributes = reading.root;
   const box = typeof attributes.viewBox === 'string' ? attributes.viewBox.trim().split(/[\s,]+/).map(Number) : [];
   const width = length(attributes.width) ?? box[2];
   const height = length(attributes.height) ?? box[3];

@@ -71,7 +71,7 @@ describeEachEngine('staff in danger', (engine) => {
     expect(prisonerAlert).not.toHaveProperty('nearby_staff');
     // Resolved, the officer's SOS leaves the live map's list.
     const [officerSos] = await ofDevice(trackers[0]!.id, 'sos');
-    expect((await api('POST', `/alert/${officerSos!.id}/acknowledge`, {})).statusCode).toBe(200);
+    expect((await api('POST', `/alert/${officerSos!.id}/acknowledge`, { note: 'Officers sent to him' })).statusCode).toBe(200);
     expect((await api('POST', `/alert/${officerSos!.id}/resolve`, { note: 'Officer safe' })).statusCode).toBe(200);
     expect((await api('GET', '/alert/live-map')).json<LiveMapAlerts>().staff_in_danger).toEqual([]);
   });

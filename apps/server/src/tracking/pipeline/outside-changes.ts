@@ -4,17 +4,21 @@ import type { SharedPosition } from '../../cluster';
 import { displayName } from '../device-registry';
 import type { TrackingContext } from './context';
 import { keepApartName } from './evaluate';
+import { announceGone } from './publish';
 
 /** `announce`: this process made the change, so it tells the browsers (of every process) a removed device left. */
 export async function applyDeviceChange(ctx: TrackingContext, id: string, options: { reassigned?: boolean }, announce: boolean): Promise<void> {
-  const wearer = ctx.registry.get(id)?.prisonerId ?? null;
+  const before = ctx.registry.get(id);
+  // Whose browsers had it: the wearer and block it had before the change (decision 093).
+  const shownTo = before ? { prisonerId: before.prisonerId, block: before.block } : undefined;
+  const wearer = before?.prisonerId ?? null;
   const device = await ctx.registry.refresh(ctx.options.db, id);
   if (wearer !== null && (options.reassigned || !device)) ctx.options.keepApart?.forget(wearer);
   if (options.reassigned) ctx.options.engine()?.forgetDevice(id);
   if (!device) {
     ctx.options.engine()?.forgetDevice(id);
     ctx.live.left(id);
-    if (announce) ctx.options.realtime.toBrowsers().emit('userDisconnected', id);
+    if (announce) announceGone(ctx, id, shownTo);
   } else if (device.online) {
     ctx.live.moved(device); // the name on the marker may have changed
   }

@@ -1,6 +1,7 @@
 // Publish: after commit, and only then, what a batch or a tick stored goes out: markers to this process's browsers,
 // new alerts to every browser of every process (decision 039), and in cluster mode the positions to the other processes.
 import type { SharedPosition } from '../../cluster';
+import { audienceOf, type Audience } from '../../lib/caseload-audience';
 import type { TrackedDevice } from '../device-registry';
 import type { RuleOutcome } from '../fix-rules';
 import type { StoredAlert } from '../ports';
@@ -36,9 +37,19 @@ export function publishBatch(ctx: TrackingContext, moved: Set<TrackedDevice>, re
   if (ctx.options.cluster?.enabled) ctx.options.cluster.sharePositions([...moved].map(sharedPosition));
 }
 
-/** Devices gone silent: off this process's map, and `userDisconnected` to every browser. */
+/**
+ * Devices gone silent: `userDisconnected` to the browsers of every process that may see each (its wearer's block, or
+ * everyone for a staff or unassigned tracker; decision 093). A device this process does not hold goes to the accounts
+ * of every block only.
+ */
 export function publishOffline(ctx: TrackingContext, ids: string[]): void {
-  for (const id of ids) ctx.options.realtime.toBrowsers().emit('userDisconnected', id);
+  for (const id of ids) announceGone(ctx, id, ctx.registry.get(id));
+}
+
+/** `userDisconnected` of one device, to the audience of its wearer as this process last knew him. */
+export function announceGone(ctx: TrackingContext, id: string, device: Pick<TrackedDevice, 'prisonerId' | 'block'> | undefined): void {
+  const audience: Audience = device ? audienceOf(device) : { block: null };
+  ctx.options.realtime.toAudience(audience).emit('userDisconnected', id);
 }
 
 /** After the commit only: each fix rule takes its new state (decision 064). */

@@ -31,7 +31,9 @@ describe('bulkPlan', () => {
             const what = `${action} ${level} ${status} ticked=${ticked}`;
             expect(plan.ids, what).toEqual(allowed ? [one.id] : []);
             expect(plan.confirmCriticalIds, what).toEqual(allowed && level === 'Critical' ? [one.id] : []);
-            expect(plan.noteRequired, what).toBe(allowed && action === 'resolve' && level !== 'Informational');
+            // Resolving a Critical or Warning needs a note; acknowledging a Critical too (decision 095).
+            const noted = action === 'resolve' ? level !== 'Informational' : level === 'Critical';
+            expect(plan.noteRequired, what).toBe(allowed && noted);
             expect(plan.criticalsLeftOut, what).toBe(!ticked && moves && level === 'Critical' ? 1 : 0);
           }
   });

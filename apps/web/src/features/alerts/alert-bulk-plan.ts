@@ -4,6 +4,7 @@
 import {
   ALERT_TYPES,
   resolveIsDeliberate,
+  stepNeedsNote,
   type AlertRecord,
   type AlertType,
   type AlertWorkflowAction,
@@ -21,7 +22,7 @@ export interface BulkPlan {
   criticalsLeftOut: number;
   /** Critical and Warning alerts ticked for Resolve while still New. */
   unacknowledgedLeftOut: number;
-  /** Resolving a Critical or Warning alert needs a note. */
+  /** Resolving a Critical or Warning alert needs a note, and so does acknowledging a Critical one (stepNeedsNote). */
   noteRequired: boolean;
 }
 
@@ -47,7 +48,7 @@ export function bulkPlan(
     counts,
     criticalsLeftOut: open.filter((alert) => alert.alert_type === 'Critical' && !selected.has(alert.id)).length,
     unacknowledgedLeftOut: chosen.filter(unacknowledged).length,
-    noteRequired: action === 'resolve' && taken.some((alert) => resolveIsDeliberate(alert.alert_type)),
+    noteRequired: taken.some((alert) => stepNeedsNote(action, alert.alert_type)),
   };
 }
 

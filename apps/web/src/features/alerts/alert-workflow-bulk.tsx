@@ -5,7 +5,7 @@ import type { AlertWorkflowAction } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
-import { AlertWorkflowNoteDialog } from './alert-workflow-actions';
+import { AlertWorkflowNoteDialog } from './alert-note-dialog';
 import { useAlertBulk } from './alert-workflow-api';
 import { bulkPlan, bulkPlanText, type PlanAlert } from './alert-bulk-plan';
 

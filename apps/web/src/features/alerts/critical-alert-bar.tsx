@@ -8,10 +8,7 @@ import { Link } from 'react-router';
 import { clsx } from 'clsx';
 import type { AlertRecord } from '@prison/shared';
 import { Button } from '../../components/ui/button';
-import { errorMessage } from '../../lib/api-client';
-import { useToast } from '../../lib/toast';
-import { AlertWorkflowNoteDialog } from './alert-workflow-actions';
-import { useAlertStep } from './alert-workflow-api';
+import { useAcknowledge } from './acknowledge-with-note';
 import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';
 import { prisonerName } from './components/alert-card';
 import { prisonerLabel } from '../../lib/prisoner-label';
@@ -30,9 +27,8 @@ export function CriticalAlertBar() {
   const open = useOpenAlerts();
   useRefreshOpenAlertsOnConnect();
   const now = useNow(15_000);
-  const step = useAlertStep();
-  const { notify } = useToast();
-  const [acknowledging, setAcknowledging] = useState<number | null>(null);
+  // Each Acknowledge asks for the note a Critical needs, in the app's one note dialog (decision 095).
+  const { acknowledge } = useAcknowledge();
   const [expanded, setExpanded] = useState(false);
   const { state: feedState, dataAsOf } = useFeedHealth();
   const stale = isStale(feedState);
@@ -40,11 +36,6 @@ export function CriticalAlertBar() {
   const alerts = open.data?.data ?? [];
   if (alerts.length === 0) return null;
   const total = open.data?.counts.Critical ?? alerts.length;
-
-  const close = () => {
-    step.reset();
-    setAcknowledging(null);
-  };
 
   return (
     <section
@@ -115,7 +106,7 @@ export function CriticalAlertBar() {
               </time>
               <span className="flex gap-2">
                 {mayWork && (
-                  <Button size="sm" variant="danger" onClick={() => setAcknowledging(alert.id)}>
+                  <Button size="sm" variant="danger" onClick={() => acknowledge(alert)}>
                     Acknowledge
                   </Button>
                 )}
@@ -135,24 +126,6 @@ export function CriticalAlertBar() {
           ))}
         </ul>
       </div>
-      <AlertWorkflowNoteDialog
-        action={acknowledging === null ? null : 'acknowledge'}
-        busy={step.isPending}
-        error={step.isError ? errorMessage(step.error, 'The alert could not be updated.') : null}
-        onCancel={close}
-        onConfirm={(note) =>
-          acknowledging !== null &&
-          step.mutate(
-            { id: acknowledging, action: 'acknowledge', note },
-            {
-              onSuccess: () => {
-                notify('Alert acknowledged.');
-                setAcknowledging(null);
-              },
-            },
-          )
-        }
-      />
     </section>
   );
 }

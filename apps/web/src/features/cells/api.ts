@@ -6,6 +6,7 @@ import type {
   Cell,
   CellInput,
   CellUpdateInput,
+  PendingChange,
   Prisoner,
 } from '@prison/shared';
 import { api } from '../../lib/api-client';
@@ -17,8 +18,9 @@ export function useCellOverview() {
   });
 }
 
+/** 200: moved; 202: the move lifts an alarm and waits for a second person (decision 091), the prisoner unchanged. */
 export const assignToCell = (input: AssignCellInput) =>
-  api.post<{ message: string; prisoner: Prisoner }>('/cell_controls/assign', input);
+  api.post<{ message: string; prisoner: Prisoner } | { message: string; prisoner: Prisoner; pending: PendingChange }>('/cell_controls/assign', input);
 
 /** 409 when the id is taken; 400 naming the field. */
 export const createCell = (input: CellInput) =>

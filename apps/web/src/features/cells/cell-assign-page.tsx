@@ -2,12 +2,13 @@
 // capacity, security level and the prisoners in it); assign or move a prisoner with the server's capacity check; add,
 // edit and remove cells (the server refuses a taken ID, a capacity below the occupants, removing an occupied cell).
 // Moves show beforehand which cells the cell rules refuse and why; an override asks for the reason (decision 031).
+// A move that lifts an alarm asks for a reason and waits for a second person (decision 091).
 import { useMay } from '../../lib/use-may';
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { cellIsFull, type Cell, type CellInput, type CellUpdateInput, type CellWithOccupants } from '@prison/shared';
-import { errorMessage } from '../../lib/api-client';
+import { ApiError, errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { CellPickerDialog } from '../../components/ui/cell-picker-dialog';
@@ -18,6 +19,7 @@ import { AssignPrisonerDialog } from './assign-prisoner-dialog';
 import { CellCard } from './cell-card';
 import { CellFormDialog, type CellFormTarget } from './cell-form-dialog';
 import { OccupancyBar } from './occupancy-bar';
+import { MoveReasonDialog } from './move-reason-dialog';
 import { RemoveCellDialog } from './remove-cell-dialog';
 
 interface Moving {
@@ -39,6 +41,7 @@ export function CellAssignPage() {
   const [moveError, setMoveError] = useState<string | null>(null);
   const [formTarget, setFormTarget] = useState<CellFormTarget | null>(null);
   const [removing, setRemoving] = useState<CellWithOccupants | null>(null);
+  const [lifting, setLifting] = useState<{ prisonerId: number; cellId: string; overrideReason?: string | undefined } | null>(null);
 
   const blockNames = useMemo(() => (overview.data ?? []).map((b) => b.block), [overview.data]);
   // A block whose last cell was removed is no filter any more.
@@ -57,10 +60,24 @@ export function CellAssignPage() {
       alsoPrisoners && queryClient.invalidateQueries({ queryKey: ['prisoners'] }),
     ]);
 
-  async function assign(prisonerId: number, cellId: string, overrideReason?: string) {
-    const result = await assignToCell({ prisoner_id: prisonerId, cell_id: cellId, override_reason: overrideReason });
-    notify(`${result.prisoner.first_name} ${result.prisoner.last_name} is now in cell ${cellId}.`);
+  async function assign(prisonerId: number, cellId: string, overrideReason?: string, reason?: string) {
+    let result: Awaited<ReturnType<typeof assignToCell>>;
+    try {
+      result = await assignToCell({ prisoner_id: prisonerId, cell_id: cellId, override_reason: overrideReason, ...(reason && { reason }) });
+    } catch (error) {
+      // The move lifts an alarm: ask why, then it waits for a second person.
+      if (error instanceof ApiError && error.status === 400 && error.message.startsWith('reason:') && !reason) {
+        setAssignTarget(null);
+        setLifting({ prisonerId, cellId, overrideReason });
+        return;
+      }
+      throw error;
+    }
+    const name = `${result.prisoner.first_name} ${result.prisoner.last_name}`;
+    if ('pending' in result) notify(`Moving ${name} to cell ${cellId} lifts an alarm: it waits for a second person's approval.`);
+    else notify(`${name} is now in cell ${cellId}.`);
     setAssignTarget(null);
+    setLifting(null);
     await refetch(true);
   }
 
@@ -233,6 +250,11 @@ export function CellAssignPage() {
       />
       <CellFormDialog target={formTarget} blocks={blockNames} onClose={closeForm} onSubmit={saveCell} />
       <RemoveCellDialog cell={removing} onClose={closeRemove} onConfirm={removeCell} />
+      <MoveReasonDialog
+        target={lifting}
+        onCancel={() => setLifting(null)}
+        onConfirm={(reason) => (lifting ? assign(lifting.prisonerId, lifting.cellId, lifting.overrideReason, reason) : Promise.resolve())}
+      />
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 // Roll counts over /api/v1/counts (issue 24): the history, the last count per block, and the officer's three steps.
 // Every key starts with 'counts', so the server's dataChanged('counts') refetches them on every screen.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CountRecord, LatestCount } from '@prison/shared';
+import { COUNT_WHOLE_PRISON, type CountRecord, type LatestCount } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export const COUNTS_KEY = ['counts'] as const;
@@ -39,9 +39,11 @@ function useCountStep<Input>(send: (input: Input) => Promise<CountRecord>) {
   });
 }
 
-/** `block` null: the whole prison. */
+/** `block` null: the whole prison, asked for by name (an empty body starts nothing). */
 export const useStartCount = () =>
-  useCountStep((block: string | null) => api.post<CountRecord>('/counts', block === null ? {} : { block_id: block }));
+  useCountStep((block: string | null) =>
+    api.post<CountRecord>('/counts', block === null ? { scope: COUNT_WHOLE_PRISON } : { block_id: block }),
+  );
 
 export const useSubmitCount = () =>
   useCountStep(({ id, counted, note }: { id: number; counted: number; note: string }) =>

@@ -1,7 +1,8 @@
 // An account's role (a select of the roles by their labels) and caseload (a checkbox per block; none ticked means
-// every block), for creating and editing accounts on /profile (decision 053).
+// every block, except for a wing officer, who needs one: decision 093), for creating and editing accounts on /profile
+// (decision 053).
 import { useId } from 'react';
-import { ROLES, ROLE_LABELS, type Role } from '@prison/shared';
+import { NEEDS_BLOCKS_MESSAGE, ROLES, ROLE_LABELS, roleNeedsBlocks, type Role } from '@prison/shared';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useBlockNames } from '../../lib/block-names';
@@ -14,6 +15,11 @@ export interface AccountAccess {
 /** "Every block", or the caseload's block names. */
 export function blocksText(blocks: readonly string[]): string {
   return blocks.length === 0 ? 'Every block' : blocks.join(', ');
+}
+
+/** What the server would refuse in the blocks (a wing officer with none), in its words; undefined when nothing. */
+export function blocksProblem(access: AccountAccess): string | undefined {
+  return access.role && roleNeedsBlocks(access.role) && access.blocks.length === 0 ? `blocks: ${NEEDS_BLOCKS_MESSAGE}` : undefined;
 }
 
 export function AccountAccessFields({
@@ -61,7 +67,10 @@ export function AccountAccessFields({
           </p>
         )}
       </div>
-      <fieldset className="flex flex-col gap-1" aria-describedby={`${id}-blocks-hint`}>
+      <fieldset
+        className="flex flex-col gap-1"
+        aria-describedby={blocksError ? `${id}-blocks-hint ${id}-blocks-error` : `${id}-blocks-hint`}
+      >
         <legend className="text-sm font-medium text-slate-700">Blocks</legend>
         <p id={`${id}-blocks-hint`} className="text-xs text-slate-600">
           The prisoners this account sees. None ticked: every block.
@@ -84,7 +93,11 @@ export function AccountAccessFields({
             ))}
           </div>
         )}
-        {blocksError && <p className="text-sm text-red-700">{blocksError}</p>}
+        {blocksError && (
+          <p id={`${id}-blocks-error`} className="text-sm text-red-700">
+            {blocksError}
+          </p>
+        )}
       </fieldset>
     </>
   );

@@ -19,7 +19,7 @@ import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useToast } from '../../lib/toast';
-import { AccountAccessFields, blocksText, type AccountAccess } from './account-access-fields';
+import { AccountAccessFields, blocksProblem, blocksText, type AccountAccess } from './account-access-fields';
 import { useAdminAction, useAdmins, useCreateAdmin, useUpdateAdmin, type AdminAction } from './api';
 
 const CHOOSE_ROLE = 'role: choose the role of the account';
@@ -35,20 +35,30 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
   // No default role: whoever creates an account says what it may do.
   const [access, setAccess] = useState<AccountAccess>({ role: '', blocks: [] });
   const [roleError, setRoleError] = useState<string | undefined>();
+  // A wing officer with no block ticked: said once the form was sent, until a block is ticked or the role changes.
+  const [sent, setSent] = useState(false);
+  const blocksError = sent ? blocksProblem(access) : undefined;
   const close = () => {
     form.reset();
     create.reset();
     setAccess({ role: '', blocks: [] });
     setRoleError(undefined);
+    setSent(false);
     onClose();
   };
   const submit = form.handleSubmit((values) => {
+    setSent(true);
     if (!access.role) return setRoleError(CHOOSE_ROLE);
+    if (blocksProblem(access)) return;
     create.mutate(
       { ...values, role: access.role, blocks: access.blocks },
       {
         onSuccess: (admin) => {
-          notify(`Account ${admin.username} created: they choose their own password at their first login.`);
+          notify(
+            admin.pending
+              ? `Account ${admin.username} created: as a new administrator it takes effect when a second administrator approves it (Pending approvals).`
+              : `Account ${admin.username} created: they choose their own password at their first login.`,
+          );
           close();
         },
       },
@@ -93,6 +103,7 @@ function CreateAdminDialog({ open, onClose }: { open: boolean; onClose(): void }
             if (next.role) setRoleError(undefined);
           }}
           roleError={roleError}
+          blocksError={blocksError}
         />
         {create.isError && (
           <p role="alert" className="text-sm text-red-700">
@@ -114,12 +125,16 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!admin || !access.role) return;
+    if (!admin || !access.role || blocksProblem(access)) return;
     update.mutate(
       { id: admin.id, role: access.role, blocks: access.blocks },
       {
         onSuccess: (saved) => {
-          notify(`${saved.username}: ${ROLE_LABELS[saved.role]}, ${blocksText(saved.blocks).toLowerCase()}.`);
+          notify(
+            saved.pending
+              ? `${saved.username}: becoming an administrator waits for a second administrator's approval (Pending approvals).`
+              : `${saved.username}: ${ROLE_LABELS[saved.role]}, ${blocksText(saved.blocks).toLowerCase()}.`,
+          );
           close();
         },
       },
@@ -142,7 +157,12 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
       }
     >
       <form id="edit-access-form" onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <AccountAccessFields value={access} onChange={setAccess} roleError={access.role ? undefined : CHOOSE_ROLE} />
+        <AccountAccessFields
+          value={access}
+          onChange={setAccess}
+          roleError={access.role ? undefined : CHOOSE_ROLE}
+          blocksError={blocksProblem(access)}
+        />
         {update.isError && (
           <p role="alert" className="text-sm text-red-700">
             {errorMessage(update.error, 'The account could not be changed.')}
@@ -154,6 +174,7 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
 }
 
 function statusText(admin: AdminAccount) {
+  if (admin.pending_change_id !== null) return admin.disabled ? 'Waits for approval' : 'Raise waits for approval';
   if (admin.disabled) return 'Disabled';
   if (admin.locked_until)
     return `Locked until ${new Date(admin.locked_until).toLocaleTimeString('en-GB', { timeStyle: 'short' })}`;
@@ -241,7 +262,7 @@ export function AdminsSection() {
                           Unlock
                         </Button>
                       )}
-                      {admin.disabled ? (
+                      {admin.disabled && admin.pending_change_id !== null ? null : admin.disabled ? (
                         <Button variant="secondary" size="sm" onClick={() => run(admin, 'enable')}>
                           Enable
                         </Button>

@@ -5,6 +5,7 @@ import type {
   AdminCreateRequest,
   AdminUpdateRequest,
   PasswordChangeRequest,
+  PendingChange,
   Profile,
   SessionInfo,
   TotpConfirmRequest,
@@ -54,7 +55,8 @@ export function useAdmins() {
 export function useCreateAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: AdminCreateRequest) => api.post<AdminAccount>('/admins', input),
+    // 202 with `pending` for a new administrator: it takes effect when a second administrator approves (decision 091).
+    mutationFn: (input: AdminCreateRequest) => api.post<AdminAccount & { pending?: PendingChange }>('/admins', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
   });
 }
@@ -63,7 +65,8 @@ export function useCreateAdmin() {
 export function useUpdateAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...input }: AdminUpdateRequest & { id: number }) => api.put<AdminAccount>(`/admins/${id}`, input),
+    mutationFn: ({ id, ...input }: AdminUpdateRequest & { id: number }) =>
+      api.put<AdminAccount & { pending?: PendingChange }>(`/admins/${id}`, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMINS_KEY }),
   });
 }

@@ -35,8 +35,11 @@ export function useUpdateGeofence() {
 export function useDeleteGeofence() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
-      api.delete<{ message: string; pending: PendingChange }>(`/geofence/delete/${encodeURIComponent(id)}`, { reason }),
+    mutationFn: ({ id, reason, until }: { id: string; reason: string; until?: string | undefined }) =>
+      api.delete<{ message: string; pending: PendingChange }>(`/geofence/delete/${encodeURIComponent(id)}`, {
+        reason,
+        ...(until && { until }),
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: PENDING_CHANGES_QUERY_KEY }),
   });
 }

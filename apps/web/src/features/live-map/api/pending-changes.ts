@@ -19,7 +19,7 @@ export function useDecideChange() {
     mutationFn: ({ id, decision }: { id: number; decision: 'approve' | 'refuse' }) =>
       api.post<{ message: string; change: PendingChange }>(`/pending-changes/${id}/${decision}`, {}),
     onSettled: () => {
-      for (const key of [PENDING_CHANGES_QUERY_KEY, ['geofences'], ['keep-apart']])
+      for (const key of [PENDING_CHANGES_QUERY_KEY, ['geofences'], ['keep-apart'], ['admins'], ['prisoners'], ['cells']])
         void queryClient.invalidateQueries({ queryKey: key });
     },
   });

@@ -22,7 +22,7 @@ import { usePendingChanges } from '../api/pending-changes';
 import { GeofenceRulesFields, rulesDraftOf, rulesFromDraft } from './geofence-rules-fields';
 import { GeofenceTypeField } from './geofence-type-field';
 import { PendingChangeNotice } from './pending-change-notice';
-import { reasonProblem, WeakeningReason } from './weakening-reason';
+import { defaultUntilValue, reasonProblem, untilInstant, untilProblem, WeakeningReason } from './weakening-reason';
 
 /** A number typed in a field, or the stored value while the field is not a number yet. */
 const numberOr = (text: string, stored: number) => (text.trim() === '' || Number.isNaN(Number(text)) ? stored : Number(text));
@@ -60,6 +60,18 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
   const [shapeReasonError, setShapeReasonError] = useState<string | undefined>();
   const [deleteReason, setDeleteReason] = useState('');
   const [deleteReasonError, setDeleteReasonError] = useState<string | undefined>();
+  // A weakening of a Critical or Warning zone ends by itself (decision 091): when, for whichever form is sent.
+  const ends = geofence.alert_type === 'Critical' || geofence.alert_type === 'Warning';
+  const [until, setUntil] = useState(defaultUntilValue);
+  const [untilError, setUntilError] = useState<string | undefined>();
+  const untilField = ends ? { value: until, onChange: setUntil, error: untilError } : undefined;
+  /** Checks the end time when the zone has one; answers whether the form may be sent. */
+  const untilOk = () => {
+    const problem = ends ? untilProblem(until) : undefined;
+    setUntilError(problem);
+    return !problem;
+  };
+  const untilBody = () => (ends ? { until: untilInstant(until) } : {});
   const update = useUpdateGeofence();
   const updateShape = useUpdateGeofence();
   const remove = useDeleteGeofence();
@@ -109,9 +121,9 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
     // A reshape can leave a watched place unwatched: it always waits for a second person (decision 041).
     const problem = reasonProblem(shapeReason);
     setShapeReasonError(problem);
-    if (problem) return;
+    if (!untilOk() || problem) return;
     updateShape.mutate(
-      { id: geofence.geofence_id, changes: { ...shapeDraft, reason: shapeReason.trim() } },
+      { id: geofence.geofence_id, changes: { ...shapeDraft, reason: shapeReason.trim(), ...untilBody() } },
       {
         // The list was refetched before this runs: the map draws the saved shape at once.
         onSuccess: (result) => {
@@ -138,10 +150,10 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
     if (weakenings.length > 0) {
       const problem = reasonProblem(reason);
       setReasonError(problem);
-      if (problem) return;
+      if (!untilOk() || problem) return;
     }
     const parsed = geofenceUpdate.safeParse({
-      ...(weakenings.length > 0 && { reason }),
+      ...(weakenings.length > 0 && { reason, ...untilBody() }),
       ...checked.rules,
       name,
       type,
@@ -171,9 +183,9 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
   const confirmRemoval = () => {
     const problem = reasonProblem(deleteReason);
     setDeleteReasonError(problem);
-    if (problem) return;
+    if (!untilOk() || problem) return;
     remove.mutate(
-      { id: geofence.geofence_id, reason: deleteReason.trim() },
+      { id: geofence.geofence_id, reason: deleteReason.trim(), ...untilBody() },
       {
         onSuccess: (result) => {
           setConfirmDelete(false);
@@ -243,7 +255,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
         </div>
         <GeofenceRulesFields draft={rules} onChange={setRules} />
         {weakenings.length > 0 && (
-          <WeakeningReason changes={weakenings} reason={reason} onReasonChange={setReason} error={reasonError} />
+          <WeakeningReason changes={weakenings} reason={reason} onReasonChange={setReason} error={reasonError} until={untilField} />
         )}
         {formError && (
           <p role="alert" className="text-sm text-red-700">
@@ -269,6 +281,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
               reason={shapeReason}
               onReasonChange={setShapeReason}
               error={shapeReasonError}
+              until={untilField}
             />
             {updateShape.error && (
               <p role="alert" className="text-sm text-red-700">
@@ -318,6 +331,7 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
           reason={deleteReason}
           onReasonChange={setDeleteReason}
           error={deleteReasonError}
+          until={untilField}
         />
         {remove.error && (
           <p role="alert" className="mt-3 text-sm text-red-700">

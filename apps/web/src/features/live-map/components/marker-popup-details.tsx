@@ -1,14 +1,13 @@
 // What a marker's popup adds under the layer's "Name: " line and "#id · cell X" (decision 026): the tracker's state,
-// the age of the last fix, the battery, the open alerts each with Acknowledge, and links to the prisoner's details and
-// history. Rendered by React into the popup's slot (a portal), so it follows live data while open.
+// the age of the last fix, the battery, the open alerts each with Acknowledge (a Critical one asks for a note in the
+// app's one note dialog, decision 095), and links to the prisoner's details and history. Rendered by React into the
+// popup's slot (a portal), so it follows live data while open.
 import { useMay } from '../../../lib/use-may';
 import { Link } from 'react-router';
 import type { LiveMapPrisonerAlerts } from '@prison/shared';
 import { Button } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api-client';
 import { formatAge } from '../../../lib/format';
-import { useToast } from '../../../lib/toast';
-import { useAlertStep } from '../../alerts/alert-workflow-api';
+import { useAcknowledge } from '../../alerts/acknowledge-with-note';
 import { LEVEL_BADGE_CLASS, zoneStateStyle } from '../../../lib/alert-level-style';
 import { lastFixText, type TrackedPrisonerRow } from './tracked-prisoner-list';
 
@@ -26,17 +25,8 @@ export function MarkerPopupDetails({
   /** The feed is not live: the last fix's age is frozen (decision 044). */
   stale?: boolean;
 }) {
-  const step = useAlertStep();
+  const { acknowledge, pendingId } = useAcknowledge();
   const mayWork = useMay('alerts.work');
-  const { notify } = useToast();
-  const acknowledge = (id: number) =>
-    step.mutate(
-      { id, action: 'acknowledge' },
-      {
-        onSuccess: () => notify('Alert acknowledged.'),
-        onError: (error) => notify(errorMessage(error, 'The alert could not be updated.'), 'error'),
-      },
-    );
   const open = alerts?.open ?? [];
   const openCount = alerts?.open_count ?? 0;
   const zone = zoneStateStyle(row.violationLevel);
@@ -78,8 +68,8 @@ export function MarkerPopupDetails({
                     variant="secondary"
                     className="shrink-0"
                     aria-label={`Acknowledge: ${alert.details}`}
-                    busy={step.isPending && step.variables?.id === alert.id}
-                    onClick={() => acknowledge(alert.id)}
+                    busy={pendingId === alert.id}
+                    onClick={() => acknowledge(alert)}
                   >
                     Acknowledge
                   </Button>

@@ -37,6 +37,11 @@ export function PendingChangeNotice({ change, showTarget = false }: { change: Pe
       <p className="text-slate-700">
         Why: <span className="italic">{change.reason}</span>
       </p>
+      {change.until && (
+        <p className="text-slate-700">
+          Ends by itself: <span className="font-medium">{formatAlertDateTime(change.until)}</span>
+        </p>
+      )}
       {own ? (
         <p className="text-xs text-slate-600">You asked for this change: another administrator must approve it.</p>
       ) : !mayDecide ? null : (
