@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createPglite } from '../db/client';
 import { addDevice, addPrisoner, osmandGet, useListeningApp } from '../tracking/tracking-test-kit';
 import { createTestDatabase, createScratchDatabase, describeEachEngine, describeOnPglite, type Engine } from '../../test/test-db';

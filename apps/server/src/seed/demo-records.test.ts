@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { count, countDistinct, eq, isNotNull, sql } from 'drizzle-orm';
 import { PRISONER_STATUSES, isCountryName } from '@prison/shared';
 import { createTestDatabase, describeEachEngine, describeOnPglite } from '../../test/test-db';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { API_PREFIX, AUTH_COOKIE, INVALID_LOGIN_MESSAGE, LOCKED_LOGIN_MESSAGE } from '@prison/shared';
 import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { TEST_ADMIN, useTestApp } from '../../../test/test-app';

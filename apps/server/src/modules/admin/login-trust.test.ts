@@ -1,6 +1,6 @@
 // Issue 9, findings 5 and 9: throttling that holds (forged X-Forwarded-For, parallel bursts, equal refusal times)
 // and the password rule (ASVS 6.2), with an existing weak password forced to change at its next login.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { API_PREFIX, LOCKED_LOGIN_MESSAGE, LOGIN_MAX_FAILURES, PASSWORD_CHANGE_REQUIRED_MESSAGE } from '@prison/shared';
 import { describeEachEngine, describeOnPglite } from '../../../test/test-db';

@@ -1,6 +1,6 @@
 // Sessions end after SESSION_IDLE_MINUTES without user activity (background refetches do not count), still after
 // 1 day whatever the activity, and every 401 of an ended session says why (issue 9, finding 4; decision 012).
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, SESSION_TTL_SECONDS, sessionEndedMessage } from '@prison/shared';
 import { describeEachEngine, describeOnPglite } from '../../../test/test-db';

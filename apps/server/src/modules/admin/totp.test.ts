@@ -1,6 +1,6 @@
 // Two-factor login (issue 9): enrolment on /profile, login with a code, no code twice, recovery codes once,
 // failed codes toward the lockout, disable with a code, reset-totp, and REQUIRE_TOTP.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { generate } from 'otplib';
 import {
   API_PREFIX,

@@ -1,7 +1,7 @@
 // Device credentials (decision 038), through the real protocols: with DEVICE_SECRET_REQUIRED on, each protocol x each
 // credential state (none, wrong, unknown id, right), for a fix and for an SOS: only the right secret is stored, and the
 // three refusals give one answer. A repeated alarm updates its open alert; per-address throttling of failures.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
 import { API_PREFIX, type DeviceCreated } from '@prison/shared';
 import { alerts, devices, positions } from '../../db/schema';
