@@ -27,8 +27,8 @@ export const SYSTEM_FILES = [
   'scripts/release.test.mjs',
 ];
 
-/** A file that starts the server as a process (`src/server.ts`) or a cluster (the cluster kit) is a system test. */
-const STARTS_SERVER = /src\/server\.ts|from '[^']*\/cluster-kit'/;
+/** A file that starts the server as a process (`src/server.ts`, the server-process kit) or a cluster (the cluster kit) is a system test. */
+const STARTS_SERVER = /src\/server\.ts|from '[^']*\/(cluster-kit|server-process)'/;
 
 /** What a test file imports or calls that opens a database: the test kit's database and app builders. */
 const OPENS_DATABASE = /from '[^']*\/(test-app|test-db|tracking-test-kit|caseload-accounts)'|createPglite\(|fromPostgres\(/;

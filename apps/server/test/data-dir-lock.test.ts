@@ -1,56 +1,24 @@
 // One process per data directory (issue 23, decision 057), with real server processes: a second server on the same
 // DATA_DIR is refused naming it and the holder, a lock left by a server killed with SIGKILL does not block the next
 // start, and a refused configuration ends the process with every problem and no stack trace.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirInUseError, LOCK_FILE_NAME, lockDataDir } from '../src/lib/data-dir-lock';
+import { killStartedServers, startServerProcess } from './server-process';
 import { waitFor } from './wait-for';
 
-const root = path.resolve(import.meta.dirname, '../../..');
 const scratch = mkdtempSync(path.join(tmpdir(), 'prison-lock-'));
 // Ports of this test (3941-3959 belong to it).
 const PORTS = { first: 3941, second: 3942, restart: 3943 };
-const children: ChildProcess[] = [];
-
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  killStartedServers();
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: Record<string, string>, script = ['apps/server/src/server.ts']): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      OSMAND_PORT: '0',
-      DEMO: 'false',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      ADMIN_USERNAME: 'lockkeeper',
-      ADMIN_PASSWORD: 'one process per data directory',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '', // the default (apps/web/dist, or none built): a WEB_DIST without the app is refused
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk) => (text += chunk));
-  child.stderr!.on('data', (chunk) => (text += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
+const startServer = (env: Record<string, string>, script?: string[]) =>
+  startServerProcess({ ADMIN_USERNAME: 'lockkeeper', ADMIN_PASSWORD: 'one process per data directory', ...env }, { script });
 
 async function isReady(port: number): Promise<boolean> {
   return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;

@@ -2,53 +2,28 @@
 // under umask 000 on the embedded database, nothing under DATA_DIR nor the key file is readable or writable by
 // another user; a start that finds wider modes says so and narrows them; a published ADMIN_PASSWORD stops the start
 // naming the variable, as every refused configuration does (exit code 2, nothing started).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyFilePath } from '../src/lib/secret-key';
+import { killStartedServers, startServerProcess } from './server-process';
 import { waitFor } from './wait-for';
 
-const root = path.resolve(import.meta.dirname, '../../..');
 const scratch = mkdtempSync(path.join(tmpdir(), 'prison-private-'));
 // Ports of this test (3971-3979 belong to it).
 const PORTS = { first: 3971, second: 3972 };
-const children: ChildProcess[] = [];
-
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  killStartedServers();
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function startServer(env: Record<string, string>) {
-  // umask 000: what the engine and the code would create world-readable shows.
-  const child = spawn('sh', ['-c', `umask 000 && exec "${process.execPath}" --import tsx apps/server/src/server.ts`], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      OSMAND_PORT: '0',
-      DEMO: 'false',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      SECRET_KEY: '',
-      BACKUP_KEY: '',
-      ADMIN_USERNAME: 'keeper',
-      ADMIN_PASSWORD: 'nobody else reads these files',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '', // the default: a WEB_DIST without the app is refused (decision 096)
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let text = '';
-  child.stdout!.on('data', (chunk) => (text += chunk));
-  child.stderr!.on('data', (chunk) => (text += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
+// umask 000: what the engine and the code would create world-readable shows.
+const startServer = (env: Record<string, string>) =>
+  startServerProcess(
+    { SECRET_KEY: '', BACKUP_KEY: '', ADMIN_USERNAME: 'keeper', ADMIN_PASSWORD: 'nobody else reads these files', ...env },
+    { umask: '000' },
+  );
 
 const isReady = async (port: number) => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
 
