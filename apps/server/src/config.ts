@@ -1,4 +1,4 @@
-// Every setting comes from the environment, checked once at start (the README lists them). Each variable is declared
+// Every setting comes from the environment, checked once at start (docs/CONFIGURATION.md lists them). Each variable is declared
 // once below with a kind from lib/setting-kinds.ts; what applies to all of them (empty = unset, one line per problem
 // naming the variable, secrets never printed) is lib/config-problems.ts, so a variable is covered by declaring it.
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 // `npm run backup -- FILE [--force]`: a consistent backup of the database the server uses (DATA_DIR or DATABASE_URL),
 // taken while the server runs: on PostgreSQL from one snapshot, on PGlite through the running server's backup socket
 // (or the directory itself when no server runs). Sealed with the backup key (BACKUP_KEY, else SECRET_KEY, else the key
-// file beside DATA_DIR), and written to the audit trail. Decisions 058 and 094; README "Backup and restore".
+// file beside DATA_DIR), and written to the audit trail. Decisions 058 and 094; docs/DEPLOYMENT.md "Backup and restore".
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serverAnswers } from '../backup/backup-socket';

@@ -97,6 +97,6 @@ export function withoutCredentials(value: string): string {
 export function exitOnConfigError(error: unknown): never {
   if (!(error instanceof ConfigError)) throw error;
   const count = error.problems.length === 1 ? 'a problem' : `${error.problems.length} problems`;
-  console.error(`The configuration has ${count}; nothing was started:\n  ${error.problems.join('\n  ')}\nSee "Configuration" in README.md.`);
+  console.error(`The configuration has ${count}; nothing was started:\n  ${error.problems.join('\n  ')}\nSee docs/CONFIGURATION.md.`);
   process.exit(2);
 }

@@ -34,7 +34,7 @@ export function decimalNumber(range: { greaterThan: number; max: number } | { mi
     .transform(Number);
 }
 
-/** The words a yes/no variable accepts (any case), in the order README.md lists them. */
+/** The words a yes/no variable accepts (any case), in the order docs/CONFIGURATION.md lists them. */
 export const FLAG_WORDS: readonly (readonly [string, boolean])[] = [
   ['true', true],
   ['false', false],
