@@ -1,12 +1,11 @@
 // `npm run cluster` on a terminal shows its processes' JSON lines as one server process shows its own there: the same
 // pino-pretty options, one readable line per entry with the process's name in front; and the reason a process stopped
 // is still read off its JSON line, whose level is now a name.
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PRETTY_OPTIONS as SERVER_PRETTY_OPTIONS } from '../apps/server/src/lib/logger-options.ts';
 import { stopReason } from './cluster.mjs';
 import { PRETTY_OPTIONS, prettyLineFormatter } from './pretty-log.mjs';
-
-const strip = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('the cluster on a terminal', () => {
   it("formats with the server's own pino-pretty options", () => {
@@ -28,7 +27,7 @@ describe('the cluster on a terminal', () => {
       account: 'admin',
       msg: 'GET /api/v1/prisoner/all 200 3.2 ms admin',
     });
-    const shown = show(line).map(strip);
+    const shown = show(line).map(stripVTControlCharacters);
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: GET \/api\/v1\/prisoner\/all 200 3\.2 ms admin\s*$/);
     expect(show('cannot listen on PORT 3001')).toEqual(['cannot listen on PORT 3001']);
