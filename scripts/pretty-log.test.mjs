@@ -3,13 +3,16 @@
 // is still read off its JSON line, whose level is now a name.
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { PRETTY_OPTIONS as SERVER_PRETTY_OPTIONS } from '../apps/server/src/lib/logger-options.ts';
+import { loggerOptions, PRETTY_OPTIONS as SERVER_PRETTY_OPTIONS } from '../apps/server/src/lib/logger-options.ts';
 import { stopReason } from './cluster.mjs';
 import { PRETTY_OPTIONS, prettyLineFormatter } from './pretty-log.mjs';
 
 describe('the cluster on a terminal', () => {
   it("formats with the server's own pino-pretty options", () => {
     expect(PRETTY_OPTIONS).toEqual(SERVER_PRETTY_OPTIONS);
+    // A server on a terminal where the development dependencies are installed (here) uses them; off one, JSON lines.
+    expect(loggerOptions('info', true)).toEqual({ level: 'info', transport: { target: 'pino-pretty', options: SERVER_PRETTY_OPTIONS } });
+    expect(loggerOptions('info', false)).not.toHaveProperty('transport');
   });
 
   it('shows a request line as one readable line, and a line that is not JSON as it is', async () => {
