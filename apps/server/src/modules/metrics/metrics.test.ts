@@ -168,7 +168,7 @@ describe('/metrics with METRICS_TOKEN', () => {
     const asked = new Set(
       dashboard.panels
         .flatMap((panel) => panel.targets ?? [])
-        .flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process)_\w+/g)].map((m) => m[0])),
+        .flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process|http)_\w+/g)].map((m) => m[0])),
     );
     expect(asked.size).toBeGreaterThan(10);
     for (const name of [...asked].filter((n) => !CLUSTER_ONLY.includes(n)))
