@@ -28,6 +28,8 @@ export interface ClusterOptions {
   demo?: boolean;
   balancer?: boolean;
   env?: Record<string, string>;
+  /** Show the processes' JSON log lines readable (pino-pretty), as on a terminal. */
+  pretty?: boolean;
   write?: (line: string) => void;
   onExit?: (name: string, code: number | null, signal: string | null) => void;
 }

@@ -1,7 +1,8 @@
 // `npm run cluster -- --processes N`: N server processes on this machine behind HAProxy, one address for browsers and
 // devices (docs/DEPLOYMENT.md). Cluster mode: PostgreSQL (DATABASE_URL) and Redis (REDIS_URL). Each child's output is
-// printed with its name in front; a child that exits is reported and not restarted (that is the failover to watch);
-// Ctrl-C or SIGTERM stops them all. bench/cluster starts its processes through startCluster() below.
+// printed with its name in front (on a terminal readable, as one process prints its own there); a child that exits
+// is reported and not restarted (that is the failover to watch); Ctrl-C or SIGTERM stops them all. bench/cluster
+// starts its processes through startCluster() below.
 //
 //   npm run cluster -- --processes 3 [--port 8080] [--osmand-port 5055] [--demo] [--host 0.0.0.0]
 //        [--stats-port 8404] [--node-port 3001] [--node-osmand-port 5101] [--redis URL | --no-redis] [--no-balancer]
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { prettyLineFormatter } from './pretty-log.mjs';
 import { eachLine } from './stream-lines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,11 +75,14 @@ export async function ensureDatabase(url) {
   }
 }
 
-/** Prints each line of a child's stream with its name in front; `onLine` sees each line as the child wrote it. */
-function prefixLines(stream, name, write, onLine = () => {}) {
+/**
+ * Prints each line of a child's stream with its name in front, through `show` (readable on a terminal, as written
+ * otherwise); `onLine` sees each line as the child wrote it.
+ */
+function prefixLines(stream, name, write, onLine = () => {}, show = (line) => [line]) {
   eachLine(stream, (line) => {
     onLine(line);
-    write(`[${name}] ${line}`);
+    for (const shown of show(line)) write(`[${name}] ${shown}`);
   });
 }
 
@@ -90,7 +95,9 @@ export function stopReason(line) {
   if (!line.startsWith('{')) return null;
   try {
     const entry = JSON.parse(line);
-    return entry.level >= 50 && typeof entry.msg === 'string' ? entry.msg : null;
+    // The level by name off a terminal (decision 103), by number in older builds.
+    const failed = entry.level === 'error' || entry.level === 'fatal' || entry.level >= 50;
+    return failed && typeof entry.msg === 'string' ? entry.msg : null;
   } catch {
     return null;
   }
@@ -151,11 +158,13 @@ async function waitReady(url, child, name, timeoutMs = 120_000, write = console.
  * together would be safe too: migrations run under an advisory lock), then HAProxy in front of them.
  * @param {{ processes: number, host?: string, port?: number, osmandPort?: number, statsPort?: number,
  *   nodePort?: number, nodeOsmandPort?: number, databaseUrl: string, redisUrl?: string | null, demo?: boolean,
- *   balancer?: boolean, env?: Record<string, string>, write?: (line: string) => void,
+ *   balancer?: boolean, env?: Record<string, string>, write?: (line: string) => void, pretty?: boolean,
  *   onExit?: (name: string, code: number | null, signal: string | null) => void }} options
  */
 export async function startCluster(options) {
   const write = options.write ?? ((line) => console.log(line));
+  // On a terminal the processes' JSON lines read as one process's own do there.
+  const show = options.pretty ? await prettyLineFormatter() : undefined;
   const host = options.host ?? '0.0.0.0';
   const port = options.port ?? 8080;
   const osmandPort = options.osmandPort ?? 5055;
@@ -174,8 +183,8 @@ export async function startCluster(options) {
       const reason = stopReason(line);
       if (reason) child.stopReason = reason;
     };
-    prefixLines(child.stdout, name, write, keepReason);
-    prefixLines(child.stderr, name, write, keepReason);
+    prefixLines(child.stdout, name, write, keepReason, show);
+    prefixLines(child.stderr, name, write, keepReason, show);
     child.on('exit', (code, signal) => {
       if (!stopping) write(`[cluster] ${name} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}; not restarted`);
       options.onExit?.(name, code, signal);
@@ -355,6 +364,7 @@ async function main() {
     redisUrl,
     demo: values.demo,
     balancer: !values['no-balancer'],
+    pretty: !!process.stdout.isTTY,
     onExit: (name) => {
       alive.delete(name);
       // During start-up startCluster itself stops the others and throws.

@@ -1,6 +1,6 @@
 // Builds the Fastify app without listening, so tests call `app.inject` and the server process calls `listen`.
 import { caseloadDeclarations, registerCaseloadGuard, type CaseloadDeclaration } from './plugins/caseload-guard';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,6 +16,7 @@ import { clusterPorts, trackingPorts } from './composition';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
 import metricsRoutes from './modules/metrics/routes';
+import { registerServerMetrics } from './modules/metrics/server-metrics';
 import { registerAccess } from './plugins/access';
 import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
@@ -24,6 +25,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBodies } from './plugins/json-bodies';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRealtime } from './plugins/realtime';
+import { registerRequestLog } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { defaultWebDist, registerWeb } from './plugins/web';
 import { registerTracking } from './tracking';
@@ -74,6 +76,8 @@ function withSafeErrors(logger: FastifyServerOptions['logger'], level: string): 
 export async function buildApp({ config, database, logger, secretKey }: BuildAppOptions) {
   const app = Fastify({
     logger: withSafeErrors(logger, config.LOG_LEVEL),
+    // One line per request instead (plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     // A hop count as proxy-addr reads one (Fastify's types take it only as a function).
     trustProxy:
@@ -123,6 +127,9 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
     }
   });
 
+  // First: their hooks see every route, and the counters exist before the modules that feed them.
+  registerServerMetrics(app);
+  registerRequestLog(app);
   registerDatabaseHealth(app);
   registerErrorHandler(app);
   await registerSecurity(app);

@@ -8,6 +8,7 @@ import { buildApp } from './app';
 import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
 import { lockDataDirOrExit } from './lib/data-dir-lock';
+import { loggerOptions } from './lib/logger-options';
 import { describeNarrowed, keepToOwner } from './lib/private-files';
 import { keyFilePath, loadBackupKey, readStartKey, settleSecretKey } from './lib/secret-key';
 import { REFUSED_START_STATUS, StartRefusal } from './lib/start-refusal';
@@ -46,7 +47,7 @@ const startKey = await Promise.resolve()
 // Found wider than the owner's (an older version, a copy, a hand-made folder): narrowed now, and said once logging is
 // up. The key file only once it is known to be the data's (below): a refused start leaves it as it was.
 const narrowed = keepToOwner(config.DATA_DIR);
-const logger = { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty' } : undefined };
+const logger = loggerOptions(config.LOG_LEVEL, !!process.stdout.isTTY);
 const database = await startStep(openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
 onStop('database', () => database.close());
 // A PostgreSQL server that does not answer yet is waited for, not a failed start (decision 056).

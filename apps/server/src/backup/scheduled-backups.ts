@@ -22,6 +22,20 @@ export function rotateBackups(dir: string, keep: number): string[] {
   return removed;
 }
 
+/** When the newest scheduled backup of `dir` was taken (from its name), or null when it holds none (or is missing). */
+export function newestScheduledBackupAt(dir: string): Date | null {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => NAME.test(name)).sort();
+  } catch {
+    return null;
+  }
+  const stamp = /^prison-backup-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})?Z/.exec(names.at(-1) ?? '');
+  if (!stamp) return null;
+  const [, y, mo, d, h, mi, sec, ms] = stamp;
+  return new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}.${ms ?? '000'}Z`);
+}
+
 interface Log {
   info(object: object, message: string): void;
   error(object: object, message: string): void;

@@ -12,8 +12,8 @@ export const STOP_GRACE_MS = 15_000;
 const cleanups: { name: string; run: Cleanup }[] = [];
 let log: { info: Log; error: Log } = {
   // Before the logger exists: one JSON line as pino writes them, so log collectors read it alike.
-  info: (fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg })),
-  error: (fields, msg) => console.error(JSON.stringify({ level: 50, time: Date.now(), ...fields, msg })),
+  info: (fields, msg) => console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), ...fields, msg })),
+  error: (fields, msg) => console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), ...fields, msg })),
 };
 let stopSignal: NodeJS.Signals | null = null;
 

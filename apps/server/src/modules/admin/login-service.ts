@@ -99,16 +99,21 @@ export async function openLoginSession(
   return session;
 }
 
-export async function login(db: Db, input: LoginInput, secrets: SecretBox): Promise<LoginResult> {
+/** Told of each refused login (the metrics' counters): why, and whether this failure locked the name. */
+export type LoginRefusalObserver = (reason: 'password' | 'totp' | 'locked', lockedNow: boolean) => void;
+
+export async function login(db: Db, input: LoginInput, secrets: SecretBox, refused: LoginRefusalObserver = () => undefined): Promise<LoginResult> {
   const username = input.username.trim();
   const who: AuditActor = { adminId: null, actor: username, ip: input.ip };
   const attempt = await reserveAttempt(db, username);
   if (attempt === null) {
     await recordAudit(db, who, { action: 'login.refused_locked', entity: 'admin', entityId: username });
+    refused('locked', false);
     throw tooManyRequests(LOCKED_LOGIN_MESSAGE);
   }
   const refuse = async (action: string, message: string): Promise<never> => {
     const locked = await settleFailure(db, username, attempt);
+    refused(action === 'login.totp_failed' ? 'totp' : 'password', locked);
     await recordAudit(db, who, { action: locked ? 'login.locked' : action, entity: 'admin', entityId: username });
     if (locked) throw tooManyRequests(LOCKED_LOGIN_MESSAGE);
     throw new HttpError(401, message);

@@ -37,7 +37,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         ...request.body,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
-      }, app.secretBox);
+      }, app.secretBox, app.serverMetrics.loginRefused);
       if (result.kind === 'totpRequired') return reply.status(401).send({ message: result.message, totpRequired: true });
       setSessionCookie(request, reply, result.token);
       return {

@@ -67,6 +67,7 @@ export function createEscalation(app: FastifyInstance): Escalation {
       claimed.map(async (delivery) => {
         const outcome = await attempt(db, delivery);
         await finishDelivery(db, delivery.id, token, outcome);
+        app.serverMetrics.deliveryFinished(delivery.channel, outcome.status);
         if (outcome.status === 'sent') app.log.info({ delivery: delivery.id, alert: delivery.alertId, channel: delivery.channel }, 'escalation: sent');
       }),
     );
@@ -95,6 +96,7 @@ export function createEscalation(app: FastifyInstance): Escalation {
           const id = await openTestDelivery(app.db, name, token);
           const outcome = await attempt(app.db, { id, alertId: null, channel: name, attempts: 1, createdAt: new Date() });
           await finishDelivery(app.db, id, token, outcome);
+          app.serverMetrics.deliveryFinished(name, outcome.status);
           return findDelivery(app.db, id);
         }),
       );

@@ -15,6 +15,7 @@ import {
   useListeningApp,
   type BrowserSocket,
 } from '../../tracking/tracking-test-kit';
+import { sample } from '../../../test/metrics-sample';
 import { useTestApp } from '../../../test/test-app';
 import { tokenMatches } from './routes';
 
@@ -23,19 +24,6 @@ const NODE = 'metrics-test-node';
 const LAT = 51.5007;
 const LNG = -0.1246;
 const CLUSTER_ONLY = ['prison_redis_up', 'prison_change_feed_up'];
-
-/** The value of one sample of the text format: `name{labels} value`, labels given in any order. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe('METRICS_TOKEN', () => {
   it('empty is unset; too short or with spaces stops the start naming it', () => {
@@ -153,6 +141,12 @@ describe('/metrics with METRICS_TOKEN', () => {
     expect(sample(text, 'prison_fix_to_alert_seconds_sum')).toBeLessThan(5);
     expect(sample(text, 'prison_open_critical_alerts')).toBe(1);
     expect(sample(text, 'prison_browsers_connected')).toBe(1);
+    expect(sample(text, 'prison_socket_connections_total', { kind: 'browser' })).toBe(1);
+    expect(sample(text, 'prison_socket_connections_total', { kind: 'device' })).toBe(1);
+    expect(sample(text, 'prison_socket_reconnects_total', { kind: 'browser' })).toBe(0);
+    expect(sample(text, 'prison_open_critical_alert_oldest_seconds')).toBeGreaterThan(0);
+    expect(sample(text, 'prison_open_critical_alert_oldest_seconds')).toBeLessThan(60);
+    expect(sample(text, 'prison_escalate_after_seconds')).toBe(120);
     expect(sample(text, 'prison_devices_online')).toBe(1);
     expect(sample(text, 'prison_devices', { state: 'registered' })).toBe(1);
     expect(sample(text, 'prison_write_queue_fixes')).toBe(0);
@@ -174,10 +168,29 @@ describe('/metrics with METRICS_TOKEN', () => {
     const asked = new Set(
       dashboard.panels
         .flatMap((panel) => panel.targets ?? [])
-        .flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process)_\w+/g)].map((m) => m[0])),
+        .flatMap((target) => [...target.expr.matchAll(/\b(?:prison|nodejs|process|http)_\w+/g)].map((m) => m[0])),
     );
     expect(asked.size).toBeGreaterThan(10);
     for (const name of [...asked].filter((n) => !CLUSTER_ONLY.includes(n)))
       expect(text, name).toMatch(new RegExp(`^${name}[{ ]`, 'm'));
+  });
+
+  it('counts a browser session connecting again as a reconnect', async () => {
+    const scrapeText = async () => (await scrape(`Bearer ${TOKEN}`)).text();
+    const before = await scrapeText();
+    const connections0 = sample(before, 'prison_socket_connections_total', { kind: 'browser' })!;
+    const reconnects0 = sample(before, 'prison_socket_reconnects_total', { kind: 'browser' })!;
+    const browsers0 = sample(before, 'prison_browsers_connected');
+    const first = browserSocket(ctx().baseUrl, ctx().cookie, { deltas: true });
+    await connected(first);
+    first.close();
+    for (let i = 0; i < 100 && sample(await scrapeText(), 'prison_browsers_connected') !== browsers0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = browserSocket(ctx().baseUrl, ctx().cookie, { deltas: true });
+    sockets.push(again);
+    await connected(again);
+    const text = await scrapeText();
+    expect(sample(text, 'prison_socket_connections_total', { kind: 'browser' })).toBe(connections0 + 2);
+    expect(sample(text, 'prison_socket_reconnects_total', { kind: 'browser' })).toBe(reconnects0 + 1);
   });
 });

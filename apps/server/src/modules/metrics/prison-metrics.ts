@@ -1,36 +1,28 @@
-// The Prometheus registry of one app (decision 059): the tracking core's counters (through its `TrackingMetrics`
-// port), gauges read from the running parts when Prometheus scrapes, and prom-client's process and event-loop
-// defaults, every series labelled with this process's node name. Created only when METRICS_TOKEN is set.
+// The tracking side of the Prometheus registry (decisions 059, 103): the tracking core's counters (through its
+// `TrackingMetrics` port) and gauges read from the running parts when Prometheus scrapes, every series of the registry
+// (server-metrics.ts made it, with prom-client's process and event-loop defaults) labelled with this process's node
+// name. Nothing when METRICS_TOKEN is unset.
 import type { FastifyInstance } from 'fastify';
-import { and, count, eq } from 'drizzle-orm';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { and, count, eq, min } from 'drizzle-orm';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { ALERT_TYPES } from '@prison/shared';
 import { alerts } from '../../db/schema';
-import { BROWSERS_ROOM } from '../../plugins/realtime';
+import { newestScheduledBackupAt } from '../../backup/scheduled-backups';
+import { BROWSERS_ROOM, type RealtimeSocket } from '../../plugins/realtime';
+import type { AuthenticatedAdmin } from '../../sessions/session-service';
 import { NO_TRACKING_METRICS, type FixProtocol, type TrackingMetrics } from '../../tracking/ports';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The registry /metrics answers from; null while METRICS_TOKEN is unset (/metrics is off). */
-    metricsRegistry: Registry | null;
-  }
-}
 
 const PROTOCOLS: readonly FixProtocol[] = ['osmand', 'socketio', 'batch', 'mqtt', 'reader'];
 /** From a few ms (a fix raising an alert in its own batch) to the 10 s a stalled database would cost. */
 const FIX_TO_ALERT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Creates the registry as `app.metricsRegistry` and answers the core's counters (nothing when metrics are off). */
+/** Adds the tracking series to `app.metricsRegistry` and answers the core's counters (nothing when metrics are off). */
 export function createPrisonMetrics(app: FastifyInstance): TrackingMetrics {
-  if (!app.config.METRICS_TOKEN) {
-    app.decorate('metricsRegistry', null);
-    return NO_TRACKING_METRICS;
-  }
-  const registry = new Registry();
+  const registry = app.metricsRegistry;
+  if (!registry) return NO_TRACKING_METRICS;
   registry.setDefaultLabels({ node: app.cluster.node });
-  collectDefaultMetrics({ register: registry });
-  app.decorate('metricsRegistry', registry);
   const registers = [registry];
+  countSocketConnections(app);
 
   const received = new Counter({
     name: 'prison_fixes_received_total',
@@ -90,26 +82,83 @@ export function createPrisonMetrics(app: FastifyInstance): TrackingMetrics {
   };
 }
 
+/** How long after a socket closed a connection of the same session or device counts as a reconnect. */
+const RECONNECT_WINDOW_MS = 5 * 60_000;
+
+/**
+ * Counts Socket.IO connections, and reconnects: a browser session or a device connecting again within
+ * RECONNECT_WINDOW_MS of its last socket on this process closing (a dropped link, a reload; in a cluster a reconnect
+ * that reaches another process counts there as a connection only).
+ */
+function countSocketConnections(app: FastifyInstance): void {
+  const closedAt = new Map<string, number>();
+  const identity = (socket: RealtimeSocket): string | null => {
+    if (socket.data.kind === 'browser') return `session:${(socket.data.admin as AuthenticatedAdmin).sessionId}`;
+    const auth = socket.handshake.auth as Record<string, unknown> | undefined;
+    const device = auth?.deviceId ?? auth?.trackingId;
+    return typeof device === 'string' || typeof device === 'number' ? `device:${device}` : null;
+  };
+  app.realtime.io.on('connection', (socket: RealtimeSocket) => {
+    const kind = socket.data.kind === 'device' ? 'device' : 'browser';
+    const who = identity(socket);
+    const now = Date.now();
+    const last = who ? closedAt.get(who) : undefined;
+    if (who) closedAt.delete(who);
+    app.serverMetrics.socketConnected(kind, last !== undefined && now - last <= RECONNECT_WINDOW_MS);
+    socket.once('disconnect', () => {
+      if (!who) return;
+      // Old entries go as new ones come: the map holds the last 5 minutes' closings at most.
+      for (const [key, at] of closedAt) {
+        if (Date.now() - at <= RECONNECT_WINDOW_MS) break;
+        closedAt.delete(key);
+      }
+      closedAt.set(who, Date.now());
+    });
+  });
+}
+
 /** Gauges read when Prometheus scrapes: nothing of them runs per fix. */
 function registerGauges(app: FastifyInstance, registers: Registry[]): void {
+  // One query answers both: Prometheus collects the gauges of one scrape in parallel, so the second waits on the first.
+  let openCriticals: Promise<{ open: number; oldest: Date | null } | null> | null = null;
+  const readOpenCriticals = () =>
+    (openCriticals ??= (async () => {
+      // While the database is down the last known values stay; prison_database_up says why.
+      if (app.databaseHealth.status !== 'ok') return null;
+      try {
+        const [row] = await app.db
+          .select({ open: count(), oldest: min(alerts.createdAt) })
+          .from(alerts)
+          .where(and(eq(alerts.alertType, 'Critical'), eq(alerts.status, 'New')));
+        return { open: row?.open ?? 0, oldest: row?.oldest ?? null };
+      } catch (error) {
+        app.databaseHealth.failed(error, 'metrics');
+        return null;
+      }
+    })().finally(() => setImmediate(() => (openCriticals = null))));
   new Gauge({
     name: 'prison_open_critical_alerts',
     help: 'Critical alerts not yet acknowledged (the Critical bar)',
     registers,
     async collect() {
-      // While the database is down the last known value stays; prison_database_up says why.
-      if (app.databaseHealth.status !== 'ok') return;
-      try {
-        const [row] = await app.db
-          .select({ open: count() })
-          .from(alerts)
-          .where(and(eq(alerts.alertType, 'Critical'), eq(alerts.status, 'New')));
-        this.set(row?.open ?? 0);
-      } catch (error) {
-        app.databaseHealth.failed(error, 'metrics');
-      }
+      const read = await readOpenCriticals();
+      if (read) this.set(read.open);
     },
   });
+  new Gauge({
+    name: 'prison_open_critical_alert_oldest_seconds',
+    help: 'Age of the oldest Critical alert not yet acknowledged (0: none)',
+    registers,
+    async collect() {
+      const read = await readOpenCriticals();
+      if (read) this.set(read.oldest ? Math.max(0, (Date.now() - read.oldest.getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'prison_escalate_after_seconds',
+    help: 'ESCALATE_AFTER_SECONDS: how long a Critical waits for its acknowledgement before it is escalated',
+    registers,
+  }).set(app.config.ESCALATE_AFTER_SECONDS);
   new Gauge({
     name: 'prison_browsers_connected',
     help: 'Logged-in browsers connected to this process (Socket.IO)',
@@ -174,6 +223,22 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       this.set(app.cluster.isLeader() ? 1 : 0);
     },
   });
+  const backupDir = app.config.BACKUP_DIR;
+  if (backupDir) {
+    // Before the first backup the age counts from this start: a new installation is not in alarm before one is due.
+    const started = Date.now();
+    new Gauge({
+      name: 'prison_backup_last_success_timestamp_seconds',
+      help: 'When the newest scheduled backup in BACKUP_DIR was taken (Unix time; this process\'s start while there is none)',
+      registers,
+      collect() {
+        this.set((newestScheduledBackupAt(backupDir)?.getTime() ?? started) / 1000);
+      },
+    });
+    new Gauge({ name: 'prison_backup_interval_seconds', help: 'BACKUP_EVERY_HOURS in seconds: how often a backup is due', registers }).set(
+      app.config.BACKUP_EVERY_HOURS * 3600,
+    );
+  }
   // Cluster mode only: a single process has no Redis or change feed, and a 0 would read as "down".
   if (!app.cluster.enabled) return;
   new Gauge({
