@@ -108,7 +108,7 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await accounts.getByRole('combobox', { name: `Where is ${second.first_name} Counted` }).selectOption('Court');
   await accounts.getByRole('button', { name: 'Close: each one accounted for' }).click();
   await expect(sheet.getByTestId('count-state')).toHaveText('Closed: accounted for');
-  await expect(sheet.getByTestId('count-out')).toHaveText(`${second.first_name} Counted: Court`);
+  await expect(sheet.getByTestId('out-line')).toHaveText(`${second.first_name} Counted: Court`);
   const history = page.getByTestId('count-history-row');
   await expect(history).toHaveCount(2);
   await expect(history.first()).toContainText('Closed: accounted for');

@@ -91,7 +91,7 @@ function Outcome({ count }: { count: CountRecord }) {
         {count.accounts.length > 0 && (
           <ul aria-label="Prisoners out" className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
             {count.accounts.map((account) => (
-              <li key={account.prisoner_id} data-testid="count-out" className="p-3 text-sm">
+              <li key={account.prisoner_id} data-testid="out-line" className="p-3 text-sm">
                 <span className="font-medium">{account.name}</span>: {COUNT_OUT_REASON_LABELS[account.reason]}
                 {account.note ? ` (${account.note})` : ''}
               </li>
