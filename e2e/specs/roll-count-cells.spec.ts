@@ -4,6 +4,7 @@
 // that placed a prisoner he saw in the yard is listed for a device check. Every target on the sheet is 44 px or more.
 import type { APIRequestContext, Locator } from '@playwright/test';
 import { createReadyAccount, expect, test, unique } from '../fixtures';
+import { expectNoViolations } from './axe';
 import { seedPrisoner } from './records-helpers';
 
 const LAT = 51.5107;
@@ -89,10 +90,11 @@ test('officer-a counts block A cell by cell: one prisoner not seen is a discrepa
   await expect(cell102.getByTestId('count-prisoner')).toContainText(['Elsewhere']);
   await expect(cell201.getByTestId('count-prisoner')).toContainText(['Untracked']);
   await expectTargets(sheet.getByRole('button'));
+  await expectNoViolations(page, 'the count sheet, open');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   // Ben is not in his cell: ticked missing, then the cell confirmed; the other two cells in one tap each.
-  await cell101.getByRole('button', { name: `${ben.first_name} Walked not seen` }).click();
+  await cell101.getByRole('button', { name: `Not seen: ${ben.first_name} Walked` }).click();
   await cell101.getByRole('button', { name: /: Confirm 1 seen$/ }).click();
   await cell102.getByRole('button', { name: /: All 1 seen$/ }).click();
   await cell201.getByRole('button', { name: /: All 1 seen$/ }).click();
@@ -107,6 +109,8 @@ test('officer-a counts block A cell by cell: one prisoner not seen is a discrepa
   await expect(sheet.getByTestId('count-to-find')).toHaveText('1');
   // Cal was seen though his tracker is elsewhere: a tracker to check, not a prisoner to find.
   await expect(sheet.getByRole('list', { name: 'Trackers to check' }).getByTestId('tracker-mismatch')).toContainText([cal.first_name]);
+
+  await expectNoViolations(page, 'the count sheet, a discrepancy');
 
   // The recount: every cell confirmed in one tap, everyone seen.
   await expect(sheet.getByRole('heading', { name: 'Recount cell by cell' })).toBeVisible();

@@ -97,7 +97,7 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await expect(sheet.getByTestId('count-state')).toHaveText('Discrepancy');
   await expect(sheet.getByText('Discrepancy: counted 1 of 2 expected; 1 missing, not named. Recount cell by cell to find who.')).toBeVisible();
   await expect(sheet.getByRole('form', { name: 'Account for each prisoner not seen' })).toHaveCount(0);
-  await sheet.getByRole('button', { name: `${second.first_name} Counted not seen` }).click();
+  await sheet.getByRole('button', { name: `Not seen: ${second.first_name} Counted` }).click();
   await sheet.getByRole('button', { name: /: Confirm 1 seen$/ }).click();
   await sheet.getByRole('button', { name: 'Submit count: 1 seen of 2' }).click();
   await expect(sheet.getByTestId('to-find')).toHaveCount(1);

@@ -87,10 +87,10 @@ function CellCard({
                 variant={isMissing ? 'danger' : 'secondary'}
                 className={TARGET}
                 aria-pressed={isMissing}
-                aria-label={`${line.name} not seen`}
+                aria-label={`Not seen: ${line.name}`}
                 onClick={() => onMissing(line.prisoner_id)}
               >
-                {isMissing ? 'Not seen' : 'Missing?'}
+                Not seen
               </Button>
             </li>
           );
