@@ -107,17 +107,18 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await expect(accounts.getByText(`accounts: choose where ${second.first_name} Counted is`)).toBeVisible();
   await accounts.getByRole('combobox', { name: `Where is ${second.first_name} Counted` }).selectOption('Court');
   await accounts.getByRole('button', { name: 'Close: each one accounted for' }).click();
-  await expect(sheet.getByTestId('count-state')).toHaveText('Closed: accounted for');
+  await expect(sheet.getByTestId('count-state')).toHaveText('Closed');
+  await expect(sheet.getByText(/: each prisoner not seen is accounted for\.$/)).toBeVisible();
   await expect(sheet.getByTestId('out-line')).toHaveText(`${second.first_name} Counted: Court`);
   const history = page.getByTestId('count-history-row');
   await expect(history).toHaveCount(2);
-  await expect(history.first()).toContainText('Closed: accounted for');
+  await expect(history.first()).toContainText('Closed');
   await expect(history.nth(1)).toContainText('Clear');
 
   // The home page's overview shows the block's last count: its state and its roll.
   await page.goto('/');
   const latest = page.getByTestId('latest-count').filter({ hasText: `Block ${block}` });
-  await expect(latest).toContainText('Closed: accounted for');
+  await expect(latest).toContainText('Closed');
   await expect(latest.getByTestId('block-roll')).toHaveText('2 expected · 1 seen · 1 out (Court) · 0 to find');
   await context.close();
 });

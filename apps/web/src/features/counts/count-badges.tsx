@@ -34,7 +34,7 @@ const COUNT_LABELS: Record<CountState, string> = {
   open: 'In progress',
   clear: 'Clear',
   discrepancy: 'Discrepancy',
-  closed: 'Closed: accounted for',
+  closed: 'Closed',
 };
 const COUNT_TONES: Record<CountState, string> = {
   open: 'bg-blue-100 text-blue-800 ring-blue-600/20',

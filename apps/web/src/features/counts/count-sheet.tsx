@@ -86,7 +86,8 @@ function Outcome({ count }: { count: CountRecord }) {
     return (
       <div className="flex flex-col gap-2">
         <p role="status" className="rounded-lg bg-slate-100 p-3 font-medium text-slate-800">
-          Closed by {count.closed_by}: each prisoner not seen is accounted for.
+          Closed by {count.closed_by}
+          {count.accounts.length > 0 ? ': each prisoner not seen is accounted for.' : ' with a note (before each prisoner had to be accounted for).'}
         </p>
         {count.accounts.length > 0 && (
           <ul aria-label="Prisoners out" className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
