@@ -1,7 +1,7 @@
-// Roll counts (issue 24 item 2) on a phone: a wing officer of block A, on a 390 px wide screen, counts his block. The
-// prisoners' trackers report through the OsmAnd protocol inside the block's area, so the count comes out clear; a
-// second count with a wrong number is a discrepancy he closes with a note. Both stay in the history. An administrator
-// starts a whole-prison count, which the form asks for by name.
+// Roll counts on a phone: a wing officer of block A, on a 390 px wide screen, counts his block by a typed total (clear);
+// a second count typed one short names nobody, so he recounts cell by cell, which names the missing prisoner, and
+// accounts for him (at court), which closes it. Both stay in the history and the overview shows the block's roll. An
+// administrator starts a whole-prison count, which the form asks for by name.
 import type { APIRequestContext } from '@playwright/test';
 import { createReadyAccount, expect, test, unique } from '../fixtures';
 import { seedPrisoner } from './records-helpers';
@@ -68,44 +68,58 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   await expect(sheet.getByRole('heading', { name: `Block ${block} count` })).toBeVisible();
   await expect(sheet.getByTestId('count-expected')).toHaveText('2');
   await expect(sheet.getByTestId('count-located')).toHaveText('2');
-  const lines = sheet.getByRole('list', { name: 'Count lines' }).getByTestId('count-line');
-  await expect(lines).toHaveCount(2);
+  const prisoners = sheet.getByTestId('count-prisoner');
+  await expect(prisoners).toHaveCount(2);
   for (const prisoner of [first, second]) {
-    await expect(lines.filter({ hasText: prisoner.first_name }).getByTestId('line-state')).toHaveText('In block');
+    await expect(prisoners.filter({ hasText: prisoner.first_name }).getByTestId('line-state')).toHaveText('In block');
   }
 
   // Nothing wider than the phone.
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth).toBeLessThanOrEqual(390);
 
-  // Keyboard: the number, then Enter submits.
+  // A typed total is still possible: the number, then Enter submits.
+  await sheet.getByText('Type a total instead').click();
   await sheet.getByLabel('Number counted').fill('2');
   await sheet.getByLabel('Number counted').press('Enter');
   await expect(sheet.getByTestId('count-state')).toHaveText('Clear');
   await expect(sheet.getByText('Count clear: every prisoner is accounted for.')).toBeVisible();
   await expect(page.getByTestId('count-history-row').first()).toContainText('Clear');
 
-  // A second count where he counts one short: a discrepancy, closed only with a note.
+  // A second count typed one short names nobody: the sheet asks for a recount cell by cell, which names him; he is
+  // then accounted for (at court), which closes the count. A note alone is not offered.
   await page.getByRole('combobox', { name: 'Count' }).selectOption(`Block ${block}`);
   await page.getByRole('button', { name: 'Start count' }).click();
   await expect(sheet.getByTestId('count-state')).toHaveText('In progress');
+  await sheet.getByText('Type a total instead').click();
   await sheet.getByLabel('Number counted').fill('1');
-  await sheet.getByRole('button', { name: 'Submit count' }).click();
+  await sheet.getByRole('button', { name: 'Submit number' }).click();
   await expect(sheet.getByTestId('count-state')).toHaveText('Discrepancy');
-  await expect(sheet.getByText('Discrepancy: counted 1 of 2 expected.')).toBeVisible();
-  await sheet.getByRole('button', { name: 'Close with note' }).click();
-  await expect(sheet.getByText('note: say what was done about the discrepancy')).toBeVisible();
-  await sheet.getByLabel(/^Closing note/).fill('Recounted at the doors with the landing officer, both present');
-  await sheet.getByRole('button', { name: 'Close with note' }).click();
-  await expect(sheet.getByTestId('count-state')).toHaveText('Closed with a note');
+  await expect(sheet.getByText('Discrepancy: counted 1 of 2 expected; 1 missing, not named. Recount cell by cell to find who.')).toBeVisible();
+  await expect(sheet.getByRole('form', { name: 'Account for each prisoner not seen' })).toHaveCount(0);
+  await sheet.getByRole('button', { name: `Not seen: ${second.first_name} Counted` }).click();
+  await sheet.getByRole('button', { name: /: Confirm 1 seen$/ }).click();
+  await sheet.getByRole('button', { name: 'Submit count: 1 seen of 2' }).click();
+  await expect(sheet.getByTestId('to-find')).toHaveCount(1);
+  await expect(sheet.getByTestId('to-find')).toContainText(second.first_name);
+  const accounts = sheet.getByRole('form', { name: 'Account for each prisoner not seen' });
+  await accounts.getByRole('button', { name: 'Close: each one accounted for' }).click();
+  await expect(accounts.getByText(`accounts: choose where ${second.first_name} Counted is`)).toBeVisible();
+  await accounts.getByRole('combobox', { name: `Where is ${second.first_name} Counted` }).selectOption('Court');
+  await accounts.getByRole('button', { name: 'Close: each one accounted for' }).click();
+  await expect(sheet.getByTestId('count-state')).toHaveText('Closed');
+  await expect(sheet.getByText(/: each prisoner not seen is accounted for\.$/)).toBeVisible();
+  await expect(sheet.getByTestId('out-line')).toHaveText(`${second.first_name} Counted: Court`);
   const history = page.getByTestId('count-history-row');
   await expect(history).toHaveCount(2);
-  await expect(history.first()).toContainText('Closed with a note');
+  await expect(history.first()).toContainText('Closed');
   await expect(history.nth(1)).toContainText('Clear');
 
-  // The home page's overview shows the block's last count and its state.
+  // The home page's overview shows the block's last count: its state and its roll.
   await page.goto('/');
-  await expect(page.getByTestId('latest-count').filter({ hasText: `Block ${block}` })).toContainText('Closed with a note');
+  const latest = page.getByTestId('latest-count').filter({ hasText: `Block ${block}` });
+  await expect(latest).toContainText('Closed');
+  await expect(latest.getByTestId('block-roll')).toHaveText('2 expected · 1 seen · 1 out (Court) · 0 to find');
   await context.close();
 });
 

@@ -1,5 +1,5 @@
-// Block areas and roll counts (issue 24 items 1 and 2, decision 062): where each block is on the site, and a count of
-// a block (or of the prison) checked against where the prisoners' trackers are.
+// Block areas and roll counts (decisions 062 and 098): where each block is on the site, and a count of a block (or of
+// the prison): what the officers saw, cell by cell, with the trackers' advice beside it (never overruling it).
 import { z } from 'zod';
 import { GEOFENCE_MAX_POINTS, geoPoint } from './geofence';
 import { boundedText, int32, intText, nameText, reasonText } from './text';
@@ -37,7 +37,10 @@ export const COUNT_LINE_LABELS: Record<CountLineState, string> = {
   untracked: 'Untracked',
 };
 
-/** open: started, no number entered; clear and discrepancy: submitted; closed: a discrepancy closed with a note. */
+/**
+ * open: started, nothing submitted; clear: everyone expected seen (or the typed number equals the roll); discrepancy:
+ * someone not seen; closed: a discrepancy ended by accounting for each prisoner not seen.
+ */
 export const COUNT_STATES = ['open', 'clear', 'discrepancy', 'closed'] as const;
 export type CountState = (typeof COUNT_STATES)[number];
 
@@ -56,6 +59,52 @@ export type CountLine = z.infer<typeof countLine>;
 
 export const countBlockTotal = z.object({ block: z.string(), expected: z.number().int(), located: z.number().int() });
 
+/** Why a prisoner not seen in his cell is out of the block: each one missing is accounted for with one of these. */
+export const COUNT_OUT_REASONS = ['healthcare', 'court', 'visits', 'segregation', 'escorted_out', 'other'] as const;
+export type CountOutReason = (typeof COUNT_OUT_REASONS)[number];
+export const COUNT_OUT_REASON_LABELS: Record<CountOutReason, string> = {
+  healthcare: 'Healthcare',
+  court: 'Court',
+  visits: 'Visits',
+  segregation: 'Segregation',
+  escorted_out: 'Escorted out of the site',
+  other: 'Other',
+};
+
+/** One submit of a count: the prisoners seen (cell by cell) or a typed number; every submit is kept, the last decides. */
+export const countSubmission = z.object({
+  at: z.string(),
+  by: z.string(),
+  /** null: a typed total, which names nobody. */
+  seen: z.array(z.number().int()).nullable(),
+  counted: z.number().int(),
+  state: z.enum(['clear', 'discrepancy']),
+  note: z.string().nullable(),
+});
+export type CountSubmission = z.infer<typeof countSubmission>;
+
+/** A prisoner not seen, accounted for: where he is instead. */
+export const countAccount = z.object({
+  prisoner_id: z.number().int(),
+  name: z.string(),
+  block: z.string(),
+  reason: z.enum(COUNT_OUT_REASONS),
+  note: z.string().nullable(),
+  by: z.string(),
+  at: z.string(),
+});
+export type CountAccount = z.infer<typeof countAccount>;
+
+/** A block's roll from its count: expected, seen (null: a whole-prison typed total), out with a reason, to find. */
+export const countBlockRoll = z.object({
+  block: z.string(),
+  expected: z.number().int(),
+  seen: z.number().int().nullable(),
+  out: z.number().int(),
+  to_find: z.number().int(),
+});
+export type CountBlockRoll = z.infer<typeof countBlockRoll>;
+
 export const countRecord = z.object({
   id: z.number().int(),
   /** null: the whole prison. */
@@ -68,12 +117,25 @@ export const countRecord = z.object({
   blocks: z.array(countBlockTotal),
   lines: z.array(countLine),
   state: z.enum(COUNT_STATES),
+  /** The number seen by the last submit (the prisoners ticked, or the typed total). */
   counted: z.number().int().nullable(),
+  /** The prisoners seen by the last submit; null when nothing was submitted or the last submit typed a number. */
+  seen: z.array(z.number().int()).nullable(),
+  /** Every submit, oldest first: a recount adds one, the last decides. */
+  submissions: z.array(countSubmission),
   note: z.string().nullable(),
   submitted_at: z.string().nullable(),
   submitted_by: z.string().nullable(),
-  /** After a discrepancy: the prisoners to find (every line not in its block). */
+  /** The prisoners not seen by the last submit and not accounted for (empty after a typed total: see `missing`). */
   to_find: z.array(countLine),
+  /** How many are not seen and not accounted for: to_find's length, or for a typed total the roll less the number. */
+  missing: z.number().int(),
+  /** Prisoners seen whose tracker places them elsewhere: the count stands, each tracker is flagged for a device check. */
+  tracker_mismatches: z.array(countLine),
+  /** The prisoners not seen, accounted for with a reason (which closed the discrepancy). */
+  accounts: z.array(countAccount),
+  /** Per block: expected, seen, out with a reason, to find. */
+  roll: z.array(countBlockRoll),
   closed_at: z.string().nullable(),
   closed_by: z.string().nullable(),
   close_note: z.string().nullable(),
@@ -107,15 +169,57 @@ export const countStartInput = z
 export type CountStartInput = z.infer<typeof countStartInput>;
 
 export const COUNT_MAX_COUNTED = 100_000;
-export const countSubmitInput = z.object({
-  counted: int32(0, COUNT_MAX_COUNTED).describe('the number of prisoners the officer counted'),
-  note: boundedText(1000, { multiline: true }).optional(),
-});
+/** The most prisoners one submit can tick (a whole prison's roll). */
+export const COUNT_MAX_SEEN = 10_000;
+/**
+ * POST /counts/:id/submit: the prisoners seen (`seen`, ticked cell by cell) or the number counted (`counted`, typed),
+ * one of the two. A second submit of a discrepancy is a recount.
+ */
+export const countSubmitInput = z
+  .object({
+    seen: z
+      .array(int32(1))
+      .max(COUNT_MAX_SEEN, `seen: at most ${COUNT_MAX_SEEN} prisoners`)
+      .optional()
+      .describe('the prisoners the officer saw (prisoner_id each)'),
+    counted: int32(0, COUNT_MAX_COUNTED).optional().describe('the number of prisoners the officer counted'),
+    note: boundedText(1000, { multiline: true }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.seen === undefined && body.counted === undefined)
+      ctx.addIssue({ code: 'custom', path: ['seen'], message: 'is required: the prisoners seen, or the number counted (counted)' });
+    else if (body.seen !== undefined && body.counted !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['counted'], message: 'send the prisoners seen (seen) or a number (counted), not both' });
+  });
 export type CountSubmitInput = z.infer<typeof countSubmitInput>;
 
-/** A discrepancy is closed only with a note saying what was done. */
-export const countCloseInput = z.object({ note: reasonText(1000, { multiline: true }) });
+export const countAccountInput = z
+  .object({
+    prisoner_id: int32(1),
+    reason: z.enum(COUNT_OUT_REASONS, { message: `must be one of ${COUNT_OUT_REASONS.join(', ')}` }),
+    note: boundedText(500).optional(),
+  })
+  .superRefine((account, ctx) => {
+    if (account.reason === 'other' && !account.note?.trim())
+      ctx.addIssue({ code: 'custom', path: ['note'], message: 'is required when the reason is other: say where he is' });
+  });
+export type CountAccountInput = z.infer<typeof countAccountInput>;
+
+/**
+ * POST /counts/:id/close: a discrepancy ends by accounting for each prisoner not seen (`accounts`), with an optional
+ * note; a note alone is refused (409): only a recount that agrees or an account of each one ends it.
+ */
+export const countCloseInput = z.object({
+  accounts: z.array(countAccountInput).max(COUNT_MAX_SEEN, `accounts: at most ${COUNT_MAX_SEEN}`).optional(),
+  note: reasonText(1000, { multiline: true }).optional(),
+});
 export type CountCloseInput = z.infer<typeof countCloseInput>;
+
+/** The landing of a cell, read from its number ("A-204": landing 2); null when the cell id has no such number. */
+export function landingOf(cellId: string): number | null {
+  const digits = /(\d{3,})\D*$/.exec(cellId)?.[1];
+  return digits === undefined ? null : Number(digits.slice(0, digits.length - 2));
+}
 
 export const countParams = z.object({ id: intText() });
 export const countListQuery = z.object({ block_id: blockName.optional() });

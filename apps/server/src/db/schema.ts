@@ -21,7 +21,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { CountLine, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
+import type { CountAccount, CountLine, CountSubmission, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -672,6 +672,10 @@ export const rollCounts = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true }),
     closedBy: text('closed_by'),
     closeNote: text('close_note'),
+    /** Every submit of the count (a recount adds one; the last decides), with the prisoners seen or a typed number. */
+    submissions: jsonb('submissions').$type<CountSubmission[]>().notNull().default([]),
+    /** The prisoners not seen, each accounted for with a reason (what closes a discrepancy). */
+    accounts: jsonb('accounts').$type<CountAccount[]>().notNull().default([]),
   },
   (t) => [
     index('roll_counts_block_started_idx').on(t.block, t.startedAt),

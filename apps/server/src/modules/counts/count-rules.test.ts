@@ -1,9 +1,11 @@
 // The pure rules of the counts: scheduled times read in the prison's zone (daylight saving included), and where a
-// counted prisoner is (his block, another block, the smallest geofence, offline, untracked).
+// counted prisoner is (his block, another block, the smallest geofence, offline, untracked), and what the officers'
+// submits make of a count (clear, to find, tracker mismatches, each block's roll).
 import { describe, expect, it } from 'vitest';
-import type { StoredGeofence } from '@prison/shared';
+import { landingOf, type CountAccount, type CountLine, type CountSubmission, type StoredGeofence } from '@prison/shared';
 import { countSlotsAround } from './count-schedule';
 import { countLineOf, type CountedPrisoner } from './count-lines';
+import { agrees, missingCount, rollOf, toFind, trackerMismatches } from './count-outcome';
 
 describe('scheduled count times', () => {
   it('are local times of yesterday and today in TZ, following daylight saving', () => {
@@ -79,5 +81,58 @@ describe('count lines', () => {
     expect(countLineOf(prisoner({ lastFixAt: null, latitude: null, longitude: null }), places)).toMatchObject({ state: 'untracked' });
     // A block with no area: nobody can be proven in it.
     expect(countLineOf(prisoner({ block: 'C' }), places)).toMatchObject({ state: 'elsewhere', where: 'Block A' });
+  });
+});
+
+describe('what a count makes of its submits', () => {
+  const line = (id: number, block: string, cell: string, state: CountLine['state'] = 'in_block'): CountLine => ({
+    prisoner_id: id,
+    name: `P${id}`,
+    block,
+    cell_id: cell,
+    device_id: state === 'untracked' ? null : `d${id}`,
+    state,
+    where: state === 'elsewhere' ? 'Yard' : null,
+    last_fix_at: null,
+  });
+  const lines = [line(1, 'A', 'A-101'), line(2, 'A', 'A-201', 'elsewhere'), line(3, 'B', 'B-101', 'untracked')];
+  const submit = (seen: number[] | null, counted: number): CountSubmission => ({
+    at: '2026-01-01T08:00:00Z',
+    by: 'officer',
+    seen,
+    counted,
+    state: agrees(lines, { seen, counted }) ? 'clear' : 'discrepancy',
+    note: null,
+  });
+
+  it('agrees when everyone is seen or the typed number is the roll, whatever the trackers say', () => {
+    expect(agrees(lines, { seen: [3, 2, 1], counted: 3 })).toBe(true);
+    expect(agrees(lines, { seen: [1, 3], counted: 2 })).toBe(false);
+    expect(agrees(lines, { seen: null, counted: 3 })).toBe(true);
+    expect(agrees(lines, { seen: null, counted: 4 })).toBe(false);
+    expect(trackerMismatches(lines, submit([1, 2, 3], 3)).map((l) => l.prisoner_id)).toEqual([2]);
+    expect(trackerMismatches(lines, submit(null, 2))).toEqual([]);
+  });
+
+  it('names who is to find, counts a typed shortfall, and gives each block its roll', () => {
+    const named = { lines, submissions: [submit([2], 1)], accounts: [] };
+    expect(toFind(named).map((l) => l.prisoner_id)).toEqual([1, 3]);
+    expect(missingCount(named)).toBe(2);
+    expect(rollOf(named, ['A', 'B'])).toEqual([
+      { block: 'A', expected: 2, seen: 1, out: 0, to_find: 1 },
+      { block: 'B', expected: 1, seen: 0, out: 0, to_find: 1 },
+    ]);
+    const account: CountAccount = { prisoner_id: 3, name: 'P3', block: 'B', reason: 'court', note: null, by: 'o', at: '' };
+    expect(rollOf({ ...named, accounts: [account] }, ['A', 'B'])[1]).toEqual({ block: 'B', expected: 1, seen: 0, out: 1, to_find: 0 });
+    const typed = { lines, submissions: [submit(null, 1)], accounts: [] };
+    expect([toFind(typed), missingCount(typed)]).toEqual([[], 2]);
+    expect(rollOf(typed, ['A', 'B']).map((row) => row.seen)).toEqual([null, null]);
+    expect(missingCount({ lines, submissions: [submit(null, 5)], accounts: [] })).toBe(0);
+  });
+
+  it('reads the landing off a cell number', () => {
+    expect([landingOf('A-101'), landingOf('A-204'), landingOf('B-1203'), landingOf('Count A-1'), landingOf('A1-ground')]).toEqual([
+      1, 2, 12, null, null,
+    ]);
   });
 });

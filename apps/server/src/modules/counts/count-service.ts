@@ -1,11 +1,18 @@
-// Roll counts (issue 24 item 2, decision 062): started for a block or the whole prison with each prisoner's line as
-// his tracker places him then (kept as it was), submitted with the number counted (clear or discrepancy), and a
-// discrepancy closed with a note. Each step is audited in its transaction; a caseload counts only its blocks.
+// Roll counts (decisions 062 and 098): started for a block or the whole prison with each prisoner's line as his tracker
+// places him then (kept as it was, as advice), submitted with the prisoners seen cell by cell (or a typed number), a
+// discrepancy recounted or ended by accounting for each prisoner not seen. A prisoner seen whose tracker disagrees
+// raises one Informational device-check alert per tracker and count. Each step is audited in its transaction; a
+// caseload counts only its blocks.
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import {
+  COUNT_OUT_REASON_LABELS,
   seesEveryBlock,
+  type CountAccount,
+  type CountAccountInput,
+  type CountCloseInput,
   type CountLine,
   type CountStartInput,
+  type CountSubmission,
   type CountSubmitInput,
   type LatestCount,
   type CountRecord,
@@ -14,18 +21,23 @@ import type { DbOrTx } from '../../db/client';
 import { cells, devices, prisoners, rollCounts } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Caseload } from '../../lib/caseload';
-import { conflict, forbidden, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors';
+import type { StoredShowAlert } from '../../cluster/alert-feed';
+import type { NewAlert } from '../../tracking/ports';
+import { insertAlerts, showAlertEvent } from '../alerts/alert-store';
 import { blockAreaRings, checkBlockKnown } from '../block-areas/block-area-service';
 import { prisonerOccupies } from '../cells/occupancy';
 import { listStoredGeofences } from '../geofences/geofence-service';
 import { countLineOf } from './count-lines';
+import { agrees, lastSubmission, missingCount, rollOf, toFind, trackerMismatches } from './count-outcome';
 
 type RollCountRow = typeof rollCounts.$inferSelect;
 
 export const WHOLE_PRISON_REFUSED = 'A whole-prison count needs an account of every block';
 
 export function toCountRecord(row: RollCountRow): CountRecord {
-  const submitted = row.state !== 'open';
+  const facts = { lines: row.lines, submissions: row.submissions, accounts: row.accounts };
+  const last = lastSubmission(facts);
   return {
     id: row.id,
     block_id: row.block,
@@ -37,10 +49,16 @@ export function toCountRecord(row: RollCountRow): CountRecord {
     lines: row.lines,
     state: row.state as CountRecord['state'],
     counted: row.counted,
+    seen: last?.seen ?? null,
+    submissions: row.submissions,
     note: row.note,
     submitted_at: row.submittedAt?.toISOString() ?? null,
     submitted_by: row.submittedBy,
-    to_find: submitted && row.state !== 'clear' ? row.lines.filter((line) => line.state !== 'in_block') : [],
+    to_find: row.state === 'clear' ? [] : toFind(facts),
+    missing: row.state === 'clear' ? 0 : missingCount(facts),
+    tracker_mismatches: trackerMismatches(row.lines, last),
+    accounts: row.accounts,
+    roll: rollOf(facts, row.blocks.map((total) => total.block)),
     closed_at: row.closedAt?.toISOString() ?? null,
     closed_by: row.closedBy,
     close_note: row.closeNote,
@@ -154,32 +172,88 @@ export async function getCount(db: DbOrTx, id: number, caseload: Caseload): Prom
   return toCountRecord(await findCount(db, id, caseload));
 }
 
-/** The officer's number: clear when it equals the expected number and every line is in its block. */
+export function deviceCheckMessage(line: CountLine, countId: number): string {
+  return (
+    `Device check: ${line.name} was seen in his cell ${line.cell_id} at roll count ${countId}, but his tracker ` +
+    `${line.device_id} placed him in ${line.where ?? 'another place'}`
+  );
+}
+
+/** One Informational alert per tracker that disagreed with what the officer saw, once per count (not per recount). */
+async function raiseDeviceChecks(
+  tx: DbOrTx,
+  row: RollCountRow,
+  submission: CountSubmission,
+  at: Date,
+): Promise<StoredShowAlert[]> {
+  const flagged = new Set(
+    row.submissions.flatMap((earlier) => trackerMismatches(row.lines, earlier).map((line) => line.device_id)),
+  );
+  const lines = trackerMismatches(row.lines, submission).filter((line) => !flagged.has(line.device_id));
+  const drafts: NewAlert[] = lines.map((line) => ({
+    alertType: 'Informational',
+    kind: 'roll_count',
+    details: deviceCheckMessage(line, row.id),
+    at,
+    deviceId: line.device_id,
+    prisonerId: line.prisoner_id,
+  }));
+  const stored = await insertAlerts(tx, drafts);
+  return stored.map((alert, i) =>
+    showAlertEvent(alert, { prisonerName: lines[i]!.name, cellId: lines[i]!.cell_id, block: lines[i]!.block }),
+  );
+}
+
+/** Who was seen, checked against the roll: every id must be one of the count's prisoners (400 naming `seen`). */
+function seenOnRoll(row: RollCountRow, seen: number[]): number[] {
+  const onRoll = new Set(row.lines.map((line) => line.prisoner_id));
+  const stranger = seen.find((id) => !onRoll.has(id));
+  if (stranger !== undefined) throw badRequest(`seen: prisoner ${stranger} is not on the roll of count ${row.id}`);
+  return [...new Set(seen)];
+}
+
+export interface SubmittedCount {
+  count: CountRecord;
+  /** The device checks raised, for the live feed once the transaction is committed. */
+  raised: StoredShowAlert[];
+}
+
+/**
+ * The officer's count: the prisoners seen (or a typed number). Clear when it agrees with the roll, whatever the
+ * trackers say; otherwise a discrepancy. A discrepancy may be submitted again (a recount): the last one decides, every
+ * one is kept. A clear or closed count is final (409).
+ */
 export async function submitCount(
   db: DbOrTx,
   who: AuditActor,
   id: number,
   input: CountSubmitInput,
   caseload: Caseload,
-): Promise<CountRecord> {
+): Promise<SubmittedCount> {
   return db.transaction(async (tx) => {
     const row = await findCount(tx, id, caseload, true);
-    if (row.state !== 'open') throw conflict(`Count ${id} was already submitted`);
-    const clear = input.counted === row.expected && row.lines.every((line) => line.state === 'in_block');
+    if (row.state !== 'open' && row.state !== 'discrepancy') throw conflict(`Count ${id} is ${row.state}: it is not counted again`);
+    const now = new Date();
+    const seen = input.seen === undefined ? null : seenOnRoll(row, input.seen);
+    const counted = seen === null ? input.counted! : seen.length;
+    const state = agrees(row.lines, { seen, counted }) ? 'clear' : 'discrepancy';
+    const submission: CountSubmission = { at: now.toISOString(), by: who.actor, seen, counted, state, note: input.note || null };
+    const raised = await raiseDeviceChecks(tx, row, submission, now);
     const [updated] = await tx
       .update(rollCounts)
       .set({
-        counted: input.counted,
+        counted,
         note: input.note || null,
-        state: clear ? 'clear' : 'discrepancy',
-        submittedAt: new Date(),
+        state,
+        submittedAt: now,
         submittedBy: who.actor,
+        submissions: [...row.submissions, submission],
       })
       .where(eq(rollCounts.id, id))
       .returning();
     const count = toCountRecord(updated!);
     await recordAudit(tx, who, {
-      action: 'count.submit',
+      action: row.state === 'open' ? 'count.submit' : 'count.recount',
       entity: 'roll_count',
       entityId: id,
       before: { state: row.state },
@@ -187,29 +261,78 @@ export async function submitCount(
         state: count.state,
         expected: count.expected,
         counted: count.counted,
+        seen: count.seen,
         note: count.note,
-        to_find: count.to_find.map((line) => ({ prisoner_id: line.prisoner_id, name: line.name, state: line.state })),
+        missing: count.missing,
+        to_find: count.to_find.map((line) => ({ prisoner_id: line.prisoner_id, name: line.name })),
+        tracker_mismatches: count.tracker_mismatches.map((line) => ({
+          prisoner_id: line.prisoner_id,
+          device_id: line.device_id,
+          where: line.where,
+        })),
       },
     });
-    return count;
+    return { count, raised };
   });
 }
 
-/** A discrepancy is closed only with a note (the schema requires it); a clear or open count has nothing to close. */
+/** Each prisoner not seen, and only those, with a reason: anything else is refused naming the field or the prisoner. */
+function accountsFor(row: RollCountRow, input: CountAccountInput[], who: AuditActor, at: Date): CountAccount[] {
+  const missing = toFind({ lines: row.lines, submissions: row.submissions, accounts: row.accounts });
+  const byId = new Map(missing.map((line) => [line.prisoner_id, line]));
+  const given = new Set<number>();
+  input.forEach((account, i) => {
+    if (!byId.has(account.prisoner_id))
+      throw badRequest(`accounts.${i}.prisoner_id: prisoner ${account.prisoner_id} is not one of those to find on count ${row.id}`);
+    if (given.has(account.prisoner_id))
+      throw badRequest(`accounts.${i}.prisoner_id: prisoner ${account.prisoner_id} is accounted for twice`);
+    given.add(account.prisoner_id);
+  });
+  const forgotten = missing.filter((line) => !given.has(line.prisoner_id));
+  if (forgotten.length > 0)
+    throw conflict(
+      `accounts: ${forgotten.map((line) => `${line.name} (${line.prisoner_id})`).join(', ')} not seen and not accounted for`,
+    );
+  return input.map((account) => {
+    const line = byId.get(account.prisoner_id)!;
+    return {
+      prisoner_id: line.prisoner_id,
+      name: line.name,
+      block: line.block,
+      reason: account.reason,
+      note: account.note?.trim() || null,
+      by: who.actor,
+      at: at.toISOString(),
+    };
+  });
+}
+
+/**
+ * A discrepancy ends by accounting for each prisoner not seen (a reason each); a note alone ends nothing (409): the
+ * other way out is a recount that agrees. A typed total names nobody, so it needs a recount cell by cell.
+ */
 export async function closeCount(
   db: DbOrTx,
   who: AuditActor,
   id: number,
-  note: string,
+  input: CountCloseInput,
   caseload: Caseload,
 ): Promise<CountRecord> {
   return db.transaction(async (tx) => {
     const row = await findCount(tx, id, caseload, true);
     if (row.state === 'open') throw conflict(`Count ${id} must be submitted before it is closed`);
     if (row.state !== 'discrepancy') throw conflict(`Count ${id} is ${row.state}: only a discrepancy is closed`);
+    if ((lastSubmission(row)?.seen ?? null) === null)
+      throw conflict(`Count ${id} was a typed number: nobody is named, so recount it cell by cell to find who is missing`);
+    if (!input.accounts || input.accounts.length === 0) {
+      const names = toFind(row).map((line) => line.name).join(', ');
+      throw conflict(`Count ${id} is a discrepancy: recount until it agrees, or account for each prisoner not seen (${names})`);
+    }
+    const now = new Date();
+    const accounts = accountsFor(row, input.accounts, who, now);
     const [updated] = await tx
       .update(rollCounts)
-      .set({ state: 'closed', closedAt: new Date(), closedBy: who.actor, closeNote: note })
+      .set({ state: 'closed', closedAt: now, closedBy: who.actor, closeNote: input.note ?? null, accounts })
       .where(eq(rollCounts.id, id))
       .returning();
     const count = toCountRecord(updated!);
@@ -218,7 +341,15 @@ export async function closeCount(
       entity: 'roll_count',
       entityId: id,
       before: { state: row.state },
-      after: { state: count.state, close_note: note },
+      after: {
+        state: count.state,
+        close_note: count.close_note,
+        accounts: accounts.map((account) => ({
+          prisoner_id: account.prisoner_id,
+          reason: COUNT_OUT_REASON_LABELS[account.reason],
+          note: account.note,
+        })),
+      },
     });
     return count;
   });

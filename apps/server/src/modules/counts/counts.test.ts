@@ -2,7 +2,7 @@
 // port, the count reads where each tracker is, and the officer's number decides clear or discrepancy. Also the 400s
 // naming the field, the audit entries, the caseload, and the scheduled counts' reminder and one Warning per time.
 import { describe, expect, it, beforeAll } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { API_PREFIX, type CountDueEvent, type CountRecord, type GeoPoint } from '@prison/shared';
 import { alerts, auditLog, cells, devices, prisoners, rollCounts } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../lib/audit';
@@ -135,37 +135,37 @@ describeEachEngine('block areas and roll counts', (engine) => {
       await fixAt(offline, IN_A, ctx().app.config.DEVICE_OFFLINE_SECONDS + 120);
     });
 
-    it('a prisoner whose tracker is in the yard makes the count a discrepancy naming him; it closes only with a note', async () => {
+    it('the trackers advise (in block, elsewhere with where, offline, untracked) but never overrule the officer', async () => {
       const started = await ok<CountRecord>('POST', '/counts', { block_id: BLOCK_A });
-      expect(started).toMatchObject({ block_id: BLOCK_A, expected: 4, located: 1, state: 'open', counted: null });
+      expect(started).toMatchObject({ block_id: BLOCK_A, expected: 4, located: 1, state: 'open', counted: null, seen: null, submissions: [] });
       const state = (id: number) => started.lines.find((line) => line.prisoner_id === id);
       expect(state(inCell)).toMatchObject({ state: 'in_block', where: `Block ${BLOCK_A}` });
       expect(state(inYard)).toMatchObject({ state: 'elsewhere', where: 'Exercise Yard' });
       expect(state(offline)).toMatchObject({ state: 'offline' });
       expect(state(untracked)).toMatchObject({ state: 'untracked', device_id: null });
 
-      // Counted 4 of 4 expected, yet three are not placed in the block: still a discrepancy.
-      const submitted = await ok<CountRecord>('POST', `/counts/${started.id}/submit`, { counted: 4, note: 'All seen at the doors' });
-      expect(submitted.state).toBe('discrepancy');
-      expect(submitted.to_find.map((line) => line.prisoner_id).sort()).toEqual([inYard, offline, untracked].sort());
-      expect(submitted.to_find.find((line) => line.prisoner_id === inYard)!.name).toMatch(/^Yardley /);
+      // All four seen in their cells: clear, whatever the trackers say; the one in the yard is a tracker to check.
+      const submitted = await ok<CountRecord>('POST', `/counts/${started.id}/submit`, {
+        seen: [inCell, inYard, offline, untracked],
+        note: 'All seen at the doors',
+      });
+      expect(submitted).toMatchObject({ state: 'clear', counted: 4, to_find: [], missing: 0 });
+      expect(submitted.tracker_mismatches.map((line) => line.prisoner_id)).toEqual([inYard]);
+      expect(submitted.roll).toEqual([{ block: BLOCK_A, expected: 4, seen: 4, out: 0, to_find: 0 }]);
 
-      const again = await ctx().api('POST', `/counts/${started.id}/submit`, { counted: 4 });
-      expect(again.statusCode).toBe(409);
-      for (const body of [{}, { note: '' }, { note: 'ok' }]) {
+      // A clear count is final: not counted again, nothing to close.
+      expect((await ctx().api('POST', `/counts/${started.id}/submit`, { seen: [inCell] })).statusCode).toBe(409);
+      expect((await ctx().api('POST', `/counts/${started.id}/close`, { note: 'closing a clear count' })).statusCode).toBe(409);
+      for (const body of [{ note: '' }, { note: 'ok' }]) {
         const refused = await ctx().api('POST', `/counts/${started.id}/close`, body);
         expect(refused.statusCode, refused.body).toBe(400);
         expect(refused.json().message).toMatch(/^note/);
       }
-      const closed = await ok<CountRecord>('POST', `/counts/${started.id}/close`, { note: 'Yardley brought back from the yard, Olly and Una found on the landing' });
-      expect(closed).toMatchObject({ state: 'closed', closed_by: 'warden' });
-      expect((await ctx().api('POST', `/counts/${started.id}/close`, { note: 'closing it a second time' })).statusCode).toBe(409);
-
-      for (const action of ['count.start', 'count.submit', 'count.close']) expect(await audited(action, started.id), action).toHaveLength(1);
+      for (const action of ['count.start', 'count.submit']) expect(await audited(action, started.id), action).toHaveLength(1);
       const [submitEntry] = await audited('count.submit', started.id);
-      expect(submitEntry!.after).toMatchObject({ state: 'discrepancy', expected: 4, counted: 4 });
+      expect(submitEntry!.after).toMatchObject({ state: 'clear', expected: 4, counted: 4, seen: [inCell, inYard, offline, untracked] });
       const history = await ok<{ data: CountRecord[] }>('GET', `/counts?block_id=${encodeURIComponent(BLOCK_A)}`);
-      expect(history.data[0]).toMatchObject({ id: started.id, state: 'closed', counted: 4 });
+      expect(history.data[0]).toMatchObject({ id: started.id, state: 'clear', counted: 4 });
     });
 
     it('a count whose number matches and whose prisoners are all in the block is clear; a wrong number is not', async () => {
@@ -234,6 +234,173 @@ describeEachEngine('block areas and roll counts', (engine) => {
       expect(hidden.json()).toEqual({ message: `Count ${ofB!.id} not found` });
       expect((await as('GET', `/counts/${ofB!.id}`)).statusCode).toBe(404);
       expect((await as('GET', '/blocks/areas')).json<{ data: { block: string }[] }>().data.map((a) => a.block)).toEqual([BLOCK_A]);
+    });
+  });
+
+  describe('a count is what the officers see (seven prisoners of block C, three trackers elsewhere)', () => {
+    const C = 'Count C';
+    const IN_C = { lat: LAT + 0.0035, lng: LNG + 0.0008 };
+    let all: number[];
+    let home: number[];
+    let away: number[];
+    let quiet: number;
+    let untracked: number;
+    const deviceOf = new Map<number, string>();
+    const ids = (lines: { prisoner_id: number }[]) => lines.map((line) => line.prisoner_id).sort((a, b) => a - b);
+    const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+    const checksOf = (countId: number) =>
+      ctx()
+        .database.db.select()
+        .from(alerts)
+        .where(and(eq(alerts.kind, 'roll_count'), eq(alerts.alertType, 'Informational'), like(alerts.details, `%roll count ${countId},%`)));
+
+    beforeAll(async () => {
+      await ctx().database.db.insert(cells).values({ cellId: `${C}-1`, block: C, capacity: 50, securityLevel: 'Low' });
+      await ok('PUT', `/blocks/${encodeURIComponent(C)}/area`, { points: square(LAT + 0.003, LNG) });
+      home = [await prisonerIn(C, 'Cal'), await prisonerIn(C, 'Cy')];
+      away = [await prisonerIn(C, 'Yan'), await prisonerIn(C, 'Yves'), await prisonerIn(C, 'Bo')];
+      quiet = await prisonerIn(C, 'Quinn');
+      untracked = await prisonerIn(C, 'Ulla');
+      for (const id of home) deviceOf.set(id, await fixAt(id, IN_C));
+      deviceOf.set(away[0]!, await fixAt(away[0]!, YARD));
+      deviceOf.set(away[1]!, await fixAt(away[1]!, YARD));
+      deviceOf.set(away[2]!, await fixAt(away[2]!, IN_B));
+      deviceOf.set(quiet, await fixAt(quiet, IN_C, ctx().app.config.DEVICE_OFFLINE_SECONDS + 120));
+      all = [...home, ...away, quiet, untracked];
+    });
+
+    it('everyone seen is clear even with three trackers elsewhere: they come back as tracker mismatches, one device check each', async () => {
+      const count = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      expect(count).toMatchObject({ expected: 7, located: 2 });
+      const clear = await ok<CountRecord>('POST', `/counts/${count.id}/submit`, { seen: all });
+      expect(clear).toMatchObject({ state: 'clear', counted: 7, to_find: [], missing: 0 });
+      expect(ids(clear.tracker_mismatches)).toEqual(sorted(away));
+      expect(clear.tracker_mismatches.find((line) => line.prisoner_id === away[2])!.where).toBe(`Block ${BLOCK_B}`);
+      const checks = await checksOf(count.id);
+      expect(checks.map((alert) => alert.deviceId).sort()).toEqual(away.map((id) => deviceOf.get(id)).sort());
+      expect(checks.map((alert) => alert.prisonerId).sort((a, b) => a! - b!)).toEqual(sorted(away));
+      expect(checks[0]!.details).toMatch(/^Device check: .+ was seen in his cell Count C-1 at roll count \d+, but his tracker /);
+    });
+
+    it('two not seen: to_find is exactly those two; a note alone does not close it, a recount that agrees does (both kept)', async () => {
+      const count = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      const notSeen = [home[0]!, untracked];
+      const short = await ok<CountRecord>('POST', `/counts/${count.id}/submit`, { seen: all.filter((id) => !notSeen.includes(id)) });
+      expect(short).toMatchObject({ state: 'discrepancy', counted: 5, missing: 2 });
+      expect(ids(short.to_find)).toEqual(sorted(notSeen));
+      expect(short.roll).toEqual([{ block: C, expected: 7, seen: 5, out: 0, to_find: 2 }]);
+      // The trackers elsewhere do not make anyone "to find": only those not seen are.
+      expect(ids(short.tracker_mismatches)).toEqual(sorted(away));
+
+      for (const body of [{ note: 'Everyone found on the landing later on' }, {}, { accounts: [] }]) {
+        const refused = await ctx().api('POST', `/counts/${count.id}/close`, body);
+        expect(refused.statusCode, JSON.stringify(body)).toBe(409);
+        expect(refused.json().message).toMatch(/recount until it agrees, or account for each prisoner not seen \(.+\)$/);
+        for (const name of ['Cal ', 'Ulla ']) expect(refused.json().message).toContain(name);
+      }
+      expect((await ok<CountRecord>('GET', `/counts/${count.id}`)).state).toBe('discrepancy');
+
+      const recount = await ok<CountRecord>('POST', `/counts/${count.id}/submit`, { seen: all, note: 'Recounted door by door' });
+      expect(recount).toMatchObject({ state: 'clear', counted: 7, to_find: [], missing: 0, seen: all });
+      expect(recount.submissions.map((s) => [s.state, s.counted, s.by])).toEqual([
+        ['discrepancy', 5, 'warden'],
+        ['clear', 7, 'warden'],
+      ]);
+      expect((await ctx().api('POST', `/counts/${count.id}/submit`, { seen: all })).statusCode).toBe(409);
+      // One device check per tracker and count, however many times it is counted.
+      expect(await checksOf(count.id)).toHaveLength(3);
+      expect(await audited('count.submit', count.id)).toHaveLength(1);
+      expect(await audited('count.recount', count.id)).toHaveLength(1);
+    });
+
+    it('a discrepancy closes by accounting for each prisoner not seen with a reason; one left out is 409 naming him', async () => {
+      const count = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      const [toCourt, toHealth] = [away[0]!, quiet];
+      await ok<CountRecord>('POST', `/counts/${count.id}/submit`, { seen: all.filter((id) => id !== toCourt && id !== toHealth) });
+      const url = `/counts/${count.id}/close`;
+
+      const leftOut = await ctx().api('POST', url, { accounts: [{ prisoner_id: toCourt, reason: 'court' }] });
+      expect(leftOut.statusCode, leftOut.body).toBe(409);
+      const quinn = count.lines.find((line) => line.prisoner_id === toHealth)!.name;
+      expect(leftOut.json().message).toBe(`accounts: ${quinn} (${toHealth}) not seen and not accounted for`);
+      for (const [accounts, field] of [
+        [[{ prisoner_id: toCourt, reason: 'pub' }, { prisoner_id: toHealth, reason: 'healthcare' }], 'accounts.0.reason'],
+        [[{ prisoner_id: toCourt, reason: 'court' }, { prisoner_id: toHealth, reason: 'other' }], 'accounts.1.note'],
+        [[{ prisoner_id: toCourt, reason: 'court' }, { prisoner_id: home[0], reason: 'visits' }], 'accounts.1.prisoner_id'],
+        [[{ prisoner_id: toCourt, reason: 'court' }, { prisoner_id: toCourt, reason: 'visits' }], 'accounts.1.prisoner_id'],
+      ] as const) {
+        const refused = await ctx().api('POST', url, { accounts });
+        expect(refused.statusCode, refused.body).toBe(400);
+        expect(refused.json().message).toMatch(new RegExp(`^${field.replace(/\./g, '\\.')}`));
+      }
+      expect((await ok<CountRecord>('GET', `/counts/${count.id}`)).state).toBe('discrepancy');
+
+      const closed = await ok<CountRecord>('POST', url, {
+        accounts: [
+          { prisoner_id: toCourt, reason: 'court', note: 'Crown court, back at six' },
+          { prisoner_id: toHealth, reason: 'healthcare' },
+        ],
+      });
+      expect(closed).toMatchObject({ state: 'closed', closed_by: 'warden', to_find: [], missing: 0 });
+      expect(closed.accounts.map((a) => [a.prisoner_id, a.reason, a.note])).toEqual([
+        [toCourt, 'court', 'Crown court, back at six'],
+        [toHealth, 'healthcare', null],
+      ]);
+      expect(closed.roll).toEqual([{ block: C, expected: 7, seen: 5, out: 2, to_find: 0 }]);
+      const [entry] = await audited('count.close', count.id);
+      expect(entry!.after).toMatchObject({ state: 'closed', accounts: [{ prisoner_id: toCourt, reason: 'Court' }, { prisoner_id: toHealth, reason: 'Healthcare' }] });
+      const latest = await ok<{ data: { block: string; count: CountRecord | null }[] }>('GET', '/counts/latest');
+      expect(latest.data.find((row) => row.block === C)!.count!.roll[0]).toMatchObject({ out: 2, to_find: 0 });
+    });
+
+    it('a typed number equal to the roll is clear; one short names nobody: the count asks for a recount cell by cell', async () => {
+      const first = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      const typedClear = await ok<CountRecord>('POST', `/counts/${first.id}/submit`, { counted: 7 });
+      expect(typedClear).toMatchObject({ state: 'clear', seen: null, missing: 0 });
+      expect(ids(typedClear.tracker_mismatches)).toEqual(sorted(away));
+
+      const second = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      const typedShort = await ok<CountRecord>('POST', `/counts/${second.id}/submit`, { counted: 5 });
+      expect(typedShort).toMatchObject({ state: 'discrepancy', seen: null, to_find: [], missing: 2, tracker_mismatches: [] });
+      expect(typedShort.roll).toEqual([{ block: C, expected: 7, seen: 5, out: 0, to_find: 2 }]);
+      const refused = await ctx().api('POST', `/counts/${second.id}/close`, { accounts: [{ prisoner_id: home[0], reason: 'court' }] });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toMatch(/recount it cell by cell/);
+      const named = await ok<CountRecord>('POST', `/counts/${second.id}/submit`, { seen: all.filter((id) => id !== untracked) });
+      expect(named).toMatchObject({ state: 'discrepancy', missing: 1 });
+      expect(ids(named.to_find)).toEqual([untracked]);
+    });
+
+    it('bad submits are 400 naming the field and change nothing', async () => {
+      const count = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      const stranger = await prisonerIn(BLOCK_B, 'Stranger');
+      for (const [body, field] of [
+        [{}, 'seen: is required'],
+        [{ seen: all, counted: 7 }, 'counted'],
+        [{ seen: 'all' }, 'seen'],
+        [{ seen: [0] }, 'seen'],
+        [{ seen: [1.5] }, 'seen'],
+        [{ seen: [...all, stranger] }, `seen: prisoner ${stranger} is not on the roll`],
+      ] as const) {
+        const res = await ctx().api('POST', `/counts/${count.id}/submit`, body);
+        expect(res.statusCode, `${JSON.stringify(body)}: ${res.body}`).toBe(400);
+        expect(res.json().message).toMatch(new RegExp(`^${field}`));
+      }
+      expect(await ok<CountRecord>('GET', `/counts/${count.id}`)).toMatchObject({ state: 'open', submissions: [] });
+    });
+
+    it('an officer of block A can neither read nor submit nor close block C\'s count', async () => {
+      const count = await ok<CountRecord>('POST', '/counts', { block_id: C });
+      await ok<CountRecord>('POST', `/counts/${count.id}/submit`, { seen: [home[0]] });
+      const cookie = await loginWithCaseload(ctx(), [BLOCK_A]);
+      const as = (method: string, url: string, payload?: unknown) =>
+        ctx().app.inject({ method: method as 'GET', url: `${API_PREFIX}${url}`, payload: payload as object, headers: { cookie } });
+      expect((await as('GET', `/counts/${count.id}`)).statusCode).toBe(404);
+      expect((await as('POST', `/counts/${count.id}/submit`, { seen: all })).statusCode).toBe(404);
+      const close = await as('POST', `/counts/${count.id}/close`, { accounts: all.slice(1).map((id) => ({ prisoner_id: id, reason: 'court' })) });
+      expect(close.statusCode).toBe(404);
+      expect(close.json()).toEqual({ message: `Count ${count.id} not found` });
+      expect((await ok<CountRecord>('GET', `/counts/${count.id}`)).submissions).toHaveLength(1);
     });
   });
 

@@ -1,5 +1,6 @@
-// /counts: roll counts (issue 24 item 2): start (a block, or the whole prison), read, submit the number counted, close
-// a discrepancy with a note, the history and the last count per block; and the scheduled counts' job.
+// /counts: roll counts (decisions 062, 098): start (a block, or the whole prison), read, submit who was seen (or a typed
+// number) and recount, close a discrepancy by accounting for each prisoner not seen, the history and the last count per
+// block; and the scheduled counts' job.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   countCloseInput,
@@ -105,17 +106,21 @@ const countRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['counts'],
         summary:
-          'Enter the number counted: clear when it equals the expected number and every line is in_block, otherwise ' +
-          'discrepancy with the prisoners to find (409 when already submitted)',
+          'Submit the count: the prisoners seen ({ seen: [prisoner_id] }) or the number counted ({ counted }). Clear ' +
+          'when everyone expected is seen (or the number equals the roll), whatever the trackers say: prisoners seen ' +
+          'whose tracker is elsewhere come back as tracker_mismatches and raise one Informational device check per ' +
+          'tracker. Otherwise discrepancy, to_find naming the prisoners not seen. A discrepancy is recounted by ' +
+          'submitting again (the last submit decides, each is kept); a clear or closed count is 409',
         params: countParams,
         body: countSubmitInput,
         response: { 200: countRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
-      const count = await submitCount(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
+      const submitted = await submitCount(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
+      if (submitted.raised.length > 0) await app.cluster.alerts.raised(submitted.raised);
       await changed();
-      return count;
+      return submitted.count;
     },
   );
 
@@ -125,14 +130,18 @@ const countRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'counts.work' },
       schema: {
         tags: ['counts'],
-        summary: 'Close a discrepancy with a note saying what was done (409 for a count that is not a discrepancy)',
+        summary:
+          'End a discrepancy by accounting for each prisoner not seen ({ accounts: [{ prisoner_id, reason, note }] }, ' +
+          'reason healthcare, court, visits, segregation, escorted_out or other with a note), with an optional note. ' +
+          'A note alone, a prisoner left out or a typed count (nobody named: recount cell by cell) is 409; a count that ' +
+          'is not a discrepancy is 409',
         params: countParams,
         body: countCloseInput,
         response: { 200: countRecord, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
-      const count = await closeCount(app.db, auditActor(request), request.params.id, request.body.note, caseloadOf(request));
+      const count = await closeCount(app.db, auditActor(request), request.params.id, request.body, caseloadOf(request));
       await changed();
       return count;
     },

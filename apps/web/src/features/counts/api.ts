@@ -1,7 +1,8 @@
-// Roll counts over /api/v1/counts (issue 24): the history, the last count per block, and the officer's three steps.
+// Roll counts over /api/v1/counts: the history, the last count per block, and the officer's steps (start, submit or
+// recount, account for the prisoners not seen).
 // Every key starts with 'counts', so the server's dataChanged('counts') refetches them on every screen.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { COUNT_WHOLE_PRISON, type CountRecord, type LatestCount } from '@prison/shared';
+import { COUNT_WHOLE_PRISON, type CountAccountInput, type CountRecord, type LatestCount } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export const COUNTS_KEY = ['counts'] as const;
@@ -45,10 +46,16 @@ export const useStartCount = () =>
     api.post<CountRecord>('/counts', block === null ? { scope: COUNT_WHOLE_PRISON } : { block_id: block }),
   );
 
+/** Who was seen, ticked cell by cell (`seen`), or a typed number (`counted`); a second submit is a recount. */
+export type CountSubmit = { id: number; note: string } & ({ seen: number[] } | { counted: number });
+
 export const useSubmitCount = () =>
-  useCountStep(({ id, counted, note }: { id: number; counted: number; note: string }) =>
-    api.post<CountRecord>(`/counts/${id}/submit`, { counted, ...(note.trim() ? { note } : {}) }),
+  useCountStep(({ id, note, ...count }: CountSubmit) =>
+    api.post<CountRecord>(`/counts/${id}/submit`, { ...count, ...(note.trim() ? { note } : {}) }),
   );
 
-export const useCloseCount = () =>
-  useCountStep(({ id, note }: { id: number; note: string }) => api.post<CountRecord>(`/counts/${id}/close`, { note }));
+/** Ends a discrepancy by accounting for each prisoner not seen. */
+export const useAccountForMissing = () =>
+  useCountStep(({ id, accounts }: { id: number; accounts: CountAccountInput[] }) =>
+    api.post<CountRecord>(`/counts/${id}/close`, { accounts }),
+  );

@@ -1,6 +1,6 @@
 // The state of a count line and of a count as badges: colour and text together (never colour alone), AA contrast.
 import { clsx } from 'clsx';
-import { COUNT_LINE_LABELS, type CountLineState, type CountState } from '@prison/shared';
+import { COUNT_LINE_LABELS, type CountLine, type CountLineState, type CountState } from '@prison/shared';
 
 const badgeClass = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset';
 
@@ -19,11 +19,22 @@ export function LineStateBadge({ state }: { state: CountLineState }) {
   );
 }
 
+/** What a prisoner's tracker advises (never what decides): its state, where when elsewhere. */
+export function TrackerAdvice({ line }: { line: CountLine }) {
+  return (
+    <p className="flex flex-wrap items-center gap-1 text-xs text-slate-600">
+      <span>Tracker:</span>
+      <LineStateBadge state={line.state} />
+      {line.state === 'elsewhere' && line.where && <span>{line.where}</span>}
+    </p>
+  );
+}
+
 const COUNT_LABELS: Record<CountState, string> = {
   open: 'In progress',
   clear: 'Clear',
   discrepancy: 'Discrepancy',
-  closed: 'Closed with a note',
+  closed: 'Closed',
 };
 const COUNT_TONES: Record<CountState, string> = {
   open: 'bg-blue-100 text-blue-800 ring-blue-600/20',

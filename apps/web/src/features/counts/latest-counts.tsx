@@ -1,10 +1,25 @@
-// The overview's last roll count of each block and its state (issue 24): a link to the Counts screen.
+// The overview's roll of each block from its last count (expected, seen, out with a reason, to find) and its state:
+// a link to the Counts screen.
 import { Link } from 'react-router';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
+import { COUNT_OUT_REASON_LABELS, type CountRecord } from '@prison/shared';
 import { formatAlertDateTime } from '../../lib/format';
 import { useLatestCounts } from './api';
 import { CountStateBadge } from './count-badges';
+
+/** The block's roll: expected, seen, out (with the reasons) and to find. */
+function BlockRoll({ count, block }: { count: CountRecord; block: string }) {
+  const roll = count.roll.find((row) => row.block === block);
+  if (!roll) return null;
+  const reasons = count.accounts.filter((account) => account.block === block).map((account) => COUNT_OUT_REASON_LABELS[account.reason]);
+  return (
+    <p className="text-xs text-slate-700" data-testid="block-roll">
+      {roll.expected} expected · {roll.seen ?? '—'} seen · {roll.out} out{reasons.length > 0 ? ` (${reasons.join(', ')})` : ''} ·{' '}
+      {count.state === 'open' ? '—' : roll.to_find} to find
+    </p>
+  );
+}
 
 export function LatestCounts() {
   const latest = useLatestCounts();
@@ -20,8 +35,9 @@ export function LatestCounts() {
               Block {block}
             </Link>
             <p className="text-xs text-slate-600">
-              {count ? `${formatAlertDateTime(count.started_at)} · ${count.located}/${count.expected} located` : 'Not counted yet'}
+              {count ? formatAlertDateTime(count.started_at) : 'Not counted yet'}
             </p>
+            {count && <BlockRoll count={count} block={block} />}
           </div>
           {count && <CountStateBadge state={count.state} />}
         </li>
