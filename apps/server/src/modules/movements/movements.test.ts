@@ -217,7 +217,7 @@ describeEachEngine('controlled movements', (engine) => {
     expect(started.statusCode, started.body).toBe(200);
     const movement = started.json().movement as Movement;
     expect(movement).toMatchObject({ closed_reason: 'Urgent repair job, supervised by the instructor', in_force: true, via: [{ geofence_id: 'mv2-corridor', name: 'Corridor' }], ended_at: null, cancelled: false });
-    const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'movement'), eq(auditLog.entityId, String(movement.id))));
+    const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'movement'), eq(auditLog.entityId, String(movement.id)))).orderBy(auditLog.id);
     expect(audit[0]!.after).toMatchObject({ closed_reason: 'Urgent repair job, supervised by the instructor' });
 
     // Through the corridor and into the closed Workshop: arrived, and no alarm of either zone nor off route.
