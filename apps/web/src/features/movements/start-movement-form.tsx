@@ -159,7 +159,7 @@ export function StartMovementForm() {
             </fieldset>
           )}
           <TextField
-            label="Reason (needed when the destination is closed at the due time)"
+            label="Reason (needed when the place is closed at the due time)"
             value={reason}
             maxLength={500}
             error={errors.reason}
