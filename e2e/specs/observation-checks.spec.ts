@@ -20,7 +20,7 @@ test('the due screen turns a prisoner overdue while watched, and recording the c
   await page.goto(`/observations?block=${encodeURIComponent(block)}`);
   await expect(page.getByRole('heading', { name: 'Observation checks' })).toBeVisible();
   const row = page.getByTestId('due-row').filter({ hasText: prisoner.first_name });
-  await expect(row).toContainText(`Cell ${cellId}`);
+  await expect(page.getByTestId('due-cell').filter({ has: row })).toContainText(`Cell ${cellId}`);
   await expect(row).toContainText('High, every 1 min');
   await expect(row).not.toHaveAttribute('data-state', 'overdue');
   await expect(page.getByText('updated at')).toBeVisible();

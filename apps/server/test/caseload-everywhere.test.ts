@@ -132,7 +132,14 @@ async function startWorld(engine: Engine, extend?: (app: App) => void): Promise<
   await ok('POST', `/keep-apart/${BRAVO_PAIR}/end`, { reason: 'They were reconciled by mediation' }, 202);
   const incident = await ok('POST', '/incident/add', { prisonerName: 'Bravo Bravoleak', guardName: 'Gale Guard', date: '2026-01-02', time: '10:00', description: 'Refused to return to his cell', actionTaken: 'Talked down' });
   await ok('PUT', `/prisoners/${BRAVO_PRISONER}/observation`, { level: 'high', reason: 'Low mood after a phone call' });
-  await ok('POST', '/movements', { prisoner_ids: [BRAVO_PRISONER], destination_geofence_id: fence, due_by: new Date(Date.now() + 30 * 60_000).toISOString() });
+  // A movement goes to a place prisoners go (a Positive zone that alarms; closed, so with a reason), never the perimeter.
+  await ok('POST', '/geofence/add', { geofence_id: 'everywhere-workshop', shape: 'Circle', name: 'Workshop', type: 'Positive', alert_type: 'Warning', radius: 20, center_lat: LAT + 0.01, center_lng: LNG });
+  await ok('POST', '/movements', {
+    prisoner_ids: [BRAVO_PRISONER],
+    destination_geofence_id: 'everywhere-workshop',
+    due_by: new Date(Date.now() + 30 * 60_000).toISOString(),
+    reason: 'Booked job in the workshop',
+  });
   const count = await ok('POST', '/counts', { block_id: BRAVO });
   // The workflow, offline and removal events of the other block's records.
   await ok('POST', `/alert/${BRAVO_ALERT}/acknowledge`, { note: 'seen' });

@@ -88,6 +88,12 @@ const newGeofence = async () => {
   await ok('POST', '/geofence/add', { geofence_id: id, name: `Zone ${id}`, shape: 'Circle', type: 'Positive', radius: 30, center_lat: 10, center_lng: 10 });
   return id;
 };
+/** A movement to a Warning zone (closed at due_by, as every unscheduled Positive zone is: with a reason). */
+const movementBody = async () => {
+  const id = `mx-${next()}`;
+  await ok('POST', '/geofence/add', { geofence_id: id, name: `Workshop ${id}`, shape: 'Circle', type: 'Positive', alert_type: 'Warning', radius: 30, center_lat: 10, center_lng: 10 });
+  return { prisoner_ids: [await newPrisoner()], destination_geofence_id: id, due_by: new Date(Date.now() + 3_600_000).toISOString(), reason: REASON };
+};
 const newAlert = async (alertType = 'Warning') => (await ok('POST', '/alert/all', { alert_type: alertType, details: `Matrix ${next()}` })).id as number;
 const newAdmin = async () => (await ok('POST', '/admins', { username: `mx-${next()}`, password: 'a long passphrase for a new one 9', role: 'records' })).id as number;
 const INCIDENT_WINDOW = { from: '2026-03-01T08:00:00Z', to: '2026-03-01T09:00:00Z' };
@@ -176,7 +182,10 @@ const SAMPLES: Record<string, () => Promise<Sample>> = {
     return { params: { id: (escort.escort ?? escort).id } };
   },
   'GET /api/v1/observations/due': async () => ({ query: 'block_id=B' }),
-  'POST /api/v1/observations': async () => ({ body: { prisoner_id: await newPrisoner(), observed: 'Asleep, breathing normally' } }),
+  'POST /api/v1/observations': async () => ({ body: { prisoner_id: await newPrisoner(), quick: 'not_in_cell', where: 'At healthcare' } }),
+  'POST /api/v1/movements': async () => ({ body: await movementBody() }),
+  'POST /api/v1/movements/:id/end': async () => ({ params: { id: (await ok('POST', '/movements', await movementBody())).movement.id } }),
+  'POST /api/v1/movements/:id/cancel': async () => ({ params: { id: (await ok('POST', '/movements', await movementBody())).movement.id } }),
   'PUT /api/v1/prisoners/:id/observation': async () => ({ params: { id: await newPrisoner() }, body: { level: 'high', reason: REASON } }),
   'POST /api/v1/prisoners/:id/observation/handover': async () => {
     const id = await newPrisoner();

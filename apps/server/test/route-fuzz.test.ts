@@ -329,7 +329,9 @@ function requestArbitrary(method: string, url: string, fields: RouteFields, s: S
 // What a refused request may still write, by design:
 // - login_throttle: a refused login counts towards the lockout;
 // - audit_log rows of login.*: a refused login is audited;
-// - sessions: only id and revocation are compared; the auth hook touches activity times on every request.
+// - sessions: only id and revocation are compared; the auth hook touches activity times on every request;
+// - the welfare schedule's own writes: the leader's watcher enrols prisoners and raises overdue checks every few
+//   seconds, whatever the request did (observation_levels rows it made and never checked, observation alerts).
 async function fingerprintQuery(ctx: TestContext): Promise<string> {
   const tables = await ctx.database.db.execute<{ table_name: string }>(
     sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
@@ -345,7 +347,11 @@ async function fingerprintQuery(ctx: TestContext): Promise<string> {
           ? `(select id, revoked_at from sessions)`
           : t === 'audit_log'
             ? `(select * from audit_log where action not like 'login%')`
-            : `"${t}"`;
+            : t === 'observation_levels'
+              ? `(select * from observation_levels where set_by <> 'welfare schedule' or last_check_id is not null)`
+              : t === 'alerts'
+                ? `(select * from alerts where kind is distinct from 'observation')`
+                : `"${t}"`;
       return `select '${t}' as t, md5(coalesce(string_agg(r::text, ',' order by r::text), '')) as h from ${source} r`;
     });
   return parts.join(' union all ');

@@ -1,8 +1,10 @@
 // Controlled movements (issue 24 item 4, decision 064): prisoners sent to work, education, healthcare or visits and
 // expected at a destination geofence by a due time. Each prisoner is `arrived` when a fix falls inside the destination,
 // `overdue` when the due time passes first, `off_route` when he enters a geofence that is neither origin nor destination.
+// A movement authorises (decision 099): while in force its destination and the zones it names on the way do not alarm
+// for its prisoners; it ends or is cancelled in one tap.
 import { z } from 'zod';
-import { idText, int32, intText, isoInstant } from './text';
+import { idText, int32, intText, isoInstant, reasonText } from './text';
 
 export const MOVEMENT_STATES = ['underway', 'arrived', 'overdue', 'off_route'] as const;
 export type MovementState = (typeof MOVEMENT_STATES)[number];
@@ -29,6 +31,11 @@ export const MOVEMENT_MAX_PRISONERS = 50;
 /** `due_by` within this many hours from now (a movement is today's business). */
 export const MOVEMENT_MAX_HOURS = 12;
 
+/** The most zones on the way one movement may name. */
+export const MOVEMENT_MAX_VIA = 10;
+/** The quick due-by choices beside the picker, in minutes from now. */
+export const MOVEMENT_QUICK_DUE_MINUTES = [15, 30, 60] as const;
+
 /** The Warning alerts' texts. */
 export const movementOverdueText = (prisoner: string, destination: string) => `${prisoner} has not arrived at ${destination}`;
 export const movementOffRouteText = (prisoner: string, geofence: string, destination: string) => `${prisoner} entered ${geofence} on the way to ${destination}`;
@@ -44,6 +51,14 @@ export const movementInput = z
     destination_geofence_id: idText(100).pipe(z.string().min(1, { message: 'destination_geofence_id is required' })),
     due_by: isoInstant(),
     escort_staff_id: int32(1).nullable().optional(),
+    /** Zones on the way (a corridor, a gate): no alarm of theirs and not off route while the movement is in force. */
+    via_geofence_ids: z
+      .array(idText(100).pipe(z.string().min(1, { message: 'must not be empty' })), { message: 'via_geofence_ids must be a list of geofence ids' })
+      .max(MOVEMENT_MAX_VIA, { message: `via_geofence_ids may name at most ${MOVEMENT_MAX_VIA} zones` })
+      .refine((ids) => new Set(ids).size === ids.length, { message: 'via_geofence_ids must not repeat a zone' })
+      .optional(),
+    /** Why prisoners go to a destination that is closed at due_by (required then, audited). */
+    reason: reasonText(500).optional(),
   })
   .superRefine((v, ctx) => {
     const due = Date.parse(v.due_by);
@@ -79,6 +94,15 @@ export const movement = z.object({
   escort: z.object({ staff_id: z.number().int(), first_name: z.string(), last_name: z.string() }).nullable(),
   created_at: z.string(),
   created_by: z.string(),
+  /** The zones on the way it names. */
+  via: z.array(z.object({ geofence_id: z.string(), name: z.string() })),
+  /** Why it goes to a destination closed at due_by (null: open then). */
+  closed_reason: z.string().nullable(),
+  /** In force: started, not ended, not cancelled (and not older than a day): its zones do not alarm for its prisoners. */
+  in_force: z.boolean(),
+  ended_at: z.string().nullable(),
+  ended_by: z.string().nullable(),
+  cancelled: z.boolean(),
   prisoners: z.array(movementPrisoner),
 });
 export type Movement = z.infer<typeof movement>;

@@ -42,15 +42,48 @@ export const observationLevelInput = z.object({
 });
 export type ObservationLevelInput = z.infer<typeof observationLevelInput>;
 
-/** POST /observations: a check (or, with `corrects_id`, a correction of an earlier one). */
-export const observationCheckInput = z.object({
-  prisoner_id: int32(),
-  observed: boundedText(1000, { multiline: true })
-    .trim()
-    .min(1, 'is required: what you saw')
-    .refine((text) => wordCount(text) >= OBSERVED_MIN_WORDS, `must say what you saw in at least ${OBSERVED_MIN_WORDS} words`),
-  corrects_id: int32().optional(),
-});
+/**
+ * The one-tap entries of a round (decision 099): what an officer sees at most doors on standard observation. Enhanced,
+ * high and constant keep the written observation. "Not in cell" asks where he is.
+ */
+export const QUICK_OBSERVATIONS = ['seen_well', 'asleep_breathing', 'not_in_cell'] as const;
+export type QuickObservation = (typeof QUICK_OBSERVATIONS)[number];
+export const QUICK_OBSERVATION_LABELS: Record<QuickObservation, string> = {
+  seen_well: 'Seen, well',
+  asleep_breathing: 'Asleep, breathing seen',
+  not_in_cell: 'Not in cell',
+};
+/** The levels whose checks may be a one-tap entry. */
+export const QUICK_OBSERVATION_LEVELS: readonly ObservationLevel[] = ['standard'];
+
+/** What a one-tap entry records as the observation ("Not in cell: at healthcare"). */
+export function quickObservationText(quick: QuickObservation, where?: string | null): string {
+  return quick === 'not_in_cell' ? `${QUICK_OBSERVATION_LABELS.not_in_cell}: ${where ?? ''}`.trim() : QUICK_OBSERVATION_LABELS[quick];
+}
+
+/**
+ * POST /observations: a check (or, with `corrects_id`, a correction of an earlier one): what was seen in words
+ * (`observed`), or, on standard observation, a one-tap entry (`quick`, with `where` for "Not in cell").
+ */
+export const observationCheckInput = z
+  .object({
+    prisoner_id: int32(),
+    observed: boundedText(1000, { multiline: true })
+      .trim()
+      .min(1, 'is required: what you saw')
+      .refine((text) => wordCount(text) >= OBSERVED_MIN_WORDS, `must say what you saw in at least ${OBSERVED_MIN_WORDS} words`)
+      .optional(),
+    quick: z.enum(QUICK_OBSERVATIONS, { message: `must be one of ${QUICK_OBSERVATIONS.join(', ')}` }).optional(),
+    where: boundedText(200).trim().min(1, 'is required: where he is').optional(),
+    corrects_id: int32().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.quick === undefined && v.observed === undefined) ctx.addIssue({ code: 'custom', path: ['observed'], message: 'is required: what you saw' });
+    if (v.quick !== undefined && v.observed !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['observed'], message: 'must be left out with quick: the one-tap entry says what you saw' });
+    if (v.quick === 'not_in_cell' && v.where === undefined) ctx.addIssue({ code: 'custom', path: ['where'], message: 'is required: where he is' });
+    if (v.quick !== 'not_in_cell' && v.where !== undefined) ctx.addIssue({ code: 'custom', path: ['where'], message: 'goes only with quick: not_in_cell' });
+  });
 export type ObservationCheckInput = z.infer<typeof observationCheckInput>;
 
 /** POST /prisoners/{id}/observation/handover: the officer now watching a prisoner on constant observation. */
@@ -99,7 +132,7 @@ export const observationStatus = z.object({
   last_check_at: z.string().nullable(),
   last_check_by: z.string().nullable(),
   last_verified_by_position: z.boolean().nullable(),
-  /** Null: no level set and no check yet, so no schedule. */
+  /** Null only for a prisoner not in custody who was never scheduled (everyone in custody has one, decision 099). */
   due_at: z.string().nullable(),
   overdue: z.boolean(),
   watcher: observationWatcher.nullable(),
@@ -112,6 +145,15 @@ export const observationDueItem = observationStatus.extend({
   cell_id: z.string().nullable(),
 });
 export type ObservationDueItem = z.infer<typeof observationDueItem>;
+
+/**
+ * The landing of a cell, read from its number: cells have no landing of their own, and a cell numbered in the hundreds
+ * (A-101, A-214) is on the landing of its hundreds (A-1, A-2). Any other cell is on its block's one landing (null).
+ */
+export function landingOf(cellId: string | null): string | null {
+  const match = cellId ? /^(.*?)(\d)\d{2}$/.exec(cellId) : null;
+  return match ? `${match[1]}${match[2]}` : null;
+}
 
 export const observationDueResponse = z.object({ block: z.string(), now: z.string(), data: z.array(observationDueItem) });
 export type ObservationDueResponse = z.infer<typeof observationDueResponse>;

@@ -805,6 +805,14 @@ export const movements = pgTable(
     escortStaffId: integer('escort_staff_id').references(() => staff.staffId, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
+    /** The zones on the way the movement names: they do not alarm for its prisoners while it is in force. */
+    viaGeofenceIds: text('via_geofence_ids').array().notNull().default(sql`'{}'`),
+    /** Why prisoners are sent to a destination closed at `due_by` (null: it was open). */
+    closedReason: text('closed_reason'),
+    /** Ended (the prisoners are back) or cancelled: no longer in force. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endedBy: text('ended_by'),
+    cancelled: boolean('cancelled').notNull().default(false),
   },
   (t) => [index('movements_created_idx').on(t.createdAt)],
 );

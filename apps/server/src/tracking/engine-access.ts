@@ -32,6 +32,8 @@ export interface GeofenceEngineLike {
   importDevice(deviceId: string, portable: PortableDevice | null): void;
   /** Escorts (decision 035): a prisoner's Negative violations wait while this answers true. */
   setNegativeSuppression(predicate: ((prisonerId: number, t: number) => boolean) | null): void;
+  /** Authorised zones (decision 099): a prisoner's violation of a geofence waits while this answers true. */
+  setZoneExemption?(predicate: ((prisonerId: number, geofenceId: string, t: number) => boolean) | null): void;
 }
 
 export function engineOf(app: FastifyInstance): GeofenceEngineLike | null {

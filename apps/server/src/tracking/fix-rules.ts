@@ -55,6 +55,18 @@ export interface FixRule {
   onFixes(fixes: readonly RuleFix[]): RuleOutcome | null;
   /** Time-based checks, run with the core's offline watcher (every few seconds; in a cluster on every process). */
   tick?(now: Date): RuleOutcome | null;
+  /**
+   * Whether the rule authorises this prisoner in this geofence at time t (a movement's destination, decision 099): the
+   * geofence's violation waits instead of alarming. Asked only when a violation would start, so O(his records) is fine.
+   */
+  exempts?(prisonerId: number, geofenceId: string, t: number): boolean;
+}
+
+/** One predicate over every rule's authorisations, for the geofence engine. */
+export function exemptionOf(rules: readonly FixRule[]): ((prisonerId: number, geofenceId: string, t: number) => boolean) | null {
+  const authorising = rules.filter((rule) => rule.exempts);
+  if (authorising.length === 0) return null;
+  return (prisonerId, geofenceId, t) => authorising.some((rule) => rule.exempts!(prisonerId, geofenceId, t));
 }
 
 /** The rules' outcomes of a batch's fixes: each rule is asked once, with only the fixes it watches. */

@@ -393,3 +393,23 @@ describe('geofence engine: agrees with a plain reference model (property)', () =
     );
   });
 });
+
+describe('authorised zones (decision 099)', () => {
+  it("an authorised prisoner's violation waits while the exemption holds and starts at the next fix or tick after it ends; others alarm", () => {
+    const engine = new GeofenceEngine([workshop]);
+    let authorised = true;
+    engine.setZoneExemption((prisonerId, geofenceId) => authorised && prisonerId === 7 && geofenceId === 'workshop');
+    const sent = { prisonerId: 7, block: null };
+    expect(summary(engine.evaluate('d7', ...east(50), at(1), sent))).toEqual([]);
+    expect(summary(engine.evaluate('d7', ...east(51), at(2), sent))).toEqual([]);
+    expect(engine.tick(at(5))).toEqual([]);
+    // Somebody nobody sent there alarms as usual.
+    expect(summary(engine.evaluate('d8', ...east(50), at(2), { prisonerId: 8, block: null }))).toEqual(['start Workshop']);
+    // Ended: the next tick starts his violation (he is still inside), and it ends when he leaves.
+    authorised = false;
+    expect(engine.tick(at(6)).map((r) => [r.deviceId, summary(r.transitions)])).toEqual([['d7', ['start Workshop']]]);
+    expect(summary(engine.evaluate('d7', ...east(150), at(7), sent))).toEqual(['end Workshop']);
+    // A new entry without authority alarms at its fix.
+    expect(summary(engine.evaluate('d7', ...east(50), at(8), sent))).toEqual(['start Workshop']);
+  });
+});

@@ -121,6 +121,12 @@ export class GeofenceEngine {
   private suppress: ((prisonerId: number, t: number) => boolean) | null = null;
   /** Whether the fix being evaluated has its Negative violations held back. */
   private suppressed = false;
+  /**
+   * Authorised zones (fix rules, decision 099: a movement's destination and the zones on its way): whether this
+   * prisoner's violation of this geofence is held back at time t. Asked only when a violation would start (and per
+   * waiting state in `tick`), never per fix.
+   */
+  private exempt: ((prisonerId: number, geofenceId: string, t: number) => boolean) | null = null;
 
   constructor(geofences: StoredGeofence[], states: StoredGeofenceState[] = [], options: EngineOptions = {}) {
     this.clock = new WeekClock(options.timeZone ?? defaultTimeZone());
@@ -136,6 +142,18 @@ export class GeofenceEngine {
    */
   setNegativeSuppression(predicate: ((prisonerId: number, t: number) => boolean) | null): void {
     this.suppress = predicate;
+  }
+
+  /**
+   * A violation `predicate` answers true for does not start: it waits, its dwell counted from the latest fix, and
+   * starts at the first fix or tick after the authority ends. A violation already started is left running.
+   */
+  setZoneExemption(predicate: ((prisonerId: number, geofenceId: string, t: number) => boolean) | null): void {
+    this.exempt = predicate;
+  }
+
+  private isExempt(wearer: Wearer, fence: IndexedGeofence, t: number): boolean {
+    return this.exempt !== null && wearer.prisonerId !== null && this.exempt(wearer.prisonerId, fence.geofence.geofence_id, t);
   }
 
   private isSuppressed(wearer: Wearer, t: number): boolean {
@@ -404,6 +422,7 @@ export class GeofenceEngine {
         if (state.started || state.inside !== fence.positive) continue;
         if (nowMs - state.since < fence.dwellMs) continue;
         if (!fence.positive && this.isSuppressed(device.wearer, nowMs)) continue;
+        if (this.isExempt(device.wearer, fence, nowMs)) continue;
         state.started = true;
         transitions.push({ geofence: fence.geofence, kind: 'start', at: new Date(state.since + fence.dwellMs) });
         if (!fence.positive) removeAt(states, k); // outside a Negative geofence, alerted: the default state
@@ -604,6 +623,7 @@ export class GeofenceEngine {
       if (!wasViolating) since = t;
       // Escorted (decision 035): a Negative violation not yet started waits, its dwell counted from the latest fix.
       if (!positive && !started && this.suppressed) since = t;
+      else if (!started && t - since >= dwellMs && this.isExempt(device.wearer, index.fences[slot]!, t)) since = t;
       else if (!started && t - since >= dwellMs) {
         started = true;
         // The violation counts from when its dwell elapsed (the fix itself when there is no dwell).

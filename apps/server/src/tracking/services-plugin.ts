@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { deviceSocketHandler } from './device-socket';
 import { engineOf } from './engine-access';
+import { exemptionOf } from './fix-rules';
 import { EscortMonitor } from './escort-monitor';
 import { KeepApartMonitor } from './keep-apart-monitor';
 import type { TrackingPorts } from './ports';
@@ -72,6 +73,9 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
   app.decorate('reloadEscorts', reloadEscorts);
   // An escorted prisoner's Negative geofences wait while the escort holds (decision 035).
   engineOf(app)?.setNegativeSuppression((prisonerId, t) => escorts.holds(prisonerId, t));
+  const fixRules = ports.createFixRules?.(app) ?? [];
+  // What a feature rule authorises (a movement's destination) waits instead of alarming (decision 099).
+  engineOf(app)?.setZoneExemption?.(exemptionOf(fixRules));
   const tracking: TrackingService = new TrackingService({
     keepApart,
     escorts,
@@ -87,7 +91,7 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     alerts: app.cluster.alerts,
     alertStore: ports.alerts,
     metrics: ports.createMetrics?.(app),
-    fixRules: ports.createFixRules?.(app) ?? [],
+    fixRules,
   });
   changes.on('device', async (data, local) => {
     const { id, reassigned } = data as { id: string; reassigned: boolean };

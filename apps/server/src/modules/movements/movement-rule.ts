@@ -1,13 +1,14 @@
-// The controlled movements' fix rule (issue 24 item 4, decision 064): the open legs (one prisoner of one movement, not
-// arrived) indexed by prisoner id, so a fix of a prisoner without a movement costs one Map lookup. A fix inside the
-// destination arrives; entering a geofence that is neither origin nor destination is off route (Warning, once); the due
-// time passing first is overdue (Warning, once). Each change is claimed by a conditional update in the batch's
+// The controlled movements' fix rule (issue 24 item 4, decisions 064 and 099): the legs in force (one prisoner of one
+// movement not ended) indexed by prisoner id, so a fix of a prisoner without a movement costs one Map lookup. A fix
+// inside the destination arrives; entering a geofence that is neither origin, destination nor a zone the movement names
+// on the way is off route (Warning, once); the due time passing first is overdue (Warning, once). While in force, the
+// destination and the zones on the way do not alarm for its prisoners (`exempts`). Each change is claimed by a conditional update in the batch's
 // transaction, so one process of a cluster raises it; after the commit every process re-reads the open legs.
 import { sql } from 'drizzle-orm';
 import { movementOffRouteText, movementOverdueText } from '@prison/shared';
 import type { Db, Tx } from '../../db/client';
 import type { FixRule, RuleAlert, RuleFix, RuleOutcome, RuleWearer } from '../../tracking/fix-rules';
-import { loadOpenLegs, type OpenLeg } from './movement-repository';
+import { loadOpenLegs, MOVEMENT_IN_FORCE_MS, type OpenLeg } from './movement-repository';
 
 type LegChange =
   | { kind: 'origin'; leg: OpenLeg; geofenceIds: string[] }
@@ -79,7 +80,7 @@ export class MovementRule implements FixRule {
           continue;
         }
         if (view.offRoute) continue;
-        const entered = inside.find((g) => g.geofence_id !== leg.destinationId && !view.origin!.has(g.geofence_id));
+        const entered = inside.find((g) => g.geofence_id !== leg.destinationId && !leg.via.has(g.geofence_id) && !view.origin!.has(g.geofence_id));
         if (entered) {
           view.offRoute = true;
           changes.push({ kind: 'off_route', leg, at: fix.at, geofence: entered.name, deviceId: fix.deviceId });
@@ -87,6 +88,13 @@ export class MovementRule implements FixRule {
       }
     }
     return changes.length ? this.outcome(changes) : null;
+  }
+
+  /** The movement authorises him there: its destination or a zone it names on the way, from its start for a day at most. */
+  exempts(prisonerId: number, geofenceId: string, t: number): boolean {
+    const legs = this.byPrisoner.get(prisonerId);
+    if (!legs) return false;
+    return legs.some((leg) => t >= leg.startedAt && t < leg.startedAt + MOVEMENT_IN_FORCE_MS && (leg.destinationId === geofenceId || leg.via.has(geofenceId)));
   }
 
   tick(now: Date): RuleOutcome | null {

@@ -1,11 +1,15 @@
-// /movements: controlled movements (issue 24 item 4, decision 064): start one, list today's with each prisoner's state.
+// /movements: controlled movements (issue 24 item 4, decisions 064 and 099): start one, list today's with each
+// prisoner's state, end or cancel one in one tap.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse, movementInput, movementListResponse, movementQuery, movementWriteResponse } from '@prison/shared';
+import { z } from 'zod';
+import { errorResponse, intText, movementInput, movementListResponse, movementQuery, movementWriteResponse } from '@prison/shared';
 import { caseloadOf } from '../../lib/caseload';
 import { auditActor } from '../../plugins/auth';
 import { engineOf } from '../../tracking/engine-access';
 import { selectMovements } from './movement-repository';
-import { startMovement, type OriginOf } from './movement-service';
+import { endMovement, startMovement, type OriginOf } from './movement-service';
+
+const idParams = z.object({ id: intText() });
 
 const movementRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The geofences a prisoner's tracker was last seen inside: his origin (null: no position known yet). */
@@ -38,18 +42,47 @@ const movementRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['movements'],
         summary:
           'Start a controlled movement of prisoners in custody to a destination geofence by due_by: each arrives when a fix ' +
-          'falls inside it; entering a geofence that is neither origin nor destination is off route (Warning); due_by passing first is overdue (Warning)',
+          'falls inside it; entering a geofence that is neither origin, destination nor named on the way (via_geofence_ids) is ' +
+          'off route (Warning); due_by passing first is overdue (Warning). Until it ends, the destination and the zones on the ' +
+          'way do not alarm for its prisoners. The destination must be a Positive zone that is not Informational; one closed ' +
+          'at due_by (its alarm in force then) needs a reason (409 naming reason without one)',
         body: movementInput,
-        response: { 200: movementWriteResponse, 400: errorResponse },
+        response: { 200: movementWriteResponse, 400: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
-      const movement = await startMovement(app.db, auditActor(request), request.body, caseloadOf(request), originOf);
+      const movement = await startMovement(app.db, auditActor(request), request.body, caseloadOf(request), originOf, app.config.TZ);
       // Committed already: a failed reload is logged, not answered as a failure of the write.
       await app.cluster.changes.publish('movements').catch((error: unknown) => app.log.error({ err: error }, 'movements not reloaded'));
       return { message: 'Movement started.', movement };
     },
   );
+
+  for (const [action, cancel, done] of [
+    ['end', false, 'Movement ended.'],
+    ['cancel', true, 'Movement cancelled.'],
+  ] as const) {
+    app.post(
+      `/movements/:id/${action}`,
+      {
+        // A movement none of whose prisoners is the caseload's is answered as one that does not exist (the service).
+        config: { access: 'movements.write' },
+        schema: {
+          tags: ['movements'],
+          summary: cancel
+            ? 'Cancel a movement: it is no longer in force, so its zones alarm for its prisoners again'
+            : 'End a movement (the prisoners are back): it is no longer in force, so its zones alarm for its prisoners again',
+          params: idParams,
+          response: { 200: movementWriteResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
+        },
+      },
+      async (request) => {
+        const movement = await endMovement(app.db, auditActor(request), request.params.id, cancel, caseloadOf(request));
+        await app.cluster.changes.publish('movements').catch((error: unknown) => app.log.error({ err: error }, 'movements not reloaded'));
+        return { message: done, movement };
+      },
+    );
+  }
 };
 
 export default movementRoutes;

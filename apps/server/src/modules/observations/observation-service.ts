@@ -2,7 +2,15 @@
 // edited; a correction is a new row naming the old one), and the handover of a constant watch. Each is audited in its
 // own transaction; a check ends the overdue alerts of the due time it answers.
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
-import type { ObservationCheck, ObservationCheckInput, ObservationLevel, ObservationLevelInput } from '@prison/shared';
+import {
+  OBSERVATION_LEVEL_LABELS,
+  QUICK_OBSERVATION_LEVELS,
+  quickObservationText,
+  type ObservationCheck,
+  type ObservationCheckInput,
+  type ObservationLevel,
+  type ObservationLevelInput,
+} from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { alerts, observationChecks, observationHandovers, observationLevels, prisoners, staff } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -122,11 +130,15 @@ export async function recordCheck(db: DbOrTx, who: AuditActor, input: Observatio
     const state = await lockLevel(tx, input.prisoner_id);
     const level = (state?.level ?? 'standard') as ObservationLevel;
     const interval = intervalOf(options.intervals, level, state?.intervalMinutes ?? null);
+    // A one-tap entry is for standard observation only: the higher levels need what was seen in words.
+    if (input.quick !== undefined && !QUICK_OBSERVATION_LEVELS.includes(level))
+      throw badRequest(`quick: ${OBSERVATION_LEVEL_LABELS[level]} observation needs what you saw in words (observed)`);
+    const observed = input.quick !== undefined ? quickObservationText(input.quick, input.where) : input.observed!;
     const position = await judgeCheckPosition(tx, who.adminId, input.prisoner_id, now, options.offlineSeconds);
     const dueAt = correction === null ? staggeredDueAt(now, interval, options.random) : null;
     const content = {
       prisonerId: input.prisoner_id,
-      observed: input.observed,
+      observed,
       checkedAt: now,
       checkedBy: who.actor,
       staffId: position.staffId,

@@ -1,11 +1,12 @@
 // Reading observations (decision 063): a prisoner's level, interval in force, last check, watcher and due time, one
-// query for a whole block (the due list, overdue first) or one prisoner. A prisoner with no level set is on standard
-// observation with no schedule yet: his first check or level starts it.
+// query for a whole block (the due list, overdue first) or one prisoner. Everyone in custody is on the schedule
+// (decision 099): the block's or the prisoner's unscheduled ones are enrolled before they are read.
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { OCCUPYING_STATUSES, type ObservationDueItem, type ObservationLevel, type ObservationStatus } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, observationChecks, observationLevels, prisoners, staff } from '../../db/schema';
 import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
+import { enrolUnscheduled } from './observation-enrolment';
 import { intervalOf, type ObservationIntervals } from './observation-schedule';
 
 async function selectStatuses(db: DbOrTx, where: SQL | undefined) {
@@ -62,6 +63,7 @@ function toStatus(row: StatusRow, intervals: ObservationIntervals, now: Date): O
 
 /** One prisoner's observation (null when there is no such prisoner). */
 export async function readObservation(db: DbOrTx, prisonerId: number, intervals: ObservationIntervals, now = new Date()): Promise<ObservationStatus | null> {
+  await enrolUnscheduled(db, intervals, now, { prisonerId });
   const [row] = await selectStatuses(db, eq(prisoners.prisonerId, prisonerId));
   if (!row) return null;
   const { first_name: _first, last_name: _last, cell_id: _cell, ...status } = toStatus(row, intervals, now);
@@ -70,6 +72,7 @@ export async function readObservation(db: DbOrTx, prisonerId: number, intervals:
 
 /** Every prisoner in custody in the block (within the caseload): overdue first, then the soonest due, then the rest. */
 export async function listDue(db: DbOrTx, block: string, caseload: Caseload, intervals: ObservationIntervals, now = new Date()): Promise<ObservationDueItem[]> {
+  await enrolUnscheduled(db, intervals, now, { block });
   const rows = await selectStatuses(
     db,
     and(

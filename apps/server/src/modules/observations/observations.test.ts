@@ -2,6 +2,8 @@
 // checks with what was seen, corrections as new entries, no edit or delete route, the due list of a block, verified by
 // position (officer's tracker within 10 m), the control room marked, the hash chain finding a changed row, and the
 // overdue watcher raising exactly one Warning and then one Critical for a high prisoner, ended by the next check.
+// Everyone in custody is on the schedule (decision 099): a fresh block's prisoners are all due within the first
+// interval, staggered, and the never-checked go overdue; one-tap entries on standard observation, verified by position.
 import { expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import { API_PREFIX, destinationPoint, type ObservationCheck, type ObservationDueResponse } from '@prison/shared';
@@ -22,19 +24,19 @@ describeEachEngine('observation checks', (engine) => {
   const api = (method: string, url: string, body?: unknown) => ctx().api(method, url, body);
   let cellSeq = 0;
 
-  async function prisonerInBlock(first = 'Olly', last = `Watch${++cellSeq}`): Promise<{ id: number; cell: string; name: string }> {
+  async function prisonerInBlock(first = 'Olly', last = `Watch${++cellSeq}`, block = BLOCK): Promise<{ id: number; cell: string; name: string }> {
     const cell = `OBS-${++cellSeq}`;
-    await ctx().database.db.insert(cells).values({ cellId: cell, block: BLOCK, capacity: 2, securityLevel: 'Low' });
+    await ctx().database.db.insert(cells).values({ cellId: cell, block, capacity: 2, securityLevel: 'Low' });
     const prisoner = await addPrisoner(ctx(), first, last);
     await ctx().database.db.update(prisoners).set({ cellId: cell }).where(eq(prisoners.prisonerId, prisoner.id));
     return { id: prisoner.id, cell, name: prisoner.name };
   }
 
   /** An account of this role whose staff record wears a tracker: its cookie and the tracker. */
-  async function officerWithTracker(role: 'officer' | 'operator' = 'officer', kind: 'phone' | 'tag' = 'phone') {
+  async function officerWithTracker(role: 'officer' | 'operator' = 'officer', kind: 'phone' | 'tag' = 'phone', blocks = [BLOCK]) {
     const member = await addStaff(ctx(), 'Nina', `Round${++cellSeq}`);
     const tracker = await addDevice(ctx(), { staff_id: member.id, kind });
-    const cookie = await loginWithCaseload(ctx(), [BLOCK], role);
+    const cookie = await loginWithCaseload(ctx(), blocks, role);
     // The account just made is the newest; an administrator links it to its staff record through the accounts API.
     const [newest] = await ctx().database.db.select({ id: admins.id }).from(admins).orderBy(desc(admins.id)).limit(1);
     expect((await api('PUT', `/admins/${newest!.id}`, { staff_id: 987654 })).json().message).toMatch(/^staff_id: /);
@@ -114,8 +116,10 @@ describeEachEngine('observation checks', (engine) => {
     const due = (await api('GET', `/observations/due?block_id=${encodeURIComponent(BLOCK)}`)).json() as ObservationDueResponse;
     const row = due.data.find((d) => d.prisoner_id === prisoner.id)!;
     expect(row).toMatchObject({ cell_id: prisoner.cell, level: 'enhanced', last_check_at: recorded.checked_at, due_at: recorded.due_at, overdue: false, last_check_by: 'warden' });
-    // A prisoner with no level and no check: standard, no schedule yet.
-    expect(due.data.find((d) => d.prisoner_id === other.id)).toMatchObject({ level: 'standard', interval_minutes: 60, due_at: null, overdue: false });
+    // A prisoner with no level and no check: standard, and on the schedule all the same, due within the first hour.
+    const never = due.data.find((d) => d.prisoner_id === other.id)!;
+    expect(never).toMatchObject({ level: 'standard', interval_minutes: 60, last_check_at: null, overdue: false });
+    expect(Date.parse(never.due_at!) - Date.parse(due.now)).toBeLessThanOrEqual(60 * MINUTE);
     expect((await api('GET', '/observations/due')).json().message).toMatch(/^block_id: /);
 
     const audit = await ctx().database.db.select({ action: auditLog.action, entity: auditLog.entity }).from(auditLog).where(eq(auditLog.entityId, String(prisoner.id))).orderBy(auditLog.id);
@@ -240,6 +244,68 @@ describeEachEngine('observation checks', (engine) => {
     const [state] = await ctx().database.db.select().from(observationLevels).where(eq(observationLevels.prisonerId, prisoner.id));
     expect(state).toMatchObject({ warningAlertId: null, criticalAlertId: null });
     await watcher.stop();
+  });
+
+  it('puts everyone in custody on the schedule: a fresh block all due within the first interval, the never-checked overdue in time; one tap on standard only', async () => {
+    const fresh = `Fresh Wing ${++cellSeq}`;
+    const block = await Promise.all(['Ada', 'Bea', 'Cy', 'Dee'].map((first) => prisonerInBlock(first, 'Fresh', fresh)));
+    const released = await prisonerInBlock('Rex', 'Gone', fresh);
+    await ctx().database.db.update(prisoners).set({ status: 'Released' }).where(eq(prisoners.prisonerId, released.id));
+    const started = Date.now();
+    const due = (await api('GET', `/observations/due?block_id=${encodeURIComponent(fresh)}`)).json() as ObservationDueResponse;
+    // Every prisoner in custody, none without a due time; the released one is not listed.
+    expect(due.data.map((d) => d.prisoner_id).sort()).toEqual(block.map((p) => p.id).sort());
+    for (const item of due.data) {
+      expect(item).toMatchObject({ level: 'standard', last_check_at: null });
+      expect(Date.parse(item.due_at!)).toBeGreaterThanOrEqual(started - 1000);
+      expect(Date.parse(item.due_at!)).toBeLessThanOrEqual(started + 60 * MINUTE + 1000);
+    }
+    // Staggered over the first interval, not all at one moment; listed soonest first.
+    expect(new Set(due.data.map((d) => d.due_at)).size).toBeGreaterThan(1);
+    const dueTimes = due.data.map((d) => Date.parse(d.due_at!));
+    expect([...dueTimes].sort((a, b) => a - b)).toEqual(dueTimes);
+
+    // The overdue watcher: the never-checked one due first goes overdue at his due time, once; the rest by the hour.
+    const watcher = createOverdueWatcher(ctx().app, intervalsFrom(ctx().app.config));
+    const ids = new Set(block.map((p) => p.id));
+    const ours = (raised: { prisonerId?: number | null; alert_type: string }[]) => raised.filter((a) => ids.has(a.prisonerId ?? 0)).map((a) => [a.prisonerId, a.alert_type]);
+    const first = due.data[0]!;
+    expect(ours(await watcher.tick(new Date(dueTimes[0]! - 1000)))).toEqual([]);
+    expect(ours(await watcher.tick(new Date(dueTimes[0]! + 1000)))).toContainEqual([first.prisoner_id, 'Warning']);
+    const byTheHour = ours(await watcher.tick(new Date(started + 60 * MINUTE + 2000)));
+    expect(byTheHour).not.toContainEqual([first.prisoner_id, 'Warning']);
+    const warned = await ctx().database.db.select({ prisonerId: alerts.prisonerId }).from(alerts).where(eq(alerts.kind, 'observation'));
+    expect(warned.filter((a) => ids.has(a.prisonerId ?? 0)).map((a) => a.prisonerId).sort()).toEqual(block.map((p) => p.id).sort());
+    expect(warned.some((a) => a.prisonerId === released.id)).toBe(false);
+    await watcher.stop();
+
+    // One tap on standard observation, by an officer whose tracker is beside the prisoner: verified by position.
+    const officer = await officerWithTracker('officer', 'phone', [fresh]);
+    const wristband = await addDevice(ctx(), { prisoner_id: block[0]!.id });
+    await fix(wristband.id, LAT, LNG);
+    await fix(officer.tracker.id, LAT, LNG);
+    const seen = await officer.as('POST', '/observations', { prisoner_id: block[0]!.id, quick: 'seen_well' });
+    expect(seen.statusCode, seen.body).toBe(201);
+    expect(seen.json().check).toMatchObject({ observed: 'Seen, well', method: 'position', verified_by_position: true });
+    expect(seen.json().observation.overdue).toBe(false);
+    expect((await officer.as('POST', '/observations', { prisoner_id: block[1]!.id, quick: 'asleep_breathing' })).json().check.observed).toBe('Asleep, breathing seen');
+    for (const [body, field] of [
+      [{ prisoner_id: block[2]!.id, quick: 'not_in_cell' }, 'where'],
+      [{ prisoner_id: block[2]!.id, quick: 'seen_well', where: 'Healthcare' }, 'where'],
+      [{ prisoner_id: block[2]!.id, quick: 'seen_well', observed: 'Sitting at the table quietly' }, 'observed'],
+      [{ prisoner_id: block[2]!.id, quick: 'dancing' }, 'quick'],
+    ] as const) {
+      const res = await officer.as('POST', '/observations', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(new RegExp(`^${field}: `));
+    }
+    const away = await officer.as('POST', '/observations', { prisoner_id: block[2]!.id, quick: 'not_in_cell', where: 'At healthcare with an officer' });
+    expect(away.json().check.observed).toBe('Not in cell: At healthcare with an officer');
+    // Enhanced, high and constant keep the written observation.
+    expect((await api('PUT', `/prisoners/${block[3]!.id}/observation`, { level: 'enhanced', reason: 'Low mood after a court date' })).statusCode).toBe(200);
+    const refused = await officer.as('POST', '/observations', { prisoner_id: block[3]!.id, quick: 'seen_well' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/^quick: Enhanced observation needs what you saw in words/);
   });
 
   it('keeps one named officer on a constant watch, each handover recorded', async () => {

@@ -1,15 +1,17 @@
-// The overdue watcher (issue 24 item 3, decision 063): every few seconds, on the cluster's leader only, one indexed
-// query finds the checks past due that still owe an alert: a Warning at the due time, and for high and constant
+// The overdue watcher (issue 24 item 3, decisions 063 and 099): every few seconds, on the cluster's leader only, it
+// first puts anyone in custody not yet on the welfare schedule on it (staggered), then one indexed query finds the
+// checks past due that still owe an alert: a Warning at the due time, and for high and constant
 // observation a Critical half an interval later. Each alert's id is set on the schedule row under its lock, so each is
 // raised once however often the watcher runs; the next check moves the due time and ends them.
 import type { FastifyInstance } from 'fastify';
 import { inArray, sql } from 'drizzle-orm';
-import { CRITICAL_OBSERVATION_LEVELS, overdueAlertText, type AlertType } from '@prison/shared';
+import { CRITICAL_OBSERVATION_LEVELS, OCCUPYING_STATUSES, overdueAlertText, type AlertType } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { observationLevels } from '../../db/schema';
 import { insertAlerts, showAlertEvent } from '../alerts/alert-store';
 import type { StoredShowAlert } from '../../cluster/alert-feed';
 import type { AlertWearer, NewAlert } from '../../tracking/ports';
+import { enrolUnscheduled } from './observation-enrolment';
 import type { ObservationIntervals } from './observation-schedule';
 
 export const OVERDUE_TICK_MS = 5_000;
@@ -46,7 +48,7 @@ async function owedAlerts(db: DbOrTx, intervals: ObservationIntervals, now: Date
     from observation_levels ol
     join prisoners p on p.prisoner_id = ol.prisoner_id
     left join cells c on c.cell_id = p.cell_id
-    where ol.due_at <= ${at}::timestamptz and p.archived_at is null
+    where ol.due_at <= ${at}::timestamptz and p.archived_at is null and p.status = any(${sql.param([...OCCUPYING_STATUSES])}::text[])
       and (ol.warning_alert_id is null or (${criticalDue}))
     order by ol.due_at limit ${MAX_RAISED_PER_PASS}`)) as unknown as { rows: OwedRow[] };
   return result.rows;
@@ -94,6 +96,7 @@ async function raiseOwed(db: DbOrTx, owed: OwedRow[], now: Date): Promise<Stored
 
 /** One pass at `now` (the injectable clock): the alerts it raised, stored; the caller shows them. */
 export async function overduePass(db: DbOrTx, intervals: ObservationIntervals, now: Date): Promise<StoredShowAlert[]> {
+  await enrolUnscheduled(db, intervals, now);
   const owed = await owedAlerts(db, intervals, now);
   if (owed.length === 0) return [];
   return raiseOwed(db, owed, now);

@@ -54,7 +54,9 @@ const observationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'records.read' },
       schema: {
         tags: ['observations'],
-        summary: "Every prisoner in custody in the block (block_id: the block's name) with level, last_check_at, due_at and overdue; overdue first",
+        summary:
+          "Every prisoner in custody in the block (block_id: the block's name) with level, last_check_at, due_at (always set: " +
+          'one never checked is put on the schedule, due within his first interval) and overdue; overdue first, then by due_at',
         querystring: observationDueQuery,
         response: { 200: observationDueResponse, 400: errorResponse },
       },
@@ -73,7 +75,8 @@ const observationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['observations'],
         summary:
-          'Record an observation check: what the officer saw (at least 3 words). Whether it was made within 10 m of the ' +
+          'Record an observation check: what the officer saw (observed, at least 3 words), or on standard observation a ' +
+          'one-tap entry (quick: seen_well, asleep_breathing, or not_in_cell with where). Whether it was made within 10 m of the ' +
           "prisoner is judged from the officer's tracker; the next check is due at a random moment in the last third of " +
           'the interval. corrects_id: a correction of an earlier check, which stays as it was',
         body: observationCheckInput,

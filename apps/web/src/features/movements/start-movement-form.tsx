@@ -1,8 +1,9 @@
-// Start a controlled movement: prisoners (searched and ticked), destination geofence, due by, optional escort. The
-// server's 400 names the field; it is shown beside that field.
+// Start a controlled movement: prisoners (searched and ticked), destination (a place prisoners go: Positive zones that
+// alarm), due by with quick choices (+15, +30, +60 min), optional zones on the way, escort, and the reason a closed
+// destination needs. The server's 400 or 409 names the field; it is shown beside that field.
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { MovementInput, PrisonerListResponse } from '@prison/shared';
+import { MOVEMENT_QUICK_DUE_MINUTES, type MovementInput, type PrisonerListResponse } from '@prison/shared';
 import { api, errorMessage } from '../../lib/api-client';
 import { plainServerMessage } from '../../lib/field-messages';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -12,7 +13,7 @@ import { FormError, TextField } from '../../components/ui/field';
 import { usePrisonerSearch } from '../../lib/prisoner-search';
 import { MOVEMENTS_KEY, useGeofences, useStaff } from './api';
 
-const SERVER_FIELDS = ['prisoner_ids', 'destination_geofence_id', 'due_by', 'escort_staff_id'] as const;
+const SERVER_FIELDS = ['prisoner_ids', 'destination_geofence_id', 'due_by', 'escort_staff_id', 'via_geofence_ids', 'reason'] as const;
 type ServerField = (typeof SERVER_FIELDS)[number];
 type Chosen = PrisonerListResponse['prisoners'][number];
 
@@ -33,12 +34,18 @@ export function StartMovementForm() {
   const [destination, setDestination] = useState('');
   const [dueBy, setDueBy] = useState(() => localInput(30));
   const [escort, setEscort] = useState('');
+  const [via, setVia] = useState<string[]>([]);
+  const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Partial<Record<ServerField, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const found = usePrisonerSearch(q, { limit: 10 });
   const geofences = useGeofences();
   const staff = useStaff();
+  // Places prisoners go: Positive zones that alarm (not a perimeter or curfew, not an Informational zone).
+  const places = (geofences.data ?? []).filter((g) => g.type === 'Positive' && g.alert_type !== 'Informational');
+  // On the way: any zone but the destination and one that keeps everyone in (the perimeter).
+  const onTheWay = (geofences.data ?? []).filter((g) => g.geofence_id !== destination && !(g.type === 'Negative' && g.applies_to === null));
   const isChosen = (id: number) => chosen.some((p) => p.prisoner_id === id);
   const toggle = (p: Chosen) => setChosen((list) => (isChosen(p.prisoner_id) ? list.filter((c) => c.prisoner_id !== p.prisoner_id) : [...list, p]));
 
@@ -59,10 +66,14 @@ export function StartMovementForm() {
         destination_geofence_id: destination,
         due_by: due.toISOString(),
         escort_staff_id: escort ? Number(escort) : null,
+        ...(via.length > 0 && { via_geofence_ids: via.filter((id) => id !== destination) }),
+        ...(reason.trim() && { reason: reason.trim() }),
       };
       await api.post('/movements', input);
       notify('Movement started.');
       setChosen([]);
+      setReason('');
+      setVia([]);
       await queryClient.invalidateQueries({ queryKey: MOVEMENTS_KEY });
     } catch (failure) {
       const plain = plainServerMessage(errorMessage(failure, 'Failed to start the movement. Please try again.'), SERVER_FIELDS);
@@ -113,9 +124,47 @@ export function StartMovementForm() {
             error={errors.destination_geofence_id}
             onChange={setDestination}
             empty={geofences.isPending ? 'Loading geofences…' : geofences.isError ? 'Geofences could not be loaded' : 'Choose a geofence'}
-            choices={(geofences.data ?? []).map((g) => ({ value: g.geofence_id, label: g.name }))}
+            choices={places.map((g) => ({ value: g.geofence_id, label: g.name }))}
           />
           <TextField label="Due by" type="datetime-local" value={dueBy} error={errors.due_by} onChange={(e) => setDueBy(e.target.value)} />
+          <div className="flex flex-wrap gap-2" role="group" aria-label="Quick due by">
+            {MOVEMENT_QUICK_DUE_MINUTES.map((minutes) => (
+              <Button key={minutes} variant="secondary" className="min-h-11 min-w-16" onClick={() => setDueBy(localInput(minutes))} aria-label={`Due in ${minutes} minutes`}>
+                +{minutes} min
+              </Button>
+            ))}
+          </div>
+          {onTheWay.length > 0 && (
+            <fieldset>
+              <legend className="text-sm font-medium text-slate-700">Zones on the way (optional)</legend>
+              <ul className="mt-1 flex max-h-32 flex-col gap-1 overflow-y-auto">
+                {onTheWay.map((g) => (
+                  <li key={g.geofence_id}>
+                    <label className="flex min-h-11 items-center gap-2 text-sm text-slate-800">
+                      <input
+                        type="checkbox"
+                        checked={via.includes(g.geofence_id)}
+                        onChange={() => setVia((list) => (list.includes(g.geofence_id) ? list.filter((id) => id !== g.geofence_id) : [...list, g.geofence_id]))}
+                      />
+                      {g.name}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+              {errors.via_geofence_ids && (
+                <p className="mt-1 text-sm text-red-700" role="alert">
+                  {errors.via_geofence_ids}
+                </p>
+              )}
+            </fieldset>
+          )}
+          <TextField
+            label="Reason (needed when the place is closed at the due time)"
+            value={reason}
+            maxLength={500}
+            error={errors.reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
           <ChoiceField
             label="Escort (optional)"
             value={escort}

@@ -1,7 +1,7 @@
 // Observation checks (issue 24 item 3): a block's due list (kept current by dataChanged('observations') and a 15 s
 // poll), recording a check, a prisoner's observation and setting his level.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ObservationCheck, ObservationDueResponse, ObservationLevelInput, ObservationStatus } from '@prison/shared';
+import type { ObservationCheck, ObservationDueResponse, ObservationLevelInput, ObservationStatus, QuickObservation } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export const OBSERVATIONS_KEY = ['observations'] as const;
@@ -27,7 +27,8 @@ export function usePrisonerObservation(prisonerId: number) {
 export function useRecordCheck() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { prisoner_id: number; observed: string }) =>
+    /** What was seen in words, or a one-tap entry on standard observation (with where, for "Not in cell"). */
+    mutationFn: (body: { prisoner_id: number; observed?: string; quick?: QuickObservation; where?: string }) =>
       api.post<{ message: string; check: ObservationCheck; observation: ObservationStatus }>('/observations', body),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: OBSERVATIONS_KEY }),
   });

@@ -1,4 +1,5 @@
-// How a prisoner's next check stands at a moment: overdue, due within five minutes, on time, or not scheduled yet.
+// How a prisoner's next check stands at a moment: overdue, due within five minutes, on time; "not scheduled" only for
+// an answer without a due time (everyone in custody has one, decision 099).
 import type { ObservationDueItem } from '@prison/shared';
 
 export type CheckState = 'overdue' | 'due-soon' | 'on-time' | 'unscheduled';

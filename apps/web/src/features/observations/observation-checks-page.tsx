@@ -1,11 +1,12 @@
-// "Observation checks" (/observations?block=NAME): who in a block is due and overdue, live (the socket's
-// dataChanged('observations'), a 15 s poll with the time of the last update shown, and the due times counted against
-// a ticking clock, so a prisoner turns overdue on screen at his due time), and recording a check. Cards, not a table:
-// officers use it on a phone (390 px).
+// "Observation checks" (/observations?block=NAME): the round of a block (decision 099), grouped by landing and cell,
+// overdue first then by due time, live (the socket's dataChanged('observations'), a 15 s poll with the time of the last
+// update shown, and the due times counted against a ticking clock, so a prisoner turns overdue on screen at his due
+// time). Standard observation is one tap ("Seen, well", "Asleep, breathing seen", "Not in cell" asks where); enhanced,
+// high and constant keep the written check. Compact rows with 44 px targets: officers use it on a phone (390 px).
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { clsx } from 'clsx';
-import { OBSERVATION_LEVEL_LABELS, type ObservationDueItem } from '@prison/shared';
+import { OBSERVATION_LEVEL_LABELS, QUICK_OBSERVATION_LEVELS, type ObservationDueItem } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';
@@ -15,55 +16,55 @@ import { useBlockNames } from '../../lib/block-names';
 import { useMay } from '../../lib/use-may';
 import { useNow } from '../../lib/use-now';
 import { useDueList } from './api';
-import { byUrgency, checkState, STATE_CLASS, STATE_TEXT } from './check-state';
+import { checkState, STATE_CLASS, STATE_TEXT } from './check-state';
+import { QuickCheckButtons } from './quick-check';
 import { RecordCheckDialog } from './record-check-dialog';
+import { roundGroups } from './round-groups';
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const shortTime = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
 
-function DueCard({ item, now, mayRecord, onRecord }: { item: ObservationDueItem; now: number; mayRecord: boolean; onRecord(): void }) {
+function DueRow({ item, now, mayRecord, onRecord }: { item: ObservationDueItem; now: number; mayRecord: boolean; onRecord(): void }) {
   const state = checkState(item, now);
   const name = `${item.first_name} ${item.last_name}`.trim();
+  const quick = QUICK_OBSERVATION_LEVELS.includes(item.level);
   return (
-    <li data-testid="due-row" data-state={state} className={clsx('rounded-lg border bg-white p-4 shadow-sm', state === 'overdue' ? 'border-red-700' : 'border-slate-200')}>
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <p className="font-semibold break-words text-slate-900">{name}</p>
-          <p className="text-sm text-slate-700">
-            Cell {item.cell_id ?? 'none'} · {OBSERVATION_LEVEL_LABELS[item.level]}, every {item.interval_minutes} min
-          </p>
-        </div>
-        <span className={clsx('rounded px-2 py-0.5 text-sm font-semibold', STATE_CLASS[state])}>{STATE_TEXT[state]}</span>
+    <li data-testid="due-row" data-state={state} className={clsx('border-l-4 bg-white px-3 py-2', state === 'overdue' ? 'border-red-700' : 'border-transparent')}>
+      <div className="flex items-center justify-between gap-2">
+        <p className="min-w-0 font-semibold break-words text-slate-900">{name}</p>
+        <span className={clsx('shrink-0 rounded px-2 py-0.5 text-sm font-semibold', STATE_CLASS[state])}>{STATE_TEXT[state]}</span>
       </div>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-700">
-        <dt>Last check</dt>
-        <dd>
-          {item.last_check_at ? (
-            <>
-              {time(item.last_check_at)} by {item.last_check_by}
-              {item.last_verified_by_position === true ? ' (verified by position)' : ' (not verified by position)'}
-            </>
-          ) : (
-            'None yet'
-          )}
-        </dd>
-        <dt>Due</dt>
-        <dd>{item.due_at ? <time dateTime={item.due_at}>{time(item.due_at)}</time> : 'Not scheduled'}</dd>
-        {item.watcher && (
+      <p className="text-sm text-slate-700">
+        {item.due_at ? (
           <>
-            <dt>Watched by</dt>
-            <dd>
-              {item.watcher.name} since {time(item.watcher.since)}
-            </dd>
+            Due <time dateTime={item.due_at}>{shortTime(item.due_at)}</time>
           </>
+        ) : (
+          'Not scheduled'
         )}
-      </dl>
-      {mayRecord && (
-        <div className="mt-3">
-          <Button size="sm" onClick={onRecord} aria-label={`Record check for ${name}`}>
-            Record check
-          </Button>
-        </div>
-      )}
+        {' · '}
+        {OBSERVATION_LEVEL_LABELS[item.level]}, every {item.interval_minutes} min
+        {' · '}
+        {item.last_check_at ? (
+          <>
+            last {time(item.last_check_at)} by {item.last_check_by}
+            {item.last_verified_by_position === true ? ' (verified by position)' : ' (not verified by position)'}
+          </>
+        ) : (
+          'never checked'
+        )}
+        {item.watcher && ` · watched by ${item.watcher.name} since ${shortTime(item.watcher.since)}`}
+      </p>
+      {mayRecord &&
+        (quick ? (
+          <QuickCheckButtons prisonerId={item.prisoner_id} name={name} />
+        ) : (
+          <div className="mt-2">
+            <Button className="min-h-11" onClick={onRecord} aria-label={`Record check for ${name}`}>
+              Record check
+            </Button>
+          </div>
+        ))}
     </li>
   );
 }
@@ -76,7 +77,8 @@ export function ObservationChecksPage() {
   const now = useNow(1_000);
   const mayRecord = useMay('observations.record');
   const [recording, setRecording] = useState<{ id: number; label: string } | null>(null);
-  const items = byUrgency(due.data?.data ?? []);
+  const items = due.data?.data ?? [];
+  const landings = roundGroups(items);
   const overdue = items.filter((item) => checkState(item, now) === 'overdue').length;
 
   return (
@@ -104,17 +106,33 @@ export function ObservationChecksPage() {
       ) : items.length === 0 ? (
         <EmptyState>No prisoners in this block.</EmptyState>
       ) : (
-        <ul aria-label={`Checks due in ${block}`} className="flex flex-col gap-3">
-          {items.map((item) => (
-            <DueCard
-              key={item.prisoner_id}
-              item={item}
-              now={now}
-              mayRecord={mayRecord}
-              onRecord={() => setRecording({ id: item.prisoner_id, label: `${item.first_name} ${item.last_name}, cell ${item.cell_id ?? 'none'}` })}
-            />
+        <div aria-label={`Checks due in ${block}`} role="region" className="flex flex-col gap-4">
+          {landings.map((landing) => (
+            <section key={landing.landing ?? ''} data-testid="due-landing" aria-labelledby={`landing-${landing.landing ?? 'all'}`}>
+              <h2 id={`landing-${landing.landing ?? 'all'}`} className="mb-1 text-base font-semibold text-slate-900">
+                {landing.landing ? `Landing ${landing.landing}` : 'Cells'}
+              </h2>
+              <ul className="flex flex-col gap-2">
+                {landing.cells.map((cell) => (
+                  <li key={cell.cellId ?? ''} data-testid="due-cell" className="overflow-hidden rounded-lg border border-slate-200 shadow-sm">
+                    <h3 className="bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800">Cell {cell.cellId ?? 'none'}</h3>
+                    <ul className="divide-y divide-slate-200">
+                      {cell.items.map((item) => (
+                        <DueRow
+                          key={item.prisoner_id}
+                          item={item}
+                          now={now}
+                          mayRecord={mayRecord}
+                          onRecord={() => setRecording({ id: item.prisoner_id, label: `${item.first_name} ${item.last_name}, cell ${item.cell_id ?? 'none'}` })}
+                        />
+                      ))}
+                    </ul>
+                  </li>
+                ))}
+              </ul>
+            </section>
           ))}
-        </ul>
+        </div>
       )}
       <RecordCheckDialog prisoner={recording} onClose={() => setRecording(null)} />
     </Page>
