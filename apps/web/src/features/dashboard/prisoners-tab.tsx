@@ -314,7 +314,10 @@ export function PrisonersTab() {
         busy={deleteBusy}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onCancel={() => {
+          setDeleting(null);
+          setDeleteError(null);
+        }}
       />
     </div>
   );
