@@ -1,6 +1,6 @@
 // The cell rules and keep-apart pairs (issue 12, decisions 031 and 032) on the real server: a refused move shows its
 // reason before anything is written and the override asks for one; a keep-apart pair made on the details screen is
-// then enforced in the cell picker.
+// then enforced in the cell picker; two prisoners of one block are kept apart by block only with a move (decision 102).
 import type { APIRequestContext } from '@playwright/test';
 import { approvePendingChange, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
@@ -104,14 +104,15 @@ test('a keep-apart pair on two prisoners of one block offers the move, and is th
 
   // Moving Lee back: every cell of Kim's block is marked as refused, with Kim named.
   await page.goto('/cell-assign');
-  await page.getByRole('combobox', { name: 'Block', exact: true }).selectOption(third.replace(/^C/, 'B'));
+  await page.getByRole('combobox', { name: 'Block', exact: true }).selectOption(thirdBlock);
+  await page.getByTestId(`cell-card-${third}`).getByRole('button', { name: `Move Lee ${lastName}` }).click();
   const picker = page.getByRole('dialog', { name: 'Select Block and Cell' });
   await picker.getByRole('combobox', { name: 'Block' }).selectOption(block);
   await expect(picker.getByTestId(`refusals-${cellId}`)).toContainText(
     `Lee ${lastName} (#${lee.prisoner_id}) must be kept apart from Kim ${lastName} (#${kim.prisoner_id}), who is in cell ${cellId}`,
   );
   await expect(picker.getByRole('button', { name: `Override the rules and assign cell ${cellId}` })).toBeVisible();
-  await expect(picker.getByTestId(`refusals-${otherCell}`)).toHaveCount(0); // his own cell
+  await expect(picker.getByTestId(`refusals-${otherCell}`)).toContainText(`must be kept out of block ${block}`);
   await expectNoViolations(page, 'cell picker with refused cells');
 
   // Ending the pair on the details screen asks why, and lifts the refusal.
