@@ -338,9 +338,11 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
         return paths.flatMap((path) =>
           (queries[key] ?? ['']).map((query) => ({
             declared:
-              query === 'archived=true' || (key === 'GET /api/v1/cell_controls/check' && query)
-                ? `${key}?${query.split('=')[0]}`
-                : key,
+              query === 'archived=true'
+                ? `${key}?archived=true`
+                : key === 'GET /api/v1/cell_controls/check' && query
+                  ? `${key}?prisoner_id`
+                  : key,
             url: query ? `${path}?${query}` : path,
           })),
         );
