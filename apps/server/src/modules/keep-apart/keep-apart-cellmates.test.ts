@@ -81,7 +81,8 @@ describeOnPglite('keep-apart pairs on prisoners who share a cell or a block', ()
     const moves = await ctx()
       .database.db.select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'assign_cell'), eq(auditLog.entityId, String(b.prisoner_id))));
+      .where(and(eq(auditLog.action, 'assign_cell'), eq(auditLog.entityId, String(b.prisoner_id))))
+      .orderBy(auditLog.id);
     expect(moves).toHaveLength(1);
     expect(moves[0]).toMatchObject({ before: { cell_id: shared }, after: { cell_id: other } });
   });
