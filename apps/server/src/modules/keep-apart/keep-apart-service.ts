@@ -134,10 +134,14 @@ export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartIn
   const alreadyMessage = `Prisoners ${input.prisoner_a} and ${input.prisoner_b} are already kept apart`;
   try {
     return await db.transaction(async (tx) => {
+      // Locked, as every cell move locks its prisoner first: a move of either made meanwhile waits for the pair (and
+      // then meets it), or the breach check below reads where it put him.
       const found = await tx
         .select({ id: prisoners.prisonerId, archivedAt: prisoners.archivedAt })
         .from(prisoners)
-        .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)));
+        .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)))
+        .orderBy(prisoners.prisonerId)
+        .for('update');
       // Both exist before either is judged: the caseload guard answers one outside the caseload as unknown first.
       for (const field of ['prisoner_a', 'prisoner_b'] as const) {
         if (!found.some((p) => p.id === input[field])) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
