@@ -1,6 +1,6 @@
 // The cell rules and keep-apart pairs (issue 12, decisions 031 and 032) on the real server: a refused move shows its
 // reason before anything is written and the override asks for one; a keep-apart pair made on the details screen is
-// then enforced in the cell picker.
+// then enforced in the cell picker; two prisoners of one block are kept apart by block only with a move (decision 102).
 import type { APIRequestContext } from '@playwright/test';
 import { approvePendingChange, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
@@ -52,9 +52,15 @@ test('a move the cell rules refuse shows why on /cell-assign, and the override a
   expect(JSON.stringify(await audit.json())).toContain('women’s wing is repainted');
 });
 
-test('a keep-apart pair created on the details screen is then refused in the move picker', async ({ adminPage: page, api, secondApi }) => {
+test('a keep-apart pair on two prisoners of one block offers the move, and is then refused in the move picker', async ({
+  adminPage: page,
+  api,
+  secondApi,
+}) => {
   const { block, cellId } = await seedCell(api, { capacity: 3 });
   const otherCell = await addCell(api, block);
+  const thirdBlock = unique('B');
+  const third = await addCell(api, thirdBlock);
   const lastName = unique('Apart');
   const kim = await seedPrisoner(api, { first_name: 'Kim', last_name: lastName, gender: 'Male', status: 'Incarcerated', cell_id: cellId });
   const lee = await seedPrisoner(api, { first_name: 'Lee', last_name: lastName, gender: 'Male', status: 'Incarcerated', cell_id: otherCell });
@@ -71,10 +77,22 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   await dialog.getByLabel('Reason').selectOption('Violence');
   await dialog.getByLabel('Scope').selectOption('block');
   await dialog.getByLabel('Comment').fill('Fight in the workshop');
-  await expectNoViolations(page, 'add keep-apart dialog');
+  // Both are in one block (decision 102): the form says so in the server's words and offers the move in the same step.
+  const breach = dialog.getByRole('group', { name: 'Move one of them' });
+  await expect(breach).toContainText(
+    `Kim ${lastName} (#${kim.prisoner_id}) and Lee ${lastName} (#${lee.prisoner_id}) must be kept apart by block and are both in block ${block} (cells ${cellId} and ${otherCell}): move one of them out of block ${block} in the same step to create the pair.`,
+  );
+  await expectNoViolations(page, 'add keep-apart dialog with the move');
+  await dialog.getByRole('button', { name: 'Keep apart' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Choose who moves and the cell he moves to.');
+  await breach.getByLabel('Who moves').selectOption(String(lee.prisoner_id));
+  const destination = breach.getByLabel('Move to cell');
+  await expect(destination.locator('option', { hasText: `${third} ·` })).toHaveCount(1);
+  await expect(destination.locator('option', { hasText: `${otherCell} ·` })).toHaveCount(0); // Kim's block
+  await destination.selectOption(third);
   await dialog.getByRole('button', { name: 'Keep apart' }).click();
   await expect(dialog).toBeHidden();
-  await expect(section).toContainText(`Lee ${lastName} · #${lee.prisoner_id}`);
+  await expect(section).toContainText(`Lee ${lastName} · #${lee.prisoner_id} · cell ${third}`);
   await expect(section).toContainText('Violence · Not in the same block · Fight in the workshop');
   await expectNoViolations(page, 'details with a keep-apart pair');
 
@@ -84,18 +102,17 @@ test('a keep-apart pair created on the details screen is then refused in the mov
   };
   expect(pairs.data).toMatchObject([{ prisoner_a: { prisoner_id: kim.prisoner_id }, scope: 'block', reason: 'Violence' }]);
 
-  // Moving Lee: every cell of Kim's block is marked as refused, with Kim named.
-  const third = await addCell(api, unique('B'));
+  // Moving Lee back: every cell of Kim's block is marked as refused, with Kim named.
   await page.goto('/cell-assign');
-  await page.getByRole('combobox', { name: 'Block', exact: true }).selectOption(block);
-  await page.getByTestId(`cell-card-${otherCell}`).getByRole('button', { name: `Move Lee ${lastName}` }).click();
+  await page.getByRole('combobox', { name: 'Block', exact: true }).selectOption(thirdBlock);
+  await page.getByTestId(`cell-card-${third}`).getByRole('button', { name: `Move Lee ${lastName}` }).click();
   const picker = page.getByRole('dialog', { name: 'Select Block and Cell' });
   await picker.getByRole('combobox', { name: 'Block' }).selectOption(block);
   await expect(picker.getByTestId(`refusals-${cellId}`)).toContainText(
     `Lee ${lastName} (#${lee.prisoner_id}) must be kept apart from Kim ${lastName} (#${kim.prisoner_id}), who is in cell ${cellId}`,
   );
   await expect(picker.getByRole('button', { name: `Override the rules and assign cell ${cellId}` })).toBeVisible();
-  await expect(picker.getByTestId(`refusals-${otherCell}`)).toHaveCount(0); // his own cell
+  await expect(picker.getByTestId(`refusals-${otherCell}`)).toContainText(`must be kept out of block ${block}`);
   await expectNoViolations(page, 'cell picker with refused cells');
 
   // Ending the pair on the details screen asks why, and lifts the refusal.

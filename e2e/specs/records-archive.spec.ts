@@ -31,6 +31,17 @@ test('Delete asks the spec question, names what he still has, archives him; an a
   await expect(holdings).toContainText('Keep-apart pairs: 1');
   await expect(holdings).toContainText('Active escorts: none');
   await expectNoViolations(page, 'delete confirmation with what he still has');
+  // In custody in a cell he is not archived (decision 102): the dialog says to release or transfer him first.
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm).toContainText(`is Incarcerated in cell ${prisoner.cellId}: release or transfer him first`);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  const released = await api.put(`/api/v1/prisoner/update/${prisoner.prisoner_id}`, { data: { status: 'Released' } });
+  expect(released.status(), await released.text()).toBe(200);
+  await page.reload();
+  await page.getByPlaceholder('Search prisoner').fill(lastName);
+  await row.getByRole('button', { name: /^Actions for prisoner/ }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await expect(confirm.getByTestId('prisoner-holdings')).toContainText('Status: Released');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('Prisoner deleted successfully.')).toBeVisible();
   await expect(row).toHaveCount(0);

@@ -1,7 +1,8 @@
 // The screens follow the role (issue 22 item 4, decision 053): an auditor's dashboard, prisoner details, live map,
 // alerts and communication screens offer no write control, the top bar names the role, and a write sent anyway from
 // the auditor's own session is refused with 403 and changes nothing; an operator reads "You do not have access to
-// this page" at /audit and has no Audit in the menu, also on a phone.
+// this page" at /audit and has no Audit in the menu, also on a phone; a wing officer's menu leads with his daily tools
+// (decision 102).
 import type { APIRequestContext, Page } from '@playwright/test';
 // roles.ts alone: the package's index pulls in a JSON import Playwright's loader refuses.
 import { NO_ACCESS_MESSAGE } from '../../packages/shared/src/roles';
@@ -176,4 +177,52 @@ test('an operator reads "You do not have access to this page" at /audit and has 
   // The page fits the phone's width.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await context.close();
+});
+
+test("a wing officer's menu puts Counts, Checks, Movements and Map first, at 390 px and at 1440 px, and hides what he cannot do", async ({
+  api,
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const block = unique('W');
+  const cell = await api.post('/api/v1/cell_controls/cells', { data: { cell_id: unique('W-'), block, capacity: 2, security_level: 'Low' } });
+  expect(cell.status(), await cell.text()).toBe(200);
+  const officer = await createReadyAccount(api, playwright, baseURL, {
+    username: unique('officer'),
+    name: 'Wanda Wing',
+    password: 'my rounds on the landing',
+    role: 'officer',
+    blocks: [block],
+  });
+  const daily = ['Counts', 'Checks', 'Movements', 'Live Map'];
+
+  // A phone: the menu opens on his daily tools, each a 44 px target; no Readers or Audit.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await phone.newPage();
+  await logIn(page, officer.username, officer.password);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.getByRole('navigation', { name: 'Mobile' });
+  const links = menu.getByRole('link');
+  await expect(links.first()).toBeVisible();
+  expect((await links.allInnerTexts()).slice(0, 4)).toEqual(daily);
+  for (const target of (await links.all()).slice(0, 4)) expect((await target.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+  await expect(menu.getByRole('link', { name: 'Readers' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Audit' })).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await menu.getByRole('link', { name: 'Checks' }).click();
+  await expect(page.getByRole('heading', { name: 'Observation checks' })).toBeVisible();
+  await phone.close();
+
+  // A desktop: the same four lead the top line, which stays one line.
+  const desktop = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const wide = await desktop.newPage();
+  await logIn(wide, officer.username, officer.password);
+  await wide.goto('/');
+  const nav = wide.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link').first()).toBeVisible();
+  expect((await nav.getByRole('link').allInnerTexts()).slice(0, 4)).toEqual(daily);
+  expect((await nav.boundingBox())?.height ?? 0).toBeLessThan(44);
+  await desktop.close();
 });

@@ -221,6 +221,8 @@ describeEachEngine('caseloads on the API', (engine) => {
     for (const [param, value] of Object.entries(extra.params ?? {})) request.url = request.url.replace(`:${param}`, value);
     // A route naming a prisoner in its body names someone else too (an escort's officer): a real one.
     if (key(route) === 'POST /api/v1/escorts') request.body = { ...request.body, staff_id: await staffMember() };
+    // The move offered with a pair (decision 102) names who moves: one of the pair.
+    if (key(route) === 'POST /api/v1/keep-apart') request.body = { ...request.body, move_prisoner_id: request.body?.prisoner_b };
     for (const param of request.url.match(/:\w+/g) ?? []) throw new Error(`${key(route)}: no value for ${param}`);
     return { url: request.query.size ? `${request.url}?${request.query}` : request.url, body: request.body };
   }

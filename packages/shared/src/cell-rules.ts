@@ -127,6 +127,34 @@ export function cellRefusals(
   return refusals;
 }
 
+/** A prisoner of a keep-apart pair where he is now (he occupies a cell). */
+export interface PairPlace {
+  prisoner_id: number;
+  first_name: string;
+  last_name: string;
+  cell_id: string;
+  block: string;
+}
+
+/**
+ * Where two prisoners of a keep-apart pair are together as its scope forbids (one cell; one block when the scope is
+ * the block), in one sentence; null when they are apart. Flags a cell card, and refuses a pair made on cellmates.
+ */
+export function keepApartBreach(a: PairPlace, b: PairPlace, scope: KeepApartScope): string | null {
+  const both = `${ruleName(a)} and ${ruleName(b)}`;
+  if (a.cell_id === b.cell_id) return `${both} must be kept apart and share cell ${a.cell_id}`;
+  if (scope === 'block' && a.block === b.block) {
+    return `${both} must be kept apart by block and are both in block ${a.block} (cells ${a.cell_id} and ${b.cell_id})`;
+  }
+  return null;
+}
+
+/** The way out of a breach when a pair is made: where one of the two must go, in the same step. */
+export function keepApartWayOut(a: PairPlace, scope: KeepApartScope): string {
+  const place = scope === 'block' ? `block ${a.block}` : `cell ${a.cell_id}`;
+  return `move one of them out of ${place} in the same step to create the pair`;
+}
+
 /**
  * GET /cell_controls/check: what each cell would answer to placing one prisoner there. `gender` and `status` stand in
  * for the record's (the form being filled in); without `prisoner_id` (a new prisoner) they are all there is.

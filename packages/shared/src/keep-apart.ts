@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { KEEP_APART_SCOPES } from './cell-rules';
 import { changeReason } from './pending-change';
-import { boundedText, int32, intText } from './text';
+import { boundedText, idText, int32, intText } from './text';
 
 export const KEEP_APART_REASONS = [
   'Bullying',
@@ -24,10 +24,24 @@ export const keepApartInput = z
     reason: z.enum(KEEP_APART_REASONS, { message: `reason must be one of ${KEEP_APART_REASONS.join(', ')}` }),
     scope: z.enum(KEEP_APART_SCOPES, { message: `scope must be one of ${KEEP_APART_SCOPES.join(', ')}` }),
     comment: boundedText(1000, { multiline: true }).nullable().optional(),
+    /**
+     * Two prisoners who already share what the scope forbids are kept apart only if one of them moves in the same step
+     * (decision 102): which one (prisoner_a or prisoner_b) and to which cell. The move follows every cell rule.
+     */
+    move_prisoner_id: int32().optional(),
+    move_cell_id: idText(50).min(1, 'move_cell_id is required').optional(),
   })
   .refine((v) => v.prisoner_a !== v.prisoner_b, {
     path: ['prisoner_b'],
     message: 'must be another prisoner than prisoner_a',
+  })
+  .refine((v) => (v.move_prisoner_id === undefined) === (v.move_cell_id === undefined), {
+    path: ['move_cell_id'],
+    message: 'move_prisoner_id and move_cell_id go together',
+  })
+  .refine((v) => v.move_prisoner_id === undefined || [v.prisoner_a, v.prisoner_b].includes(v.move_prisoner_id), {
+    path: ['move_prisoner_id'],
+    message: 'must be prisoner_a or prisoner_b',
   });
 export type KeepApartInput = z.infer<typeof keepApartInput>;
 

@@ -106,6 +106,8 @@ describeEachEngine("SPEC 7 as the spec's client reads it", (engine) => {
       behavior_record: 'Calm',
       medical_history: 'None',
     });
+    // In custody he is not archived (decision 102): released first.
+    expect((await call('PUT', `/prisoner/update/${id}`, { status: 'Released' })).status).toBe(200);
     const deleted = await call('DELETE', `/prisoner/delete/${id}`);
     expect(deleted.status).toBe(200);
     expect(typeof deleted.data.message).toBe('string');

@@ -6,9 +6,8 @@ import { Menu, X } from 'lucide-react';
 import { ROLE_LABELS } from '@prison/shared';
 import { useAuth } from '../lib/auth';
 import { productVersionText } from '../lib/product-version';
-import { may } from '../lib/use-may';
-import { NavMore, type NavSection } from './nav-more';
-import { screenAction } from './route-access';
+import { desktopMenu, phoneMenu, type MenuLink } from './menu';
+import { NavMore } from './nav-more';
 import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
@@ -16,82 +15,6 @@ import { WeakenedZoneBanner } from '../components/ui/weakened-zone-banner';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 import { CountReminder } from '../features/counts/count-reminder';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
-
-const desktopLinks = [
-  { to: '/', label: 'Home' },
-  { to: '/dashboard', label: 'Manage Roles' },
-  { to: '/live-map', label: 'Live Map' },
-  { to: '/location-history', label: 'Location History' },
-  { to: '/allAlerts', label: 'Alerts and Notifications' },
-  { to: '/cell-assign', label: 'Cells' },
-  { to: '/communication', label: 'Communication' },
-  { to: '/audit', label: 'Audit' },
-  { to: '/profile', label: 'Profile' },
-];
-
-/** The screens of issues 24-26 under the desktop menu's "More" (the mobile menu lists them all). */
-const desktopMore: NavSection[] = [
-  {
-    title: "The prison's day",
-    links: [
-      { to: '/counts', label: 'Counts' },
-      { to: '/observations', label: 'Observation checks' },
-      { to: '/movements', label: 'Movements' },
-    ],
-  },
-  {
-    title: 'Investigations',
-    links: [
-      { to: '/investigations/near', label: 'Who was near' },
-      { to: '/replay', label: 'Replay' },
-      { to: '/incidents', label: 'Incidents' },
-    ],
-  },
-  {
-    title: 'Site',
-    links: [
-      { to: '/readers', label: 'Readers' },
-      { to: '/site-plan', label: 'Site plan' },
-    ],
-  },
-];
-
-const mobileLinks = [
-  { to: '/', label: 'Home' },
-  { to: '/dashboard', label: 'Manage Roles' },
-  { to: '/live-map', label: 'Live Map' },
-  { to: '/location-history', label: 'Location History' },
-  { to: '/investigations/near', label: 'Who was near' },
-  { to: '/replay', label: 'Replay' },
-  { to: '/incidents', label: 'Incidents' },
-  { to: '/alerts', label: 'Alerts and Notifications' },
-  { to: '/movements', label: 'Movements' },
-  { to: '/cell-assign', label: 'Cells' },
-  { to: '/counts', label: 'Counts' },
-  { to: '/observations', label: 'Observation checks' },
-  { to: '/communication', label: 'Communication' },
-  { to: '/readers', label: 'Readers' },
-  { to: '/audit', label: 'Audit' },
-  { to: '/site-plan', label: 'Site plan' },
-  { to: '/profile', label: 'Profile' },
-];
-
-/** The menu shows only the screens the role may open (decision 053). */
-function mayOpen(role: ReturnType<typeof useAuth>['role'], links: { to: string; label: string }[]) {
-  return links.filter((link) => {
-    const action = screenAction(link.to);
-    return !action || may(role, action);
-  });
-}
-
-function useVisibleLinks(links: { to: string; label: string }[]) {
-  return mayOpen(useAuth().role, links);
-}
-
-function useVisibleSections(sections: NavSection[]): NavSection[] {
-  const { role } = useAuth();
-  return sections.map((section) => ({ ...section, links: mayOpen(role, section.links) }));
-}
 
 function navClass({ isActive }: { isActive: boolean }) {
   return clsx('rounded px-1.5 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
@@ -101,9 +24,9 @@ export function Layout() {
   // Read once: the page was served by this version (decision 059).
   const [version] = useState(productVersionText);
   const { status, name, role, logout } = useAuth();
-  const visibleDesktopLinks = useVisibleLinks(desktopLinks);
-  const visibleMobileLinks = useVisibleLinks(mobileLinks);
-  const visibleMore = useVisibleSections(desktopMore);
+  // Each role's daily tools first; screens the role can do nothing on are not listed (decision 102).
+  const desktop = desktopMenu(role);
+  const phone = phoneMenu(role);
   const roleLabel = role ? ROLE_LABELS[role] : null;
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -112,6 +35,18 @@ export function Layout() {
   // scrolls in the toast provider's scroll box (`[data-scroll-root]`, above the toast band, decision 040), so "the
   // window" is that box's height.
   const fitsWindow = useMatch('/live-map') !== null;
+  // A phone's menu entry is a 44 px target (decision 030).
+  const phoneLink = (link: MenuLink) => (
+    <NavLink
+      key={link.to}
+      to={link.to}
+      end={link.to === '/'}
+      className={(state) => clsx(navClass(state), 'flex min-h-11 items-center')}
+      onClick={() => setMenuOpen(false)}
+    >
+      {link.label}
+    </NavLink>
+  );
 
   return (
     <div className={clsx('flex flex-col', fitsWindow ? 'h-full overflow-hidden' : 'min-h-full')}>
@@ -128,12 +63,12 @@ export function Layout() {
             <span className="text-lg">Prison Control</span>
           </Link>
           <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:flex">
-            {visibleDesktopLinks.map((link) => (
+            {desktop.top.map((link) => (
               <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
                 {link.label}
               </NavLink>
             ))}
-            {loggedIn && <NavMore sections={visibleMore} />}
+            {loggedIn && <NavMore sections={desktop.more} />}
           </nav>
           <div className="ml-auto flex items-center gap-2 2xl:gap-3">
             {loggedIn ? (
@@ -181,11 +116,12 @@ export function Layout() {
         </div>
         {menuOpen && (
           <nav id="mobile-menu" aria-label="Mobile" className="flex flex-col gap-1 border-t border-white/10 px-4 py-2 xl:hidden">
-            {visibleMobileLinks.map((link) => (
-              <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass} onClick={() => setMenuOpen(false)}>
-                {link.label}
-              </NavLink>
-            ))}
+            {phone.daily.length > 0 && <p className="px-2 pt-1 text-xs font-semibold text-slate-300 uppercase">Daily tools</p>}
+            {phone.daily.map(phoneLink)}
+            {phone.daily.length > 0 && phone.others.length > 0 && (
+              <p className="border-t border-white/10 px-2 pt-2 text-xs font-semibold text-slate-300 uppercase">All screens</p>
+            )}
+            {phone.others.map(phoneLink)}
             {loggedIn && <span className="px-2 py-1 text-sm text-slate-300 sm:hidden">{name}</span>}
             {loggedIn && roleLabel && (
               <span className="px-2 py-1 text-sm text-slate-300 md:hidden" data-testid="admin-role-menu">

@@ -5,6 +5,7 @@ import { ChevronDown } from 'lucide-react';
 import { NavLink, useLocation } from 'react-router';
 import { clsx } from 'clsx';
 
+/** A group of "More" (the menu's sections, menu.ts). */
 export interface NavSection {
   title: string;
   links: { to: string; label: string }[];

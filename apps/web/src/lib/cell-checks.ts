@@ -11,21 +11,31 @@ export interface CellCheckSubject {
   status?: string | null;
 }
 
-/** Refusals by cell id; the current cell of the prisoner has none. */
-export function useCellChecks(subject: CellCheckSubject, enabled: boolean) {
+function cellChecksQuery(subject: CellCheckSubject, enabled: boolean) {
   const query = {
     prisoner_id: subject.prisonerId ?? undefined,
     gender: subject.gender || undefined,
     status: subject.status || undefined,
   };
-  return useQuery({
+  return {
     queryKey: ['cells', 'check', query],
-    queryFn: ({ signal }) =>
-      api
-        .get<{ data: CellCheck[] }>('/cell_controls/check', query, signal)
-        .then((r) => new Map(r.data.map((c) => [c.cell_id, c.refusals]))),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.get<{ data: CellCheck[] }>('/cell_controls/check', query, signal).then((r) => r.data),
     enabled,
+  };
+}
+
+/** Refusals by cell id; the current cell of the prisoner has none. */
+export function useCellChecks(subject: CellCheckSubject, enabled: boolean) {
+  return useQuery({
+    ...cellChecksQuery(subject, enabled),
+    select: (checks) => new Map(checks.map((c) => [c.cell_id, c.refusals])),
   });
+}
+
+/** Every cell with its block and what it would answer, in block and cell order (one cache entry with the above). */
+export function useCellCheckList(subject: CellCheckSubject, enabled: boolean) {
+  return useQuery(cellChecksQuery(subject, enabled));
 }
 
 export type CellVerdict = { kind: 'allowed' } | { kind: 'override'; refusals: CellRefusal[] } | { kind: 'refused'; refusals: CellRefusal[] };

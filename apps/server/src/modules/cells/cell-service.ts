@@ -8,6 +8,7 @@ import { blockInCaseload, prisonerInCaseload, type Caseload } from '../../lib/ca
 import { conflict, notFound } from '../../lib/http-errors';
 import { prisonersChanged } from '../prisoners/prisoner-repository';
 import { countOccupants, lockCell, occupyingStatuses, prisonerOccupies } from './occupancy';
+import { listPairBreaches } from './pair-breaches';
 
 // A correlated count, so a query for one block or one cell reads only its prisoners (prisoners_cell_idx).
 // Written with explicit qualifiers: drizzle leaves column names unqualified inside a select list.
@@ -100,7 +101,8 @@ export async function listBlocks(db: DbOrTx, caseload: Caseload = []) {
 
 /**
  * The occupancy picture: every block of the caseload, its cells, and the prisoners who occupy each cell (On Trial,
- * Incarcerated), the caseload's own prisoners only (decisions 051 and 093: another block's occupancy is not shown).
+ * Incarcerated), the caseload's own prisoners only (decisions 051 and 093: another block's occupancy is not shown),
+ * and the keep-apart pairs each cell breaches.
  */
 export async function cellOverview(db: DbOrTx, caseload: Caseload = []): Promise<BlockOverview[]> {
   const all = await listAllCells(db, caseload);
@@ -119,11 +121,19 @@ export async function cellOverview(db: DbOrTx, caseload: Caseload = []): Promise
   for (const { cell_id, ...occupant } of occupantRows) {
     if (cell_id) occupantsByCell.set(cell_id, [...(occupantsByCell.get(cell_id) ?? []), occupant]);
   }
+  // Both prisoners of a breach are in one block, so a caseload that sees the block sees both (decision 102).
+  const breaches = await listPairBreaches(db, caseload);
+  const conflictsOf = (cellId: string) =>
+    breaches.filter((b) => b.cell_ids.includes(cellId)).map(({ pair_id, message }) => ({ pair_id, message }));
   return sumBlocks(all).map(({ block, blockCells, capacity, occupants }) => ({
     block,
     capacity,
     occupants,
-    cells: blockCells.map((c) => ({ ...c, occupants: occupantsByCell.get(c.cell_id) ?? [] })),
+    cells: blockCells.map((c) => ({
+      ...c,
+      occupants: occupantsByCell.get(c.cell_id) ?? [],
+      keep_apart_conflicts: conflictsOf(c.cell_id),
+    })),
   }));
 }
 

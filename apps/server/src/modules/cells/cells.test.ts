@@ -95,8 +95,9 @@ describeEachEngine('cells and blocks', (engine) => {
           current_occupants: 1,
           security_level: 'High',
           occupants: [{ prisoner_id: p.prisoner_id, first_name: 'Olga', last_name: 'Vance', status: 'Incarcerated' }],
+          keep_apart_conflicts: [],
         },
-        { cell_id: 'OV-2', block: 'OV', capacity: 1, current_occupants: 0, security_level: 'Low', occupants: [] },
+        { cell_id: 'OV-2', block: 'OV', capacity: 1, current_occupants: 0, security_level: 'Low', occupants: [], keep_apart_conflicts: [] },
       ],
     });
     expect(overview.map((b) => b.block)).toEqual([...overview.map((b) => b.block)].sort());
@@ -215,7 +216,7 @@ describeEachEngine('cells and blocks', (engine) => {
     const full = await api('POST', '/cell_controls/assign', { prisoner_id: a.prisoner_id, cell_id: 'MV-2' });
     expect(full.statusCode).toBe(409);
     expect(full.json()).toEqual({ message: 'Cell MV-2 is full', rule: 'capacity' });
-    await api('DELETE', `/prisoner/delete/${b.prisoner_id}`);
+    await api('PUT', `/prisoner/update/${b.prisoner_id}`, { status: 'Released' });
     const moved = await api('POST', '/cell_controls/assign', { prisoner_id: a.prisoner_id, cell_id: 'MV-2' });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json()).toMatchObject({

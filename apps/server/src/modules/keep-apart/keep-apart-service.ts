@@ -1,7 +1,8 @@
 // Keep-apart pairs (issue 12 part 2, decisions 031 and 032): created, listed and ended (never deleted), each audited.
+// A pair is never made on two prisoners who share what it forbids, unless one moves in the same step (decision 102).
 // The cell rules read them inside every cell move (modules/cells/cell-rules.ts); the tracking core watches the
 // active ones on live positions (tracking/keep-apart-monitor.ts), loaded through `listActivePairs`.
-import { seesEveryBlock } from '@prison/shared';
+import { keepApartBreach, keepApartWayOut, ruleName, seesEveryBlock } from '@prison/shared';
 import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { aliasedTable, and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type {
@@ -12,11 +13,14 @@ import type {
   KeepApartScope,
   PendingChange,
 } from '@prison/shared';
-import type { DbOrTx } from '../../db/client';
-import { keepApartPairs, prisoners } from '../../db/schema';
+import type { DbOrTx, Tx } from '../../db/client';
+import { cells, keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { requestChange } from '../pending-changes/pending-change-service';
+import { moveAlarms } from '../cells/move-alarms';
+import { pairPlaces } from '../cells/pair-breaches';
+import { assignPrisonerToCell } from '../prisoners/prisoner-service';
 
 const a = aliasedTable(prisoners, 'pa');
 const b = aliasedTable(prisoners, 'pb');
@@ -96,14 +100,48 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || cause?.code === '23505';
 }
 
+/**
+ * The move offered with a pair (decision 102): an ordinary cell move (`assign_cell`, audited, every cell rule under
+ * its locks). A move that lifts an alarm waits for a second person (decision 091); the pair does not wait with it:
+ * it is refused, so no pair is recorded on two prisoners who still share a cell.
+ */
+async function moveForPair(tx: Tx, who: AuditActor, prisonerId: number, cellId: string): Promise<void> {
+  const [cell] = await tx.select({ id: cells.cellId }).from(cells).where(eq(cells.cellId, cellId));
+  if (!cell) throw badRequest(`move_cell_id: cell ${cellId} does not exist`);
+  const [current] = await tx
+    .select({ prisoner_id: prisoners.prisonerId, first_name: prisoners.firstName, last_name: prisoners.lastName, cellId: prisoners.cellId })
+    .from(prisoners)
+    .where(eq(prisoners.prisonerId, prisonerId));
+  if ((await moveAlarms(tx, prisonerId, current!.cellId, cellId)).changes.length > 0) {
+    throw conflict(
+      `Moving ${ruleName(current!)} to cell ${cellId} lifts an alarm and waits for a second person's approval: ` +
+        'ask for the move in Cells first, then create the pair once he has moved',
+    );
+  }
+  await assignPrisonerToCell(tx, who, prisonerId, cellId);
+}
+
+/** Two prisoners who share what the pair's scope forbids: refused, naming where they are and the way out. */
+async function refuseBreach(tx: Tx, input: KeepApartInput): Promise<void> {
+  const places = await pairPlaces(tx, [input.prisoner_a, input.prisoner_b]);
+  const a = places.get(input.prisoner_a);
+  const b = places.get(input.prisoner_b);
+  const breach = a && b ? keepApartBreach(a, b, input.scope) : null;
+  if (breach) throw conflict(`${breach}: ${keepApartWayOut(a!, input.scope)}`);
+}
+
 export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartInput): Promise<KeepApartPair> {
   const alreadyMessage = `Prisoners ${input.prisoner_a} and ${input.prisoner_b} are already kept apart`;
   try {
     return await db.transaction(async (tx) => {
+      // Locked, as every cell move locks its prisoner first: a move of either made meanwhile waits for the pair (and
+      // then meets it), or the breach check below reads where it put him.
       const found = await tx
         .select({ id: prisoners.prisonerId, archivedAt: prisoners.archivedAt })
         .from(prisoners)
-        .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)));
+        .where(or(eq(prisoners.prisonerId, input.prisoner_a), eq(prisoners.prisonerId, input.prisoner_b)))
+        .orderBy(prisoners.prisonerId)
+        .for('update');
       // Both exist before either is judged: the caseload guard answers one outside the caseload as unknown first.
       for (const field of ['prisoner_a', 'prisoner_b'] as const) {
         if (!found.some((p) => p.id === input[field])) throw badRequest(`${field}: prisoner ${input[field]} does not exist`);
@@ -135,6 +173,11 @@ export async function createPair(db: DbOrTx, who: AuditActor, input: KeepApartIn
           createdBy: who.actor,
         })
         .returning({ id: keepApartPairs.id });
+      // The pair is in place before the move, so the move's cell rules already keep the two apart.
+      if (input.move_prisoner_id !== undefined && input.move_cell_id !== undefined) {
+        await moveForPair(tx, who, input.move_prisoner_id, input.move_cell_id);
+      }
+      await refuseBreach(tx, input);
       const pair = await getPair(tx, row!.id);
       await recordAudit(tx, who, { action: 'create', entity: 'keep_apart', entityId: pair.id, after: pair });
       return pair;

@@ -3,6 +3,7 @@ import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  cellRuleConflict,
   errorResponse,
   intText,
   keepApartEndInput,
@@ -19,8 +20,13 @@ const idParams = z.object({ id: intText() });
 
 const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Open screens refetch, and the live monitor re-reads the active pairs. */
-  const changed = async () => {
+  const changed = async (moved = false) => {
     app.realtime.toBrowsers().emit('dataChanged', 'keep-apart');
+    if (moved) {
+      // The move made with the pair: as a move of /cell_controls/assign tells the screens and the geofences.
+      for (const topic of ['cells', 'prisoners']) app.realtime.toBrowsers().emit('dataChanged', topic);
+      void app.tracking.wearersChanged();
+    }
     // Committed already: a failed reload is logged, not answered as a failure of the write.
     await app.reloadKeepApart().catch((error: unknown) => app.log.error({ err: error }, 'keep-apart pairs not reloaded'));
   };
@@ -46,23 +52,28 @@ const keepApartRoutes: FastifyPluginAsyncZod = async (app) => {
       // cannot be used to probe another block; a pair across blocks is made by an account of both.
       config: {
         access: 'keepapart.create',
+        // The move offered with the pair is a cell move (decision 102): who may move, into a cell of the caseload.
+        bodyFieldAccess: { move_cell_id: 'records.write' },
         caseload: [
           { record: 'prisoner', field: 'prisoner_a', from: 'body', status: 400, notFound: 'prisoner_a: prisoner {id} does not exist' },
           { record: 'prisoner', field: 'prisoner_b', from: 'body', status: 400, notFound: 'prisoner_b: prisoner {id} does not exist' },
+          { record: 'cell', field: 'move_cell_id', from: 'body', status: 400, notFound: 'move_cell_id: cell {id} does not exist' },
         ],
       },
       schema: {
         tags: ['keep-apart'],
         summary:
           'Keep two prisoners apart: never one cell, nor one block when scope is block; their trackers meeting raise a ' +
-          'Warning (409 when the pair is already active)',
+          'Warning (409 when the pair is already active). Two prisoners who share what the scope forbids answer 409 ' +
+          'naming it, unless one of them moves in the same request (move_prisoner_id, move_cell_id: a cell move under ' +
+          'every cell rule, audited; one that lifts an alarm answers 409: it waits for a second person, ask it first)',
         body: keepApartInput,
-        response: { 200: keepApartWriteResponse, 400: errorResponse, 409: errorResponse },
+        response: { 200: keepApartWriteResponse, 400: errorResponse, 409: cellRuleConflict },
       },
     },
     async (request) => {
       const pair = await createPair(app.db, auditActor(request), request.body);
-      await changed();
+      await changed(request.body.move_cell_id !== undefined);
       return { message: 'Keep-apart pair created.', pair };
     },
   );

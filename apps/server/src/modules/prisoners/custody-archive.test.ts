@@ -29,6 +29,8 @@ const INCLUDES_ARCHIVED = new Set([
   'GET /api/v1/prisoner/prisonerid/:id',
   'GET /api/v1/prisoner/holdings/:id',
   'GET /api/v1/prisoner/all?archived=true',
+  // Asked about him by id: a Transferred record's answer says why no cell takes him (decision 102).
+  'GET /api/v1/cell_controls/check?prisoner_id',
   'GET /api/v1/staff/getbyRole/:role?archived=true',
   'GET /api/v1/staff/:id',
   'GET /api/v1/location/history',
@@ -158,6 +160,9 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
     expect(trackBefore.total).toBe(2);
     expect(trackBefore.alerts.length).toBeGreaterThan(0);
 
+    // In custody he is not archived (decision 102): released first.
+    expect((await api('DELETE', `/prisoner/delete/${id}`)).statusCode).toBe(409);
+    await ok('PUT', `/prisoner/update/${id}`, { status: 'Released' });
     expect(await ok('DELETE', `/prisoner/delete/${id}`)).toEqual({ message: 'Prisoner deleted successfully.' });
 
     // Out of the lists and the cell; the tracker is free; the escort ended.
@@ -187,7 +192,7 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
 
     // Restored: back in the lists and his cell, with his record as it was.
     const restored = await ok<Prisoner>('POST', `/prisoner/restore/${id}`);
-    expect(restored).toMatchObject({ ...prisoner, tracking_device_id: null, tracking_device_name: null, archived_at: null, archived_by: null, updated_at: expect.any(String) });
+    expect(restored).toMatchObject({ ...prisoner, status: 'Released', tracking_device_id: null, tracking_device_name: null, archived_at: null, archived_by: null, updated_at: expect.any(String) });
     expect((await ok<PrisonerListResponse>('GET', `/prisoner/all?q=${last}`)).prisoners.map((p) => p.prisoner_id)).toEqual([id]);
     expect((await ok<PrisonerListResponse>('GET', `/prisoner/all?archived=true&q=${last}`)).totalPrisoners).toBe(0);
     expect((await historyOf(id)).total).toBe(2);
@@ -200,14 +205,43 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
     expect(trail.map((row) => row.action)).toEqual(expect.arrayContaining(['create', 'archive', 'restore']));
   });
 
-  it('a restore into a cell filled since is refused with the cell rule, and he stays archived', async () => {
+  it('only a prisoner out of custody, or never placed in a cell, is archived; one in custody in a cell is 409 saying what to do', async () => {
+    const cellId = await newCell(unique('AR'));
+    const incarcerated = await newPrisoner('Held', unique('Inside'), cellId);
+    const refused = await api('DELETE', `/prisoner/delete/${incarcerated.prisoner_id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      message: `Held ${incarcerated.last_name} (#${incarcerated.prisoner_id}) is Incarcerated in cell ${cellId}: release or transfer him first, then archive the record`,
+    });
+    await ok('PUT', `/prisoner/update/${incarcerated.prisoner_id}`, { status: 'On Trial' });
+    const onTrial = await api('DELETE', `/prisoner/delete/${incarcerated.prisoner_id}`);
+    expect(onTrial.statusCode).toBe(409);
+    expect(onTrial.json().message).toMatch(/ is On Trial in cell .*: release or transfer him first/);
+    expect((await ok<{ data: Prisoner }>('GET', `/prisoner/prisonerid/${incarcerated.prisoner_id}`)).data.archived_at).toBeNull();
+
+    for (const status of ['Released', 'Transferred']) {
+      const out = await newPrisoner('Gone', unique(status), await newCell(unique('AR')));
+      await ok('PUT', `/prisoner/update/${out.prisoner_id}`, { status });
+      expect((await api('DELETE', `/prisoner/delete/${out.prisoner_id}`)).statusCode, status).toBe(200);
+      // A released record keeps its last cell, and a restore gives him no place to check (decision 102).
+      expect((await api('POST', `/prisoner/restore/${out.prisoner_id}`)).statusCode, status).toBe(200);
+    }
+    const neverPlaced = await newPrisoner('Mistaken', unique('Entry'));
+    expect((await api('DELETE', `/prisoner/delete/${neverPlaced.prisoner_id}`)).statusCode).toBe(200);
+  });
+
+  it('a restore into a cell filled since is refused with the cell rule and the way out, and he stays archived', async () => {
     const cellId = await newCell(unique('AB'));
     const first = await newPrisoner('First', unique('Occupant'), cellId);
-    await ok('DELETE', `/prisoner/delete/${first.prisoner_id}`);
+    // Archived in custody before the rule of decision 102: he would take his place again.
+    await ctx().database.db.update(prisoners).set({ archivedAt: new Date(), archivedBy: 'warden' }).where(eq(prisoners.prisonerId, first.prisoner_id));
     await newPrisoner('Second', unique('Occupant'), cellId); // capacity 1: the place was freed
     const refused = await api('POST', `/prisoner/restore/${first.prisoner_id}`);
     expect(refused.statusCode, refused.body).toBe(409);
-    expect(refused.json()).toMatchObject({ rule: 'capacity' });
+    expect(refused.json()).toEqual({
+      rule: 'capacity',
+      message: `Cell ${cellId} is full. First ${first.last_name} (#${first.prisoner_id}) stays archived: make room in cell ${cellId} (move or release one of its occupants), then restore again`,
+    });
     expect((await ok<{ data: Prisoner }>('GET', `/prisoner/prisonerid/${first.prisoner_id}`)).data.archived_at).not.toBeNull();
   });
 
@@ -303,7 +337,12 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
         );
         return paths.flatMap((path) =>
           (queries[key] ?? ['']).map((query) => ({
-            declared: query === 'archived=true' ? `${key}?archived=true` : key,
+            declared:
+              query === 'archived=true'
+                ? `${key}?archived=true`
+                : key === 'GET /api/v1/cell_controls/check' && query
+                  ? `${key}?prisoner_id`
+                  : key,
             url: query ? `${path}?${query}` : path,
           })),
         );
@@ -333,6 +372,7 @@ describeEachEngine('custody records are archived, never deleted', (engine) => {
       expect(before, key).toContain(key);
     }
 
+    await ok('PUT', `/prisoner/update/${prisoner.prisoner_id}`, { status: 'Transferred' });
     await ok('DELETE', `/prisoner/delete/${prisoner.prisoner_id}`);
     await ok('DELETE', `/staff/delete/${officer.staff_id}`);
     expect(ctx().app.tracking.registry.get(device.id)).toMatchObject({ prisonerId: null });

@@ -3,12 +3,12 @@
 // checked against the cell rules there (decision 031: sex, status, keep-apart; any but capacity may be overridden).
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { PendingChange, Prisoner, PrisonerCreateInput, PrisonerHoldings, PrisonerInput, PrisonerListQuery } from '@prison/shared';
-import { todayUtc, totalPages } from '@prison/shared';
+import { custodyArchiveRefusal, isOccupyingStatus, todayUtc, totalPages } from '@prison/shared';
 import type { DbOrTx, Tx } from '../../db/client';
 import { alerts, escorts, geofenceStates, keepApartPairs, prisoners } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Caseload } from '../../lib/caseload';
-import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import { HttpError, badRequest, conflict, notFound, ruleConflict } from '../../lib/http-errors';
 import { auditOverride, checkPlacement } from '../cells/cell-rules';
 import { keepLiftedViolationsOpen, moveAlarms } from '../cells/move-alarms';
 import { requestChange } from '../pending-changes/pending-change-service';
@@ -182,7 +182,8 @@ async function lockPrisoner(tx: Tx, prisonerId: number) {
 
 /**
  * The spec's Delete (decision 042): the record leaves every list and count but is kept with its track, pairs, alerts
- * and audit. His tracker is unassigned (free for someone else; his fixes stay filed under him), his escorts end,
+ * and audit. Only a prisoner out of custody (Released, Transferred) or never placed in a cell is archived (decision 102).
+ * His tracker is unassigned (free for someone else; his fixes stay filed under him), his escorts end,
  * his open alerts stay open for the control room. Answers the device he wore and whether escorts ended, so the route
  * can tell the live services.
  */
@@ -194,6 +195,14 @@ export async function archivePrisoner(
   return inPrisonerWrite(db, async (tx) => {
     const current = await lockPrisoner(tx, prisonerId);
     if (current.archivedAt) throw conflict(`Prisoner ${prisonerId} is already archived`);
+    const inCustody = custodyArchiveRefusal({
+      prisoner_id: prisonerId,
+      first_name: current.firstName,
+      last_name: current.lastName,
+      status: current.status,
+      cell_id: current.cellId,
+    });
+    if (inCustody) throw conflict(inCustody);
     const before = (await findPrisoner(tx, prisonerId))!;
     const open = await tx
       .select({ id: escorts.id })
@@ -222,7 +231,12 @@ export async function restorePrisoner(db: DbOrTx, who: AuditActor, prisonerId: n
     const current = await lockPrisoner(tx, prisonerId);
     if (!current.archivedAt) throw conflict(`Prisoner ${prisonerId} is not archived`);
     const before = (await findPrisoner(tx, prisonerId))!;
-    await checkPlacement(tx, prisonerId, null, current, null);
+    // Out of custody, his record keeps its last cell as it is (decision 102); in custody, he takes his place again.
+    await checkPlacement(tx, prisonerId, isOccupyingStatus(current.status) ? null : current, current, null).catch(
+      (error: unknown) => {
+        throw restoreRefusal(error, `${current.firstName} ${current.lastName} (#${prisonerId})`, current.cellId);
+      },
+    );
     await tx
       .update(prisoners)
       .set({ archivedAt: null, archivedBy: null, updatedAt: new Date() })
@@ -231,6 +245,20 @@ export async function restorePrisoner(db: DbOrTx, who: AuditActor, prisonerId: n
     await recordAudit(tx, who, { action: 'restore', entity: 'prisoner', entityId: prisonerId, before, after });
     return after;
   });
+}
+
+/** The way out of a restore the cell rules refuse, after the rule's sentence: he stays archived until then. */
+const RESTORE_WAY_OUT: Record<string, (cell: string | null) => string> = {
+  capacity: (cell) => `make room in cell ${cell} (move or release one of its occupants)`,
+  sex: (cell) => `move the occupants of the other sex out of cell ${cell}`,
+  keep_apart: () => 'move his keep-apart partner elsewhere, or have the pair ended',
+};
+
+function restoreRefusal(error: unknown, who: string, cellId: string | null): unknown {
+  const rule = error instanceof HttpError ? (error.extra?.rule as string | undefined) : undefined;
+  const wayOut = rule ? RESTORE_WAY_OUT[rule] : undefined;
+  if (!wayOut) return error;
+  return ruleConflict(`${(error as Error).message}. ${who} stays archived: ${wayOut(cellId)}, then restore again`, rule!);
 }
 
 /** What the Delete confirmation names: what the prisoner still has. */

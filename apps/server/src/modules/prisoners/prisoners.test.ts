@@ -151,6 +151,7 @@ describeEachEngine('prisoner records', (engine) => {
     expect(active.prisoners[0]).toMatchObject({ created_at: '2021-03-04T05:06:07.891Z', updated_at: '2022-12-31T23:59:59.999Z' });
     expect(Object.keys(active.prisoners[0]!)).toEqual(Object.keys(prisoner.shape));
 
+    expect((await api('PUT', `/prisoner/update/${p.prisoner_id}`, { status: 'Released' })).statusCode).toBe(200);
     expect((await api('DELETE', `/prisoner/delete/${p.prisoner_id}`)).statusCode).toBe(200);
     const archived = await listed(`archived=true&q=${encodeURIComponent(p.last_name)}`);
     expect(archived.prisoners).toEqual([await details()]);
@@ -378,9 +379,12 @@ describeEachEngine('prisoner records', (engine) => {
     expect(await occupancy(cellId)).toBe(1);
   });
 
-  it('deletes a prisoner from the lists with the spec message, freeing the place; the record is archived (decision 042)', async () => {
+  it('deletes a released prisoner from the lists with the spec message; the record is archived (decisions 042, 102)', async () => {
     const cellId = await newCell(1);
     const p = await newPrisoner({ cell_id: cellId });
+    expect((await api('DELETE', `/prisoner/delete/${p.prisoner_id}`)).statusCode).toBe(409); // in custody
+    expect(await occupancy(cellId)).toBe(1);
+    await api('PUT', `/prisoner/update/${p.prisoner_id}`, { status: 'Released' });
     const res = await api('DELETE', `/prisoner/delete/${p.prisoner_id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Prisoner deleted successfully.' });

@@ -172,7 +172,8 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['prisoners'],
         summary:
-          'Delete a prisoner from the lists: the record is archived with its track, pairs, alerts and audit (decision 042); his tracker is unassigned, his escorts end, his cell place is freed; restorable',
+          'Delete a prisoner from the lists: the record is archived with its track, pairs, alerts and audit (decision 042); his tracker is unassigned, his escorts end; restorable. ' +
+          'Only a Released or Transferred prisoner, or one never placed in a cell: one On Trial or Incarcerated in a cell answers 409 (release or transfer him first)',
         params: idParams,
         response: { 200: messageResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
@@ -198,7 +199,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['prisoners'],
         summary:
-          'Restore an archived prisoner to the lists as he was (his cell is checked by the cell rules, 409 when it has no room); his tracker is not given back',
+          'Restore an archived prisoner to the lists as he was (in custody, his cell is checked by the cell rules: 409 naming the rule and the way out); his tracker is not given back',
         params: idParams,
         response: { 200: prisoner, 400: errorResponse, 404: errorResponse, 409: cellRuleConflict },
       },

@@ -1,8 +1,9 @@
 // One cell of the occupancy picture: security level, occupants against capacity, the prisoners in it (each movable),
-// and its actions: assign a prisoner, edit the cell, remove it (only once nobody occupies it).
+// the keep-apart pairs breached in it, and its actions: assign a prisoner, edit the cell, remove it (only once nobody
+// occupies it).
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { Pencil, Trash2 } from 'lucide-react';
+import { Pencil, Trash2, TriangleAlert } from 'lucide-react';
 import { cellIsFull, type CellWithOccupants } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { OccupancyBar } from './occupancy-bar';
@@ -42,6 +43,17 @@ export function CellCard({ cell, onAssign, onMove, onEdit, onRemove }: CellCardP
         </span>
       </div>
       <OccupancyBar occupants={held} capacity={cell.capacity} label={`Cell ${cell.cell_id} occupancy`} />
+      {/* A keep-apart pair breached here (decision 102): said on the card, so the officer sees it where he works. */}
+      {(cell.keep_apart_conflicts ?? []).length > 0 && (
+        <ul className="flex flex-col gap-1 rounded-md bg-red-50 p-2 text-sm text-red-800" aria-label={`Keep-apart conflicts in cell ${cell.cell_id}`}>
+          {(cell.keep_apart_conflicts ?? []).map((conflict) => (
+            <li key={conflict.pair_id} className="flex gap-1.5" data-testid="keep-apart-conflict">
+              <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+              <span>{conflict.message}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {cell.occupants.length === 0 ? (
         <p className="text-sm text-slate-500">Empty</p>
       ) : (

@@ -102,13 +102,16 @@ export function PrisonersTab() {
     }
   }
 
+  // A refused restore says why in the page, with the way out (decision 102): a toast would be gone before it is read.
+  const [restoreError, setRestoreError] = useState<string | null>(null);
   async function restore(prisoner: Prisoner) {
+    setRestoreError(null);
     try {
       await restorePrisoner(prisoner.prisoner_id);
       notify(`${prisonerLabel(prisoner)} restored.`);
       refresh();
     } catch (error) {
-      notify(errorMessage(error, 'Failed to restore the prisoner. Please try again.'), 'error');
+      setRestoreError(`${prisonerLabel(prisoner)} was not restored: ${errorMessage(error, 'Failed to restore the prisoner. Please try again.')}`);
     }
   }
 
@@ -145,6 +148,11 @@ export function PrisonersTab() {
           <p className="text-sm text-slate-600">Deleted prisoners, kept with their history. Restore brings one back.</p>
         )}
       </div>
+      {archived && restoreError && (
+        <p role="alert" className="mb-3 rounded-md bg-red-50 p-3 text-sm text-red-800" data-testid="restore-error">
+          {restoreError}
+        </p>
+      )}
       {filtersOpen && (
         <FilterPanel
           id="prisoner-filters"
@@ -306,7 +314,10 @@ export function PrisonersTab() {
         busy={deleteBusy}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onCancel={() => {
+          setDeleting(null);
+          setDeleteError(null);
+        }}
       />
     </div>
   );

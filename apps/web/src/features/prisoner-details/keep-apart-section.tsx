@@ -1,6 +1,7 @@
 // Keep apart (issue 12 part 2): the prisoner's keep-apart pairs (non-associations) on the details screen: who, why,
 // whether the whole block is barred, since when and by whom; add one, and end one with the reason. The cell rules
 // enforce them in every move (decision 031) and the live map raises a Warning when their trackers meet (decision 032).
+// Two prisoners already together as the pair forbids are kept apart only with a move in the same step (decision 102).
 import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -21,6 +22,7 @@ import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
+import { KeepApartMove, pairBreach, type PairMove } from './keep-apart-move';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 
 const keepApartKey = (prisonerId: number) => ['keep-apart', 'prisoner', prisonerId] as const;
@@ -131,11 +133,15 @@ function AddKeepApartDialog({ prisoner, onClose }: { prisoner: Prisoner; onClose
   const [busy, setBusy] = useState(false);
   const found = usePrisonerSearch(q);
   const candidates = (found.data ?? []).filter((p) => p.prisoner_id !== prisoner.prisoner_id);
+  const other = candidates.find((p) => String(p.prisoner_id) === otherId) ?? null;
+  const breach = other ? pairBreach(prisoner, other, scope) : null;
+  const [move, setMove] = useState<PairMove>({ prisonerId: null, cellId: '' });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!otherId) return setError('Choose the prisoner to keep apart.');
     if (!reason) return setError('Choose a reason.');
+    if (breach && (!move.prisonerId || !move.cellId)) return setError('Choose who moves and the cell he moves to.');
     setBusy(true);
     setError(null);
     try {
@@ -145,9 +151,12 @@ function AddKeepApartDialog({ prisoner, onClose }: { prisoner: Prisoner; onClose
         reason: reason as KeepApartReason,
         scope,
         comment: comment.trim() || null,
+        ...(breach && { move_prisoner_id: move.prisonerId, move_cell_id: move.cellId }),
       });
       notify('Keep-apart pair created.');
       await queryClient.invalidateQueries({ queryKey: ['keep-apart'] });
+      if (breach) await queryClient.invalidateQueries({ queryKey: ['prisoners'] });
+      if (breach) void queryClient.invalidateQueries({ queryKey: ['cells'] });
       onClose();
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to create the keep-apart pair. Please try again.'));
@@ -201,6 +210,9 @@ function AddKeepApartDialog({ prisoner, onClose }: { prisoner: Prisoner; onClose
             ))}
           </select>
         </label>
+        {breach && other && (
+          <KeepApartMove breach={breach} pair={[prisoner, other]} scope={scope} move={move} onChange={setMove} />
+        )}
         <TextAreaField label="Comment" rows={2} maxLength={1000} value={comment} onChange={(e) => setComment(e.target.value)} />
         <FormError message={error} margin="mt-1" />
         <div className="flex justify-end gap-2">
