@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedDocs } from './release-checks.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -80,6 +81,14 @@ describe('the release archive', () => {
       expect(existsSync(path.join(installed, 'node_modules', dev)), dev).toBe(false);
     }
     expect(existsSync(path.join(installed, 'node_modules/@node-rs/argon2'))).toBe(true);
+  });
+
+  it('holds every document its README links to, and a CHANGELOG section for its version', () => {
+    for (const doc of linkedDocs(root)) expect(existsSync(path.join(installed, doc)), doc).toBe(true);
+    // The shipped README's links resolve inside the archive itself.
+    expect(() => linkedDocs(installed)).not.toThrow();
+    const { version } = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    expect(readFileSync(path.join(installed, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## \\[${version.replaceAll('.', '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
   });
 
   it('starts offline from start.sh, migrates a new database, logs the first admin in and serves the web app', async () => {
