@@ -62,7 +62,8 @@ if (missing.length) {
   throw new Error(`the server imports ${missing.join(', ')}, not in the production dependencies of apps/server or packages/shared`);
 }
 
-const scripts = Object.fromEntries(Object.keys(serverEntries).map((entry) => [entry === 'server' ? 'start' : entry, `node apps/server/dist/${entry}.js`]));
+const scriptNames = { server: 'start', 'audit-verify': 'audit:verify' };
+const scripts = Object.fromEntries(Object.keys(serverEntries).map((entry) => [scriptNames[entry] ?? entry, `node apps/server/dist/${entry}.js`]));
 writeFileSync(
   path.join(staging, 'package.json'),
   `${JSON.stringify({ name: 'prison-tracker', version, private: true, type: 'module', engines, platform, scripts }, null, 2)}\n`,

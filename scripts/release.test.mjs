@@ -64,7 +64,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 describe('the release archive', () => {
   it('holds the compiled server and tools, every migration, the built web app and the deploy files', () => {
-    for (const entry of ['server', 'admin', 'backup', 'restore', 'simulate']) {
+    for (const entry of ['server', 'admin', 'backup', 'restore', 'simulate', 'audit-verify']) {
       expect(existsSync(path.join(installed, `apps/server/dist/${entry}.js`)), entry).toBe(true);
     }
     const journal = (dir) => JSON.parse(readFileSync(path.join(dir, 'meta/_journal.json'), 'utf8')).entries.map((e) => e.tag);
@@ -139,5 +139,11 @@ describe('the release archive', () => {
     const env = offlineEnv({ DATA_DIR: path.join(work, 'data'), DEMO: 'false', LOG_LEVEL: 'warn' });
     const { stdout, stderr } = await run('npm', ['run', 'admin', '--', 'create', 'second', 'another release passphrase 7'], { cwd: installed, env });
     expect(stdout + stderr).toContain('Admin second created');
+  }, 240_000);
+
+  it('verifies its audit trail through npm run audit:verify, offline: the server, the admin tool and the key file agree', async () => {
+    const env = offlineEnv({ DATA_DIR: path.join(work, 'data'), DEMO: 'false', LOG_LEVEL: 'warn' });
+    const { stdout } = await run('npm', ['run', 'audit:verify'], { cwd: installed, env });
+    expect(stdout).toContain('The audit chain is intact');
   }, 240_000);
 });

@@ -9,6 +9,7 @@ import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
 import { lockDataDirOrExit } from './lib/data-dir-lock';
 import { describeNarrowed, keepToOwner } from './lib/private-files';
+import { adoptAuditTrail } from './lib/audit-chain';
 import { keyFilePath, loadBackupKey, readStartKey, settleSecretKey } from './lib/secret-key';
 import { REFUSED_START_STATUS, StartRefusal } from './lib/start-refusal';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
@@ -79,6 +80,8 @@ if (secretKey.source === 'key file created')
   app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
 if ((config.SMTP_URL || config.ALERT_WEBHOOK_URL) && !config.PUBLIC_URL)
   app.log.warn('escalation is on without PUBLIC_URL: its emails and webhooks carry no link to the alert');
+// The audit entries of a version before the hash chain are chained once, now, with this server's key (decision 104).
+await startStep(adoptAuditTrail(database.db));
 const sealedNow = await startStep(sealStoredTotpSecrets(database.db, app.secretBox));
 if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'two-factor secrets stored in plain text are now sealed');
 
