@@ -123,6 +123,8 @@ export const sessions = pgTable(
     endReason: text('end_reason'),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The ID token of a single sign-on login: the hint its logout gives the provider's end-session endpoint. */
+    oidcIdToken: text('oidc_id_token'),
   },
   (t) => [index('sessions_admin_idx').on(t.adminId)],
 );

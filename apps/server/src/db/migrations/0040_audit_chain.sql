@@ -1,4 +1,5 @@
 ALTER TABLE "audit_log" ADD COLUMN "seq" bigint;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "oidc_id_token" text;--> statement-breakpoint
 ALTER TABLE "audit_log" ADD COLUMN "hash" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_seq_idx" ON "audit_log" USING btree ("seq");--> statement-breakpoint
 CREATE TABLE "audit_chain" (
