@@ -49,9 +49,13 @@ export function localLinks(markdown, fromDir) {
   ];
 }
 
+/** A document a reader opens (text, pictures, the deploy examples), not a source file a doc points into. */
+export const isDoc = (target) =>
+  /\.(md|txt|png|jpe?g|gif|svg|webp|pdf)$/i.test(target) || /^(docs|deploy)(\/|$)/.test(target);
+
 /**
- * Every file or folder (relative to `root`) that `start` links to, followed through the Markdown files it reaches,
- * `start` included. Throws naming the links whose target is missing or outside `root`.
+ * Every document (isDoc; relative to `root`) that `start` links to, followed through the Markdown files it reaches,
+ * `start` included. Throws naming the links whose target is missing or outside `root`, documents or not.
  */
 export function linkedDocs(root, start = 'README.md') {
   const found = new Set([start]);
@@ -71,5 +75,5 @@ export function linkedDocs(root, start = 'README.md') {
     }
   }
   if (missing.length) throw new Error(`release refused: documents link to files that do not exist: ${missing.join(', ')}`);
-  return [...found].sort();
+  return [...found].filter(isDoc).sort();
 }

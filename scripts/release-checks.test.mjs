@@ -61,10 +61,13 @@ describe('linkedDocs', () => {
   it('follows the Markdown files it reaches and refuses a dead link', () => {
     const dir = path.join(work, 'docs-tree');
     mkdirSync(path.join(dir, 'docs'), { recursive: true });
-    writeFileSync(path.join(dir, 'README.md'), '[d](docs/D.md) [c](CHANGELOG.md)');
+    writeFileSync(path.join(dir, 'README.md'), '[d](docs/D.md) [c](CHANGELOG.md) [code](src/a.ts)');
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src/a.ts'), '');
     writeFileSync(path.join(dir, 'CHANGELOG.md'), '# c');
     writeFileSync(path.join(dir, 'docs/D.md'), '[e](E.md) [back](../README.md)');
     writeFileSync(path.join(dir, 'docs/E.md'), '# e');
+    // The source file it points into must exist, but is no document to ship.
     expect(linkedDocs(dir)).toEqual(['CHANGELOG.md', 'README.md', 'docs/D.md', 'docs/E.md']);
     writeFileSync(path.join(dir, 'docs/E.md'), '[gone](gone.md)');
     expect(() => linkedDocs(dir)).toThrow(/docs\/E\.md -> docs\/gone\.md/);
