@@ -19,6 +19,7 @@ export const serverEntries = {
   admin: 'cli/admin.ts',
   backup: 'cli/backup.ts',
   restore: 'cli/restore.ts',
+  'audit-verify': 'cli/audit-verify.ts',
   simulate: 'simulator/cli.ts',
 };
 

@@ -2,15 +2,29 @@
 // (decision 061): the built web app, the compiled server, the production node_modules as installed here (native
 // addons such as argon2 built for this OS, CPU and Node major, which the archive's name states), the deploy files
 // and the documentation. Writes DIR/prison-tracker-VERSION-COMMIT-PLATFORM.tar.gz (DIR defaults to ./dist).
+// Refuses, before building anything, a version with no CHANGELOG.md section and a document linking to a missing file.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildServer, serverDist, serverEntries } from './build-server.mjs';
-import { buildWebIfChanged, root, webDist } from './web-build.mjs';
+import { assertChangelogHasVersion, linkedDocs } from './release-checks.mjs';
 
+const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(root, 'dist') } } });
 const outDir = path.resolve(values.out);
+
+let docs;
+try {
+  assertChangelogHasVersion(root);
+  docs = linkedDocs(root);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
+
+// Imported only once the checks passed: they load the build tools.
+const { buildServer, serverDist, serverEntries } = await import('./build-server.mjs');
+const { buildWebIfChanged, webDist } = await import('./web-build.mjs');
 
 execFileSync(process.execPath, [path.join(root, 'scripts/write-build-info.mjs')], { stdio: 'inherit' });
 buildWebIfChanged();
@@ -27,7 +41,8 @@ const copy = (from, to = from) => cpSync(path.join(root, from), path.join(stagin
 
 copy(path.relative(root, webDist));
 copy(path.relative(root, serverDist));
-for (const file of ['build-info.json', 'README.md', 'CHANGELOG.md', 'docs/DEPLOYMENT.md', 'docs/SECURITY.md', 'deploy']) copy(file);
+// The docs every shipped document links to (README.md's links and the Markdown they reach), as in the checkout.
+for (const file of new Set(['build-info.json', 'README.md', 'CHANGELOG.md', 'docs/DEPLOYMENT.md', 'docs/SECURITY.md', 'deploy', ...docs])) copy(file);
 
 // The packages `npm ci --omit=dev` would install for the server and packages/shared, as installed here. Each is
 // taken whole (its nested node_modules holds the versions it alone needs), so only the top-level folders are listed.
@@ -47,7 +62,8 @@ if (missing.length) {
   throw new Error(`the server imports ${missing.join(', ')}, not in the production dependencies of apps/server or packages/shared`);
 }
 
-const scripts = Object.fromEntries(Object.keys(serverEntries).map((entry) => [entry === 'server' ? 'start' : entry, `node apps/server/dist/${entry}.js`]));
+const scriptNames = { server: 'start', 'audit-verify': 'audit:verify' };
+const scripts = Object.fromEntries(Object.keys(serverEntries).map((entry) => [scriptNames[entry] ?? entry, `node apps/server/dist/${entry}.js`]));
 writeFileSync(
   path.join(staging, 'package.json'),
   `${JSON.stringify({ name: 'prison-tracker', version, private: true, type: 'module', engines, platform, scripts }, null, 2)}\n`,

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedDocs } from './release-checks.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -63,7 +64,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 describe('the release archive', () => {
   it('holds the compiled server and tools, every migration, the built web app and the deploy files', () => {
-    for (const entry of ['server', 'admin', 'backup', 'restore', 'simulate']) {
+    for (const entry of ['server', 'admin', 'backup', 'restore', 'simulate', 'audit-verify']) {
       expect(existsSync(path.join(installed, `apps/server/dist/${entry}.js`)), entry).toBe(true);
     }
     const journal = (dir) => JSON.parse(readFileSync(path.join(dir, 'meta/_journal.json'), 'utf8')).entries.map((e) => e.tag);
@@ -80,6 +81,12 @@ describe('the release archive', () => {
       expect(existsSync(path.join(installed, 'node_modules', dev)), dev).toBe(false);
     }
     expect(existsSync(path.join(installed, 'node_modules/@node-rs/argon2'))).toBe(true);
+  });
+
+  it('holds every document its README links to, and a CHANGELOG section for its version', () => {
+    for (const doc of linkedDocs(root)) expect(existsSync(path.join(installed, doc)), doc).toBe(true);
+    const { version } = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    expect(readFileSync(path.join(installed, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## \\[${version.replaceAll('.', '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
   });
 
   it('starts offline from start.sh, migrates a new database, logs the first admin in and serves the web app', async () => {
@@ -130,5 +137,11 @@ describe('the release archive', () => {
     const env = offlineEnv({ DATA_DIR: path.join(work, 'data'), DEMO: 'false', LOG_LEVEL: 'warn' });
     const { stdout, stderr } = await run('npm', ['run', 'admin', '--', 'create', 'second', 'another release passphrase 7'], { cwd: installed, env });
     expect(stdout + stderr).toContain('Admin second created');
+  }, 240_000);
+
+  it('verifies its audit trail through npm run audit:verify, offline: the server, the admin tool and the key file agree', async () => {
+    const env = offlineEnv({ DATA_DIR: path.join(work, 'data'), DEMO: 'false', LOG_LEVEL: 'warn' });
+    const { stdout } = await run('npm', ['run', 'audit:verify'], { cwd: installed, env });
+    expect(stdout).toContain('The audit chain is intact');
   }, 240_000);
 });

@@ -1,5 +1,7 @@
-// The audit trail: an alert acknowledged and resolved shows up with who, what and the before/after diff.
-// (Acknowledge/resolve run through the API here; the alerts screen mounts the buttons separately.)
+// The audit trail: an alert acknowledged and resolved shows up with who, what and the before/after diff, and the
+// filtered trail downloads as CSV with the chain's state. (Acknowledge/resolve run through the API here; the alerts
+// screen mounts the buttons separately.)
+import { readFile } from 'node:fs/promises';
 import { expect, test, unique } from '../fixtures';
 
 test('acknowledging and resolving an alert is on the audit trail', async ({ adminPage: page, api }) => {
@@ -37,6 +39,14 @@ test('acknowledging and resolving an alert is on the audit trail', async ({ admi
   await page.getByRole('button', { name: 'Apply Filters' }).click();
   await expect(rowsOf('acknowledge')).toHaveCount(1);
   await expect(page.locator('[data-testid="audit-row"]:not([data-action="acknowledge"])')).toHaveCount(0);
+
+  // The filtered trail as a file an inspector takes away: the entries shown, each with its hash, and the chain intact.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^audit-trail-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await download.path())!, 'utf8');
+  expect(csv).toContain('Chain,intact');
+  expect(csv).toContain('action=acknowledge; actor=e2e-admin');
+  expect(csv).toMatch(new RegExp(`,e2e-admin,[^\\n]*,acknowledge,alert,${alert.id},[^\\n]*,[0-9a-f]{64}\\n`));
 
   // No API changes or deletes an entry.
   expect((await api.delete('/api/v1/audit')).status()).toBe(404);

@@ -1,4 +1,5 @@
 // Builds the Fastify app without listening, so tests call `app.inject` and the server process calls `listen`.
+import { useAuditChainKey } from './lib/audit-chain';
 import { caseloadDeclarations, registerCaseloadGuard, type CaseloadDeclaration } from './plugins/caseload-guard';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -98,6 +99,8 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('secretBox', createSecretBox(secretKey ?? randomBytes(SECRET_KEY_BYTES)));
+  // The audit chain is extended with a key derived from the server's (decision 104); tests' apps keep a key of their own.
+  if (secretKey) useAuditChainKey(secretKey);
   // Kept for the test that proves every route is authenticated unless public by design.
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);

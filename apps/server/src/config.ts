@@ -11,6 +11,9 @@ import { checkTimeZone, defaultTimeZone } from './tracking/geofence-schedule';
 import { DEFAULT_MAP_TILES, parseMapTiles, type MapTiles } from './lib/map-tiles-setting';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts';
 
+/** How long the audit trail is kept unless AUDIT_RETENTION_DAYS says otherwise: a year, the least inspectors accept. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+
 /**
  * Passwords this product publishes, never a site's own (decision 094): the one the env example shipped, the docs'
  * examples and the demo accounts'. Compared without case, quotes or repeated spaces (Docker keeps an env file's quotes).
@@ -95,8 +98,11 @@ const configSchema = z.object({
   POSITION_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(365),
   /** Resolved alerts (and their deliveries) older than this are deleted; unset keeps every alert (decision 061). */
   ALERT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
-  /** Audit entries older than this are deleted; unset (the default) keeps the audit trail forever (decision 061). */
-  AUDIT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
+  /**
+   * Audit entries older than this are deleted, oldest first in the chain's order, behind a signed anchor (decision 104).
+   * A year by default, what inspectors ask for at least; 36500 keeps the trail for good.
+   */
+  AUDIT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(DEFAULT_AUDIT_RETENTION_DAYS),
   /**
    * The map's background (issue 25, decision 065): `off` (the site plan alone), a local .pmtiles or .mbtiles file the
    * server reads and serves at /api/v1/tiles, or a tile URL template holding {z}, {x} and {y}.

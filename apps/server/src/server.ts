@@ -10,6 +10,8 @@ import { openDatabase } from './db/client';
 import { lockDataDirOrExit } from './lib/data-dir-lock';
 import { loggerOptions } from './lib/logger-options';
 import { describeNarrowed, keepToOwner } from './lib/private-files';
+import { adoptAuditTrail } from './lib/audit-chain';
+import { checkOidcIssuer } from './modules/admin/oidc-issuer-check';
 import { keyFilePath, loadBackupKey, readStartKey, settleSecretKey } from './lib/secret-key';
 import { REFUSED_START_STATUS, StartRefusal } from './lib/start-refusal';
 import { ensureFirstAdmin } from './modules/admin/admin-service';
@@ -38,6 +40,8 @@ const config = loadConfigOrExit();
 if (config.WEB_DIST && !existsSync(path.join(config.WEB_DIST, 'index.html')))
   await stopStart(new StartRefusal(`WEB_DIST ${path.resolve(config.WEB_DIST)} holds no built web app (no index.html): build it with \`npm run build\`, or unset WEB_DIST to serve apps/web/dist`));
 // An embedded database belongs to one process; PostgreSQL serves many (decision 057).
+// Single sign-on's provider must answer now, before anything is opened or written (decision 104).
+await startStep(checkOidcIssuer(config)).catch(stopStart);
 const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
 if (dataDirLock) onStop('data directory lock', () => dataDirLock.release());
 // Read only: the key file is created once the database is known to hold no secret sealed with another key.
@@ -80,6 +84,8 @@ if (secretKey.source === 'key file created')
   app.log.warn({ file: secretKey.file }, 'created the key file that seals two-factor secrets: back it up apart from the data');
 if ((config.SMTP_URL || config.ALERT_WEBHOOK_URL) && !config.PUBLIC_URL)
   app.log.warn('escalation is on without PUBLIC_URL: its emails and webhooks carry no link to the alert');
+// The audit entries of a version before the hash chain are chained once, now, with this server's key (decision 104).
+await startStep(adoptAuditTrail(database.db));
 const sealedNow = await startStep(sealStoredTotpSecrets(database.db, app.secretBox));
 if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'two-factor secrets stored in plain text are now sealed');
 

@@ -192,6 +192,7 @@ function urlFor(world: World, route: RegisteredRoute): string | undefined {
     'GET /api/v1/location/near': `/location/near?prisoner_id=${alpha}&radius_m=100&${window}`,
     'GET /api/v1/location/contacts': `/location/contacts?a=prisoner:${alpha}&b=prisoner:${BRAVO_PRISONER}&radius_m=100&${window}`,
     'GET /api/v1/audit': '/audit',
+    'GET /api/v1/audit/export': '/audit/export',
     'GET /api/v1/counts/:id': `/counts/${count}`,
     'GET /api/v1/observations/due': `/observations/due?block_id=${encodeURIComponent(BRAVO)}`,
     'GET /api/v1/prisoners/:id/observation': `/prisoners/${BRAVO_PRISONER}/observation`,

@@ -1,10 +1,12 @@
-// Retention of alerts and of the audit trail (decision 061), on real rows: resolved alerts older than
-// ALERT_RETENTION_DAYS go with their deliveries, open ones never do; audit entries older than AUDIT_RETENTION_DAYS go;
-// each deletion is audited as retention.delete; unset settings keep everything (the audit trail by default).
+// Retention of alerts and of the audit trail (decisions 061 and 104), on real rows: resolved alerts older than
+// ALERT_RETENTION_DAYS go with their deliveries, open ones never do; audit entries older than AUDIT_RETENTION_DAYS (a
+// year by default) go, oldest first, and the chain still verifies; each deletion is audited as retention.delete.
 import { describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alertDeliveries, alerts, auditLog } from '../src/db/schema';
 import type { DbOrTx } from '../src/db/client';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../src/config';
+import { appendChained, drizzleRunner, verifyAuditChain } from '../src/lib/audit-chain';
 import { startRetentionJob } from '../src/tracking/retention-job';
 import { deleteExpiredAlerts, deleteExpiredAudit } from '../src/tracking/retention-records';
 import { useTestApp } from './test-app';
@@ -34,17 +36,22 @@ const resolvedDaysAgo = (daysAgo: number, now: number): Partial<AlertRow> => ({
   resolvedAt: new Date(now - daysAgo * DAY),
 });
 
+/** Appends an entry written `daysAgo` days before `now` to the chain, as the server would have then. */
 async function insertAudit(db: DbOrTx, daysAgo: number, now: number, entityId: string): Promise<void> {
-  await db
-    .insert(auditLog)
-    .values({
-      at: new Date(now - daysAgo * DAY),
-      actor: 'retention-test',
-      action: 'update',
-      entity: 'prisoner',
-      entityId,
-    });
+  const row = { adminId: null, actor: 'retention-test', ip: null, action: 'update', entity: 'prisoner', entityId, before: null, after: null };
+  await db.transaction((tx) => appendChained(drizzleRunner(tx), row, new Date(now - daysAgo * DAY)));
 }
+
+/**
+ * Starts the app's trail anew, so the entries a test writes, oldest first, are the whole chain: retention deletes
+ * from the oldest end up to the first entry that is not old enough, and the app's own login entries are of now.
+ */
+async function newTrail(db: DbOrTx): Promise<void> {
+  await db.execute(sql`delete from audit_log`);
+  await db.execute(sql`delete from audit_chain`);
+}
+
+const chainIntact = async (db: DbOrTx) => (await verifyAuditChain(drizzleRunner(db))).intact;
 
 const existingIds = async (db: DbOrTx, ids: number[]) =>
   (await db.select({ id: alerts.id }).from(alerts).where(inArray(alerts.id, ids)))
@@ -103,7 +110,8 @@ describe('with the default settings', () => {
   it('deletes audit entries older than the limit, keeps newer ones, and audits the deletion', async () => {
     const db = ctx().database.db;
     const now = Date.now();
-    for (let i = 0; i < 5; i++) await insertAudit(db, 800 + i, now, `old-${i}`);
+    await newTrail(db);
+    for (let i = 0; i < 5; i++) await insertAudit(db, 804 - i, now, `old-${i}`);
     await insertAudit(db, 700, now, 'newer');
     await insertAudit(db, 1, now, 'recent');
 
@@ -117,13 +125,19 @@ describe('with the default settings', () => {
     expect(left.map((r) => r.entityId).sort()).toEqual(['newer', 'recent']);
     const [entry] = await retentionEntries(db, 'audit_log');
     expect(entry).toMatchObject({ actor: 'system', after: { deleted, retention_days: 730 } });
+    expect(await chainIntact(db)).toBe(true);
   });
 
-  it('the daily job with ALERT_RETENTION_DAYS and AUDIT_RETENTION_DAYS unset keeps every alert and audit entry', async () => {
+  it('the daily job with ALERT_RETENTION_DAYS unset keeps every alert, and the audit trail a year by default', async () => {
     const { app, database } = ctx();
+    expect(DEFAULT_AUDIT_RETENTION_DAYS).toBeGreaterThanOrEqual(365);
+    expect(app.config.AUDIT_RETENTION_DAYS).toBe(DEFAULT_AUDIT_RETENTION_DAYS);
     const now = Date.now();
     const alert = await insertAlert(database.db, 20_000, now, resolvedDaysAgo(19_999, now));
+    await newTrail(database.db);
     await insertAudit(database.db, 20_000, now, 'ancient');
+    await insertAudit(database.db, DEFAULT_AUDIT_RETENTION_DAYS + 1, now, 'over-a-year');
+    await insertAudit(database.db, DEFAULT_AUDIT_RETENTION_DAYS - 1, now, 'under-a-year');
     const job = startRetentionJob(app, 3_600_000);
     try {
       await job.runNow();
@@ -131,8 +145,9 @@ describe('with the default settings', () => {
       await job.stop();
     }
     expect(await existingIds(database.db, [alert])).toEqual([alert]);
-    const audit = await database.db.select().from(auditLog).where(eq(auditLog.entityId, 'ancient')).orderBy(auditLog.id);
-    expect(audit).toHaveLength(1);
+    const audit = await database.db.select({ entityId: auditLog.entityId }).from(auditLog).where(eq(auditLog.actor, 'retention-test')).orderBy(auditLog.id);
+    expect(audit.map((r) => r.entityId)).toEqual(['under-a-year']);
+    expect(await chainIntact(database.db)).toBe(true);
   });
 });
 
@@ -144,6 +159,7 @@ describe('the daily job with both set', () => {
     const now = Date.now();
     const closed = await insertAlert(database.db, 60, now, resolvedDaysAgo(59, now));
     const open = await insertAlert(database.db, 60, now);
+    await newTrail(database.db);
     await insertAudit(database.db, 100, now, 'past-limit');
     await insertAudit(database.db, 60, now, 'within-limit');
     const job = startRetentionJob(app, 3_600_000);

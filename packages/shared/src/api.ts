@@ -8,6 +8,9 @@ export const errorResponse = z.object({ message: z.string() });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
 export const messageResponse = z.object({ message: z.string() });
+/** Logout's answer: after a single sign-on login, where the browser goes to end its session at the provider too. */
+export const logoutResponse = messageResponse.extend({ end_session_url: z.string().url().optional() });
+export type LogoutResponse = z.infer<typeof logoutResponse>;
 
 /** `?page=&limit=` as the list screens send it; page starts at 1 (SPEC.md section 2). */
 export const pageQuery = z.object({

@@ -31,6 +31,10 @@ export const auditQuery = pageQuery.extend({
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 
+/** The audit screen's filters, for its CSV export (every entry they match, in the chain's order). */
+export const auditExportQuery = auditQuery.omit({ page: true, limit: true });
+export type AuditExportQuery = z.infer<typeof auditExportQuery>;
+
 export const auditPage = z.object({
   entries: z.array(auditEntry),
   currentPage: z.number().int(),

@@ -34,6 +34,8 @@ async function fingerprint(connection: SqlConnection, withoutBackupEntries = fal
     await session.query(`set local timezone = 'UTC'`);
     const result: Record<string, { rows: number; md5: string }> = {};
     for (const table of await listTables(session)) {
+      // The audit chain's head moves with the backup's and the restore's own entries, left out below.
+      if (withoutBackupEntries && table.name === 'audit_chain') continue;
       const where = withoutBackupEntries && table.name === 'audit_log' ? ` where x.action not in ('backup.create', 'backup.restore')` : '';
       const [row] = await session.query<{ rows: number; md5: string }>(
         `select count(*)::int as rows, coalesce(md5(string_agg(x::text, E'\\n' order by x::text)), '') as md5 from public.${quoteIdent(table.name)} x${where}`,

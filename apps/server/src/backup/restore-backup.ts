@@ -5,7 +5,7 @@
 // transaction rolls back (on PostgreSQL, the forced clearing with it), and a PGlite restore is made beside the data
 // directory and put in place only once committed.
 import { rmSync } from 'node:fs';
-import { auditInsert, type AuditActor } from '../lib/audit';
+import { recordAuditOnSession, type AuditActor } from '../lib/audit';
 import { ROWS_PER_BATCH, TableChecksum, type BackupLine, type TableStart } from './backup-file';
 import { applyMigrations, matchingMigrations } from './migrations-prefix';
 import { backupFileLines, checkBackupFile, type CheckedBackup } from './read-backup';
@@ -96,13 +96,12 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
       await applyMigrations(session, level);
       const loaded = await loadRows(session, backupFileLines(options.file, read), say);
       await applyMigrations(session); // this version's remaining migrations, if the backup is older
-      const entry = auditInsert(options.who ?? { adminId: null, actor: 'cli' }, {
+      await recordAuditOnSession(session, options.who ?? { adminId: null, actor: 'cli' }, {
         action: 'backup.restore',
         entity: BACKUP_AUDIT_ENTITY,
         entityId: options.file,
         after: { createdAt: header.createdAt, engine: header.engine, tables: loaded.tables, rows: loaded.rows, sha256: checked.sha256, sealed: checked.sealed, forced: clear || Boolean(pgliteProblem) },
       });
-      await session.query(entry.sql, entry.params);
       return loaded;
     });
   } catch (error) {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { Transform, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { auditInsert, type AuditActor } from '../lib/audit';
+import { recordAuditOnSession, type AuditActor } from '../lib/audit';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, ROWS_PER_BATCH, TableChecksum, formatLine, type BackupLine } from './backup-file';
 import { backupKeyId, sealStream } from './backup-seal';
 import type { SqlConnection } from './sql-connection';
@@ -84,12 +84,12 @@ export async function writeBackup(connection: SqlConnection, out: Writable, opti
   }
   const written = { ...summary, sha256: hash.digest('hex') };
   // After the snapshot's transaction (read-only on PostgreSQL), in one of its own: the backup does not hold its entry.
-  const entry = auditInsert(options.audit.who, {
+  const entry = {
     action: 'backup.create',
     entity: BACKUP_AUDIT_ENTITY,
     entityId: options.audit.file ?? null,
     after: { engine: connection.kind, tables: written.tables, rows: written.rows, sha256: written.sha256, keyId: backupKeyId(options.key) },
-  });
-  await connection.transaction((session) => session.query(entry.sql, entry.params));
+  };
+  await connection.transaction((session) => recordAuditOnSession(session, options.audit.who, entry));
   return written;
 }

@@ -1,5 +1,6 @@
 // `npm run admin -- create USERNAME PASSWORD [NAME]`, `npm run admin -- reset-password USERNAME PASSWORD`, or
 // `npm run admin -- reset-totp USERNAME` (a lost phone: two-factor login off, recovery codes gone, sessions ended).
+import { useServerAuditKey } from '../lib/audit-chain';
 import { loadConfigOrExit } from '../config';
 import { openDatabase } from '../db/client';
 import { lockDataDirOrExit } from '../lib/data-dir-lock';
@@ -18,6 +19,8 @@ if (!command || !username || !(withPassword.includes(command) ? password : comma
 }
 
 const config = loadConfigOrExit();
+// Its audit entry extends the chain with the server's key (decision 104).
+useServerAuditKey(config);
 // The embedded database cannot be opened beside a running server (decision 057): stop it first. PostgreSQL can.
 const dataDirLock = config.DATABASE_URL ? null : lockDataDirOrExit(config.DATA_DIR);
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });

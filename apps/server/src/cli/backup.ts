@@ -2,6 +2,7 @@
 // taken while the server runs: on PostgreSQL from one snapshot, on PGlite through the running server's backup socket
 // (or the directory itself when no server runs). Sealed with the backup key (BACKUP_KEY, else SECRET_KEY, else the key
 // file beside DATA_DIR), and written to the audit trail. Decisions 058 and 094; docs/DEPLOYMENT.md "Backup and restore".
+import { useServerAuditKey } from '../lib/audit-chain';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serverAnswers } from '../backup/backup-socket';
@@ -28,6 +29,8 @@ if (existsSync(file) && !force) {
 }
 
 const config = loadConfig();
+// Its audit entry extends the chain with the server's key (decision 104).
+useServerAuditKey(config);
 let backupKey: ReturnType<typeof loadBackupKey>;
 try {
   backupKey = loadBackupKey(config);

@@ -1,6 +1,7 @@
 // `npm run restore -- FILE [--force] [--allow-unsealed]`: restores a backup into the database the server would use
 // (DATA_DIR or DATABASE_URL), which must be empty unless --force (decision 058). The file must be sealed with the
 // backup key; --allow-unsealed takes a file of the older, unsealed format (decision 094; docs/DEPLOYMENT.md "Backup and restore").
+import { useServerAuditKey } from '../lib/audit-chain';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { serverAnswers } from '../backup/backup-socket';
@@ -28,6 +29,8 @@ if (!existsSync(file)) {
 }
 
 const config = loadConfig();
+// Its audit entry extends the chain with the server's key (decision 104).
+useServerAuditKey(config);
 let key: Buffer;
 try {
   key = loadBackupKey(config).key;

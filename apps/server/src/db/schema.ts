@@ -16,6 +16,7 @@ import {
   primaryKey,
   real,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -122,6 +123,8 @@ export const sessions = pgTable(
     endReason: text('end_reason'),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The ID token of a single sign-on login: the hint its logout gives the provider's end-session endpoint. */
+    oidcIdToken: text('oidc_id_token'),
   },
   (t) => [index('sessions_admin_idx').on(t.adminId)],
 );
@@ -456,8 +459,34 @@ export const auditLog = pgTable(
     before: jsonb('before'),
     after: jsonb('after'),
     ip: text('ip'),
+    /** Place in the hash chain (lib/audit-chain.ts); null only for entries not written by the server. */
+    seq: bigint('seq', { mode: 'number' }),
+    /** HMAC of this entry's content and the previous entry's hash. */
+    hash: text('hash'),
   },
-  (t) => [index('audit_at_idx').on(t.at), index('audit_entity_idx').on(t.entity, t.entityId)],
+  (t) => [
+    index('audit_at_idx').on(t.at),
+    index('audit_entity_idx').on(t.entity, t.entityId),
+    uniqueIndex('audit_seq_idx').on(t.seq),
+  ],
+);
+
+/**
+ * The audit chain's one row (lib/audit-chain.ts): its newest entry (head), the last entry retention deleted (anchor),
+ * and a MAC over both. Locked by every append, so the chain has one order across processes.
+ */
+export const auditChain = pgTable(
+  'audit_chain',
+  {
+    id: smallint('id').primaryKey(),
+    adopted: boolean('adopted').notNull().default(false),
+    headSeq: bigint('head_seq', { mode: 'number' }).notNull().default(0),
+    headHash: text('head_hash').notNull().default(''),
+    anchorSeq: bigint('anchor_seq', { mode: 'number' }).notNull().default(0),
+    anchorHash: text('anchor_hash').notNull().default(''),
+    mac: text('mac').notNull().default(''),
+  },
+  (t) => [check('audit_chain_one_row', sql`${t.id} = 1`)],
 );
 
 /** The control-room log (/communication). */

@@ -1,7 +1,7 @@
-// The audit trail: append-only rows of who did what to which record, before and after, when and from where.
-import { drizzle } from 'drizzle-orm/node-postgres';
+// The audit trail: append-only rows of who did what to which record, before and after, when and from where. Every
+// entry is appended to the hash chain (audit-chain.ts), in the caller's transaction when it has one.
 import type { DbOrTx } from '../db/client';
-import { auditLog } from '../db/schema';
+import { appendChained, drizzleRunner, sessionRunner, type NewAuditRow } from './audit-chain';
 
 export interface AuditActor {
   adminId: number | null;
@@ -17,7 +17,7 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-function auditRow(who: AuditActor, entry: AuditEntry) {
+function auditRow(who: AuditActor, entry: AuditEntry): NewAuditRow {
   return {
     adminId: who.adminId,
     actor: who.actor,
@@ -30,16 +30,18 @@ function auditRow(who: AuditActor, entry: AuditEntry) {
   };
 }
 
+/** Appends one entry; inside a transaction (a savepoint of it), so the chain's lock is held until that commits. */
 export async function recordAudit(db: DbOrTx, who: AuditActor, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values(auditRow(who, entry));
+  await db.transaction((tx) => appendChained(drizzleRunner(tx), auditRow(who, entry)));
 }
 
-// Builds statements only; never connected.
-const statements = drizzle.mock();
-
-/** recordAudit's insert as SQL text and parameters, for code that holds a plain connection (backup and restore). */
-export function auditInsert(who: AuditActor, entry: AuditEntry): { sql: string; params: unknown[] } {
-  return statements.insert(auditLog).values(auditRow(who, entry)).toSQL();
+/** recordAudit for code that holds a plain connection (backup and restore): runs in that session's transaction. */
+export async function recordAuditOnSession(
+  session: { query<Row>(text: string, params?: unknown[]): Promise<Row[]> },
+  who: AuditActor,
+  entry: AuditEntry,
+): Promise<void> {
+  await appendChained(sessionRunner(session), auditRow(who, entry));
 }
 
 export const SYSTEM_ACTOR: AuditActor = { adminId: null, actor: 'system' };

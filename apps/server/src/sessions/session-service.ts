@@ -29,7 +29,7 @@ export function hashToken(token: string): string {
 export async function createSession(
   db: DbOrTx,
   adminId: number,
-  meta: { ip?: string; userAgent?: string } = {},
+  meta: { ip?: string; userAgent?: string; oidcIdToken?: string } = {},
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
@@ -44,6 +44,7 @@ export async function createSession(
       lastActiveAt: new Date(now),
       ip: meta.ip ?? null,
       userAgent: meta.userAgent ?? null,
+      oidcIdToken: meta.oidcIdToken ?? null,
     })
     .returning({ id: sessions.id });
   return { token, sessionId: row!.id, expiresAt };
@@ -308,4 +309,10 @@ export async function revokeAllSessions(db: DbOrTx, adminId: number, reason: Ses
       .set({ revokedAt: sql`now()`, endReason: reason })
       .where(and(eq(sessions.adminId, adminId), isNull(sessions.revokedAt))),
   );
+}
+
+/** The ID token a single sign-on session was opened with, or null (a password login). */
+export async function sessionIdToken(db: DbOrTx, sessionId: string): Promise<string | null> {
+  const [row] = await db.select({ idToken: sessions.oidcIdToken }).from(sessions).where(eq(sessions.id, sessionId));
+  return row?.idToken ?? null;
 }

@@ -1,6 +1,6 @@
 // Retention: fixes older than POSITION_RETENTION_DAYS are deleted daily (and once at start), in batches so the
-// table is never locked for long; so are resolved alerts and audit entries when ALERT_RETENTION_DAYS and
-// AUDIT_RETENTION_DAYS are set (retention-records.ts; unset, they are kept).
+// table is never locked for long; so are resolved alerts when ALERT_RETENTION_DAYS is set and audit entries older than
+// AUDIT_RETENTION_DAYS (a year by default; retention-records.ts).
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
@@ -43,7 +43,7 @@ async function retentionPass(app: FastifyInstance): Promise<number> {
   const { POSITION_RETENTION_DAYS, ALERT_RETENTION_DAYS, AUDIT_RETENTION_DAYS } = app.config;
   const positions = await deleteExpiredPositions(app.db, POSITION_RETENTION_DAYS);
   const alerts = ALERT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAlerts(app.db, ALERT_RETENTION_DAYS);
-  const audit = AUDIT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAudit(app.db, AUDIT_RETENTION_DAYS);
+  const audit = await deleteExpiredAudit(app.db, AUDIT_RETENTION_DAYS);
   if (positions + alerts + audit > 0) app.log.info({ positions, alerts, audit }, 'retention: old records deleted');
   return positions + alerts + audit;
 }

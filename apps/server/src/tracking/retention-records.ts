@@ -1,9 +1,10 @@
-// Retention of closed alerts and of the audit trail, each only when its setting is given (ALERT_RETENTION_DAYS,
-// AUDIT_RETENTION_DAYS; unset keeps everything, decision 061). Batched like the fixes' retention, and each pass that
+// Retention of closed alerts (ALERT_RETENTION_DAYS; unset keeps every alert, decision 061) and of the audit trail
+// (AUDIT_RETENTION_DAYS, a year by default, decision 104). Batched like the fixes' retention, and each pass that
 // deletes anything is audited as retention.delete (written after the deletion, so it is never deleted by it).
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
+import { trimAuditChain } from '../lib/audit-chain';
 
 const DEFAULT_BATCH_SIZE = 10_000;
 
@@ -56,20 +57,17 @@ export async function deleteExpiredAlerts(
   return deleted;
 }
 
-/** Deletes audit entries written before now minus `retentionDays`. */
+/**
+ * Deletes audit entries written before now minus `retentionDays`, oldest first in the chain's order, leaving a signed
+ * anchor at the last one deleted so the rest still verifies (lib/audit-chain.ts).
+ */
 export async function deleteExpiredAudit(
   db: DbOrTx,
   retentionDays: number,
   { batchSize = DEFAULT_BATCH_SIZE, now = new Date() }: RetentionOptions = {},
 ): Promise<number> {
   const cutoff = cutoffOf(retentionDays, now);
-  const deleted = await deleteInBatches(
-    db,
-    sql`delete from audit_log where id in (
-      select id from audit_log where at < ${cutoff}::timestamptz limit ${batchSize}
-    )`,
-    batchSize,
-  );
+  const deleted = await trimAuditChain(db, new Date(cutoff), batchSize);
   if (deleted > 0) {
     await recordAudit(db, SYSTEM_ACTOR, {
       action: 'retention.delete',

@@ -1,7 +1,7 @@
 // The session as the web app sees it: learned from GET /admin/verify-token (DECISIONS.md item 4).
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LoginResponse, Role, VerifyTokenResponse } from '@prison/shared';
+import type { LoginResponse, LogoutResponse, Role, VerifyTokenResponse } from '@prison/shared';
 import { api, ApiError } from './api-client';
 import { forgetSessionEnd, markLoggingOut } from './session-end';
 import { watchUserActivity } from './user-activity';
@@ -77,13 +77,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     markLoggingOut();
+    let endSessionUrl: string | undefined;
     try {
-      await api.post('/admin/logout');
+      endSessionUrl = (await api.post<LogoutResponse>('/admin/logout'))?.end_session_url;
     } catch (error) {
       console.error('logout failed', error); // logged only (SPEC.md section 8)
     }
-    // Logout goes to /login and reloads the page (SPEC.md section 4).
-    window.location.assign('/login');
+    // After a single sign-on login the provider's session ends too, at its own logout page (decision 104); otherwise
+    // logout goes to /login and reloads the page (SPEC.md section 4).
+    window.location.assign(endSessionUrl && /^https?:\/\//.test(endSessionUrl) ? endSessionUrl : '/login');
   }, []);
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }), [queryClient]);

@@ -89,8 +89,9 @@ export async function openLoginSession(
   account: { id: number; username: string },
   client: Pick<LoginInput, 'ip' | 'userAgent'>,
   after: Record<string, unknown> | undefined,
+  oidcIdToken?: string,
 ) {
-  const session = await createSession(db, account.id, { ip: client.ip, userAgent: client.userAgent });
+  const session = await createSession(db, account.id, { ip: client.ip, userAgent: client.userAgent, oidcIdToken });
   await recordAudit(
     db,
     { adminId: account.id, actor: account.username, ip: client.ip },

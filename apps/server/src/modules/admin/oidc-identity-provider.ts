@@ -16,6 +16,8 @@ export interface OidcIdentity {
   issuer: string;
   subject: string;
   claims: Claims;
+  /** The ID token as received: the hint of the provider's logout. */
+  idToken: string;
 }
 
 /** The checks kept from the start of a login for its return. */
@@ -97,11 +99,48 @@ export class OidcIdentityProvider {
     const userInfo = configuration.serverMetadata().userinfo_endpoint
       ? await client.fetchUserInfo(configuration, tokens.access_token, idToken.sub)
       : {};
-    return { issuer: idToken.iss, subject: idToken.sub, claims: { ...userInfo, ...idToken } };
+    return { issuer: idToken.iss, subject: idToken.sub, claims: { ...userInfo, ...idToken }, idToken: tokens.id_token! };
   }
+
+  /** Discovers the provider now: throws when it does not answer or its metadata does not name this issuer. */
+  async discover(): Promise<void> {
+    await this.configuration();
+  }
+
+  /**
+   * Where the browser goes to end its session at the provider (RP-initiated logout, with the ID token as hint), or
+   * null when the provider offers no end-session endpoint.
+   */
+  async endSessionUrl(idToken: string): Promise<URL | null> {
+    const configuration = await this.configuration();
+    if (!configuration.serverMetadata().end_session_endpoint) return null;
+    return client.buildEndSessionUrl(configuration, { id_token_hint: idToken, client_id: this.settings.clientId });
+  }
+}
+
+/** Why a provider did not answer, in a few words: the network's code (ECONNREFUSED) where there is one. */
+export function unreachableWhy(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Why a login at the provider failed, as the login page says it: cancelled by the user, or failed. */
 export function providerFailure(error: unknown): 'cancelled' | 'failed' {
   return error instanceof client.AuthorizationResponseError && error.error === 'access_denied' ? 'cancelled' : 'failed';
+}
+
+/** The provider the settings name (OIDC_ISSUER), or null when single sign-on is off. */
+export function identityProviderOf(config: {
+  OIDC_ISSUER?: string;
+  OIDC_CLIENT_ID?: string;
+  OIDC_CLIENT_SECRET?: string;
+  OIDC_SCOPES: string;
+}): OidcIdentityProvider | null {
+  if (!config.OIDC_ISSUER) return null;
+  return new OidcIdentityProvider({
+    issuer: config.OIDC_ISSUER,
+    clientId: config.OIDC_CLIENT_ID!,
+    clientSecret: config.OIDC_CLIENT_SECRET || undefined,
+    scopes: config.OIDC_SCOPES,
+  });
 }

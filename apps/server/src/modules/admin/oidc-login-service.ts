@@ -119,7 +119,7 @@ export async function finishOidcLogin(db: Db, provider: OidcIdentityProvider, in
     role: access.role,
     blocks: access.blocks,
     ...(access.ignoredBlocks.length > 0 ? { unknown_blocks_ignored: access.ignoredBlocks } : {}),
-  });
+  }, identity.idToken);
   return {
     kind: 'loggedIn',
     ...session,

@@ -141,6 +141,33 @@ describe('single sign-on with OpenID Connect', () => {
     expect(actions[1]!.after).toMatchObject({ single_sign_on: oidc.issuer, role: 'officer', blocks: ['A'], unknown_blocks_ignored: ['Z'] });
   });
 
+  it('logging out sends the browser to the provider\'s end-session endpoint with the ID token as hint, which ends its session there', async () => {
+    oidc.accounts.set('sub-leaver', { preferred_username: 'leaver', role: 'officer', blocks: ['A'] });
+    const browser = new CookieBrowser();
+    await signIn(browser, 'sub-leaver');
+    const token = browser.cookie(base, AUTH_COOKIE);
+    const res = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/admin/logout`, headers: { cookie: `${AUTH_COOKIE}=${token}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ message: string; end_session_url?: string }>();
+    expect(body.message).toBe('Logged out');
+    const endSession = new URL(body.end_session_url!);
+    expect(endSession.origin).toBe(oidc.issuer);
+    expect(endSession.pathname).toBe('/session/end');
+    expect(endSession.searchParams.get('client_id')).toBe(client.clientId);
+    // The hint is the ID token this login received: issued by the provider to this client for this subject.
+    const [, payload] = endSession.searchParams.get('id_token_hint')!.split('.');
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toMatchObject({ iss: oidc.issuer, aud: client.clientId, sub: 'sub-leaver' });
+    expect(await sessionOf(browser)).toBeNull();
+    // The provider knows the hint and asks its user to confirm the logout (its own page, with its session cookie).
+    const atProvider = await browser.navigate(endSession, { stopAt: isLanding });
+    expect(atProvider.page?.status).toBe(200);
+    expect(atProvider.page?.text).toMatch(/logout/i);
+
+    // A password login's logout has no provider to leave.
+    const own = await ctx.api('POST', '/admin/logout');
+    expect(own.json()).toEqual({ message: 'Logged out' });
+  });
+
   it('the account has no usable password: the password login refuses it', async () => {
     const res = await ctx.app.inject({
       method: 'POST',

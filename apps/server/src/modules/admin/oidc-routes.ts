@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_PREFIX, OIDC_CALLBACK_PATH, OIDC_START_PATH, OIDC_STATUS_PATH, errorResponse, oidcStatus } from '@prison/shared';
 import { notFound } from '../../lib/http-errors';
-import { OidcIdentityProvider } from './oidc-identity-provider';
+import { identityProviderOf } from './oidc-identity-provider';
 import { OIDC_ATTEMPT_SECONDS } from './oidc-login-attempts';
 import { finishOidcLogin, startOidcLogin } from './oidc-login-service';
 import { cookieSecure, setSessionCookie } from './session-cookie';
@@ -27,14 +27,7 @@ const callbackQuery = z.object({
 
 const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
-  const provider = config.OIDC_ISSUER
-    ? new OidcIdentityProvider({
-        issuer: config.OIDC_ISSUER,
-        clientId: config.OIDC_CLIENT_ID!,
-        clientSecret: config.OIDC_CLIENT_SECRET || undefined,
-        scopes: config.OIDC_SCOPES,
-      })
-    : null;
+  const provider = identityProviderOf(config);
   const requireProvider = () => {
     if (!provider) throw notFound('Single sign-on is not configured (OIDC_ISSUER)');
     return provider;

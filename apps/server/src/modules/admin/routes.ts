@@ -7,6 +7,7 @@ import {
   loginRefusal,
   loginRequest,
   loginResponse,
+  logoutResponse,
   messageResponse,
   unauthorizedResponse,
   verifyTokenResponse,
@@ -15,10 +16,13 @@ import { accountActions } from '../../plugins/account-gate';
 import { auditActor, refuseWithoutSession, requireAdmin, sessionFromRequest } from '../../plugins/auth';
 import { recordAudit } from '../../lib/audit';
 import { login } from './login-service';
-import { revokeSession } from '../../sessions/session-service';
+import { revokeSession, sessionIdToken } from '../../sessions/session-service';
+import { identityProviderOf } from './oidc-identity-provider';
 import { setSessionCookie } from './session-cookie';
 
 const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Logout after a single sign-on login sends the browser to the provider's own logout (decision 104).
+  const identityProvider = identityProviderOf(app.config);
   app.post(
     '/admin/login',
     {
@@ -97,16 +101,30 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/logout',
     {
       config: { access: 'self', accountSetup: true },
-      schema: { tags: ['admin'], summary: 'Revoke this session and clear the cookie', response: { 200: messageResponse } },
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Revoke this session and clear the cookie; after a single sign-on login, `end_session_url` is where the ' +
+          "browser goes to end its session at the provider too (when the provider offers one)",
+        response: { 200: logoutResponse },
+      },
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
+      const idToken = identityProvider ? await sessionIdToken(app.db, admin.sessionId) : null;
       await revokeSession(app.db, admin.sessionId, 'logout');
       // The session's other tabs learn it at once.
       app.realtime.endSession(admin.sessionId, 'logout');
       await recordAudit(app.db, auditActor(request), { action: 'logout', entity: 'session', entityId: admin.sessionId });
       reply.clearCookie(AUTH_COOKIE, { path: '/' });
-      return { message: 'Logged out' };
+      // The session here is over whatever the provider answers; a provider that does not answer only costs its logout.
+      const endSession = idToken
+        ? await identityProvider!.endSessionUrl(idToken).catch((error: unknown) => {
+            request.log.warn({ err: error }, 'single sign-on: the provider could not be asked where its logout is');
+            return null;
+          })
+        : null;
+      return endSession ? { message: 'Logged out', end_session_url: endSession.href } : { message: 'Logged out' };
     },
   );
 };

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { containsPattern, escapeLike } from '../../lib/like-patterns';
 
-function filters(query: AuditQuery): SQL | undefined {
+export function filters(query: Omit<AuditQuery, 'page' | 'limit'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.entity) conditions.push(eq(auditLog.entity, query.entity));
   if (query.entity_id) conditions.push(eq(auditLog.entityId, query.entity_id));

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { createTestAccount } from '../../../test/test-accounts';
 import { describeEachEngine } from '../../../test/test-db';
 import { TEST_ADMIN, useTestApp } from '../../../test/test-app';
 import { recordAudit } from '../../lib/audit';
@@ -75,5 +77,47 @@ describeEachEngine('audit trail', (engine) => {
 
   it('needs a session', async () => {
     expect((await ctx().app.inject({ method: 'GET', url: '/api/v1/audit' })).statusCode).toBe(401);
+    expect((await ctx().app.inject({ method: 'GET', url: '/api/v1/audit/export' })).statusCode).toBe(401);
+  });
+
+  it('exports the filtered trail as CSV in the chain\'s order, each entry with its hash, under the chain\'s state', async () => {
+    const db = ctx().database.db;
+    for (const id of ['a', 'b']) {
+      await recordAudit(db, { adminId: null, actor: 'exporter', ip: '10.0.0.9' }, { action: 'cell.update', entity: 'cell', entityId: id, after: { note: '=HYPERLINK("x")' } });
+    }
+    const res = await ctx().api('GET', '/audit/export?actor=exporter');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="audit-trail-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(res.headers['x-audit-chain']).toBe('intact');
+    const [preamble, table] = res.body.split('\n\n');
+    expect(preamble).toContain('Filters,actor=exporter');
+    expect(preamble).toContain('Entries,2');
+    expect(preamble).toContain('Chain,intact');
+    expect(preamble).toMatch(/Chain head,[0-9a-f]{64}/);
+    const lines = table!.trim().split('\n');
+    expect(lines[0]).toBe('seq,id,at,actor,admin_id,ip,action,entity,entity_id,before,after,hash');
+    expect(lines.slice(1).map((line) => line.split(',')[8])).toEqual(['a', 'b']);
+    expect(lines[1]).toMatch(/^\d+,\d+,\d{4}-.*,exporter,,10\.0\.0\.9,cell\.update,cell,a,,/);
+    expect(lines[1]).toMatch(/,[0-9a-f]{64}$/);
+    expect(lines[1]).toContain('""note"":""=HYPERLINK');
+
+    // An entry changed in the database: the next export says the chain is broken and names it.
+    await db.execute(sql`update audit_log set actor = 'someone else' where entity_id = 'a' and actor = 'exporter'`);
+    const broken = await ctx().api('GET', '/audit/export?entity=cell');
+    expect(broken.headers['x-audit-chain']).toBe('broken');
+    expect(broken.body).toContain('Chain,BROKEN');
+    expect(broken.body).toMatch(/was changed or replaced/);
+    await db.execute(sql`update audit_log set actor = 'exporter' where entity_id = 'a' and actor = 'someone else'`);
+    expect((await ctx().api('GET', '/audit/export?entity=cell')).headers['x-audit-chain']).toBe('intact');
+  });
+
+  it('exports only for the roles that read the audit screen, and refuses bad filters naming the field', async () => {
+    expect((await ctx().api('GET', '/audit/export?from=last-week')).json().message).toMatch(/^from/);
+    const officer = await createTestAccount(ctx().database.db, { username: 'export-officer', password: 'an officer password 1' });
+    await ctx().database.db.execute(sql`update admins set role = 'officer' where id = ${officer.id}`);
+    const login = await ctx().app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { username: 'export-officer', password: 'an officer password 1' } });
+    const res = await ctx().app.inject({ method: 'GET', url: '/api/v1/audit/export', headers: { cookie: `auth-token=${login.json().token}` } });
+    expect(res.statusCode).toBe(403);
   });
 });

@@ -1,7 +1,7 @@
-// GET /audit: newest first, paged and filtered on the server.
+// GET /audit: newest first, paged and filtered on the server; GET /audit/export: the same filters as a CSV file.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditPage } from '@prison/shared';
-import { api } from '../../lib/api-client';
+import { API_PREFIX, type AuditPage } from '@prison/shared';
+import { api, withQuery } from '../../lib/api-client';
 
 export interface AuditFilters {
   entity?: string;
@@ -20,4 +20,9 @@ export function useAuditPage(page: number, filters: AuditFilters) {
     queryFn: ({ signal }) => api.get<AuditPage>('/audit', { page, limit: AUDIT_PAGE_SIZE, ...filters }, signal),
     placeholderData: keepPreviousData,
   });
+}
+
+/** The CSV of every entry the filters match, with the chain's state (a download: the browser sends the session cookie). */
+export function auditExportUrl(filters: AuditFilters): string {
+  return `${API_PREFIX}${withQuery('/audit/export', { ...filters })}`;
 }

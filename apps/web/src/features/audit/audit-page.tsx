@@ -1,7 +1,7 @@
 // The audit trail (/audit): who did what to which record, before and after, when (UTC and local) and from where.
 // Read-only by design: no API changes or deletes an entry.
 import { Fragment, useState, type FormEvent } from 'react';
-import { ChevronDown, ChevronRight } from 'lucide-react';
+import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import type { AuditEntry } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
@@ -10,7 +10,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { AuditDiff } from './audit-diff';
-import { useAuditPage, type AuditFilters } from './api';
+import { auditExportUrl, useAuditPage, type AuditFilters } from './api';
 
 const utc = (iso: string) =>
   iso
@@ -147,7 +147,17 @@ export function AuditPage() {
         <EmptyState>No audit entries match these filters.</EmptyState>
       ) : (
         <div className="rounded-lg border border-slate-200 bg-white px-4 shadow-sm">
-          <p className="pt-3 text-sm text-slate-600">{audit.data.total.toLocaleString('en-GB')} entries</p>
+          <div className="flex flex-wrap items-center justify-between gap-2 pt-3">
+            <p className="text-sm text-slate-600">{audit.data.total.toLocaleString('en-GB')} entries</p>
+            {/* What the filters show, oldest first, with each entry's hash and the chain's state checked at export. */}
+            <a
+              href={auditExportUrl(filters)}
+              download
+              className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 sm:min-h-0"
+            >
+              <Download className="h-4 w-4" aria-hidden /> Export CSV
+            </a>
+          </div>
           {/* On a phone the table scrolls sideways in this box rather than crushing its columns (decision 030); the box
               takes the keyboard focus, so the arrow keys scroll it too. */}
           <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Audit entries">
