@@ -33,11 +33,10 @@ const putPhoto = (ctx: TestContext, id: number, bytes: Buffer, options?: Paramet
 };
 
 /** A real picture, with EXIF metadata that the stored photo must not keep. */
-const picture = (width: number, height: number, format: 'png' | 'jpeg') =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 60 } } })
-    .withExif({ IFD0: { Artist: 'Secret Camera Owner' } })
-    [format]()
-    .toBuffer();
+const picture = (width: number, height: number, format: 'png' | 'jpeg') => {
+  const image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 60 } } }).withExif({ IFD0: { Artist: 'Secret Camera Owner' } });
+  return (format === 'png' ? image.png() : image.jpeg()).toBuffer();
+};
 
 describeEachEngine('prisoner identity', (engine) => {
   const ctx = useTestApp(engine);
@@ -77,7 +76,7 @@ describeEachEngine('prisoner identity', (engine) => {
     const updated = await ctx().api('PUT', `/prisoner/update/${first.prisoner_id}`, { prison_number: corrected });
     expect(updated.statusCode).toBe(200);
     expect(updated.json<Prisoner>().prison_number).toBe(corrected);
-    const [audit] = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(first.prisoner_id)), eq(auditLog.action, 'update')));
+    const [audit] = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'prisoner'), eq(auditLog.entityId, String(first.prisoner_id)), eq(auditLog.action, 'update'))).orderBy(auditLog.id);
     expect(audit?.after).toMatchObject({ prison_number: corrected });
   });
 
@@ -128,7 +127,7 @@ describeEachEngine('prisoner identity', (engine) => {
     const [row] = await ctx().database.db.select({ digest: prisonerPhotos.digest }).from(prisonerPhotos).where(eq(prisonerPhotos.prisonerId, him.prisoner_id));
     expect(row?.digest).toBe(jpeg.json<{ photo_digest: string }>().photo_digest);
 
-    const audits = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entityId, String(him.prisoner_id)), eq(auditLog.action, 'photo')));
+    const audits = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entityId, String(him.prisoner_id)), eq(auditLog.action, 'photo'))).orderBy(auditLog.id);
     expect(audits).toHaveLength(2);
 
     expect((await ctx().api('DELETE', `/prisoners/${him.prisoner_id}/photo`)).statusCode).toBe(204);
@@ -193,7 +192,7 @@ describeEachEngine('prisoner identity', (engine) => {
     expect((await ctx().api('POST', `/prisoners/${him.prisoner_id}/flags/${flag.id}/clear`, { reason: 'Again' })).statusCode).toBe(409);
     expect((await ctx().api('GET', `/prisoner/prisonerid/${him.prisoner_id}`)).json<{ data: Prisoner }>().data.flags).toEqual([]);
 
-    const audits = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, String(him.prisoner_id)));
+    const audits = await ctx().database.db.select().from(auditLog).where(eq(auditLog.entityId, String(him.prisoner_id))).orderBy(auditLog.id);
     expect(audits.map((a) => a.action)).toEqual(expect.arrayContaining(['flag_set', 'flag_clear']));
     expect(audits.find((a) => a.action === 'flag_clear')?.before).toMatchObject({ id: flag.id, cleared_at: null });
   });
