@@ -1,5 +1,5 @@
 // Who is who (decision 101): two prisoners of one name are told apart by their prison numbers in the list and on the
-// alert cards, a number is found by the search, and a photo uploaded on the details screen shows there.
+// live map's tracked list and the alert cards, a number is found by the searches, and a photo uploaded on the details screen shows there.
 import { expect, test, unique } from '../fixtures';
 import { seedPrisoner, seedTrackedPrisoner } from './records-helpers';
 
@@ -9,7 +9,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-test('two prisoners of one name are told apart by number in the list and on the alert cards', async ({ adminPage: page, api }) => {
+test('two prisoners of one name are told apart by number in the list, the tracked list and on the alert cards', async ({ adminPage: page, api }) => {
   const last = unique('Twin');
   const first = await seedTrackedPrisoner(api, { first_name: 'John', last_name: last });
   const second = await seedTrackedPrisoner(api, { first_name: 'John', last_name: last });
@@ -25,6 +25,16 @@ test('two prisoners of one name are told apart by number in the list and on the 
   await page.getByPlaceholder('Search prisoner').fill(second.prison_number);
   await expect(page.getByRole('table', { name: 'Prisoners' }).getByRole('row').filter({ hasText: last })).toHaveCount(1);
   await expect(page.getByRole('table', { name: 'Prisoners' })).toContainText(second.prison_number);
+
+  // The live map's tracked list: the number stands beside each name, and finds him.
+  await page.goto('/live-map');
+  const search = page.getByLabel('Search tracked prisoners');
+  await search.fill(last);
+  const tracked = page.getByTestId('tracked-prisoner').filter({ hasText: `John ${last}` });
+  await expect(tracked).toHaveCount(2);
+  await expect(tracked.filter({ hasText: `John ${last} · ${first.prison_number} · cell ${first.cellId}` })).toHaveCount(1);
+  await search.fill(first.prison_number);
+  await expect(tracked).toHaveCount(1);
 
   const tag = unique('who');
   for (const p of [first, second]) {
