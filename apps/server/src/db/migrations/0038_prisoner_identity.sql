@@ -1,8 +1,8 @@
 -- Who is who: every prisoner has a prison number (A0001, A0002, ... from one sequence, unique across archived records
 -- too), may have a photo (resized JPEG in the database, so every process of a cluster and every backup has it) and
 -- may carry flags (self-harm, escape, violence, medical) with who set them, from and until, and a note.
-CREATE SEQUENCE "prison_number_seq";--> statement-breakpoint
-CREATE FUNCTION next_prison_number() RETURNS text LANGUAGE sql VOLATILE AS $$
+CREATE SEQUENCE IF NOT EXISTS "prison_number_seq";--> statement-breakpoint
+CREATE OR REPLACE FUNCTION next_prison_number() RETURNS text LANGUAGE sql VOLATILE AS $$
   SELECT 'A' || lpad(n::text, greatest(4, length(n::text)), '0') FROM (SELECT nextval('prison_number_seq') AS n) s
 $$;--> statement-breakpoint
 ALTER TABLE "prisoners" ADD COLUMN "prison_number" text;--> statement-breakpoint
@@ -11,6 +11,8 @@ UPDATE "prisoners" p SET "prison_number" = 'A' || lpad(s.n::text, greatest(4, le
   WHERE s."prisoner_id" = p."prisoner_id";--> statement-breakpoint
 SELECT setval('prison_number_seq', greatest((SELECT count(*) FROM "prisoners"), 1), (SELECT count(*) FROM "prisoners") > 0);--> statement-breakpoint
 ALTER TABLE "prisoners" ALTER COLUMN "prison_number" SET DEFAULT next_prison_number();--> statement-breakpoint
+-- Owned by the column: a restore with --force drops the tables and so the sequence too (the function is replaced).
+ALTER SEQUENCE "prison_number_seq" OWNED BY "prisoners"."prison_number";--> statement-breakpoint
 ALTER TABLE "prisoners" ALTER COLUMN "prison_number" SET NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "prisoners_prison_number_idx" ON "prisoners" USING btree ("prison_number");--> statement-breakpoint
 DROP INDEX "prisoners_search_trgm_idx";--> statement-breakpoint
