@@ -54,7 +54,7 @@ export function PrisonerPhoto({ prisoner, size = 'sm' }: { prisoner: IdentifiedP
 export function PrisonerFlagBadges({ flags }: { flags?: readonly PrisonerFlagKind[] }) {
   if (!flags?.length) return null;
   return (
-    <span className="inline-flex flex-wrap gap-1" aria-label="Flags">
+    <span className="inline-flex flex-wrap gap-1">
       {flags.map((kind) => (
         <span key={kind} className={`rounded border px-1.5 py-0.5 text-xs font-semibold ${FLAG_STYLES[kind]}`} data-testid={`flag-${kind}`}>
           {PRISONER_FLAG_LABELS[kind]}

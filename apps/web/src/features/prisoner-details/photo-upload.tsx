@@ -43,7 +43,7 @@ export function PrisonerPhotoBox({ prisoner }: { prisoner: Prisoner }) {
       {prisoner.photo_digest ? <PrisonerPhoto prisoner={prisoner} size="lg" /> : <PrisonerAvatar gender={prisoner.gender} className="h-32 w-32" />}
       {mayWrite && (
         <>
-          <input ref={input} type="file" accept="image/png,image/jpeg" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(event) => void upload(event)} data-testid="photo-input" />
+          <input ref={input} type="file" accept="image/png,image/jpeg" className="sr-only" tabIndex={-1} aria-label="Photo file" onChange={(event) => void upload(event)} data-testid="photo-input" />
           <Button size="sm" variant="secondary" busy={busy} onClick={() => input.current?.click()}>
             {prisoner.photo_digest ? 'Change photo' : 'Upload photo'}
           </Button>
