@@ -57,7 +57,7 @@ test('a Critical alert raised while /cell-assign is open stays in the bar past 1
   const row = bar.getByTestId('critical-alert').filter({ hasText: prisoner.name });
   await expect(row).toBeVisible();
   // The name never stands alone: the id and the cell beside it.
-  await expect(row).toContainText(`${prisoner.name} · #${prisoner.prisoner_id} · cell ${prisoner.cellId}`);
+  await expect(row).toContainText(`${prisoner.name} · ${prisoner.prison_number} · cell ${prisoner.cellId}`);
   await expect(row).toContainText(`SOS from ${prisoner.name}`);
   await expect(page.getByTestId('open-alert-counts').locator('[data-level="Critical"]')).not.toHaveText(/^0/);
   await expectNoViolations(page, 'critical bar at 1440 px');

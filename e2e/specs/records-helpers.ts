@@ -21,7 +21,7 @@ export async function seedCell(api: APIRequestContext, overrides: { capacity?: n
 export async function seedPrisoner(api: APIRequestContext, data: Record<string, unknown>) {
   const res = await api.post('/api/v1/prisoner/add', { data: { date_of_birth: '1980-01-01', ...data } });
   expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as { prisoner_id: number; first_name: string; last_name: string };
+  return (await res.json()) as { prisoner_id: number; prison_number: string; first_name: string; last_name: string };
 }
 
 /** A prisoner in a fresh cell wearing a freshly registered tracker. */

@@ -156,10 +156,12 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
     },
   });
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
-  const prisoner = (await prisonerRes.json()) as { prisoner_id?: number; data?: { prisoner_id: number } };
-  const prisonerId = prisoner.prisoner_id ?? prisoner.data!.prisoner_id;
-  // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7).
+  const prisoner = (await prisonerRes.json()) as { prisoner_id: number; prison_number: string };
+  const prisonerId = prisoner.prisoner_id;
+  // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7); where the screen's
+  // data has his prison number (the tracked list, the alert cards), the number stands for the id (decision 101).
   const label = `${firstName} ${lastName} · #${prisonerId} · cell ${cellId}`;
+  const numberedLabel = `${firstName} ${lastName} · ${prisoner.prison_number} · cell ${cellId}`;
 
   const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag '), kind: 'phone' } });
   expect(deviceRes.status(), await deviceRes.text()).toBeLessThan(300);
@@ -212,7 +214,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(
     'Online',
   );
-  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(label);
+  await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(numberedLabel);
 
   // Outside (about 1.1 km north): the marker glides there and the breach is raised once.
   const outside = { lat: centre.lat + 0.01, lng: centre.lng };
@@ -250,7 +252,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
   const card = page.getByTestId('alert-card').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
   await expect(card).toHaveCount(1);
-  await expect(card).toContainText(`Prisoner: ${label}`);
+  await expect(card).toContainText(`Prisoner: ${numberedLabel}`);
   await expect(card).toHaveAttribute('data-alert-type', 'Critical');
   await expect(page.getByTestId('alert-counts')).toContainText('Critical:');
 

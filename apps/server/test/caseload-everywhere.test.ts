@@ -132,6 +132,7 @@ async function startWorld(engine: Engine, extend?: (app: App) => void): Promise<
   await ok('POST', `/keep-apart/${BRAVO_PAIR}/end`, { reason: 'They were reconciled by mediation' }, 202);
   const incident = await ok('POST', '/incident/add', { prisonerName: 'Bravo Bravoleak', guardName: 'Gale Guard', date: '2026-01-02', time: '10:00', description: 'Refused to return to his cell', actionTaken: 'Talked down' });
   await ok('PUT', `/prisoners/${BRAVO_PRISONER}/observation`, { level: 'high', reason: 'Low mood after a phone call' });
+  await ok('POST', `/prisoners/${BRAVO_PRISONER}/flags`, { kind: 'escape', note: 'Bravoleak was found with a rope' }, 201);
   // A movement goes to a place prisoners go (a Positive zone that alarms; closed, so with a reason), never the perimeter.
   await ok('POST', '/geofence/add', { geofence_id: 'everywhere-workshop', shape: 'Circle', name: 'Workshop', type: 'Positive', alert_type: 'Warning', radius: 20, center_lat: LAT + 0.01, center_lng: LNG });
   await ok('POST', '/movements', {
@@ -196,6 +197,8 @@ function urlFor(world: World, route: RegisteredRoute): string | undefined {
     'GET /api/v1/counts/:id': `/counts/${count}`,
     'GET /api/v1/observations/due': `/observations/due?block_id=${encodeURIComponent(BRAVO)}`,
     'GET /api/v1/prisoners/:id/observation': `/prisoners/${BRAVO_PRISONER}/observation`,
+    'GET /api/v1/prisoners/:id/photo': `/prisoners/${BRAVO_PRISONER}/photo`,
+    'GET /api/v1/prisoners/:id/flags': `/prisoners/${BRAVO_PRISONER}/flags`,
     'GET /api/v1/pending-changes': '/pending-changes?status=all',
   };
   const path = requests[routeKey(route)];

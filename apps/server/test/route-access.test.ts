@@ -187,6 +187,13 @@ const SAMPLES: Record<string, () => Promise<Sample>> = {
   'POST /api/v1/movements/:id/end': async () => ({ params: { id: (await ok('POST', '/movements', await movementBody())).movement.id } }),
   'POST /api/v1/movements/:id/cancel': async () => ({ params: { id: (await ok('POST', '/movements', await movementBody())).movement.id } }),
   'PUT /api/v1/prisoners/:id/observation': async () => ({ params: { id: await newPrisoner() }, body: { level: 'high', reason: REASON } }),
+  'GET /api/v1/prisoners/:id/flags': async () => ({ params: { id: await newPrisoner() } }),
+  'POST /api/v1/prisoners/:id/flags': async () => ({ params: { id: await newPrisoner() }, body: { kind: 'medical', note: 'Epilepsy' } }),
+  'POST /api/v1/prisoners/:id/flags/:flagId/clear': async () => {
+    const id = await newPrisoner();
+    const flag = await ok('POST', `/prisoners/${id}/flags`, { kind: 'escape' });
+    return { params: { id, flagId: flag.id }, body: { reason: 'Assessed again: no longer a risk' } };
+  },
   'POST /api/v1/prisoners/:id/observation/handover': async () => {
     const id = await newPrisoner();
     await ok('PUT', `/prisoners/${id}/observation`, { level: 'constant', reason: REASON });

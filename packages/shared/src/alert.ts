@@ -32,6 +32,8 @@ export const alertRecord = z.object({
   status: z.enum(ALERT_STATUSES),
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
+  /** The prisoner's number (decision 101), so two of one name are told apart; null: about nobody. */
+  prison_number: z.string().nullable().optional(),
   /** The prisoner's cell, so a name is never ambiguous (issue 11). */
   cell_id: z.string().nullable(),
   acknowledged_by: z.string().nullable(),

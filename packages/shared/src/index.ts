@@ -8,6 +8,7 @@ export * from './settings';
 export * from './realtime';
 export * from './countries';
 export * from './prisoner';
+export * from './prisoner-identity';
 export * from './staff';
 export * from './cell';
 export * from './incident';

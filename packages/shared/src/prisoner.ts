@@ -7,12 +7,15 @@ import { REQUIRED, birthDate, boundedText, idText, isoDate, nameText, pastDate }
 import { overrideReason } from './cell-rules';
 import { archivedFilter } from './custody-archive';
 import { changeReason } from './pending-change';
+import { prisonNumber, prisonerFlagKind } from './prisoner-identity';
 
 const optionalText = (max = 5000) => boundedText(max, { multiline: true }).nullable().optional();
 
 /** A prisoner as every endpoint returns it. `cell_block` and `tracking_device_name` are joined for the details screen. */
 export const prisoner = z.object({
   prisoner_id: z.number().int(),
+  /** The prison's number for him (decision 101): shown with the name everywhere, unique across archived records too. */
+  prison_number: z.string(),
   first_name: z.string(),
   last_name: z.string(),
   date_of_birth: z.string().nullable(),
@@ -30,6 +33,10 @@ export const prisoner = z.object({
   /** Set when the record was deleted through the spec's Delete, which archives (decision 042); null otherwise. */
   archived_at: z.string().nullable(),
   archived_by: z.string().nullable(),
+  /** The stored photo's SHA-256 (its version in `prisonerPhotoUrl`); null: no photo, show his initials. */
+  photo_digest: z.string().nullable(),
+  /** The kinds of his flags in force now, for the badges (decision 101). */
+  flags: z.array(prisonerFlagKind),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -53,6 +60,8 @@ const requiredFields = {
 
 /** Fields that may be empty; what is filled in must be valid (the server answers 400 naming the field otherwise). */
 const optionalFields = {
+  /** Given by records staff, or assigned by the server when left out (the spec's client sends none). */
+  prison_number: prisonNumber.optional(),
   gender: z.enum(GENDERS, { message: `gender must be one of ${GENDERS.join(', ')}` }).nullable().optional(),
   national_id: z
     .string()
@@ -90,7 +99,7 @@ export const prisonerCreateInput = z.object({ ...requiredFields, ...optionalFiel
 export type PrisonerCreateInput = z.infer<typeof prisonerCreateInput>;
 
 export const prisonerListQuery = pageQuery.extend({
-  /** Free-text search over first name, last name, national_id, cell and id. */
+  /** Free-text search over first name, last name, national_id, cell, prison number and id. */
   q: boundedText(100).optional(),
   first_name: boundedText(100).optional(),
   last_name: boundedText(100).optional(),

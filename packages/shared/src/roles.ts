@@ -41,6 +41,8 @@ export const ACTION_ROLES = {
   'counts.work': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Record observation (welfare) checks and constant-watch handovers (issue 24 item 3; officers for their blocks). */
   'observations.record': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Set and clear a prisoner's risk and medical flags (decision 101; officers for their blocks' prisoners). */
+  'flags.write': ['administrator', 'supervisor', 'officer', 'records'],
   /** Set a prisoner's observation level and interval, with a reason. */
   'observations.level': ['administrator', 'supervisor', 'officer'],
   /** Start controlled movements (issue 24 item 4); an officer only for prisoners of his blocks. */
@@ -91,6 +93,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   'counts.work': 'do roll counts',
   'observations.record': 'record observation checks',
   'observations.level': 'set observation levels',
+  'flags.write': "set prisoners' flags",
   'movements.write': 'start controlled movements',
   'messages.post': 'post to the communication log',
   'devices.write': 'change trackers',

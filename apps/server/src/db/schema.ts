@@ -192,13 +192,16 @@ export const prisonerSearchText = (t: {
   lastName: AnyPgColumn;
   nationalId: AnyPgColumn;
   cellId: AnyPgColumn;
+  prisonNumber: AnyPgColumn;
 }) =>
-  sql`lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.nationalId}, '') || ' ' || coalesce(${t.cellId}, ''))`;
+  sql`lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.nationalId}, '') || ' ' || coalesce(${t.cellId}, '') || ' ' || ${t.prisonNumber})`;
 
 export const prisoners = pgTable(
   'prisoners',
   {
     prisonerId: serial('prisoner_id').primaryKey(),
+    /** The prison's number for him (A0001...): unique across archived records too; given, or the next of the sequence. */
+    prisonNumber: text('prison_number').notNull().default(sql`next_prison_number()`),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
     dateOfBirth: date('date_of_birth'),
@@ -221,6 +224,7 @@ export const prisoners = pgTable(
   },
   (t) => [
     index('prisoners_cell_idx').on(t.cellId),
+    uniqueIndex('prisoners_prison_number_idx').on(t.prisonNumber),
     index('prisoners_name_idx').on(t.lastName, t.firstName),
     // The list order (newest first, id as tie-break), and the name filters (case-insensitive prefix) and status filter.
     // Migration 0003 adds INCLUDE (the name) to the prefix indexes, which drizzle cannot declare.
@@ -901,5 +905,44 @@ export const sitePlans = pgTable(
   (t) => [
     uniqueIndex('site_plans_one_default').on(t.isDefault).where(sql`${t.isDefault}`),
     check('site_plans_content_type_check', sql`${t.contentType} in ('image/png', 'image/jpeg', 'image/svg+xml')`),
+  ],
+);
+
+/** A prisoner's photo (decision 101): a resized JPEG without metadata, in the database like the site plans' images. */
+export const prisonerPhotos = pgTable('prisoner_photos', {
+  prisonerId: integer('prisoner_id')
+    .primaryKey()
+    .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+  image: bytes('image').notNull(),
+  byteSize: integer('byte_size').notNull(),
+  /** SHA-256 of the stored image: its ETag and its version in the photo's address. */
+  digest: text('digest').notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** What an officer must know before acting on a prisoner (decision 101): a risk or medical alert, from and until. */
+export const prisonerFlags = pgTable(
+  'prisoner_flags',
+  {
+    id: serial('id').primaryKey(),
+    prisonerId: integer('prisoner_id')
+      .notNull()
+      .references(() => prisoners.prisonerId, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    note: text('note'),
+    setBy: text('set_by').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    clearedBy: text('cleared_by'),
+    clearReason: text('clear_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('prisoner_flags_prisoner_idx')
+      .on(t.prisonerId)
+      .where(sql`${t.clearedAt} is null`),
+    check('prisoner_flags_kind_check', sql`${t.kind} in ('self_harm', 'escape', 'violence', 'medical')`),
   ],
 );

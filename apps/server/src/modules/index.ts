@@ -4,6 +4,8 @@ import adminRoutes from './admin/routes';
 import oidcRoutes from './admin/oidc-routes';
 import settingsRoutes from './settings/routes';
 import prisonersRoutes from './prisoners/routes';
+import prisonerPhotoRoutes from './prisoners/photo-routes';
+import prisonerFlagRoutes from './prisoner-flags/routes';
 import staffRoutes from './staff/routes';
 import cellsRoutes from './cells/routes';
 import incidentsRoutes from './incidents/routes';
@@ -35,6 +37,8 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'single-sign-on', routes: oidcRoutes },
   { name: 'settings', routes: settingsRoutes },
   { name: 'prisoners', routes: prisonersRoutes },
+  { name: 'prisoner-photos', routes: prisonerPhotoRoutes },
+  { name: 'prisoner-flags', routes: prisonerFlagRoutes },
   { name: 'staff', routes: staffRoutes },
   { name: 'cells', routes: cellsRoutes },
   { name: 'incidents', routes: incidentsRoutes },

@@ -4,6 +4,8 @@ import { prisonerLabel, prisonerTag } from './prisoner-label';
 describe('prisonerLabel', () => {
   it('puts the id and the cell beside the name', () => {
     expect(prisonerLabel({ name: 'John Smith', prisonerId: 12, cellId: 'B-4' })).toBe('John Smith · #12 · cell B-4');
+    // With his prison number (decision 101), the number stands where the id did.
+    expect(prisonerLabel({ name: 'John Smith', prisonerId: 12, prisonNumber: 'A0012', cellId: 'B-4' })).toBe('John Smith · A0012 · cell B-4');
   });
 
   it('tells apart two prisoners of one name', () => {

@@ -31,6 +31,7 @@ function selectDevices(db: DbOrTx) {
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
       prisonerCellId: prisoners.cellId,
+      prisonerNumber: prisoners.prisonNumber,
       staffId: staff.staffId,
       staffName: sql<string | null>`nullif(trim(${staff.firstName} || ' ' || ${staff.lastName}), '')`,
     })
@@ -49,6 +50,7 @@ function toDevice(row: DeviceRow): Device {
     prisoner_id: row.prisonerId ?? null,
     prisoner_name: row.prisonerId ? (row.prisonerName ?? '') : null,
     prisoner_cell_id: row.prisonerCellId ?? null,
+    prisoner_number: row.prisonerNumber ?? null,
     staff_id: row.staffId ?? null,
     staff_name: row.staffId ? (row.staffName ?? '') : null,
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,

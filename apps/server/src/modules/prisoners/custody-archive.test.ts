@@ -65,6 +65,8 @@ const NOT_RECORDS = new Set([
   // The map's background: tiles and the site plan's image (issue 25).
   'GET /api/v1/tiles/:z/:x/:y',
   'GET /api/v1/site-plans/:id/image',
+  // A prisoner's photo: image bytes, found by id like his details (archived too), 404 when he has none.
+  'GET /api/v1/prisoners/:id/photo',
 ]);
 
 describeEachEngine('custody records are archived, never deleted', (engine) => {

@@ -1,18 +1,24 @@
 // Reading prisoners as the API shows them: joined with their cell's block and their tracking device's name.
 import { and, eq, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Prisoner, PrisonerListQuery } from '@prison/shared';
+import type { Prisoner, PrisonerFlagKind, PrisonerListQuery } from '@prison/shared';
 import { seesEveryBlock } from '@prison/shared';
 import type { Caseload } from '../../lib/caseload';
 import type { DbOrTx } from '../../db/client';
-import { cells, devices, prisoners, prisonerSearchText } from '../../db/schema';
+import { cells, devices, prisonerFlags, prisonerPhotos, prisoners, prisonerSearchText } from '../../db/schema';
 import { containsPattern, startsWithPattern } from '../../lib/like-patterns';
 import { announceCacheChange } from '../../lib/cache-announcer';
 import { ShortLivedCache } from '../../lib/short-lived-cache';
 import { CoalescedReads } from '../../lib/coalesced-reads';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
+/** The kinds of his flags in force now (decision 101), in a fixed order for the badges. */
+const activeFlagKinds = sql<PrisonerFlagKind[]>`array(select distinct f.kind from ${prisonerFlags} f where f.prisoner_id = ${prisoners}.prisoner_id
+  and f.cleared_at is null and f.starts_at <= now() and (f.ends_at is null or f.ends_at > now()) order by f.kind)`;
+const photoDigest = sql<string | null>`(select p.digest from ${prisonerPhotos} p where p.prisoner_id = ${prisoners}.prisoner_id)`;
+
 const prisonerColumns = {
   prisoner_id: prisoners.prisonerId,
+  prison_number: prisoners.prisonNumber,
   first_name: prisoners.firstName,
   last_name: prisoners.lastName,
   date_of_birth: prisoners.dateOfBirth,
@@ -34,6 +40,8 @@ const prisonerColumns = {
   >`(select d.name from ${devices} d where d.id = ${prisoners}.tracking_device_id)`,
   archived_at: prisoners.archivedAt,
   archived_by: prisoners.archivedBy,
+  photo_digest: photoDigest,
+  flags: activeFlagKinds,
   created_at: prisoners.createdAt,
   updated_at: prisoners.updatedAt,
 };
@@ -63,13 +71,14 @@ const isoMillis = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'U
  * the rest of the request (decision 049).
  */
 const prisonerJson = sql`json_build_object(
-  'prisoner_id', ${prisoners.prisonerId}, 'first_name', ${prisoners.firstName}, 'last_name', ${prisoners.lastName},
+  'prisoner_id', ${prisoners.prisonerId}, 'prison_number', ${prisoners.prisonNumber}, 'first_name', ${prisoners.firstName}, 'last_name', ${prisoners.lastName},
   'date_of_birth', ${prisoners.dateOfBirth}, 'gender', ${prisoners.gender}, 'national_id', ${prisoners.nationalId},
   'entry_date', ${prisoners.entryDate}, 'release_date', ${prisoners.releaseDate}, 'status', ${prisoners.status},
   'cell_id', ${prisoners.cellId}, 'cell_block', ${prisonerColumns.cell_block},
   'behavior_record', ${prisoners.behaviorRecord}, 'medical_history', ${prisoners.medicalHistory},
   'tracking_device_id', ${prisoners.trackingDeviceId}, 'tracking_device_name', ${prisonerColumns.tracking_device_name},
   'archived_at', ${isoMillis(prisoners.archivedAt)}, 'archived_by', ${prisoners.archivedBy},
+  'photo_digest', ${photoDigest}, 'flags', ${activeFlagKinds},
   'created_at', ${isoMillis(prisoners.createdAt)}, 'updated_at', ${isoMillis(prisoners.updatedAt)})`;
 
 function selectPrisoners(db: DbOrTx) {
@@ -138,7 +147,7 @@ function filterValues(query: PrisonerListQuery, caseload: Caseload) {
 function listConditions(shape: ListShape): SQL | undefined {
   const conditions: SQL[] = [shape.archived ? isNotNull(prisoners.archivedAt) : isNull(prisoners.archivedAt)];
   if (shape.q) {
-    // Name, full name, nationality or cell contain the text (one trigram-indexed text), or it is the prisoner's id.
+    // Name, full name, nationality, cell or prison number contain the text (one trigram-indexed text), or it is the prisoner's id.
     const matches = sql`${prisonerSearchText(prisoners)} like ${sql.placeholder('q')}`;
     conditions.push(shape.qIsId ? or(matches, eq(prisoners.prisonerId, sql.placeholder('qId')))! : matches);
   }

@@ -14,6 +14,7 @@ import { keepLiftedViolationsOpen, moveAlarms } from '../cells/move-alarms';
 import { requestChange } from '../pending-changes/pending-change-service';
 import { endEscort } from '../escorts/escort-service';
 import { findPrisoner, listPrisonersJson, prisonersChanged } from './prisoner-repository';
+import { assignPrisonNumber, checkPrisonNumberFree, isPrisonNumberClash, prisonNumberTaken } from './prison-number';
 
 export const PRISONER_DELETED_MESSAGE = 'Prisoner deleted successfully.';
 
@@ -35,6 +36,7 @@ export async function listPrisonerPageJson(db: DbOrTx, query: PrisonerListQuery,
 /** The API's field names mapped to the table's columns; absent fields stay absent (partial update). */
 function toColumns(input: PrisonerInput) {
   const columns: Partial<typeof prisoners.$inferInsert> = {};
+  if (input.prison_number !== undefined) columns.prisonNumber = input.prison_number;
   if (input.first_name !== undefined) columns.firstName = input.first_name;
   if (input.last_name !== undefined) columns.lastName = input.last_name;
   if (input.date_of_birth !== undefined) columns.dateOfBirth = input.date_of_birth;
@@ -66,10 +68,16 @@ function checkDates(state: PrisonerState) {
   }
 }
 
-/** Runs a prisoner write in a transaction, then drops the cached list totals (also when the write failed midway). */
-async function inPrisonerWrite<T>(db: DbOrTx, write: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs a prisoner write in a transaction, then drops the cached list totals (also when the write failed midway). Two
+ * writes giving one prison number at the same moment: the unique index refuses the second, answered as the check would.
+ */
+async function inPrisonerWrite<T>(db: DbOrTx, write: (tx: Tx) => Promise<T>, prisonNumber?: string): Promise<T> {
   try {
     return await db.transaction(write);
+  } catch (error) {
+    if (prisonNumber && isPrisonNumberClash(error)) throw prisonNumberTaken(prisonNumber);
+    throw error;
   } finally {
     prisonersChanged();
   }
@@ -90,12 +98,14 @@ export async function createPrisoner(db: DbOrTx, who: AuditActor, input: Prisone
     };
     checkDates(state);
     const overridden = await checkPlacement(tx, null, null, state, input.override_reason);
+    if (columns.prisonNumber) await checkPrisonNumberFree(tx, columns.prisonNumber, null);
+    else columns.prisonNumber = await assignPrisonNumber(tx);
     const [row] = await tx.insert(prisoners).values(columns).returning({ id: prisoners.prisonerId });
     const created = (await findPrisoner(tx, row!.id))!;
     await recordAudit(tx, who, { action: 'create', entity: 'prisoner', entityId: created.prisoner_id, after: created });
     await auditOverride(tx, who, created.prisoner_id, state.cellId, overridden, input.override_reason);
     return created;
-  });
+  }, input.prison_number);
 }
 
 /** A prisoner write either took effect, or moves him out of an alarm and waits for a second person (decision 091). */
@@ -125,6 +135,7 @@ export async function updatePrisoner(
     const before = (await findPrisoner(tx, prisonerId))!;
     const next = { ...current, ...columns };
     checkDates(next);
+    if (columns.prisonNumber) await checkPrisonNumberFree(tx, columns.prisonNumber, prisonerId);
     const overridden = await checkPlacement(tx, prisonerId, current, next, input.override_reason);
     const alarms = await moveAlarms(tx, prisonerId, current.cellId, next.cellId);
     if (alarms.changes.length > 0 && !approved) {
@@ -132,7 +143,7 @@ export async function updatePrisoner(
       const pending = await requestChange(tx, who, {
         targetType: 'prisoner',
         targetId: String(prisonerId),
-        targetName: `${current.firstName} ${current.lastName} (#${prisonerId})`,
+        targetName: `${current.firstName} ${current.lastName} (${current.prisonNumber})`,
         kind: 'move',
         payload: { input, auditAction },
         changes: alarms.changes,
@@ -149,7 +160,7 @@ export async function updatePrisoner(
     await recordAudit(tx, who, { action: auditAction, entity: 'prisoner', entityId: prisonerId, before, after });
     await auditOverride(tx, who, prisonerId, next.cellId, overridden, input.override_reason);
     return { prisoner: after, pending: null };
-  });
+  }, input.prison_number);
 }
 
 /** Applies an approved move (the update as asked), as the approver; the cell rules are checked again now. */

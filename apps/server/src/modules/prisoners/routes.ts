@@ -38,6 +38,8 @@ const EMPTY_MEANS_NULL = ['date_of_birth', 'gender', 'national_id', 'entry_date'
 const emptyStringsToNull: preValidationHookHandler = async (request) => {
   const body = request.body as Record<string, unknown> | null;
   if (!body || typeof body !== 'object') return;
+  // A prison number left empty: the server assigns one (create) or keeps his (update).
+  if (typeof body.prison_number === 'string' && body.prison_number.trim() === '') delete body.prison_number;
   for (const key of EMPTY_MEANS_NULL) if (typeof body[key] === 'string' && body[key].trim() === '') body[key] = null;
 };
 
@@ -105,7 +107,7 @@ const prisonersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['prisoners'],
         summary:
-          'Create a prisoner: first_name, last_name, date_of_birth (in the past) and status are required; a cell, when given, must exist and have room and pass the cell rules (409 { message, rule }; override_reason overrides any rule but capacity)',
+          'Create a prisoner: first_name, last_name, date_of_birth (in the past) and status are required; prison_number is given or assigned (A0001...; 409 when another prisoner has it); a cell, when given, must exist and have room and pass the cell rules (409 { message, rule }; override_reason overrides any rule but capacity)',
         body: prisonerCreateInput,
         response: { 200: prisoner, 400: errorResponse, 409: cellRuleConflict },
       },

@@ -62,10 +62,12 @@ type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
   label: string;
   error?: string;
   options: readonly string[];
+  /** The words shown for an option whose value is a code ("self_harm" shown as "Self-harm risk"). */
+  optionLabels?: Readonly<Record<string, string>>;
   placeholder?: string;
 };
 export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function SelectField(
-  { label, error, options, placeholder, className, id, ...rest },
+  { label, error, options, optionLabels, placeholder, className, id, ...rest },
   ref,
 ) {
   const generated = useId();
@@ -82,7 +84,7 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function S
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (
           <option key={option} value={option}>
-            {option}
+            {optionLabels?.[option] ?? option}
           </option>
         ))}
       </select>

@@ -20,6 +20,7 @@ import { Modal } from './modal';
 import { FormActions } from './form-actions';
 
 const fields = [
+  'prison_number',
   'first_name',
   'last_name',
   'date_of_birth',
@@ -78,6 +79,8 @@ function PrisonerForm({
     const raw = Object.fromEntries(
       shown.map((name) => {
         const value = values[name].trim();
+        // A prison number is never cleared: left empty, the server assigns one (create) or keeps his (update).
+        if (name === 'prison_number' && value === '') return [name, undefined];
         return [name, value !== '' ? value : mode === 'create' ? undefined : null];
       }),
     );
@@ -112,6 +115,15 @@ function PrisonerForm({
     <Modal open onOpenChange={onOpenChange} title={title} wide>
       <form onSubmit={submit} noValidate aria-label={title}>
         <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Prison number"
+            name="prison_number"
+            value={values.prison_number}
+            onChange={(e) => set('prison_number')(e.target.value)}
+            hint={mode === 'create' ? 'Left empty, the next number is assigned' : undefined}
+            autoCapitalize="characters"
+            error={errors.prison_number}
+          />
           <TextField
             label="First name"
             name="first_name"

@@ -19,7 +19,7 @@ import { liveMapLink } from './live-map-link';
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {
   if (alert.prisoner_id === null) return alert.device_id ? `Device ${alert.device_id}` : 'No prisoner';
-  return prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, cellId: alert.cell_id });
+  return prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, prisonNumber: alert.prison_number, cellId: alert.cell_id });
 }
 
 export function CriticalAlertBar() {

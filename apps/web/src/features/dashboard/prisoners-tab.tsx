@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/field';
 import { Pagination } from '../../components/ui/pagination';
 import { PrisonerFormDialog } from '../../components/ui/prisoner-form-dialog';
+import { PrisonerIdentity } from '../../components/prisoner-identity';
 import { RowMenu } from '../../components/ui/row-menu';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { StatusBadge } from '../../components/ui/status-badge';
@@ -214,6 +215,7 @@ export function PrisonersTab() {
                 <tr>
                   {[
                     'ID',
+                    'Prison Number',
                     'First Name',
                     'Last Name',
                     'Date of Birth',
@@ -235,6 +237,9 @@ export function PrisonersTab() {
                 {list.data.prisoners.map((p) => (
                   <tr key={p.prisoner_id} className="hover:bg-slate-50">
                     <td className={tdClass}>{p.prisoner_id}</td>
+                    <td className={tdClass}>
+                      <PrisonerIdentity prisoner={p} showName={false} />
+                    </td>
                     <td className={tdClass}>{p.first_name}</td>
                     <td className={tdClass}>{p.last_name}</td>
                     <td className={tdClass}>{formatLongDate(p.date_of_birth) ?? '—'}</td>

@@ -54,6 +54,7 @@ export function trackedRows(
       trackingId,
       name,
       prisonerId,
+      prisonNumber: device?.prisoner_id === prisonerId ? (device?.prisoner_number ?? null) : null,
       cellId,
       online,
       violationLevel: entry?.violation_level ?? null,

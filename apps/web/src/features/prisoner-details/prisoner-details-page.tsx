@@ -13,7 +13,9 @@ import { formatLongDate } from '../../lib/format';
 import { Button } from '../../components/ui/button';
 import { PrisonerFormDialog } from '../../components/ui/prisoner-form-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { PrisonerAvatar } from './avatar';
+import { PrisonerPhotoBox } from './photo-upload';
+import { FlagsSection } from './flags-section';
+import { PrisonNumber, PrisonerFlagBadges } from '../../components/prisoner-identity';
 import { InlineTextEditor } from './inline-text-editor';
 import { TrackingDeviceBox } from './tracking-device-box';
 import { LivePicture } from './live-picture';
@@ -128,8 +130,12 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
         aria-label="Prisoner summary"
         className="flex flex-col items-center gap-3 self-start rounded-lg bg-white p-6 text-center shadow-sm"
       >
-        <PrisonerAvatar gender={prisoner.gender} className="h-32 w-32" />
+        <PrisonerPhotoBox prisoner={prisoner} />
         <h1 className="text-2xl font-semibold text-slate-900">{fullName}</h1>
+        <p className="text-sm text-slate-700">
+          Prison number <PrisonNumber value={prisoner.prison_number} />
+        </p>
+        <PrisonerFlagBadges flags={prisoner.flags} />
         <p className="text-xs text-slate-500">Prisoner ID {prisoner.prisoner_id}</p>
         <p className="text-sm text-slate-600" data-testid="prisoner-sentence">
           {summarySentence(prisoner.national_id, dob, entry)}
@@ -180,6 +186,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
         </div>
 
         <LivePicture prisoner={prisoner} />
+        <FlagsSection prisonerId={prisoner.prisoner_id} />
         <PrisonerOpenAlerts prisonerId={prisoner.prisoner_id} />
         <KeepApartSection prisoner={prisoner} />
         <EscortSection prisoner={prisoner} />

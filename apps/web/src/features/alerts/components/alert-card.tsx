@@ -52,7 +52,7 @@ export function AlertCard({ alert, pinned = false, linked = false }: { alert: Al
           prisonerName(alert)
         ) : (
           <Link to={`/prisoner-details/${alert.prisoner_id}`} className="font-medium underline">
-            {prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, cellId: alert.cell_id })}
+            {prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, prisonNumber: alert.prison_number, cellId: alert.cell_id })}
           </Link>
         )}
         {alert.device_id && (

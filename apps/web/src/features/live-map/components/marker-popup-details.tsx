@@ -33,6 +33,11 @@ export function MarkerPopupDetails({
 
   return (
     <div className="mt-1 flex flex-col gap-1 text-xs text-slate-800" data-testid="marker-popup-details">
+      {row.prisonNumber && (
+        <div data-testid="marker-popup-number">
+          Prison number <span className="font-mono font-semibold">{row.prisonNumber}</span>
+        </div>
+      )}
       <div data-testid="marker-popup-state">
         {row.online ? 'Online' : 'Offline'} · last fix {lastFixText(lastFixAt, now, stale)}
       </div>

@@ -16,6 +16,8 @@ export interface TrackedPrisonerRow {
   name: string;
   /** The wearer; null for a tracker assigned to nobody. */
   prisonerId: number | null;
+  /** His prison number (decision 101), when the device list knows it: shown in place of the id. */
+  prisonNumber?: string | null;
   cellId: string | null;
   /** Live, with a last fix within the offline threshold. */
   online: boolean;
