@@ -146,15 +146,6 @@ export const observationDueItem = observationStatus.extend({
 });
 export type ObservationDueItem = z.infer<typeof observationDueItem>;
 
-/**
- * The landing of a cell, read from its number: cells have no landing of their own, and a cell numbered in the hundreds
- * (A-101, A-214) is on the landing of its hundreds (A-1, A-2). Any other cell is on its block's one landing (null).
- */
-export function landingOf(cellId: string | null): string | null {
-  const match = cellId ? /^(.*?)(\d)\d{2}$/.exec(cellId) : null;
-  return match ? `${match[1]}${match[2]}` : null;
-}
-
 export const observationDueResponse = z.object({ block: z.string(), now: z.string(), data: z.array(observationDueItem) });
 export type ObservationDueResponse = z.infer<typeof observationDueResponse>;
 

@@ -110,7 +110,7 @@ export function ObservationChecksPage() {
           {landings.map((landing) => (
             <section key={landing.landing ?? ''} data-testid="due-landing" aria-labelledby={`landing-${landing.landing ?? 'all'}`}>
               <h2 id={`landing-${landing.landing ?? 'all'}`} className="mb-1 text-base font-semibold text-slate-900">
-                {landing.landing ? `Landing ${landing.landing}` : 'Cells'}
+                {landing.landing !== null ? `Landing ${landing.landing}` : 'Cells'}
               </h2>
               <ul className="flex flex-col gap-2">
                 {landing.cells.map((cell) => (

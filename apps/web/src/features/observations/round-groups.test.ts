@@ -7,14 +7,14 @@ const item = (name: string, cell_id: string | null, minutes: number) => ({ name,
 
 describe('the round', () => {
   it('reads the landing from the cell number, else one landing for the block', () => {
-    expect([landingOf('A-101'), landingOf('A-214'), landingOf('B12'), landingOf('Cell 7'), landingOf(null)]).toEqual(['A-1', 'A-2', null, null, null]);
+    expect([landingOf('A-101'), landingOf('A-214'), landingOf('B12'), landingOf('Cell 7')]).toEqual([1, 2, null, null]);
   });
 
   it('groups by landing and cell, the most urgent group first, the soonest due first within a cell', () => {
     const groups = roundGroups([item('late', 'A-201', 30), item('first', 'A-102', 5), item('second', 'A-201', 1), item('third', 'A-101', 10), item('mate', 'A-102', 20)]);
     expect(groups.map((landing) => [landing.landing, landing.cells.map((cell) => [cell.cellId, cell.items.map((i) => i.name)])])).toEqual([
-      ['A-2', [['A-201', ['second', 'late']]]],
-      ['A-1', [['A-102', ['first', 'mate']], ['A-101', ['third']]]],
+      [2, [['A-201', ['second', 'late']]]],
+      [1, [['A-102', ['first', 'mate']], ['A-101', ['third']]]],
     ]);
   });
 });

@@ -8,15 +8,15 @@ export interface CellGroup<T> {
   items: T[];
 }
 export interface LandingGroup<T> {
-  landing: string | null;
+  landing: number | null;
   cells: CellGroup<T>[];
 }
 
 export function roundGroups<T extends Pick<ObservationDueItem, 'due_at' | 'cell_id'>>(items: readonly T[]): LandingGroup<T>[] {
-  const landings = new Map<string | null, LandingGroup<T>>();
+  const landings = new Map<number | null, LandingGroup<T>>();
   // Items in urgency order: each group is created by its most urgent member, so groups come out in urgency order too.
   for (const item of byUrgency(items)) {
-    const key = landingOf(item.cell_id);
+    const key = item.cell_id === null ? null : landingOf(item.cell_id);
     let landing = landings.get(key);
     if (!landing) landings.set(key, (landing = { landing: key, cells: [] }));
     let cell = landing.cells.find((group) => group.cellId === item.cell_id);
