@@ -16,6 +16,7 @@ import { WeakenedZoneBanner } from '../components/ui/weakened-zone-banner';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 import { CountReminder } from '../features/counts/count-reminder';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
+import { DuressPanel, NeedAssistanceButton } from '../features/duress/need-assistance';
 
 const desktopLinks = [
   { to: '/', label: 'Home' },
@@ -138,6 +139,7 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-2 2xl:gap-3">
             {loggedIn ? (
               <>
+                <NeedAssistanceButton />
                 <FeedHealthIndicator />
                 <OpenAlertCounts />
                 <Link
@@ -196,6 +198,7 @@ export function Layout() {
         )}
       </header>
       {loggedIn && <CriticalAlertBar />}
+      {loggedIn && <DuressPanel />}
       </div>
       <DatabaseOutageBanner />
       {loggedIn && <FeedHealthBanner />}
