@@ -65,7 +65,7 @@ describeEachEngine('duress in one tap', (engine) => {
       expect(listed).toMatchObject({ staff_name: 'Ada Ames', first_name: null });
       expect(listed!.staff_name).not.toBe(adaTracker.id);
       const danger = (await operator.api('GET', '/alert/live-map')).json<LiveMapAlerts>().staff_in_danger;
-      expect(danger.map((d) => [d.alert_id, d.device_id])).toEqual([[alert.id, adaTracker.id]]);
+      expect(danger?.map((d) => [d.alert_id, d.device_id])).toEqual([[alert.id, adaTracker.id]]);
 
       // A second press while it is open repeats it, never refused, raising nothing new.
       const again = await officer.api('POST', '/duress');
