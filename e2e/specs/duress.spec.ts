@@ -1,5 +1,5 @@
-// Duress in one tap on a phone (decision 100): a wing officer linked to a guard record with a tracker in his block's
-// area taps "Need assistance" (one tap only arms it, the second sends it), sees his alarm with where he is, and sees
+// Duress in one tap on a phone (decision 100): a wing officer, linked in the account dialog to a guard record with a
+// tracker in his block's area, taps "Need assistance" (one tap only arms it, the second sends it), sees his alarm with where he is, and sees
 // "Responding" live when someone in another browser presses it on the alert; then he stands it down with a note.
 import { expect, test, unique, createReadyAccount, loginThroughApi } from '../fixtures';
 import { expectNoViolations } from './axe';
@@ -28,8 +28,15 @@ test('an officer raises duress with one tap and its guard, and sees "Responding"
     role: 'officer',
     blocks: [block],
   });
-  const linked = await api.put(`/api/v1/admins/${officer.id}`, { data: { staff_id: guard.staff_id } });
-  expect(linked.status(), await linked.text()).toBe(200);
+  // The administrator links the account to the guard's record in the account dialog.
+  await adminPage.goto('/profile');
+  await adminPage.getByRole('button', { name: `Change role and blocks of ${officer.username}` }).click();
+  const accountDialog = adminPage.getByRole('dialog', { name: `Role and blocks of ${officer.username}` });
+  await accountDialog.getByLabel('Staff record').selectOption({ label: `Guard: ${guard.first_name} ${guard.last_name} (badge ${guard.badge_number})` });
+  await accountDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(accountDialog).toHaveCount(0);
+  const accounts = (await (await api.get('/api/v1/admins')).json()) as { admins: { id: number; staff_id: number | null }[] };
+  expect(accounts.admins.find((a) => a.id === officer.id)?.staff_id).toBe(guard.staff_id);
   try {
     const fix = await api.get('/api/v1/ingest/osmand', { params: { id: deviceId, lat: CENTRE.lat, lon: CENTRE.lng, timestamp: new Date().toISOString() } });
     expect(fix.status(), await fix.text()).toBe(200);
