@@ -42,7 +42,8 @@ export function NeedAssistanceButton() {
         data-testid="need-assistance"
         data-armed={armed || undefined}
         className={clsx(
-          'inline-flex min-h-11 min-w-11 items-center justify-center gap-1.5 rounded-md px-2 text-sm font-semibold text-white select-none',
+          // 44 px on a touch screen; on a desktop (xl), where the whole menu shares one line, an icon of 36 px.
+          'inline-flex min-h-11 min-w-11 items-center justify-center gap-1.5 rounded-md px-2 text-sm font-semibold text-white select-none xl:min-h-9 xl:min-w-9 xl:px-1.5',
           'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-white',
           armed ? 'animate-pulse bg-red-700 ring-2 ring-white' : 'bg-red-700 hover:bg-red-800',
         )}
@@ -70,7 +71,7 @@ export function NeedAssistanceButton() {
         }}
       >
         <Siren aria-hidden className="h-5 w-5" />
-        <span className={armed ? 'inline' : 'hidden sm:inline'}>{armed ? 'Tap again to send' : 'Need assistance'}</span>
+        <span className={armed ? 'inline' : 'hidden sm:inline xl:hidden 2xl:inline'}>{armed ? 'Tap again to send' : 'Need assistance'}</span>
       </button>
       <span role="status" className="sr-only">
         {armed ? 'Tap Need assistance again to call for help.' : raise.isPending ? 'Calling for help...' : ''}
