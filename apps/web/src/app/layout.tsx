@@ -126,8 +126,9 @@ export function Layout() {
         <div className="mx-auto flex max-w-screen-2xl items-center gap-3 px-4 py-3 2xl:gap-4">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
             <img src="/logo.svg" alt="" className="h-8 w-8" />
-            {/* On a phone the signed-in bar needs the room for Need assistance (decision 100): the logo stays. */}
-            <span className={clsx('text-lg', loggedIn && 'hidden sm:inline')}>Prison Control</span>
+            {/* Signed in, the bar needs the room for Need assistance (decision 100) on a phone and beside the one-line
+                desktop menu below 2xl: the logo stays. */}
+            <span className={clsx('text-lg', loggedIn && 'hidden sm:inline xl:hidden 2xl:inline')}>Prison Control</span>
           </Link>
           <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:flex">
             {visibleDesktopLinks.map((link) => (
