@@ -285,6 +285,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         'GET /api/v1/location/export',
         'POST /api/v1/alert/:id/acknowledge',
         'POST /api/v1/alert/:id/resolve',
+        'POST /api/v1/alert/:id/respond',
         'POST /api/v1/escorts',
         'POST /api/v1/escorts/:id/end',
         'POST /api/v1/alert/all',

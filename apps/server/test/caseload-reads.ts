@@ -44,6 +44,7 @@ export const NOT_BLOCK_DATA: Record<string, string> = {
   'GET /api/v1/site-plans': "the site's plans (decision 065)",
   'GET /api/v1/site-plans/:id/image': "a site plan's picture (decision 065)",
   'GET /api/v1/tiles/:z/:x/:y': 'map tiles',
+  'GET /api/v1/duress/current': "the account's own duress alarm: about its own person, no prisoner (decision 100)",
   'GET /api/v1/messages': 'the control-room log between staff on duty, not a block\'s record',
 };
 

@@ -167,6 +167,12 @@ const SAMPLES: Record<string, () => Promise<Sample>> = {
   'POST /api/v1/alert/all': async () => ({ body: { alert_type: 'Warning', details: `Matrix ${next()}` } }),
   'POST /api/v1/alert/:id/acknowledge': async () => ({ params: { id: await newAlert() }, body: {} }),
   'POST /api/v1/alert/:id/resolve': async () => ({ params: { id: await newAlert('Informational') }, body: {} }),
+  'POST /api/v1/alert/:id/respond': async () => ({ params: { id: await newAlert('Critical') } }),
+  'POST /api/v1/duress': async () => ({}),
+  'POST /api/v1/duress/stand-down': async () => {
+    await ok('POST', '/duress');
+    return { body: { note: 'Safe now, a false alarm' } };
+  },
   'POST /api/v1/alert/bulk': async () => ({ body: { ids: [await newAlert()], action: 'acknowledge' } }),
   'POST /api/v1/messages': async () => ({ body: { body: `Matrix ${next()}` } }),
   'POST /api/v1/keep-apart': async () => ({

@@ -4,7 +4,7 @@ import { ALERT_STATUSES, ALERT_TYPES } from './constants';
 import { pageQuery } from './api';
 import { boundedText, idText, intText, isoInstant, recentDate, recentTimestamp } from './text';
 
-export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted', 'roll_count', 'reader_silent', 'observation'] as const;
+export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted', 'roll_count', 'reader_silent', 'observation', 'duress'] as const;
 
 /**
  * One of the nearest other staff trackers named by an officer's SOS (issue 24 item 5, decision 072): its tracker, the
@@ -17,6 +17,14 @@ export const nearbyStaffEntry = z.object({
   metres: z.number().int(),
 });
 export type NearbyStaffEntry = z.infer<typeof nearbyStaffEntry>;
+
+/** One person who pressed "Responding" on an alert (decision 100): their name and when. */
+export const alertResponder = z.object({
+  admin_id: z.number().int(),
+  name: z.string(),
+  at: z.string(),
+});
+export type AlertResponder = z.infer<typeof alertResponder>;
 
 export const alertRecord = z.object({
   id: z.number().int(),
@@ -46,6 +54,15 @@ export const alertRecord = z.object({
   last_repeat_at: z.string().nullable().optional(),
   /** A staff SOS only (decision 072): the nearest other staff trackers at the alarm, nearest first; absent otherwise. */
   nearby_staff: z.array(nearbyStaffEntry).optional(),
+  /**
+   * An alert about a member of staff (his tracker's SOS or fall, a duress; decision 100): his name, shown as
+   * "Staff: NAME" where a prisoner's alert shows "Prisoner: NAME"; absent on every other alert.
+   */
+  staff_name: z.string().optional(),
+  /** Who pressed "Responding", in order (decision 100); absent until someone does. */
+  responding: z.array(alertResponder).optional(),
+  /** A duress alarm only: the account that raised it (it alone stands it down; decision 100). */
+  raised_by_id: z.number().int().optional(),
 });
 export type AlertRecord = z.infer<typeof alertRecord>;
 

@@ -25,6 +25,7 @@ export * from './audit-entry';
 export * from './profile';
 export * from './message';
 export * from './alert-workflow';
+export * from './duress';
 export * from './geo';
 export * from './password-policy';
 export * from './overview';

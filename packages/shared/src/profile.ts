@@ -56,6 +56,8 @@ export const adminAccount = z.object({
   role,
   /** Its caseload: block names; empty means every block. */
   blocks: z.array(z.string()),
+  /** The police or guard record of the person using it (observation checks, duress alarms; decisions 063 and 100). */
+  staff_id: z.number().int().nullable(),
   /**
    * A new administrator account, or an account raised to administrator, waiting for a second administrator's approval
    * (decision 091): the pending change's id, or null.

@@ -35,6 +35,11 @@ export const ACTION_ROLES = {
   'geofences.write': ['administrator', 'supervisor', 'operator'],
   /** Acknowledge, assign, note, resolve and reopen alerts. */
   'alerts.work': ['administrator', 'supervisor', 'operator', 'officer'],
+  /**
+   * Raise a duress alarm ("Need assistance") and stand one's own down (decision 100). Every role: whoever is in the
+   * prison may be in danger, an auditor or a records clerk on a wing included; a false alarm costs less than a refused one.
+   */
+  'duress.raise': ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'],
   /** Start, change and end escorts. */
   'escorts.write': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Start, submit and close roll counts of the blocks of one's caseload (issue 24). */
@@ -89,6 +94,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   'live.read': 'read live positions and alerts',
   'geofences.write': 'change geofences',
   'alerts.work': 'work alerts',
+  'duress.raise': 'raise a duress alarm',
   'escorts.write': 'change escorts',
   'counts.work': 'do roll counts',
   'observations.record': 'record observation checks',

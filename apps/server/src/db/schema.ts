@@ -22,7 +22,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { CountAccount, CountLine, CountSubmission, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
+import type { AlertResponder, CountAccount, CountLine, CountSubmission, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -426,6 +426,12 @@ export const alerts = pgTable(
     lastRepeatAt: timestamp('last_repeat_at', { withTimezone: true }),
     /** A staff SOS: the nearest other staff trackers at the alarm, as the API gives them (decision 072); else null. */
     nearbyStaff: jsonb('nearby_staff').$type<NearbyStaffEntry[]>(),
+    /** A duress alarm (decision 100): the account that pressed "Need assistance", who alone may stand it down. */
+    raisedBy: integer('raised_by').references(() => admins.id),
+    /** The staff member an alert is about when no tracker names him (a duress from an account linked to a record). */
+    staffId: integer('staff_id').references((): AnyPgColumn => staff.staffId, { onDelete: 'set null' }),
+    /** Who said they are responding, and when, in the order they pressed (decision 100); null until someone does. */
+    responding: jsonb('responding').$type<AlertResponder[]>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -446,6 +452,10 @@ export const alerts = pgTable(
     index('alerts_open_critical_created_idx')
       .on(t.createdAt)
       .where(sql`${t.alertType} = 'Critical' and ${t.status} = 'New'`),
+    // The account's open duress alarm, which another press repeats (decision 100).
+    index('alerts_open_duress_idx')
+      .on(t.raisedBy)
+      .where(sql`${t.kind} = 'duress' and ${t.status} <> 'Resolved'`),
   ],
 );
 

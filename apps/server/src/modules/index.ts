@@ -31,6 +31,7 @@ import observationRoutes from './observations/routes';
 import movementRoutes from './movements/routes';
 import sitePlanRoutes from './site-plans/routes';
 import tileRoutes from './tiles/routes';
+import duressRoutes from './staff-safety/duress-routes';
 
 export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'admin', routes: adminRoutes },
@@ -64,4 +65,5 @@ export const apiModules: { name: string; routes: FastifyPluginAsync }[] = [
   { name: 'movements', routes: movementRoutes },
   { name: 'site-plans', routes: sitePlanRoutes },
   { name: 'tiles', routes: tileRoutes },
+  { name: 'staff-safety', routes: duressRoutes },
 ];

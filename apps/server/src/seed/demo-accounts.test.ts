@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
+import { admins } from '../db/schema';
 import { API_PREFIX, ROLE_LABELS, ROLES } from '@prison/shared';
 import { describeEachEngine } from '../../test/test-db';
 import { useTestApp } from '../../test/test-app';
@@ -45,6 +47,13 @@ describeEachEngine('seeding the demo accounts', (engine) => {
   const ctx = useTestApp(engine, { LOGIN_RATE_LIMIT_PER_MINUTE: 10_000 });
 
   it('creates each with its role and blocks, not asked to change its password; a second run creates nothing', async () => {
+    // Guard records to link the wing officers to (their duress alarms name them, decision 100); a police record is not one.
+    const guards: number[] = [];
+    for (const [last, role, badge] of [['Guard', 'Guard', '880001'], ['Police', 'Police', '880002'], ['Other', 'Guard', '880003']] as const) {
+      const res = await ctx().api('POST', '/staff/add', { first_name: 'Demo', last_name: last, role, badge_number: badge });
+      expect(res.statusCode, res.body).toBe(200);
+      if (role === 'Guard') guards.push(res.json<{ staff_id: number }>().staff_id);
+    }
     expect(await seedDemoAccounts(ctx().database.db)).toEqual(DEMO_ACCOUNTS.map((a) => a.username));
     for (const account of DEMO_ACCOUNTS) {
       const login = await ctx().app.inject({
@@ -61,5 +70,8 @@ describeEachEngine('seeding the demo accounts', (engine) => {
       });
     }
     expect(await seedDemoAccounts(ctx().database.db)).toEqual([]);
+    const links = await ctx().database.db.select({ username: admins.username, staffId: admins.staffId }).from(admins).where(inArray(admins.username, DEMO_ACCOUNTS.map((a) => a.username)));
+    const linkOf = new Map(links.map((row) => [row.username, row.staffId]));
+    expect(DEMO_ACCOUNTS.map((a) => linkOf.get(a.username))).toEqual(DEMO_ACCOUNTS.map((a) => (a.username === 'officer-a' ? guards[0] : a.username === 'officer-b' ? guards[1] : null)));
   });
 });

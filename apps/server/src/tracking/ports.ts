@@ -8,7 +8,7 @@ import type { FixRule } from './fix-rules';
 import type { KeepApartPairRef } from './keep-apart-monitor';
 import type { TrackingService } from './tracking-service';
 
-export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent' | 'observation' | 'movement' | 'staff_down';
+export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent' | 'observation' | 'movement' | 'staff_down' | 'duress';
 
 export interface NewAlert {
   alertType: AlertType;

@@ -15,6 +15,7 @@ import { WeakenedZoneBanner } from '../components/ui/weakened-zone-banner';
 import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
 import { CountReminder } from '../features/counts/count-reminder';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
+import { DuressPanel, NeedAssistanceButton } from '../features/duress/need-assistance';
 
 function navClass({ isActive }: { isActive: boolean }) {
   return clsx('rounded px-1.5 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
@@ -60,7 +61,9 @@ export function Layout() {
         <div className="mx-auto flex max-w-screen-2xl items-center gap-3 px-4 py-3 2xl:gap-4">
           <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
             <img src="/logo.svg" alt="" className="h-8 w-8" />
-            <span className="text-lg">Prison Control</span>
+            {/* Signed in, the bar needs the room for Need assistance (decision 100) on a phone and beside the one-line
+                desktop menu below 2xl: the logo stays. */}
+            <span className={clsx('text-lg', loggedIn && 'hidden sm:inline xl:hidden 2xl:inline')}>Prison Control</span>
           </Link>
           <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:flex">
             {desktop.top.map((link) => (
@@ -73,6 +76,7 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-2 2xl:gap-3">
             {loggedIn ? (
               <>
+                <NeedAssistanceButton />
                 <FeedHealthIndicator />
                 <OpenAlertCounts />
                 <Link
@@ -132,6 +136,7 @@ export function Layout() {
         )}
       </header>
       {loggedIn && <CriticalAlertBar />}
+      {loggedIn && <DuressPanel />}
       </div>
       <DatabaseOutageBanner />
       {loggedIn && <FeedHealthBanner />}

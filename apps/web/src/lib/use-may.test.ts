@@ -13,8 +13,9 @@ describe('may', () => {
     for (const action of ACTIONS) expect(may(null, action)).toBe(false);
   });
 
-  it('an auditor may read everything and change nothing', () => {
-    for (const action of ACTIONS) expect(may('auditor', action), action).toBe(READS.includes(action));
+  it('an auditor may read everything and change nothing, but call for help (decision 100)', () => {
+    const auditorMay: Action[] = [...READS, 'duress.raise'];
+    for (const action of ACTIONS) expect(may('auditor', action), action).toBe(auditorMay.includes(action));
   });
 
   it('a records clerk has no geofence tools or alert actions; an officer no record, cell or account changes', () => {

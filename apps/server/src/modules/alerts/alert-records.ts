@@ -14,7 +14,7 @@ import type {
 } from '@prison/shared';
 import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, totalPages } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { admins, alerts, cells, prisoners } from '../../db/schema';
+import { admins, alerts, cells, prisoners, staff } from '../../db/schema';
 import { nobodyOrInCaseload, prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
 import { notFound } from '../../lib/http-errors';
 import type { AlertKind } from '../../tracking/ports';
@@ -23,6 +23,10 @@ import { showAlertEvent } from './alert-store';
 
 const acknowledger = alias(admins, 'acknowledger');
 const resolver = alias(admins, 'resolver');
+const raiser = alias(admins, 'raiser');
+/** The member of staff an alert is about: named by the alert (a duress), else the wearer of its tracker (decision 100). */
+const subject = alias(staff, 'subject');
+const aboutStaff = sql`(${subject.staffId} = ${alerts.staffId} or (${alerts.staffId} is null and ${alerts.prisonerId} is null and ${subject.trackingDeviceId} = ${alerts.deviceId}))`;
 
 /** Every field of an alert as the API answers it: its wearer's name and cell, who acknowledged and resolved it. */
 export function selectAlertRecords(db: DbOrTx) {
@@ -51,14 +55,27 @@ export function selectAlertRecords(db: DbOrTx) {
       repeatCount: alerts.repeatCount,
       lastRepeatAt: alerts.lastRepeatAt,
       nearbyStaff: alerts.nearbyStaff,
+      staffFirstName: subject.firstName,
+      staffLastName: subject.lastName,
+      raisedById: alerts.raisedBy,
+      raisedByName: raiser.name,
+      responding: alerts.responding,
     })
     .from(alerts)
     .leftJoin(prisoners, eq(prisoners.prisonerId, alerts.prisonerId))
     .leftJoin(acknowledger, eq(acknowledger.id, alerts.acknowledgedBy))
-    .leftJoin(resolver, eq(resolver.id, alerts.resolvedBy));
+    .leftJoin(resolver, eq(resolver.id, alerts.resolvedBy))
+    .leftJoin(raiser, eq(raiser.id, alerts.raisedBy))
+    .leftJoin(subject, aboutStaff);
 }
 
 type AlertRow = Awaited<ReturnType<typeof selectAlertRecords>>[number];
+
+/** The staff member's name from his record, else the name of the account that raised the duress; null: not staff. */
+function staffNameOf(row: AlertRow): string | null {
+  const recorded = [row.staffFirstName, row.staffLastName].filter(Boolean).join(' ');
+  return recorded || row.raisedByName || null;
+}
 
 export function toAlertRecord(row: AlertRow): AlertRecord {
   return {
@@ -86,6 +103,10 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
     last_repeat_at: row.lastRepeatAt?.toISOString() ?? null,
     // Only on a staff SOS (decision 072): every other alert reads as before.
     ...(row.nearbyStaff ? { nearby_staff: row.nearbyStaff } : {}),
+    // Only on an alert about staff, a duress and who is responding (decision 100).
+    ...(staffNameOf(row) ? { staff_name: staffNameOf(row)! } : {}),
+    ...(row.responding?.length ? { responding: row.responding } : {}),
+    ...(row.raisedById !== null ? { raised_by_id: row.raisedById } : {}),
   };
 }
 
@@ -189,7 +210,7 @@ export async function listLiveMapAlerts(db: DbOrTx, caseload: Caseload = []): Pr
 export const LIVE_MAP_STAFF_IN_DANGER_LISTED = 20;
 
 /**
- * The open (not resolved) staff SOS alerts with the nearest staff at the alarm, newest first (decision 072). About
+ * The open (not resolved) staff SOS and duress alerts with the nearest staff at the alarm, newest first (decision 072). About
  * nobody, so every caseload sees them (decision 051); the open-alarm index (device, kind; sos and tamper not resolved)
  * holds them.
  */
@@ -206,7 +227,8 @@ export async function listStaffInDanger(db: DbOrTx): Promise<LiveMapStaffInDange
     .from(alerts)
     .where(
       and(
-        eq(alerts.kind, 'sos'),
+        // A tracker's SOS and a duress of an officer with a tracker (decision 100).
+        inArray(alerts.kind, ['sos', 'duress']),
         ne(alerts.status, 'Resolved'),
         isNotNull(alerts.nearbyStaff),
         isNotNull(alerts.deviceId),

@@ -1,4 +1,4 @@
-// The alert workflow routes (issue 5): acknowledge, resolve, in bulk, and the per-day chart.
+// The alert workflow routes (issue 5): acknowledge, resolve, in bulk, "Responding" (decision 100), and the per-day chart.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -15,6 +15,7 @@ import {
 import { caseloadOf } from '../../lib/caseload';
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import { alertAudiences } from './alert-records';
+import { respondToAlert } from './staff-alarms';
 import { dailyAlertCounts, stepAlert, stepAlerts } from './workflow-service';
 
 const alertIdParams = z.object({ id: intText() });
@@ -65,6 +66,34 @@ const alertWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  app.post(
+    '/alert/:id/respond',
+    {
+      config: { access: 'alerts.work', caseload: { record: 'alert', field: 'id', from: 'params', notFound: 'Alert {id} not found' } },
+      schema: {
+        tags: ['alerts'],
+        summary:
+          'Say "Responding": the account is on its way (decision 100). Kept once per account with when, shown to everyone ' +
+          'who sees the alert; the status does not change. A resolved alert (409), or a duress by its own raiser (409), takes nobody',
+        params: alertIdParams,
+        response: stepResponses,
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const { record, added } = await respondToAlert(
+        app.db,
+        request.params.id,
+        { adminId: admin.id, name: admin.name || admin.username },
+        caseloadOf(request),
+        auditActor(request),
+      );
+      // Every browser refetches its alerts through its own caseload (the alert feed's dataChanged).
+      if (added) await app.cluster.alerts.changed();
+      return record;
+    },
+  );
 
   app.post(
     '/alert/bulk',

@@ -21,7 +21,7 @@ export interface CountPlaces {
   now: Date;
 }
 
-const OUTSIDE_EVERY_AREA = 'outside every block and geofence';
+export const OUTSIDE_EVERY_AREA = 'outside every block and geofence';
 const METRES_PER_DEGREE = 111_320;
 
 /** A rough size, only to name the smallest of several places holding a point (the yard, not the perimeter). */

@@ -44,6 +44,7 @@ export async function listAdmins(db: Db): Promise<AdminAccount[]> {
       createdAt: admins.createdAt,
       role: admins.role,
       blocks: admins.blocks,
+      staffId: admins.staffId,
       lockedUntil: loginThrottle.lockedUntil,
       sessions: live.n,
       pendingChangeId: waiting.id,
@@ -64,6 +65,7 @@ function toAccount(row: {
   createdAt: Date;
   role: Role;
   blocks: string[];
+  staffId: number | null;
   lockedUntil: Date | null;
   sessions: number | null;
   pendingChangeId: number | null;
@@ -79,6 +81,7 @@ function toAccount(row: {
     created_at: row.createdAt.toISOString(),
     role: row.role,
     blocks: row.blocks,
+    staff_id: row.staffId,
     pending_change_id: row.pendingChangeId ?? null,
   };
 }

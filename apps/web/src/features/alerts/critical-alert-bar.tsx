@@ -18,6 +18,8 @@ import { liveMapLink } from './live-map-link';
 
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {
+  // A member of staff in danger is named, never by his tracker's id (decision 100).
+  if (alert.staff_name) return `Staff: ${alert.staff_name}`;
   if (alert.prisoner_id === null) return alert.device_id ? `Device ${alert.device_id}` : 'No prisoner';
   return prisonerLabel({ name: prisonerName(alert), prisonerId: alert.prisoner_id, prisonNumber: alert.prison_number, cellId: alert.cell_id });
 }

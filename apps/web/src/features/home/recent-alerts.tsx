@@ -46,7 +46,9 @@ function RecentAlertList() {
           >
             <p className="text-sm font-medium">{alert.details}</p>
             <p className="text-xs">
-              Prisoner: {[alert.first_name, alert.last_name].filter(Boolean).join(' ') || 'Unknown'}
+              {alert.staff_name
+                ? `Staff: ${alert.staff_name}`
+                : `Prisoner: ${[alert.first_name, alert.last_name].filter(Boolean).join(' ') || 'Unknown'}`}
             </p>
             <time className="text-xs opacity-80" dateTime={alert.timestamp}>
               {formatAlertDateTime(alert.timestamp)}

@@ -20,6 +20,7 @@ import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useToast } from '../../lib/toast';
 import { AccountAccessFields, blocksProblem, blocksText, type AccountAccess } from './account-access-fields';
+import { AccountStaffField } from './account-staff-field';
 import { useAdminAction, useAdmins, useCreateAdmin, useUpdateAdmin, type AdminAction } from './api';
 
 const CHOOSE_ROLE = 'role: choose the role of the account';
@@ -119,6 +120,7 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
   const update = useUpdateAdmin();
   const { notify } = useToast();
   const [access, setAccess] = useState<AccountAccess>({ role: admin?.role ?? '', blocks: admin?.blocks ?? [] });
+  const [staffId, setStaffId] = useState<number | null>(admin?.staff_id ?? null);
   const close = () => {
     update.reset();
     onClose();
@@ -127,7 +129,7 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
     event.preventDefault();
     if (!admin || !access.role || blocksProblem(access)) return;
     update.mutate(
-      { id: admin.id, role: access.role, blocks: access.blocks },
+      { id: admin.id, role: access.role, blocks: access.blocks, ...(staffId !== admin.staff_id && { staff_id: staffId }) },
       {
         onSuccess: (saved) => {
           notify(
@@ -163,6 +165,7 @@ function EditAccessDialog({ admin, onClose }: { admin: AdminAccount | null; onCl
           roleError={access.role ? undefined : CHOOSE_ROLE}
           blocksError={blocksProblem(access)}
         />
+        <AccountStaffField value={staffId} onChange={setStaffId} />
         {update.isError && (
           <p role="alert" className="text-sm text-red-700">
             {errorMessage(update.error, 'The account could not be changed.')}

@@ -9,6 +9,7 @@ import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
 import { OpenIncidentFromAlert } from '../../incidents/open-incident-from-alert';
 import { liveMapLink } from '../live-map-link';
+import { RespondButton, RespondingList } from '../../duress/responding';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
   const name = [alert.first_name, alert.last_name].filter(Boolean).join(' ');
@@ -47,8 +48,9 @@ export function AlertCard({ alert, pinned = false, linked = false }: { alert: Al
         </div>
       </div>
       <p className="mt-1 text-sm">
-        Prisoner:{' '}
-        {alert.prisoner_id == null ? (
+        {/* An alert about a member of staff names him, never "Prisoner: Unknown" or his tracker (decision 100). */}
+        {alert.staff_name ? `Staff: ${alert.staff_name}` : 'Prisoner: '}
+        {alert.staff_name ? null : alert.prisoner_id == null ? (
           prisonerName(alert)
         ) : (
           <Link to={`/prisoner-details/${alert.prisoner_id}`} className="font-medium underline">
@@ -93,7 +95,10 @@ export function AlertCard({ alert, pinned = false, linked = false }: { alert: Al
           {alert.note && <p className="whitespace-pre-line">Note: {alert.note}</p>}
         </div>
       )}
+      {/* Who is on the way, for everyone who sees the alert (decision 100). */}
+      {(alert.responding || (alert.staff_name && alert.status !== 'Resolved')) && <RespondingList alert={alert} className="mt-1 text-sm" />}
       <div className="mt-2 flex flex-wrap items-start gap-2">
+        {alert.staff_name && <RespondButton alert={alert} />}
         <AlertWorkflowActions alertId={alert.id} level={alert.alert_type} status={alert.status} />
         <OpenIncidentFromAlert alert={alert} />
       </div>
