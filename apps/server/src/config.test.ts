@@ -31,7 +31,7 @@ function documentedVariables(markdown: string): Set<string> {
   const names = new Set<string>();
   for (const line of markdown.split('\n')) {
     if (!line.startsWith('| `')) continue;
-    for (const match of line.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(match[1]);
+    for (const match of (line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(match[1]!);
   }
   return names;
 }
