@@ -109,7 +109,7 @@ describeEachEngine('a Critical everywhere', (engine) => {
       const record = (await ctx().api('GET', `/alert/prisoneralerts?prisoner_id=${prisoner.id}&limit=10`)).json<AlertPage>().data;
       expect(record.find((a) => a.id === critical!.id)).toMatchObject({ status: 'Acknowledged', note: `Incident #${incidentId} opened`, acknowledged_by: 'warden' });
       expect(record.find((a) => a.id === warning!.id)).toMatchObject({ status: 'New', note: null });
-      const trail = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'alert'), eq(auditLog.entityId, String(critical!.id))));
+      const trail = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'alert'), eq(auditLog.entityId, String(critical!.id)))).orderBy(auditLog.id);
       expect(trail.map((row) => row.action)).toEqual(['acknowledge']);
       // An incident opened later from the same (now acknowledged) Critical changes nothing of it.
       const again = await ctx().api('POST', '/incidents', {
