@@ -85,14 +85,21 @@ test('after a reload with autoplay refused the top bar says the sound is blocked
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
     await loginThroughApi(context.request);
     const page = await context.newPage();
+    // Playwright's own page evaluations (locators, expect) run as a user gesture, which would let the sound start:
+    // the page is read through CDP without one, and the only gesture is the click on the button.
+    const cdp = await context.newCDPSession(page);
+    const read = async <T>(expression: string): Promise<T> =>
+      ((await cdp.send('Runtime.evaluate', { expression, returnByValue: true, userGesture: false })).result.value as T);
+    const noticeBox = `(() => { const n = document.querySelector('[data-testid="sound-blocked"]'); if (!n) return null;
+      const b = n.querySelector('button').getBoundingClientRect(); return { text: n.textContent, x: b.x + b.width / 2, y: b.y + b.height / 2 }; })()`;
     await page.goto('/cell-assign');
-    await expect(page.getByRole('heading', { name: 'Assign cells' })).toBeVisible();
     await page.reload();
-    const notice = page.getByTestId('sound-blocked');
-    await expect(notice).toBeVisible();
-    await expect(notice).toContainText('The browser is blocking the Critical alert sound');
-    await notice.getByRole('button', { name: 'Turn sound on' }).click();
-    await expect(notice).toHaveCount(0);
+    let notice: { text: string; x: number; y: number } | null = null;
+    await expect.poll(async () => (notice = await read<typeof notice>(noticeBox)) !== null, { timeout: 15_000 }).toBe(true);
+    expect(notice!.text).toContain('The browser is blocking the Critical alert sound');
+    expect(notice!.text).toContain('Turn sound on');
+    await page.mouse.click(notice!.x, notice!.y);
+    await expect.poll(() => read(noticeBox), { timeout: 10_000 }).toBeNull();
     await context.close();
   } finally {
     await browser.close();

@@ -1,12 +1,14 @@
 // Every Critical shown as a Critical (decision 105): the live event names the level in lowercase as SPEC.md section 4
 // does, the spec's client's unpaged alert list holds every open Critical however many alerts are stored, and opening
-// an incident from a Critical acknowledges it with the incident as its note.
+// an incident from a Critical acknowledges it with the incident as its note. The Critical sound is each account's own,
+// off by default for the roles that cannot act on an alert; every screen may ask whether escalation is on.
 import { expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { ALERTS_UNPAGED_NEWEST, type AlertPage, type AlertRecord, type ShowAlertEvent } from '@prison/shared';
 import { alerts, auditLog } from '../../db/schema';
 import { addDevice, addPrisoner, browserSocket, connected, nextEvent, useListeningApp } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
+import { createRoleAccounts, sendAs, sessionCookie } from '../../../test/route-access-kit';
 
 describeEachEngine('a Critical everywhere', (engine) => {
   const ctx = useListeningApp(engine);
@@ -123,5 +125,30 @@ describeEachEngine('a Critical everywhere', (engine) => {
     } finally {
       socket.close();
     }
+  });
+
+  it("the Critical sound is each account's: on by default for an operator, off for an auditor and a records clerk", async () => {
+    const accounts = await createRoleAccounts(ctx().database, { prefix: 'sound' });
+    const as = async (role: 'operator' | 'auditor' | 'records') => sessionCookie(ctx().database, accounts[role]);
+    const operator = await as('operator');
+    const auditor = await as('auditor');
+    const read = async (cookie: string) => (await sendAs(ctx().app, cookie, 'GET', '/api/v1/profile/critical-sound')).json();
+    expect(await read(operator)).toEqual({ on: true, default_on: true });
+    expect(await read(auditor)).toEqual({ on: false, default_on: false });
+    expect(await read(await as('records'))).toEqual({ on: false, default_on: false });
+    // The auditor turns it on for himself; the operator's stays as it was.
+    const set = await sendAs(ctx().app, auditor, 'PUT', '/api/v1/profile/critical-sound', { on: true });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ on: true, default_on: false });
+    expect(await read(auditor)).toEqual({ on: true, default_on: false });
+    expect(await read(operator)).toEqual({ on: true, default_on: true });
+    const bad = await sendAs(ctx().app, auditor, 'PUT', '/api/v1/profile/critical-sound', { on: 'loud' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^on/);
+    const trail = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'admin'), eq(auditLog.entityId, String(accounts.auditor.id)))).orderBy(auditLog.id);
+    expect(trail.map((row) => [row.action, row.after])).toEqual([['critical_sound', { critical_sound: true }]]);
+    // Escalation is off here (no channel): every screen may read that, and the delay.
+    const escalation = await sendAs(ctx().app, operator, 'GET', '/api/v1/escalation/settings');
+    expect(escalation.json()).toEqual({ escalateAfterSeconds: 120, channels: [] });
   });
 });
