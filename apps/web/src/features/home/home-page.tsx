@@ -33,9 +33,9 @@ export function HomePage() {
             Operations overview
           </h1>
           <OperationsOverview />
-          <h3 id="latest-counts-title" className="mt-6 mb-3 text-lg font-semibold">
+          <h2 id="latest-counts-title" className="mt-6 mb-3 text-lg font-semibold">
             Roll counts
-          </h3>
+          </h2>
           <LatestCounts />
         </section>
       )}
