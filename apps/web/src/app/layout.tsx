@@ -96,10 +96,7 @@ function useVisibleSections(sections: NavSection[]): NavSection[] {
 }
 
 function navClass({ isActive }: { isActive: boolean }) {
-  return clsx(
-    'rounded px-1.5 py-1 text-sm whitespace-nowrap',
-    isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white',
-  );
+  return clsx('rounded px-1.5 py-1 text-sm whitespace-nowrap', isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:text-white');
 }
 
 export function Layout() {
@@ -127,95 +124,85 @@ export function Layout() {
       {loggedIn && <CountReminder />}
       {/* The top bar and the Critical bar stay in view on every screen (decision 044). */}
       <div className="sticky top-0 z-[1000] shrink-0 print:hidden" data-testid="sticky-bars">
-        <header className="bg-brand-900 text-white shadow">
-          {/* From xl the whole menu is one line beside the name and role (the accessibility spec measures it at 1440
+      <header className="bg-brand-900 text-white shadow">
+        {/* From xl the whole menu is one line beside the name and role (the accessibility spec measures it at 1440
             px): tighter gaps below 2xl, and a long name is cut short (its full text in the title). */}
-          <div className="mx-auto flex max-w-screen-2xl items-center gap-3 px-4 py-3 2xl:gap-4">
-            <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
-              <img src="/logo.svg" alt="" className="h-8 w-8" />
-              <span className="text-lg">Prison Control</span>
-            </Link>
-            <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:flex">
-              {visibleDesktopLinks.map((link) => (
-                <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
-                  {link.label}
-                </NavLink>
-              ))}
-              {loggedIn && <NavMore sections={visibleMore} />}
-            </nav>
-            <div className="ml-auto flex items-center gap-2 2xl:gap-3">
-              {loggedIn ? (
-                <>
-                  <FeedHealthIndicator />
-                  <SoundBlockedNotice />
-                  <OpenAlertCounts />
-                  <Link
-                    to="/profile"
-                    title={name ?? undefined}
-                    className="hidden max-w-40 truncate text-sm text-slate-100 hover:underline sm:inline"
-                    data-testid="admin-name"
-                  >
-                    {name}
-                  </Link>
-                  {roleLabel && (
-                    <span
-                      className="hidden rounded bg-white/15 px-2 py-0.5 text-xs whitespace-nowrap text-slate-100 md:inline"
-                      data-testid="admin-role"
-                    >
-                      {roleLabel}
-                    </span>
-                  )}
-                  <Button variant="secondary" size="sm" onClick={() => void logout()}>
-                    Logout
-                  </Button>
-                </>
-              ) : (
-                status === 'unauthenticated' && (
-                  <Button variant="secondary" size="sm" onClick={() => navigate('/login')}>
-                    Login
-                  </Button>
-                )
-              )}
-              <button
-                type="button"
-                className="rounded p-1 xl:hidden"
-                aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-                aria-expanded={menuOpen}
-                aria-controls="mobile-menu"
-                onClick={() => setMenuOpen((open) => !open)}
-              >
-                {menuOpen ? <X /> : <Menu />}
-              </button>
-            </div>
-          </div>
-          {menuOpen && (
-            <nav
-              id="mobile-menu"
-              aria-label="Mobile"
-              className="flex flex-col gap-1 border-t border-white/10 px-4 py-2 xl:hidden"
-            >
-              {visibleMobileLinks.map((link) => (
-                <NavLink
-                  key={link.to}
-                  to={link.to}
-                  end={link.to === '/'}
-                  className={navClass}
-                  onClick={() => setMenuOpen(false)}
+        <div className="mx-auto flex max-w-screen-2xl items-center gap-3 px-4 py-3 2xl:gap-4">
+          <Link to="/" className="flex items-center gap-2 font-semibold" aria-label="Home">
+            <img src="/logo.svg" alt="" className="h-8 w-8" />
+            <span className="text-lg">Prison Control</span>
+          </Link>
+          <nav aria-label="Main" className="hidden min-w-0 flex-1 flex-wrap items-center gap-0.5 xl:flex">
+            {visibleDesktopLinks.map((link) => (
+              <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
+                {link.label}
+              </NavLink>
+            ))}
+            {loggedIn && <NavMore sections={visibleMore} />}
+          </nav>
+          <div className="ml-auto flex items-center gap-2 2xl:gap-3">
+            {loggedIn ? (
+              <>
+                <FeedHealthIndicator />
+                <SoundBlockedNotice />
+                <OpenAlertCounts />
+                <Link
+                  to="/profile"
+                  title={name ?? undefined}
+                  className="hidden max-w-40 truncate text-sm text-slate-100 hover:underline sm:inline"
+                  data-testid="admin-name"
                 >
-                  {link.label}
-                </NavLink>
-              ))}
-              {loggedIn && <span className="px-2 py-1 text-sm text-slate-300 sm:hidden">{name}</span>}
-              {loggedIn && roleLabel && (
-                <span className="px-2 py-1 text-sm text-slate-300 md:hidden" data-testid="admin-role-menu">
-                  {roleLabel}
-                </span>
-              )}
-            </nav>
-          )}
-        </header>
-        {/* Only for a role that can act on one (decision 105): an auditor or a records clerk reads the top bar's counts. */}
-        {loggedIn && mayWorkAlerts && <CriticalAlertBar />}
+                  {name}
+                </Link>
+                {roleLabel && (
+                  <span
+                    className="hidden rounded bg-white/15 px-2 py-0.5 text-xs whitespace-nowrap text-slate-100 md:inline"
+                    data-testid="admin-role"
+                  >
+                    {roleLabel}
+                  </span>
+                )}
+                <Button variant="secondary" size="sm" onClick={() => void logout()}>
+                  Logout
+                </Button>
+              </>
+            ) : (
+              status === 'unauthenticated' && (
+                <Button variant="secondary" size="sm" onClick={() => navigate('/login')}>
+                  Login
+                </Button>
+              )
+            )}
+            <button
+              type="button"
+              className="rounded p-1 xl:hidden"
+              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <X /> : <Menu />}
+            </button>
+          </div>
+        </div>
+        {menuOpen && (
+          <nav id="mobile-menu" aria-label="Mobile" className="flex flex-col gap-1 border-t border-white/10 px-4 py-2 xl:hidden">
+            {visibleMobileLinks.map((link) => (
+              <NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass} onClick={() => setMenuOpen(false)}>
+                {link.label}
+              </NavLink>
+            ))}
+            {loggedIn && <span className="px-2 py-1 text-sm text-slate-300 sm:hidden">{name}</span>}
+            {loggedIn && roleLabel && (
+              <span className="px-2 py-1 text-sm text-slate-300 md:hidden" data-testid="admin-role-menu">
+                {roleLabel}
+              </span>
+            )}
+          </nav>
+        )}
+      </header>
+      {/* Only for a role that can act on one (decision 105): an auditor or a records clerk reads the top bar's counts. */}
+      {loggedIn && mayWorkAlerts && <CriticalAlertBar />}
       </div>
       <DatabaseOutageBanner />
       {loggedIn && <FeedHealthBanner />}
@@ -224,24 +211,24 @@ export function Layout() {
         <Outlet />
       </main>
       {status === 'unauthenticated' && (
-        <footer className="border-t border-slate-200 bg-white print:hidden">
-          <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm text-slate-600">
-            <p>© 2024 Prison Control. All rights reserved.</p>
-            <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
-              <a href="#privacy" className="hover:underline">
-                Privacy Policy
-              </a>
-              <a href="#terms" className="hover:underline">
-                Terms of Service
-              </a>
-              {version && (
-                <span className="text-xs text-slate-600" data-testid="app-version">
-                  Version {version}
-                </span>
-              )}
-            </div>
+      <footer className="border-t border-slate-200 bg-white print:hidden">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm text-slate-600">
+          <p>© 2024 Prison Control. All rights reserved.</p>
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+            <a href="#privacy" className="hover:underline">
+              Privacy Policy
+            </a>
+            <a href="#terms" className="hover:underline">
+              Terms of Service
+            </a>
+            {version && (
+              <span className="text-xs text-slate-600" data-testid="app-version">
+                Version {version}
+              </span>
+            )}
           </div>
-        </footer>
+        </div>
+      </footer>
       )}
     </div>
   );
