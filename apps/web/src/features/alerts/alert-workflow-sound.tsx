@@ -1,7 +1,7 @@
 // A beep for Critical alerts, on or off per account (decision 105: off by default for the roles that cannot act on
 // one). Web Audio makes the sound: no file, so the CSP's media-src is not involved. Browsers start audio only after a
 // gesture on the page: while this one refuses it, the top bar says so with a one-click "Turn sound on".
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/ui/button';
 import { useSocketEvent } from '../../lib/realtime';
 import { useOpenAlerts } from './api/open-alerts';
@@ -91,24 +91,36 @@ export function AlertWorkflowSoundToggle() {
 export function SoundBlockedNotice() {
   const on = useCriticalSoundSetting().data?.on ?? false;
   const blocked = useAudioBlocked();
+  // A browser that allows the sound starts it within milliseconds: only a refusal that lasts is shown.
+  const [lasting, setLasting] = useState(false);
   useEffect(() => {
     if (on) unlockAudio();
   }, [on]);
-  if (!on || !blocked) return null;
+  useEffect(() => {
+    setLasting(false);
+    if (!blocked) return;
+    const timer = setTimeout(() => setLasting(true), BLOCKED_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [blocked]);
+  if (!on || !blocked || !lasting) return null;
   return (
     <span
-      className="flex items-center gap-2 rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-slate-950"
+      className="flex items-center gap-2 rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-slate-950"
       role="status"
+      title="The browser is blocking the Critical alert sound"
       data-testid="sound-blocked"
     >
-      <span className="hidden lg:inline">The browser is blocking the Critical alert sound</span>
-      <span className="lg:hidden">Sound blocked</span>
+      <span className="sr-only">The browser is blocking the Critical alert sound</span>
+      <span aria-hidden="true">Sound blocked</span>
       <Button size="sm" variant="secondary" onClick={() => playCriticalBeep()}>
         Turn sound on
       </Button>
     </span>
   );
 }
+
+/** How long the browser must hold the sound back before the top bar says so. */
+const BLOCKED_AFTER_MS = 1_500;
 
 /** While a Critical alert is open the beep repeats, at most this often. */
 export const CRITICAL_REPEAT_MS = 30_000;
