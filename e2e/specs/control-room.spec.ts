@@ -46,9 +46,10 @@ test('six open Criticals and a toast at 1440x900: the live map keeps 60 % of the
   // Two rows, the rest behind "4 more".
   await expect(bar.getByTestId('critical-alert')).toHaveCount(2);
   await expect(bar.getByTestId('critical-bar-more')).toHaveText('4 more');
-  // Escalation is off (no channel) and the delay is 1 s: each says so.
+  // Escalation is off (no channel) and the delay is 1 s: each says so, at the bar's next tick (every 15 s).
   await expect(bar.getByTestId('critical-alert').first().getByTestId('nobody-told')).toHaveText(
     'nobody outside the control room has been told',
+    { timeout: 20_000 },
   );
 
   // A toast arrives while the map is shown: it floats over the map's corner and takes none of its rows.
