@@ -41,6 +41,10 @@ interface AlertEvent {
   message: string;
 }
 
+/** SPEC.md section 4: "Levels: informational, warning, critical"; its client compares lowercase, any other reads as the first. */
+const LEVELS = ['informational', 'warning', 'critical'];
+const levelOf = (alertType: string) => (LEVELS.includes(alertType) ? alertType : 'informational');
+
 interface LocationValue {
   id: unknown;
   latitude: number;
@@ -53,6 +57,8 @@ const state = {
   /** Every complete set received: which keys it held, and where. */
   updates: [] as Record<string, { lat: number; lng: number }>[],
   toasts: [] as AlertEvent[],
+  /** Each toast's level as that client shows it (upper-cased on screen). */
+  toastLevels: [] as string[],
   reposts: 0,
   repostFailures: 0,
   errors: [] as string[],
@@ -141,6 +147,17 @@ const specClient = {
       }));
   },
 
+  /**
+   * Alerts screen: `response.data.data` is the list, asked without a page; the header counts what came back per
+   * stored type (SPEC.md section 3: Critical, Warning, Informational).
+   */
+  async alertCounts(): Promise<{ total: number; Critical: number; Warning: number; Informational: number }> {
+    const response = await request<{ data: { alert_type: string }[] }>('GET', '/alert/prisoneralerts');
+    const list = response.data.data;
+    const of = (type: string) => list.filter((a) => a.alert_type === type).length;
+    return { total: list.length, Critical: of('Critical'), Warning: of('Warning'), Informational: of('Informational') };
+  },
+
   /** Alerts screen: `response.data.data` is the list. */
   async alerts(): Promise<
     { alert_type: string; details: string; timestamp: string; first_name: string | null; last_name: string | null }[]
@@ -176,6 +193,7 @@ const specClient = {
     });
     socket.on('showAlert', (alert: AlertEvent) => {
       state.toasts.push(alert);
+      state.toastLevels.push(levelOf(alert.alert_type));
       // "sent for each live alert received" (SPEC 7); a failure is only logged (SPEC 8).
       request('POST', '/alert/all', {
         device_id: alert.index,

@@ -253,12 +253,18 @@ async function seed(api: APIRequestContext): Promise<Seeded> {
   await seedStaff(api, 'Guard');
   const message = await api.post('/api/v1/messages', { data: { body: `Checked ${name} after the SOS.` } });
   expect(message.status(), await message.text()).toBe(200);
+  // The incident links a Warning of his: opened from the SOS it would acknowledge it (decision 105), and the
+  // screens are checked with the Critical bar showing.
+  const warning = await api.post('/api/v1/alert/all', {
+    data: { device_id: prisoner.deviceId, alert_type: 'Warning', details: `Shouting near ${name}` },
+  });
+  expect(warning.status(), await warning.text()).toBe(201);
   const incident = await api.post('/api/v1/incidents', {
     data: {
       description: `SOS of ${name}`,
       window: { from: new Date((now - 900) * 1000).toISOString(), to: new Date(now * 1000).toISOString() },
       prisoner_ids: [prisoner.prisoner_id],
-      alert_ids: [alert!.id],
+      alert_ids: [((await warning.json()) as { id: number }).id],
     },
   });
   expect(incident.status(), await incident.text()).toBe(200);

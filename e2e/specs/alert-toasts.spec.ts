@@ -1,4 +1,4 @@
-// Live alert toasts and the alerts screen taking them in (issue 4, "Must show"; issue 11's Critical first). The toast
+// Live alert toasts and the alerts screen taking them in (issue 4, "Must show"; a Critical first, decision 105). The toast
 // queue counts every alert that reaches this browser, so this spec runs on a server of its own (E2E_PORT + 40, + 41
 // for its OsmAnd port): on the run's shared server, alerts other specs raise meanwhile join the queue and the counts.
 import type { ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ test.afterAll(async () => {
 
 test.use({ baseURL: base });
 
-test('new alerts appear live: toasts queue with "N more waiting", the alerts screen updates, filters apply', async ({
+test('new alerts appear live: toasts queue Critical first with "N more waiting", Dismiss all keeps the Critical, the alerts screen updates, filters apply', async ({
   adminPage: page,
   api,
 }) => {
@@ -41,16 +41,18 @@ test('new alerts appear live: toasts queue with "N more waiting", the alerts scr
     expect(res.status(), await res.text()).toBeLessThan(300);
   }
 
-  // One toast at a time, coloured by level, saying how many wait; the Critical waits only behind the one on screen.
+  // One toast at a time, coloured by level, saying how many wait; ordered by level, then time: the Critical, posted
+  // after the Warning, is shown first (decision 105).
   const toast = page.getByTestId('alert-toast');
-  await expect(toast).toContainText(`${check} #0`);
-  await expect(toast).toHaveAttribute('data-alert-type', 'Warning');
-  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('2 more waiting');
-  await toast.getByRole('button', { name: 'Dismiss alert' }).click();
   await expect(toast).toContainText(`${check} #1`);
   await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
-  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('1 more waiting');
+  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('2 more waiting');
+  // "Dismiss all" takes the Warning and the Informational, never a Critical unseen.
   await toast.getByRole('button', { name: 'Dismiss all' }).click();
+  await expect(toast).toContainText(`${check} #1`);
+  await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
+  await expect(page.getByTestId('alert-toast-waiting')).toHaveCount(0);
+  await toast.getByRole('button', { name: 'Dismiss alert' }).click();
   await expect(toast).toHaveCount(0);
 
   // The list took them in without a reload: the open Critical pinned on top, then the others newest first.

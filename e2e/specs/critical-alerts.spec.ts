@@ -121,7 +121,7 @@ test("another operator's acknowledgement removes the alert from the bar without 
   await expect(row).toHaveCount(0);
 });
 
-test('a Critical toast goes ahead of the Informational ones waiting', async ({ adminPage: page, api }) => {
+test('a Critical toast goes ahead of the Informational on screen and the ones waiting', async ({ adminPage: page, api }) => {
   // Informational toasts are off unless this browser switched them on (decision 040).
   await page.addInitScript(() => localStorage.setItem('prison.informationalToasts', 'on'));
   await page.goto('/cell-assign');
@@ -142,12 +142,12 @@ test('a Critical toast goes ahead of the Informational ones waiting', async ({ a
   ] as const) {
     await post(alert_type, details);
   }
-  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('3 more waiting');
-  await toast.getByRole('button', { name: 'Dismiss alert' }).click();
+  // Ordered by level, then time (decision 105): the Critical takes the screen at once; the one it replaced waits first.
   await expect(toast).toContainText(`${tag} critical`);
   await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
+  await expect(page.getByTestId('alert-toast-waiting')).toHaveText('3 more waiting');
   await toast.getByRole('button', { name: 'Dismiss alert' }).click();
-  await expect(toast).toContainText(`${tag} info 2`);
+  await expect(toast).toContainText(`${tag} info 1`);
 });
 
 test('the waiting line and "Dismiss all" of a toast are readable on the Warning colour', async ({

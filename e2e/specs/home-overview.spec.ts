@@ -43,10 +43,12 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
   expect(device.status(), await device.text()).toBeLessThan(300);
 
   await page.goto('/');
-  await expect(
-    page.getByRole('heading', { level: 1, name: 'Prisoner Management and Live Tracking System' }),
-  ).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Operations overview' })).toBeVisible();
+  // A logged-in account works here: the overview is the page's heading; no visitor's heading, Get Started or footer
+  // (decision 105).
+  await expect(page.getByRole('heading', { level: 1, name: 'Operations overview' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Prisoner Management and Live Tracking System' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Get Started' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Privacy Policy' })).toHaveCount(0);
   // The spec's sections stay, after the overview.
   await expect(page.getByRole('heading', { name: 'Recent Incidents' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent Alerts' })).toBeVisible();
@@ -81,10 +83,13 @@ test('a logged-in admin sees a heading and the overview, whose numbers match the
   await expect(page.getByTestId(`block-${block}`)).toBeVisible();
 });
 
-test('a visitor still gets the landing hero and no overview', async ({ page }) => {
+test('a visitor still gets the landing hero, the footer and no overview', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Prisoner Management and Live Tracking System' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Get Started' })).toBeVisible();
+  await expect(page.getByText('© 2024 Prison Control. All rights reserved.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Privacy Policy' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Terms of Service' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent Incidents' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Operations overview' })).toHaveCount(0);
 });

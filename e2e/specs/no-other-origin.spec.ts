@@ -128,7 +128,8 @@ test('with MAP_TILES=off no screen asks another origin, and the live map shows t
   expect(ROUTES.length).toBeGreaterThan(10);
   for (const route of ROUTES) {
     await page.goto(route.replace(':prisonerId', String(prisoner.prisoner_id)));
-    await expect(page.getByRole('contentinfo')).toBeVisible();
+    // The top bar: a logged-in account has no footer (decision 105).
+    await expect(page.getByRole('banner')).toBeVisible();
     await page.waitForLoadState('networkidle');
   }
   expect(elsewhere).toEqual([]);

@@ -149,7 +149,9 @@ test('the spec client logs in, reads every list, draws a geofence, keeps moving 
   const settled = await page.evaluate(() => window.specClient.state);
   const ourToasts = settled.toasts.filter((t) => t.index === device.id);
   expect(ourToasts).toHaveLength(1);
-  expect(ourToasts[0]).toMatchObject({ alert_type: 'Critical' });
+  // The level as SPEC.md section 4 names it, so that client shows a Critical as critical, not informational.
+  expect(ourToasts[0]).toMatchObject({ alert_type: 'critical' });
+  expect(settled.toastLevels[settled.toasts.indexOf(ourToasts[0]!)]).toBe('critical');
   expect(settled.reposts).toBeGreaterThanOrEqual(1);
   expect(settled.repostFailures).toBe(0);
   const stored = await api.get('/api/v1/alert/prisoneralerts', { params: { prisoner_id: prisonerId, limit: 100 } });
@@ -163,5 +165,13 @@ test('the spec client logs in, reads every list, draws a geofence, keeps moving 
     first_name: string | null;
   }[];
   expect(listed.some((a) => a.details.includes(fenceName) && a.first_name === firstName)).toBe(true);
+  // Asked without a page, the list holds every open Critical, so the header's count is the real one.
+  const totalOf = async (params: Record<string, string | number>) =>
+    ((await (await api.get('/api/v1/alert/prisoneralerts', { params: { ...params, limit: 1 } })).json()) as { totalAlerts: number }).totalAlerts;
+  const storedTotal = await totalOf({});
+  const openCriticals = await totalOf({ status: 'New', alert_type: 'Critical' });
+  const counts = await page.evaluate(() => window.specClient.alertCounts());
+  expect(counts.Critical).toBeGreaterThanOrEqual(openCriticals);
+  expect(counts.total).toBeGreaterThanOrEqual(Math.min(storedTotal, 1000));
   expect([...pageErrors, ...settled.errors]).toEqual([]);
 });

@@ -34,6 +34,8 @@ export const NOT_BLOCK_DATA: Record<string, string> = {
   'GET /api/v1/profile': "the account's own profile",
   'GET /api/v1/profile/totp': "the account's own two-factor login",
   'GET /api/v1/profile/sessions': "the account's own sessions",
+  'GET /api/v1/profile/critical-sound': "the account's own Critical sound setting",
+  'GET /api/v1/escalation/settings': 'whether escalation is configured, and its delay: no record',
   'GET /api/v1/admins': 'the accounts (administrators only)',
   'GET /api/v1/staff/getbyRole/:role': 'staff are no block\'s: items about nobody are everyone\'s (decision 051)',
   'GET /api/v1/staff/:id': 'staff are no block\'s: items about nobody are everyone\'s (decision 051)',

@@ -111,7 +111,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: alerts reach the br
     expect(ms, `from the raise on ${a.name} to ${b.name}'s browser`).toBeLessThan(DELIVERY_MS);
     await sleep(DUPLICATE_WAIT_MS);
     expect({ [a.name]: copies(a, alertId).length, [b.name]: copies(b, alertId).length }).toEqual({ [a.name]: 1, [b.name]: 1 });
-    expect(copies(b, alertId)[0]!.event).toMatchObject({ alert_type: 'Critical', index: device.id, alertId });
+    expect(copies(b, alertId)[0]!.event).toMatchObject({ alert_type: 'critical', index: device.id, alertId });
     return alertId;
   }
 

@@ -158,7 +158,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
     await fix('A', INSIDE.lat + 0.01);
     await waitFor(
       "both alerts on the administrator's browser",
-      () => byAdmin.alerts.filter((x) => x.alert_type === 'Critical').length >= 2,
+      () => byAdmin.alerts.filter((x) => x.alert_type === 'critical').length >= 2,
       5_000,
       20,
     );

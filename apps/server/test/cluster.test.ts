@@ -248,7 +248,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
     await sleep(1_000); // time for a second (wrong) alert or a repeated showAlert to arrive
     expect(await geofenceAlerts()).toHaveLength(1);
     expect(alertCounts(nodes)).toEqual({ 'node-1': 1, 'node-2': 1, 'node-3': 1 });
-    expect(nodes.map((node) => node.alerts[0]?.alert_type)).toEqual(['Critical', 'Critical', 'Critical']);
+    expect(nodes.map((node) => node.alerts[0]?.alert_type)).toEqual(['critical', 'critical', 'critical']);
   });
 
   it('loses no acknowledged fix when process 1 is killed (SIGKILL) mid-stream; the device goes on through the others and its next violation alerts once', async () => {

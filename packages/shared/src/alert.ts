@@ -1,6 +1,6 @@
 // Alerts (SPEC.md sections 3 and 7; DECISIONS.md item 2; the workflow of "Beyond the spec").
 import { z } from 'zod';
-import { ALERT_STATUSES, ALERT_TYPES } from './constants';
+import { ALERT_LEVELS, ALERT_STATUSES, ALERT_TYPES, alertTypeOfLevel, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type AlertType } from './constants';
 import { pageQuery } from './api';
 import { boundedText, idText, intText, isoInstant, recentDate, recentTimestamp } from './text';
 
@@ -74,7 +74,10 @@ export type AlertRecord = z.infer<typeof alertRecord>;
  */
 export const alertInput = z.object({
   device_id: idText(100).nullable().optional(),
-  alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }),
+  /** Stored capitalised; the lowercase level of the live event is taken too, as the spec's client posts it back. */
+  alert_type: z
+    .enum([...ALERT_TYPES, ...ALERT_LEVELS], { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` })
+    .transform((type): AlertType => ((ALERT_TYPES as readonly string[]).includes(type) ? (type as AlertType) : alertTypeOfLevel(type as (typeof ALERT_LEVELS)[number]))),
   /** The alert's day, within a day of today. */
   date: recentDate.optional(),
   /** Within a day of now: an alert is about something happening, not history or the future. */
@@ -83,7 +86,14 @@ export const alertInput = z.object({
 });
 export type AlertInput = z.infer<typeof alertInput>;
 
+/**
+ * Without `page` and `limit` (the spec's client asks so, and counts what comes back) the answer is not a page: every
+ * open Critical and Warning (at most ALERTS_UNPAGED_OPEN_MAX) and the newest ALERTS_UNPAGED_NEWEST alerts, newest
+ * first. With either of them it pages (page 1 and DEFAULT_PAGE_SIZE when one is left out).
+ */
 export const alertListQuery = pageQuery.extend({
+  page: intText(1).optional(),
+  limit: intText(1, MAX_PAGE_SIZE).optional(),
   status: z.enum(ALERT_STATUSES).optional(),
   alert_type: z.enum(ALERT_TYPES).optional(),
   prisoner_id: intText().optional(),
@@ -91,6 +101,15 @@ export const alertListQuery = pageQuery.extend({
   to: isoInstant().optional(),
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
+
+/** The unpaged answer's newest alerts, and its bound on the open Criticals and Warnings it adds. */
+export const ALERTS_UNPAGED_NEWEST = 1000;
+export const ALERTS_UNPAGED_OPEN_MAX = 5000;
+/** The page and page size a query asks for; null: neither was given, the unpaged answer. */
+export function alertPaging(query: Pick<AlertListQuery, 'page' | 'limit'>): { page: number; limit: number } | null {
+  if (query.page === undefined && query.limit === undefined) return null;
+  return { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE };
+}
 
 const alertTypeCounts = z.object({ Critical: z.number().int(), Warning: z.number().int(), Informational: z.number().int() });
 

@@ -22,6 +22,16 @@ export type SecurityLevel = (typeof SECURITY_LEVELS)[number];
 export const ALERT_TYPES = ['Informational', 'Warning', 'Critical'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
+/**
+ * The live event's levels (`showAlert.alert_type`), lowercase as SPEC.md section 4 writes them and the spec's client
+ * compares them. Stored alerts and REST answers keep the capitalised type (SPEC.md sections 3 and 5).
+ */
+export const ALERT_LEVELS = ['informational', 'warning', 'critical'] as const;
+export type AlertLevel = (typeof ALERT_LEVELS)[number];
+
+export const alertLevelOf = (type: AlertType): AlertLevel => type.toLowerCase() as AlertLevel;
+export const alertTypeOfLevel = (level: AlertLevel): AlertType => ALERT_TYPES[ALERT_LEVELS.indexOf(level)]!;
+
 export const ALERT_STATUSES = ['New', 'Acknowledged', 'Resolved'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 

@@ -1,7 +1,7 @@
 // Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
 import { z } from 'zod';
 import { int32, nameText } from './text';
-import { NEEDS_BLOCKS_MESSAGE, caseloadBlocks, role, roleNeedsBlocks } from './roles';
+import { NEEDS_BLOCKS_MESSAGE, caseloadBlocks, role, roleMay, roleNeedsBlocks, type Role } from './roles';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './password-policy';
 import { pendingChange } from './pending-change';
 
@@ -150,3 +150,14 @@ export type TotpRecoveryCodes = z.infer<typeof totpRecoveryCodes>;
 
 export const totpDisableRequest = z.object({ code: totpCode });
 export type TotpDisableRequest = z.infer<typeof totpDisableRequest>;
+
+/**
+ * GET and PUT /profile/critical-sound: whether this account hears the Critical alert sound (decision 105). Each account
+ * chooses its own; until it does, `on` is its role's default (`default_on`): on for the roles that work alerts, off
+ * for the auditor and the records clerk, who cannot act on one.
+ */
+export const criticalSoundSetting = z.object({ on: z.boolean(), default_on: z.boolean() });
+export type CriticalSoundSetting = z.infer<typeof criticalSoundSetting>;
+export const criticalSoundRequest = z.object({ on: z.boolean({ message: 'on must be true or false' }) });
+export type CriticalSoundRequest = z.infer<typeof criticalSoundRequest>;
+export const criticalSoundByDefault = (who: Role): boolean => roleMay(who, 'alerts.work');

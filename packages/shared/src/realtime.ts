@@ -1,7 +1,7 @@
 // Socket.IO event maps between server, browsers and devices (SPEC.md section 7, DECISIONS.md item 12).
 import { z } from 'zod';
 import type { AlertStatusChange } from './alert-workflow';
-import { ALERT_TYPES } from './constants';
+import { ALERT_LEVELS } from './constants';
 import type { LogMessage } from './message';
 import type { SessionEnded } from './session-end';
 import type { CountDueEvent } from './roll-count';
@@ -50,7 +50,8 @@ export interface LocationChanges {
 
 export const showAlertEvent = z.object({
   index: z.string(),
-  alert_type: z.enum(ALERT_TYPES),
+  /** Lowercase (SPEC.md section 4): `critical`, not the stored `Critical`; `alertTypeOfLevel` turns it back. */
+  alert_type: z.enum(ALERT_LEVELS),
   message: z.string(),
   alertId: z.number().int().optional(),
   prisonerName: z.string().optional(),

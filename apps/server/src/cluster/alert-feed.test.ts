@@ -21,7 +21,7 @@ const NOTIFY_LIMIT = 8_000;
 
 const event = (id: number, message: string): StoredShowAlert => ({
   index: `tag-${id}`,
-  alert_type: 'Critical',
+  alert_type: 'critical',
   message,
   alertId: id,
   timestamp: new Date(0).toISOString(),

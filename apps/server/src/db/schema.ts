@@ -60,6 +60,8 @@ export const admins = pgTable(
     staffId: integer('staff_id')
       .unique()
       .references((): AnyPgColumn => staff.staffId, { onDelete: 'set null' }),
+    /** The Critical alert sound as this account chose it; null: its role's default (decision 105). */
+    criticalSound: boolean('critical_sound'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -125,11 +125,11 @@ describeEachEngine('the live feed by caseload', (engine) => {
       const breachedA = nextEvent<ShowAlertEvent>(officerDeltas, 'showAlert', (a) => a.index === deviceA.id);
       t += 1;
       for (const device of [deviceB, deviceNoCell, deviceA]) await send(device.id, LAT + 0.01, LNG, t);
-      expect(await breachedB).toMatchObject({ prisonerId: inB.id, alert_type: 'Critical' });
+      expect(await breachedB).toMatchObject({ prisonerId: inB.id, alert_type: 'critical' });
       expect(await breachedNoCell).toMatchObject({ prisonerId: noCell.id });
       expect(await breachedA).toMatchObject({
         prisonerId: inA.id,
-        alert_type: 'Critical',
+        alert_type: 'critical',
         message: 'Alice Ainblock left Perimeter',
       });
       // The browser never learns the block it was routed by.

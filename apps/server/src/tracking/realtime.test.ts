@@ -97,7 +97,7 @@ describeEachEngine('realtime to browsers', (engine) => {
       const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (a) => a.index === device.id && a.message.includes('Perimeter'));
       await send(device.id, LAT + 0.01, LNG, t + 1); // about 1.1 km north: outside
       const alert = await shown;
-      expect(alert).toMatchObject({ index: device.id, alert_type: 'Critical', message: 'John Doe left Perimeter', prisonerName: 'John Doe' });
+      expect(alert).toMatchObject({ index: device.id, alert_type: 'critical', message: 'John Doe left Perimeter', prisonerName: 'John Doe' });
       const [stored] = await ctx().database.db.select().from(alerts).where(eq(alerts.id, alert.alertId!));
       expect(stored).toMatchObject({ kind: 'geofence', deviceId: device.id, prisonerId: prisoner.id, geofenceId: `perimeter-${engine}`, endedAt: null });
       const [state] = await ctx()
@@ -136,8 +136,8 @@ describeEachEngine('realtime to browsers', (engine) => {
       // A low battery raises a Warning at once.
       for (const d of [first, second]) await osmandGet(ctx().osmandUrl, { id: d.id, lat: LAT, lon: LNG, timestamp: Date.now(), batt: 5 });
       const [a, b] = await Promise.all(shown);
-      expect(a).toMatchObject({ alert_type: 'Warning', prisonerName: 'Twin Doe', prisonerId: inCell.id, cellId });
-      expect(b).toMatchObject({ alert_type: 'Warning', prisonerName: 'Twin Doe', prisonerId: noCell.id, cellId: null });
+      expect(a).toMatchObject({ alert_type: 'warning', prisonerName: 'Twin Doe', prisonerId: inCell.id, cellId });
+      expect(b).toMatchObject({ alert_type: 'warning', prisonerName: 'Twin Doe', prisonerId: noCell.id, cellId: null });
       const set = await seen;
       expect(set[first.id]).toMatchObject({ id: first.id, name: 'Twin Doe', prisonerId: inCell.id, cellId });
       expect(set[second.id]).toMatchObject({ id: second.id, name: 'Twin Doe', prisonerId: noCell.id, cellId: null });
@@ -169,7 +169,7 @@ describeEachEngine('realtime to browsers', (engine) => {
       expect(await disconnected).toBe(device.id);
       expect(await disconnectedToFullSet).toBe(device.id);
       await withoutIt;
-      expect(await shown).toMatchObject({ alert_type: 'Warning', message: "Quiet Man's tracker is offline" });
+      expect(await shown).toMatchObject({ alert_type: 'warning', message: "Quiet Man's tracker is offline" });
       expect((await ctx().api('GET', `/devices/${device.id}`)).json().online).toBe(false);
       socket.emit('requestSnapshot');
       expect((await nextEvent<LocationSnapshot>(socket, 'locationUpdate'))[device.id]).toBeUndefined();

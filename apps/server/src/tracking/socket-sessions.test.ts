@@ -71,7 +71,7 @@ describeEachEngine('browser sockets end with their session', (engine) => {
 
     const after: string[] = [];
     socket.onAny((event: string) => after.push(event));
-    ctx().app.realtime.toBrowsers().emit('showAlert', { index: deviceId, alert_type: 'Critical', message: 'after the end' });
+    ctx().app.realtime.toBrowsers().emit('showAlert', { index: deviceId, alert_type: 'critical', message: 'after the end' });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(after).toEqual([]);
 

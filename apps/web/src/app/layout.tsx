@@ -1,10 +1,12 @@
-// The shared layout (SPEC.md section 2): top bar, page, footer. The toast area is mounted by the providers.
+// The shared layout (SPEC.md section 2): top bar, page, and for a visitor the footer (a logged-in account works here:
+// no footer, decision 105). The toast area is mounted by the providers.
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
 import { ROLE_LABELS } from '@prison/shared';
 import { useAuth } from '../lib/auth';
+import { may } from '../lib/use-may';
 import { productVersionText } from '../lib/product-version';
 import { desktopMenu, phoneMenu, type MenuLink } from './menu';
 import { NavMore } from './nav-more';
@@ -12,7 +14,8 @@ import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
 import { WeakenedZoneBanner } from '../components/ui/weakened-zone-banner';
-import { AlertWorkflowCriticalSound } from '../features/alerts/alert-workflow-sound';
+import { AlertWorkflowCriticalSound, SoundBlockedNotice } from '../features/alerts/alert-workflow-sound';
+import { useFloatingToasts } from '../lib/toast';
 import { CountReminder } from '../features/counts/count-reminder';
 import { CriticalAlertBar, OpenAlertCounts } from '../features/alerts/critical-alert-bar';
 import { DuressPanel, NeedAssistanceButton } from '../features/duress/need-assistance';
@@ -48,6 +51,9 @@ export function Layout() {
       {link.label}
     </NavLink>
   );
+  // There the toasts float over the map's corner instead of taking its rows (decision 105).
+  useFloatingToasts(fitsWindow);
+  const mayWorkAlerts = may(role, 'alerts.work');
 
   return (
     <div className={clsx('flex flex-col', fitsWindow ? 'h-full overflow-hidden' : 'min-h-full')}>
@@ -78,6 +84,7 @@ export function Layout() {
               <>
                 <NeedAssistanceButton />
                 <FeedHealthIndicator />
+                <SoundBlockedNotice />
                 <OpenAlertCounts />
                 <Link
                   to="/profile"
@@ -135,7 +142,8 @@ export function Layout() {
           </nav>
         )}
       </header>
-      {loggedIn && <CriticalAlertBar />}
+      {/* Only for a role that can act on one (decision 105): an auditor or a records clerk reads the top bar's counts. */}
+      {loggedIn && mayWorkAlerts && <CriticalAlertBar />}
       {loggedIn && <DuressPanel />}
       </div>
       <DatabaseOutageBanner />
@@ -144,6 +152,7 @@ export function Layout() {
       <main className={clsx('flex flex-1 flex-col', fitsWindow && 'min-h-0')}>
         <Outlet />
       </main>
+      {status === 'unauthenticated' && (
       <footer className="border-t border-slate-200 bg-white print:hidden">
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm text-slate-600">
           <p>© 2024 Prison Control. All rights reserved.</p>
@@ -162,6 +171,7 @@ export function Layout() {
           </div>
         </div>
       </footer>
+      )}
     </div>
   );
 }

@@ -1,13 +1,20 @@
-// The order of the live alert toasts: one shown at a time (the head), the rest waiting in arrival order, except that
-// a Critical alert waits only behind the toast on screen and earlier Criticals (issue 11: never behind routine ones).
-import type { ShowAlertEvent } from '@prison/shared';
+// The order of the live alert toasts: one shown at a time (the head), ordered by level, then by arrival. A Critical
+// goes ahead of every Warning and Informational at once, the one on screen included (decision 105), behind earlier
+// Criticals only; a bulk dismissal never takes a Critical.
+import type { AlertLevel, ShowAlertEvent } from '@prison/shared';
+
+const RANK: Record<AlertLevel, number> = { critical: 0, warning: 1, informational: 2 };
 
 export function enqueueAlert(queue: readonly ShowAlertEvent[], alert: ShowAlertEvent): ShowAlertEvent[] {
-  if (alert.alert_type !== 'Critical' || queue.length === 0) return [...queue, alert];
-  // The head is on screen: it keeps its 5 s. Behind it, the new Critical goes after the Criticals already waiting.
-  let at = 1;
-  while (at < queue.length && queue[at]!.alert_type === 'Critical') at++;
+  // After every alert of its level or a higher one: the queue stays sorted by level, then arrival.
+  let at = queue.length;
+  while (at > 0 && RANK[queue[at - 1]!.alert_type] > RANK[alert.alert_type]) at--;
   return [...queue.slice(0, at), alert, ...queue.slice(at)];
+}
+
+/** "Dismiss all": the Warnings and Informationals go; every Critical stays until it has been shown or acknowledged. */
+export function dismissRoutine(queue: readonly ShowAlertEvent[]): ShowAlertEvent[] {
+  return queue.filter((alert) => alert.alert_type === 'critical');
 }
 
 /** The queue without the alerts a workflow step moved (acknowledged or resolved anywhere): their toasts go. */

@@ -1,11 +1,13 @@
-// The toast band: live alerts queued one at a time for 5 s (SPEC.md section 4), a Critical one ahead of the others
-// (lib/alert-queue), and short notices. Issue 20 (decision 040): the band takes its own room at the bottom of the window
-// and the page scrolls above it, so a toast never covers an action of the page; Informational alerts are toasted only
-// when this browser asked for them; a toast goes as soon as its alert is acknowledged or resolved anywhere.
+// The toast band: live alerts queued one at a time for 5 s (SPEC.md section 4), ordered by level, then time (a Critical
+// first, lib/alert-queue), and short notices. Issue 20 (decision 040): the band takes its own room at the bottom of the
+// window and the page scrolls above it, so a toast never covers an action of the page; on a screen that fits the
+// window (the live map) the toasts float over its bottom-right corner instead, so the map keeps its rows (decision
+// 105). Informational alerts are toasted only when this browser asked for them; a toast goes as soon as its alert is
+// acknowledged or resolved anywhere; "Dismiss all" never takes a Critical.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { AlertType, ShowAlertEvent } from '@prison/shared';
+import { alertTypeOfLevel, type AlertType, type ShowAlertEvent } from '@prison/shared';
 import { clsx } from 'clsx';
-import { dropAlerts, enqueueAlert } from './alert-queue';
+import { dismissRoutine, dropAlerts, enqueueAlert } from './alert-queue';
 import { informationalToasts } from './informational-toasts';
 import { prisonerLabel } from './prisoner-label';
 
@@ -25,6 +27,8 @@ interface ToastApi {
   pushAlert(alert: ShowAlertEvent): void;
   /** Alerts acknowledged or resolved (here or anywhere): their toasts go, the one on screen included. */
   dropAlerts(ids: readonly number[]): void;
+  /** Float the toasts over the page's bottom-right corner (a screen that fits the window) instead of a band. */
+  setFloating(on: boolean): void;
 }
 
 const ToastContext = createContext<ToastApi | null>(null);
@@ -47,6 +51,7 @@ export type AlertToastActions = (alert: ShowAlertEvent) => ReactNode;
 export function ToastProvider({ children, alertActions }: { children: ReactNode; alertActions?: AlertToastActions }) {
   const [queue, setQueue] = useState<ShowAlertEvent[]>([]);
   const [notices, setNotices] = useState<Notice[]>([]);
+  const [floating, setFloating] = useState(false);
   const nextId = useRef(1);
 
   const notify = useCallback((text: string, tone: NoticeTone = 'success') => {
@@ -56,7 +61,7 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
   }, []);
 
   const pushAlert = useCallback((alert: ShowAlertEvent) => {
-    if (alert.alert_type === 'Informational' && !informationalToasts.isOn()) return;
+    if (alert.alert_type === 'informational' && !informationalToasts.isOn()) return;
     setQueue((all) => enqueueAlert(all, alert));
   }, []);
   const dropAlertToasts = useCallback((ids: readonly number[]) => setQueue((all) => dropAlerts(all, ids)), []);
@@ -69,19 +74,31 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
     return () => clearTimeout(timer);
   }, [current]);
 
-  const api = useMemo(() => ({ notify, pushAlert, dropAlerts: dropAlertToasts }), [notify, pushAlert, dropAlertToasts]);
+  const api = useMemo(
+    () => ({ notify, pushAlert, dropAlerts: dropAlertToasts, setFloating }),
+    [notify, pushAlert, dropAlertToasts],
+  );
   const showing = notices.length > 0 || current !== undefined;
+  // "Dismiss all" is offered while it has something to take: a Warning or Informational toast, shown or waiting.
+  const routineWaiting = queue.some((alert) => alert.alert_type !== 'critical');
+  const criticalsWaiting = queue.slice(1).filter((alert) => alert.alert_type === 'critical').length;
 
   return (
     <ToastContext.Provider value={api}>
-      <div className="flex h-full flex-col">
+      <div className="relative flex h-full flex-col">
         {/* The page scrolls here, above the band: what the band holds never lies over a button of the page. */}
         <div className="min-h-0 flex-1 overflow-y-auto" data-scroll-root>
           {children}
         </div>
         <div
           data-testid="toast-area"
-          className={clsx('flex shrink-0 justify-end', showing && 'border-t border-slate-200 bg-slate-100 px-4 py-2')}
+          data-floating={floating}
+          className={clsx(
+            'flex justify-end',
+            floating
+              ? 'pointer-events-none absolute right-2 bottom-6 z-[1000] max-w-[calc(100%-1rem)]'
+              : ['shrink-0', showing && 'border-t border-slate-200 bg-slate-100 px-4 py-2'],
+          )}
         >
           <div className="flex w-96 max-w-full flex-col gap-2">
             <div role="status" aria-live="polite" className="flex flex-col gap-2">
@@ -101,10 +118,10 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
               {current && (
                 <div
                   data-testid="alert-toast"
-                  data-alert-type={current.alert_type}
+                  data-alert-type={alertTypeOfLevel(current.alert_type)}
                   className={clsx(
                     'pointer-events-auto rounded-md border-l-4 px-4 py-3 shadow-lg',
-                    alertTone[current.alert_type],
+                    alertTone[alertTypeOfLevel(current.alert_type)],
                   )}
                 >
                   <div className="flex items-start justify-between gap-2">
@@ -131,11 +148,22 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
                   {/* Full-strength text: a faded line on the Warning and Critical colours fell below WCAG AA contrast. */}
                   {queue.length > 1 && (
                     <div className="mt-1 flex items-center justify-between gap-2 text-xs">
-                      <p data-testid="alert-toast-waiting">{queue.length - 1} more waiting</p>
-                      {/* A burst of alerts would otherwise hold the corner for minutes; the alerts screen keeps them all. */}
-                      <button type="button" className="underline hover:no-underline" onClick={() => setQueue([])}>
-                        Dismiss all
-                      </button>
+                      <p data-testid="alert-toast-waiting">
+                        {queue.length - 1} more waiting
+                        {criticalsWaiting > 0 && ` (${criticalsWaiting} Critical)`}
+                      </p>
+                      {/* A burst of alerts would otherwise hold the corner for minutes; the alerts screen keeps them all.
+                          A Critical is never dismissed unseen: it stays in the queue. */}
+                      {routineWaiting && (
+                        <button
+                          type="button"
+                          className="underline hover:no-underline"
+                          title="Dismiss the Warning and Informational toasts; Criticals stay"
+                          onClick={() => setQueue(dismissRoutine)}
+                        >
+                          Dismiss all
+                        </button>
+                      )}
                     </div>
                   )}
                   {alertActions?.(current)}
@@ -147,6 +175,15 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
       </div>
     </ToastContext.Provider>
   );
+}
+
+/** For a screen that fits the window: while it is shown, the toasts float over its bottom-right corner. */
+export function useFloatingToasts(on: boolean) {
+  const { setFloating } = useToast();
+  useEffect(() => {
+    setFloating(on);
+    return () => setFloating(false);
+  }, [on, setFloating]);
 }
 
 export function useToast(): ToastApi {

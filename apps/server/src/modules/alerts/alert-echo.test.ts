@@ -117,7 +117,7 @@ describeEachEngine('POST /alert/all: no echo, ever', (engine) => {
       const breach = nextEvent<ShowAlertEvent>(socket, 'showAlert', (a) => a.index === device.id);
       await fix(LAT + 0.01); // about 1.1 km north: outside
       const shown = await breach;
-      expect(shown).toMatchObject({ alert_type: 'Critical', message: 'Echo Walker left Echo Yard' });
+      expect(shown).toMatchObject({ alert_type: 'critical', message: 'Echo Walker left Echo Yard' });
       await settle();
       const showsBefore = pushes.shown.length;
       const changesBefore = pushes.alertsChanged();

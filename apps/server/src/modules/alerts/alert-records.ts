@@ -12,7 +12,15 @@ import type {
   LiveMapStaffInDanger,
   ShowAlertEvent,
 } from '@prison/shared';
-import { ALERT_STATUSES, ALERT_TYPES, LIVE_MAP_ALERTS_LISTED, totalPages } from '@prison/shared';
+import {
+  ALERT_STATUSES,
+  ALERT_TYPES,
+  ALERTS_UNPAGED_NEWEST,
+  ALERTS_UNPAGED_OPEN_MAX,
+  alertPaging,
+  LIVE_MAP_ALERTS_LISTED,
+  totalPages,
+} from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { admins, alerts, cells, prisoners, staff } from '../../db/schema';
 import { nobodyOrInCaseload, prisonerInCaseloadOrTrue, type Caseload } from '../../lib/caseload';
@@ -267,8 +275,30 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
 }
 
 /**
- * Newest first, paginated, with counts over the filtered set. One grouped count (per type and status, at most nine
- * rows) beside the page gives every count (decision 029):
+ * The unpaged answer (no `page`, no `limit`: the spec's client, which counts what comes back): every open Critical and
+ * Warning, at most ALERTS_UNPAGED_OPEN_MAX of them (the partial open-Critical index and the status index find them),
+ * and the newest ALERTS_UNPAGED_NEWEST; one list, newest first. Two bounded reads, so its cost never grows with the
+ * table.
+ */
+async function unpagedAlerts(db: DbOrTx, where: SQL | undefined) {
+  const newestFirst = [desc(alerts.timestamp), desc(alerts.id)];
+  const openAlarm = and(eq(alerts.status, 'New'), inArray(alerts.alertType, ['Critical', 'Warning']));
+  const [open, newest] = await Promise.all([
+    selectAlertRecords(db)
+      .where(where ? and(where, openAlarm) : openAlarm)
+      .orderBy(...newestFirst)
+      .limit(ALERTS_UNPAGED_OPEN_MAX),
+    selectAlertRecords(db).where(where).orderBy(...newestFirst).limit(ALERTS_UNPAGED_NEWEST),
+  ]);
+  const seen = new Set(newest.map((row) => row.id));
+  const rows = [...newest, ...open.filter((row) => !seen.has(row.id))];
+  return rows.sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || b.id - a.id);
+}
+
+/**
+ * Newest first, paginated, with counts over the filtered set; without `page` and `limit`, the unpaged answer above
+ * (one page of it). One grouped count (per type and status, at most nine rows) beside the list gives every count
+ * (decision 029):
  * - `counts`: per type over every filter but the type itself (the first version's meaning, which the layout's
  *   open-alert counts rely on: one request for the open Criticals and every level's open count);
  * - `filteredCounts`: per type over every filter, the type included (the alerts screen's header);
@@ -283,12 +313,15 @@ export async function listPrisonerAlerts(
   const filters = query.alert_type ? [...base, eq(alerts.alertType, query.alert_type)] : base;
   const where = filters.length ? and(...filters) : undefined;
   const countWhere = base.length ? and(...base) : undefined;
+  const paging = alertPaging(query);
   const [rows, grouped] = await Promise.all([
-    selectAlertRecords(db)
-      .where(where)
-      .orderBy(desc(alerts.timestamp), desc(alerts.id))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
+    paging
+      ? selectAlertRecords(db)
+          .where(where)
+          .orderBy(desc(alerts.timestamp), desc(alerts.id))
+          .limit(paging.limit)
+          .offset((paging.page - 1) * paging.limit)
+      : unpagedAlerts(db, where),
     db
       .select({ alertType: alerts.alertType, status: alerts.status, n: count() })
       .from(alerts)
@@ -309,8 +342,8 @@ export async function listPrisonerAlerts(
   const total = filteredCounts.Critical + filteredCounts.Warning + filteredCounts.Informational;
   return {
     data: rows.map(toAlertRecord),
-    currentPage: query.page,
-    totalPages: totalPages(total, query.limit),
+    currentPage: paging?.page ?? 1,
+    totalPages: paging ? totalPages(total, paging.limit) : 1,
     totalAlerts: total,
     counts,
     filteredCounts,

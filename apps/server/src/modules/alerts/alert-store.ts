@@ -2,7 +2,7 @@
 // the features that raise alerts (counts, observations, readers), the end of a device's open alerts of a kind, and
 // the live event (`showAlert`) a stored alert is pushed as. composition.ts hands these to the core as its AlertStore.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { ShowAlertEvent } from '@prison/shared';
+import { alertLevelOf, type ShowAlertEvent } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { namedStatement } from '../../db/named-statements';
 import { alerts } from '../../db/schema';
@@ -60,14 +60,15 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
   return drafts.map((d, i) => ({ ...d, id: result.rows[i]!.id }));
 }
 
-/** The live event (SPEC.md section 7: index, alert_type, message) plus what the toast and the alerts screen use. */
+/** The live event (SPEC.md section 7: index, alert_type as a lowercase level, message) plus what the toast and the alerts screen use. */
 export function showAlertEvent(
   alert: StoredAlert,
   wearer: AlertWearer,
 ): ShowAlertEvent & { alertId: number; block?: string | null } {
   return {
     index: alert.deviceId ?? '',
-    alert_type: alert.alertType,
+    // Lowercase, as SPEC.md section 4 names the levels and the spec's client compares them (decision 105).
+    alert_type: alertLevelOf(alert.alertType),
     message: alert.details,
     alertId: alert.id,
     ...(wearer.prisonerName ? { prisonerName: wearer.prisonerName } : {}),

@@ -70,7 +70,7 @@ describeEachEngine('alerts API', (engine) => {
         status: 'New',
       });
       expect(await shown).toMatchObject({
-        alert_type: 'Warning',
+        alert_type: 'warning',
         message: 'Fight in block C',
         alertId: record.id,
         prisonerName: 'Jane Roe',

@@ -122,6 +122,28 @@ export async function stepAlert(db: Db, id: number, step: Step, who: AuditActor)
   });
 }
 
+/**
+ * Opening an incident from a Critical alert acknowledges it, in the incident's transaction, with the incident as its
+ * note (decision 105): the operator has taken it in hand. Only open (New) Criticals move; answers their ids.
+ */
+export async function acknowledgeCriticalsForIncident(
+  tx: DbOrTx,
+  alertIds: readonly number[],
+  incidentId: number,
+  step: { adminId: number; caseload?: Caseload },
+  who: AuditActor,
+): Promise<number[]> {
+  if (alertIds.length === 0) return [];
+  const open = await tx
+    .select({ id: alerts.id })
+    .from(alerts)
+    .where(and(inArray(alerts.id, [...alertIds]), eq(alerts.alertType, 'Critical'), eq(alerts.status, 'New')));
+  if (open.length === 0) return [];
+  const note = `Incident #${incidentId} opened`;
+  const { updated } = await applyStep(tx, open.map((row) => row.id), { action: 'acknowledge', note, ...step }, who);
+  return updated;
+}
+
 /** Many alerts, one step, all or nothing: an unknown id or an alert the step may not close changes nothing. */
 export async function stepAlerts(
   db: Db,

@@ -6,6 +6,7 @@ import {
   deliveryQuery,
   errorResponse,
   ESCALATION_NOT_CONFIGURED,
+  escalationSettings,
   escalationTestRequest,
   escalationTestResult,
 } from '@prison/shared';
@@ -41,6 +42,20 @@ const escalationRoutes: FastifyPluginAsyncZod = async (app) => {
       ...(await listDeliveries(app.db, request.query)),
       settings: { escalateAfterSeconds: app.config.ESCALATE_AFTER_SECONDS, channels: escalation.channels.configured },
     }),
+  );
+
+  app.get(
+    '/escalation/settings',
+    {
+      // Every screen's Critical bar says when nobody outside the control room is told (decision 105).
+      config: { access: 'live.read' },
+      schema: {
+        tags: ['escalation'],
+        summary: 'Whether unacknowledged Critical alerts are escalated (the channels configured) and after how long',
+        response: { 200: escalationSettings },
+      },
+    },
+    async () => ({ escalateAfterSeconds: app.config.ESCALATE_AFTER_SECONDS, channels: escalation.channels.configured }),
   );
 
   app.post(

@@ -169,7 +169,7 @@ describeEachEngine('escorts', (engine) => {
       const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (e) => e.message.includes('unescorted'));
       await fix(dp.id, 1630, 11);
       const event = await shown;
-      expect(event).toMatchObject({ alert_type: 'Critical', message: 'Una Bell is unescorted (130 m from Vic Hart)' });
+      expect(event).toMatchObject({ alert_type: 'critical', message: 'Una Bell is unescorted (130 m from Vic Hart)' });
       const [unescorted] = await ofKind('unescorted');
       expect(unescorted).toMatchObject({ alertType: 'Critical', endedAt: null, deviceId: dp.id });
       // The escort failed: outside the perimeter, the prisoner is raised at once.

@@ -17,6 +17,7 @@ import { alerts, incidentSteps, incidents, prisoners, staff } from '../../db/sch
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { incidentInCaseload, nobodyOrInCaseload, prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
+import { acknowledgeCriticalsForIncident } from '../alerts/workflow-service';
 import { NO_PRISONER_NAMED, caseloadPrisonerNames, checkLinks, linksOf, listed, personNames, removeLink, storeLinks, type LinkKind } from './incident-links';
 
 const summaryColumns = {
@@ -58,16 +59,20 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const localDate = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 const localTime = (at: Date) => `${pad(at.getHours())}:${pad(at.getMinutes())}`;
 
+/**
+ * Opens an incident; the open Critical alerts it links are acknowledged in the same transaction with the incident as
+ * their note (decision 105). Answers the incident and the ids of the alerts so acknowledged.
+ */
 export async function openIncident(
   db: DbOrTx,
   who: AuditActor & { name: string },
   input: IncidentOpenInput,
   caseload: Caseload,
-): Promise<IncidentDetail> {
+): Promise<{ incident: IncidentDetail; acknowledged: number[] }> {
   const links = await checkLinks(db, input, caseload);
   const names = await personNames(db, links);
   const from = new Date(input.window.from);
-  const id = await db.transaction(async (tx) => {
+  const { id, acknowledged } = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(incidents)
       .values({
@@ -91,9 +96,11 @@ export async function openIncident(
       entityId: incidentId,
       after: { ...toSummary(created!), alert_ids: links.alert, prisoner_ids: links.prisoner, staff_ids: links.staff },
     });
-    return incidentId;
+    const acknowledged =
+      who.adminId === null ? [] : await acknowledgeCriticalsForIncident(tx, links.alert, incidentId, { adminId: who.adminId, caseload }, who);
+    return { id: incidentId, acknowledged };
   });
-  return getIncident(db, id, caseload);
+  return { incident: await getIncident(db, id, caseload), acknowledged };
 }
 
 export async function changeIncidentStatus(

@@ -15,6 +15,7 @@ import {
 } from '@prison/shared';
 import { caseloadOf } from '../../lib/caseload';
 import { auditActor, requireAdmin } from '../../plugins/auth';
+import { alertAudiences } from '../alerts/alert-records';
 import { changeIncidentStatus, getIncident, linkToIncident, listIncidents, openIncident, unlinkFromIncident } from './incident-workflow-service';
 
 /** An incident the caseload does not see answers as an unknown one (decision 093). */
@@ -57,16 +58,20 @@ const workflowRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'incidents.write' },
       schema: {
         tags: ['incidents'],
-        summary: 'Open an incident (reported) with a time window and linked alerts and people',
+        summary:
+          'Open an incident (reported) with a time window and linked alerts and people; a linked open Critical alert is ' +
+          'acknowledged with the incident as its note',
         body: incidentOpenInput,
         response: { 200: incidentDetail, 400: errorResponse },
       },
     },
     async (request) => {
       const who = { ...auditActor(request), name: requireAdmin(request).name || requireAdmin(request).username };
-      const created = await openIncident(app.db, who, request.body, caseloadOf(request));
+      const { incident, acknowledged } = await openIncident(app.db, who, request.body, caseloadOf(request));
       changed();
-      return created;
+      // The Criticals it acknowledged leave the Critical bar and their toasts go, in every browser (decision 105).
+      if (acknowledged.length) await app.cluster.alerts.changed({ status: 'Acknowledged', groups: await alertAudiences(app.db, acknowledged) });
+      return incident;
     },
   );
 

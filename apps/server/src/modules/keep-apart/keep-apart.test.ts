@@ -102,7 +102,7 @@ describeEachEngine('keep-apart pairs', (engine) => {
       const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (e) => e.message.includes('must be kept apart'));
       await fix(db.id, 10); // 10 m: a meeting
       const event = await shown;
-      expect(event).toMatchObject({ alert_type: 'Warning' });
+      expect(event).toMatchObject({ alert_type: 'warning' });
       expect(event.message).toBe(`Olu Park (#${b.id}) and Nia Stone (#${a.id}) must be kept apart and are 10 m from each other`);
       await fix(da.id, 2); // still together
       await fix(db.id, 18); // 16 m: within distance + hysteresis, the same meeting

@@ -215,7 +215,7 @@ describeEachEngine('observation checks', (engine) => {
     expect(mine(await watcher.tick(new Date(dueAt - 1000)))).toEqual([]);
     const warned = await watcher.tick(new Date(dueAt + 1000));
     expect(warned.filter((a) => a.prisonerId === prisoner.id).map((a) => [a.alert_type, a.message])).toEqual([
-      ['Warning', `Observation check overdue: Hal Risk, cell ${prisoner.cell}`],
+      ['warning', `Observation check overdue: Hal Risk, cell ${prisoner.cell}`],
     ]);
     expect(mine(await watcher.tick(new Date(dueAt + 2000)))).toEqual([]);
     expect(await ours()).toHaveLength(1);
@@ -224,7 +224,7 @@ describeEachEngine('observation checks', (engine) => {
     // 15 minutes: Critical at 7.5 minutes past due.
     expect(mine(await watcher.tick(new Date(dueAt + 7.5 * MINUTE - 1000)))).toEqual([]);
     const critical = await watcher.tick(new Date(dueAt + 7.5 * MINUTE + 1000));
-    expect(critical.filter((a) => a.prisonerId === prisoner.id).map((a) => a.alert_type)).toEqual(['Critical']);
+    expect(critical.filter((a) => a.prisonerId === prisoner.id).map((a) => a.alert_type)).toEqual(['critical']);
     // Past the standard prisoner's due time (at most an hour) too, twice.
     for (const later of [61, 200]) {
       const raised = await watcher.tick(new Date(Date.now() + later * MINUTE));

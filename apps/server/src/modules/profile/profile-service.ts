@@ -1,6 +1,6 @@
 // The signed-in admin's own account: profile, password change and sessions.
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { PasswordChangeRequest, Profile, SessionInfo } from '@prison/shared';
+import { criticalSoundByDefault, type CriticalSoundSetting, type PasswordChangeRequest, type Profile, type SessionInfo } from '@prison/shared';
 import type { Db } from '../../db/client';
 import { admins, sessions } from '../../db/schema';
 import type { AuditActor } from '../../lib/audit';
@@ -103,4 +103,23 @@ export async function revokeOwnSession(
       });
     }),
   );
+}
+
+/** The account's Critical sound: its own choice, or its role's default (decision 105). */
+export async function getCriticalSound(db: Db, adminId: number): Promise<CriticalSoundSetting> {
+  const [row] = await db.select({ on: admins.criticalSound, role: admins.role }).from(admins).where(eq(admins.id, adminId));
+  if (!row) throw notFound('Account not found');
+  const defaultOn = criticalSoundByDefault(row.role);
+  return { on: row.on ?? defaultOn, default_on: defaultOn };
+}
+
+/** Each account sets its own Critical sound; audited like any change of an account. */
+export async function setCriticalSound(db: Db, adminId: number, on: boolean, who: AuditActor): Promise<CriticalSoundSetting> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select({ on: admins.criticalSound }).from(admins).where(eq(admins.id, adminId)).for('update');
+    if (!before) throw notFound('Account not found');
+    await tx.update(admins).set({ criticalSound: on }).where(eq(admins.id, adminId));
+    await recordAudit(tx, who, { action: 'critical_sound', entity: 'admin', entityId: adminId, before: { critical_sound: before.on }, after: { critical_sound: on } });
+  });
+  return getCriticalSound(db, adminId);
 }

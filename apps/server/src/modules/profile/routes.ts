@@ -7,6 +7,8 @@ import {
   adminCreateRequest,
   adminList,
   adminUpdateRequest,
+  criticalSoundRequest,
+  criticalSoundSetting,
   errorResponse,
   idText,
   intText,
@@ -22,7 +24,7 @@ import {
 } from '@prison/shared';
 import { auditActor, requireAdmin } from '../../plugins/auth';
 import { addAdmin, disableAdmin, enableAdmin, listAdmins, unlockAdmin, updateAdmin } from './admins-service';
-import { changePassword, getProfile, listSessions, revokeOwnSession } from './profile-service';
+import { changePassword, getCriticalSound, getProfile, listSessions, revokeOwnSession, setCriticalSound } from './profile-service';
 import { confirmTotpEnrolment, disableTotp, getTotpStatus, startTotpEnrolment } from '../admin/totp-service';
 
 /** Guessing a 6-digit code from a stolen session is slowed down like a login. */
@@ -38,6 +40,33 @@ const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['profile'], summary: "The signed-in admin's account", response: { 200: profile } },
     },
     async (request) => getProfile(app.db, requireAdmin(request).id),
+  );
+
+  app.get(
+    '/profile/critical-sound',
+    {
+      config: { access: 'self' },
+      schema: {
+        tags: ['profile'],
+        summary: "Whether this account hears the Critical alert sound: its own choice, or its role's default",
+        response: { 200: criticalSoundSetting },
+      },
+    },
+    async (request) => getCriticalSound(app.db, requireAdmin(request).id),
+  );
+
+  app.put(
+    '/profile/critical-sound',
+    {
+      config: { access: 'self' },
+      schema: {
+        tags: ['profile'],
+        summary: 'Turn the Critical alert sound on or off for this account (each account sets its own)',
+        body: criticalSoundRequest,
+        response: { 200: criticalSoundSetting, 400: errorResponse },
+      },
+    },
+    async (request) => setCriticalSound(app.db, requireAdmin(request).id, request.body.on, auditActor(request)),
   );
 
   app.post(

@@ -42,7 +42,7 @@ describeEachEngine('staff in danger', (engine) => {
       const shown = nextEvent<ShowAlertEvent>(socket, 'showAlert', (e) => e.message.startsWith('Officer'));
       await fix(trackers[0]!.id, at(1), now + 1000, { alarm: 'sos' });
       const expected = 'Officer Ada Ames needs assistance. Nearest staff: Cid Cole 25 m, Dot Dunn 60 m, Bea Bell 79 m';
-      expect(await shown).toMatchObject({ alert_type: 'Critical', message: expected });
+      expect(await shown).toMatchObject({ alert_type: 'critical', message: expected });
       const [stored] = await ofDevice(trackers[0]!.id, 'sos');
       expect(stored).toMatchObject({ alertType: 'Critical', details: expected, prisonerId: null });
       // Stored as data too (decision 072): each one's tracker, staff member and distance, nearest first.

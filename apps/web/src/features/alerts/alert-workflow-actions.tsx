@@ -5,6 +5,7 @@
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import {
+  alertTypeOfLevel,
   resolveIsDeliberate,
   stepNeedsNote,
   type AlertStatus,
@@ -89,6 +90,8 @@ export function AlertWorkflowActions({
 function AlertToastActions({ alert, open }: { alert: ShowAlertEvent & { alertId: number }; open(path: string): void }) {
   const { acknowledge, pendingId } = useAcknowledge();
   const mayWork = useMay('alerts.work');
+  // The live event names the level in lowercase (SPEC.md section 4); the workflow and the alerts screen use the type.
+  const type = alertTypeOfLevel(alert.alert_type);
   return (
     <div className="mt-2 flex gap-2" data-testid="alert-toast-actions">
       {mayWork && (
@@ -96,7 +99,7 @@ function AlertToastActions({ alert, open }: { alert: ShowAlertEvent & { alertId:
           size="sm"
           variant="secondary"
           busy={pendingId === alert.alertId}
-          onClick={() => acknowledge({ id: alert.alertId, alert_type: alert.alert_type, details: alert.message })}
+          onClick={() => acknowledge({ id: alert.alertId, alert_type: type, details: alert.message })}
         >
           Acknowledge
         </Button>
@@ -104,7 +107,7 @@ function AlertToastActions({ alert, open }: { alert: ShowAlertEvent & { alertId:
       <Button
         size="sm"
         variant="secondary"
-        onClick={() => open(`/allAlerts?alert_type=${alert.alert_type}&status=New`)}
+        onClick={() => open(`/allAlerts?alert_type=${type}&status=New`)}
       >
         Open
       </Button>

@@ -1,22 +1,42 @@
-// A beep for Critical alerts, on unless switched off in this browser (localStorage; issue 11). Web Audio makes the
-// sound: no file, so the CSP's media-src is not involved.
-import { useEffect, useRef } from 'react';
-import { browserSwitch } from '../../lib/browser-switch';
+// A beep for Critical alerts, on or off per account (decision 105: off by default for the roles that cannot act on
+// one). Web Audio makes the sound: no file, so the CSP's media-src is not involved. Browsers start audio only after a
+// gesture on the page: while this one refuses it, the top bar says so with a one-click "Turn sound on".
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Button } from '../../components/ui/button';
 import { useSocketEvent } from '../../lib/realtime';
 import { useOpenAlerts } from './api/open-alerts';
-
-// A stored 'off' is the only way off: the sound is on by default.
-const criticalSound = browserSwitch('prison.criticalAlertSound', true);
-const isCriticalSoundOn = criticalSound.isOn;
+import { useCriticalSoundSetting, useSetCriticalSound } from './api/critical-sound';
 
 let audio: AudioContext | null = null;
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((listener) => listener());
 
 function audioContext(): AudioContext | null {
+  if (audio) return audio;
   const Context =
     window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!Context) return null;
-  audio ??= new Context();
+  audio = new Context();
+  audio.addEventListener('statechange', notify);
   return audio;
+}
+
+/** Asks the browser to let the sound play; after a reload it refuses until a click or key press on the page. */
+function unlockAudio() {
+  const context = audioContext();
+  notify();
+  void context?.resume().then(notify, notify);
+}
+
+/** Whether the browser holds the sound back (suspended until a gesture); false where Web Audio is missing. */
+function useAudioBlocked(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => audio !== null && audio.state === 'suspended',
+  );
 }
 
 /** Three short 880 Hz beeps, about 0.6 s in all. */
@@ -40,9 +60,11 @@ export function playCriticalBeep() {
   }
 }
 
-/** The switch, on the alerts screen. The first click also unlocks audio, which browsers allow only after a gesture. */
+/** The account's switch, on the alerts screen. Switching it on is a click, which also lets the browser play it. */
 export function AlertWorkflowSoundToggle() {
-  const [on, set] = criticalSound.use();
+  const setting = useCriticalSoundSetting();
+  const set = useSetCriticalSound();
+  const on = set.isPending ? set.variables : (setting.data?.on ?? false);
   return (
     <label className="flex items-center gap-2 text-sm text-slate-700">
       <input
@@ -50,8 +72,9 @@ export function AlertWorkflowSoundToggle() {
         role="switch"
         aria-checked={on}
         checked={on}
+        disabled={!setting.data || set.isPending}
         onChange={(event) => {
-          set(event.target.checked);
+          set.mutate(event.target.checked);
           if (event.target.checked) playCriticalBeep();
         }}
         className="h-4 w-4"
@@ -61,20 +84,59 @@ export function AlertWorkflowSoundToggle() {
   );
 }
 
+/**
+ * The top bar's notice while the account's sound is on and the browser holds it back (after a reload, before any
+ * click): otherwise a Critical would beep for nobody with nothing on screen saying so. Its button is the gesture.
+ */
+export function SoundBlockedNotice() {
+  const on = useCriticalSoundSetting().data?.on ?? false;
+  const blocked = useAudioBlocked();
+  // A browser that allows the sound starts it within milliseconds: only a refusal that lasts is shown.
+  const [lasting, setLasting] = useState(false);
+  useEffect(() => {
+    if (on) unlockAudio();
+  }, [on]);
+  useEffect(() => {
+    setLasting(false);
+    if (!blocked) return;
+    const timer = setTimeout(() => setLasting(true), BLOCKED_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [blocked]);
+  if (!on || !blocked || !lasting) return null;
+  return (
+    <span
+      className="flex items-center gap-2 rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-slate-950"
+      role="status"
+      title="The browser is blocking the Critical alert sound"
+      data-testid="sound-blocked"
+    >
+      <span className="sr-only">The browser is blocking the Critical alert sound</span>
+      <span aria-hidden="true">Sound blocked</span>
+      <Button size="sm" variant="secondary" onClick={() => playCriticalBeep()}>
+        Turn sound on
+      </Button>
+    </span>
+  );
+}
+
+/** How long the browser must hold the sound back before the top bar says so. */
+const BLOCKED_AFTER_MS = 1_500;
+
 /** While a Critical alert is open the beep repeats, at most this often. */
 export const CRITICAL_REPEAT_MS = 30_000;
 /** A burst of Critical alerts beeps once. */
 const BURST_GAP_MS = 3_000;
 
 /**
- * Mount once for the whole app (the layout): when switched on, beeps on each live Critical alert and again every 30 s
- * while an unacknowledged Critical alert is open.
+ * Mount once for the whole app (the layout): when the account's sound is on, beeps on each live Critical alert and
+ * again every 30 s while an unacknowledged Critical alert is open.
  */
 export function AlertWorkflowCriticalSound() {
   const openCritical = useOpenAlerts().data?.counts.Critical ?? 0;
+  const soundOn = useCriticalSoundSetting().data?.on ?? false;
   const lastBeep = useRef(0);
   const beep = (minGapMs: number) => {
-    if (!isCriticalSoundOn() || Date.now() - lastBeep.current < minGapMs) return;
+    if (!soundOn || Date.now() - lastBeep.current < minGapMs) return;
     lastBeep.current = Date.now();
     playCriticalBeep();
   };
@@ -82,7 +144,7 @@ export function AlertWorkflowCriticalSound() {
   beepRef.current = beep;
 
   useSocketEvent('showAlert', (alert) => {
-    if (alert.alert_type === 'Critical') beep(BURST_GAP_MS);
+    if (alert.alert_type === 'critical') beep(BURST_GAP_MS);
   });
 
   const open = openCritical > 0;
@@ -93,17 +155,15 @@ export function AlertWorkflowCriticalSound() {
     return () => clearInterval(timer);
   }, [open]);
 
-  // Browsers start audio only after a user gesture: the first click or key press on any screen unlocks it.
+  // The first click or key press on any screen lets the browser play the sound.
   useEffect(() => {
-    const unlock = () => {
-      if (isCriticalSoundOn()) void audioContext()?.resume();
-    };
-    window.addEventListener('pointerdown', unlock, { once: true });
-    window.addEventListener('keydown', unlock, { once: true });
+    if (!soundOn) return;
+    window.addEventListener('pointerdown', unlockAudio, { once: true });
+    window.addEventListener('keydown', unlockAudio, { once: true });
     return () => {
-      window.removeEventListener('pointerdown', unlock);
-      window.removeEventListener('keydown', unlock);
+      window.removeEventListener('pointerdown', unlockAudio);
+      window.removeEventListener('keydown', unlockAudio);
     };
-  }, []);
+  }, [soundOn]);
   return null;
 }

@@ -1,7 +1,9 @@
 // The layout's Critical bar (issue 11): every open (unacknowledged) Critical alert stays on every screen until someone
 // acknowledges it, here or anywhere else; and the top bar's count of open alerts per level. One line per alert from
-// sm on; on a phone one line in all ("3 open Criticals") with a button that shows the list (decision 044). While the
-// feed is not live both say so at once.
+// sm on, at most two of them and "N more" that opens the full list, so the live map keeps its height (decision 105);
+// on a phone one line in all ("3 open Criticals") with a button that shows the list (decision 044). While the feed is
+// not live both say so at once. With escalation off, a Critical older than the escalation delay says that nobody
+// outside the control room has been told.
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -15,6 +17,11 @@ import { prisonerLabel } from '../../lib/prisoner-label';
 import { useNow } from '../../lib/use-now';
 import { formatClock, isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 import { liveMapLink } from './live-map-link';
+import { useEscalationSettings } from './api/escalation-settings';
+
+/** Rows shown before "N more": the bar never takes more of the window than this (decision 105). */
+export const CRITICAL_BAR_ROWS = 2;
+export const NOBODY_TOLD = 'nobody outside the control room has been told';
 
 /** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
 function whoText(alert: AlertRecord): string {
@@ -32,12 +39,18 @@ export function CriticalAlertBar() {
   // Each Acknowledge asks for the note a Critical needs, in the app's one note dialog (decision 095).
   const { acknowledge } = useAcknowledge();
   const [expanded, setExpanded] = useState(false);
+  const [showAll, setShowAll] = useState(false);
   const { state: feedState, dataAsOf } = useFeedHealth();
   const stale = isStale(feedState);
+  const escalation = useEscalationSettings().data;
+  // Escalation off: past its delay a Critical would have been emailed or posted; nobody was (decision 105).
+  const untoldAfterMs = escalation && escalation.channels.length === 0 ? escalation.escalateAfterSeconds * 1000 : null;
 
   const alerts = open.data?.data ?? [];
   if (alerts.length === 0) return null;
   const total = open.data?.counts.Critical ?? alerts.length;
+  const hidden = showAll ? 0 : Math.max(0, alerts.length - CRITICAL_BAR_ROWS);
+  const shown = hidden > 0 ? alerts.slice(0, CRITICAL_BAR_ROWS) : alerts;
 
   return (
     <section
@@ -71,6 +84,19 @@ export function CriticalAlertBar() {
               </span>
             )}
           </h2>
+          {(hidden > 0 || showAll) && alerts.length > CRITICAL_BAR_ROWS && (
+            <Button
+              size="sm"
+              variant="secondary"
+              className="hidden shrink-0 sm:inline-flex"
+              aria-expanded={showAll}
+              aria-controls="critical-bar-list"
+              onClick={() => setShowAll((all) => !all)}
+              data-testid="critical-bar-more"
+            >
+              {showAll ? 'Show fewer' : `${hidden} more`}
+            </Button>
+          )}
           <Button
             size="sm"
             variant="secondary"
@@ -92,7 +118,7 @@ export function CriticalAlertBar() {
           )}
           aria-label="Open Critical alerts"
         >
-          {alerts.map((alert) => (
+          {(expanded ? alerts : shown).map((alert) => (
             <li
               key={alert.id}
               className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5 text-sm md:flex-nowrap"
@@ -106,6 +132,14 @@ export function CriticalAlertBar() {
               <time dateTime={alert.timestamp} className="text-xs whitespace-nowrap">
                 {liveAgeText(new Date(alert.timestamp).getTime(), now, stale)}
               </time>
+              {untoldAfterMs !== null && now - Date.parse(alert.timestamp) >= untoldAfterMs && (
+                <span
+                  className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap text-white"
+                  data-testid="nobody-told"
+                >
+                  {NOBODY_TOLD}
+                </span>
+              )}
               <span className="flex gap-2">
                 {mayWork && (
                   <Button size="sm" variant="danger" onClick={() => acknowledge(alert)}>

@@ -1,5 +1,5 @@
-// / (SPEC.md section 2): the landing hero for a visitor; for a logged-in user the title, Get Started and the
-// operations overview first.
+// / (SPEC.md section 2): the landing hero with Get Started for a visitor (SPEC.md section 1, word for word); a logged-in
+// account works here, so it gets the operations overview first and no visitor's heading or button (decision 105).
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { useAuth } from '../../lib/auth';
@@ -16,15 +16,7 @@ export function HomePage() {
   const admin = status === 'authenticated';
   return (
     <div className="flex flex-col">
-      {admin ? (
-        // A logged-in admin works here: the hero shrinks to a heading and the operations overview comes first.
-        <div className="mx-auto flex w-full max-w-screen-2xl flex-wrap items-center justify-between gap-3 px-4 pt-6">
-          <h1 className="text-2xl font-bold text-slate-900">{TITLE}</h1>
-          <Button variant="secondary" onClick={() => navigate('/dashboard')}>
-            Get Started
-          </Button>
-        </div>
-      ) : (
+      {!admin && (
         <section className="bg-gradient-to-br from-brand-900 to-brand-700 px-4 py-16 text-center text-white">
           <h1 className="text-3xl font-bold sm:text-4xl">{TITLE}</h1>
           <p className="mx-auto mt-3 max-w-2xl text-slate-200">
@@ -37,13 +29,13 @@ export function HomePage() {
       )}
       {admin && (
         <section className="mx-auto w-full max-w-screen-2xl px-4 pt-6" aria-labelledby="overview-title">
-          <h2 id="overview-title" className="mb-3 text-xl font-semibold">
+          <h1 id="overview-title" className="mb-3 text-2xl font-bold text-slate-900">
             Operations overview
-          </h2>
+          </h1>
           <OperationsOverview />
-          <h3 id="latest-counts-title" className="mt-6 mb-3 text-lg font-semibold">
+          <h2 id="latest-counts-title" className="mt-6 mb-3 text-lg font-semibold">
             Roll counts
-          </h3>
+          </h2>
           <LatestCounts />
         </section>
       )}

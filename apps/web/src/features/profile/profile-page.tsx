@@ -1,5 +1,7 @@
 // Profile (/profile): the admin's name, password change, active sessions, and the admins of the system.
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { productVersionText } from '../../lib/product-version';
+import { AlertWorkflowSoundToggle } from '../alerts/alert-workflow-sound';
 import { Page } from '../../components/ui/page';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
@@ -23,6 +25,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 export function ProfilePage() {
   const { name, passwordChangeRequired, totpEnrolmentRequired } = useAuth();
+  const [version] = useState(productVersionText);
   const profile = useProfile();
   const mayManageAccounts = useMay('accounts.manage');
   // The delivery log: 'audit.read' or 'settings.write' (decision 060).
@@ -36,6 +39,17 @@ export function ProfilePage() {
       <p className="mb-4 text-lg" data-testid="profile-name">
         {name}
       </p>
+      {/* A logged-in account has no footer (decision 105): the running version (decision 059) is named here. */}
+      {version && (
+        <p className="-mt-3 mb-4 text-xs text-slate-600" data-testid="app-version">
+          Version {version}
+        </p>
+      )}
+      {!restricted && (
+        <div className="mb-4">
+          <AlertWorkflowSoundToggle />
+        </div>
+      )}
       {restricted && (
         <p
           role="status"
