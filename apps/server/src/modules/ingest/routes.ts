@@ -99,11 +99,12 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/ingest/traccar',
     {
-      // The forwarder's own bearer token authenticates it (decision 106), checked before the body is read.
+      // The forwarder's own bearer token authenticates it (decision 106), checked once the (bounded, JSON-only) body
+      // is parsed and before it is validated or stored.
       config: { public: true },
       logLevel: 'warn',
       bodyLimit: TRACCAR_BODY_LIMIT_BYTES,
-      onRequest: async (request, reply) => {
+      preValidation: async (request, reply) => {
         if (!traccarToken) return reply.status(404).send({ message: 'The Traccar forwarder is off: set TRACCAR_FORWARD_TOKEN to turn it on' });
         if (!tokenMatches(bearer(request.headers.authorization), traccarToken)) {
           app.tracking.metrics.fixesReceived('traccar', 1);
