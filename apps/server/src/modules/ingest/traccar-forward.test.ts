@@ -151,6 +151,9 @@ describe('/ingest/traccar', () => {
     expect(after.received - before.received).toBe(7);
     expect(after.refused - before.refused).toBe(7);
     expect(after.stored - before.stored).toBe(0);
+    // A body far past one position (64 KiB) is refused before anything is read into a fix.
+    const huge = await forward(traccarPositionData(device.id, time, { padding: 'x'.repeat(70_000) }));
+    expect(huge.status).toBe(413);
     // A bad position fails alone: the next one of the same device is stored.
     expect((await forward(traccarPositionData(device.id, time + 1000))).status).toBe(200);
     expect(await fixesOf(device.id)).toHaveLength(1);
