@@ -159,6 +159,29 @@ describe('/ingest/traccar', () => {
     expect(await fixesOf(device.id)).toHaveLength(1);
   });
 
+  it('a malformed forward answers 400 naming the field and stores nothing', async () => {
+    const device = await addDevice(ctx());
+    const time = Date.now() - 5_000;
+    const good = traccarPositionData(device.id, time);
+    const cases: [unknown, RegExp][] = [
+      [{ device: good.device }, /^position: /],
+      [{ position: good.position }, /^device: /],
+      [{ position: good.position, device: { ...good.device, uniqueId: '' } }, /^device\.uniqueId: /],
+      [{ position: good.position, device: { ...good.device, uniqueId: 'x'.repeat(101) } }, /^device\.uniqueId: /],
+      [{ position: { ...good.position, latitude: '51.5x' }, device: good.device }, /latitude/],
+      [{ position: { ...good.position, longitude: null }, device: good.device }, /longitude/],
+      [{ position: { ...good.position, fixTime: 'yesterday' }, device: good.device }, /timestamp|time/i],
+      [{ position: { ...good.position, speed: 'fast' }, device: good.device }, /speed/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await forward(body);
+      expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
+      expect((await res.json()).message).toMatch(message);
+    }
+    expect((await forward([good])).status).toBe(400);
+    expect(await fixesOf(device.id)).toEqual([]);
+  });
+
   it('alarm=sos raises the same Critical as OsmAnd alarm=sos; an unknown alarm is stored without an alert', async () => {
     const overOsmand = await addDevice(ctx(), { prisoner_id: (await addPrisoner(ctx(), 'Sam', 'Sos')).id });
     const overTraccar = await addDevice(ctx(), { prisoner_id: (await addPrisoner(ctx(), 'Sam', 'Sos')).id });
