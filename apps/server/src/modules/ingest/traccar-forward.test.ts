@@ -141,10 +141,10 @@ describe('/ingest/traccar', () => {
     expect(await unknown.json()).toEqual({ message: 'Unknown device not-registered-anywhere' });
     const tagged = await forward(traccarPositionData(tag.id, time));
     expect(tagged.status).toBe(409);
-    expect((await tagged.json()).message).toMatch(/^device\.uniqueId: .* is a tag/);
+    expect(((await tagged.json()) as { message: string }).message).toMatch(/^device\.uniqueId: .* is a tag/);
     const bad = await forward(traccarPositionData(device.id, time, {}, { latitude: 91 }));
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toMatch(/latitude/);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/latitude/);
     expect(await fixesOf(device.id)).toEqual([]);
     expect(await fixesOf(tag.id)).toEqual([]);
     const after = await counts();
@@ -176,7 +176,7 @@ describe('/ingest/traccar', () => {
     for (const [body, message] of cases) {
       const res = await forward(body);
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
-      expect((await res.json()).message).toMatch(message);
+      expect(((await res.json()) as { message: string }).message).toMatch(message);
     }
     expect((await forward([good])).status).toBe(400);
     expect(await fixesOf(device.id)).toEqual([]);
