@@ -1,5 +1,6 @@
 // The load of bench/ingest, in its own thread so the server keeps the main one: client loops sending fixes over
-// OsmAnd HTTP (one fix per request) and the gateway batch endpoint, and a logged-in browser socket timing showAlert.
+// OsmAnd HTTP (one fix per request), a Traccar server's JSON forwarder (one position per request, as Traccar posts it)
+// and the gateway batch endpoint, and a logged-in browser socket timing showAlert.
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { io } from 'socket.io-client';
@@ -12,6 +13,9 @@ export interface LoadOptions {
   devices: number;
   seconds: number;
   osmandLoops: number;
+  /** Loops posting as Traccar's JSON forwarder, with this bearer token. */
+  traccarLoops: number;
+  traccarToken: string;
   batchLoops: number;
   batchSize: number;
   centre: { lat: number; lng: number };
@@ -22,6 +26,7 @@ export interface LoadOptions {
 export interface LoadResult {
   elapsedMs: number;
   ackedOsmand: number;
+  ackedTraccar: number;
   ackedBatch: number;
   failed: number;
   firstError: string | null;
@@ -33,7 +38,7 @@ export interface LoadResult {
 }
 
 const options = workerData as LoadOptions;
-const totalLoops = options.osmandLoops + options.batchLoops;
+const totalLoops = options.osmandLoops + options.traccarLoops + options.batchLoops;
 const lastTime = new Float64Array(options.devices);
 const sentAt = new Map<string, number>();
 const ackedDevice: number[] = [];
@@ -43,6 +48,7 @@ let alertsReceived = 0;
 let failed = 0;
 let firstError: string | null = null;
 let ackedOsmand = 0;
+let ackedTraccar = 0;
 let ackedBatch = 0;
 let running = true;
 
@@ -76,6 +82,40 @@ async function osmandLoop(loop: number) {
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`OsmAnd answered ${res.status}`);
       ackedOsmand++;
+      ackedDevice.push(i);
+      ackedTime.push(fix.time);
+    } catch (error) {
+      fail(error);
+    }
+  }
+}
+
+/** Jackson's date as Traccar serialises it: ISO 8601, milliseconds, +00:00. */
+const jacksonDate = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
+
+async function traccarLoop(loop: number) {
+  for (let i = loop; running; i += totalLoops) {
+    if (i >= options.devices) i = loop;
+    const fix = nextFix(i);
+    sentAt.set(key(i, fix.time), performance.now());
+    const time = jacksonDate(fix.time);
+    const body = {
+      position: {
+        id: 0, attributes: { batteryLevel: 80, motion: true }, deviceId: i + 1, protocol: 'gt06', serverTime: time, deviceTime: time,
+        fixTime: time, valid: true, latitude: fix.latitude, longitude: fix.longitude, altitude: 0, speed: 2.5, course: 90,
+        address: null, accuracy: 0, network: null, geofenceIds: null,
+      },
+      device: { id: i + 1, attributes: {}, groupId: 0, calendarId: 0, name: deviceId(i), uniqueId: deviceId(i), status: 'online', lastUpdate: time, positionId: 0, phone: null, model: null, contact: null, category: null, disabled: false, expirationTime: null },
+    };
+    try {
+      const res = await fetch(`${options.baseUrl}/api/v1/ingest/traccar`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.traccarToken}` },
+        body: JSON.stringify(body),
+      });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`Traccar forwarder answered ${res.status}`);
+      ackedTraccar++;
       ackedDevice.push(i);
       ackedTime.push(fix.time);
     } catch (error) {
@@ -134,7 +174,8 @@ async function main() {
   const start = performance.now();
   const loops = [
     ...Array.from({ length: options.osmandLoops }, (_, k) => osmandLoop(k)),
-    ...Array.from({ length: options.batchLoops }, (_, k) => batchLoop(options.osmandLoops + k)),
+    ...Array.from({ length: options.traccarLoops }, (_, k) => traccarLoop(options.osmandLoops + k)),
+    ...Array.from({ length: options.batchLoops }, (_, k) => batchLoop(options.osmandLoops + options.traccarLoops + k)),
   ];
   setTimeout(() => {
     running = false;
@@ -147,6 +188,7 @@ async function main() {
   const result: LoadResult = {
     elapsedMs,
     ackedOsmand,
+    ackedTraccar,
     ackedBatch,
     failed,
     firstError,

@@ -1,5 +1,5 @@
 // bench/ingest: 10,000 devices and 1,000 geofences; fixes sent through the real protocols (OsmAnd HTTP, one fix per
-// request, and the gateway batch endpoint) by concurrent client loops in a worker thread, against the real server
+// request, a Traccar server's JSON forwarder, one position per request, and the gateway batch endpoint) by concurrent client loops in a worker thread, against the real server
 // started in this process, on PostgreSQL and on PGlite. Prints fixes stored per second, p50/p99 from a fix sent to
 // its showAlert on a logged-in browser socket, and checks that every acknowledged fix is in the database.
 // Baseline (same run, same database): one INSERT transaction per fix, the approach the batched writer replaces.
@@ -18,7 +18,7 @@
 // --mqtt-seconds, printed as sightings stored per second beside the OsmAnd and batch figures, 0 lost.
 //
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
-//        [--geofences 1000] [--osmand-loops 48] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
+//        [--geofences 1000] [--osmand-loops 48] [--traccar-loops 16] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
 //        [--escorts 200] [--mqtt-readers 200] [--mqtt-tags 10] [--mqtt-rate 10] [--mqtt-seconds 20]
 //        [--observations 2000] [--movements 200]
 //
@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
     devices: { type: 'string', default: '10000' },
     geofences: { type: 'string', default: '1000' },
     'osmand-loops': { type: 'string', default: '48' },
+    'traccar-loops': { type: 'string', default: '16' },
     'batch-loops': { type: 'string', default: '4' },
     'batch-size': { type: 'string', default: '200' },
     'keep-apart-pairs': { type: 'string', default: '1000' },
@@ -73,6 +74,8 @@ const OBSERVATIONS = Number(args.observations);
 const MOVEMENTS = Math.min(Number(args.movements), DEVICES - 2 * PAIRS - 2 * ESCORTS);
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CENTRE = { lat: 51.5, lng: -0.12 };
+/** The bearer token the bench's Traccar forwarder loops send. */
+const TRACCAR_FORWARD_TOKEN = randomBytes(24).toString('hex');
 /** About 55 km across: the geofences (50 to 200 m) cover about 1 % of it, so about 1 fix in 100 raises an alert. */
 const SPAN_DEGREES = 0.5;
 const ADMIN = { username: 'bench', name: 'Bench', password: 'measure twice, cut once' };
@@ -273,6 +276,7 @@ async function seedMovements(database: Database, count: number): Promise<void> {
 interface PhaseResult {
   fixesPerSecond: number;
   osmandPerSecond: number;
+  traccarPerSecond: number;
   batchPerSecond: number;
   p50: number;
   p99: number;
@@ -308,6 +312,7 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
       OSMAND_PORT: '0',
       HOST: '127.0.0.1',
       DEVICE_OFFLINE_SECONDS: '3600',
+      TRACCAR_FORWARD_TOKEN,
     });
     const phase = async (label: string): Promise<PhaseResult> => {
       const app = await buildApp({ config, database, logger: false });
@@ -322,7 +327,7 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
         const token = login.json<{ token: string }>().token;
         const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
         log(
-          `${label}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`,
+          `${label}: sending for ${SECONDS} s (${args['osmand-loops']} OsmAnd loops, ${args['traccar-loops']} Traccar forwarder loops, ${args['batch-loops']} batch loops of ${args['batch-size']})`,
         );
         const result = await runLoad({
           baseUrl,
@@ -331,17 +336,19 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
           devices: DEVICES,
           seconds: SECONDS,
           osmandLoops: Number(args['osmand-loops']),
+          traccarLoops: Number(args['traccar-loops']),
+          traccarToken: TRACCAR_FORWARD_TOKEN,
           batchLoops: Number(args['batch-loops']),
           batchSize: Number(args['batch-size']),
           centre: CENTRE,
           spanDegrees: SPAN_DEGREES,
         });
         await app.close();
-        const acked = result.ackedOsmand + result.ackedBatch;
+        const acked = result.ackedOsmand + result.ackedTraccar + result.ackedBatch;
         const { missing, stored } = await verify(database, result);
         const latencies = [...result.alertLatenciesMs].sort((a, b) => a - b);
         log(
-          `${label}: acknowledged ${acked} (OsmAnd ${result.ackedOsmand}, batch ${result.ackedBatch}), failed ${result.failed}` +
+          `${label}: acknowledged ${acked} (OsmAnd ${result.ackedOsmand}, Traccar ${result.ackedTraccar}, batch ${result.ackedBatch}), failed ${result.failed}` +
             `${result.firstError ? ` (first: ${result.firstError})` : ''}; stored ${stored}; acknowledged but missing ${missing}; ` +
             `alerts received ${result.alertsReceived}, timed ${latencies.length}`,
         );
@@ -350,6 +357,7 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
         return {
           fixesPerSecond: acked / seconds,
           osmandPerSecond: result.ackedOsmand / seconds,
+          traccarPerSecond: result.ackedTraccar / seconds,
           batchPerSecond: result.ackedBatch / seconds,
           p50: percentile(latencies, 50),
           p99: percentile(latencies, 99),
@@ -370,6 +378,7 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
         target: engine === 'postgres' ? '>= 5,000' : '',
       },
       { name: `${engine}: OsmAnd HTTP (1 fix/request)`, value: today.osmandPerSecond, unit: 'fixes/s' },
+      { name: `${engine}: Traccar forwarder JSON (1 position/request)`, value: today.traccarPerSecond, unit: 'fixes/s' },
       { name: `${engine}: gateway batch`, value: today.batchPerSecond, unit: 'fixes/s' },
       { name: `${engine}: fix sent -> showAlert p50`, value: today.p50, unit: 'ms' },
       {

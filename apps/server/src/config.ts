@@ -90,6 +90,14 @@ const configSchema = z.object({
   DEVICE_SECRET_REQUIRED: flag().default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
   DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
+  /**
+   * Bearer token a Traccar server sends with its JSON position forwarder (`forward.header`, decision 106), 16-200
+   * printable characters; unset: POST /api/v1/ingest/traccar is off (404).
+   */
+  TRACCAR_FORWARD_TOKEN: text(200)
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces')
+    .optional(),
   /** The site's MQTT broker where indoor readers publish their sightings (decision 067); unset: readers use HTTP only. */
   MQTT_URL: mqttUrl().optional(),
   /** A reader not heard for this long raises a Warning alert and shows grey (decision 067). */

@@ -18,6 +18,7 @@ const PUBLIC_BY_DESIGN = new Set([
   'GET /api/v1/ingest/osmand', // devices authenticate themselves (decision 006)
   'POST /api/v1/ingest/osmand',
   'POST /api/v1/ingest/positions',
+  'POST /api/v1/ingest/traccar', // a Traccar server's forwarder, by its own bearer token (decision 106)
   'POST /api/v1/ingest/sightings', // indoor readers authenticate each message with their secret (decision 067)
   'GET /healthz',
   'GET /readyz',

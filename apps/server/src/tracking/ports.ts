@@ -68,10 +68,10 @@ export interface ListeningFixSource {
 }
 
 /**
- * How a fix reached the server: the OsmAnd port or path, the Socket.IO device protocol, a gateway's batch, or an
- * indoor reader's sightings over MQTT or HTTP (decision 067).
+ * How a fix reached the server: the OsmAnd port or path, a Traccar server's forwarder (decision 106), the Socket.IO
+ * device protocol, a gateway's batch, or an indoor reader's sightings over MQTT or HTTP (decision 067).
  */
-export type FixProtocol = 'osmand' | 'socketio' | 'batch' | 'mqtt' | 'reader';
+export type FixProtocol = 'osmand' | 'traccar' | 'socketio' | 'batch' | 'mqtt' | 'reader';
 
 /**
  * What the core counts for monitoring (modules/metrics, decision 059). Every call only adds to numbers in memory, so

@@ -3,8 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { batchPositionsResponse, errorResponse, MAX_BATCH_POSITIONS, messageResponse } from '@prison/shared';
+import { bearer, tokenMatches } from '../../lib/bearer-token';
 import { DeviceFailuresThrottled } from './device-auth-throttle';
 import { ingestBatch, ingestOsmand } from './ingest-service';
+import { ingestTraccar } from './traccar-forward';
+
+/** One forwarded position with its attributes is a few kilobytes; anything far larger is not Traccar's. */
+const TRACCAR_BODY_LIMIT_BYTES = 64 * 1024;
 
 const text = z.string().optional();
 /** The OsmAnd parameters as Traccar Client sends them; unknown ones are ignored. */
@@ -88,6 +93,33 @@ const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ingestBatch(app.tracking, request.body.positions),
+  );
+
+  const traccarToken = app.config.TRACCAR_FORWARD_TOKEN;
+  app.post(
+    '/ingest/traccar',
+    {
+      // The forwarder's own bearer token authenticates it (decision 106), checked once the (bounded, JSON-only) body
+      // is parsed and before it is validated or stored.
+      config: { public: true },
+      logLevel: 'warn',
+      bodyLimit: TRACCAR_BODY_LIMIT_BYTES,
+      preValidation: async (request, reply) => {
+        if (!traccarToken) return reply.status(404).send({ message: 'The Traccar forwarder is off: set TRACCAR_FORWARD_TOKEN to turn it on' });
+        if (!tokenMatches(bearer(request.headers.authorization), traccarToken)) {
+          app.tracking.metrics.fixesReceived('traccar', 1);
+          app.tracking.metrics.fixesRefused('traccar', 1);
+          return reply.status(401).header('www-authenticate', 'Bearer realm="traccar"').send({ message: 'A valid bearer token is required' });
+        }
+      },
+      schema: {
+        tags: ['ingest'],
+        summary: "A Traccar server's JSON position forwarder: { position, device } as Traccar builds it, the device matched by device.uniqueId; answers after the fix is stored",
+        body: z.record(z.string(), z.unknown()),
+        response: { 200: messageResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request) => ingestTraccar(app.tracking, request.body),
   );
 };
 

@@ -12,7 +12,7 @@ import { BROWSERS_ROOM, type RealtimeSocket } from '../../plugins/realtime';
 import type { AuthenticatedAdmin } from '../../sessions/session-service';
 import { NO_TRACKING_METRICS, type FixProtocol, type TrackingMetrics } from '../../tracking/ports';
 
-const PROTOCOLS: readonly FixProtocol[] = ['osmand', 'socketio', 'batch', 'mqtt', 'reader'];
+const PROTOCOLS: readonly FixProtocol[] = ['osmand', 'traccar', 'socketio', 'batch', 'mqtt', 'reader'];
 /** From a few ms (a fix raising an alert in its own batch) to the 10 s a stalled database would cost. */
 const FIX_TO_ALERT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -1,16 +1,9 @@
 // GET /metrics: the Prometheus text format, behind its own bearer token (METRICS_TOKEN; unset: off, 404). Public in
 // the access declaration (decision 050) because the token, not a session, decides (decision 059).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { bearer, tokenMatches } from '../../lib/bearer-token';
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/** Compares in constant time: both sides are hashed to one length first, so neither length nor content leaks. */
-export function tokenMatches(given: string | undefined, expected: string): boolean {
-  return given !== undefined && timingSafeEqual(digest(given), digest(expected));
-}
-
-const bearer = (header: string | undefined) => /^Bearer (\S{1,500})$/i.exec(header ?? '')?.[1];
+export { tokenMatches };
 
 const metricsRoutes: FastifyPluginAsync = async (app) => {
   const token = app.config.METRICS_TOKEN;
