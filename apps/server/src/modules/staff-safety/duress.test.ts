@@ -58,7 +58,7 @@ describeEachEngine('duress in one tap', (engine) => {
       const text = 'Officer Ada Ames needs assistance at Exercise yard. Nearest staff: Bea Bell 30 m';
       expect(alert).toMatchObject({ alert_type: 'Critical', kind: 'duress', details: text, status: 'New', prisoner_id: null, device_id: adaTracker.id, staff_name: 'Ada Ames' });
       expect(alert.nearby_staff).toEqual([{ device_id: beaTracker.id, staff_id: bea.id, name: 'Bea Bell', metres: 30 }]);
-      expect(await shown).toMatchObject({ alert_type: 'Critical', message: text, alertId: alert.id });
+      expect(await shown).toMatchObject({ alert_type: 'critical', message: text, alertId: alert.id });
 
       // Every list gives "Staff: NAME" data (the name, never the device id) and the live map marks him (decision 072).
       const listed = (await operator.api('GET', '/alert/prisoneralerts?limit=100')).json<AlertPage>().data.find((a) => a.id === alert.id);
