@@ -1,6 +1,8 @@
 // The docs a newcomer reads stay findable and short: every decision record is in the index with a status (and the
 // index names no record that is missing), the README and ARCHITECTURE stay within 200 lines, and every relative link in
-// the docs points at a file that exists.
+// the docs points at a file that exists; nothing names a document that is not in the repository (what the code relies on
+// from the original system's description is in docs/CLIENT-CONTRACT.md).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +39,16 @@ describe('the entry documents', () => {
       .filter((target) => !/^[a-z]+:/.test(target))
       .filter((target) => !existsSync(path.resolve(path.dirname(path.join(root, file)), target)));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the repository stands alone', () => {
+  it('no file names the original description\'s files, which are not in the repository', () => {
+    const outside = new RegExp(`\\b(${['SPEC', 'DECISIONS'].join('|')})\\.md\\b`);
+    const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => /\.(ts|tsx|mjs|js|md|html|json|yml|css)$/.test(file) && existsSync(path.join(root, file)));
+    const naming = files.filter((file) => outside.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(naming).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// A stand-in for the web client SPEC.md was written from, doing exactly what issue 10 observed it do, and nothing of
+// A stand-in for the web client docs/CLIENT-CONTRACT.md was written from, doing exactly what issue 10 observed it do, and nothing of
 // our own web app: it keeps its own JavaScript-readable `auth-cookie` marker, reads `response.data` as SPEC 7 writes
 // it (axios: `response.data` is the body), turns geofence points into Leaflet LatLngs with `L.latLng(p.lat, p.lng)`,
 // keeps markers from complete `locationUpdate` sets only (a key missing from a set is a marker removed), and re-posts
@@ -41,7 +41,7 @@ interface AlertEvent {
   message: string;
 }
 
-/** SPEC.md section 4: "Levels: informational, warning, critical"; its client compares lowercase, any other reads as the first. */
+/** docs/CLIENT-CONTRACT.md: "Levels: informational, warning, critical"; its client compares lowercase, any other reads as the first. */
 const LEVELS = ['informational', 'warning', 'critical'];
 const levelOf = (alertType: string) => (LEVELS.includes(alertType) ? alertType : 'informational');
 
@@ -149,7 +149,7 @@ const specClient = {
 
   /**
    * Alerts screen: `response.data.data` is the list, asked without a page; the header counts what came back per
-   * stored type (SPEC.md section 3: Critical, Warning, Informational).
+   * stored type (docs/CLIENT-CONTRACT.md: Critical, Warning, Informational).
    */
   async alertCounts(): Promise<{ total: number; Critical: number; Warning: number; Informational: number }> {
     const response = await request<{ data: { alert_type: string }[] }>('GET', '/alert/prisoneralerts');

@@ -11,7 +11,7 @@ export interface GeofenceRow {
   radius: number | null;
   center_lat: number | null;
   center_lng: number | null;
-  /** `{ lat, lng }` points, as every answer gives them (DECISIONS.md item 18). */
+  /** `{ lat, lng }` points, as every answer gives them (docs/CLIENT-CONTRACT.md). */
   coordinates: { lat: number; lng: number }[] | null;
 }
 

@@ -149,7 +149,7 @@ test('the spec client logs in, reads every list, draws a geofence, keeps moving 
   const settled = await page.evaluate(() => window.specClient.state);
   const ourToasts = settled.toasts.filter((t) => t.index === device.id);
   expect(ourToasts).toHaveLength(1);
-  // The level as SPEC.md section 4 names it, so that client shows a Critical as critical, not informational.
+  // The level as docs/CLIENT-CONTRACT.md names it, so that client shows a Critical as critical, not informational.
   expect(ourToasts[0]).toMatchObject({ alert_type: 'critical' });
   expect(settled.toastLevels[settled.toasts.indexOf(ourToasts[0]!)]).toBe('critical');
   expect(settled.reposts).toBeGreaterThanOrEqual(1);

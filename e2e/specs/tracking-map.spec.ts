@@ -13,7 +13,7 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   const name = unique('Yard ');
   await page.goto('/live-map');
   const map = page.getByTestId('live-map');
-  // Only circle, polygon and rectangle (SPEC.md section 2).
+  // Only circle, polygon and rectangle (docs/CLIENT-CONTRACT.md).
   await expect(map.locator('.leaflet-draw-draw-circle')).toBeVisible();
   await expect(map.locator('.leaflet-draw-draw-polygon')).toBeVisible();
   await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();

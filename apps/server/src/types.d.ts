@@ -17,7 +17,7 @@ declare module 'fastify' {
     admin: AuthenticatedAdmin | null;
   }
   interface FastifyContextConfig {
-    /** Public by design: login, token verification, health, device ingestion (DECISIONS.md item 3). */
+    /** Public by design: login, token verification, health, device ingestion (docs/CLIENT-CONTRACT.md). */
     public?: boolean;
   }
 }

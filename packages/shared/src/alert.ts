@@ -1,4 +1,4 @@
-// Alerts (SPEC.md sections 3 and 7; DECISIONS.md item 2; the workflow of "Beyond the spec").
+// Alerts (docs/CLIENT-CONTRACT.md; the workflow of "Beyond the spec").
 import { z } from 'zod';
 import { ALERT_LEVELS, ALERT_STATUSES, ALERT_TYPES, alertTypeOfLevel, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type AlertType } from './constants';
 import { pageQuery } from './api';
@@ -67,7 +67,7 @@ export const alertRecord = z.object({
 export type AlertRecord = z.infer<typeof alertRecord>;
 
 /**
- * POST /alert/all: an alert from an operator or an outside system (SPEC.md section 7 fields). Idempotent (DECISIONS.md
+ * POST /alert/all: an alert from an operator or an outside system (docs/CLIENT-CONTRACT.md fields). Idempotent (docs/CLIENT-CONTRACT.md
  * 19, docs/decisions/019): device_id, alert_type and details name the alert; a post naming one stored within the echo
  * window (as the spec's client posts back every showAlert: index, alert_type, message) answers it with 200 and
  * changes nothing; a new one answers 201. date and timestamp say when it happened and play no part in that.
@@ -114,7 +114,7 @@ export function alertPaging(query: Pick<AlertListQuery, 'page' | 'limit'>): { pa
 const alertTypeCounts = z.object({ Critical: z.number().int(), Warning: z.number().int(), Informational: z.number().int() });
 
 /**
- * GET /alert/prisoneralerts answers this body: the list in `data`, paging and counts beside it (DECISIONS.md item 17:
+ * GET /alert/prisoneralerts answers this body: the list in `data`, paging and counts beside it (docs/CLIENT-CONTRACT.md:
  * the spec's client reads `response.data.data`, and `response.data` is the body).
  */
 export const alertPage = z.object({

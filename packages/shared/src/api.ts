@@ -12,7 +12,7 @@ export const messageResponse = z.object({ message: z.string() });
 export const logoutResponse = messageResponse.extend({ end_session_url: z.string().url().optional() });
 export type LogoutResponse = z.infer<typeof logoutResponse>;
 
-/** `?page=&limit=` as the list screens send it; page starts at 1 (SPEC.md section 2). */
+/** `?page=&limit=` as the list screens send it; page starts at 1 (docs/CLIENT-CONTRACT.md). */
 export const pageQuery = z.object({
   page: intText(1).default(1),
   limit: intText(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),

@@ -62,7 +62,7 @@ export const assignCellResponse = z.object({ message: z.string(), prisoner, cell
 export const assignCellPendingResponse = z.object({ message: z.string(), prisoner, pending: pendingChange });
 
 /**
- * GET /cell_controls/blocks: the block names, sorted (SPEC.md section 7, DECISIONS.md item 17: the spec's client reads
+ * GET /cell_controls/blocks: the block names, sorted (docs/CLIENT-CONTRACT.md: the spec's client reads
  * `response.data.data` as names and asks for `/cell_controls/block?block={name}`).
  */
 export const blocksResponse = z.object({ data: z.array(z.string()) });
@@ -91,7 +91,7 @@ export function cellIsFull(c: Pick<Cell, 'capacity' | 'current_occupants'>): boo
   return c.current_occupants >= c.capacity;
 }
 
-/** Sort orders of the cell picker (SPEC.md section 2). */
+/** Sort orders of the cell picker (docs/CLIENT-CONTRACT.md). */
 const securityRank: Record<string, number> = { High: 0, Medium: 1, Low: 2 };
 export const cellSorts = {
   'Less Crowded': (a: Cell, b: Cell) => a.current_occupants / a.capacity - b.current_occupants / b.capacity,

@@ -1,7 +1,7 @@
-// Value lists shared by server validation and web forms (SPEC.md sections 2, 3 and DECISIONS.md item 10).
+// Value lists shared by server validation and web forms (docs/CLIENT-CONTRACT.md).
 export const PRISONER_STATUSES = ['On Trial', 'Incarcerated', 'Transferred', 'Released'] as const;
 export type PrisonerStatus = (typeof PRISONER_STATUSES)[number];
-/** Statuses that occupy a place in a cell (DECISIONS.md item 7). */
+/** Statuses that occupy a place in a cell (docs/CLIENT-CONTRACT.md). */
 export const OCCUPYING_STATUSES: readonly PrisonerStatus[] = ['On Trial', 'Incarcerated'];
 
 export const GENDERS = ['Male', 'Female', 'Other'] as const;
@@ -13,7 +13,7 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 export const DEPARTMENTS = ['Patrol', 'CID', 'SWAT', 'Forensics', 'Homicide', 'Narcotics'] as const;
 export type Department = (typeof DEPARTMENTS)[number];
 
-/** The guard filter's "role" reads a guard's rank (DECISIONS.md item 10). */
+/** The guard filter's "role" reads a guard's rank (docs/CLIENT-CONTRACT.md). */
 export const GUARD_RANKS = ['Security', 'Supervisor'] as const;
 
 export const SECURITY_LEVELS = ['High', 'Medium', 'Low'] as const;
@@ -23,8 +23,8 @@ export const ALERT_TYPES = ['Informational', 'Warning', 'Critical'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 /**
- * The live event's levels (`showAlert.alert_type`), lowercase as SPEC.md section 4 writes them and the spec's client
- * compares them. Stored alerts and REST answers keep the capitalised type (SPEC.md sections 3 and 5).
+ * The live event's levels (`showAlert.alert_type`), lowercase as docs/CLIENT-CONTRACT.md writes them and the spec's client
+ * compares them. Stored alerts and REST answers keep the capitalised type (docs/CLIENT-CONTRACT.md).
  */
 export const ALERT_LEVELS = ['informational', 'warning', 'critical'] as const;
 export type AlertLevel = (typeof ALERT_LEVELS)[number];
@@ -43,7 +43,7 @@ export type GeofenceType = (typeof GEOFENCE_TYPES)[number];
 
 export const API_PREFIX = '/api/v1';
 /**
- * The server's httpOnly session cookie (DECISIONS.md item 4, decision 016), named as in the system the spec was written
+ * The server's httpOnly session cookie (docs/CLIENT-CONTRACT.md, decision 016), named as in the system the spec was written
  * from. Not `auth-cookie`: that name belongs to the spec's client, which writes its own readable marker there.
  */
 export const AUTH_COOKIE = 'auth-token';

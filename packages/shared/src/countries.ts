@@ -1,5 +1,5 @@
 // Countries from a maintained package (i18n-iso-countries): two-letter code, English name, native name.
-// `national_id` holds the English country name (SPEC.md section 3).
+// `national_id` holds the English country name (docs/CLIENT-CONTRACT.md).
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json';
 

@@ -147,7 +147,7 @@ export function compareGeofences(before: GeofenceRules, after: GeofenceRules): G
 
 export const weakensAlarm = (changes: readonly GeofenceFieldChange[]) => changes.some((change) => change.weakens);
 
-/** Each type in plain words, beside the spec's term (SPEC.md section 5's alert rule). */
+/** Each type in plain words, beside the spec's term (docs/CLIENT-CONTRACT.md alert rule). */
 export const GEOFENCE_TYPE_MEANINGS = {
   Positive: 'Positive: alert when a prisoner is inside',
   Negative: 'Negative: alert when a prisoner is outside',

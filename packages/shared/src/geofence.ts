@@ -1,4 +1,4 @@
-// Geofences (SPEC.md sections 2, 3, 5 and 7; DECISIONS.md items 1 and 11).
+// Geofences (docs/CLIENT-CONTRACT.md).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
 import { changeReason, weakeningUntil } from './pending-change';
@@ -16,7 +16,7 @@ const longitude = z.number().finite().min(-180, 'longitude must be between -180 
 export const latLng = z.tuple([latitude, longitude]);
 export type LatLngTuple = z.infer<typeof latLng>;
 
-/** `{ lat, lng }` (Leaflet's LatLng): how every answer gives a point (DECISIONS.md item 18). */
+/** `{ lat, lng }` (Leaflet's LatLng): how every answer gives a point (docs/CLIENT-CONTRACT.md). */
 export const geoPoint = z.object({ lat: latitude, lng: longitude });
 export type GeoPoint = z.infer<typeof geoPoint>;
 
@@ -251,7 +251,7 @@ export type GeofenceUpdateRequest = z.input<typeof geofenceUpdate>;
 
 /**
  * Colours on the map, by what a geofence does (its alert level), not by its shape: Critical red, Warning amber,
- * Informational blue (issue 20, decision 041; SPEC.md section 9 coloured by shape). The shape shows in its outline.
+ * Informational blue (issue 20, decision 041; docs/CLIENT-CONTRACT.md coloured by shape). The shape shows in its outline.
  */
 export const GEOFENCE_LEVEL_COLORS = { Critical: '#dc2626', Warning: '#d97706', Informational: '#2563eb' } as const;
 export const geofenceColor = (alertType: keyof typeof GEOFENCE_LEVEL_COLORS) => GEOFENCE_LEVEL_COLORS[alertType];

@@ -7,7 +7,7 @@ import { ALERT_TYPES } from './constants';
 export const rollCount = z.object({
   /** Sum of the cells' capacities. */
   capacity: z.number().int(),
-  /** Prisoners On Trial or Incarcerated with a cell here (the occupancy rule, DECISIONS.md item 7). */
+  /** Prisoners On Trial or Incarcerated with a cell here (the occupancy rule, docs/CLIENT-CONTRACT.md). */
   assigned: z.number().int(),
   /** Assigned prisoners with a tracking device. */
   tracked: z.number().int(),

@@ -1,4 +1,4 @@
-// Prisoners (SPEC.md sections 3 and 7; DECISIONS.md items 7 to 9).
+// Prisoners (docs/CLIENT-CONTRACT.md).
 import { z } from 'zod';
 import { GENDERS, PRISONER_STATUSES } from './constants';
 import { pageQuery } from './api';
@@ -47,7 +47,7 @@ const prisonerStatus = z.enum(PRISONER_STATUSES, {
 });
 
 /**
- * The fields every prisoner record must have (issue 11, item 8; decision 023). Issue 11 goes beyond SPEC.md section 5
+ * The fields every prisoner record must have (issue 11, item 8; decision 023). Issue 11 goes beyond docs/CLIENT-CONTRACT.md
  * ("no required-field checks"): a blank form made prisoners without a name. An empty or blank text, null or a
  * missing field answers 400 "field: is required".
  */
@@ -79,7 +79,7 @@ const optionalFields = {
 };
 
 /**
- * An update (PUT /prisoner/update/{id}, SPEC.md section 7): the full field set or any single field. A field left out
+ * An update (PUT /prisoner/update/{id}, docs/CLIENT-CONTRACT.md): the full field set or any single field. A field left out
  * keeps its value; a required field that is sent must be valid, so a full record needs the same fields as a new
  * prisoner and a required field can never be cleared.
  */
@@ -117,5 +117,5 @@ export const prisonerListResponse = z.object({
 });
 export type PrisonerListResponse = z.infer<typeof prisonerListResponse>;
 
-/** GET /prisoner/prisonerid/{id} answers { data: prisoner } (SPEC.md: the client reads data.data). */
+/** GET /prisoner/prisonerid/{id} answers { data: prisoner } (docs/CLIENT-CONTRACT.md: the client reads data.data). */
 export const prisonerEnvelope = z.object({ data: prisoner });

@@ -1,4 +1,4 @@
-// Socket.IO event maps between server, browsers and devices (SPEC.md section 7, DECISIONS.md item 12).
+// Socket.IO event maps between server, browsers and devices (docs/CLIENT-CONTRACT.md).
 import { z } from 'zod';
 import type { AlertStatusChange } from './alert-workflow';
 import { ALERT_LEVELS } from './constants';
@@ -7,7 +7,7 @@ import type { SessionEnded } from './session-end';
 import type { CountDueEvent } from './roll-count';
 
 /**
- * A tracked prisoner as the live map shows it (SPEC.md section 3, "Tracked prisoner location"). `id` is the key it is
+ * A tracked prisoner as the live map shows it (docs/CLIENT-CONTRACT.md, "Tracked prisoner location"). `id` is the key it is
  * sent under, the tracking id: the spec's client compares the two as strings and drops a marker whose `id` differs.
  */
 export const trackedLocation = z.object({
@@ -34,7 +34,7 @@ export type LocationSnapshot = Record<string, TrackedLocation>;
 /**
  * What a browser puts in its handshake `auth` to receive batched `locationChanges` (our web app). A browser that asks
  * for nothing (the spec's client) receives the complete set as `locationUpdate` instead, at most once a second while
- * anything changed (DECISIONS.md item 12, docs/decisions/018).
+ * anything changed (docs/CLIENT-CONTRACT.md, docs/decisions/018).
  */
 export interface BrowserHandshakeAuth {
   deltas?: boolean;
@@ -50,7 +50,7 @@ export interface LocationChanges {
 
 export const showAlertEvent = z.object({
   index: z.string(),
-  /** Lowercase (SPEC.md section 4): `critical`, not the stored `Critical`; `alertTypeOfLevel` turns it back. */
+  /** Lowercase (docs/CLIENT-CONTRACT.md): `critical`, not the stored `Critical`; `alertTypeOfLevel` turns it back. */
   alert_type: z.enum(ALERT_LEVELS),
   message: z.string(),
   alertId: z.number().int().optional(),
@@ -63,7 +63,7 @@ export const showAlertEvent = z.object({
 });
 export type ShowAlertEvent = z.infer<typeof showAlertEvent>;
 
-/** The phone app's event (DECISIONS.md "Facts"): one fix. */
+/** The phone app's event (docs/CLIENT-CONTRACT.md): one fix. */
 export const updateLocationEvent = z.object({
   trackingId: z.string().min(1, 'trackingId is required'),
   latitude: z.number(),

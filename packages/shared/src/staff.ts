@@ -1,4 +1,4 @@
-// Police officers and guards (SPEC.md sections 2, 3 and 7; DECISIONS.md item 10).
+// Police officers and guards (docs/CLIENT-CONTRACT.md).
 import { z } from 'zod';
 import { DEPARTMENTS, STAFF_ROLES } from './constants';
 import { pageQuery } from './api';

@@ -1,4 +1,4 @@
-// The whole relational model. Occupancy is never stored: it is counted from prisoners (DECISIONS.md item 7).
+// The whole relational model. Occupancy is never stored: it is counted from prisoners (docs/CLIENT-CONTRACT.md).
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,

@@ -1,5 +1,5 @@
-// Every call of SPEC.md section 7, made and read exactly as the spec's own client does: `response.data` is the body
-// (DECISIONS.md items 17 and 18; the table in docs/decisions/017-spec-7-shapes.md names each test here).
+// Every call of docs/CLIENT-CONTRACT.md, made and read exactly as the spec's own client does: `response.data` is the body
+// (docs/CLIENT-CONTRACT.md; the table in docs/decisions/017-spec-7-shapes.md names each test here).
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../../test/test-db';
 import { useTestApp, writeApproved } from '../../test/test-app';

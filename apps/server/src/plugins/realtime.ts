@@ -1,5 +1,5 @@
 // Socket.IO on the same HTTP server. Browsers are admitted only from this app's own origin (or ALLOWED_ORIGINS) and
-// with a live session cookie (DECISIONS.md item 3), and are disconnected when that session ends (decision 012).
+// with a live session cookie (docs/CLIENT-CONTRACT.md), and are disconnected when that session ends (decision 012).
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';

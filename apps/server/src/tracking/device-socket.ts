@@ -1,4 +1,4 @@
-// The phone app's protocol (DECISIONS.md "Facts"): Socket.IO `updateLocation`, now with the device's credentials in
+// The phone app's protocol (docs/CLIENT-CONTRACT.md): Socket.IO `updateLocation`, now with the device's credentials in
 // the handshake `auth: { deviceId, secret }`. Each fix is acknowledged `{ ok }` only after it is committed.
 import { updateLocationEvent } from '@prison/shared';
 import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableReason } from '../lib/database-errors';

@@ -1,4 +1,4 @@
-// The geofence engine: per device and geofence, decides when a violation starts and ends (DECISIONS.md item 2 and
+// The geofence engine: per device and geofence, decides when a violation starts and ends (docs/CLIENT-CONTRACT.md and
 // "Geofence semantics"). A violation is being inside a Positive geofence or outside a Negative one. It starts once
 // the condition has held for the geofence's dwell time, and ends on the first fix where it no longer holds. Within
 // the buffer at the edge the previous state is kept, so GPS jitter does not flap.

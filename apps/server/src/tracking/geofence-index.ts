@@ -1,5 +1,5 @@
 // The spatial index of geofences: flatbush over each geofence's box grown by its buffer, then exact containment
-// (DECISIONS.md item 1) for the few candidates whose box holds the point. Per-query cost does not grow with the
+// (docs/CLIENT-CONTRACT.md) for the few candidates whose box holds the point. Per-query cost does not grow with the
 // number of geofences.
 import Flatbush from 'flatbush';
 import {

@@ -1,4 +1,4 @@
-// Live positions to browsers (DECISIONS.md item 12, docs/decisions/018). Every browser gets the complete set on
+// Live positions to browsers (docs/CLIENT-CONTRACT.md, docs/decisions/018). Every browser gets the complete set on
 // connect or on request. Then browsers that asked for deltas (our web app) get changes merged per device and flushed
 // at most 4 times a second, so a burst of fixes costs one message per flush; browsers that asked for nothing (the
 // spec's client, which treats every `locationUpdate` as the complete set) get the complete set again at most once a

@@ -187,7 +187,7 @@ describeEachEngine('realtime to browsers', (engine) => {
 });
 
 // The spec's client asks for nothing and treats every `locationUpdate` as the complete set, keyed by tracking id, with
-// `id` equal to its key (DECISIONS.md item 12). Devices stay online here for the whole test (no offline churn).
+// `id` equal to its key (docs/CLIENT-CONTRACT.md). Devices stay online here for the whole test (no offline churn).
 describeEachEngine('realtime to a browser that asks for nothing', (engine) => {
   const ctx = useListeningApp(engine, { DEVICE_OFFLINE_SECONDS: 120 });
   const send = (id: string, lat: number, lng: number) => osmandGet(ctx().osmandUrl, { id, lat, lon: lng, timestamp: Date.now() });

@@ -1,4 +1,4 @@
-// Route guards (SPEC.md section 2, DECISIONS.md item 5).
+// Route guards (docs/CLIENT-CONTRACT.md).
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useRef } from 'react';
 import { useAuth, type AuthStatus } from '../lib/auth';

@@ -1,4 +1,4 @@
-// The shared layout (SPEC.md section 2): top bar, page, and for a visitor the footer (a logged-in account works here:
+// The shared layout (docs/CLIENT-CONTRACT.md): top bar, page, and for a visitor the footer (a logged-in account works here:
 // no footer, decision 105). The toast area is mounted by the providers.
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-// The route table of SPEC.md section 2, with DECISIONS.md items 5 and 6.
+// The route table of docs/CLIENT-CONTRACT.md, with docs/CLIENT-CONTRACT.md.
 // The first screen (/ and /login) is in the entry chunk; every page behind a login loads its own chunk on its first
 // visit, so the map, drawing and chart libraries reach only the screens that use them (docs/decisions/020).
 import { lazy, Suspense, type ComponentType } from 'react';

@@ -1,4 +1,4 @@
-// The session as the web app sees it: learned from GET /admin/verify-token (DECISIONS.md item 4).
+// The session as the web app sees it: learned from GET /admin/verify-token (docs/CLIENT-CONTRACT.md).
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginResponse, LogoutResponse, Role, VerifyTokenResponse } from '@prison/shared';
@@ -37,7 +37,7 @@ async function fetchSession({ signal }: { signal: AbortSignal }): Promise<Verify
   try {
     return await api.get<VerifyTokenResponse>('/admin/verify-token', undefined, signal);
   } catch (error) {
-    // Token verification failure: the user is treated as not authenticated (SPEC.md section 8).
+    // Token verification failure: the user is treated as not authenticated (docs/CLIENT-CONTRACT.md).
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
@@ -81,10 +81,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       endSessionUrl = (await api.post<LogoutResponse>('/admin/logout'))?.end_session_url;
     } catch (error) {
-      console.error('logout failed', error); // logged only (SPEC.md section 8)
+      console.error('logout failed', error); // logged only (docs/CLIENT-CONTRACT.md)
     }
     // After a single sign-on login the provider's session ends too, at its own logout page (decision 104); otherwise
-    // logout goes to /login and reloads the page (SPEC.md section 4).
+    // logout goes to /login and reloads the page (docs/CLIENT-CONTRACT.md).
     window.location.assign(endSessionUrl && /^https?:\/\//.test(endSessionUrl) ? endSessionUrl : '/login');
   }, []);
 

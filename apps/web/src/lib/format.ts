@@ -1,4 +1,4 @@
-// Display formats shared by the screens (SPEC.md section 9).
+// Display formats shared by the screens (docs/CLIENT-CONTRACT.md).
 
 /** An ISO date (YYYY-MM-DD, or an instant) as en-GB "day full-month year", e.g. "5 March 2024"; null when absent. */
 export function formatLongDate(value: string | null | undefined): string | null {
@@ -9,7 +9,7 @@ export function formatLongDate(value: string | null | undefined): string | null 
   return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-/** An instant as en-US medium date and short time, e.g. "Mar 5, 2024, 2:07 PM" (SPEC.md section 9, alert lists). */
+/** An instant as en-US medium date and short time, e.g. "Mar 5, 2024, 2:07 PM" (docs/CLIENT-CONTRACT.md, alert lists). */
 export function formatAlertDateTime(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);

@@ -1,4 +1,4 @@
-// One Socket.IO connection per logged-in browser, with the spec's client defaults (SPEC.md section 9).
+// One Socket.IO connection per logged-in browser, with the spec's client defaults (docs/CLIENT-CONTRACT.md).
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { useQueryClient } from '@tanstack/react-query';
@@ -42,7 +42,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     const refresh = coalescedRefreshByKey((topic) => queryClient.invalidateQueries({ queryKey: [topic] }));
     next.on('showAlert', (alert) => {
       pushAlert(alert);
-      // The web client never re-posts a received alert (DECISIONS.md item 2).
+      // The web client never re-posts a received alert (docs/CLIENT-CONTRACT.md).
       refresh('alerts');
     });
     next.on('dataChanged', (topic) => refresh(topic));

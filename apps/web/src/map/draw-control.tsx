@@ -1,4 +1,4 @@
-// The leaflet-draw toolbar at the top right: circle, polygon and rectangle only (SPEC.md sections 2, 5 and 9).
+// The leaflet-draw toolbar at the top right: circle, polygon and rectangle only (docs/CLIENT-CONTRACT.md).
 // A drawn shape stays on the map until the caller discards it (Cancel) or replaces it with the saved geofence.
 import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';

@@ -1,5 +1,5 @@
-// Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (SPEC.md section 3), and back.
-// Points are `{ lat, lng }`, as the API answers and takes them (DECISIONS.md item 18) and as Leaflet reads them.
+// Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (docs/CLIENT-CONTRACT.md), and back.
+// Points are `{ lat, lng }`, as the API answers and takes them (docs/CLIENT-CONTRACT.md) and as Leaflet reads them.
 import L from 'leaflet';
 import type { GeoPoint, Geofence } from '@prison/shared';
 

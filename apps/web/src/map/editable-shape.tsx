@@ -61,7 +61,7 @@ export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLOR
 
   useEffect(() => {
     // `poly` is read by leaflet-draw's vertex editing: a drag across an edge is undone, as drawing refuses it
-    // (SPEC.md section 5).
+    // (docs/CLIENT-CONTRACT.md).
     const poly = { allowIntersection: false, drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR } };
     const options = {
       color: initialColor,

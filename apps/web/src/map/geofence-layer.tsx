@@ -1,5 +1,5 @@
 // Existing geofences, in the colour of their alert level: Critical red, Warning amber, Informational blue (decision
-// 041; SPEC.md section 9 coloured by shape). Negative zones are solid, Positive ones dashed. A click selects one.
+// 041; docs/CLIENT-CONTRACT.md coloured by shape). Negative zones are solid, Positive ones dashed. A click selects one.
 import { Circle, Polygon, Rectangle, Tooltip } from 'react-leaflet';
 import L from 'leaflet';
 import { geofenceColor, type Geofence } from '@prison/shared';

@@ -2,7 +2,7 @@
 // every marker's glide (a slot each) and animates it on its own animation frames: the main thread sends only what
 // changed (a batch of fixes, the view after a pan or zoom), so a busy main thread does not hold the markers back.
 
-/** Markers glide to a new position over this long (SPEC.md section 9). */
+/** Markers glide to a new position over this long (docs/CLIENT-CONTRACT.md). */
 export const GLIDE_MS = 1000;
 
 /** Numbers per marker slot in PixelSceneUpdate.values. */

@@ -1,5 +1,5 @@
 // One tracked marker: what it shows (name, detail, level, label, shape) and its glide from where it is drawn to its
-// latest fix (SPEC.md section 9: a new position is reached over GLIDE_MS), in degrees and in world pixels at the
+// latest fix (docs/CLIENT-CONTRACT.md: a new position is reached over GLIDE_MS), in degrees and in world pixels at the
 // layer's projection zoom, so that placing it in a frame is arithmetic only.
 import { GLIDE_MS } from './marker-pixels-protocol';
 import type { MarkerLevel } from './marker-style';

@@ -1,6 +1,6 @@
 // The live map's marker layer as Leaflet sees it: one canvas for every tracked prisoner (DOM or SVG markers stop
 // scaling near a thousand moving points), its life on the map, the markers it keeps, and one frame loop that draws
-// them all gliding to their new positions (SPEC.md section 9). Each step is a file of its own:
+// them all gliding to their new positions (docs/CLIENT-CONTRACT.md). Each step is a file of its own:
 //   tracked-marker.ts      a marker and its glide            frame-placement.ts     where each marker is this frame
 //   marker-sprites.ts      the dot and diamond bitmaps       main-thread-markers.ts drawing them on this thread
 //   pixel-worker-host.ts   the worker that draws above PIXEL_PATH_THRESHOLD markers (marker-pixels.worker.ts)

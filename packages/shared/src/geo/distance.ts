@@ -1,4 +1,4 @@
-// Great-circle distance and circle containment (DECISIONS.md item 1: a circle contains a point within its radius).
+// Great-circle distance and circle containment (docs/CLIENT-CONTRACT.md: a circle contains a point within its radius).
 
 /** Mean Earth radius (IUGG), the sphere every distance here is measured on. */
 export const EARTH_RADIUS_METERS = 6_371_008.8;

@@ -1,4 +1,4 @@
-// Exact point-in-polygon, distance to a polygon's boundary, and shape checks (DECISIONS.md item 1).
+// Exact point-in-polygon, distance to a polygon's boundary, and shape checks (docs/CLIENT-CONTRACT.md).
 // Polygons are lists of [latitude, longitude] vertices as Leaflet gives them, without a closing vertex.
 import { DEG_TO_RAD, EDGE_TOLERANCE_METERS, METERS_PER_DEGREE } from './distance';
 

@@ -1,4 +1,4 @@
-// The session's routes (SPEC.md section 7): log in (password, then two-factor when enrolled), verify the token,
+// The session's routes (docs/CLIENT-CONTRACT.md): log in (password, then two-factor when enrolled), verify the token,
 // report activity so an idle session does not end, and log out.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {

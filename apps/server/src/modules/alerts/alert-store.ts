@@ -60,14 +60,14 @@ export async function insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<Stor
   return drafts.map((d, i) => ({ ...d, id: result.rows[i]!.id }));
 }
 
-/** The live event (SPEC.md section 7: index, alert_type as a lowercase level, message) plus what the toast and the alerts screen use. */
+/** The live event (docs/CLIENT-CONTRACT.md: index, alert_type as a lowercase level, message) plus what the toast and the alerts screen use. */
 export function showAlertEvent(
   alert: StoredAlert,
   wearer: AlertWearer,
 ): ShowAlertEvent & { alertId: number; block?: string | null } {
   return {
     index: alert.deviceId ?? '',
-    // Lowercase, as SPEC.md section 4 names the levels and the spec's client compares them (decision 105).
+    // Lowercase, as docs/CLIENT-CONTRACT.md names the levels and the spec's client compares them (decision 105).
     alert_type: alertLevelOf(alert.alertType),
     message: alert.details,
     alertId: alert.id,

@@ -1,4 +1,4 @@
-// Every Critical shown as a Critical (decision 105): the live event names the level in lowercase as SPEC.md section 4
+// Every Critical shown as a Critical (decision 105): the live event names the level in lowercase as docs/CLIENT-CONTRACT.md
 // does, the spec's client's unpaged alert list holds every open Critical however many alerts are stored, and opening
 // an incident from a Critical acknowledges it with the incident as its note. The Critical sound is each account's own,
 // off by default for the roles that cannot act on an alert; every screen may ask whether escalation is on.
@@ -23,7 +23,7 @@ describeEachEngine('a Critical everywhere', (engine) => {
       const res = await ctx().api('POST', '/alert/all', { device_id: device.id, alert_type: 'Critical', details: 'SOS in the chapel' });
       expect(res.statusCode, res.body).toBe(201);
       const stored = res.json<AlertRecord>();
-      // REST keeps the stored type as SPEC.md section 3 writes it.
+      // REST keeps the stored type as docs/CLIENT-CONTRACT.md writes it.
       expect(stored.alert_type).toBe('Critical');
       const event = await shown;
       expect(event).toMatchObject({ alert_type: 'critical', message: 'SOS in the chapel', alertId: stored.id });

@@ -11,7 +11,7 @@ import type { AlertWearer, StoredAlert } from '../../tracking/ports';
 import { findAlertRecord, selectAlertRecords, toAlertRecord } from './alert-records';
 import { insertAlerts, isoDay } from './alert-store';
 
-/** "YYYY-MM-DD HH:MM:SS" (SPEC.md section 7) read as UTC; an ISO instant with an offset is honoured. */
+/** "YYYY-MM-DD HH:MM:SS" (docs/CLIENT-CONTRACT.md) read as UTC; an ISO instant with an offset is honoured. */
 function parseAlertTimestamp(value: string): Date {
   const at = parseTimestamp(value);
   if (!at) throw badRequest('timestamp: must be a real timestamp as YYYY-MM-DD HH:MM:SS');
@@ -127,7 +127,7 @@ export async function createManualAlert(
     const [alert] = await insertAlerts(tx, [
       { alertType: input.alert_type, kind: 'manual', details: input.details, at, deviceId, prisonerId },
     ]);
-    // The stored day is the one the caller gave (SPEC.md sends both date and timestamp).
+    // The stored day is the one the caller gave (docs/CLIENT-CONTRACT.md sends both date and timestamp).
     if (input.date && input.date !== isoDay(at))
       await tx.update(alerts).set({ date: input.date }).where(eq(alerts.id, alert!.id));
     const record = await findAlertRecord(tx, alert!.id);

@@ -77,7 +77,7 @@ function sumBlocks(all: Cell[]) {
 }
 
 /**
- * The block names, sorted: what the spec's client lists and then asks the cells of (SPEC.md section 7); a caseload's
+ * The block names, sorted: what the spec's client lists and then asks the cells of (docs/CLIENT-CONTRACT.md); a caseload's
  * own blocks only (decision 093).
  */
 export async function listBlockNames(db: DbOrTx, caseload: Caseload = []): Promise<string[]> {

@@ -1,4 +1,4 @@
-// Occupancy is derived (DECISIONS.md item 7): the prisoners assigned to a cell whose status is On Trial or
+// Occupancy is derived (docs/CLIENT-CONTRACT.md): the prisoners assigned to a cell whose status is On Trial or
 // Incarcerated, and not archived (decision 042). Every write that could add an occupant locks the cell row first, so concurrent writes queue; the
 // count itself is one of the cell rules (cell-rules.ts, decision 031).
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';

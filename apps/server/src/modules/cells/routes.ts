@@ -1,4 +1,4 @@
-// /cell_controls/*: blocks and cells with derived occupancy (DECISIONS.md item 7), cell editing, and moves.
+// /cell_controls/*: blocks and cells with derived occupancy (docs/CLIENT-CONTRACT.md), cell editing, and moves.
 import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -133,7 +133,7 @@ const cellsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['cells'],
         summary:
-          'Kept for the create flow of SPEC.md: 200 when the cell exists. Occupancy is derived, so nobody is counted twice.',
+          'Kept for the create flow of docs/CLIENT-CONTRACT.md: 200 when the cell exists. Occupancy is derived, so nobody is counted twice.',
         params: cellParams,
         response: { 200: addOccupantResponse, 400: errorResponse, 404: errorResponse },
       },

@@ -28,7 +28,7 @@ import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { requestChange, type PendingChangeRow } from '../pending-changes/pending-change-service';
 
-/** The drawing tool's own words for a crossing polygon (SPEC.md section 5), as a field message. */
+/** The drawing tool's own words for a crossing polygon (docs/CLIENT-CONTRACT.md), as a field message. */
 export const EDGES_CROSS_MESSAGE = 'coordinates: shape edges cannot cross';
 export const MAX_POLYGON_POINTS = GEOFENCE_MAX_POINTS;
 
@@ -53,7 +53,7 @@ export function toStoredGeofence(row: GeofenceRow): StoredGeofence {
   };
 }
 
-/** The answer's form: points as `{ lat, lng }` (DECISIONS.md item 18). */
+/** The answer's form: points as `{ lat, lng }` (docs/CLIENT-CONTRACT.md). */
 export const toGeofence = (row: GeofenceRow): Geofence => geofenceAnswer(toStoredGeofence(row));
 
 /**
@@ -74,7 +74,7 @@ async function knownGeofenceRows(db: DbOrTx): Promise<GeofenceRow[]> {
   return rows.filter(knownShape);
 }
 
-/** Every geofence, oldest first (the order they were drawn); rows of an unknown shape are dropped (SPEC.md section 7). */
+/** Every geofence, oldest first (the order they were drawn); rows of an unknown shape are dropped (docs/CLIENT-CONTRACT.md). */
 export async function listGeofences(db: DbOrTx): Promise<Geofence[]> {
   return (await knownGeofenceRows(db)).map(toGeofence);
 }

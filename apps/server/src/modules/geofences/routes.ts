@@ -1,4 +1,4 @@
-// The geofence API (SPEC.md section 7 plus update and delete, DECISIONS.md item 11). Each write reloads the engine
+// The geofence API (docs/CLIENT-CONTRACT.md plus update and delete). Each write reloads the engine
 // and tells every browser to refetch. A write that weakens the alarm answers 202 with the unchanged geofence and the
 // pending change, which waits for a second administrator (decision 041).
 import { z } from 'zod';

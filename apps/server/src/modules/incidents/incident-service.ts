@@ -1,4 +1,4 @@
-// Incidents of the home page's "Recent Incidents" (DECISIONS.md item 14): stored, newest first by date and time. A
+// Incidents of the home page's "Recent Incidents" (docs/CLIENT-CONTRACT.md): stored, newest first by date and time. A
 // caseload sees only the incidents about its prisoners, named by its own prisoners only (decision 093).
 import { and, desc } from 'drizzle-orm';
 import type { Incident, IncidentInput } from '@prison/shared';

@@ -30,7 +30,7 @@ export interface OsmandRequest {
   fixes: Fix[];
 }
 
-/** The JSON form (DECISIONS.md "Beyond the spec"): speed in m/s, battery level 0..1. One location or a list. */
+/** The JSON form (docs/CLIENT-CONTRACT.md): speed in m/s, battery level 0..1. One location or a list. */
 function parseJsonLocation(deviceId: string, location: unknown, now: Date): Fix {
   if (!isObject(location)) throw new FixRefused('location must be an object');
   const coords = isObject(location.coords) ? location.coords : {};

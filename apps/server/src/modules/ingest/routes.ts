@@ -1,4 +1,4 @@
-// Device ingestion routes: public by design (DECISIONS.md item 3), because each request authenticates its device.
+// Device ingestion routes: public by design (docs/CLIENT-CONTRACT.md), because each request authenticates its device.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // The geometry of a stored track: distance along it and time inside each geofence. Containment is the shared,
-// exact geometry of packages/shared/src/geo (DECISIONS.md item 1), the same answer the live engine gives.
+// exact geometry of packages/shared/src/geo (docs/CLIENT-CONTRACT.md), the same answer the live engine gives.
 import {
   boxContains,
   circleBoundingBox,

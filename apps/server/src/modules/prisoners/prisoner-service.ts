@@ -1,5 +1,5 @@
 // Prisoner records: create, update (full or one field), archive (the spec's Delete) and restore, and moves between cells.
-// Any write that gives a prisoner a place in a cell reserves it inside the same transaction (DECISIONS.md item 7) and is
+// Any write that gives a prisoner a place in a cell reserves it inside the same transaction (docs/CLIENT-CONTRACT.md) and is
 // checked against the cell rules there (decision 031: sex, status, keep-apart; any but capacity may be overridden).
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { PendingChange, Prisoner, PrisonerCreateInput, PrisonerHoldings, PrisonerInput, PrisonerListQuery } from '@prison/shared';

@@ -1,4 +1,4 @@
-// /prisoner/*: the records of SPEC.md section 7, with search, filters and pagination on the server.
+// /prisoner/*: the records of docs/CLIENT-CONTRACT.md, with search, filters and pagination on the server.
 import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preValidationHookHandler } from 'fastify';

@@ -1,4 +1,4 @@
-// /staff/*: police officers and guards (SPEC.md sections 2 and 7, DECISIONS.md items 8 to 10).
+// /staff/*: police officers and guards (docs/CLIENT-CONTRACT.md).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';

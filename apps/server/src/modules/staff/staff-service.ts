@@ -1,4 +1,4 @@
-// Police officers and guards: one table, `role` says which (DECISIONS.md item 10).
+// Police officers and guards: one table, `role` says which (docs/CLIENT-CONTRACT.md).
 import { and, desc, eq, ilike, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { StaffInput, StaffListQuery, StaffMember, StaffRole } from '@prison/shared';
 import { totalPages } from '@prison/shared';

@@ -1,4 +1,4 @@
-// "Select Block and Cell" (SPEC.md section 2): a block picker, "Less Crowded" / "Higher Security" sorting and a cell
+// "Select Block and Cell" (docs/CLIENT-CONTRACT.md): a block picker, "Less Crowded" / "Higher Security" sorting and a cell
 // list with an Assign button per cell, disabled when the cell is full. Shared by the create and update dialogs.
 // Each cell a rule would refuse for this prisoner is marked with why (decision 031); one that only an overridable
 // rule refuses offers "Override", which asks for the reason first.

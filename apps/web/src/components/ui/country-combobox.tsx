@@ -1,4 +1,4 @@
-// A searchable country dropdown (SPEC.md section 2): the menu is at most 200px high and the chosen country's NAME is
+// A searchable country dropdown (docs/CLIENT-CONTRACT.md): the menu is at most 200px high and the chosen country's NAME is
 // the value. The list comes from a maintained package through @prison/shared.
 import { useId, useState } from 'react';
 import * as Popover from '@radix-ui/react-popover';

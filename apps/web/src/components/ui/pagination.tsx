@@ -1,4 +1,4 @@
-// Previous / Next with "Page X of Y" (SPEC.md section 2): Previous is disabled on the first page, Next on the last.
+// Previous / Next with "Page X of Y" (docs/CLIENT-CONTRACT.md): Previous is disabled on the first page, Next on the last.
 import { Button } from './button';
 
 export interface PaginationProps {

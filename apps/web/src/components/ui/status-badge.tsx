@@ -1,4 +1,4 @@
-// A prisoner's status as a coloured badge (SPEC.md section 2): Incarcerated red, Released green, On Trial yellow,
+// A prisoner's status as a coloured badge (docs/CLIENT-CONTRACT.md): Incarcerated red, Released green, On Trial yellow,
 // anything else blue.
 import { clsx } from 'clsx';
 

@@ -90,7 +90,7 @@ export function AlertWorkflowActions({
 function AlertToastActions({ alert, open }: { alert: ShowAlertEvent & { alertId: number }; open(path: string): void }) {
   const { acknowledge, pendingId } = useAcknowledge();
   const mayWork = useMay('alerts.work');
-  // The live event names the level in lowercase (SPEC.md section 4); the workflow and the alerts screen use the type.
+  // The live event names the level in lowercase (docs/CLIENT-CONTRACT.md); the workflow and the alerts screen use the type.
   const type = alertTypeOfLevel(alert.alert_type);
   return (
     <div className="mt-2 flex gap-2" data-testid="alert-toast-actions">

@@ -1,4 +1,4 @@
-// /login (SPEC.md section 2): username and password, the two-factor step when the account has one, and the single
+// /login (docs/CLIENT-CONTRACT.md): username and password, the two-factor step when the account has one, and the single
 // sign-on button when the server has an identity provider (decision 052).
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -60,7 +60,7 @@ export function LoginPage() {
         setTimeout(() => setFocus('totp'));
         return;
       }
-      // The server's message text below the form (SPEC.md section 8).
+      // The server's message text below the form (docs/CLIENT-CONTRACT.md).
       setServerError(errorMessage(error, 'Login failed. Please try again.'));
     }
   });

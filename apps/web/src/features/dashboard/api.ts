@@ -1,4 +1,4 @@
-// The management screen's calls (SPEC.md section 7). Query keys start with their topic, so the socket's
+// The management screen's calls (docs/CLIENT-CONTRACT.md). Query keys start with their topic, so the socket's
 // `dataChanged` event refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {

@@ -1,4 +1,4 @@
-// The management screen (SPEC.md section 2): Prisoners, Police and Guards tabs with count badges.
+// The management screen (docs/CLIENT-CONTRACT.md): Prisoners, Police and Guards tabs with count badges.
 import * as Tabs from '@radix-ui/react-tabs';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../components/ui/page';

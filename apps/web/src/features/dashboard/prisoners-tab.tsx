@@ -1,4 +1,4 @@
-// The Prisoners tab (SPEC.md section 2): search, filters, the table with its row menu, pagination, create and delete.
+// The Prisoners tab (docs/CLIENT-CONTRACT.md): search, filters, the table with its row menu, pagination, create and delete.
 // Delete archives (decision 042): "Archived records" lists those, with Restore.
 import { useState } from 'react';
 import { useMay } from '../../lib/use-may';
@@ -82,7 +82,7 @@ export function PrisonersTab() {
         await registerCellOccupant(input.cell_id);
         notify('Cell occupant updated successfully!');
       } catch (error) {
-        console.error('cell occupant update failed', error); // logged only (SPEC.md section 8)
+        console.error('cell occupant update failed', error); // logged only (docs/CLIENT-CONTRACT.md)
       }
     }
   }

@@ -1,4 +1,4 @@
-// Create and edit a police officer or a guard. Role is Police or Guard; department from the one list (DECISIONS.md 10).
+// Create and edit a police officer or a guard. Role is Police or Guard; department from the one list (docs/CLIENT-CONTRACT.md).
 import { useState, type FormEvent } from 'react';
 import {
   DEPARTMENTS,

@@ -1,4 +1,4 @@
-// The Police and Guards tabs (SPEC.md section 2): one component, two roles. Members with history are retired by
+// The Police and Guards tabs (docs/CLIENT-CONTRACT.md): one component, two roles. Members with history are retired by
 // Delete (decision 042): "Retired" lists them, with Restore.
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
@@ -218,7 +218,7 @@ export function StaffTab({ role }: { role: StaffRole }) {
                 error={badgeError}
                 onChange={(e) => setDraft({ ...draft, badgeNumber: e.target.value })}
               />
-              {/* A guard's "role" in this filter is its rank (DECISIONS.md item 10). */}
+              {/* A guard's "role" in this filter is its rank (docs/CLIENT-CONTRACT.md). */}
               <SelectField
                 label="Role"
                 options={GUARD_RANKS}

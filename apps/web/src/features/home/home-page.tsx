@@ -1,4 +1,4 @@
-// / (SPEC.md section 2): the landing hero with Get Started for a visitor (SPEC.md section 1, word for word); a logged-in
+// / (docs/CLIENT-CONTRACT.md): the landing hero with Get Started for a visitor (docs/CLIENT-CONTRACT.md, word for word); a logged-in
 // account works here, so it gets the operations overview first and no visitor's heading or button (decision 105).
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';

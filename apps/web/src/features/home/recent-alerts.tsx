@@ -1,4 +1,4 @@
-// Home "Recent Alerts" (DECISIONS.md item 13): the newest alerts from GET /alert/recent for a logged-in admin;
+// Home "Recent Alerts" (docs/CLIENT-CONTRACT.md): the newest alerts from GET /alert/recent for a logged-in admin;
 // a visitor sees a prompt to log in instead of prisoner data.
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
-// "Recent Incidents" on the home page: cards from GET /incident/recent (DECISIONS.md item 14). The API needs a
-// session (DECISIONS.md item 3), so a visitor who is not logged in is asked to log in.
+// "Recent Incidents" on the home page: cards from GET /incident/recent (docs/CLIENT-CONTRACT.md). The API needs a
+// session (docs/CLIENT-CONTRACT.md), so a visitor who is not logged in is asked to log in.
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { Incident } from '@prison/shared';

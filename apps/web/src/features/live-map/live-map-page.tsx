@@ -1,4 +1,4 @@
-// /live-map (SPEC.md section 2): geofences drawn (or typed in) and edited on a Leaflet map, tracked prisoners moving
+// /live-map (docs/CLIENT-CONTRACT.md): geofences drawn (or typed in) and edited on a Leaflet map, tracked prisoners moving
 // live on a canvas layer, and a side panel listing them (a drawer on phones). Decision 026: the map opens on the
 // operator's last view or fitted to the geofences, markers are coloured by the worst open alert (grey offline), and
 // a marker's popup carries the prisoner's live picture with Acknowledge. This file lays the page out and holds its

@@ -40,7 +40,7 @@ export class LivePositionFeed {
     private readonly onApplied: (membershipChanged: boolean) => void,
   ) {}
 
-  /** A full snapshot: markers missing from it leave (SPEC.md section 4, "Live markers"). */
+  /** A full snapshot: markers missing from it leave (docs/CLIENT-CONTRACT.md, "Live markers"). */
   snapshot(snapshot: LocationSnapshot): void {
     this.replacement = snapshot;
     this.pending.clear();

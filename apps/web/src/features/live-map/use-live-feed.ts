@@ -6,7 +6,7 @@ import { useSocket } from '../../lib/realtime';
 import { DEVICES_QUERY_KEY } from './api/tracked-prisoners';
 import type { LivePositionFeed } from './live-position-feed';
 
-/** Subscribes the feed to the socket; after every (re)connect it asks for a fresh snapshot (DECISIONS.md item 12). */
+/** Subscribes the feed to the socket; after every (re)connect it asks for a fresh snapshot (docs/CLIENT-CONTRACT.md). */
 export function useLiveFeed(feed: LivePositionFeed) {
   const socket = useSocket();
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-// The details screen's calls (SPEC.md section 7), the tracking devices of engineer C2's API and the prisoner's open
+// The details screen's calls (docs/CLIENT-CONTRACT.md), the tracking devices of engineer C2's API and the prisoner's open
 // alerts (the live picture, decision 029).
 import { useQuery } from '@tanstack/react-query';
 import type { AlertPage, Device, DeviceCreated, DeviceInput, Prisoner, PrisonerInput } from '@prison/shared';

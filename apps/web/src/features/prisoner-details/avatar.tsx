@@ -1,4 +1,4 @@
-// The gender-based picture of the details screen (SPEC.md section 2): one for Male, one for any other value.
+// The gender-based picture of the details screen (docs/CLIENT-CONTRACT.md): one for Male, one for any other value.
 
 export function PrisonerAvatar({ gender, className }: { gender: string | null; className?: string }) {
   const male = gender === 'Male';

@@ -1,4 +1,4 @@
-// Behavior Remarks and Medical History: view, then edit in place with Save and Cancel (SPEC.md sections 2 and 4).
+// Behavior Remarks and Medical History: view, then edit in place with Save and Cancel (docs/CLIENT-CONTRACT.md).
 import { useId } from 'react';
 import { Pencil } from 'lucide-react';
 import { Button } from '../../components/ui/button';

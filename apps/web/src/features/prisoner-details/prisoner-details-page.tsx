@@ -1,4 +1,4 @@
-// Prisoner details (SPEC.md section 2 with DECISIONS.md item 16): the left card, About with the full update dialog,
+// Prisoner details (docs/CLIENT-CONTRACT.md): the left card, About with the full update dialog,
 // Other Information, the tracking device and the inline editors of Behavior Remarks and Medical History; beyond the
 // spec, the live picture and the open alerts (issue 11, item 6; decision 029). The right column is a plain list of
 // sections: a new one is one more line there.
@@ -74,7 +74,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
   async function saveFullUpdate(input: PrisonerInput) {
     await updatePrisoner(prisoner.prisoner_id, input);
     setDialogOpen(false);
-    // "On status 200 the dialog closes and the page reloads" (SPEC.md section 4): reload the data, not the browser.
+    // "On status 200 the dialog closes and the page reloads" (docs/CLIENT-CONTRACT.md): reload the data, not the browser.
     await queryClient.invalidateQueries({ queryKey: ['prisoners'] });
     void queryClient.invalidateQueries({ queryKey: ['cells'] });
   }
@@ -95,7 +95,7 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
       void queryClient.invalidateQueries({ queryKey: ['prisoners', 'list'] });
       setEditing(null);
     } catch (error) {
-      // A browser alert with the server's message (SPEC.md section 8).
+      // A browser alert with the server's message (docs/CLIENT-CONTRACT.md).
       window.alert(errorMessage(error, `Error updating ${field.replace(/_/g, ' ')}.`));
     } finally {
       setSaving(false);

@@ -1,4 +1,4 @@
-// The tracking device box (DECISIONS.md item 16): the assigned device's id, name and kind (phone or tag, decision
+// The tracking device box (docs/CLIENT-CONTRACT.md): the assigned device's id, name and kind (phone or tag, decision
 // 092), and assigning another one: a free device, or a new one registered here and assigned in the same call
 // (decision 029). The spec's default device name is for a device without a name; a prisoner without a device reads
 // "No tracker assigned".

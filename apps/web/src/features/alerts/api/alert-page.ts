@@ -1,4 +1,4 @@
-// GET /alert/prisoneralerts: newest first, paginated, filtered on the server (DECISIONS.md item 9).
+// GET /alert/prisoneralerts: newest first, paginated, filtered on the server (docs/CLIENT-CONTRACT.md).
 // The key starts with 'alerts', so a live alert (socket showAlert) refreshes the open screen.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AlertPage, AlertStatus, AlertType } from '@prison/shared';
@@ -18,7 +18,7 @@ export function useAlertPage(page: number, filters: AlertFilters, enabled = true
   return useQuery({
     enabled,
     queryKey: ['alerts', 'page', page, filters],
-    // The body is the page: the list in `data`, paging and counts beside it (DECISIONS.md item 17).
+    // The body is the page: the list in `data`, paging and counts beside it (docs/CLIENT-CONTRACT.md).
     queryFn: ({ signal }) => api.get<AlertPage>('/alert/prisoneralerts', { page, limit: ALERTS_PAGE_SIZE, ...filters }, signal),
     placeholderData: keepPreviousData,
   });

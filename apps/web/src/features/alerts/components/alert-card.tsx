@@ -1,4 +1,4 @@
-// One alert, coloured by type (critical red, warning yellow, informational blue; SPEC.md section 2). A handled alert
+// One alert, coloured by type (critical red, warning yellow, informational blue; docs/CLIENT-CONTRACT.md). A handled alert
 // (acknowledged or resolved) is drawn quieter than a new one, so the eye goes to what still needs someone (issue 11).
 import { clsx } from 'clsx';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-// The geofence API (SPEC.md section 7; DECISIONS.md item 11): list, add, rename/change, delete. A change that weakens
+// The geofence API (docs/CLIENT-CONTRACT.md): list, add, rename/change, delete. A change that weakens
 // the alarm, and every delete, answers with the change pending a second administrator's approval (decision 041).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Geofence, GeofenceRequest, GeofenceUpdateRequest, PendingChange } from '@prison/shared';

@@ -140,7 +140,7 @@ export function CoordinatesModal({ center, onCancel, onContinue }: CoordinatesMo
     }
     const parsed = parsePoints(values.points);
     if ('error' in parsed) return { points: parsed.error };
-    // The drawing tool's rules (SPEC.md section 5): at least 3 points, edges that do not cross.
+    // The drawing tool's rules (docs/CLIENT-CONTRACT.md): at least 3 points, edges that do not cross.
     const ring = normalizeRing(parsed.points);
     if (ring.length < 3) return { points: 'Points: a polygon needs at least 3 points' };
     if (parsed.points.length > GEOFENCE_MAX_POINTS) {

@@ -1,5 +1,5 @@
-// "Enter Geofence Details" (SPEC.md section 2): opens after a shape is drawn. Cancel discards the shape
-// (DECISIONS.md item 11); Save posts the geofence and closes.
+// "Enter Geofence Details" (docs/CLIENT-CONTRACT.md): opens after a shape is drawn. Cancel discards the shape
+// (docs/CLIENT-CONTRACT.md); Save posts the geofence and closes.
 import { useState, type FormEvent } from 'react';
 import { ALERT_TYPES, type AlertType, type GeofenceType } from '@prison/shared';
 import { Modal } from '../../../components/ui/modal';
@@ -30,7 +30,7 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
   const [rules, setRules] = useState(rulesDraftOf());
   const [rulesError, setRulesError] = useState<string | null>(null);
 
-  // Every drawn shape starts from the defaults (SPEC.md section 9: Positive, Informational).
+  // Every drawn shape starts from the defaults (docs/CLIENT-CONTRACT.md: Positive, Informational).
   const reset = () => {
     setName('');
     setType('Positive');
@@ -116,7 +116,7 @@ export function GeofenceDetailsModal({ open, saving, error, onCancel, onSave }: 
   );
 }
 
-/** A UUID v4 for the new geofence's id (SPEC.md: generated on the client). randomUUID needs a secure context. */
+/** A UUID v4 for the new geofence's id (docs/CLIENT-CONTRACT.md: generated on the client). randomUUID needs a secure context. */
 export function newGeofenceId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
