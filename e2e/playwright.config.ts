@@ -54,7 +54,7 @@ export default defineConfig({
       E2E_APPROVER_PASSWORD: E2E_APPROVER.password,
       LOG_LEVEL: 'warn',
       OSMAND_PORT: String(port + 1),
-      // A closed network (issue 25): no background tiles, the site plan is the map, and no page asks another origin
+      // A closed network: no background tiles, the site plan is the map, and no page asks another origin
       // for anything (specs/no-other-origin.spec.ts).
       MAP_TILES: 'off',
       // Every spec logs in through the API from 127.0.0.1; the per-IP limit itself is covered by an integration test.

@@ -1,6 +1,7 @@
-// Every source file of the apps and the shared package opens with a comment that names its job (issue 21 item 2), so a
+// Every source file of the apps and the shared package opens with a comment that names its job, so a
 // reader finds any step by its file and a new file without one fails here, not in review.
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -58,5 +59,30 @@ describe('file headers', () => {
       .map((file) => [file, headerProblem(readFileSync(path.join(root, file), 'utf8'))])
       .filter(([, problem]) => problem);
     expect(missing.map(([file, problem]) => `${file} ${problem}`)).toEqual([]);
+  });
+});
+
+/** The comment lines of a text that name an issue of the tracker (a number that means nothing in a clone). */
+export function issueTags(text) {
+  return text
+    .split('\n')
+    .filter((line) => /^\s*(\/\/|\*|\/\*)/.test(line) || /\s\/\/\s/.test(line))
+    .filter((line) => /\b[Ii]ssues? \d+/.test(line))
+    .map((line) => line.trim());
+}
+
+describe('comments say why, not which issue', () => {
+  it('finds an issue tag in a comment, and not in code or prose', () => {
+    expect(issueTags('// Counts (issue 24 item 2): the roll\nconst x = 1;')).toHaveLength(1);
+    expect(issueTags(' * Added by issue 12: null for everyone')).toHaveLength(1);
+    expect(issueTags("const text = 'issue 3';\n// Counts as officers see them (decision 098)")).toEqual([]);
+  });
+
+  it('no comment of the code, tests, scripts, benchmarks or e2e names an issue number', () => {
+    const files = execFileSync('git', ['ls-files', 'apps', 'packages', 'scripts', 'bench', 'e2e'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => /\.(ts|tsx|mjs)$/.test(file) && file !== 'scripts/file-headers.test.mjs' && existsSync(path.join(root, file)));
+    const tagged = files.flatMap((file) => issueTags(readFileSync(path.join(root, file), 'utf8')).map((line) => `${file}: ${line}`));
+    expect(tagged).toEqual([]);
   });
 });

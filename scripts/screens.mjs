@@ -1,5 +1,5 @@
 /* global document, window */
-// `npm run screens`: screenshots of every screen at 1440 and 390 px into docs/screens/<screen>-<width>.png (issue 11).
+// `npm run screens`: screenshots of every screen at 1440 and 390 px into docs/screens/<screen>-<width>.png.
 // Builds the web app, starts a server in demo mode on a fresh embedded database (the demo prison and the simulator
 // walking its trackers through the real OsmAnd protocol), waits until the data is there, logs in through the real
 // login route, and photographs each screen once its data has loaded. Not part of `npm test`.

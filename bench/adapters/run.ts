@@ -1,4 +1,4 @@
-// bench/adapters (issue 13): Socket.IO's Redis pub/sub adapter (the app's, decision 036) against its Redis streams
+// bench/adapters: Socket.IO's Redis pub/sub adapter (the app's, decision 036) against its Redis streams
 // adapter, for the live fan-out between processes. Two Socket.IO servers, A and B, each a child process
 // (bench/adapters/node.ts), share one redis-server of this bench's own; A emits `showAlert { sentAt }` with io.emit
 // (as the app emits alerts), socket.io-client clients in this process are connected to B (and one to A). Measured

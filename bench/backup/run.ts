@@ -1,4 +1,4 @@
-// Prints what a backup and a restore cost on each engine at a given number of stored fixes (issue 23 item 3,
+// Prints what a backup and a restore cost on each engine at a given number of stored fixes (
 // decision 058), with pg_dump/pg_restore on the same PostgreSQL database in the same run as the baseline. On PGlite
 // the backup's duration is how long the server's other database work waits. The seal's own cost (decision 094) is the
 // time to open and prove the sealed file alone, against reading its bytes.

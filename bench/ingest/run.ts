@@ -9,7 +9,7 @@
 // first run's. With --escorts N (default 200; 0 skips it) a third run adds N active escorts (decision 035): N more
 // prisoners escorted by N officers, each side wearing one of the next 2N devices (so nearly every escort separates
 // under this random load, and raises its unescorted alert), printed beside the first run's figures. With --movements N
-// (default 200; 0 skips it) a last run adds N open controlled movements (issue 24, decision 064): N more prisoners
+// (default 200; 0 skips it) a last run adds N open controlled movements (decision 064): N more prisoners
 // wearing the next N devices, each on its way to a bench geofence with no origin, so any zone entered is off route
 // (a Warning through the fix-rule port) and the destination arrives; printed beside the run before it.
 //
@@ -22,7 +22,7 @@
 //        [--escorts 200] [--mqtt-readers 200] [--mqtt-tags 10] [--mqtt-rate 10] [--mqtt-seconds 20]
 //        [--observations 2000] [--movements 200]
 //
-// With --observations N (default 2,000; 0 skips it) a last run adds N prisoners on observation levels (issue 24 item 3,
+// With --observations N (default 2,000; 0 skips it) a last run adds N prisoners on observation levels (
 // decision 063) whose checks fall due one after another through the run, so the overdue watcher raises their alerts
 // while the load runs; printed beside the first run's figures.
 //

@@ -1,4 +1,4 @@
-// bench/investigations (issue 26 item 6): who was near one prisoner over 1 hour and 24 hours at 10 m, and everyone
+// bench/investigations: who was near one prisoner over 1 hour and 24 hours at 10 m, and everyone
 // at a moment, from a table of stored fixes; each beside its baseline, the plain query without the grid key (decision
 // 068), measured in the same run. PostgreSQL, then PGlite at a smaller size.
 //

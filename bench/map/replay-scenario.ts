@@ -1,4 +1,4 @@
-// bench/map's replay scenario (issue 26 item 2): 500 trackers over one hour, stored through the batch ingestion API,
+// bench/map's replay scenario: 500 trackers over one hour, stored through the batch ingestion API,
 // played on /replay at x10; pictures of the markers per second (the layer's framesDrawn) and page frames per second.
 import type { APIRequestContext, Page } from '@playwright/test';
 

@@ -10,7 +10,7 @@
 // the same way. Canvas markers carry the four colours (decision 026: a quarter each Critical, Warning,
 // Informational, none); the labelled run is at zoom 17, where every marker in view has a label (at most 300 drawn).
 //
-// Then the replay of everyone (issue 26): 500 trackers x one hour of fixes (one per 10 s) stored through the batch
+// Then the replay of everyone: 500 trackers x one hour of fixes (one per 10 s) stored through the batch
 // ingestion API, /replay played at x10; baseline: the empty map's frames in the same run.
 //
 //   npm run map -w @prison/bench            (BENCH_SECONDS=5, BENCH_PORT=3325, BENCH_COUNTS=1000,10000, BENCH_REPLAY=1)
@@ -441,7 +441,7 @@ async function main() {
       value: svg1000.fps,
       unit: 'fps',
     });
-    // Issue 26 item 2: the replay of everyone, 500 trackers over one hour played at x10 (BENCH_REPLAY=0 skips it).
+    // The replay of everyone, 500 trackers over one hour played at x10 (BENCH_REPLAY=0 skips it).
     if (process.env.BENCH_REPLAY !== '0') {
       console.log(`storing one hour of fixes for ${REPLAY_TRACKERS} trackers...`);
       const window = await seedReplay(context.request);

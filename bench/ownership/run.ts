@@ -1,5 +1,5 @@
-// bench/ownership (issue 13): what it costs per fix to judge each fix of a device once when the device's fixes reach
-// several processes, for the designs issue 13 names. Same load for every design: fixes of random devices (10,000 by
+// bench/ownership: what it costs per fix to judge each fix of a device once when the device's fixes reach
+// several processes, for the designs of decision 036. Same load for every design: fixes of random devices (10,000 by
 // default) from C concurrent client loops (C = 16 and 64, --seconds each), each fix handed to a random one of 2
 // "processes" (async workers in this Node process, each with its own PostgreSQL pool of --pool connections, the
 // size the app's fromPostgres opens), one fix per write, acknowledged once committed; each client waits for that
@@ -7,7 +7,7 @@
 //
 //   (a) baseline, today's single-process path: ONE statement inserts the fix and updates the device row (the shape of
 //       writeFixes in tracking-service.ts, without the transaction). Correct only while one process sees all of a
-//       device's fixes: it is what issue 13 replaces, measured here on the same 2 pools so only the design differs.
+//       device's fixes: it is what cluster mode replaces, measured here on the same 2 pools so only the design differs.
 //   (b) per-device row lock (cluster mode's writeBatchLocked): BEGIN; SELECT the device row ... FOR UPDATE; (a)'s
 //       statement; UPDATE devices SET revision, engine_state (a portable engine memory, ~300 bytes of jsonb); COMMIT.
 //       Also with every fix on one of --hot (100) devices, so clients often write one device at once and the second

@@ -23,7 +23,7 @@ export async function fill(database: Database, prisoners: number, log: (text: st
            case when i % 5 < 3 and i <= 2000 then 'B-' || (1 + i % 500) end,
            timestamptz '2015-01-01' + make_interval(secs => i * 3000)
     from generate_series(1, ${prisoners}) i`);
-  // For the overview (issue 11): a tracker on every prisoner in a cell (one in ten offline), and a year of alerts,
+  // For the overview: a tracker on every prisoner in a cell (one in ten offline), and a year of alerts,
   // nearly all resolved, a few hundred open, some of them running geofence violations.
   await exec(`insert into devices (id, name, secret_hash, online, last_seen_at)
     select 'bench-' || p.prisoner_id, 'Tracker ' || p.prisoner_id, 'x', p.prisoner_id % 10 <> 0, now() - make_interval(mins => p.prisoner_id % 600)

@@ -30,7 +30,7 @@ const log = (text: string) => console.log(`[records bench] ${text}`);
 
 /** The queries of the management screen (the deep page is the middle of the list) and the home page's overview. */
 const SCENARIOS = [
-  // Issue 21 item 5: the first page, which every list opens on, at <= 15 ms p99; the rest at <= 50 ms (issues 3, 11).
+  // The first page, which every list opens on, at <= 15 ms p99; the rest at <= 50 ms (11).
   { name: 'list page 1', url: '/prisoner/all?page=1', target: '≤ 15 ms' },
   { name: `deep page ${Math.ceil(PRISONERS / 40)}`, url: `/prisoner/all?page=${Math.ceil(PRISONERS / 40)}` },
   { name: 'last-name filter "Smi"', url: '/prisoner/all?last_name=Smi' },

@@ -1,4 +1,4 @@
-// A stand-in for the web client docs/CLIENT-CONTRACT.md was written from, doing exactly what issue 10 observed it do, and nothing of
+// A stand-in for the web client docs/CLIENT-CONTRACT.md was written from, doing exactly what it was observed to do, and nothing of
 // our own web app: it keeps its own JavaScript-readable `auth-cookie` marker, reads `response.data` as SPEC 7 writes
 // it (axios: `response.data` is the body), turns geofence points into Leaflet LatLngs with `L.latLng(p.lat, p.lng)`,
 // keeps markers from complete `locationUpdate` sets only (a key missing from a set is a marker removed), and re-posts

@@ -55,7 +55,7 @@ test('acknowledge, resolve and bulk-resolve alerts on the alerts screen, then se
   await expect(page.getByTestId('alert-card').filter({ hasText: `${tag} bulk A` })).toContainText('Resolved');
 
   await expect(page.getByTestId('alerts-chart')).toBeVisible();
-  // On by default for an administrator (issue 11); switched off and on again for this account (decision 105).
+  // On by default for an administrator; switched off and on again for this account (decision 105).
   const sound = page.getByRole('switch', { name: 'Sound for Critical alerts' });
   await expect(sound).toBeChecked();
   await sound.uncheck();

@@ -1,5 +1,5 @@
-// Two-factor login (issue 9): enrol on /profile, log out, log in with a code; the same code again is refused; a
-// recovery code works once. Turning it on asks for the password and ends the admin's other sessions (issue 20).
+// Two-factor login: enrol on /profile, log out, log in with a code; the same code again is refused; a
+// recovery code works once. Turning it on asks for the password and ends the admin's other sessions.
 // The admin is the test's own, so the shared e2e admin keeps logging in with a password.
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';

@@ -1,4 +1,4 @@
-// Alarms ranked, not shouted (issue 20, part 6; decision 044). With demo-like data (an Informational zone with two
+// Alarms ranked, not shouted (decision 044). With demo-like data (an Informational zone with two
 // prisoners of one block inside, two open Criticals): after login the operator lands on the overview, which shows
 // no red for the Informational zone; the live map calls them "In zone" in blue, after the Criticals; the top bar and
 // the Critical bar stay in view after scrolling; the live map page does not scroll; at 390 px two Criticals take one

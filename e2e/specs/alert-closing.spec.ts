@@ -1,4 +1,4 @@
-// Closing an alarm is deliberate (issue 20, decision 040): a toast offers Acknowledge and Open only and goes as soon as
+// Closing an alarm is deliberate (decision 040): a toast offers Acknowledge and Open only and goes as soon as
 // its alert is acknowledged anywhere; Informational alerts are not toasted unless this browser asks; the bulk bar
 // leaves Critical alerts out unless ticked one by one; no toast lies over an action of the alerts screen.
 import type { APIRequestContext, Page } from '@playwright/test';

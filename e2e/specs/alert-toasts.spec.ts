@@ -1,4 +1,4 @@
-// Live alert toasts and the alerts screen taking them in (issue 4, "Must show"; a Critical first, decision 105). The toast
+// Live alert toasts and the alerts screen taking them in ("Must show"; a Critical first, decision 105). The toast
 // queue counts every alert that reaches this browser, so this spec runs on a server of its own (E2E_PORT + 40, + 41
 // for its OsmAnd port): on the run's shared server, alerts other specs raise meanwhile join the queue and the counts.
 import type { ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The alerts screen for work (issue 11, item 5; docs/decisions/024): the filters come from the URL the home page
+// The alerts screen for work (docs/decisions/024): the filters come from the URL the home page
 // links to, the list comes before the 30-day chart, open Critical alerts are pinned on top, a card links to the
 // prisoner and to the map, and a resolved card does not look like a new one.
 import { expect, test, unique } from '../fixtures';

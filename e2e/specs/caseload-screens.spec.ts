@@ -1,4 +1,4 @@
-// Caseloads on the screens (issue 22 item 2, decision 051): a wing officer of block A sees block A's prisoner on the
+// Caseloads on the screens (decision 051): a wing officer of block A sees block A's prisoner on the
 // dashboard, the live map and the alerts screen, and nothing of block B's, whose prisoner moves and raises a Critical
 // SOS while the officer watches; the administrator sees both.
 import type { APIRequestContext, Page } from '@playwright/test';

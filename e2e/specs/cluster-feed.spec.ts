@@ -1,4 +1,4 @@
-// Cluster mode in a real browser (issue 13, decision 036): two server processes on one PostgreSQL database and a Redis
+// Cluster mode in a real browser (decision 036): two server processes on one PostgreSQL database and a Redis
 // of this spec's own. A browser on process A gets the alert raised by a fix that reached process B; with Redis
 // stopped, the page says within seconds that it is only partly live and still gets B's alerts (through PostgreSQL,
 // decision 039); with Redis back, the banner goes by itself.

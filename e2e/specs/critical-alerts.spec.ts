@@ -1,4 +1,4 @@
-// Critical alerts cannot be missed (issue 11, item 2): an SOS raised through the real OsmAnd path stays in the
+// Critical alerts cannot be missed: an SOS raised through the real OsmAnd path stays in the
 // layout's Critical bar on any screen until acknowledged from it; the alerts screen then says who and when; another
 // operator's acknowledgement removes it too; a Critical toast goes ahead of routine ones waiting.
 import type { APIRequestContext } from '@playwright/test';

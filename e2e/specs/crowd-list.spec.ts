@@ -1,4 +1,4 @@
-// A crowd opens into a list (issue 25 item 3, decision 066): prisoners tracked at nearly the same spot are drawn on top
+// A crowd opens into a list (decision 066): prisoners tracked at nearly the same spot are drawn on top
 // of each other; a click among them lists them all (worst alert first), the first entry takes the keyboard focus,
 // Tab and Enter pick one and open his popup, Escape closes the list, and a mouse click on an entry picks it too.
 import type { APIRequestContext, Page } from '@playwright/test';

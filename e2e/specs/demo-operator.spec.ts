@@ -1,8 +1,8 @@
-// Issue 20's operator check on the demo itself (decisions 040 and 044): a server of this spec's own runs the demo
+// The operator's check on the demo itself (decisions 040 and 044): a server of this spec's own runs the demo
 // (seeded records, geofences, the simulator walking trackers through OsmAnd with their secrets, DEVICE_SECRET_REQUIRED
 // on). After login the operator lands on the overview, which shows no red for Informational zones; in 60 s of the
 // demo raising alerts (the yard's Informational dwell alerts, plus one posted here) no Informational toast appears,
-// while a Critical one does; at 390 px two open Criticals take one line. The demo's accounts (issue 22 item 7): one per
+// while a Critical one does; at 390 px two open Criticals take one line. The demo's accounts: one per
 // role with the published passwords, not asked to change them.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

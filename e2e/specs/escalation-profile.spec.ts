@@ -1,4 +1,4 @@
-// Alert escalation on /profile (issue 23 item 5, decision 060): on a server of its own configured with a real SMTP
+// Alert escalation on /profile (decision 060): on a server of its own configured with a real SMTP
 // server (smtp-server) and a real webhook receiver started here, an administrator sends a test message and sees it in
 // the delivery log; an unacknowledged Critical then appears there as sent by email and webhook, naming the prisoner.
 import type { ChildProcess } from 'node:child_process';

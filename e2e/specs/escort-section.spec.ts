@@ -1,4 +1,4 @@
-// The Escort section of the prisoner details screen (issue 12 part 4, decision 035): the form starts an escort with a
+// The Escort section of the prisoner details screen (decision 035): the form starts an escort with a
 // guard found by search (a guard without a tracker gets the hint and can only be recorded as unmonitored, decision 037),
 // the escort is listed and stored with the chosen distance and says why it is not escorting, "End escort" ends it
 // through the confirm dialog and the form is back; a server refusal reads in plain words.

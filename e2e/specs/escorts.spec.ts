@@ -1,4 +1,4 @@
-// Escorts on the live map (issue 12 part 4, decision 035): a police officer's tracker is drawn with its own marker
+// Escorts on the live map (decision 035): a police officer's tracker is drawn with its own marker
 // shape and is not in the prisoner list; an escort created through the API is drawn as a line between the two markers,
 // and the line goes when the escort ends.
 import type { APIRequestContext, Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Feed health (issue 11 item 1, "Must show"; decision 028): stop the server, and within 5 s the banner appears and the
+// Feed health ("Must show"; decision 028): stop the server, and within 5 s the banner appears and the
 // map says "data as of"; start it again, and the page is live without a reload. The run's shared server cannot be
 // stopped, so this spec starts a real server process of its own on E2E_PORT + 10 (+ 11 for its OsmAnd port), stops it
 // with SIGTERM and starts it again on the same port and data directory (sessions are in its database).

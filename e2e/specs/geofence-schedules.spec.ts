@@ -1,4 +1,4 @@
-// Zones for some prisoners at some times (issue 12 part 3): made in "Enter Geofence Details", changed in the editor
+// Zones for some prisoners at some times: made in "Enter Geofence Details", changed in the editor
 // beside the map, and shown in the geofence list ("Mon-Fri 09:00-17:00 · Block X").
 import { deleteGeofenceApproved, expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';

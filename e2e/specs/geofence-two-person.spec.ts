@@ -1,4 +1,4 @@
-// Weakening an alarm takes two people (issue 20 part 5, decision 041), in the browser: the geofence dialog explains
+// Weakening an alarm takes two people (decision 041), in the browser: the geofence dialog explains
 // each type in plain words, asks for a reason before lowering the alert level, shows the change as pending (the
 // requester cannot approve it), and a second administrator approves it from "Pending approvals" on the live map.
 import { deleteGeofenceApproved, E2E_ADMIN, E2E_APPROVER, expect, loginThroughApi, test, unique } from '../fixtures';

@@ -1,4 +1,4 @@
-// Issue 11 item 3: the operations overview on / for a logged-in admin; visitors keep the spec's landing.
+// The operations overview on / for a logged-in admin; visitors keep the spec's landing.
 import AxeBuilder from '@axe-core/playwright';
 import type { Block, Overview } from '@prison/shared';
 import { expect, test, unique } from '../fixtures';

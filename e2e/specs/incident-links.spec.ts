@@ -1,4 +1,4 @@
-// An incident's links (issue 26 item 5): while it is open, more people and alerts are linked from its page ("Link
+// An incident's links: while it is open, more people and alerts are linked from its page ("Link
 // more": a prisoner and a staff member found by name, an alert by its number), and a link made by mistake is taken back
 // after confirming; a closed incident keeps its links (no Remove, no form) until it is reopened.
 import { expect, test, unique } from '../fixtures';

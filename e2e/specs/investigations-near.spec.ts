@@ -1,4 +1,4 @@
-// Who was near (issue 26): fixes through the real OsmAnd protocol, the screen opened the way the incident page links
+// Who was near: fixes through the real OsmAnd protocol, the screen opened the way the incident page links
 // to it; the table, the CSV download and the printed report name the same people; contacts with a second person.
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from '@playwright/test';

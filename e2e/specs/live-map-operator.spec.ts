@@ -1,4 +1,4 @@
-// The live map an operator works with (issue 11, items 4 and 9; decision 026): the popup's live picture (id, cell,
+// The live map an operator works with (decision 026): the popup's live picture (id, cell,
 // last fix, battery, open alerts with Acknowledge, links), the marker's colour following an alert raised through the
 // API, "Fit site", the view kept across visits, no tiles with MAP_TILES=off, an offline prisoner's last position, and the
 // prisoner list as a drawer at 390 px. axe at 1440 and 390 px.

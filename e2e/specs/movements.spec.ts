@@ -1,4 +1,4 @@
-// The movements screen (issue 24 item 4, decision 064) at 390 px: start a controlled movement through the form, see it
+// The movements screen (decision 064) at 390 px: start a controlled movement through the form, see it
 // underway in today's list, then a real OsmAnd fix inside the destination turns it Arrived without a reload, and no
 // alarm of the destination (decision 099); ended in one tap, it is no longer in force.
 import type { APIRequestContext } from '@playwright/test';

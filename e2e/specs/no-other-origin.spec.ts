@@ -1,4 +1,4 @@
-// Issue 25, items 1 and 2: the site plan is the map and nothing needs the internet. The e2e server runs with
+// The site plan is the map and nothing needs the internet. The e2e server runs with
 // MAP_TILES=off (playwright.config.ts). An administrator places a plan with three clicks on the image and three on the
 // map; then every screen of the web app's router (read from router.tsx, so a new screen is covered) is visited and any
 // request to another origin fails the test; the live map shows the plan under markers that move.

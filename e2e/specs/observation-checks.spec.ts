@@ -1,4 +1,4 @@
-// Observation checks (issue 24 item 3): on a phone (390 px), the block's due screen turns a prisoner overdue while it
+// Observation checks: on a phone (390 px), the block's due screen turns a prisoner overdue while it
 // is watched (his own interval of 1 minute: due within 40-60 s of his last check, staggered) and the overdue Warning is
 // raised; recording the check in the dialog clears it. Real server, real Chromium.
 import { expect, test, unique } from '../fixtures';

@@ -1,4 +1,4 @@
-// Single sign-on in Chromium (issue 22 item 5, decision 052): a server of this spec's own (E2E_PORT + 14) configured
+// Single sign-on in Chromium (decision 052): a server of this spec's own (E2E_PORT + 14) configured
 // with a real OpenID provider this spec starts (oidc-provider, its development login and consent pages). Clicking the
 // button on /login, logging in at the provider, lands on / logged in as a new officer account with the claims'
 // blocks; a provider account without a role comes back to /login with the reason; the run's shared server, without

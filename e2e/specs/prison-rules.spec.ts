@@ -1,4 +1,4 @@
-// The cell rules and keep-apart pairs (issue 12, decisions 031 and 032) on the real server: a refused move shows its
+// The cell rules and keep-apart pairs (decisions 031 and 032) on the real server: a refused move shows its
 // reason before anything is written and the override asks for one; a keep-apart pair made on the details screen is
 // then enforced in the cell picker; two prisoners of one block are kept apart by block only with a move (decision 102).
 import type { APIRequestContext } from '@playwright/test';
@@ -37,7 +37,7 @@ test('a move the cell rules refuse shows why on /cell-assign, and the override a
   await override.getByRole('button', { name: 'Override and assign' }).click();
   await expect(override.getByText('Give a reason of at least 10 characters.')).toBeVisible();
   await expectNoViolations(page, 'override reason dialog');
-  // Ten dots are not a reason (issue 20).
+  // Ten dots are not a reason.
   await override.getByLabel('Reason for the override').fill('..........');
   await override.getByRole('button', { name: 'Override and assign' }).click();
   await expect(override.getByText('Say why in words (at least two words).')).toBeVisible();

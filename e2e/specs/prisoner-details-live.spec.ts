@@ -1,4 +1,4 @@
-// Prisoner details with the live picture (issue 11, item 6; docs/decisions/029): an untracked prisoner reads "No
+// Prisoner details with the live picture (docs/decisions/029): an untracked prisoner reads "No
 // tracker assigned"; a device is registered and assigned from the screen; a fix sent through the OsmAnd path turns
 // the tracker online with its age, battery and small-map marker without a reload; an open alert is listed with its
 // links and is acknowledged there; the links lead to the live map and to this prisoner's history.

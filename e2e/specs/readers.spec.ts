@@ -1,4 +1,4 @@
-// Indoor readers (issue 25 item 4, decision 067): registered on the Readers page by clicking on the plan, the secret
+// Indoor readers (decision 067): registered on the Readers page by clicking on the plan, the secret
 // shown once; a sighting over HTTP makes it heard; a new secret and removal ask first. Also at 390 px wide and through
 // axe.
 import { expect, test, unique } from '../fixtures';

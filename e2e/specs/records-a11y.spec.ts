@@ -20,7 +20,7 @@ test('the records screens have no accessibility violations', async ({ adminPage:
   await page.getByRole('button', { name: 'Create New Prisoner' }).click();
   await expect(page.getByRole('dialog', { name: 'Create New Prisoner' })).toBeVisible();
   await expectNoViolations(page, 'create prisoner');
-  // With the required-field messages of an empty form on screen (issue 11, item 8).
+  // With the required-field messages of an empty form on screen.
   await page.getByRole('dialog', { name: 'Create New Prisoner' }).getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText('First name is required', { exact: true })).toBeVisible();
   await expectNoViolations(page, 'create prisoner with messages');

@@ -17,7 +17,7 @@ export async function seedCell(api: APIRequestContext, overrides: { capacity?: n
   return { block, cellId };
 }
 
-/** A prisoner with the given fields; the date of birth, required on creation (issue 11), defaults to 1980-01-01. */
+/** A prisoner with the given fields; the date of birth, required on creation, defaults to 1980-01-01. */
 export async function seedPrisoner(api: APIRequestContext, data: Record<string, unknown>) {
   const res = await api.post('/api/v1/prisoner/add', { data: { date_of_birth: '1980-01-01', ...data } });
   expect(res.status(), await res.text()).toBe(200);

@@ -58,7 +58,7 @@ test('create a prisoner with the cell picker, see both messages, the row and the
   await expect(other).toContainText(`Cell Block${block}`);
   await expect(other).toContainText(`Cell id${cellId}`);
   await expect(page.getByTestId('about')).toContainText('Not Decleared');
-  // No device: the spec's default name is for a device without a name, not for no device (issue 11).
+  // No device: the spec's default name is for a device without a name, not for no device.
   await expect(page.getByTestId('tracking-device-name')).toHaveText('No tracker assigned');
 });
 
@@ -103,7 +103,7 @@ test('an empty Create New Prisoner form says what is missing in plain words and 
   expect(posts).toEqual([]);
   expect(await total()).toBe(before);
 
-  // So is an entry date in the future (issue 20), with the server's rule and words.
+  // So is an entry date in the future, with the server's rule and words.
   await form.getByLabel('Date of birth').fill('1992-08-01');
   await form.getByLabel('Entry date').fill(`${new Date().getUTCFullYear() + 1}-01-01`);
   await form.getByRole('button', { name: 'Create' }).click();
@@ -209,7 +209,7 @@ test('edit a prisoner in the full dialog and inline, then delete it with confirm
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete prisoner' });
   await expect(confirm).toContainText('Are you sure you want to delete this prisoner?');
-  // The dialog names the prisoner it would delete (issue 11, item 8) and what he still has (decision 042).
+  // The dialog names the prisoner it would delete and what he still has (decision 042).
   await expect(confirm.getByTestId('confirm-subject')).toContainText(`Bramwell ${lastName} (ID ${seeded.prisoner_id})`);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(row).toHaveCount(1);

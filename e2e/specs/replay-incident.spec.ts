@@ -1,6 +1,6 @@
-// Issue 26 items 2 and 5: an incident's page, its workflow step, and "Replay this window" playing three trackers fed
+// An incident's page, its workflow step, and "Replay this window" playing three trackers fed
 // through the OsmAnd HTTP protocol on the live map's canvas layer, then "Who was near" one of them from the replay: the
-// table and the printed report name the same people (issue 26's end-to-end "must show").
+// table and the printed report name the same people (the end-to-end check of decision 069).
 import { expect, test, unique } from '../fixtures';
 import { expectNoViolations } from './axe';
 

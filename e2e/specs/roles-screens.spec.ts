@@ -1,4 +1,4 @@
-// The screens follow the role (issue 22 item 4, decision 053): an auditor's dashboard, prisoner details, live map,
+// The screens follow the role (decision 053): an auditor's dashboard, prisoner details, live map,
 // alerts and communication screens offer no write control, the top bar names the role, and a write sent anyway from
 // the auditor's own session is refused with 403 and changes nothing; an operator reads "You do not have access to
 // this page" at /audit and has no Audit in the menu, also on a phone; a wing officer's menu leads with his daily tools

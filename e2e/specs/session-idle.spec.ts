@@ -1,4 +1,4 @@
-// An idle browser is logged out (issue 9, finding 4; decision 012): with SESSION_IDLE_MINUTES=1, a browser left on
+// An idle browser is logged out (finding 4; decision 012): with SESSION_IDLE_MINUTES=1, a browser left on
 // the live map while positions keep arriving lands on /login with the reason about a minute after its last use, and
 // its socket receives nothing after the session ended. The run's shared server keeps the default idle time, so this
 // spec starts a second real server process of its own, on E2E_PORT + 2 (and + 3 for its OsmAnd port).

@@ -1,4 +1,4 @@
-// Issue 10: the spec's own client works unchanged against our server. e2e/spec-client is a stand-in that behaves as
+// The spec's own client works unchanged against our server. e2e/spec-client is a stand-in that behaves as
 // that client was observed to (its own `auth-cookie`, `response.data` read as SPEC 7 writes it, `{ lat, lng }` points,
 // markers kept from complete `locationUpdate` sets only, every `showAlert` re-posted). Like that client it is served
 // by Vite's dev server whose proxy forwards /api and /socket.io to our server, rewriting Host but not Origin; the

@@ -1,4 +1,4 @@
-// Staff in danger on the live map (issue 24 item 5, decisions 064 and 072): an officer's SOS posted through the OsmAnd
+// Staff in danger on the live map (decisions 064 and 072): an officer's SOS posted through the OsmAnd
 // protocol raises "Officer NAME needs assistance" with the nearest three other staff; the Critical bar's "Show on map"
 // opens the live map on him, marks him and the three nearest (rings on their markers, a line to each, a label with the
 // name and the distance at the alarm) and lists them beside the map. Hidden, they come back by opening his marker.

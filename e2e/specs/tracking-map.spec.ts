@@ -1,4 +1,4 @@
-// The live map end to end (issue 4, "Must show"): draw and save a geofence, cancel discards a drawn shape, and a
+// The live map end to end ("Must show"): draw and save a geofence, cancel discards a drawn shape, and a
 // device reporting through the OsmAnd protocol moves its marker, raises a toast and lands on the alerts screen.
 import { approvePendingChange, expect, test, unique } from '../fixtures';
 import { dragFromMiddle, listGeofences } from './map-helpers';
@@ -158,7 +158,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const prisoner = (await prisonerRes.json()) as { prisoner_id: number; prison_number: string };
   const prisonerId = prisoner.prisoner_id;
-  // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7); where the screen's
+  // Names are not unique: the id and the cell stand beside the name everywhere; where the screen's
   // data has his prison number (the tracked list, the alert cards), the number stands for the id (decision 101).
   const label = `${firstName} ${lastName} · #${prisonerId} · cell ${cellId}`;
   const numberedLabel = `${firstName} ${lastName} · ${prisoner.prison_number} · cell ${cellId}`;

@@ -1,4 +1,4 @@
-// The version in the footer of every visitor's page (issue 23 item 4, decision 059): the same version and commit
+// The version in the footer of every visitor's page (decision 059): the same version and commit
 // /readyz gives, on the landing page and the login page, at 1440 and 390 px; the SPEC footer stays for visitors. A
 // logged-in account has no footer (decision 105): its profile names the version.
 import { expect, loginThroughForm, test } from '../fixtures';

@@ -1,4 +1,4 @@
-// Configuration that cannot be misread (issue 23, decision 057): every variable of the schema, enumerated from the
+// Configuration that cannot be misread (decision 057): every variable of the schema, enumerated from the
 // schema itself so one added later is covered too: empty means unset, a bad value is refused naming the variable,
 // every problem is reported at once, and no password is ever printed.
 import { readFileSync } from 'node:fs';

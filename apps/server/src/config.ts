@@ -112,7 +112,7 @@ const configSchema = z.object({
    */
   AUDIT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(DEFAULT_AUDIT_RETENTION_DAYS),
   /**
-   * The map's background (issue 25, decision 065): `off` (the site plan alone), a local .pmtiles or .mbtiles file the
+   * The map's background (decision 065): `off` (the site plan alone), a local .pmtiles or .mbtiles file the
    * server reads and serves at /api/v1/tiles, or a tile URL template holding {z}, {x} and {y}.
    */
   MAP_TILES: text(2048)
@@ -149,18 +149,18 @@ const configSchema = z.object({
       }
     }),
   /**
-   * Roll counts (issue 24, decision 062): scheduled count times in TZ; each reminds the blocks' officers, and a block
+   * Roll counts (decision 062): scheduled count times in TZ; each reminds the blocks' officers, and a block
    * not counted 15 minutes after a time raises a Warning. `off`: no scheduled counts.
    */
   COUNT_TIMES: timesOfDay(48).default(DEFAULT_COUNT_TIMES.split(',')),
-  // Device fixes (issue 9, docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
+  // Device fixes (docs/decisions/011): a fix dated further ahead of the server clock than this is refused.
   MAX_FUTURE_SECONDS: wholeNumber(0, 86_400).default(300),
-  // Keep-apart pairs on live positions (issue 12, decision 032).
+  // Keep-apart pairs on live positions (decision 032).
   /** Two trackers of an active keep-apart pair this close (metres) raise a Warning, once per meeting. */
   KEEP_APART_METRES: decimalNumber({ greaterThan: 0, max: 10_000 }).default(15),
   /** A meeting ends when the pair is further apart than KEEP_APART_METRES plus this; only then can the next one alert. */
   KEEP_APART_HYSTERESIS_METRES: decimalNumber({ min: 0, max: 10_000 }).default(5),
-  // Login (issue 9, decision 013).
+  // Login (decision 013).
   /**
    * Whose X-Forwarded-For is believed: off (default: the socket address is the client), `true` (any: only behind a
    * proxy that overwrites the header), a hop count, or comma-separated proxy addresses, CIDRs or proxy-addr names
@@ -180,7 +180,7 @@ const configSchema = z.object({
     }),
   /** Every admin without two-factor login must enrol before reaching any other screen. */
   REQUIRE_TOTP: flag().default(false),
-  // POST /alert/all (issue 10, docs/decisions/019): the spec's client re-posts every live alert it receives.
+  // POST /alert/all (docs/decisions/019): the spec's client re-posts every live alert it receives.
   /** A post repeating an alert stored this many seconds ago or less (same device, type and text) stores nothing. */
   ALERT_ECHO_WINDOW_SECONDS: wholeNumber(1, 86_400).default(300),
   /**
@@ -188,7 +188,7 @@ const configSchema = z.object({
    * from the window are free.
    */
   ALERT_POST_RATE_PER_MINUTE: wholeNumber(1, 1_000_000).default(60),
-  // Observation checks (issue 24 item 3, decision 063): each level's interval in minutes; a prisoner's own overrides it.
+  // Observation checks (decision 063): each level's interval in minutes; a prisoner's own overrides it.
   /** Minutes between checks of a prisoner on standard observation (1-1440). */
   OBSERVATION_STANDARD_MINUTES: wholeNumber(1, 1440).default(60),
   /** Minutes between checks on enhanced observation. */
@@ -198,11 +198,11 @@ const configSchema = z.object({
   /** Minutes between the recorded checks of a prisoner on constant observation (watched continuously besides). */
   OBSERVATION_CONSTANT_MINUTES: wholeNumber(1, 1440).default(5),
   /**
-   * Staff in danger (issue 24 item 5): a staff tracker inside the site that has not moved more than 2 m for this many
+   * Staff in danger: a staff tracker inside the site that has not moved more than 2 m for this many
    * seconds raises "Officer NAME may be down" (Critical), once per still period.
    */
   MAN_DOWN_SECONDS: wholeNumber(1, 86_400).default(120),
-  // Escalation of unacknowledged Critical alerts by email and webhook (issue 23 item 5, decision 060).
+  // Escalation of unacknowledged Critical alerts by email and webhook (decision 060).
   /** A Critical alert still unacknowledged this many seconds after it was stored is sent to the channels below. */
   ESCALATE_AFTER_SECONDS: wholeNumber(0, 86_400).default(120),
   /** nodemailer's connection URL, smtp://user:password@host:587 or smtps://...:465; with ALERT_EMAIL_TO: email on. */
@@ -249,7 +249,7 @@ const configSchema = z.object({
   ESCALATION_RETRY_SECONDS: decimalNumber({ min: 0.05, max: 600 }).default(30),
   /** How long a failed send is retried before it is marked failed (an hour). */
   ESCALATION_RETRY_FOR_SECONDS: decimalNumber({ min: 1, max: 86_400 }).default(3600),
-  // Monitoring (issue 23, decision 059).
+  // Monitoring (decision 059).
   /** Bearer token Prometheus sends to GET /metrics (16-200 printable characters); unset: /metrics is off (404). */
   METRICS_TOKEN: text(200)
     .min(16, 'must be at least 16 characters')
@@ -277,7 +277,7 @@ const configSchema = z.object({
       }
       return origins;
     }),
-  // Scheduled backups while the server runs (issue 23, decision 058); no BACKUP_DIR: none.
+  // Scheduled backups while the server runs (decision 058); no BACKUP_DIR: none.
   /** Where scheduled backups are written. */
   BACKUP_DIR: text(1000).optional(),
   /** Hours between scheduled backups (fractions allowed; at most 24 days, a timer's limit). */
@@ -295,7 +295,7 @@ const configSchema = z.object({
       const problem = value ? secretKeyProblem(value) : null;
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
-  // Single sign-on with OpenID Connect (issue 22, decision 052); no OIDC_ISSUER: single sign-on is off.
+  // Single sign-on with OpenID Connect (decision 052); no OIDC_ISSUER: single sign-on is off.
   /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
   OIDC_ISSUER: z
     .string()

@@ -1,4 +1,4 @@
-// Accounts with a caseload for the tests (issue 22 item 2): blocks and role are set in the database directly, since
+// Accounts with a caseload for the tests: blocks and role are set in the database directly, since
 // the admins API that sets them is another change; the session cache is told at once.
 import { eq } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, type Role } from '@prison/shared';

@@ -1,4 +1,4 @@
-// Caseloads on the API (issue 22 item 2, decisions 051 and 093). The matrix: every registered route that names a
+// Caseloads on the API (decisions 051 and 093). The matrix: every registered route that names a
 // prisoner, a prisoner's record (alert, escort, tracker, incident) or a cell by id (found from the app's own routes: those declaring `config.caseload`;
 // every /prisoner/...:id and /devices/:id route must declare it) x an id inside the officer's caseload, one outside it,
 // one of a prisoner with no cell and one that does not exist: outside answers exactly what the unknown id answers

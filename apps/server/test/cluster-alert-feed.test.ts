@@ -1,4 +1,4 @@
-// Every browser hears every Critical (issue 20, part 3; decision 039): two real server processes on one PostgreSQL
+// Every browser hears every Critical (decision 039): two real server processes on one PostgreSQL
 // database and a Redis of this test's own. A Critical raised on process A, by a device's fix crossing the perimeter and
 // by POST /alert/all, must reach a logged-in browser socket on process B within 2 s and exactly once (and A's own
 // browser once), with Redis stopped, with Redis up again, and while Redis comes back; an acknowledgement and a

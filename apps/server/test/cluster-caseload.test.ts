@@ -1,4 +1,4 @@
-// The live feed by caseload on the cluster path (issue 22 item 2, decision 051): two real server processes on one
+// The live feed by caseload on the cluster path (decision 051): two real server processes on one
 // PostgreSQL database and a Redis of this test's own. Fixes reach process A; an officer of block A and an administrator
 // are connected to process B, which hears the positions through the adapter and the alerts through the change feed.
 // The officer receives no position, alert or snapshot entry of block B's prisoner while he moves and breaches the

@@ -1,4 +1,4 @@
-// Cluster mode (issue 13, "Must show"): three real server processes on one PostgreSQL database and one Redis of this
+// Cluster mode ("Must show"): three real server processes on one PostgreSQL database and one Redis of this
 // test's own (started here, so it can be stopped and restarted without touching the machine's Redis at 6379). One
 // device's OsmAnd fixes alternate between the processes; a logged-in browser socket on each process must see every
 // alert exactly once; a geofence written through one process is used by another within 1 s; kill -9 of a process

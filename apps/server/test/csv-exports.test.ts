@@ -1,4 +1,4 @@
-// Every CSV export (issue 20, "CSV cells neutralised"; decision 043): no cell a spreadsheet would run as a formula.
+// Every CSV export ("CSV cells neutralised"; decision 043): no cell a spreadsheet would run as a formula.
 // The exports are found in the OpenAPI document built from the routes (a GET with a `format` that offers csv), so an
 // export added later is checked without editing this file. The data arrives through the real OsmAnd route from a
 // device whose id a spreadsheet would evaluate (`-2-3` is read as -5).

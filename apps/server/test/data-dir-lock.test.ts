@@ -1,4 +1,4 @@
-// One process per data directory (issue 23, decision 057), with real server processes: a second server on the same
+// One process per data directory (decision 057), with real server processes: a second server on the same
 // DATA_DIR is refused naming it and the holder, a lock left by a server killed with SIGKILL does not block the next
 // start, and a refused configuration ends the process with every problem and no stack trace.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

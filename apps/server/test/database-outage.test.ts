@@ -1,4 +1,4 @@
-// A database outage (issue 9, finding 11), on a PostgreSQL cluster of this test's own (never the machine's main
+// A database outage (finding 11), on a PostgreSQL cluster of this test's own (never the machine's main
 // one, test/own-postgres-cluster.ts): on a free port in 5441-5449, stopped and started by the test, dropped at the end.
 // While it is down every API and ingest path answers 503 with Retry-After, /readyz says so, browsers are told, and the
 // log holds a few lines per kind of failure without SQL. When it returns, everything recovers without a restart and
@@ -112,7 +112,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     });
     const statuses = recordStatuses(browser);
     await waitFor('the status sent on connect', async () => statuses.length > 0, 5_000);
-    // An indoor reader registered while the database is up: its sightings must reach the database too (issue 25).
+    // An indoor reader registered while the database is up: its sightings must reach the database too.
     const registered = await app.inject({
       method: 'POST',
       url: `${API_PREFIX}/readers`,

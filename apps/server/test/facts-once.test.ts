@@ -1,4 +1,4 @@
-// One place for each fact (issue 21, item 3): the Chromium launch flags, the demo credentials and the offline
+// One place for each fact: the Chromium launch flags, the demo credentials and the offline
 // threshold's default are each written in one file; every other file reads them from there. This test reads every
 // tracked source file, so a second copy fails it whoever writes it.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The concrete bad inputs of issue 9 (findings 7 and 8): each answers 400 naming the field and stores nothing
+// Concrete bad inputs: each answers 400 naming the field and stores nothing
 // (decision 010). The route fuzz test (route-fuzz.test.ts) covers the same classes on every route.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const utcTimestamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).rep
 
 describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   const ctx = useTestApp(engine);
-  /** A valid new prisoner (the required fields of issue 11), so a request gets past them to the field under test. */
+  /** A valid new prisoner (the required fields, decision 023), so a request gets past them to the field under test. */
   const ada = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1980-01-01', status: 'Incarcerated' };
   const count = async (table: typeof prisoners | typeof staff | typeof incidents | typeof alerts | typeof geofences) =>
     (await ctx().database.db.select().from(table)).length;
@@ -177,7 +177,7 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
       'name',
       geofences,
     );
-    // Geofence ids are checked like names (issue 20): `demo-perimeter\u200b` would pass for the perimeter's id.
+    // Geofence ids are checked like names: `demo-perimeter\u200b` would pass for the perimeter's id.
     for (const geofenceId of ['demo-perimeter\u200b', 'demo\u202Eperimeter', 'demo\u2066x\u2069', 'de\uFEFFmo', 'demo\u00ADx']) {
       await refused(
         'POST',
@@ -245,7 +245,7 @@ describeEachEngine('input bounds (issue 9, findings 7 and 8)', (engine) => {
   });
 });
 
-// Issue 20, the small holes (decision 043): each reported example, 400 naming the field, nothing stored.
+// The small holes (decision 043): each reported example, 400 naming the field, nothing stored.
 describeEachEngine('input bounds (issue 20)', (engine) => {
   const ctx = useTestApp(engine);
   const ada = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1980-01-01', status: 'Incarcerated' };

@@ -1,4 +1,4 @@
-// A Mosquitto broker of the test's own (issue 25: indoor readers over MQTT): anonymous on one loopback port of the
+// A Mosquitto broker of the test's own (indoor readers over MQTT): anonymous on one loopback port of the
 // readers' range, no persistence, queues unbounded so a slow subscriber is not dropped messages by the broker.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The access matrix (issue 22 item 3, decision 050): every registered route x every role, the expected answer derived
+// The access matrix (decision 050): every registered route x every role, the expected answer derived
 // from the route's declaration and ACTION_ROLES alone, so the next route is covered without anyone remembering to.
 // Allowed: not 401/403 (and where a sample request is known, the administrator's succeeds). Refused: 403 with the
 // message naming the role and the action, an audit entry, and the database unchanged; the write routes are refused

@@ -1,4 +1,4 @@
-// What every route does with what it is sent (issue 20, "the small holes"; decision 043), enumerated from the app
+// What every route does with what it is sent ("the small holes"; decision 043), enumerated from the app
 // itself so a route or field added later is covered without editing this file:
 // - every text field of every route's body refuses the bidi override U+202E (400 naming the field, nothing stored);
 // - every route that takes a body answers 415 `{ message }` to a form-encoded, text or multipart body, unless it

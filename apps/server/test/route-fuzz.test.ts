@@ -1,4 +1,4 @@
-// Every registered /api/v1 route, driven with generated bad input (issue 9, findings 7 and 8; decision 010):
+// Every registered /api/v1 route, driven with generated bad input (findings 7 and 8; decision 010):
 // never a 5xx, and after a 4xx the database is as it was. Like route-auth.test.ts it enumerates the routes from the
 // app itself, and it reads each route's query and body fields from the OpenAPI document built from the route's zod
 // schemas, so a route or field added later is fuzzed without editing this file.

@@ -16,7 +16,7 @@ it('sets the CSP and the other helmet headers on API answers, errors included', 
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
-    // Only this origin (its ws: and wss: included): no socket to any other host (issue 9, finding 6).
+    // Only this origin (its ws: and wss: included): no socket to any other host (finding 6).
     expect(csp).toMatch(/(^|;)connect-src 'self'(;|$)/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');

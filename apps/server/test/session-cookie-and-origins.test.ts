@@ -1,4 +1,4 @@
-// The spec's own client, unchanged (issue 10, items 1 and 2; decision 016): it keeps its own readable marker cookie
+// The spec's own client, unchanged (decision 016): it keeps its own readable marker cookie
 // `auth-cookie` while the server's httpOnly session cookie is `auth-token`, and it runs behind a proxy (or on another
 // origin) that ALLOWED_ORIGINS names. The cookie names are written out here: they are the contract, not a detail.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 23 item 1, decision 056: a process whose Redis, database or device port is not there at start. Real server
+// Decision 056: a process whose Redis, database or device port is not there at start. Real server
 // processes on services this test starts on its own ports (Redis 6391-6395, PostgreSQL 5441-5445), never the
 // machine's 6379 or 5432 cluster (which only gives the scratch databases of the port tests).
 // - Redis stopped: a cluster process starts, serves a device's fix (OsmAnd) and a browser (Socket.IO), /readyz says

@@ -1,4 +1,4 @@
-// Severity ranks alarms (issue 20, decision 044): Critical and Warning are alarms (red, amber); Informational only
+// Severity ranks alarms (decision 044): Critical and Warning are alarms (red, amber); Informational only
 // tells (blue). Every list that shows alert state sorts by it, and a prisoner whose only open geofence violation is
 // Informational is "in zone", not "in violation".
 import type { AlertType } from './constants';

@@ -1,4 +1,4 @@
-// The alert workflow (issue 5): acknowledge, resolve, in bulk, and the 30-day chart. Issue 20 (decision 040): a
+// The alert workflow: acknowledge, resolve, in bulk, and the 30-day chart. Decision 040: a
 // Critical or Warning alert is acknowledged before it is resolved and its resolution needs a note; a bulk step takes a
 // Critical only when the caller lists it again in confirm_critical_ids (chosen one by one). A Critical alert is also
 // acknowledged only with a note (decision 095).

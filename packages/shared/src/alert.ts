@@ -7,7 +7,7 @@ import { boundedText, idText, intText, isoInstant, recentDate, recentTimestamp }
 export const ALERT_KINDS = ['geofence', 'offline', 'sos', 'tamper', 'battery', 'manual', 'keep_apart', 'unescorted', 'roll_count', 'reader_silent', 'observation', 'duress'] as const;
 
 /**
- * One of the nearest other staff trackers named by an officer's SOS (issue 24 item 5, decision 072): its tracker, the
+ * One of the nearest other staff trackers named by an officer's SOS (decision 072): its tracker, the
  * staff member, and how far away it was when the alarm was raised, in whole metres.
  */
 export const nearbyStaffEntry = z.object({
@@ -42,7 +42,7 @@ export const alertRecord = z.object({
   last_name: z.string().nullable(),
   /** The prisoner's number (decision 101), so two of one name are told apart; null: about nobody. */
   prison_number: z.string().nullable().optional(),
-  /** The prisoner's cell, so a name is never ambiguous (issue 11). */
+  /** The prisoner's cell, so a name is never ambiguous. */
   cell_id: z.string().nullable(),
   acknowledged_by: z.string().nullable(),
   acknowledged_at: z.string().nullable(),

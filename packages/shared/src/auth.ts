@@ -23,7 +23,7 @@ export const accountActionFields = {
   totpEnrolmentRequired: z.boolean(),
 };
 
-/** The account's role and caseload (issue 22): the screens show only what the role may do. */
+/** The account's role and caseload: the screens show only what the role may do. */
 export const accountAccessFields = {
   role,
   /** Block names; empty means every block. */

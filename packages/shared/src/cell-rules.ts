@@ -1,4 +1,4 @@
-// Who may share a cell (issue 12, decision 031): the rules every cell move is checked against, on the server inside
+// Who may share a cell (decision 031): the rules every cell move is checked against, on the server inside
 // the write's transaction and ahead of time for the screens (GET /cell_controls/check). One pure function decides
 // for both, so the screen marks a cell with exactly the sentence the server would refuse it with.
 import { z } from 'zod';

@@ -24,7 +24,7 @@ export const device = z.object({
   prisoner_cell_id: z.string().nullable().optional(),
   /** The wearer's prison number (decision 101), so two wearers of one name are told apart on the map. */
   prisoner_number: z.string().nullable().optional(),
-  /** The police officer or guard wearing it (issue 12 part 4): a device has a prisoner or a staff member, never both. */
+  /** The police officer or guard wearing it: a device has a prisoner or a staff member, never both. */
   staff_id: z.number().int().nullable().optional(),
   staff_name: z.string().nullable().optional(),
   last_seen_at: z.string().nullable(),

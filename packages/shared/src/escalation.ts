@@ -1,4 +1,4 @@
-// Escalation of unacknowledged Critical alerts (issue 23 item 5, decision 060): the delivery log and the test send.
+// Escalation of unacknowledged Critical alerts (decision 060): the delivery log and the test send.
 import { z } from 'zod';
 import { pageQuery } from './api';
 

@@ -1,4 +1,4 @@
-// Escorts (issue 12 part 4, decision 035): a prisoner in the care of a police officer or guard, who must stay within
+// Escorts (decision 035): a prisoner in the care of a police officer or guard, who must stay within
 // `max_distance_m` of them between `from` and `until`; while it holds, a Negative perimeter raises nothing for them.
 import { z } from 'zod';
 import { int32, intText, isoInstant } from './text';

@@ -1,4 +1,4 @@
-// What a geofence change does to the alarm (issue 20 part 5, decision 041): each changed field, in plain words, and
+// What a geofence change does to the alarm (decision 041): each changed field, in plain words, and
 // whether it makes the zone alert less. The server decides with it whether a change waits for a second person; the
 // dialog uses the same function to ask for a reason before saving.
 import { ALERT_TYPES, type AlertType } from './constants';

@@ -1,4 +1,4 @@
-// Geofences (docs/CLIENT-CONTRACT.md).
+// Geofences: their shapes, types and alert levels as the original client sends and reads them (docs/CLIENT-CONTRACT.md).
 import { z } from 'zod';
 import { ALERT_TYPES, GEOFENCE_SHAPES, GEOFENCE_TYPES } from './constants';
 import { changeReason, weakeningUntil } from './pending-change';
@@ -30,7 +30,7 @@ export const pointInput = z
 
 export const toGeoPoint = ([lat, lng]: readonly [number, number]): GeoPoint => ({ lat, lng });
 
-// Who a geofence applies to and when (issue 12 part 3; decisions 033 and 034).
+// Who a geofence applies to and when (decisions 033 and 034).
 /** The most windows, blocks and prisoners one geofence may name: plenty for a timetable, bounded for every fix. */
 export const GEOFENCE_MAX_WINDOWS = 28;
 export const GEOFENCE_MAX_BLOCKS = 50;
@@ -117,7 +117,7 @@ export const geofence = z.object({
   coordinates: z.array(geoPoint).nullable(),
   dwell_seconds: z.number().int(),
   buffer_meters: z.number(),
-  /** Added by issue 12: null for everyone, and null for always (decision 017's fields are unchanged). */
+  /** Scopes and schedules (decisions 033, 034): null for everyone, and null for always (decision 017's fields are unchanged). */
   applies_to: appliesToAnswer,
   schedule: scheduleAnswer,
 });
@@ -251,7 +251,7 @@ export type GeofenceUpdateRequest = z.input<typeof geofenceUpdate>;
 
 /**
  * Colours on the map, by what a geofence does (its alert level), not by its shape: Critical red, Warning amber,
- * Informational blue (issue 20, decision 041; docs/CLIENT-CONTRACT.md coloured by shape). The shape shows in its outline.
+ * Informational blue (decision 041; docs/CLIENT-CONTRACT.md coloured by shape). The shape shows in its outline.
  */
 export const GEOFENCE_LEVEL_COLORS = { Critical: '#dc2626', Warning: '#d97706', Informational: '#2563eb' } as const;
 export const geofenceColor = (alertType: keyof typeof GEOFENCE_LEVEL_COLORS) => GEOFENCE_LEVEL_COLORS[alertType];

@@ -1,4 +1,4 @@
-// Location history (issue 5): a prisoner's stored fixes over a time range, thinned for drawing, and exported.
+// Location history: a prisoner's stored fixes over a time range, thinned for drawing, and exported.
 import { z } from 'zod';
 import { ALERT_STATUSES, ALERT_TYPES } from './constants';
 import { intText, isoInstant } from './text';

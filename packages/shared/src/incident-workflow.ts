@@ -1,4 +1,4 @@
-// Incidents with a workflow (issue 26 item 5): reported -> investigating -> closed with who and when, linked alerts,
+// Incidents with a workflow: reported -> investigating -> closed with who and when, linked alerts,
 // people and a time window. The spec's incident shape (incident.ts) is unchanged; this adds to it.
 import { z } from 'zod';
 import { incident } from './incident';

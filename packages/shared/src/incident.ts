@@ -1,4 +1,4 @@
-// Incidents (issue 26): a record, its input, and the recent list's query and answer.
+// Incidents: a record, its input, and the recent list's query and answer.
 import { z } from 'zod';
 import { boundedText, intText, nameText, pastDate } from './text';
 

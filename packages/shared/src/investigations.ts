@@ -1,4 +1,4 @@
-// Investigations (issue 26): everyone at a moment, who was near a person or a place, and the contacts of a pair,
+// Investigations: everyone at a moment, who was near a person or a place, and the contacts of a pair,
 // all answered from the stored fixes (decision 068).
 import { z } from 'zod';
 import { intText, isoInstant } from './text';

@@ -1,4 +1,4 @@
-// Controlled movements (issue 24 item 4, decision 064): prisoners sent to work, education, healthcare or visits and
+// Controlled movements (decision 064): prisoners sent to work, education, healthcare or visits and
 // expected at a destination geofence by a due time. Each prisoner is `arrived` when a fix falls inside the destination,
 // `overdue` when the due time passes first, `off_route` when he enters a geofence that is neither origin nor destination.
 // A movement authorises (decision 099): while in force its destination and the zones it names on the way do not alarm

@@ -1,4 +1,4 @@
-// Observation (welfare) checks (issue 24 item 3, decision 063): each prisoner's level and interval, the checks officers
+// Observation (welfare) checks (decision 063): each prisoner's level and interval, the checks officers
 // record (never edited or deleted; a correction is a new entry naming the old one), and the due list of a block.
 import { z } from 'zod';
 import { boundedText, int32, intText, nameText, reasonText } from './text';
@@ -26,7 +26,7 @@ export type CheckMethod = (typeof CHECK_METHODS)[number];
 /** An officer's tracker within this distance of the prisoner: the check is verified by position. */
 export const CHECK_VERIFY_DISTANCE_M = 10;
 
-/** The alert text of an overdue check (issue 24 item 3, word for word). */
+/** The alert text of an overdue check (word for word). */
 export function overdueAlertText(prisonerName: string, cellId: string | null): string {
   return `Observation check overdue: ${prisonerName}, cell ${cellId ?? 'none'}`;
 }

@@ -1,4 +1,4 @@
-// Single sign-on with OpenID Connect (issue 22 item 5, decision 052): the paths, whether it is on, and why a login
+// Single sign-on with OpenID Connect (decision 052): the paths, whether it is on, and why a login
 // through it was refused, in the words the login page shows.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// GET /overview: the operations overview on the home page (issue 11, decision 021). Every number is a count taken
+// GET /overview: the operations overview on the home page (decision 021). Every number is a count taken
 // from the database in one statement; the definitions are in docs/decisions/021-operations-overview.md.
 import { z } from 'zod';
 import { ALERT_TYPES } from './constants';

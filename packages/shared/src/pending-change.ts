@@ -1,4 +1,4 @@
-// Changes that weaken an alarm wait for a second person (issue 20 part 5, decision 041): the request with its reason,
+// Changes that weaken an alarm wait for a second person (decision 041): the request with its reason,
 // the list of pending changes, and the approver's decision.
 import { z } from 'zod';
 import { REQUIRED, boundedText, intText, isoInstant } from './text';

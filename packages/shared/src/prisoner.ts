@@ -1,4 +1,4 @@
-// Prisoners (docs/CLIENT-CONTRACT.md).
+// Prisoner records: the fields the original client sends and reads (docs/CLIENT-CONTRACT.md), and ours beside them.
 import { z } from 'zod';
 import { GENDERS, PRISONER_STATUSES } from './constants';
 import { pageQuery } from './api';
@@ -47,7 +47,7 @@ const prisonerStatus = z.enum(PRISONER_STATUSES, {
 });
 
 /**
- * The fields every prisoner record must have (issue 11, item 8; decision 023). Issue 11 goes beyond docs/CLIENT-CONTRACT.md
+ * The fields every prisoner record must have (decision 023). This goes beyond docs/CLIENT-CONTRACT.md
  * ("no required-field checks"): a blank form made prisoners without a name. An empty or blank text, null or a
  * missing field answers 400 "field: is required".
  */

@@ -1,4 +1,4 @@
-// Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
+// Profile (/profile): the admin's own account and sessions, and the admins list.
 import { z } from 'zod';
 import { int32, nameText } from './text';
 import { NEEDS_BLOCKS_MESSAGE, caseloadBlocks, role, roleMay, roleNeedsBlocks, type Role } from './roles';

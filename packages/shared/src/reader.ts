@@ -1,4 +1,4 @@
-// Fixed indoor readers (RFID, BLE or UWB gateways; issue 25): registration, the list, and the sightings they send
+// Fixed indoor readers (RFID, BLE or UWB gateways): registration, the list, and the sightings they send
 // over MQTT or HTTP (decision 067).
 import { z } from 'zod';
 import { idText, nameText } from './text';

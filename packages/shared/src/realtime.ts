@@ -113,7 +113,7 @@ export interface ServerToClientEvents {
   clusterFeed: (status: ClusterFeedEvent) => void;
   /** An event this browser sent was refused to its role (decision 050): nothing was done. */
   accessRefused: (refusal: AccessRefusedEvent) => void;
-  /** A scheduled roll count is due: to the block's officers (issue 24). */
+  /** A scheduled roll count is due: to the block's officers. */
   countDue: (due: CountDueEvent) => void;
 }
 

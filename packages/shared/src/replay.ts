@@ -1,4 +1,4 @@
-// Replay of everyone (issue 26 item 2): every tracker's fixes over a window, compact, with the alerts of the window
+// Replay of everyone: every tracker's fixes over a window, compact, with the alerts of the window
 // and the geofences as they were (rebuilt from the audit trail, decision 069).
 import { z } from 'zod';
 import { ALERT_TYPES } from './constants';

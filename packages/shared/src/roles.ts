@@ -1,4 +1,4 @@
-// Staff roles and what each may do (issue 22): the one table the server enforces and the screens follow.
+// Staff roles and what each may do: the one table the server enforces and the screens follow.
 // A route declares the action it needs next to its schema (`config: { access: 'records.write' }`); a socket event
 // declares it the same way. A role's caseload (`blocks`) narrows which prisoners it sees, not what it may do.
 import { z } from 'zod';
@@ -42,21 +42,21 @@ export const ACTION_ROLES = {
   'duress.raise': ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'],
   /** Start, change and end escorts. */
   'escorts.write': ['administrator', 'supervisor', 'operator', 'officer'],
-  /** Start, submit and close roll counts of the blocks of one's caseload (issue 24). */
+  /** Start, submit and close roll counts of the blocks of one's caseload. */
   'counts.work': ['administrator', 'supervisor', 'operator', 'officer'],
-  /** Record observation (welfare) checks and constant-watch handovers (issue 24 item 3; officers for their blocks). */
+  /** Record observation (welfare) checks and constant-watch handovers (officers for their blocks). */
   'observations.record': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Set and clear a prisoner's risk and medical flags (decision 101; officers for their blocks' prisoners). */
   'flags.write': ['administrator', 'supervisor', 'officer', 'records'],
   /** Set a prisoner's observation level and interval, with a reason. */
   'observations.level': ['administrator', 'supervisor', 'officer'],
-  /** Start controlled movements (issue 24 item 4); an officer only for prisoners of his blocks. */
+  /** Start controlled movements; an officer only for prisoners of his blocks. */
   'movements.write': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Post to the communication log. */
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
   'devices.write': ['administrator', 'supervisor'],
-  /** Register and remove fixed indoor readers (issue 25). */
+  /** Register and remove fixed indoor readers. */
   'readers.write': ['administrator', 'supervisor'],
   /** Declare keep-apart pairs. */
   'keepapart.create': ['administrator', 'supervisor', 'records'],

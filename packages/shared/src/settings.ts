@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * A tracker silent longer than this is offline (DEVICE_OFFLINE_SECONDS's default): the server marks it and raises the
- * alert, and the screens draw its last fix grey. Defined once for both (issue 21, item 3).
+ * alert, and the screens draw its last fix grey. Defined once for both.
  */
 export const DEFAULT_DEVICE_OFFLINE_SECONDS = 120;
 

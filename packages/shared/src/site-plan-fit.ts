@@ -1,4 +1,4 @@
-// The affine fit that places a site plan on the ground (issue 25, decision 065): image pixels -> local metres east and
+// The affine fit that places a site plan on the ground (decision 065): image pixels -> local metres east and
 // north of the first point -> latitude and longitude. Pure, so the server's check and the web's placement screen agree.
 import { DEG_TO_RAD, METERS_PER_DEGREE, haversineMeters } from './geo/distance';
 

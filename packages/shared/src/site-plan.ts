@@ -1,4 +1,4 @@
-// Site plans (issue 25, decision 065): the prison's own drawing under every map, placed on the ground by three points.
+// Site plans (decision 065): the prison's own drawing under every map, placed on the ground by three points.
 import { z } from 'zod';
 import { REQUIRED, intText, nameText } from './text';
 import { fitPlan, type PlanFit } from './site-plan-fit';

@@ -1,4 +1,4 @@
-// Input bounds shared by every route schema and the web forms (issue 9, findings 7 and 8; decision 010).
+// Input bounds shared by every route schema and the web forms (findings 7 and 8; decision 010).
 // Messages do not repeat the field: the server's error handler puts the field's name in front ("first_name: ...").
 // A required field that is missing or null says "is required" (not "must be text"), so the answer names what to do.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Backup and restore round trip on each engine (issue 23 item 3, decision 058): a backup taken while OsmAnd fixes
+// Backup and restore round trip on each engine (decision 058): a backup taken while OsmAnd fixes
 // stream in is one consistent cut; restored into a fresh directory or database, then (forced) a quiet backup of the
 // same source, every table of the schema (enumerated from the catalog) has the same rows and checksum as the source;
 // a non-empty target is refused without --force; scheduled backups keep the newest N and only the leader takes them.

@@ -1,4 +1,4 @@
-// `npm run backup` and `npm run restore` as an operator runs them (issue 23 item 3, decision 058): the database comes
+// `npm run backup` and `npm run restore` as an operator runs them (decision 058): the database comes
 // from DATABASE_URL through the server's config loader, progress and the outcome are printed, an existing backup file
 // and a non-empty database are refused with exit code 2 and a message saying how to go on. The file is sealed with
 // BACKUP_KEY (decision 094): without a key, or with a changed byte, the restore is refused and the database untouched.

@@ -26,13 +26,13 @@ export type ChangeKind =
   | 'sessions'
   /** The offline watcher (one process) marked these devices offline: `{ ids }`. */
   | 'devices-offline'
-  /** Controlled movements started or changed state (issue 24): every process re-reads the open ones. */
+  /** Controlled movements started or changed state: every process re-reads the open ones. */
   | 'movements'
   /** Alerts raised or changed, for this process's browsers (cluster/alert-feed.ts, decision 039). */
   | 'alerts'
-  /** A block's area changed (issue 24): every process tells its browsers. */
+  /** A block's area changed: every process tells its browsers. */
   | 'block-areas'
-  /** A roll count started, submitted or closed (issue 24): every process tells its browsers. */
+  /** A roll count started, submitted or closed: every process tells its browsers. */
   | 'counts';
 
 /** `local`: the change was made by this process (what only its maker should do, e.g. tell the browsers, is done then). */

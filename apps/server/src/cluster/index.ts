@@ -1,4 +1,4 @@
-// Cluster mode (issue 13, decision 036): REDIS_URL with DATABASE_URL lets several processes serve one prison.
+// Cluster mode (decision 036): REDIS_URL with DATABASE_URL lets several processes serve one prison.
 // `app.cluster` is what the rest of the server asks: which process this is, whether it runs the singleton jobs, the
 // shared change feed (PostgreSQL LISTEN/NOTIFY), the alert events carried on it (decision 039) and the positions
 // other processes stored (through the Socket.IO adapter's server-side events). Without REDIS_URL it answers for a

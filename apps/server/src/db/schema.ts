@@ -43,7 +43,7 @@ export const admins = pgTable(
     totpPendingSecret: text('totp_pending_secret'),
     /** The last accepted TOTP time step: only a later one is accepted, so no code works twice. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-    /** What the account may do (issue 22, packages/shared/src/roles.ts). */
+    /** What the account may do (packages/shared/src/roles.ts). */
     role: text('role').$type<Role>().notNull().default('administrator'),
     /** The caseload: the block names whose prisoners it sees; empty means every block. */
     blocks: text('blocks')
@@ -258,7 +258,7 @@ export const staff = pgTable(
     rank: text('rank'),
     department: text('department'),
     contactInfo: text('contact_info'),
-    /** A tracker worn by this officer or guard (issue 12 part 4, decision 035): never counted as a prisoner. */
+    /** A tracker worn by this officer or guard (decision 035): never counted as a prisoner. */
     trackingDeviceId: text('tracking_device_id')
       .unique()
       .references(() => devices.id, { onDelete: 'set null', onUpdate: 'cascade' }),
@@ -279,7 +279,7 @@ export const incidents = pgTable('incidents', {
   time: text('time').notNull(),
   description: text('description').notNull(),
   actionTaken: text('action_taken').notNull(),
-  /** The workflow (issue 26 item 5, decision 069): reported -> investigating -> closed; each step in incident_steps. */
+  /** The workflow (decision 069): reported -> investigating -> closed; each step in incident_steps. */
   status: text('status').notNull().default('reported'),
   /** The time window the incident replays; null for the incidents recorded without one. */
   windowFrom: timestamp('window_from', { withTimezone: true }),
@@ -329,7 +329,7 @@ export const positions = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: text('device_id').notNull(),
     prisonerId: integer('prisoner_id'),
-    /** The staff member wearing the tracker when the fix was stored (issue 26: who was near names staff too). */
+    /** The staff member wearing the tracker when the fix was stored (who was near names staff too). */
     staffId: integer('staff_id'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
@@ -519,7 +519,7 @@ export const messages = pgTable(
 );
 
 /**
- * Keep-apart pairs (issue 12, decisions 031 and 032): never in one cell, nor one block when the scope is `block`; their
+ * Keep-apart pairs (decisions 031 and 032): never in one cell, nor one block when the scope is `block`; their
  * trackers meeting raise a Warning. Ended, never deleted (who, when, why); one active pair per two prisoners.
  */
 export const keepApartPairs = pgTable(
@@ -558,7 +558,7 @@ export const keepApartPairs = pgTable(
 );
 
 /**
- * Escorts (issue 12 part 4, decision 035): a prisoner in the care of one officer, within `max_distance_m`, from
+ * Escorts (decision 035): a prisoner in the care of one officer, within `max_distance_m`, from
  * `from` until `until` (null: until ended). Ended escorts are kept, never deleted.
  */
 export const escorts = pgTable(
@@ -686,7 +686,7 @@ export const alertDeliveries = pgTable(
   ],
 );
 
-/** Where a block is on the site (issue 24 item 1): a polygon, `[lat, lng]` pairs as geofences store them. */
+/** Where a block is on the site: a polygon, `[lat, lng]` pairs as geofences store them. */
 export const blockAreas = pgTable('block_areas', {
   block: text('block').primaryKey(),
   points: jsonb('points').$type<[number, number][]>().notNull(),
@@ -695,7 +695,7 @@ export const blockAreas = pgTable('block_areas', {
 });
 
 /**
- * Roll counts (issue 24 item 2, decision 062): what was expected and where each prisoner's tracker was when the count
+ * Roll counts (decision 062): what was expected and where each prisoner's tracker was when the count
  * started (kept as they were then), and what the officer counted. A null block is a count of the whole prison.
  */
 export const rollCounts = pgTable(
@@ -739,7 +739,7 @@ export const countWarnings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.block, t.slot], name: 'count_warnings_block_slot_pk' })],
 );
-/** Fixed indoor readers (issue 25, decision 067): a tag they see becomes a fix at their position, radius as accuracy. */
+/** Fixed indoor readers (decision 067): a tag they see becomes a fix at their position, radius as accuracy. */
 export const readers = pgTable('readers', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -758,7 +758,7 @@ export const readers = pgTable('readers', {
   createdAt: createdAt(),
 });
 /**
- * A prisoner's observation (issue 24 item 3, decision 063): level, interval override, the constant watcher, and the
+ * A prisoner's observation (decision 063): level, interval override, the constant watcher, and the
  * schedule the overdue watcher reads (one indexed range on `due_at` per tick). The alert ids make each alert once.
  */
 export const observationLevels = pgTable(
@@ -838,7 +838,7 @@ export const observationHandovers = pgTable(
   },
   (t) => [index('observation_handovers_prisoner_idx').on(t.prisonerId, t.at)],
 );
-/** Controlled movements (issue 24 item 4, decision 064): prisoners sent to a destination geofence by a due time. */
+/** Controlled movements (decision 064): prisoners sent to a destination geofence by a due time. */
 export const movements = pgTable(
   'movements',
   {
@@ -894,7 +894,7 @@ const bytes = customType<{ data: Buffer; driverData: Uint8Array }>({
 });
 
 /**
- * Site plans (issue 25, decision 065): the prison's drawing, its bytes in the database so every process of a cluster
+ * Site plans (decision 065): the prison's drawing, its bytes in the database so every process of a cluster
  * serves it, and the points that place it on the ground. At most one is the default every map draws.
  */
 export const sitePlans = pgTable(

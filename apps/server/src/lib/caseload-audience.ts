@@ -1,4 +1,4 @@
-// Who may see one live item (a position, an alert) by caseload (issue 22 item 2, decision 051). A prisoner's item is
+// Who may see one live item (a position, an alert) by caseload (decision 051). A prisoner's item is
 // for the accounts whose caseload holds the prisoner's block (a prisoner with no cell: only the accounts of every
 // block); an item about nobody (a staff tracker, an unassigned device, a staff SOS) is for everyone.
 import { seesEveryBlock } from '@prison/shared';

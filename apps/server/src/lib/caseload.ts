@@ -1,4 +1,4 @@
-// The caseload of an account as SQL (issue 22 item 2, decision 051): the one condition every list, count and lookup
+// The caseload of an account as SQL (decision 051): the one condition every list, count and lookup
 // of prisoner data adds. A caseload is the block names whose prisoners the account sees; empty means every block, and
 // then no condition is added at all, so an administrator's statements are exactly those of before.
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';

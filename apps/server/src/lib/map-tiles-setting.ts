@@ -1,4 +1,4 @@
-// MAP_TILES (issue 25, decision 065): what the map draws under the site plan. `off`, a local tile file the server
+// MAP_TILES (decision 065): what the map draws under the site plan. `off`, a local tile file the server
 // serves (PMTiles or MBTiles, chosen by its extension), or a tile URL template of another server.
 
 export type MapTiles =

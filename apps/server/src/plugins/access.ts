@@ -1,4 +1,4 @@
-// Least privilege (issue 22, decision 050): the one hook that decides what a role may do, from the declaration of the
+// Least privilege (decision 050): the one hook that decides what a role may do, from the declaration of the
 // route that matched (`config: { access }`), never from the URL text. A route that declares neither `access` nor
 // `public` refuses everyone. A refusal answers 403 naming the role and the action, changes nothing and is audited.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

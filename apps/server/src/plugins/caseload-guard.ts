@@ -1,5 +1,5 @@
 // Caseloads on the routes that name one prisoner, or one record of a prisoner (an alert, an escort, a tracker, an
-// incident), or a cell, by id (issue 22 item 2, decisions 051 and 093): a route declares, next to its schema, which field names it and what the route answers
+// incident), or a cell, by id (decisions 051 and 093): a route declares, next to its schema, which field names it and what the route answers
 // for an unknown id; one hook, from the matched route, answers exactly that when the record is outside the account's
 // caseload, before the handler runs,
 // so an officer cannot tell a prisoner of another block from one who does not exist. An account of every block

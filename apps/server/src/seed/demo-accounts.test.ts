@@ -1,4 +1,4 @@
-// The demo accounts (issue 22 item 7): one per role, officers on one block each, passwords that meet the rule,
+// The demo accounts: one per role, officers on one block each, passwords that meet the rule,
 // published in README.md from the one definition, seeded without a forced change, seeded once.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

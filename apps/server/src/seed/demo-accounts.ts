@@ -1,6 +1,6 @@
 // The demo's staff accounts, one per role (officers on one block each): the one place their usernames and passwords
 // are written. Seeding (seed-demo-accounts.ts), README.md's demo table (checked by demo-accounts.test.ts),
-// `npm run screens` and the e2e specs read them from here (issue 21 item 3, issue 22 item 7). Demo passwords are
+// `npm run screens` and the e2e specs read them from here. Demo passwords are
 // public: demo mode only. Plain data with a type-only import, so a script or a Playwright spec can import it cheaply.
 import type { Role } from '@prison/shared';
 

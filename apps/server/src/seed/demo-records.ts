@@ -437,7 +437,7 @@ export async function seedDemoRecords(db: Db, now = new Date()): Promise<{ seede
       if (created.cell_id) placed.push({ id: created.prisoner_id, block: blockOf.get(created.cell_id)! });
     }
 
-    // Two keep-apart pairs (issue 12), each of two prisoners held in different blocks.
+    // Two keep-apart pairs, each of two prisoners held in different blocks.
     for (const [reason, scope, comment] of DEMO_KEEP_APART) {
       const a = placed.shift();
       const b = a && placed.find((p) => p.block !== a.block);

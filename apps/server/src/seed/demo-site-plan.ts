@@ -1,4 +1,4 @@
-// The demo's site plan (issue 25): an SVG drawing of the fictional prison, drawn from the same PrisonSite the demo
+// The demo's site plan: an SVG drawing of the fictional prison, drawn from the same PrisonSite the demo
 // geofences come from, so its wall, blocks, yard, workshop, armoury and gates sit under the zones, and placed by three
 // points through the same service as an upload. A new user's first map is the prison, even offline.
 import { count } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 // Demo mode: geofences around a fictional prison at the map centre, a tracker for most incarcerated prisoners, and
 // the simulator walking them through the real OsmAnd HTTP protocol (not a shortcut inside the process); some of them
-// are tags walking the blocks' corridors, reported by the corridor readers over HTTP or MQTT (issue 25).
+// are tags walking the blocks' corridors, reported by the corridor readers over HTTP or MQTT.
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, like } from 'drizzle-orm';
@@ -32,7 +32,7 @@ async function seedGeofences(app: App, site: PrisonSite): Promise<void> {
   await app.reloadGeofences();
 }
 
-/** An area for each demo block (issue 24), laid out with the geofences; kept when any area exists already. */
+/** An area for each demo block, laid out with the geofences; kept when any area exists already. */
 async function seedBlockAreas(app: App, site: PrisonSite): Promise<void> {
   const [{ n } = { n: 0 }] = await app.db.select({ n: count() }).from(blockAreas);
   if (n > 0) return;
@@ -40,7 +40,7 @@ async function seedBlockAreas(app: App, site: PrisonSite): Promise<void> {
   for (const { block, points } of site.blockAreas(blocks)) await setBlockArea(app.db, SYSTEM_ACTOR, block, { points }, []);
 }
 
-/** Of the demo's trackers, this share are tags seen by the corridor readers indoors (issue 25); the rest are phones. */
+/** Of the demo's trackers, this share are tags seen by the corridor readers indoors; the rest are phones. */
 const INDOOR_SHARE = 0.2;
 const tagsFor = (total: number) => Math.min(total, Math.max(2, Math.round(total * INDOOR_SHARE)));
 
@@ -89,7 +89,7 @@ async function demoDevices(app: App, limit: number): Promise<{ devices: Simulate
 }
 
 /**
- * The demo's readers along the blocks' corridors (issue 25 item 6), registered once; each start gives them fresh
+ * The demo's readers along the blocks' corridors, registered once; each start gives them fresh
  * secrets kept in memory for the simulator, as the demo devices get.
  */
 async function demoReaders(app: App, site: PrisonSite): Promise<SimulatedReader[]> {

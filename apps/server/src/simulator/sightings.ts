@@ -1,4 +1,4 @@
-// Simulated indoor readers (issue 25 item 6): each second, every reader reports the tags of the indoor walkers within
+// Simulated indoor readers: each second, every reader reports the tags of the indoor walkers within
 // its range, the nearer the stronger, over HTTP (/api/v1/ingest/sightings) or MQTT, as real readers do.
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Point } from './site';

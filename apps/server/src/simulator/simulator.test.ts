@@ -33,7 +33,7 @@ describeEachEngine('simulator', (engine) => {
       ['Armoury', 'Positive', 'Warning', 'Circle'],
       ['Exercise Yard', 'Positive', 'Informational', 'Circle'],
     ]);
-    // With a block A: its night curfew (issue 12); the Workshop is allowed on weekdays 09:00-17:00 only.
+    // With a block A: its night curfew; the Workshop is allowed on weekdays 09:00-17:00 only.
     const curfew = site.geofences(['A', 'B']).at(-1);
     expect(curfew).toMatchObject({ name: 'Block A curfew', type: 'Negative', applies_to: { blocks: ['A'] }, schedule: [{ start: '19:00', end: '07:00' }] });
     expect(site.geofences()[1]!.schedule).toEqual([
@@ -80,7 +80,7 @@ describeEachEngine('simulator', (engine) => {
       const demoDevices = await db.select({ id: devices.id }).from(devices).where(like(devices.id, 'demo-%'));
       expect(demoDevices.length).toBeGreaterThanOrEqual(4); // most of the 5 incarcerated, of those without one
       await waitFor(async () => (await fixesOf(demoDevices[0]!.id)) >= 1);
-      // Issue 25 item 6: readers along the blocks' corridors, and some prisoners tracked by tag indoors: their fixes
+      // Readers along the blocks' corridors, and some prisoners tracked by tag indoors: their fixes
       // are at a reader's point with its radius as the accuracy, through the HTTP sightings route.
       const corridorReaders = await db.select().from(readers).where(like(readers.id, 'demo-reader-%'));
       expect(corridorReaders.map((r) => r.blockId).sort()).toEqual(['A', 'A', 'A', 'A', 'A', 'B', 'B', 'B', 'B']);

@@ -107,7 +107,7 @@ export interface SimulatorOptions {
   breachEverySeconds?: number;
   onError?: (error: unknown, device: SimulatedDevice) => void;
   random?: () => number;
-  /** Indoor readers (issue 25): the first `indoorDevices` devices are tags they see in the corridors. */
+  /** Indoor readers: the first `indoorDevices` devices are tags they see in the corridors. */
   readers?: SimulatedReader[];
   sightings?: SightingTransport;
   indoorDevices?: number;

@@ -24,14 +24,14 @@ export class PrisonSite {
   readonly yard = { centre: [0, -90] as Point, radius: 55 };
   /** Block A's building: its prisoners are to be inside from 19:00 to 07:00 (a curfew zone, decision 034). */
   readonly blockA = { from: [-200, -60] as Point, to: [-110, 60] as Point };
-  /** The other blocks' buildings, in order (B, C, D): inside the wall, clear of the zones above (issue 24). */
+  /** The other blocks' buildings, in order (B, C, D): inside the wall, clear of the zones above. */
   readonly otherBlocks: { from: Point; to: Point }[] = [
     { from: [110, -140], to: [200, -50] },
     { from: [110, -40], to: [200, 50] },
     { from: [-200, -150], to: [-110, -70] },
   ];
   /**
-   * The cell blocks' corridors, indoors where a phone's GPS does not reach: fixed readers along each (issue 25), and
+   * The cell blocks' corridors, indoors where a phone's GPS does not reach: fixed readers along each, and
    * the prisoners tracked by tag walk them.
    */
   readonly corridors: { block: string; from: Point; to: Point }[] = [
@@ -66,7 +66,7 @@ export class PrisonSite {
 
   /**
    * The demo geofences (ids are fixed so a second start finds them). The Workshop is allowed on weekdays 09:00-17:00
-   * (restricted outside those hours); with a block A in `blocks`, a night curfew for its prisoners (issue 12).
+   * (restricted outside those hours); with a block A in `blocks`, a night curfew for its prisoners.
    */
   geofences(blocks: readonly string[] = []): GeofenceInput[] {
     const { from, to } = this.workshop;

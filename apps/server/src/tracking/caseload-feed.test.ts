@@ -1,4 +1,4 @@
-// The live feed by caseload (issue 22 item 2, decision 051), on a real listening server with real Socket.IO clients and
+// The live feed by caseload (decision 051), on a real listening server with real Socket.IO clients and
 // fixes through the OsmAnd port: an officer of block A receives no position, alert or snapshot entry of a block B
 // prisoner (nor of a prisoner with no cell) while they move and breach a geofence, on both feeds (deltas and the
 // spec's complete set); block A's, the staff trackers' and the alerts about nobody they do receive; a prisoner moved

@@ -1,4 +1,4 @@
-// Escorts on live positions (issue 12 part 4, decision 035). Pure and in memory: the escorts in force, indexed by
+// Escorts on live positions (decision 035). Pure and in memory: the escorts in force, indexed by
 // prisoner and by officer, each side's newest position, and per escort since when the two are apart. A fix costs
 // O(escorts of that person) (one, nearly always). Further apart than the escort's distance for longer than
 // ESCORT_SEPARATION_SECONDS raises one Critical alert ("unescorted"), measured from the fixes and, when fixes stop

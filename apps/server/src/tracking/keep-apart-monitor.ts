@@ -1,4 +1,4 @@
-// Keep-apart pairs on live positions (issue 12, decision 032). Pure and in memory: an index prisoner -> active pairs,
+// Keep-apart pairs on live positions (decision 032). Pure and in memory: an index prisoner -> active pairs,
 // each prisoner's newest position, and whether each pair is meeting. A fix costs O(pairs of that prisoner).
 // A meeting starts when the two are within `metres` of each other (one alert) and ends only when they are further
 // apart than `metres + hysteresis`, so GPS jitter around the threshold does not raise it again.

@@ -1,4 +1,4 @@
-// Browser sockets live only as long as their session (issue 9, finding 4) and only from this app's own origin or
+// Browser sockets live only as long as their session (finding 4) and only from this app's own origin or
 // ALLOWED_ORIGINS (finding 6). Sessions are ended here by writing the database directly, as another process (the
 // admin CLI, a second server) would: no in-process notification reaches the sockets (decision 012).
 import { afterAll, beforeAll, expect, it } from 'vitest';

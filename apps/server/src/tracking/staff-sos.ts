@@ -1,4 +1,4 @@
-// Staff in danger (issue 24 item 5): an SOS from a staff member's tracker names the officer and the nearest three other
+// Staff in danger: an SOS from a staff member's tracker names the officer and the nearest three other
 // staff trackers with their distance, so the control room knows who can reach him first; the alert keeps them as data
 // too (their trackers, decision 072), so the live map can mark them. A prisoner's SOS is unchanged.
 import { haversineMeters, type NearbyStaffEntry } from '@prison/shared';

@@ -1,4 +1,4 @@
-// The desktop menu's "More" (issue 24-26 screens): the prison's day, investigations and the site, grouped in one Radix
+// The desktop menu's "More" (the later screens): the prison's day, investigations and the site, grouped in one Radix
 // dropdown so the top bar keeps to one line at 1440 px; keyboard accessible, the trigger marked when one of them is open.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { ChevronDown } from 'lucide-react';

@@ -1,4 +1,4 @@
-// The screens follow the role (issue 22 item 4, decision 053): a screen the role may not open says so, and controls
+// The screens follow the role (decision 053): a screen the role may not open says so, and controls
 // the role may not use are not offered. Rendered to HTML as each role.
 import { describe, expect, it } from 'vitest';
 import { NO_ACCESS_MESSAGE, type PendingChange } from '@prison/shared';

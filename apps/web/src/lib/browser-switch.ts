@@ -1,5 +1,5 @@
 // An on/off setting kept in this browser (localStorage), read at once where it is needed and kept in step across
-// tabs: the Critical sound (issue 11) and Informational toasts (decision 040) are two of them.
+// tabs: the Critical sound and Informational toasts (decision 040) are two of them.
 import { useEffect, useState } from 'react';
 
 export interface BrowserSwitch {

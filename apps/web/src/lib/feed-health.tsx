@@ -1,4 +1,4 @@
-// The health of the live feed (issue 11 item 1, docs/decisions/028): live, reconnecting (with the age of the newest
+// The health of the live feed (docs/decisions/028): live, reconnecting (with the age of the newest
 // data), or lost. A control room must never be shown stale data as if it were live. realtime.tsx hands its one socket
 // to watchFeed(); screens read useFeedHealth().
 import { useSyncExternalStore } from 'react';

@@ -1,5 +1,5 @@
 // The toast band: live alerts queued one at a time for 5 s (docs/CLIENT-CONTRACT.md), ordered by level, then time (a Critical
-// first, lib/alert-queue), and short notices. Issue 20 (decision 040): the band takes its own room at the bottom of the
+// first, lib/alert-queue), and short notices. Decision 040: the band takes its own room at the bottom of the
 // window and the page scrolls above it, so a toast never covers an action of the page; on a screen that fits the
 // window (the live map) the toasts float over its bottom-right corner instead, so the map keeps its rows (decision
 // 105). Informational alerts are toasted only when this browser asked for them; a toast goes as soon as its alert is

@@ -1,4 +1,4 @@
-// The blocks' areas (issue 24 item 1): a grey outline each, labelled with the block's name. Not clickable, so the
+// The blocks' areas: a grey outline each, labelled with the block's name. Not clickable, so the
 // geofences and markers under them keep their clicks.
 import { Polygon, Tooltip } from 'react-leaflet';
 import type { BlockArea } from '@prison/shared';

@@ -1,4 +1,4 @@
-// The list of markers drawn on top of each other (issue 25, item 3), opened by a click among them: each a button that
+// The list of markers drawn on top of each other, opened by a click among them: each a button that
 // opens that marker's popup, so a crowded yard can be read one prisoner at a time.
 import L from 'leaflet';
 import type { MarkerLevel } from './marker-style';

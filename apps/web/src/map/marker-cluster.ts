@@ -1,4 +1,4 @@
-// Markers drawn on top of each other (issue 25, item 3): which a click among them lists, worst alert first
+// Markers drawn on top of each other: which a click among them lists, worst alert first
 // (marker-cluster-list.ts shows the list).
 import { MARKER_LEVELS, type MarkerLevel } from './marker-style';
 

@@ -1,4 +1,4 @@
-// The default site plan under every map (live, history, replay, details; issue 25), with an opacity slider whose
+// The default site plan under every map (live, history, replay, details), with an opacity slider whose
 // value this browser remembers.
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// An officer's SOS on the map (issue 24 item 5, decision 072): a red ring on the officer in need, a ring on each of the
+// An officer's SOS on the map (decision 072): a red ring on the officer in need, a ring on each of the
 // nearest other staff named by the alert, a dashed line from him to each, and a label with the name and the distance
 // at the alarm. The rings follow the markers as they glide (read from the marker layer every animation frame), so
 // they sit below the markers' canvas (the overlay pane) and take no clicks: the markers keep their popups.

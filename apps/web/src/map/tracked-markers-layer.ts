@@ -22,7 +22,7 @@ import { PixelWorkerHost } from './pixel-worker-host';
 import { glidedLatLng, glideTo, isGliding, newMarker, type Marker, type MarkerPosition, type MarkerShape } from './tracked-marker';
 import { mercatorX, mercatorY, worldSize } from './web-mercator';
 
-/** Markers drawn within this many pixels of a click overprint each other there: the click lists them (issue 25). */
+/** Markers drawn within this many pixels of a click overprint each other there: the click lists them. */
 const CLUSTER_RADIUS = MARKER_RADIUS * 2;
 
 export { GLIDE_MS };
@@ -290,7 +290,7 @@ export class TrackedMarkersLayer extends L.Layer {
     const map = this._map;
     const best = this.markerAt(event.containerPoint);
     if (!map || !best) return;
-    // Markers drawn over each other: a list of them all instead of the top one's popup (issue 25, item 3).
+    // Markers drawn over each other: a list of them all instead of the top one's popup.
     const now = performance.now();
     const drawn = [...this.markers].map(([id, marker]) => {
       const point = map.latLngToContainerPoint(glidedLatLng(marker, now));

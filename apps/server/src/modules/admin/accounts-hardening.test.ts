@@ -1,4 +1,4 @@
-// Accounts hardening (issue 22 item 6, decision 054): two-factor secrets sealed at rest, the key from SECRET_KEY or a
+// Accounts hardening (decision 054): two-factor secrets sealed at rest, the key from SECRET_KEY or a
 // key file, plain secrets sealed at start, and a password someone else chose changed at the first login.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

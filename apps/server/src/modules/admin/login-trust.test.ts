@@ -1,4 +1,4 @@
-// Issue 9, findings 5 and 9: throttling that holds (forged X-Forwarded-For, parallel bursts, equal refusal times)
+// Throttling that holds (forged X-Forwarded-For, parallel bursts, equal refusal times)
 // and the password rule (ASVS 6.2), with an existing weak password forced to change at its next login.
 import { expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';

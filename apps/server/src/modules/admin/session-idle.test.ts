@@ -1,5 +1,5 @@
 // Sessions end after SESSION_IDLE_MINUTES without user activity (background refetches do not count), still after
-// 1 day whatever the activity, and every 401 of an ended session says why (issue 9, finding 4; decision 012).
+// 1 day whatever the activity, and every 401 of an ended session says why (finding 4; decision 012).
 import { afterEach, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { API_PREFIX, AUTH_COOKIE, SESSION_TTL_SECONDS, sessionEndedMessage } from '@prison/shared';

@@ -1,4 +1,4 @@
-// Two-factor login (issue 9): enrolment on /profile, login with a code, no code twice, recovery codes once,
+// Two-factor login: enrolment on /profile, login with a code, no code twice, recovery codes once,
 // failed codes toward the lockout, disable with a code, reset-totp, and REQUIRE_TOTP.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { generate } from 'otplib';

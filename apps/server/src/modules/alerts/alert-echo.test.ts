@@ -1,4 +1,4 @@
-// POST /alert/all is idempotent (issue 10 item 5, docs/CLIENT-CONTRACT.md, docs/decisions/019): the spec's client posts back
+// POST /alert/all is idempotent (docs/CLIENT-CONTRACT.md, docs/decisions/019): the spec's client posts back
 // every showAlert it receives, and that echo must store and push nothing; an outside system's alert is stored and
 // pushed once however often it is posted; and no account can flood the alert table, however many sessions it opens.
 import { expect, it } from 'vitest';

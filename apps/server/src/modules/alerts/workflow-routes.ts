@@ -1,4 +1,4 @@
-// The alert workflow routes (issue 5): acknowledge, resolve, in bulk, "Responding" (decision 100), and the per-day chart.
+// The alert workflow routes: acknowledge, resolve, in bulk, "Responding" (decision 100), and the per-day chart.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {

@@ -1,5 +1,5 @@
-// The alert workflow: New -> Acknowledged -> Resolved, with who, when and a note (issue 5). Closing a Critical or
-// Warning alert is deliberate (issue 20, decision 040): acknowledged first, resolved with a note that says something,
+// The alert workflow: New -> Acknowledged -> Resolved, with who, when and a note. Closing a Critical or
+// Warning alert is deliberate (decision 040): acknowledged first, resolved with a note that says something,
 // and a bulk step takes a Critical only when it was chosen one by one. A Critical is acknowledged with a note too
 // (decision 095).
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';

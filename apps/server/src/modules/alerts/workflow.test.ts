@@ -162,7 +162,7 @@ describeEachEngine('alert workflow', (engine) => {
     expect((await ctx().api('GET', '/alert/stats/daily?days=0')).statusCode).toBe(400);
   });
 
-  // Issue 20 (decision 040): each level x each way of closing it. `expect` gives the status code per level; a
+  // Decision 040: each level x each way of closing it. `expect` gives the status code per level; a
   // refused step must change nothing (the row and its audit trail as they were), an allowed one is audited with the
   // alert's level and text.
   const DELIBERATE = (level: AlertType) => level !== 'Informational';

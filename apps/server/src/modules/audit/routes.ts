@@ -1,4 +1,4 @@
-// The audit trail, read-only: no route changes or deletes an entry (issue 5); its CSV export carries the chain's state.
+// The audit trail, read-only: no route changes or deletes an entry; its CSV export carries the chain's state.
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

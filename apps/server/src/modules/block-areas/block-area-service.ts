@@ -1,4 +1,4 @@
-// Block areas (issue 24 item 1, decision 062): one polygon per block, checked like a geofence polygon, listed for the
+// Block areas (decision 062): one polygon per block, checked like a geofence polygon, listed for the
 // live map and read by the roll counts. Every write is audited in its transaction.
 import { asc, eq, sql } from 'drizzle-orm';
 import { seesEveryBlock, toGeoPoint, type BlockArea, type BlockAreaInput } from '@prison/shared';

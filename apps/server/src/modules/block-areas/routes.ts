@@ -1,4 +1,4 @@
-// /blocks: where each block is on the site (issue 24 item 1): the list for the live map, and a block's area drawn there.
+// /blocks: where each block is on the site: the list for the live map, and a block's area drawn there.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { blockArea, blockAreaInput, blockAreaList, blockAreaParams, errorResponse } from '@prison/shared';
 import { caseloadOf } from '../../lib/caseload';

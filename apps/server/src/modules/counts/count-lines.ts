@@ -1,4 +1,4 @@
-// Where each counted prisoner is (issue 24 item 2), from the records and the trackers' last fixes: pure, so the rules
+// Where each counted prisoner is, from the records and the trackers' last fixes: pure, so the rules
 // are read in one place. A fix older than the offline threshold says nothing about where he is now.
 import { circleContains, polygonContains, polygonPlanarArea, type CountLine, type StoredGeofence } from '@prison/shared';
 

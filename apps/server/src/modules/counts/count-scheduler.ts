@@ -1,4 +1,4 @@
-// The scheduled counts (issue 24 item 2, decision 062): at each COUNT_TIMES time the officers of every block are
+// The scheduled counts (decision 062): at each COUNT_TIMES time the officers of every block are
 // reminded (a live event to the block's room), and a block with no count submitted 15 minutes after that time gets one
 // Warning alert. Only the cluster's leader runs the job; the count_warnings row (block, time) is the proof a Warning
 // was raised, so a second process or a second pass cannot raise it again. The clock is injected for the tests.

@@ -1,4 +1,4 @@
-// Block areas and roll counts (issue 24 items 1, 2) on a real app: fixes arrive through the OsmAnd protocol on its own
+// Block areas and roll counts on a real app: fixes arrive through the OsmAnd protocol on its own
 // port, the count reads where each tracker is, and the officer's number decides clear or discrepancy. Also the 400s
 // naming the field, the audit entries, the caseload, and the scheduled counts' reminder and one Warning per time.
 import { describe, expect, it, beforeAll } from 'vitest';

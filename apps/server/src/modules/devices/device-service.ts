@@ -1,5 +1,5 @@
 // Tracking devices: registered records with a secret (only its sha256 is stored), worn by at most one prisoner or
-// one staff member (issue 12 part 4).
+// one staff member.
 import { nobodyOrInCaseload, type Caseload } from '../../lib/caseload';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Escalation (issue 23 item 5, decision 060) against a real SMTP server (smtp-server) and a real HTTP receiver: an
+// Escalation (decision 060) against a real SMTP server (smtp-server) and a real HTTP receiver: an
 // unacknowledged Critical gives exactly one email naming the prisoner and one signed webhook, also with two apps on one
 // database; an acknowledged one gives none; a receiver that fails twice gets the third try; the test send and the log.
 import { createHmac } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Escorts (issue 12 part 4, decision 035): created, listed and ended (never deleted), each audited. The tracking core
+// Escorts (decision 035): created, listed and ended (never deleted), each audited. The tracking core
 // watches the escorts in force on live positions (tracking/escort-monitor.ts), loaded through `listLiveEscorts`.
 import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
 import { and, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// /escorts: a prisoner in the care of a police officer or guard (issue 12 part 4, decision 035): create, list, end.
+// /escorts: a prisoner in the care of a police officer or guard (decision 035): create, list, end.
 import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The geofences as they were (issue 26 item 2, decision 069): every geofence write is audited with the whole geofence
+// The geofences as they were (decision 069): every geofence write is audited with the whole geofence
 // before and after, so the geofences at an instant are today's with every later write undone, newest first.
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Geofence } from '@prison/shared';

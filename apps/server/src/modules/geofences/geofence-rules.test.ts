@@ -1,4 +1,4 @@
-// Geofences for some prisoners and at some times, through the API (issue 12 part 3; decisions 033 and 034).
+// Geofences for some prisoners and at some times, through the API (decisions 033 and 034).
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { alerts, cells, geofenceStates, prisoners } from '../../db/schema';

@@ -1,4 +1,4 @@
-// An incident's links (issue 26 item 5): the alerts, prisoners and staff it names, checked to exist (and, for the
+// An incident's links: the alerts, prisoners and staff it names, checked to exist (and, for the
 // prisoners and alerts, to be in the account's caseload: one outside it is as unknown, decision 051), stored once each,
 // and taken back one at a time; and the prisoners' names a caseload is shown (decision 093).
 import { and, asc, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Incidents with a workflow (issue 26 item 5): opened with a time window and links, moved reported -> investigating
+// Incidents with a workflow: opened with a time window and links, moved reported -> investigating
 // -> closed (a closed one reopened) with who and when in incident_steps, read with their steps and links. Every
 // write is audited in the same transaction.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Incidents with a workflow (issue 26 item 5): opened with a window and links, moved reported -> investigating ->
+// Incidents with a workflow: opened with a window and links, moved reported -> investigating ->
 // closed with who and when, invalid steps refused (409) and bad input (400 naming the field) changing nothing,
 // links checked against the caseload, every write audited; the spec's /incident/recent still lists them.
 import { expect, it } from 'vitest';

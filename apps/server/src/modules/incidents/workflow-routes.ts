@@ -1,4 +1,4 @@
-// /incidents/*: incidents with a workflow (issue 26 item 5). The spec's /incident/recent and /incident/add are unchanged
+// /incidents/*: incidents with a workflow. The spec's /incident/recent and /incident/add are unchanged
 // (routes.ts); these add the list, the page, opening one with a window and links, status steps, more links and taking
 // one back.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

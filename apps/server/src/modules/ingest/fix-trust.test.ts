@@ -1,4 +1,4 @@
-// Issue 9, findings 2, 3 and 8 (docs/decisions/011): every field of a fix is checked on every protocol, a fix the
+// Decision 011: every field of a fix is checked on every protocol, a fix the
 // database refuses fails alone, and a fix dated ahead of the server never silences the device.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';

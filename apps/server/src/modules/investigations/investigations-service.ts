@@ -1,4 +1,4 @@
-// The three investigation questions of issue 26 (decision 068): everyone at a moment, who was near a person or a
+// The three investigation questions (decision 068): everyone at a moment, who was near a person or a
 // place, and the contacts of a pair. Reads only; each question is audited by its route.
 import { sql } from 'drizzle-orm';
 import {

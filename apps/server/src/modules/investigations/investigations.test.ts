@@ -1,4 +1,4 @@
-// Issue 26's "must show" through the real OsmAnd protocol: three trackers, two meeting within 5 m for 40 s and one
+// Who was near, through the real OsmAnd protocol: three trackers, two meeting within 5 m for 40 s and one
 // 200 m away; who was near, the contacts of the pair, everyone at a moment, empty windows, bad input, caseload, audit.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Investigations (issue 26, decision 068): GET /location/snapshot, /location/near and /location/contacts. Each
+// Investigations (decision 068): GET /location/snapshot, /location/near and /location/contacts. Each
 // question is about someone's whereabouts, so each is audited: who asked what, and how many answers came back.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {

@@ -1,4 +1,4 @@
-// Keep-apart pairs (issue 12 part 2, decisions 031 and 032): created, listed and ended (never deleted), each audited.
+// Keep-apart pairs (decisions 031 and 032): created, listed and ended (never deleted), each audited.
 // A pair is never made on two prisoners who share what it forbids, unless one moves in the same step (decision 102).
 // The cell rules read them inside every cell move (modules/cells/cell-rules.ts); the tracking core watches the
 // active ones on live positions (tracking/keep-apart-monitor.ts), loaded through `listActivePairs`.
@@ -193,7 +193,7 @@ const pairName = (pair: KeepApartPair) =>
   `${pair.prisoner_b.first_name} ${pair.prisoner_b.last_name} (#${pair.prisoner_b.prisoner_id})`;
 
 /**
- * Ending a pair stops its alarm (issue 20 part 5, decision 041): it is asked with its reason and waits for a second
+ * Ending a pair stops its alarm (decision 041): it is asked with its reason and waits for a second
  * administrator's approval; the pair stays active until then. An ended pair cannot end again (409).
  */
 export async function requestEndPair(

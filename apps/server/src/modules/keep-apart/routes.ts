@@ -1,4 +1,4 @@
-// /keep-apart: keep-apart pairs (non-associations, issue 12 part 2): create, list (all or one prisoner's), end.
+// /keep-apart: keep-apart pairs (non-associations): create, list (all or one prisoner's), end.
 import { caseloadOf } from '../../lib/caseload';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

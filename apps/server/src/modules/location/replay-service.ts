@@ -1,4 +1,4 @@
-// Replay of everyone (issue 26 item 2): every tracker's fixes of a window in the account's caseload, packed compactly
+// Replay of everyone: every tracker's fixes of a window in the account's caseload, packed compactly
 // (per device a flat [t, lat, lng, ...] with t after `from`), thinned per track above REPLAY_MAX_POINTS (decision 069),
 // with the window's alerts and the geofences as they were.
 import { sql, type SQL } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// GET /location/replay (issue 26 item 2): real OsmAnd fixes of prisoners and a staff member played back compactly,
+// GET /location/replay: real OsmAnd fixes of prisoners and a staff member played back compactly,
 // filtered by block and people, bounded (400 naming the field), within the caseload, with the geofences as they were.
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';

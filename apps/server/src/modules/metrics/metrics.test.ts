@@ -1,4 +1,4 @@
-// GET /metrics (issue 23 item 4, decision 059): off without METRICS_TOKEN, refused without the token or with a wrong
+// GET /metrics (decision 059): off without METRICS_TOKEN, refused without the token or with a wrong
 // one, and with it every promised series, the counters equal to what this test sent through the real protocols.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The controlled movements' fix rule (issue 24 item 4, decisions 064 and 099): the legs in force (one prisoner of one
+// The controlled movements' fix rule (decisions 064 and 099): the legs in force (one prisoner of one
 // movement not ended) indexed by prisoner id, so a fix of a prisoner without a movement costs one Map lookup. A fix
 // inside the destination arrives; entering a geofence that is neither origin, destination nor a zone the movement names
 // on the way is off route (Warning, once); the due time passing first is overdue (Warning, once). While in force, the

@@ -1,4 +1,4 @@
-// Starting controlled movements (issue 24 item 4, decisions 064 and 099): checks who and where, records each prisoner's
+// Starting controlled movements (decisions 064 and 099): checks who and where, records each prisoner's
 // leg with the geofences he is in now (his origin), audited in the same transaction; ending or cancelling one.
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { OCCUPYING_STATUSES, type Movement, type MovementInput } from '@prison/shared';

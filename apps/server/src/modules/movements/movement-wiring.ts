@@ -5,7 +5,7 @@ import { MovementRule } from './movement-rule';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The controlled movements watched on live fixes (issue 24 item 4). */
+    /** The controlled movements watched on live fixes. */
     movementRule: MovementRule;
   }
 }

@@ -1,4 +1,4 @@
-// Controlled movements (issue 24 item 4, decision 064) with real fixes through the OsmAnd port: one arrives, one goes
+// Controlled movements (decision 064) with real fixes through the OsmAnd port: one arrives, one goes
 // overdue, one goes off route (one Warning each, once); a group takes the worst state; bad input is a 400 naming the
 // field and changes nothing; the start is audited; browsers are told to refetch. A movement authorises (decision 099):
 // its closed destination (given a reason) and the zones it names on the way raise nothing for its prisoners until it

@@ -1,4 +1,4 @@
-// /movements: controlled movements (issue 24 item 4, decisions 064 and 099): start one, list today's with each
+// /movements: controlled movements (decisions 064 and 099): start one, list today's with each
 // prisoner's state, end or cancel one in one tap.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

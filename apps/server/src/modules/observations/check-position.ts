@@ -1,7 +1,7 @@
 // Where a check was made from (decision 063): the account's staff record, that person's tracker and its last fix
 // (within the offline threshold), and the prisoner's last fix: within 10 m, the check is "verified by position". An
 // operator's check is from the control room; an officer with no linked staff record, tracker or recent fix has none.
-// Indoors (issue 25 item 5): an officer's tag seen by a reader of the prisoner's cell puts his fix at that reader, so a
+// Indoors: an officer's tag seen by a reader of the prisoner's cell puts his fix at that reader, so a
 // fix within that reader's radius verifies the check, tracked prisoner or not.
 import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';

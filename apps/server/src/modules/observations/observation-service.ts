@@ -1,4 +1,4 @@
-// Observation writes (issue 24 item 3, decision 063): a prisoner's level (with a reason), a check (chained, never
+// Observation writes (decision 063): a prisoner's level (with a reason), a check (chained, never
 // edited; a correction is a new row naming the old one), and the handover of a constant watch. Each is audited in its
 // own transaction; a check ends the overdue alerts of the due time it answers.
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// The overdue watcher (issue 24 item 3, decisions 063 and 099): every few seconds, on the cluster's leader only, it
+// The overdue watcher (decisions 063 and 099): every few seconds, on the cluster's leader only, it
 // first puts anyone in custody not yet on the welfare schedule on it (staggered), then one indexed query finds the
 // checks past due that still owe an alert: a Warning at the due time, and for high and constant
 // observation a Critical half an interval later. Each alert's id is set on the schedule row under its lock, so each is

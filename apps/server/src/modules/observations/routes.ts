@@ -1,4 +1,4 @@
-// Observation checks (issue 24 item 3, decision 063): a prisoner's level, checks and corrections (never edited or
+// Observation checks (decision 063): a prisoner's level, checks and corrections (never edited or
 // deleted: there are no such routes), the constant watch's handover, a block's due list, the chain's verification.
 // This plugin also runs the overdue watcher.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,4 +1,4 @@
-// GET /overview: the operations overview on the home page (issue 11, decision 021).
+// GET /overview: the operations overview on the home page (decision 021).
 import { caseloadOf } from '../../lib/caseload';
 import { caseloadKey } from '../../lib/caseload-audience';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,4 +1,4 @@
-// Changes that weaken an alarm wait for a second person (issue 20 part 5, decision 041). One generic table: the
+// Changes that weaken an alarm wait for a second person (decision 041). One generic table: the
 // owning module asks (`requestChange`) instead of writing, and applies the stored payload when another account
 // approves (`decideChange` calls the module's applier in the same transaction). Until then the old rule stays.
 // The second person is a second person (decision 091): an account the requester made what it is lately cannot approve.

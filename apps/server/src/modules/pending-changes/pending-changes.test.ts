@@ -1,4 +1,4 @@
-// Weakening an alarm takes two people (issue 20 part 5, decision 041), on the real app and database, both engines:
+// Weakening an alarm takes two people (decision 041), on the real app and database, both engines:
 // the Perimeter lowered by one administrator stays Critical and alerting until another approves; a refusal keeps
 // it; the requester cannot approve; each step is audited. Then by enumeration: each weakening kind waits, each
 // strengthening kind applies at once.

@@ -1,4 +1,4 @@
-// Nothing leaves custody records (issue 20 part 8, decision 042): the spec's Delete archives a prisoner, whose track,
+// Nothing leaves custody records (decision 042): the spec's Delete archives a prisoner, whose track,
 // pairs, alerts and audit stay answered by history and details, and an administrator restores him; staff with history
 // are retired, their escorts kept. Every list-like route of the app is enumerated, so a route added later that forgets
 // to leave archived records out fails here without anyone remembering.
@@ -39,12 +39,12 @@ const INCLUDES_ARCHIVED = new Set([
   'GET /api/v1/alert/prisoneralerts',
   'GET /api/v1/audit',
   'GET /api/v1/escorts',
-  // Investigations read the stored fixes as they were, archived people included (issue 26).
+  // Investigations read the stored fixes as they were, archived people included.
   'GET /api/v1/location/near',
   'GET /api/v1/location/contacts',
   'GET /api/v1/location/snapshot',
   'GET /api/v1/location/replay',
-  // A case file and a roll count keep the people they named then (issues 24 and 26).
+  // A case file and a roll count keep the people they named then (26).
   'GET /api/v1/incidents/:id',
   'GET /api/v1/incidents',
   'GET /api/v1/incident/recent',
@@ -62,7 +62,7 @@ const NOT_RECORDS = new Set([
   // Single sign-on's redirects (decision 052): 404 while OIDC_ISSUER is unset, and they answer no records.
   'GET /api/v1/auth/oidc/start',
   'GET /api/v1/auth/oidc/callback',
-  // The map's background: tiles and the site plan's image (issue 25).
+  // The map's background: tiles and the site plan's image.
   'GET /api/v1/tiles/:z/:x/:y',
   'GET /api/v1/site-plans/:id/image',
   // A prisoner's photo: image bytes, found by id like his details (archived too), 404 when he has none.

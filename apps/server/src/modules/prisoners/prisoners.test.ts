@@ -165,7 +165,7 @@ describeEachEngine('prisoner records', (engine) => {
     });
   });
 
-  /** The fields a new prisoner must have (issue 11, item 8), valid. */
+  /** The fields a new prisoner must have, valid. */
   const required = () => ({
     first_name: 'Ada',
     last_name: unique('Lovelace'),

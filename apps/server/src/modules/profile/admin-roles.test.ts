@@ -1,4 +1,4 @@
-// Accounts with roles and caseloads (issue 22 items 1 and 6, decision 050): POST/PUT/GET /admins take and answer
+// Accounts with roles and caseloads (decision 050): POST/PUT/GET /admins take and answer
 // role and blocks, blocks must exist, a change reaches the account's sessions at once, the last active administrator
 // can be neither demoted nor disabled, and every change is audited.
 import { and, desc, eq, inArray } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Profile (/profile): the admin's own account and sessions, and the admins list (issue 5).
+// Profile (/profile): the admin's own account and sessions, and the admins list.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {

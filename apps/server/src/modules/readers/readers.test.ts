@@ -1,4 +1,4 @@
-// Indoor readers (issue 25 item 4) through a real Mosquitto broker and the HTTP route: registration, a wrong secret
+// Indoor readers through a real Mosquitto broker and the HTTP route: registration, a wrong secret
 // stores nothing, the stronger of two readers wins, a reader moves only tags (decision 092), a silent reader raises one
 // alert, and a load of readers loses nothing.
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Indoor readers (issue 25, decision 067): list with their state, register (the secret answered once), a new secret,
+// Indoor readers (decision 067): list with their state, register (the secret answered once), a new secret,
 // remove; and
 // the HTTP sightings route, public by design like the device protocols because each message carries its reader's secret.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

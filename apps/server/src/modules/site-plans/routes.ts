@@ -1,4 +1,4 @@
-// Site plans (issue 25, decision 065): list and image for every map; upload, replace, default and delete for the
+// Site plans (decision 065): list and image for every map; upload, replace, default and delete for the
 // administrator. Uploads are multipart (`file`, `name`, `points`), checked by content, never by name.
 import multipart from '@fastify/multipart';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Staff in danger, man-down (issue 24 item 5, decision 064): a fix rule on staff trackers. A tracker inside the site
+// Staff in danger, man-down (decision 064): a fix rule on staff trackers. A tracker inside the site
 // that has not moved more than 2 m for MAN_DOWN_SECONDS, or that reports a fall (OsmAnd `alarm=fall`), raises
 // "Officer NAME may be down" (Critical): once per still period; moving more than 2 m re-arms it. "Inside the site" is
 // inside a Negative geofence that applies to everyone (the perimeter: where everyone must stay).

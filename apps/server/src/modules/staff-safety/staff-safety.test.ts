@@ -1,4 +1,4 @@
-// Staff in danger (issue 24 item 5, decision 064) with real fixes through the OsmAnd port: a staff SOS names the officer
+// Staff in danger (decision 064) with real fixes through the OsmAnd port: a staff SOS names the officer
 // and the nearest three other staff trackers (Critical, shown to everyone); a prisoner's SOS keeps its text; a tracker
 // motionless inside the site raises "may be down" once per still period; a fall raises it at once. Both engines.
 import { expect, it } from 'vitest';

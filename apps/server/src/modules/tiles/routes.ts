@@ -1,4 +1,4 @@
-// Tiles of the local file MAP_TILES names (issue 25, decision 065), behind a session: GET /tiles/{z}/{x}/{y}.
+// Tiles of the local file MAP_TILES names (decision 065), behind a session: GET /tiles/{z}/{x}/{y}.
 // Always declared (so the route enumerating tests see it); without a tile file it answers 404. A file that cannot be
 // opened stops the start, naming it.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// A local tile file read by the server (issue 25, decision 065), so a closed network still has a background map:
+// A local tile file read by the server (decision 065), so a closed network still has a background map:
 // PMTiles through the pmtiles library over a file Source, MBTiles through node-sqlite3-wasm (read-only; SQLite
 // compiled to WebAssembly, reading the file page by page: nothing to compile at install, decision 086). Raster only:
 // Leaflet's tile layer draws images.

@@ -1,4 +1,4 @@
-// Local tiles (issue 25, decision 065): a PMTiles and an MBTiles file, each written here with one tile, served by the
+// Local tiles (decision 065): a PMTiles and an MBTiles file, each written here with one tile, served by the
 // real app at /api/v1/tiles/{z}/{x}/{y} behind a session; the settings point the browser at them.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

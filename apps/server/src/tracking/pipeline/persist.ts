@@ -376,7 +376,7 @@ async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent
 }
 
 /**
- * A staff member's SOS names the officer and the nearest staff (issue 24 item 5) and keeps them as data for the live
+ * A staff member's SOS names the officer and the nearest staff and keeps them as data for the live
  * map (decision 072); a prisoner's is unchanged.
  */
 function alarmAlert(ctx: TrackingContext, device: TrackedDevice, kind: 'sos' | 'tamper', fix: { latitude: number; longitude: number }): { text: string; nearbyStaff?: NearbyStaff[] } {

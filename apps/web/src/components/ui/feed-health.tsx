@@ -1,4 +1,4 @@
-// The live feed's state on every logged-in screen (issue 11 item 1, decision 028): "Live" in the top bar, and a banner
+// The live feed's state on every logged-in screen (decision 028): "Live" in the top bar, and a banner
 // under it while the feed is reconnecting or lost, saying how old the shown data are.
 import { clsx } from 'clsx';
 import { RefreshCw, WifiOff } from 'lucide-react';

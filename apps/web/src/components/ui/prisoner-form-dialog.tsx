@@ -1,5 +1,5 @@
 // The prisoner form: "Create New Prisoner" on the management screen and the full update dialog of the details screen.
-// First name, last name, date of birth and status are required on creation and cannot be cleared on update (issue 11,
+// First name, last name, date of birth and status are required on creation and cannot be cleared on update (
 // decision 023; beyond docs/CLIENT-CONTRACT.md). The update sends the full field set, empty meaning cleared. Messages, the
 // form's own and the server's, are shown in plain words ("Date of birth must be in the past").
 import { useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// What a bulk step on the alerts screen will change, per level, and what it leaves out and why (issue 20, decision
+// What a bulk step on the alerts screen will change, per level, and what it leaves out and why (decision
 // 040): a Critical alert is taken only when it was ticked one by one ("Select all on this page" never ticks one), and
 // Resolve leaves out the Critical and Warning alerts not yet acknowledged.
 import {

@@ -1,4 +1,4 @@
-// The switch for Informational toasts, on the alerts screen beside the Critical sound (issue 20, decision 040).
+// The switch for Informational toasts, on the alerts screen beside the Critical sound (decision 040).
 import { informationalToasts } from '../../lib/informational-toasts';
 
 export function InformationalToastsToggle() {

@@ -1,5 +1,5 @@
 // Acknowledge and resolve for one alert (alert card) and the live toast's Acknowledge and Open. Closing an alarm is
-// deliberate (issue 20, decision 040): a Critical or Warning alert is acknowledged before Resolve is offered, and its
+// deliberate (decision 040): a Critical or Warning alert is acknowledged before Resolve is offered, and its
 // resolution asks for a note in words; Resolve is never the filled (primary) button. A Critical alert is acknowledged
 // with a note too (decision 095).
 import { useMay } from '../../lib/use-may';

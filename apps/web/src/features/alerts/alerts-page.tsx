@@ -1,6 +1,6 @@
 // /allAlerts and /alerts (docs/CLIENT-CONTRACT.md): the counts, then the alert cards, newest first.
 // New alerts appear without a reload: the socket's showAlert refreshes every query keyed 'alerts'.
-// Issue 11 (docs/decisions/024): the filters and the page live in the URL (/allAlerts?alert_type=Critical&status=New,
+// Decision 024: the filters and the page live in the URL (/allAlerts?alert_type=Critical&status=New,
 // as the home page links), open Critical alerts are pinned on top, and the list comes before the 30-day chart.
 import { useMay } from '../../lib/use-may';
 import { useEffect, useRef, useState } from 'react';

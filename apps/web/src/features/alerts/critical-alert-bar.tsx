@@ -1,4 +1,4 @@
-// The layout's Critical bar (issue 11): every open (unacknowledged) Critical alert stays on every screen until someone
+// The layout's Critical bar: every open (unacknowledged) Critical alert stays on every screen until someone
 // acknowledges it, here or anywhere else; and the top bar's count of open alerts per level. One line per alert from
 // sm on, at most two of them and "N more" that opens the full list, so the live map keeps its height (decision 105);
 // on a phone one line in all ("3 open Criticals") with a button that shows the list (decision 044). While the feed is
@@ -23,7 +23,7 @@ import { useEscalationSettings } from './api/escalation-settings';
 export const CRITICAL_BAR_ROWS = 2;
 export const NOBODY_TOLD = 'nobody outside the control room has been told';
 
-/** Name, id and cell together, so two prisoners of one name are told apart (issue 11, item 7). */
+/** Name, id and cell together, so two prisoners of one name are told apart. */
 function whoText(alert: AlertRecord): string {
   // A member of staff in danger is named, never by his tracker's id (decision 100).
   if (alert.staff_name) return `Staff: ${alert.staff_name}`;

@@ -1,4 +1,4 @@
-// The occupancy picture, moves between cells, and adding, editing and removing cells (issue 3, /cell-assign).
+// The occupancy picture, moves between cells, and adding, editing and removing cells (/cell-assign).
 import { useQuery } from '@tanstack/react-query';
 import type {
   AssignCellInput,

@@ -1,4 +1,4 @@
-// /counts (issue 24 item 2): start a roll count of a block (or of the whole prison), work it on the count sheet, and
+// /counts: start a roll count of a block (or of the whole prison), work it on the count sheet, and
 // read the history. Built for a phone: lists, not wide tables.
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';

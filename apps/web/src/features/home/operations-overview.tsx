@@ -1,4 +1,4 @@
-// The operations overview for a logged-in admin (issue 11, decision 021): the roll per block and for the prison,
+// The operations overview for a logged-in admin (decision 021): the roll per block and for the prison,
 // open alerts by level and offline trackers, from GET /overview in one call. Every number links to the list behind it.
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';

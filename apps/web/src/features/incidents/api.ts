@@ -48,7 +48,7 @@ export function useUnlinkFromIncident(id: number) {
   });
 }
 
-/** The near screen of the other helper's branch (issue 26 items 1, 3, 4, 6), for a person over a window. */
+/** The near screen of the other helper's branch, for a person over a window. */
 export function nearScreenUrl(subject: { prisonerId?: number; staffId?: number }, from: string, to: string): string {
   const who = subject.prisonerId !== undefined ? `prisoner:${subject.prisonerId}` : `staff:${subject.staffId}`;
   return `/investigations/near?${new URLSearchParams({ subject: who, from, to }).toString()}`;

@@ -1,4 +1,4 @@
-// An incident (issue 26 item 5): its details, the status steps with who and when and the next step, the linked
+// An incident: its details, the status steps with who and when and the next step, the linked
 // alerts and people (each with "Who was near this person"; while not closed, more linked and a mistaken one taken back
 // after confirming), and "Replay this window".
 import { useState } from 'react';

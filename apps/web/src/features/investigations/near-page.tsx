@@ -1,4 +1,4 @@
-// "Who was near" (/investigations/near, issue 26): everyone who came within a radius of a prisoner, a staff member or
+// "Who was near" (/investigations/near): everyone who came within a radius of a prisoner, a staff member or
 // a place over a window, as a table and on the map, with a CSV export, a printable report for the case file, and the
 // contacts of the subject with a second person. The question lives in the URL, so the incident page can link here.
 import { useState } from 'react';

@@ -145,7 +145,7 @@ function LiveMap({ settings }: { settings: ClientSettings }) {
     [geofences.data, editing?.id],
   );
   const mapStart = useMapStart(geofences.isPending ? undefined : (geofences.data ?? []));
-  // Block areas (issue 24): drawn with their names; the one being edited only by its editable layer.
+  // Block areas: drawn with their names; the one being edited only by its editable layer.
   const blockAreas = useBlockAreas();
   const [areaDraft, setAreaDraft] = useState<AreaDraft | null>(null);
   const shownAreas = useMemo(

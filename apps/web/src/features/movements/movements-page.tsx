@@ -1,4 +1,4 @@
-// The movements screen (issue 24 item 4, decision 099): start a controlled movement, and today's movements with their
+// The movements screen (decision 099): start a controlled movement, and today's movements with their
 // state and each prisoner's, kept live by the server's dataChanged('movements'); one in force is ended (the prisoners
 // are back) or cancelled in one tap. A card list that fits 390 px.
 import { useState } from 'react';

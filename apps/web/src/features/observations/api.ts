@@ -1,4 +1,4 @@
-// Observation checks (issue 24 item 3): a block's due list (kept current by dataChanged('observations') and a 15 s
+// Observation checks: a block's due list (kept current by dataChanged('observations') and a 15 s
 // poll), recording a check, a prisoner's observation and setting his level.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ObservationCheck, ObservationDueResponse, ObservationLevelInput, ObservationStatus, QuickObservation } from '@prison/shared';

@@ -1,4 +1,4 @@
-// Escort (issue 12 part 4, decision 035): the prisoner's escort in force or planned on the details screen (officer,
+// Escort (decision 035): the prisoner's escort in force or planned on the details screen (officer,
 // distance, from, until, by whom) with "End escort"; when there is none, a form to start one with a police officer or
 // guard. The server watches the distance between both trackers; an escort holds the perimeter back only while that is
 // proven (decision 037), so the section says why one is not escorting, and an officer without a tracker needs the

@@ -1,4 +1,4 @@
-// The live picture of a prisoner (issue 11, item 6; decision 029): tracker online or offline, the age of the last fix
+// The live picture of a prisoner (decision 029): tracker online or offline, the age of the last fix
 // (ticking), battery, the position on a small map, and links to the live map and the location history. Updated by
 // the socket without a reload (use-live-device.ts).
 import { lazy, Suspense } from 'react';

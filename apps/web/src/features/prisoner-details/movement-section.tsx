@@ -1,4 +1,4 @@
-// The prisoner's current controlled movement (issue 24 item 4): today's latest one with his state in it, live through
+// The prisoner's current controlled movement: today's latest one with his state in it, live through
 // dataChanged('movements'); a link to the movements screen.
 import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api-client';

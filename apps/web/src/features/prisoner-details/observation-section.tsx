@@ -1,4 +1,4 @@
-// The prisoner's observation (issue 24 item 3) on the details screen: level, interval, last check and when the next is
+// The prisoner's observation on the details screen: level, interval, last check and when the next is
 // due; setting the level (and his own interval) needs a reason. Checks are recorded on "Observation checks".
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,6 +1,6 @@
 // Prisoner details (docs/CLIENT-CONTRACT.md): the left card, About with the full update dialog,
 // Other Information, the tracking device and the inline editors of Behavior Remarks and Medical History; beyond the
-// spec, the live picture and the open alerts (issue 11, item 6; decision 029). The right column is a plain list of
+// spec, the live picture and the open alerts (decision 029). The right column is a plain list of
 // sections: a new one is one more line there.
 import { useMay } from '../../lib/use-may';
 import { useState, type ReactNode } from 'react';

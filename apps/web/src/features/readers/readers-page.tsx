@@ -1,4 +1,4 @@
-// /readers (issue 25, decision 067): the indoor readers with their state, last seen and refusals; administrators and
+// /readers (decision 067): the indoor readers with their state, last seen and refusals; administrators and
 // supervisors register them (placed by clicking on the plan, the secret shown once), give one a new secret (a leaked or
 // replaced reader; shown once, the old one refused at once) and remove them, each after confirming.
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// The replay's clock and positions (issue 26 item 2): pure arithmetic over the replay answer's flat tracks
+// The replay's clock and positions: pure arithmetic over the replay answer's flat tracks
 // ([t, lat, lng, ...], t in ms after the window's start), so every frame costs a binary search per tracker.
 import { DEFAULT_DEVICE_OFFLINE_SECONDS, type Geofence, type ReplayGeofenceChange } from '@prison/shared';
 

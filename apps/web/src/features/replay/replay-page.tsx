@@ -1,4 +1,4 @@
-// Replay of everyone (issue 26 item 2): every tracker (or a block's, or chosen people's) over a window on the live
+// Replay of everyone: every tracker (or a block's, or chosen people's) over a window on the live
 // map's canvas layer, with play/pause, x1-x60, a time slider, short trails, geofences as they were and the window's
 // alerts on the timeline. A chosen tracker links to "Who was near this person"; the window opens an incident.
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';

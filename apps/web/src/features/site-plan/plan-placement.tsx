@@ -1,4 +1,4 @@
-// Placing a plan (issue 25): a name and a file, then three times a point on the image and its spot on the map; the
+// Placing a plan: a name and a file, then three times a point on the image and its spot on the map; the
 // points can also be typed (keyboard). The fit and its error show as soon as the three are there; the map previews
 // the plan where they put it.
 import { useEffect, useMemo, useState } from 'react';

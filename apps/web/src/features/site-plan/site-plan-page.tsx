@@ -1,4 +1,4 @@
-// The site plan screen (issue 25, administrators): the plans with their default, an upload placed by three points,
+// The site plan screen (administrators): the plans with their default, an upload placed by three points,
 // replace (a new image or new points), make default and delete (confirmed).
 import { useState } from 'react';
 import type { SitePlan } from '@prison/shared';

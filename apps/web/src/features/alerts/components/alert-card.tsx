@@ -1,5 +1,5 @@
 // One alert, coloured by type (critical red, warning yellow, informational blue; docs/CLIENT-CONTRACT.md). A handled alert
-// (acknowledged or resolved) is drawn quieter than a new one, so the eye goes to what still needs someone (issue 11).
+// (acknowledged or resolved) is drawn quieter than a new one, so the eye goes to what still needs someone.
 import { clsx } from 'clsx';
 import { Link } from 'react-router';
 import type { AlertRecord, AlertStatus } from '@prison/shared';

@@ -1,4 +1,4 @@
-// Block areas (issue 24 item 1): GET /blocks/areas for the map, PUT /blocks/{block}/area for a block's polygon. The key
+// Block areas: GET /blocks/areas for the map, PUT /blocks/{block}/area for a block's polygon. The key
 // is the server's dataChanged topic, so every open map redraws after a change anywhere.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BlockArea, GeoPoint } from '@prison/shared';

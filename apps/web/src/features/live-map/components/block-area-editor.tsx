@@ -1,4 +1,4 @@
-// Drawing a block's area on the live map (issue 24 item 1): pick a block, "Edit area" puts its polygon (or, for a
+// Drawing a block's area on the live map: pick a block, "Edit area" puts its polygon (or, for a
 // block without one, a square at the map's centre) on the map with the geofence editor's handles; Save sends it.
 import { useState } from 'react';
 import type { GeoPoint } from '@prison/shared';

@@ -1,5 +1,5 @@
 // The selected geofence: rename, change type, alert type, dwell and buffer, change its shape on the map, or delete
-// after a confirmation (docs/CLIENT-CONTRACT.md; dwell and buffer from issue 4). A new shape keeps the geofence's id.
+// after a confirmation (docs/CLIENT-CONTRACT.md; dwell and buffer of our own). A new shape keeps the geofence's id.
 // A change that weakens the alarm (and every reshape and delete) asks for a reason before saving and then waits for
 // a second administrator; the geofence shows it as "Change pending approval" (decision 041).
 import { useEffect, useRef, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// Who a geofence applies to and when (issue 12 part 3; decisions 033 and 034): everyone, chosen blocks or chosen
+// Who a geofence applies to and when (decisions 033 and 034): everyone, chosen blocks or chosen
 // prisoners; always, or weekly windows of days, start and end in the prison's time zone. Shared by the details
 // modal (a new geofence) and the editor (the selected one).
 import { useId, useState } from 'react';

@@ -1,4 +1,4 @@
-// The geofence type with its meaning in plain words beside the spec's terms (issue 20, decision 041): a wrongly
+// The geofence type with its meaning in plain words beside the spec's terms (decision 041): a wrongly
 // chosen type silently inverts a rule, so both meanings are always in view.
 import { useId } from 'react';
 import { GEOFENCE_TYPE_MEANINGS, GEOFENCE_TYPES, type GeofenceType } from '@prison/shared';

@@ -1,4 +1,4 @@
-// An officer's SOS opened on the live map (issue 24 item 5, decision 072): the officer in need and the nearest other
+// An officer's SOS opened on the live map (decision 072): the officer in need and the nearest other
 // staff the alert named are marked on the map (map/staff-assist-layer), and a box beside the map lists them with their
 // distance at the alarm, each with a button that brings him into view; "Hide" takes the marks away.
 import { useEffect, useMemo, useRef } from 'react';
