@@ -56,6 +56,8 @@ const REQUESTS: Record<string, { params?: Record<string, string>; query?: Record
   'POST /api/v1/prisoners/:id/observation/handover': { body: { staff_id: 1 } },
   'POST /api/v1/alert/:id/acknowledge': { body: { note: 'seen' } },
   'POST /api/v1/alert/:id/resolve': { body: { note: 'dealt with on the wing' } },
+  'POST /api/v1/prisoners/:id/flags': { body: { kind: 'escape', note: 'Checked by the caseload matrix' } },
+  'POST /api/v1/prisoners/:id/flags/:flagId/clear': { params: { flagId: '1' }, body: { reason: 'Checked by the caseload matrix' } },
 };
 
 /** Fields that name a prisoner by id. */
@@ -74,6 +76,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'POST /api/v1/incidents/:id/links body.prisoner_ids': 'incident-links checkLinks: one outside is unknown',
   'GET /api/v1/alert/prisoneralerts query.prisoner_id': 'listPrisonerAlerts reads only the caseload\'s alerts',
   'POST /api/v1/movements body.prisoner_ids': 'movement-service startMovement: one outside is unknown',
+  'POST /api/v1/counts/:id/close body.accounts.0.prisoner_id': 'the count is the caseload\'s (declared); an account of a prisoner not on its roll is 400',
   'POST /api/v1/geofence/add body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',
   'PUT /api/v1/geofence/update/:id body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',
 };
@@ -86,7 +89,7 @@ function prisonerFields(schema: unknown): string[] {
 
 describeEachEngine('caseloads on the API', (engine) => {
   const ctx = useTestApp(engine);
-  let officer: (method: string, url: string, payload?: unknown) => ReturnType<TestContext['api']>;
+  let officer: (method: string, url: string, payload?: unknown, multipart?: boolean) => ReturnType<TestContext['api']>;
   let seq = 0;
 
   async function prisonerIn(block: string | null): Promise<number> {
@@ -176,12 +179,15 @@ describeEachEngine('caseloads on the API', (engine) => {
       ]);
     // A supervisor may take every action of these routes: the caseload alone decides here (roles: the access matrix).
     const cookie = await loginWithCaseload(ctx(), [BLOCK_A], 'supervisor');
-    officer = (method, url, payload) =>
+    // An upload route (`config.multipartBody`) takes multipart only: it gets one small part, which is no image.
+    const boundary = 'caseload-matrix-boundary';
+    const onePart = `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="p.png"\r\nContent-Type: image/png\r\n\r\nnot an image\r\n--${boundary}--\r\n`;
+    officer = (method, url, payload, multipart) =>
       ctx().app.inject({
         method: method as 'GET',
         url: `${API_PREFIX}${url}`,
-        payload: payload as Record<string, unknown> | undefined,
-        headers: { cookie },
+        payload: multipart ? onePart : (payload as Record<string, unknown> | undefined),
+        headers: multipart ? { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } : { cookie },
       });
   });
 
@@ -324,7 +330,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         };
         const unknownId = record === 'device' ? UNKNOWN_DEVICE : record === 'cell' ? UNKNOWN_CELL : UNKNOWN_ID;
         const unknown = await requestFor(route, declaration, unknownId);
-        const unknownAnswer = await officer(route.method, unknown.url, unknown.body);
+        const unknownAnswer = await officer(route.method, unknown.url, unknown.body, route.multipartBody);
         expect(unknownAnswer.statusCode, `${name} unknown: ${unknownAnswer.body}`).toBe(declaration.status ?? 404);
         const unknownMessage = unknownAnswer.json<{ message: string }>().message;
         for (const [which, id] of [
@@ -333,7 +339,7 @@ describeEachEngine('caseloads on the API', (engine) => {
         ] as const) {
           const request = await requestFor(route, declaration, id);
           const before = await rowsOf(declaration, id);
-          const answer = await officer(route.method, request.url, request.body);
+          const answer = await officer(route.method, request.url, request.body, route.multipartBody);
           expect(answer.statusCode, `${name} ${which}: ${answer.body}`).toBe(unknownAnswer.statusCode);
           expect(answer.json(), `${name} ${which}`).toEqual({
             message: unknownMessage.replace(String(unknownId), String(id)),
@@ -341,7 +347,7 @@ describeEachEngine('caseloads on the API', (engine) => {
           expect(await rowsOf(declaration, id), `${name} ${which} changed nothing`).toEqual(before);
         }
         const request = await requestFor(route, declaration, ids.inside);
-        const answer = await officer(route.method, request.url, request.body);
+        const answer = await officer(route.method, request.url, request.body, route.multipartBody);
         expect(answer.statusCode, `${name} inside: ${answer.body}`).toBeLessThan(500);
         expect(messageOf(answer), `${name} inside`).not.toBe(unknownMessage.replace(String(unknownId), String(ids.inside)));
         // An administrator (every block) reaches the outside one as before.
@@ -351,7 +357,7 @@ describeEachEngine('caseloads on the API', (engine) => {
           unknownMessage.replace(String(unknownId), String(ids.outside)),
         );
       }
-    });
+    }, 180_000); // one request per route, caseload column and record: well over a minute on a loaded machine
   });
 
   describe('lists, counts, the chart, the overview and the bulk step of a caseload', () => {
