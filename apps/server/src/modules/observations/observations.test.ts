@@ -271,9 +271,9 @@ describeEachEngine('observation checks', (engine) => {
     const ours = (raised: { prisonerId?: number | null; alert_type: string }[]) => raised.filter((a) => ids.has(a.prisonerId ?? 0)).map((a) => [a.prisonerId, a.alert_type]);
     const first = due.data[0]!;
     expect(ours(await watcher.tick(new Date(dueTimes[0]! - 1000)))).toEqual([]);
-    expect(ours(await watcher.tick(new Date(dueTimes[0]! + 1000)))).toContainEqual([first.prisoner_id, 'Warning']);
+    expect(ours(await watcher.tick(new Date(dueTimes[0]! + 1000)))).toContainEqual([first.prisoner_id, 'warning']);
     const byTheHour = ours(await watcher.tick(new Date(started + 60 * MINUTE + 2000)));
-    expect(byTheHour).not.toContainEqual([first.prisoner_id, 'Warning']);
+    expect(byTheHour).not.toContainEqual([first.prisoner_id, 'warning']);
     const warned = await ctx().database.db.select({ prisonerId: alerts.prisonerId }).from(alerts).where(eq(alerts.kind, 'observation'));
     expect(warned.filter((a) => ids.has(a.prisonerId ?? 0)).map((a) => a.prisonerId).sort()).toEqual(block.map((p) => p.id).sort());
     expect(warned.some((a) => a.prisonerId === released.id)).toBe(false);
