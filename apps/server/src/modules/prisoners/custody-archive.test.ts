@@ -38,6 +38,7 @@ const INCLUDES_ARCHIVED = new Set([
   'GET /api/v1/alert/recent',
   'GET /api/v1/alert/prisoneralerts',
   'GET /api/v1/audit',
+  'GET /api/v1/audit/export',
   'GET /api/v1/escorts',
   // Investigations read the stored fixes as they were, archived people included.
   'GET /api/v1/location/near',
