@@ -1,5 +1,5 @@
 // Keep apart (issue 12 part 2): the prisoner's keep-apart pairs (non-associations) on the details screen: who, why,
-// whether the whole block is barred, since when and by whom; add one, and end one with the reason. The cell rules
+// whether a landing or the whole block is barred, since when and by whom; add one, and end one with the reason. The cell rules
 // enforce them in every move (decision 031) and the live map raises a Warning when their trackers meet (decision 032).
 // Two prisoners already together as the pair forbids are kept apart only with a move in the same step (decision 102).
 import { useMay } from '../../lib/use-may';
@@ -26,7 +26,11 @@ import { KeepApartMove, pairBreach, type PairMove } from './keep-apart-move';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 
 const keepApartKey = (prisonerId: number) => ['keep-apart', 'prisoner', prisonerId] as const;
-const SCOPE_LABELS: Record<KeepApartScope, string> = { cell: 'Not in the same cell', block: 'Not in the same block' };
+const SCOPE_LABELS: Record<KeepApartScope, string> = {
+  cell: 'Not in the same cell',
+  landing: 'Not on the same landing',
+  block: 'Not in the same block',
+};
 
 function useKeepApart(prisonerId: number) {
   return useQuery({
