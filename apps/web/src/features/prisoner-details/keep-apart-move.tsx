@@ -1,6 +1,7 @@
 // The move offered with a keep-apart pair (decision 102): two prisoners who already share what the pair forbids (a
-// cell, or a landing or a block for a pair by landing or by block) are kept apart only if one of them moves in the same step. Says where they are
-// (the server's own sentence), and offers who moves and the cells he may go to under every cell rule.
+// cell, or a landing or a block for a pair by landing or by block) are kept apart only if one of them moves in the
+// same step. Says where they are (the server's own sentence), and offers who moves and the cells he may go to under
+// every cell rule.
 import {
   isOccupyingStatus,
   keepApartBreach,
