@@ -1,5 +1,5 @@
 // Keep-apart pairs (non-associations, issue 12 part 2, decision 032): two prisoners who never share a cell, nor a
-// landing or a block when the scope is the landing or the block, and whose trackers raise a Warning when they meet.
+// block when the scope is the block, and whose trackers raise a Warning when they meet.
 import { z } from 'zod';
 import { KEEP_APART_SCOPES } from './cell-rules';
 import { changeReason } from './pending-change';
@@ -22,6 +22,7 @@ export const keepApartInput = z
     prisoner_a: int32(),
     prisoner_b: int32(),
     reason: z.enum(KEEP_APART_REASONS, { message: `reason must be one of ${KEEP_APART_REASONS.join(', ')}` }),
+    /** Not in the same cell, landing (one block, one landing number of the cell) or block. */
     scope: z.enum(KEEP_APART_SCOPES, { message: `scope must be one of ${KEEP_APART_SCOPES.join(', ')}` }),
     comment: boundedText(1000, { multiline: true }).nullable().optional(),
     /**
