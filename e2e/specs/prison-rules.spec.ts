@@ -75,6 +75,7 @@ test('a keep-apart pair on two prisoners of one block offers the move, and is th
   await expect(choice.locator('option', { hasText: `#${lee.prisoner_id}` })).toHaveCount(1);
   await choice.selectOption(String(lee.prisoner_id));
   await dialog.getByLabel('Reason').selectOption('Violence');
+  await expect(dialog.getByLabel('Scope').locator('option')).toHaveText(['Not in the same cell', 'Not on the same landing', 'Not in the same block']);
   await dialog.getByLabel('Scope').selectOption('block');
   await dialog.getByLabel('Comment').fill('Fight in the workshop');
   // Both are in one block (decision 102): the form says so in the server's words and offers the move in the same step.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canOverride, cellRefusals, type RuleOccupant, type RulePrisoner } from './cell-rules';
+import { canOverride, cellRefusals, keepApartBreach, keepApartWayOut, sharesScope, type RuleOccupant, type RulePrisoner } from './cell-rules';
 
 const cell = { cell_id: 'A-1', block: 'A', capacity: 6 };
 const mover: RulePrisoner = { prisoner_id: 9, first_name: 'Jane', last_name: 'Doe', gender: 'Female', status: 'On Trial' };
@@ -38,5 +38,44 @@ describe('cellRefusals', () => {
       { rule: 'keep_apart', message: 'Jane Doe (#9) must be kept out of block A: John Roe1 (#1) (cell A-2) is to be kept apart by block' },
     ]);
     expect(cellRefusals(mover, { ...cell, block: 'B' }, [], [{ ...elsewhere, scope: 'block' }])).toEqual([]);
+  });
+
+  it('bars the landing (one block, one landing number) only for a landing-scoped pair', () => {
+    const onLanding = { prisoner_id: 1, first_name: 'John', last_name: 'Roe1', cell_id: 'A-204', block: 'A' };
+    const a201 = { cell_id: 'A-201', block: 'A', capacity: 2 };
+    expect(cellRefusals(mover, a201, [], [{ ...onLanding, scope: 'cell' }])).toEqual([]);
+    expect(cellRefusals(mover, a201, [], [{ ...onLanding, scope: 'landing' }])).toEqual([
+      { rule: 'keep_apart', message: 'Jane Doe (#9) must be kept off landing 2 of block A: John Roe1 (#1) (cell A-204) is to be kept apart by landing' },
+    ]);
+    // Another landing of the block, the same landing number in another block, a cell without a landing number.
+    expect(cellRefusals(mover, { ...a201, cell_id: 'A-101' }, [], [{ ...onLanding, scope: 'landing' }])).toEqual([]);
+    expect(cellRefusals(mover, { ...a201, cell_id: 'B-201', block: 'B' }, [], [{ ...onLanding, scope: 'landing' }])).toEqual([]);
+    expect(cellRefusals(mover, { ...a201, cell_id: 'A-1' }, [], [{ ...onLanding, cell_id: 'A-2', scope: 'landing' }])).toEqual([]);
+    // Sharing the cell is refused under every scope.
+    expect(cellRefusals(mover, a201, [], [{ ...onLanding, cell_id: 'A-201', scope: 'landing' }])).toMatchObject([{ rule: 'keep_apart' }]);
+  });
+});
+
+describe('keepApartBreach', () => {
+  const place = (prisoner_id: number, cell_id: string, block: string) => ({ prisoner_id, first_name: 'P', last_name: `${prisoner_id}`, cell_id, block });
+
+  it('names the landing two prisoners share for a pair by landing, and the way off it', () => {
+    const a = place(1, 'A-201', 'A');
+    const b = place(2, 'A-207', 'A');
+    expect(keepApartBreach(a, b, 'landing')).toBe('P 1 (#1) and P 2 (#2) must be kept apart by landing and are both on landing 2 of block A (cells A-201 and A-207)');
+    expect(keepApartWayOut(a, 'landing')).toBe('move one of them off landing 2 of block A in the same step to create the pair');
+    expect(keepApartBreach(a, b, 'cell')).toBeNull();
+    expect(keepApartBreach(a, place(2, 'A-107', 'A'), 'landing')).toBeNull();
+    expect(keepApartBreach(a, place(2, 'B-207', 'B'), 'landing')).toBeNull();
+    expect(keepApartBreach(a, b, 'block')).toMatch(/kept apart by block/);
+  });
+
+  it('sharesScope: the cell under every scope, the landing and the block under theirs', () => {
+    const a = { cell_id: 'C-305', block: 'C' };
+    expect((['cell', 'landing', 'block'] as const).map((s) => sharesScope(a, a, s))).toEqual([true, true, true]);
+    expect((['cell', 'landing', 'block'] as const).map((s) => sharesScope(a, { cell_id: 'C-312', block: 'C' }, s))).toEqual([false, true, true]);
+    expect((['cell', 'landing', 'block'] as const).map((s) => sharesScope(a, { cell_id: 'C-205', block: 'C' }, s))).toEqual([false, false, true]);
+    // Cells without a landing number share no landing.
+    expect(sharesScope({ cell_id: 'C-A', block: 'C' }, { cell_id: 'C-B', block: 'C' }, 'landing')).toBe(false);
   });
 });

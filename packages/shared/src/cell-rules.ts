@@ -3,6 +3,7 @@
 // for both, so the screen marks a cell with exactly the sentence the server would refuse it with.
 import { z } from 'zod';
 import { GENDERS, OCCUPYING_STATUSES, PRISONER_STATUSES } from './constants';
+import { landingOf } from './roll-count';
 import { REASON_MIN_LENGTH, intText, reasonText } from './text';
 
 export const CELL_RULES = ['capacity', 'sex', 'status', 'keep_apart'] as const;
@@ -55,8 +56,36 @@ export interface RuleCell {
   capacity: number;
 }
 
-export const KEEP_APART_SCOPES = ['cell', 'block'] as const;
+export const KEEP_APART_SCOPES = ['cell', 'landing', 'block'] as const;
 export type KeepApartScope = (typeof KEEP_APART_SCOPES)[number];
+
+/** A cell as the keep-apart scopes see it: its id (which carries its landing) and its block. */
+export interface ScopePlace {
+  cell_id: string;
+  block: string;
+}
+
+/**
+ * Two cells on one landing: one block and the same landing number (`landingOf`). A cell whose id carries no landing
+ * number shares a landing with no other cell.
+ */
+export function sameLanding(a: ScopePlace, b: ScopePlace): boolean {
+  const landing = landingOf(a.cell_id);
+  return a.block === b.block && landing !== null && landing === landingOf(b.cell_id);
+}
+
+/** True when two cells are together as a keep-apart pair of this scope forbids (one cell always is). */
+export function sharesScope(a: ScopePlace, b: ScopePlace, scope: KeepApartScope): boolean {
+  if (a.cell_id === b.cell_id) return true;
+  if (scope === 'block') return a.block === b.block;
+  if (scope === 'landing') return sameLanding(a, b);
+  return false;
+}
+
+/** "landing 2 of block A": a landing in words (the cell's id must carry a landing number). */
+function landingWords(p: ScopePlace): string {
+  return `landing ${landingOf(p.cell_id)} of block ${p.block}`;
+}
 
 /** "Jane Doe (#12)": who a refusal is about, never ambiguous (decision 025). */
 export function ruleName(p: { first_name: string; last_name: string; prisoner_id: number | null }): string {
@@ -113,6 +142,7 @@ export function cellRefusals(
   }
   const inCell = partners.filter((p) => p.cell_id === cell.cell_id);
   const inBlock = partners.filter((p) => p.scope === 'block' && p.cell_id !== cell.cell_id && p.block === cell.block);
+  const onLanding = partners.filter((p) => p.scope === 'landing' && p.cell_id !== cell.cell_id && sameLanding(p, cell));
   if (inCell.length > 0) {
     refusals.push({
       rule: 'keep_apart',
@@ -122,6 +152,11 @@ export function cellRefusals(
     refusals.push({
       rule: 'keep_apart',
       message: `${who} must be kept out of block ${cell.block}: ${listNames(inBlock)} (cell ${inBlock[0]!.cell_id}) is to be kept apart by block`,
+    });
+  } else if (onLanding.length > 0) {
+    refusals.push({
+      rule: 'keep_apart',
+      message: `${who} must be kept off ${landingWords(cell)}: ${listNames(onLanding)} (cell ${onLanding[0]!.cell_id}) is to be kept apart by landing`,
     });
   }
   return refusals;
@@ -137,8 +172,9 @@ export interface PairPlace {
 }
 
 /**
- * Where two prisoners of a keep-apart pair are together as its scope forbids (one cell; one block when the scope is
- * the block), in one sentence; null when they are apart. Flags a cell card, and refuses a pair made on cellmates.
+ * Where two prisoners of a keep-apart pair are together as its scope forbids (one cell; one landing or one block when
+ * the scope is the landing or the block), in one sentence; null when they are apart. Flags a cell card, and refuses a
+ * pair made on cellmates.
  */
 export function keepApartBreach(a: PairPlace, b: PairPlace, scope: KeepApartScope): string | null {
   const both = `${ruleName(a)} and ${ruleName(b)}`;
@@ -146,11 +182,15 @@ export function keepApartBreach(a: PairPlace, b: PairPlace, scope: KeepApartScop
   if (scope === 'block' && a.block === b.block) {
     return `${both} must be kept apart by block and are both in block ${a.block} (cells ${a.cell_id} and ${b.cell_id})`;
   }
+  if (scope === 'landing' && sameLanding(a, b)) {
+    return `${both} must be kept apart by landing and are both on ${landingWords(a)} (cells ${a.cell_id} and ${b.cell_id})`;
+  }
   return null;
 }
 
 /** The way out of a breach when a pair is made: where one of the two must go, in the same step. */
 export function keepApartWayOut(a: PairPlace, scope: KeepApartScope): string {
+  if (scope === 'landing' && landingOf(a.cell_id) !== null) return `move one of them off ${landingWords(a)} in the same step to create the pair`;
   const place = scope === 'block' ? `block ${a.block}` : `cell ${a.cell_id}`;
   return `move one of them out of ${place} in the same step to create the pair`;
 }

@@ -22,6 +22,7 @@ export const keepApartInput = z
     prisoner_a: int32(),
     prisoner_b: int32(),
     reason: z.enum(KEEP_APART_REASONS, { message: `reason must be one of ${KEEP_APART_REASONS.join(', ')}` }),
+    /** Not in the same cell, landing (one block, one landing number of the cell) or block. */
     scope: z.enum(KEEP_APART_SCOPES, { message: `scope must be one of ${KEEP_APART_SCOPES.join(', ')}` }),
     comment: boundedText(1000, { multiline: true }).nullable().optional(),
     /**

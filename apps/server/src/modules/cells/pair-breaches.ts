@@ -1,5 +1,5 @@
-// Keep-apart pairs whose two prisoners are together as the pair forbids (decision 102): one cell, or one block when
-// the scope is the block. Read for the cell cards' flags (the occupancy picture) and to refuse a pair made on
+// Keep-apart pairs whose two prisoners are together as the pair forbids (decision 102): one cell, or one landing or
+// one block when the scope is the landing or the block. Read for the cell cards' flags (the occupancy picture) and to refuse a pair made on
 // cellmates; which places breach a pair, and in which words, is `keepApartBreach` in packages/shared.
 import { aliasedTable, and, eq, inArray, isNull } from 'drizzle-orm';
 import { keepApartBreach, type KeepApartScope, type PairPlace } from '@prison/shared';

@@ -11,7 +11,7 @@ import { auditLog, keepApartPairs } from '../../db/schema';
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36).slice(-4)}${++counter}`.toUpperCase();
 
-describeOnPglite('keep-apart pairs on prisoners who share a cell or a block', () => {
+describeOnPglite('keep-apart pairs on prisoners who share a cell, a landing or a block', () => {
   const ctx = useTestApp('pglite');
   const api = (method: string, url: string, body?: unknown) => ctx().api(method, url, body);
 
@@ -36,7 +36,7 @@ describeOnPglite('keep-apart pairs on prisoners who share a cell or a block', ()
   }
 
   const name = (p: Prisoner) => `${p.first_name} ${p.last_name} (#${p.prisoner_id})`;
-  const pairBody = (a: Prisoner, b: Prisoner, scope: 'cell' | 'block', move?: { prisoner: Prisoner; cell: string }) => ({
+  const pairBody = (a: Prisoner, b: Prisoner, scope: 'cell' | 'landing' | 'block', move?: { prisoner: Prisoner; cell: string }) => ({
     prisoner_a: a.prisoner_id,
     prisoner_b: b.prisoner_id,
     reason: 'Violence',
@@ -112,6 +112,69 @@ describeOnPglite('keep-apart pairs on prisoners who share a cell or a block', ()
     expect((await api('POST', '/keep-apart', pairBody(b, e, 'cell'))).statusCode).toBe(409);
     const f = await newPrisoner('Finn', c1);
     expect((await api('POST', '/keep-apart', pairBody(f, b, 'cell'))).statusCode).toBe(200);
+  });
+
+  it('a pair by landing refuses two prisoners of one landing; the move must leave the landing; a cell move onto it is refused', async () => {
+    const block = unique('KL');
+    const c201 = await newCell(block, '201');
+    const c202 = await newCell(block, '202');
+    const c101 = await newCell(block, '101');
+    const a = await newPrisoner('Kai', c201);
+    const b = await newPrisoner('Lev', c202);
+
+    const refused = await api('POST', '/keep-apart', pairBody(a, b, 'landing'));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      `${name(a)} and ${name(b)} must be kept apart by landing and are both on landing 2 of block ${block} (cells ${c201} and ${c202}): move one of them off landing 2 of block ${block} in the same step to create the pair`,
+    );
+    // Moving along the landing is refused by the move's own cell rule, which already sees the new pair.
+    const along = await api('POST', '/keep-apart', pairBody(a, b, 'landing', { prisoner: b, cell: await newCell(block, '203') }));
+    expect(along.statusCode).toBe(409);
+    expect(along.json()).toMatchObject({ rule: 'keep_apart' });
+    expect(await pairsOf(a)).toHaveLength(0);
+
+    // Another landing of the same block is enough.
+    const made = await api('POST', '/keep-apart', pairBody(a, b, 'landing', { prisoner: b, cell: c101 }));
+    expect(made.statusCode, made.body).toBe(200);
+    const pair = made.json().pair as KeepApartPair;
+    expect(pair).toMatchObject({ prisoner_a: { cell_id: c201 }, prisoner_b: { cell_id: c101 }, scope: 'landing' });
+
+    // A cell move onto the partner's landing is refused like one into his block for a pair by block...
+    const c204 = await newCell(block, '204');
+    const onto = await api('POST', '/cell_controls/assign', { prisoner_id: b.prisoner_id, cell_id: c204 });
+    expect(onto.statusCode).toBe(409);
+    expect(onto.json()).toMatchObject({
+      rule: 'keep_apart',
+      message: expect.stringContaining(
+        `${name(b)} must be kept off landing 2 of block ${block}: ${name(a)} (cell ${c201}) is to be kept apart by landing`,
+      ),
+    });
+    // ...and the check screen marks the landing's cells, not the other landing's.
+    const checks = (await api('GET', `/cell_controls/check?prisoner_id=${b.prisoner_id}`)).json().data as {
+      cell_id: string;
+      refusals: { rule: string }[];
+    }[];
+    expect(checks.find((c) => c.cell_id === c204)!.refusals).toMatchObject([{ rule: 'keep_apart' }]);
+    expect(checks.find((c) => c.cell_id === c101)!.refusals).toEqual([]);
+
+    // ...overridable with a reason, and then flagged on the cards of both cells.
+    const overridden = await api('POST', '/cell_controls/assign', {
+      prisoner_id: b.prisoner_id,
+      cell_id: c204,
+      override_reason: 'Landing 1 closed for repairs tonight',
+    });
+    expect(overridden.statusCode, overridden.body).toBe(200);
+    const overview = (await api('GET', '/cell_controls/overview')).json().data as BlockOverview[];
+    const cells = overview.find((o) => o.block === block)!.cells;
+    const flag = [
+      {
+        pair_id: pair.id,
+        message: `${name(a)} and ${name(b)} must be kept apart by landing and are both on landing 2 of block ${block} (cells ${c201} and ${c204})`,
+      },
+    ];
+    expect(cells.find((c) => c.cell_id === c201)!.keep_apart_conflicts).toEqual(flag);
+    expect(cells.find((c) => c.cell_id === c204)!.keep_apart_conflicts).toEqual(flag);
+    expect(cells.find((c) => c.cell_id === c101)!.keep_apart_conflicts).toEqual([]);
   });
 
   it('refuses the pair when the move it offers lifts an alarm: the move waits for a second person, so the pair does not', async () => {

@@ -37,7 +37,7 @@ describeEachEngine('keep-apart pairs', (engine) => {
     for (const [body, field] of [
       [{ prisoner_a: a.id, prisoner_b: a.id, reason: 'Threat', scope: 'cell' }, 'prisoner_b'],
       [{ prisoner_a: a.id, prisoner_b: b.id, reason: 'Dislike', scope: 'cell' }, 'reason'],
-      [{ prisoner_a: a.id, prisoner_b: b.id, reason: 'Threat', scope: 'landing' }, 'scope'],
+      [{ prisoner_a: a.id, prisoner_b: b.id, reason: 'Threat', scope: 'wing' }, 'scope'],
       [{ prisoner_a: a.id, prisoner_b: b.id, reason: 'Threat', scope: 'cell', comment: 'x'.repeat(1001) }, 'comment'],
       [{ prisoner_a: a.id, prisoner_b: b.id, reason: 'Threat', scope: 'cell', comment: 'bad\u0000text' }, 'comment'],
       [{ prisoner_a: 0, prisoner_b: b.id, reason: 'Threat', scope: 'cell' }, 'prisoner_a'],

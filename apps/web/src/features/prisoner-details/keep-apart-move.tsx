@@ -1,7 +1,16 @@
 // The move offered with a keep-apart pair (decision 102): two prisoners who already share what the pair forbids (a
-// cell, or a block for a pair by block) are kept apart only if one of them moves in the same step. Says where they are
-// (the server's own sentence), and offers who moves and the cells he may go to under every cell rule.
-import { isOccupyingStatus, keepApartBreach, keepApartWayOut, type KeepApartScope, type PairPlace, type Prisoner } from '@prison/shared';
+// cell, or a landing or a block for a pair by landing or by block) are kept apart only if one of them moves in the
+// same step. Says where they are (the server's own sentence), and offers who moves and the cells he may go to under
+// every cell rule.
+import {
+  isOccupyingStatus,
+  keepApartBreach,
+  keepApartWayOut,
+  sharesScope,
+  type KeepApartScope,
+  type PairPlace,
+  type Prisoner,
+} from '@prison/shared';
 import { useCellCheckList } from '../../lib/cell-checks';
 import { errorMessage } from '../../lib/api-client';
 
@@ -47,7 +56,7 @@ export function KeepApartMove({
     (c) =>
       !c.current &&
       c.refusals.length === 0 &&
-      (scope === 'block' ? c.block !== stays.cell_block : c.cell_id !== stays.cell_id),
+      !(stays.cell_id && stays.cell_block && sharesScope(c, { cell_id: stays.cell_id, block: stays.cell_block }, scope)),
   );
   const name = (p: Prisoner) => `${p.first_name} ${p.last_name} · #${p.prisoner_id}`;
 

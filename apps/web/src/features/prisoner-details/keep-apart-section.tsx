@@ -26,7 +26,11 @@ import { KeepApartMove, pairBreach, type PairMove } from './keep-apart-move';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 
 const keepApartKey = (prisonerId: number) => ['keep-apart', 'prisoner', prisonerId] as const;
-const SCOPE_LABELS: Record<KeepApartScope, string> = { cell: 'Not in the same cell', block: 'Not in the same block' };
+const SCOPE_LABELS: Record<KeepApartScope, string> = {
+  cell: 'Not in the same cell',
+  landing: 'Not on the same landing',
+  block: 'Not in the same block',
+};
 
 function useKeepApart(prisonerId: number) {
   return useQuery({
