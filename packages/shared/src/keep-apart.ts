@@ -1,5 +1,5 @@
 // Keep-apart pairs (non-associations, decision 032): two prisoners who never share a cell, nor a
-// block when the scope is the block, and whose trackers raise a Warning when they meet.
+// landing or a block when the scope says so, and whose trackers raise a Warning when they meet.
 import { z } from 'zod';
 import { KEEP_APART_SCOPES } from './cell-rules';
 import { changeReason } from './pending-change';
