@@ -46,8 +46,9 @@ test("replay's Critical mark is clickable where an Informational one is 4 s late
   const timeline = page.getByRole('group', { name: 'Alerts on the timeline' });
   await expect(timeline).toBeVisible({ timeout: 60_000 });
   await page.waitForFunction(() => (window as unknown as { __replay?: Hook }).__replay !== undefined);
-  // Before the alerts: the normal colour.
-  expect(await page.evaluate((id) => (window as unknown as { __replay: Hook }).__replay.layer.levelOf(id), deviceId)).toBe('none');
+  // Before the alerts (and before his first fix, so no marker yet): nothing open.
+  const person = page.getByRole('complementary', { name: 'Trackers' }).getByRole('listitem').filter({ hasText: firstName });
+  await expect(person).toHaveAttribute('data-level', 'none');
 
   // Critical lane above the Informational one.
   const critical = timeline.getByRole('list', { name: 'Critical alerts on the timeline' }).getByRole('button', { name: /went over the wall/ });
@@ -64,7 +65,6 @@ test("replay's Critical mark is clickable where an Informational one is 4 s late
   await expect
     .poll(() => page.evaluate((id) => (window as unknown as { __replay: Hook }).__replay.layer.levelOf(id), deviceId))
     .toBe('critical');
-  const person = page.getByRole('complementary', { name: 'Trackers' }).getByRole('listitem').filter({ hasText: firstName });
   await expect(person).toHaveCount(1);
   await expect(person).toContainText(/\S+ · no cell/);
   await expect(person).toContainText('Critical alert open');
