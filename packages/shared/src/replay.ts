@@ -51,6 +51,9 @@ export const replayTrack = z.object({
   staff_id: z.number().nullable(),
   name: z.string(),
   block: z.string().nullable(),
+  /** The prisoner's prison number and cell now (the people list and the labels name them); null for staff and nobody. */
+  prison_number: z.string().nullable(),
+  cell_id: z.string().nullable(),
   /** Flat [t, lat, lng, t, lat, lng, ...], oldest first; t in milliseconds after `from`. */
   points: z.array(z.number()),
 });
@@ -65,6 +68,8 @@ export const replayAlert = z.object({
   details: z.string(),
   prisoner_id: z.number().nullable(),
   device_id: z.string().nullable(),
+  /** Milliseconds after `from` when it was first acknowledged or resolved (it stops colouring its marker); null: still open. */
+  closed_t: z.number().nullable(),
 });
 export type ReplayAlert = z.infer<typeof replayAlert>;
 

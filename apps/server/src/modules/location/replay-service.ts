@@ -86,6 +86,8 @@ interface Wearer {
   staff_id: number | null;
   name: string | null;
   block: string | null;
+  prison_number: string | null;
+  cell_id: string | null;
 }
 
 /** Who each track belongs to: the prisoner of its fixes, else the staff member wearing the tracker now. */
@@ -98,7 +100,7 @@ async function wearers(db: DbOrTx, tracks: PackedTrack[]): Promise<Map<string, W
       select t.device_id,
         pr.prisoner_id, st.staff_id,
         coalesce(nullif(trim(pr.first_name || ' ' || pr.last_name), ''), nullif(trim(st.first_name || ' ' || st.last_name), ''), d.name) as name,
-        c.block
+        c.block, pr.prison_number, pr.cell_id
       from unnest(${sql.param(deviceIds)}::text[], ${sql.param(prisonerIds)}::int[]) as t(device_id, prisoner_id)
       left join prisoners pr on pr.prisoner_id = t.prisoner_id
       left join cells c on c.cell_id = pr.cell_id
@@ -120,13 +122,14 @@ async function windowAlerts(db: DbOrTx, query: ReplayQuery, from: Date, to: Date
       sql`(a.prisoner_id = any(${sql.param([...prisonerIds, ...(query.prisoner_ids ?? [])])}::int[]) or a.device_id = any(${sql.param(deviceIds)}::text[]))`,
     );
   }
-  const rows = rowsOf<{ id: number; t: number; alert_type: ReplayAlert['alert_type']; kind: string; details: string; prisoner_id: number | null; device_id: string | null }>(
+  const rows = rowsOf<{ id: number; t: number; alert_type: ReplayAlert['alert_type']; kind: string; details: string; prisoner_id: number | null; device_id: string | null; closed_t: number | string | null }>(
     await db.execute(sql`
-      select a.id, (date_part('epoch', a.timestamp) * 1000 - ${from.getTime()}::float8) as t, a.alert_type, a.kind, a.details, a.prisoner_id, a.device_id
+      select a.id, (date_part('epoch', a.timestamp) * 1000 - ${from.getTime()}::float8) as t, a.alert_type, a.kind, a.details, a.prisoner_id, a.device_id,
+        (date_part('epoch', least(a.acknowledged_at, a.resolved_at)) * 1000 - ${from.getTime()}::float8) as closed_t
       from alerts a where ${sql.join(conditions, sql` and `)}
       order by a.timestamp, a.id limit ${REPLAY_MAX_ALERTS}`),
   );
-  return rows.map((row) => ({ ...row, t: Math.round(Number(row.t)) }));
+  return rows.map((row) => ({ ...row, t: Math.round(Number(row.t)), closed_t: row.closed_t === null ? null : Math.round(Number(row.closed_t)) }));
 }
 
 export async function readReplay(db: DbOrTx, query: ReplayQuery, caseload: Caseload): Promise<ReplayResponse> {
@@ -147,6 +150,8 @@ export async function readReplay(db: DbOrTx, query: ReplayQuery, caseload: Casel
       staff_id: staffId,
       name: wearer?.name ?? track.device_id,
       block: wearer?.block ?? null,
+      prison_number: prisonerId !== null ? (wearer?.prison_number ?? null) : null,
+      cell_id: prisonerId !== null ? (wearer?.cell_id ?? null) : null,
       points: unpack(track.fixes),
     };
   });

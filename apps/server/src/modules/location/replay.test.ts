@@ -2,7 +2,7 @@
 // filtered by block and people, bounded (400 naming the field), within the caseload, with the geofences as they were.
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { auditLog, cells, prisoners } from '../../db/schema';
+import { alerts, auditLog, cells, prisoners } from '../../db/schema';
 import { addDevice, addStaff, osmandGet, useListeningApp } from '../../tracking/tracking-test-kit';
 import { describeEachEngine } from '../../../test/test-db';
 import { approvedBySecondAdmin } from '../../../test/test-app';
@@ -59,16 +59,34 @@ describeEachEngine('replay of everyone', (engine) => {
     expect(body.step_ms).toBe(0);
     expect(body.tracks.map((t: { device_id: string }) => t.device_id)).toEqual(['rp-a1', 'rp-a2', 'rp-b1', 'rp-staff']);
     const first = body.tracks[0];
-    expect(first).toMatchObject({ wearer: 'prisoner', prisoner_id: a1, name: 'Replay Alpha', block: 'A' });
+    expect(first).toMatchObject({ wearer: 'prisoner', prisoner_id: a1, name: 'Replay Alpha', block: 'A', cell_id: 'RP-A1' });
+    expect(first.prison_number).toMatch(/\S/);
     expect(first.points).toHaveLength(15);
     // t is milliseconds after `from` (60 s before the first fix), ten seconds apart; the track moves north.
     expect([first.points[0], first.points[3], first.points[12]]).toEqual([60_000, 70_000, 100_000]);
     expect(first.points[1]).toBeCloseTo(LAT, 6);
     expect(first.points[13]).toBeCloseTo(LAT + 0.0004, 6);
-    expect(body.tracks[3]).toMatchObject({ wearer: 'staff', staff_id: staff.id, prisoner_id: null, name: 'Olive Officer', block: null });
+    expect(body.tracks[3]).toMatchObject({ wearer: 'staff', staff_id: staff.id, prisoner_id: null, name: 'Olive Officer', block: null, prison_number: null, cell_id: null });
 
     const audit = await ctx().database.db.select().from(auditLog).where(and(eq(auditLog.action, 'location.replay'), eq(auditLog.entity, 'replay'))).orderBy(auditLog.id);
     expect(audit.at(-1)?.after).toMatchObject({ tracks: 4 });
+  });
+
+  it("gives each alert of the window its time and when it was first acknowledged or resolved (null: still open)", async () => {
+    const at = (s: number) => new Date((START + s) * 1000);
+    const alert = { details: 'Replay lanes', date: at(0).toISOString().slice(0, 10), prisonerId: people.a1 };
+    await ctx().database.db.insert(alerts).values([
+      { ...alert, alertType: 'Critical', timestamp: at(10), acknowledgedAt: at(40), resolvedAt: at(50), status: 'Resolved' },
+      { ...alert, alertType: 'Informational', timestamp: at(14) },
+    ]);
+    const res = await ctx().api('GET', windowQuery());
+    const mine = res.json().alerts.filter((a: { details: string }) => a.details === 'Replay lanes');
+    // `from` is 60 s before START.
+    expect(mine).toMatchObject([
+      { alert_type: 'Critical', t: 70_000, closed_t: 100_000, prisoner_id: people.a1 },
+      { alert_type: 'Informational', t: 74_000, closed_t: null },
+    ]);
+    await ctx().database.db.delete(alerts).where(eq(alerts.details, 'Replay lanes'));
   });
 
   it('plays a block, or chosen people, only', async () => {

@@ -1,13 +1,16 @@
 // The replay's controls: play/pause (Space anywhere outside a field), speed x1 to x60, a time slider (arrow keys:
-// 1 s, Page keys: 1 min) and the window's alerts as marks on the timeline that jump there (click or Enter).
+// 1 s, Page keys: 1 min) and the window's alerts as marks on the timeline that jump there (click or Enter), one lane
+// per level with Critical on top, so a Critical mark is never covered by a lesser one raised seconds later.
 import { useEffect } from 'react';
 import { Pause, Play } from 'lucide-react';
-import type { ReplayAlert } from '@prison/shared';
+import type { AlertType, ReplayAlert } from '@prison/shared';
 import { Button } from '../../components/ui/button';
 import { formatPlayerTime } from '../location-history/time-range';
 import { REPLAY_SPEEDS } from './replay-clock';
 
-const MARK_COLOURS: Record<string, string> = { Critical: 'bg-red-700', Warning: 'bg-amber-600', Informational: 'bg-blue-700' };
+const MARK_COLOURS: Record<AlertType, string> = { Critical: 'bg-red-700', Warning: 'bg-amber-600', Informational: 'bg-blue-700' };
+/** Lanes top to bottom. */
+const LANES: readonly AlertType[] = ['Critical', 'Warning', 'Informational'];
 
 interface ReplayControlsProps {
   start: number;
@@ -87,18 +90,39 @@ export function ReplayControls(props: ReplayControlsProps) {
         className="w-full accent-red-600"
       />
       {alerts.length > 0 && (
-        <div role="list" aria-label="Alerts on the timeline" className="relative h-6 w-full">
-          {alerts.map((alert) => (
-            <div role="listitem" key={alert.id} className="absolute top-0" style={{ left: `calc(${(alert.t / Math.max(duration, 1)) * 100}% - 6px)` }}>
-              <button
-                type="button"
-                aria-label={`${alert.alert_type} alert at ${formatPlayerTime(start + alert.t)}: ${alert.details}`}
-                title={`${alert.alert_type}: ${alert.details}`}
-                onClick={() => props.onSeek(alert.t)}
-                className={`block h-5 w-3 rounded-sm ${MARK_COLOURS[alert.alert_type] ?? 'bg-slate-700'} focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-1 focus-visible:ring-slate-900`}
-              />
-            </div>
-          ))}
+        <div aria-label="Alerts on the timeline" role="group" className="flex flex-col gap-1">
+          {LANES.map((level) => {
+            const marks = alerts.filter((alert) => alert.alert_type === level);
+            if (marks.length === 0) return null;
+            return (
+              <div key={level} className="flex items-center gap-2">
+                <span className="w-24 shrink-0 text-xs text-slate-700" aria-hidden>
+                  {level}
+                </span>
+                <div role="list" aria-label={`${level} alerts on the timeline`} className="relative h-6 flex-1">
+                  {/* Later marks are drawn over earlier ones of the same level only: each lane is its own row. */}
+                  {marks.map((alert) => (
+                    <div
+                      role="listitem"
+                      key={alert.id}
+                      className="absolute top-0"
+                      style={{ left: `clamp(0px, calc(${(alert.t / Math.max(duration, 1)) * 100}% - 12px), calc(100% - 24px))` }}
+                    >
+                      <button
+                        type="button"
+                        aria-label={`${level} alert at ${formatPlayerTime(start + alert.t)}: ${alert.details}`}
+                        title={`${level}: ${alert.details}`}
+                        onClick={() => props.onSeek(alert.t)}
+                        className="flex h-6 w-6 items-center justify-center rounded-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-1 focus-visible:ring-slate-900"
+                      >
+                        <span className={`block h-5 w-3 rounded-sm ${MARK_COLOURS[level]}`} aria-hidden />
+                      </button>
+                    </div>
+                  ))}
+                </div>
+              </div>
+            );
+          })}
         </div>
       )}
     </div>

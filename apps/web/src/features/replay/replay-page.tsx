@@ -1,6 +1,7 @@
 // Replay of everyone: every tracker (or a block's, or chosen people's) over a window on the live
 // map's canvas layer, with play/pause, x1-x60, a time slider, short trails, geofences as they were and the window's
-// alerts on the timeline. A chosen tracker links to "Who was near this person"; the window opens an incident.
+// alerts on the timeline. Markers take the colour of each wearer's worst alert open at the clock and the live map's
+// labels; the people list names each person once with prison number and cell. A chosen tracker links to "Who was near this person"; the window opens an incident.
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type L from 'leaflet';
@@ -10,12 +11,15 @@ import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useMay } from '../../lib/use-may';
+import { prisonerTag } from '../../lib/prisoner-label';
+import { MARKER_COLOURS, MARKER_LEVEL_TEXT, markerLabel, markerLevel } from '../../map/marker-style';
 import { GLIDE_MS, TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { useClientSettings } from '../location-history/api';
 import { presetRange, toLocalInput } from '../location-history/time-range';
 import { nearScreenUrl } from '../incidents/api';
 import { OpenIncidentDialog, type IncidentDraft } from '../incidents/open-incident-dialog';
 import { useBlocks, useReplay, type ReplayRequest } from './api';
+import { NO_STEPS, alertStepsByTrack, worstOpenAt } from './replay-alert-states';
 import { geofencesAt, positionAt } from './replay-clock';
 import { ReplayControls } from './replay-controls';
 import { ReplayMap } from './replay-map';
@@ -119,6 +123,26 @@ function WindowForm({ request, onChange }: { request: ReplayRequest; onChange(pa
 }
 
 const wearerLabel = (track: ReplayTrack) => (track.wearer === 'staff' ? 'Staff' : track.wearer === 'prisoner' ? `Prisoner${track.block ? `, block ${track.block}` : ''}` : 'Unassigned tracker');
+const trackTag = (track: ReplayTrack) => prisonerTag({ prisonerId: track.prisoner_id, prisonNumber: track.prison_number, cellId: track.cell_id });
+
+/** One row of the people list: a person (or an unworn tracker) with every tracker he wore in the window. */
+interface ReplayPerson {
+  key: string;
+  name: string;
+  tag: string;
+  deviceIds: string[];
+}
+
+function peopleOf(tracks: readonly ReplayTrack[]): ReplayPerson[] {
+  const byKey = new Map<string, ReplayPerson>();
+  for (const track of tracks) {
+    const key = track.prisoner_id !== null ? `p${track.prisoner_id}` : track.staff_id !== null ? `s${track.staff_id}` : `d${track.device_id}`;
+    const known = byKey.get(key);
+    if (known) known.deviceIds.push(track.device_id);
+    else byKey.set(key, { key, name: track.name, tag: track.wearer === 'staff' ? 'Staff' : trackTag(track), deviceIds: [track.device_id] });
+  }
+  return [...byKey.values()];
+}
 
 function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: ReplayResponse }) {
   const mayOpenIncident = useMay('incidents.write');
@@ -132,6 +156,19 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
   const [draft, setDraft] = useState<IncidentDraft | null>(null);
   const shown = useMemo(() => (chosen.size === 0 ? data.tracks : data.tracks.filter((track) => chosen.has(track.device_id))), [data.tracks, chosen]);
   const lastTrail = useRef(0);
+  const steps = useMemo(() => alertStepsByTrack(data.tracks, data.alerts), [data.tracks, data.alerts]);
+  // Built once per answer, not per frame: the popup's detail and the live map's label of each tracker.
+  const looks = useMemo(
+    () =>
+      new Map(
+        data.tracks.map((track) => {
+          const tag = trackTag(track);
+          return [track.device_id, { detail: tag ? `${wearerLabel(track)} · ${tag}` : wearerLabel(track), label: markerLabel(track.name, track.cell_id) }];
+        }),
+      ),
+    [data.tracks],
+  );
+  const people = useMemo(() => peopleOf(data.tracks), [data.tracks]);
 
   // Every frame: each shown tracker where the clock says, without the live map's glide; gone before its first fix and
   // once its last is older than HOLD_MS.
@@ -141,9 +178,11 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
       for (const track of shown) {
         const at = positionAt(track.points, time);
         if (at) {
+          const look = looks.get(track.device_id)!;
+          const level = markerLevel(true, worstOpenAt(steps.get(track.device_id) ?? NO_STEPS, time));
           layer.upsert(
             track.device_id,
-            { name: track.name, detail: wearerLabel(track), latitude: at[0], longitude: at[1], shape: track.wearer === 'staff' ? 'staff' : 'dot' },
+            { name: track.name, ...look, level, latitude: at[0], longitude: at[1], shape: track.wearer === 'staff' ? 'staff' : 'dot' },
             now - GLIDE_MS,
           );
         } else if (layer.has(track.device_id)) layer.removeMarker(track.device_id);
@@ -153,7 +192,7 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
         setTrailTime(time);
       }
     },
-    [layer, shown, duration],
+    [layer, shown, duration, looks, steps],
   );
   const player = useReplayPlayer(duration, drawAt);
 
@@ -194,13 +233,22 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
   const geofences = useMemo(() => geofencesAt(data.geofences, data.geofence_changes, trailTime), [data, applied]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const selected = data.tracks.find((track) => track.device_id === selectedId) ?? null;
-  const toggle = (id: string) =>
+  const toggle = (person: ReplayPerson) =>
     setChosen((current) => {
       const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
+      const on = person.deviceIds.some((id) => next.has(id));
+      for (const id of person.deviceIds) {
+        if (on) next.delete(id);
+        else next.add(id);
+      }
       return next;
     });
+  const levelNow = (person: ReplayPerson) => {
+    for (const level of ['Critical', 'Warning', 'Informational'] as const) {
+      if (person.deviceIds.some((id) => worstOpenAt(steps.get(id) ?? NO_STEPS, trailTime) === level)) return markerLevel(true, level);
+    }
+    return 'none' as const;
+  };
   const openIncident = () => {
     const people = chosen.size > 0 ? shown : selected ? [selected] : [];
     const prisonerIds = people.flatMap((track) => (track.prisoner_id === null ? [] : [track.prisoner_id]));
@@ -238,7 +286,7 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
           {selected && (
             <section aria-label="Chosen tracker" className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
               <p className="font-medium text-slate-900">{selected.name}</p>
-              <p className="text-slate-700">{wearerLabel(selected)}</p>
+              <p className="text-slate-700">{looks.get(selected.device_id)?.detail}</p>
               {(selected.prisoner_id !== null || selected.staff_id !== null) && (
                 <Link
                   className="text-blue-800 underline"
@@ -260,19 +308,34 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
           )}
           <p className="text-xs text-slate-600">Tick people to play only them; none ticked plays everyone.</p>
           <ul className="max-h-[50vh] overflow-auto rounded-lg border border-slate-200 bg-white">
-            {data.tracks.map((track) => (
-              <li key={track.device_id} className="flex items-center gap-2 border-b border-slate-100 px-2 py-1 text-sm last:border-0">
-                <input type="checkbox" aria-label={`Play only chosen: ${track.name}`} checked={chosen.has(track.device_id)} onChange={() => toggle(track.device_id)} />
-                <button
-                  type="button"
-                  onClick={() => setSelectedId(track.device_id)}
-                  aria-pressed={track.device_id === selectedId}
-                  className="flex-1 truncate text-left text-slate-800 hover:underline"
-                >
-                  {track.name}
-                </button>
-              </li>
-            ))}
+            {people.map((person) => {
+              const level = levelNow(person);
+              return (
+                <li key={person.key} data-level={level} className="flex items-center gap-2 border-b border-slate-100 px-2 py-1 text-sm last:border-0">
+                  <input
+                    type="checkbox"
+                    aria-label={`Play only chosen: ${person.name}`}
+                    checked={person.deviceIds.some((id) => chosen.has(id))}
+                    onChange={() => toggle(person)}
+                  />
+                  <button
+                    type="button"
+                    onClick={() => setSelectedId(person.deviceIds[0]!)}
+                    aria-pressed={selectedId !== null && person.deviceIds.includes(selectedId)}
+                    className="flex min-w-0 flex-1 flex-col text-left text-slate-800 hover:underline"
+                  >
+                    <span className="truncate">{person.name}</span>
+                    {person.tag && <span className="truncate text-xs text-slate-600">{person.tag}</span>}
+                  </button>
+                  {level !== 'none' && (
+                    <span className="flex shrink-0 items-center gap-1 text-xs text-slate-700">
+                      <span className="h-2.5 w-2.5 rounded-full" style={{ background: MARKER_COLOURS[level] }} aria-hidden />
+                      {MARKER_LEVEL_TEXT[level]}
+                    </span>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </aside>
       </div>
