@@ -159,8 +159,8 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const prisoner = (await prisonerRes.json()) as { prisoner_id: number; prison_number: string };
   const prisonerId = prisoner.prisoner_id;
   // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7); where the screen's
-  // data has his prison number (the tracked list, the alert cards), the number stands for the id (decision 101).
-  const label = `${firstName} ${lastName} · #${prisonerId} · cell ${cellId}`;
+  // data has his prison number (the tracked list, the alert cards, the live toast), the number stands for the id
+  // (decision 101).
   const numberedLabel = `${firstName} ${lastName} · ${prisoner.prison_number} · cell ${cellId}`;
 
   const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag '), kind: 'phone' } });
