@@ -276,7 +276,10 @@ describeEachEngine('observation checks', (engine) => {
     const ours = (raised: { prisonerId?: number | null; alert_type: string }[]) => raised.filter((a) => ids.has(a.prisonerId ?? 0)).map((a) => [a.prisonerId, a.alert_type]);
     const first = due.data[0]!;
     expect(ours(await watcher.tick(new Date(dueTimes[0]! - 1000)))).toEqual([]);
-    expect(ours(await watcher.tick(new Date(dueTimes[0]! + 1000)))).toContainEqual([first.prisoner_id, 'warning']);
+    const overdue = await watcher.tick(new Date(dueTimes[0]! + 1000));
+    expect(ours(overdue)).toContainEqual([first.prisoner_id, 'warning']);
+    // The toast shows his prison number, not his id (decision 101).
+    expect(overdue.find((a) => a.prisonerId === first.prisoner_id)?.prisonNumber).toBe(first.prison_number);
     const byTheHour = ours(await watcher.tick(new Date(started + 60 * MINUTE + 2000)));
     expect(byTheHour).not.toContainEqual([first.prisoner_id, 'warning']);
     const warned = await ctx().database.db.select({ prisonerId: alerts.prisonerId }).from(alerts).where(eq(alerts.kind, 'observation'));
