@@ -158,9 +158,9 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   expect(prisonerRes.status(), await prisonerRes.text()).toBe(200);
   const prisoner = (await prisonerRes.json()) as { prisoner_id: number; prison_number: string };
   const prisonerId = prisoner.prisoner_id;
-  // Names are not unique: the id and the cell stand beside the name everywhere (issue 11, item 7); where the screen's
-  // data has his prison number (the tracked list, the alert cards, the live toast), the number stands for the id
-  // (decision 101).
+  // Names are not unique: the id and the cell stand beside the name everywhere; where the screen's
+  // data has his prison number (the tracked list, the alert cards), the number stands for the id (decision 101).
+  const label = `${firstName} ${lastName} · #${prisonerId} · cell ${cellId}`;
   const numberedLabel = `${firstName} ${lastName} · ${prisoner.prison_number} · cell ${cellId}`;
 
   const deviceRes = await api.post('/api/v1/devices', { data: { name: unique('Tag '), kind: 'phone' } });
@@ -222,7 +222,9 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const toast = page.getByTestId('alert-toast').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
   await expect(toast).toBeVisible();
   await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
+  // The live toast too: the alert carries his prison number, which stands for the id.
   await expect(toast.getByTestId('alert-toast-prisoner')).toHaveText(numberedLabel);
+  await expect(toast.getByTestId('alert-toast-prisoner')).not.toHaveText(label);
   await expect.poll(markerPosition, { timeout: 5000 }).toEqual(outside);
   // The side panel marks the breach while it lasts (GET /alert/open-violations).
   await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(
