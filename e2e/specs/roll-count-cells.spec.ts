@@ -89,6 +89,9 @@ test('officer-a counts block A cell by cell: one prisoner not seen is a discrepa
   await expect(cell101.getByTestId('count-prisoner')).toHaveCount(2);
   await expect(cell102.getByTestId('count-prisoner')).toContainText(['Elsewhere']);
   await expect(cell201.getByTestId('count-prisoner')).toContainText(['Untracked']);
+  // Who is who (decision 101): each prisoner on the sheet with his prison number and his initials (no photo).
+  await expect(cell201.getByTestId('count-prisoner').getByTestId('prison-number')).toHaveText(dee.prison_number);
+  await expect(cell201.getByTestId('count-prisoner').getByTestId('prisoner-initials')).toBeVisible();
   await expectTargets(sheet.getByRole('button'));
   await expectNoViolations(page, 'the count sheet, open');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -222,7 +222,9 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
   const toast = page.getByTestId('alert-toast').filter({ hasText: `${firstName} ${lastName} left ${fenceName}` });
   await expect(toast).toBeVisible();
   await expect(toast).toHaveAttribute('data-alert-type', 'Critical');
-  await expect(toast.getByTestId('alert-toast-prisoner')).toHaveText(label);
+  // The live toast too: the alert carries his prison number, which stands for the id.
+  await expect(toast.getByTestId('alert-toast-prisoner')).toHaveText(numberedLabel);
+  await expect(toast.getByTestId('alert-toast-prisoner')).not.toHaveText(label);
   await expect.poll(markerPosition, { timeout: 5000 }).toEqual(outside);
   // The side panel marks the breach while it lasts (GET /alert/open-violations).
   await expect(page.getByTestId('tracked-prisoner').filter({ hasText: `${firstName} ${lastName}` })).toContainText(

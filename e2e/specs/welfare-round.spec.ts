@@ -74,6 +74,8 @@ test('officer-a does the first round of checks of block A with one tap each', as
   const emir = rows.filter({ hasText: enhanced.first_name });
   await expect(emir.getByRole('button', { name: /^Seen, well/ })).toHaveCount(0);
   await expect(emir.getByRole('button', { name: `Record check for ${enhanced.first_name} Round` })).toBeVisible();
+  // Who is who on the round (decision 101): his prison number beside the name.
+  await expect(emir.getByTestId('prison-number')).toHaveText(enhanced.prison_number);
   await expect(rows.filter({ hasText: 'never checked' })).toHaveCount(1);
   await expect(page.getByTestId('overdue-count')).toHaveText('0');
 

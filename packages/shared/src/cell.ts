@@ -16,7 +16,10 @@ export const cell = z.object({
 export type Cell = z.infer<typeof cell>;
 
 export const cellWithOccupants = cell.extend({
-  occupants: z.array(z.object({ prisoner_id: z.number().int(), first_name: z.string(), last_name: z.string(), status: z.string().nullable() })),
+  /** Each occupant with his prison number (decision 101), since names are not unique. */
+  occupants: z.array(
+    z.object({ prisoner_id: z.number().int(), prison_number: z.string(), first_name: z.string(), last_name: z.string(), status: z.string().nullable() }),
+  ),
   /** Active keep-apart pairs whose two prisoners are here as the pair forbids (`keepApartBreach`): flagged on the card. */
   keep_apart_conflicts: z.array(z.object({ pair_id: z.number().int(), message: z.string() })),
 });

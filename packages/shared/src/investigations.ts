@@ -113,6 +113,8 @@ export const nearEntry = z.object({
   ...wearer,
   /** The name of the person, for the table and the report. */
   name: z.string(),
+  /** A prisoner's prison number, beside his name (decision 101); null for staff. */
+  prison_number: z.string().nullable().optional(),
   first_at: z.string(),
   last_at: z.string(),
   min_distance_m: z.number(),

@@ -2,6 +2,7 @@
 // record (never edited or deleted; a correction is a new entry naming the old one), and the due list of a block.
 import { z } from 'zod';
 import { boundedText, int32, intText, nameText, reasonText } from './text';
+import { prisonerFlagKind } from './prisoner-identity';
 
 export const OBSERVATION_LEVELS = ['standard', 'enhanced', 'high', 'constant'] as const;
 export type ObservationLevel = (typeof OBSERVATION_LEVELS)[number];
@@ -142,6 +143,10 @@ export type ObservationStatus = z.infer<typeof observationStatus>;
 export const observationDueItem = observationStatus.extend({
   first_name: z.string(),
   last_name: z.string(),
+  /** Who is who (decision 101): the number, photo and flags in force beside the name on the round screen. */
+  prison_number: z.string(),
+  photo_digest: z.string().nullable(),
+  flags: z.array(prisonerFlagKind),
   cell_id: z.string().nullable(),
 });
 export type ObservationDueItem = z.infer<typeof observationDueItem>;

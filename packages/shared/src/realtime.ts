@@ -59,6 +59,8 @@ export const showAlertEvent = z.object({
    * spec's client ignores; both absent when the alert's device is assigned to nobody. */
   prisonerId: z.number().int().optional(),
   cellId: z.string().nullable().optional(),
+  /** His prison number (decision 101), shown instead of the id; another extra the spec's client ignores. */
+  prisonNumber: z.string().optional(),
   timestamp: z.string().optional(),
 });
 export type ShowAlertEvent = z.infer<typeof showAlertEvent>;

@@ -2,6 +2,7 @@
 // the prison): what the officers saw, cell by cell, with the trackers' advice beside it (never overruling it).
 import { z } from 'zod';
 import { GEOFENCE_MAX_POINTS, geoPoint } from './geofence';
+import { prisonerFlagKind } from './prisoner-identity';
 import { boundedText, int32, intText, nameText, reasonText } from './text';
 
 /** A block's name as a path parameter or a body field (the cells' block names). */
@@ -47,6 +48,10 @@ export type CountState = (typeof COUNT_STATES)[number];
 export const countLine = z.object({
   prisoner_id: z.number().int(),
   name: z.string(),
+  /** Who is who (decision 101), read when the count starts; absent from counts started before they were kept. */
+  prison_number: z.string().nullish(),
+  photo_digest: z.string().nullish(),
+  flags: z.array(prisonerFlagKind).nullish(),
   block: z.string(),
   cell_id: z.string(),
   device_id: z.string().nullable(),

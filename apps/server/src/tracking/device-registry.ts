@@ -17,6 +17,8 @@ export interface TrackedDevice {
   secretRequired: boolean;
   prisonerId: number | null;
   prisonerName: string | null;
+  /** The wearer's prison number (decision 101), shown with the name on the live toast; absent in older fixtures. */
+  prisonNumber?: string | null;
   /** The wearer's cell, beside the name wherever a prisoner appears (names are not unique); refreshed with the name. */
   cellId: string | null;
   /** The block of that cell: with the prisoner, decides which geofences apply (decision 033). */
@@ -80,7 +82,7 @@ export function displayName(device: Pick<TrackedDevice, 'id' | 'name' | 'prisone
 type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
 
 /** What an API change or a refresh re-reads; the live state stays as held in memory. */
-function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'kind' | 'secretHash' | 'secretRequired' | 'prisonerId' | 'prisonerName' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
+function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'kind' | 'secretHash' | 'secretRequired' | 'prisonerId' | 'prisonerName' | 'prisonNumber' | 'cellId' | 'block' | 'staffId' | 'staffName'> {
   return {
     name: row.name,
     kind: row.kind,
@@ -88,6 +90,7 @@ function assignment(row: DeviceRow): Pick<TrackedDevice, 'name' | 'kind' | 'secr
     secretRequired: row.secretRequired,
     prisonerId: row.prisonerId ?? null,
     prisonerName: row.prisonerName ?? null,
+    prisonNumber: row.prisonNumber ?? null,
     cellId: row.cellId ?? null,
     block: row.block ?? null,
     staffId: row.staffId ?? null,
@@ -105,6 +108,7 @@ function selectDevices(db: DbOrTx, id?: string) {
       secretRequired: devices.secretRequired,
       prisonerId: prisoners.prisonerId,
       prisonerName: sql<string | null>`nullif(trim(${prisoners.firstName} || ' ' || ${prisoners.lastName}), '')`,
+      prisonNumber: prisoners.prisonNumber,
       cellId: prisoners.cellId,
       block: cells.block,
       staffId: staff.staffId,

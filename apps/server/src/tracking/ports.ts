@@ -30,6 +30,8 @@ export interface StoredAlert extends NewAlert {
 /** Who wore the alert's device: name and cell, so the toast tells apart two prisoners of one name. */
 export interface AlertWearer {
   prisonerName: string | null;
+  /** His prison number (decision 101): the toast shows it instead of the id; absent where nobody or not known. */
+  prisonNumber?: string | null;
   cellId: string | null;
   /** The block of that cell: whose browsers are shown the alert (decision 051); never sent to them. */
   block: string | null;

@@ -80,7 +80,7 @@ describe('controls the role may not use are not offered', () => {
       capacity: 2,
       current_occupants: 1,
       security_level: 'High',
-      occupants: [{ prisoner_id: 5, first_name: 'Ann', last_name: 'Lee' }],
+      occupants: [{ prisoner_id: 5, prison_number: 'A0005', first_name: 'Ann', last_name: 'Lee' }],
     } as unknown as Parameters<typeof CellCard>[0]['cell'];
     const bare = textOf(renderAs('auditor', <CellCard cell={cell} />));
     expect(bare).toContain('Ann Lee');

@@ -141,6 +141,7 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
                       {prisonerLabel({
                         name: current.prisonerName ?? '',
                         prisonerId: current.prisonerId,
+                        prisonNumber: current.prisonNumber,
                         cellId: current.cellId,
                       })}
                     </p>

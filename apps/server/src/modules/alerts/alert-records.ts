@@ -131,6 +131,7 @@ export async function readShowAlertEvent(
       : ((await db.select({ block: cells.block }).from(cells).where(eq(cells.cellId, row.cellId)))[0]?.block ?? null);
   const wearer = {
     prisonerName: row.prisonerId === null ? null : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
+    prisonNumber: row.prisonNumber,
     cellId: row.cellId,
     block,
   };

@@ -73,6 +73,7 @@ export function showAlertEvent(
     alertId: alert.id,
     ...(wearer.prisonerName ? { prisonerName: wearer.prisonerName } : {}),
     ...(alert.prisonerId !== null ? { prisonerId: alert.prisonerId, cellId: wearer.cellId, block: wearer.block } : {}),
+    ...(alert.prisonerId !== null && wearer.prisonNumber ? { prisonNumber: wearer.prisonNumber } : {}),
     timestamp: alert.at.toISOString(),
   };
 }

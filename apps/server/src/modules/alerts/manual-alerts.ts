@@ -107,6 +107,7 @@ export async function createManualAlert(
           prisonerId: prisoners.prisonerId,
           firstName: prisoners.firstName,
           lastName: prisoners.lastName,
+          prisonNumber: prisoners.prisonNumber,
           cellId: prisoners.cellId,
           block: cells.block,
         })
@@ -119,6 +120,7 @@ export async function createManualAlert(
       if (device.prisonerId)
         wearer = {
           prisonerName: `${device.firstName} ${device.lastName}`.trim(),
+          prisonNumber: device.prisonNumber,
           cellId: device.cellId,
           block: device.block,
         };

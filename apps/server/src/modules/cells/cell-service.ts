@@ -110,6 +110,7 @@ export async function cellOverview(db: DbOrTx, caseload: Caseload = []): Promise
     .select({
       cell_id: prisoners.cellId,
       prisoner_id: prisoners.prisonerId,
+      prison_number: prisoners.prisonNumber,
       first_name: prisoners.firstName,
       last_name: prisoners.lastName,
       status: prisoners.status,

@@ -1,10 +1,13 @@
 // Where each counted prisoner is, from the records and the trackers' last fixes: pure, so the rules
 // are read in one place. A fix older than the offline threshold says nothing about where he is now.
-import { circleContains, polygonContains, polygonPlanarArea, type CountLine, type StoredGeofence } from '@prison/shared';
+import { circleContains, polygonContains, polygonPlanarArea, type CountLine, type PrisonerFlagKind, type StoredGeofence } from '@prison/shared';
 
 export interface CountedPrisoner {
   prisonerId: number;
   name: string;
+  prisonNumber: string;
+  photoDigest: string | null;
+  flags: PrisonerFlagKind[];
   block: string;
   cellId: string;
   deviceId: string | null;
@@ -47,6 +50,9 @@ export function countLineOf(prisoner: CountedPrisoner, places: CountPlaces): Cou
   const base = {
     prisoner_id: prisoner.prisonerId,
     name: prisoner.name,
+    prison_number: prisoner.prisonNumber,
+    photo_digest: prisoner.photoDigest,
+    flags: prisoner.flags,
     block: prisoner.block,
     cell_id: prisoner.cellId,
     device_id: prisoner.deviceId,

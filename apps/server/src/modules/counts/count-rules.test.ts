@@ -58,6 +58,9 @@ describe('count lines', () => {
   const prisoner = (fields: Partial<CountedPrisoner>): CountedPrisoner => ({
     prisonerId: 1,
     name: 'Ada Lovelace',
+    prisonNumber: 'A0001',
+    photoDigest: null,
+    flags: [],
     block: 'A',
     cellId: 'A-1',
     deviceId: 'tag-1',

@@ -28,6 +28,7 @@ import { insertAlerts, showAlertEvent } from '../alerts/alert-store';
 import { blockAreaRings, checkBlockKnown } from '../block-areas/block-area-service';
 import { prisonerOccupies } from '../cells/occupancy';
 import { listStoredGeofences } from '../geofences/geofence-service';
+import { activeFlagKinds, photoDigest } from '../prisoners/prisoner-repository';
 import { countLineOf } from './count-lines';
 import { agrees, lastSubmission, missingCount, rollOf, toFind, trackerMismatches } from './count-outcome';
 
@@ -80,6 +81,9 @@ export async function linesOf(db: DbOrTx, blocks: string[], offlineMs: number, n
       prisonerId: prisoners.prisonerId,
       first: prisoners.firstName,
       last: prisoners.lastName,
+      prisonNumber: prisoners.prisonNumber,
+      photoDigest,
+      flags: activeFlagKinds,
       block: cells.block,
       cellId: cells.cellId,
       deviceId: prisoners.trackingDeviceId,
@@ -200,7 +204,7 @@ async function raiseDeviceChecks(
   }));
   const stored = await insertAlerts(tx, drafts);
   return stored.map((alert, i) =>
-    showAlertEvent(alert, { prisonerName: lines[i]!.name, cellId: lines[i]!.cell_id, block: lines[i]!.block }),
+    showAlertEvent(alert, { prisonerName: lines[i]!.name, prisonNumber: lines[i]!.prison_number, cellId: lines[i]!.cell_id, block: lines[i]!.block }),
   );
 }
 

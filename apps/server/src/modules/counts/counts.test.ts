@@ -139,6 +139,9 @@ describeEachEngine('block areas and roll counts', (engine) => {
       const started = await ok<CountRecord>('POST', '/counts', { block_id: BLOCK_A });
       expect(started).toMatchObject({ block_id: BLOCK_A, expected: 4, located: 1, state: 'open', counted: null, seen: null, submissions: [] });
       const state = (id: number) => started.lines.find((line) => line.prisoner_id === id);
+      // Who is who on the sheet (decision 101): each line carries his prison number, read when the count started.
+      const [{ number }] = (await ctx().database.db.select({ number: prisoners.prisonNumber }).from(prisoners).where(eq(prisoners.prisonerId, inCell))) as [{ number: string }];
+      expect(state(inCell)).toMatchObject({ prison_number: number, photo_digest: null, flags: [] });
       expect(state(inCell)).toMatchObject({ state: 'in_block', where: `Block ${BLOCK_A}` });
       expect(state(inYard)).toMatchObject({ state: 'elsewhere', where: 'Exercise Yard' });
       expect(state(offline)).toMatchObject({ state: 'offline' });

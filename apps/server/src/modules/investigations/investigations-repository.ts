@@ -114,18 +114,24 @@ export async function lastFixesAt(db: DbOrTx, at: number, offlineSeconds: number
   return result.rows.map((r) => ({ ...r, t: Number(r.t) }));
 }
 
-/** The names of these people, `First Last`, by `prisoner:ID` / `staff:ID`. */
-export async function peopleNames(db: DbOrTx, prisonerIds: number[], staffIds: number[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
+export interface PersonName {
+  name: string;
+  /** null for staff. */
+  prisonNumber: string | null;
+}
+
+/** The names of these people, `First Last`, by `prisoner:ID` / `staff:ID`; a prisoner's prison number beside it. */
+export async function peopleNames(db: DbOrTx, prisonerIds: number[], staffIds: number[]): Promise<Map<string, PersonName>> {
+  const names = new Map<string, PersonName>();
   if (prisonerIds.length > 0) {
-    const rows = (await db.execute(sql`select prisoner_id as id, first_name || ' ' || last_name as name from prisoners
-      where prisoner_id = any(${sql.param(prisonerIds)}::int[])`)) as unknown as Rows<{ id: number; name: string }>;
-    for (const r of rows.rows) names.set(`prisoner:${r.id}`, r.name.trim());
+    const rows = (await db.execute(sql`select prisoner_id as id, first_name || ' ' || last_name as name, prison_number from prisoners
+      where prisoner_id = any(${sql.param(prisonerIds)}::int[])`)) as unknown as Rows<{ id: number; name: string; prison_number: string }>;
+    for (const r of rows.rows) names.set(`prisoner:${r.id}`, { name: r.name.trim(), prisonNumber: r.prison_number });
   }
   if (staffIds.length > 0) {
     const rows = (await db.execute(sql`select staff_id as id, first_name || ' ' || last_name as name from staff
       where staff_id = any(${sql.param(staffIds)}::int[])`)) as unknown as Rows<{ id: number; name: string }>;
-    for (const r of rows.rows) names.set(`staff:${r.id}`, r.name.trim());
+    for (const r of rows.rows) names.set(`staff:${r.id}`, { name: r.name.trim(), prisonNumber: null });
   }
   return names;
 }

@@ -79,7 +79,8 @@ export async function whoWasNear(db: DbOrTx, query: NearQuery, blocks: Caseload)
       return {
         prisoner_id: p.prisonerId,
         staff_id: p.staffId,
-        name: names.get(key) ?? key,
+        name: names.get(key)?.name ?? key,
+        prison_number: names.get(key)?.prisonNumber ?? null,
         first_at: iso(p.firstAt),
         last_at: iso(p.lastAt),
         min_distance_m: metres(p.minDistanceM),

@@ -55,6 +55,9 @@ describeEachEngine('investigations: who was near, contacts, snapshot', (engine) 
     expect(res.body.data).toHaveLength(1);
     const expected = haversineMeters(LAT, LNG, bAt(55).lat, bAt(55).lng);
     expect(res.body.data[0]).toMatchObject({ prisoner_id: b.id, staff_id: null, name: b.name, first_at: at(35), last_at: at(75), fixes: 9 });
+    // His prison number beside the name (decision 101); staff have none.
+    const [{ number }] = (await ctx().database.db.select({ number: prisoners.prisonNumber }).from(prisoners).where(eq(prisoners.prisonerId, b.id))) as [{ number: string }];
+    expect(res.body.data[0]!.prison_number).toBe(number);
     expect(res.body.data[0]!.min_distance_m).toBeCloseTo(expected, 1);
     expect(res.body.data[0]!.min_distance_m).toBeLessThan(5);
     expect(res.body.subject_track).toHaveLength(FIXES);
@@ -63,6 +66,7 @@ describeEachEngine('investigations: who was near, contacts, snapshot', (engine) 
   it('near a place names staff too; near the distant officer at 100 m is nobody', async () => {
     const place = await get<NearResponse>(`/location/near?lat=${cAt().lat}&lng=${cAt().lng}&from=${at(0)}&to=${at(120)}&radius_m=5`);
     expect(place.body.data.map((p) => [p.prisoner_id, p.staff_id])).toEqual([[null, c.id]]);
+    expect(place.body.data[0]!.prison_number).toBeNull();
     const staff = await get<NearResponse>(`/location/near?staff_id=${c.id}&from=${at(0)}&to=${at(120)}&radius_m=100`);
     expect(staff.status).toBe(200);
     expect(staff.body.data).toEqual([]);

@@ -6,6 +6,7 @@ import { OCCUPYING_STATUSES, type ObservationDueItem, type ObservationLevel, typ
 import type { DbOrTx } from '../../db/client';
 import { cells, observationChecks, observationLevels, prisoners, staff } from '../../db/schema';
 import { prisonerInCaseload, type Caseload } from '../../lib/caseload';
+import { activeFlagKinds, photoDigest } from '../prisoners/prisoner-repository';
 import { enrolUnscheduled } from './observation-enrolment';
 import { intervalOf, type ObservationIntervals } from './observation-schedule';
 
@@ -15,6 +16,9 @@ async function selectStatuses(db: DbOrTx, where: SQL | undefined) {
       prisonerId: prisoners.prisonerId,
       firstName: prisoners.firstName,
       lastName: prisoners.lastName,
+      prisonNumber: prisoners.prisonNumber,
+      photoDigest,
+      flags: activeFlagKinds,
       cellId: prisoners.cellId,
       level: observationLevels.level,
       intervalMinutes: observationLevels.intervalMinutes,
@@ -44,6 +48,9 @@ function toStatus(row: StatusRow, intervals: ObservationIntervals, now: Date): O
     prisoner_id: row.prisonerId,
     first_name: row.firstName,
     last_name: row.lastName,
+    prison_number: row.prisonNumber,
+    photo_digest: row.photoDigest,
+    flags: row.flags,
     cell_id: row.cellId,
     level,
     interval_minutes: intervalOf(intervals, level, row.intervalMinutes),
@@ -66,7 +73,7 @@ export async function readObservation(db: DbOrTx, prisonerId: number, intervals:
   await enrolUnscheduled(db, intervals, now, { prisonerId });
   const [row] = await selectStatuses(db, eq(prisoners.prisonerId, prisonerId));
   if (!row) return null;
-  const { first_name: _first, last_name: _last, cell_id: _cell, ...status } = toStatus(row, intervals, now);
+  const { first_name: _first, last_name: _last, prison_number: _number, photo_digest: _photo, flags: _flags, cell_id: _cell, ...status } = toStatus(row, intervals, now);
   return status;
 }
 

@@ -1,4 +1,4 @@
-// Observation checks (decision 063), on the real app with real OsmAnd fixes: levels with a reason,
+// Observation checks (issue 24 item 3, decision 063), on the real app with real OsmAnd fixes: levels with a reason,
 // checks with what was seen, corrections as new entries, no edit or delete route, the due list of a block, verified by
 // position (officer's tracker within 10 m), the control room marked, the hash chain finding a changed row, and the
 // overdue watcher raising exactly one Warning and then one Critical for a high prisoner, ended by the next check.
@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import { API_PREFIX, destinationPoint, type ObservationCheck, type ObservationDueResponse } from '@prison/shared';
-import { admins, alerts, auditLog, cells, observationChecks, observationLevels, prisoners } from '../../db/schema';
+import { admins, alerts, auditLog, cells, observationChecks, observationLevels, prisonerFlags, prisoners } from '../../db/schema';
 import { addDevice, addPrisoner, addStaff, osmandGet, useListeningApp } from '../../tracking/tracking-test-kit';
 import { loginWithCaseload } from '../../../test/caseload-accounts';
 import { describeEachEngine } from '../../../test/test-db';
@@ -113,8 +113,13 @@ describeEachEngine('observation checks', (engine) => {
     const writes = ctx().app.registeredRoutes.filter((r) => r.url.includes('observation') && ['PUT', 'PATCH', 'DELETE'].includes(r.method));
     expect(writes.map((r) => `${r.method} ${r.url}`)).toEqual(['PUT /api/v1/prisoners/:id/observation']);
 
+    // Who is who on the round (decision 101): his prison number, photo (none) and flags in force beside the name.
+    const db = ctx().database.db;
+    await db.insert(prisonerFlags).values({ prisonerId: prisoner.id, kind: 'self_harm', setBy: 'warden' });
+    const [{ number }] = (await db.select({ number: prisoners.prisonNumber }).from(prisoners).where(eq(prisoners.prisonerId, prisoner.id))) as [{ number: string }];
     const due = (await api('GET', `/observations/due?block_id=${encodeURIComponent(BLOCK)}`)).json() as ObservationDueResponse;
     const row = due.data.find((d) => d.prisoner_id === prisoner.id)!;
+    expect(row).toMatchObject({ prison_number: number, photo_digest: null, flags: ['self_harm'] });
     expect(row).toMatchObject({ cell_id: prisoner.cell, level: 'enhanced', last_check_at: recorded.checked_at, due_at: recorded.due_at, overdue: false, last_check_by: 'warden' });
     // A prisoner with no level and no check: standard, and on the schedule all the same, due within the first hour.
     const never = due.data.find((d) => d.prisoner_id === other.id)!;
@@ -271,7 +276,10 @@ describeEachEngine('observation checks', (engine) => {
     const ours = (raised: { prisonerId?: number | null; alert_type: string }[]) => raised.filter((a) => ids.has(a.prisonerId ?? 0)).map((a) => [a.prisonerId, a.alert_type]);
     const first = due.data[0]!;
     expect(ours(await watcher.tick(new Date(dueTimes[0]! - 1000)))).toEqual([]);
-    expect(ours(await watcher.tick(new Date(dueTimes[0]! + 1000)))).toContainEqual([first.prisoner_id, 'warning']);
+    const overdue = await watcher.tick(new Date(dueTimes[0]! + 1000));
+    expect(ours(overdue)).toContainEqual([first.prisoner_id, 'warning']);
+    // The toast shows his prison number, not his id (decision 101).
+    expect(overdue.find((a) => a.prisonerId === first.prisoner_id)?.prisonNumber).toBe(first.prison_number);
     const byTheHour = ours(await watcher.tick(new Date(started + 60 * MINUTE + 2000)));
     expect(byTheHour).not.toContainEqual([first.prisoner_id, 'warning']);
     const warned = await ctx().database.db.select({ prisonerId: alerts.prisonerId }).from(alerts).where(eq(alerts.kind, 'observation'));

@@ -25,6 +25,7 @@ interface OwedRow extends Record<string, unknown> {
   needs_warning: boolean;
   needs_critical: boolean;
   first_name: string;
+  prison_number: string;
   last_name: string;
   cell_id: string | null;
   block: string | null;
@@ -44,7 +45,7 @@ async function owedAlerts(db: DbOrTx, intervals: ObservationIntervals, now: Date
     and ol.due_at + make_interval(secs => ${intervalSql(intervals)} * 30) <= ${at}::timestamptz`;
   const result = (await db.execute(sql`
     select ol.prisoner_id, ol.due_at, ol.level, ol.warning_alert_id is null as needs_warning, (${criticalDue}) as needs_critical,
-      p.first_name, p.last_name, p.cell_id, c.block, p.tracking_device_id as device_id
+      p.first_name, p.last_name, p.prison_number, p.cell_id, c.block, p.tracking_device_id as device_id
     from observation_levels ol
     join prisoners p on p.prisoner_id = ol.prisoner_id
     left join cells c on c.cell_id = p.cell_id
@@ -78,7 +79,7 @@ async function raiseOwed(db: DbOrTx, owed: OwedRow[], now: Date): Promise<Stored
       if (row.needs_critical && state.criticalAlertId === null) levels.push('Critical');
       for (const alertType of levels) {
         drafts.push({ alertType, kind: 'observation', details: overdueAlertText(name, row.cell_id), at: now, deviceId: row.device_id, prisonerId: row.prisoner_id });
-        wearers.push({ prisonerName: name, cellId: row.cell_id, block: row.block });
+        wearers.push({ prisonerName: name, prisonNumber: row.prison_number, cellId: row.cell_id, block: row.block });
       }
     }
     const stored = await insertAlerts(tx, drafts);

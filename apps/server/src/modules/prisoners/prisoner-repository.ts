@@ -11,10 +11,11 @@ import { ShortLivedCache } from '../../lib/short-lived-cache';
 import { CoalescedReads } from '../../lib/coalesced-reads';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
-/** The kinds of his flags in force now (decision 101), in a fixed order for the badges. */
-const activeFlagKinds = sql<PrisonerFlagKind[]>`array(select distinct f.kind from ${prisonerFlags} f where f.prisoner_id = ${prisoners}.prisoner_id
+/** The kinds of his flags in force now (decision 101), in a fixed order for the badges; other modules' reads of
+ * `prisoners` use it too, so a count sheet or a round shows the same badges as the record. */
+export const activeFlagKinds = sql<PrisonerFlagKind[]>`array(select distinct f.kind from ${prisonerFlags} f where f.prisoner_id = ${prisoners}.prisoner_id
   and f.cleared_at is null and f.starts_at <= now() and (f.ends_at is null or f.ends_at > now()) order by f.kind)`;
-const photoDigest = sql<string | null>`(select p.digest from ${prisonerPhotos} p where p.prisoner_id = ${prisoners}.prisoner_id)`;
+export const photoDigest = sql<string | null>`(select p.digest from ${prisonerPhotos} p where p.prisoner_id = ${prisoners}.prisoner_id)`;
 
 const prisonerColumns = {
   prisoner_id: prisoners.prisonerId,

@@ -26,7 +26,7 @@ export const keepApartName = (device: TrackedDevice) => `${displayName(device)} 
 export function draftAlert(device: TrackedDevice, alertType: NewAlert['alertType'], kind: NewAlert['kind'], details: string, at: Date, geofenceId?: string): AlertDraft {
   return {
     alert: { alertType, kind, details, at, deviceId: device.id, prisonerId: device.prisonerId, geofenceId: geofenceId ?? null },
-    wearer: { prisonerName: device.prisonerName, cellId: device.cellId, block: device.block },
+    wearer: { prisonerName: device.prisonerName, prisonNumber: device.prisonNumber, cellId: device.cellId, block: device.block },
   };
 }
 

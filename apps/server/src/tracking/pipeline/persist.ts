@@ -394,7 +394,7 @@ export async function writeRuleOutcomes(ctx: TrackingContext, tx: Tx, outcomes: 
       const device = alert.deviceId === null ? undefined : ctx.registry.get(alert.deviceId);
       drafts.push({
         alert: { ...alert, geofenceId: null },
-        wearer: device ? { prisonerName: device.prisonerName, cellId: device.cellId, block: device.block } : { prisonerName: null, cellId: null, block: null },
+        wearer: device ? { prisonerName: device.prisonerName, prisonNumber: device.prisonNumber, cellId: device.cellId, block: device.block } : { prisonerName: null, cellId: null, block: null },
       });
     }
   }

@@ -12,6 +12,7 @@ import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { StatusBadge } from '../../components/ui/status-badge';
+import { PrisonNumber } from '../../components/prisoner-identity';
 import { usePrisonerSearch } from '../../lib/prisoner-search';
 import { FormError } from '../../components/ui/field';
 
@@ -132,7 +133,7 @@ function PrisonerRow({ prisoner: p, cell, busy, onAssign, onOverride }: Prisoner
     <li className="flex items-center justify-between gap-3 px-3 py-2" data-testid={`candidate-${p.prisoner_id}`}>
       <div className="min-w-0">
         <p className="truncate font-medium text-slate-900">
-          {p.first_name} {p.last_name} <span className="text-xs text-slate-500">#{p.prisoner_id}</span>
+          {p.first_name} {p.last_name} <PrisonNumber value={p.prison_number} />
         </p>
         <p className="flex items-center gap-2 text-xs text-slate-600">
           <StatusBadge status={p.status} /> {p.cell_id ? `Cell ${p.cell_id}` : 'No cell'}

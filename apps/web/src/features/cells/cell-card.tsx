@@ -1,4 +1,4 @@
-// One cell of the occupancy picture: security level, occupants against capacity, the prisoners in it (each movable),
+// One cell of the occupancy picture: security level, occupants against capacity, the prisoners in it (each with his prison number, each movable),
 // the keep-apart pairs breached in it, and its actions: assign a prisoner, edit the cell, remove it (only once nobody
 // occupies it).
 import { Link } from 'react-router';
@@ -6,6 +6,7 @@ import { clsx } from 'clsx';
 import { Pencil, Trash2, TriangleAlert } from 'lucide-react';
 import { cellIsFull, type CellWithOccupants } from '@prison/shared';
 import { Button } from '../../components/ui/button';
+import { PrisonNumber } from '../../components/prisoner-identity';
 import { OccupancyBar } from './occupancy-bar';
 
 const securityTone: Record<string, string> = {
@@ -62,9 +63,12 @@ export function CellCard({ cell, onAssign, onMove, onEdit, onRemove }: CellCardP
             const name = `${o.first_name} ${o.last_name}`;
             return (
               <li key={o.prisoner_id} className="flex items-center justify-between gap-2">
-                <Link to={`/prisoner-details/${o.prisoner_id}`} className="truncate text-brand-700 hover:underline">
-                  {name}
-                </Link>
+                <span className="flex min-w-0 items-baseline gap-2">
+                  <Link to={`/prisoner-details/${o.prisoner_id}`} className="truncate text-brand-700 hover:underline">
+                    {name}
+                  </Link>
+                  <PrisonNumber value={o.prison_number} />
+                </span>
                 {onMove && (
                   <Button
                     variant="ghost"

@@ -9,6 +9,7 @@ import { FormError, TextAreaField, TextField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';
 import { useSubmitCount } from './api';
 import { TrackerAdvice } from './count-badges';
+import { CountLineIdentity } from './count-line-identity';
 
 interface CellGroup {
   cell: string;
@@ -78,9 +79,7 @@ function CellCard({
           return (
             <li key={line.prisoner_id} data-testid="count-prisoner" className="flex flex-wrap items-center justify-between gap-2 p-3">
               <div className="min-w-0">
-                <p className={clsx('font-medium break-words', isMissing ? 'text-red-800 line-through' : 'text-slate-900')}>
-                  {line.name}
-                </p>
+                <CountLineIdentity line={line} struck={isMissing} />
                 <TrackerAdvice line={line} />
               </div>
               <Button

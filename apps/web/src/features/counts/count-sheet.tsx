@@ -7,6 +7,8 @@ import { formatAlertDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-may';
 import { AccountForm } from './account-form';
 import { CellByCell } from './cell-by-cell';
+import { CountLineIdentity } from './count-line-identity';
+import { prisonerTag } from '../../lib/prisoner-label';
 import { CountStateBadge, TrackerAdvice } from './count-badges';
 
 export const countTitle = (count: Pick<CountRecord, 'block_id'>) =>
@@ -17,10 +19,8 @@ function LineList({ lines, label, testId }: { lines: CountLine[]; label: string;
     <ul aria-label={label} className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
       {lines.map((line) => (
         <li key={line.prisoner_id} data-testid={testId} className="p-3">
-          <p className="font-medium break-words text-slate-900">{line.name}</p>
-          <p className="text-xs text-slate-600">
-            #{line.prisoner_id} · cell {line.cell_id}
-          </p>
+          <CountLineIdentity line={line} />
+          <p className="text-xs text-slate-600">{prisonerTag({ prisonerId: line.prisoner_id, prisonNumber: line.prison_number, cellId: line.cell_id })}</p>
           <TrackerAdvice line={line} />
         </li>
       ))}

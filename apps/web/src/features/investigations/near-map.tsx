@@ -48,7 +48,8 @@ export function NearMap({
       {(answer?.data ?? []).map((p) => (
         <CircleMarker key={personOf(p)} center={[p.closest.latitude, p.closest.longitude]} radius={7} pathOptions={{ color: '#ffffff', weight: 2, fillColor: '#b91c1c', fillOpacity: 1 }}>
           <Tooltip>
-            {p.name}: {p.min_distance_m.toFixed(1)} m
+            {p.name}
+            {p.prison_number ? ` (${p.prison_number})` : ''}: {p.min_distance_m.toFixed(1)} m
           </Tooltip>
         </CircleMarker>
       ))}

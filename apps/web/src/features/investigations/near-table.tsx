@@ -1,5 +1,7 @@
-// The people who were near, as a table: the screen's and the printed report's (the same rows, the same order).
+// The people who were near, as a table: the screen's and the printed report's (the same rows, the same order); a
+// prisoner's prison number stands beside his name, since names are not unique.
 import type { NearEntry } from '@prison/shared';
+import { PrisonNumber } from '../../components/prisoner-identity';
 import { formatInstant } from './local-time';
 
 export const personOf = (entry: NearEntry) => (entry.prisoner_id !== null ? `Prisoner #${entry.prisoner_id}` : `Staff #${entry.staff_id}`);
@@ -22,7 +24,15 @@ export function NearTable({ rows, caption, testId }: { rows: readonly NearEntry[
         <tbody>
           {rows.map((r) => (
             <tr key={personOf(r)} className="border-b border-slate-100">
-              <td className="px-2 py-1 font-medium text-slate-900">{r.name}</td>
+              <td className="px-2 py-1 font-medium text-slate-900">
+                {r.name}
+                {r.prison_number && (
+                  <>
+                    {' '}
+                    <PrisonNumber value={r.prison_number} />
+                  </>
+                )}
+              </td>
               <td className="px-2 py-1 text-slate-700">{personOf(r)}</td>
               <td className="px-2 py-1 text-slate-700">{formatInstant(r.first_at)}</td>
               <td className="px-2 py-1 text-slate-700">{formatInstant(r.last_at)}</td>

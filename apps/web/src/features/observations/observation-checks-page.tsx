@@ -2,11 +2,12 @@
 // overdue first then by due time, live (the socket's dataChanged('observations'), a 15 s poll with the time of the last
 // update shown, and the due times counted against a ticking clock, so a prisoner turns overdue on screen at his due
 // time). Standard observation is one tap ("Seen, well", "Asleep, breathing seen", "Not in cell" asks where); enhanced,
-// high and constant keep the written check. Compact rows with 44 px targets: officers use it on a phone (390 px).
+// high and constant keep the written check. Each row names him with his photo, prison number and flag badges. Compact rows with 44 px targets: officers use it on a phone (390 px).
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { clsx } from 'clsx';
 import { OBSERVATION_LEVEL_LABELS, QUICK_OBSERVATION_LEVELS, type ObservationDueItem } from '@prison/shared';
+import { PrisonerIdentity } from '../../components/prisoner-identity';
 import { Button } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';
@@ -31,7 +32,9 @@ function DueRow({ item, now, mayRecord, onRecord }: { item: ObservationDueItem; 
   return (
     <li data-testid="due-row" data-state={state} className={clsx('border-l-4 bg-white px-3 py-2', state === 'overdue' ? 'border-red-700' : 'border-transparent')}>
       <div className="flex items-center justify-between gap-2">
-        <p className="min-w-0 font-semibold break-words text-slate-900">{name}</p>
+        <div className="min-w-0">
+          <PrisonerIdentity prisoner={item} />
+        </div>
         <span className={clsx('shrink-0 rounded px-2 py-0.5 text-sm font-semibold', STATE_CLASS[state])}>{STATE_TEXT[state]}</span>
       </div>
       <p className="text-sm text-slate-700">
@@ -123,7 +126,7 @@ export function ObservationChecksPage() {
                           item={item}
                           now={now}
                           mayRecord={mayRecord}
-                          onRecord={() => setRecording({ id: item.prisoner_id, label: `${item.first_name} ${item.last_name}, cell ${item.cell_id ?? 'none'}` })}
+                          onRecord={() => setRecording({ id: item.prisoner_id, label: `${item.first_name} ${item.last_name} (${item.prison_number}), cell ${item.cell_id ?? 'none'}` })}
                         />
                       ))}
                     </ul>
