@@ -17,6 +17,8 @@ import { createOwnPostgresCluster, ownClusterUnavailable, type OwnPostgresCluste
 import { TEST_ADMIN, testConfig } from './test-app';
 import { sleep, waitFor } from './wait-for';
 
+/** Traccar's forwarder is on here, so its route is tried like every other. */
+const FORWARD_TOKEN = 'outage-test-forward-token';
 const PORTS = [5441, 5442, 5443, 5444, 5445, 5446, 5447, 5448, 5449];
 
 const available = !ownClusterUnavailable;
@@ -68,7 +70,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
       },
     });
     app = await buildApp({
-      config: testConfig({ OSMAND_PORT: 0, HOST: '127.0.0.1' }),
+      config: testConfig({ OSMAND_PORT: 0, HOST: '127.0.0.1', TRACCAR_FORWARD_TOKEN: FORWARD_TOKEN }),
       database,
       logger: { level: 'info', stream },
     });
@@ -187,6 +189,11 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
         ],
       },
       'POST /api/v1/ingest/osmand': { id: device.id, lat: '51.5', lon: '-0.12', timestamp: String(nextTimestamp()) },
+      // Traccar's forwarder (on here): a position of the phone, as Traccar posts it.
+      'POST /api/v1/ingest/traccar': {
+        position: { id: 0, attributes: {}, deviceId: 1, protocol: 'gt06', serverTime: new Date().toISOString(), deviceTime: new Date(nextTimestamp() * 1000).toISOString(), fixTime: new Date(nextTimestamp() * 1000).toISOString(), valid: true, latitude: 51.5, longitude: -0.12, altitude: 0, speed: 0, course: 0, address: null, accuracy: 0, network: null, geofenceIds: null },
+        device: { id: 1, attributes: {}, groupId: 0, calendarId: 0, name: 'Outage phone', uniqueId: device.id, status: 'online', lastUpdate: null, positionId: 0, phone: null, model: null, contact: null, category: null, disabled: false, expirationTime: null },
+      },
       'POST /api/v1/ingest/sightings': { reader_id: reader.id, secret: reader.secret, tags: [{ id: tagId, rssi: -50, at: nextTimestamp() * 1000 }] },
     };
     // Single sign-on's routes answer from configuration while OIDC_ISSUER is unset (status, 404): no database.
@@ -202,7 +209,7 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
       const res = await app.inject({
         method: route.method as 'GET',
         url,
-        headers: { cookie },
+        headers: key === 'POST /api/v1/ingest/traccar' ? { cookie, authorization: `Bearer ${FORWARD_TOKEN}` } : { cookie },
         payload:
           route.method === 'GET' || route.method === 'DELETE'
             ? undefined
