@@ -1,5 +1,5 @@
 // Fixtures: an API client logged in through the real login route, and a browser page logged in the same way.
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN, E2E_APPROVER } from './playwright.config';
 
 export { expect };
@@ -64,6 +64,20 @@ export async function createReadyAccount(
   expect((await request.post('/api/v1/admin/logout')).status()).toBe(200);
   await request.dispose();
   return { username: data.username, password: data.password, name: data.name, id: ((await res.json()) as { id: number }).id };
+}
+
+/** A wing officer of one block, made through the API, signed in on a phone-sized page of his own (390x844). */
+export async function wingOfficerOnPhone(
+  { api, playwright, baseURL, browser }: { api: APIRequestContext; playwright: Parameters<typeof createReadyAccount>[1]; baseURL: string | undefined; browser: Browser },
+  block: string,
+  account: { username: string; name: string; password: string },
+) {
+  const officer = await createReadyAccount(api, playwright, baseURL, { ...account, role: 'officer', blocks: [block] });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const login = await page.request.post('/api/v1/admin/login', { data: { username: officer.username, password: officer.password } });
+  expect(login.status(), await login.text()).toBe(200);
+  return { officer, context, page };
 }
 
 /**

@@ -3,7 +3,7 @@
 // a discrepancy naming exactly him, whatever the trackers say; a recount that sees everyone clears it, and the tracker
 // that placed a prisoner he saw in the yard is listed for a device check. Every target on the sheet is 44 px or more.
 import type { APIRequestContext, Locator } from '@playwright/test';
-import { createReadyAccount, expect, test, unique } from '../fixtures';
+import { expect, test, unique, wingOfficerOnPhone } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { seedPrisoner } from './records-helpers';
 
@@ -60,18 +60,11 @@ test('officer-a counts block A cell by cell: one prisoner not seen is a discrepa
   const ben = await prisonerIn(api, `${block}-101`, unique('Ben'), inCell);
   const cal = await prisonerIn(api, `${block}-102`, unique('Cal'), OUTSIDE); // his tracker says elsewhere
   const dee = await prisonerIn(api, `${block}-201`, unique('Dee'), null); // no tracker at all
-  const officer = await createReadyAccount(api, playwright, baseURL, {
+  const { context, page } = await wingOfficerOnPhone({ api, playwright, baseURL, browser }, block, {
     username: unique('officer-a'),
     name: 'Wing Officer A',
     password: 'landing rounds of block alpha',
-    role: 'officer',
-    blocks: [block],
   });
-
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const login = await page.request.post('/api/v1/admin/login', { data: { username: officer.username, password: officer.password } });
-  expect(login.status(), await login.text()).toBe(200);
   await page.goto('/counts');
   await page.getByRole('combobox', { name: 'Count' }).selectOption(`Block ${block}`);
   await page.getByRole('button', { name: 'Start count' }).click();

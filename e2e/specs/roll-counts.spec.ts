@@ -3,7 +3,7 @@
 // accounts for him (at court), which closes it. Both stay in the history and the overview shows the block's roll. An
 // administrator starts a whole-prison count, which the form asks for by name.
 import type { APIRequestContext } from '@playwright/test';
-import { createReadyAccount, expect, test, unique } from '../fixtures';
+import { expect, test, unique, wingOfficerOnPhone } from '../fixtures';
 import { seedPrisoner } from './records-helpers';
 
 const LAT = 51.5007;
@@ -40,18 +40,11 @@ test('a wing officer completes a count of block A on a phone-sized screen', asyn
   expect(area.status(), await area.text()).toBe(200);
   const first = await trackedPrisonerIn(api, cellId, unique('Ann'));
   const second = await trackedPrisonerIn(api, cellId, unique('Ben'));
-  const officer = await createReadyAccount(api, playwright, baseURL, {
+  const { context, page } = await wingOfficerOnPhone({ api, playwright, baseURL, browser }, block, {
     username: unique('officer'),
     name: 'Wendy Wing',
     password: 'rounds of my own landing',
-    role: 'officer',
-    blocks: [block],
   });
-
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const login = await page.request.post('/api/v1/admin/login', { data: { username: officer.username, password: officer.password } });
-  expect(login.status(), await login.text()).toBe(200);
 
   // The menu (a phone's) leads to the Counts screen.
   await page.goto('/');

@@ -2,7 +2,7 @@
 // is that block) does the first round of checks of his block. Nobody has been checked yet, yet everyone is on the
 // schedule with a due time; the round is grouped by landing and cell, and each standard check is one tap of a 44 px
 // target ("Not in cell" asks where). A prisoner on enhanced observation keeps the written check.
-import { createReadyAccount, expect, test, unique } from '../fixtures';
+import { expect, test, unique, wingOfficerOnPhone } from '../fixtures';
 import { expectNoViolations } from './axe';
 import { seedPrisoner } from './records-helpers';
 
@@ -23,18 +23,11 @@ test('officer-a does the first round of checks of block A with one tap each', as
   const enhanced = await seedPrisoner(api, { first_name: unique('Emir'), last_name: 'Round', status: 'Incarcerated', cell_id: cells[2] });
   const set = await api.put(`/api/v1/prisoners/${enhanced.prisoner_id}/observation`, { data: { level: 'enhanced', reason: 'Low mood after a court date' } });
   expect(set.status(), await set.text()).toBe(200);
-  const officer = await createReadyAccount(api, playwright, baseURL, {
+  const { officer, context, page } = await wingOfficerOnPhone({ api, playwright, baseURL, browser }, block, {
     username: unique('officer-a'),
     name: 'Wing Officer A',
     password: 'landing rounds of my own block',
-    role: 'officer',
-    blocks: [block],
   });
-
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const login = await page.request.post('/api/v1/admin/login', { data: { username: officer.username, password: officer.password } });
-  expect(login.status(), await login.text()).toBe(200);
   await page.goto(`/observations?block=${encodeURIComponent(block)}`);
   await expect(page.getByRole('heading', { name: 'Observation checks' })).toBeVisible();
 
