@@ -12,7 +12,8 @@ import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { expect, loginThroughApi, test, unique } from '../fixtures';
 import { spawnOwnServer, stopOwnServer, waitReady } from '../own-server';
 
-const port = Number(process.env.E2E_PORT ?? 3210) + 46;
+// +36 and +37: free beside the other specs' servers in both shards (the second shard's +46 would be 3306, MariaDB's).
+const port = Number(process.env.E2E_PORT ?? 3210) + 36;
 const base = `http://localhost:${port}`;
 let server: ChildProcess | undefined;
 let dataDir = '';
