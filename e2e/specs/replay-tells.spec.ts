@@ -1,4 +1,4 @@
-// Replay that tells (issue 42 item 4): a Critical and an Informational alert 4 s apart in the replay window sit in
+// Replay that tells: a Critical and an Informational alert 4 s apart in the replay window sit in
 // their own lanes, the Critical mark is clicked and the clock jumps to it, and the marker is red at that moment with
 // the people list naming the prisoner with his prison number, cell and the open Critical alert.
 import { expect, test, unique } from '../fixtures';

@@ -1,4 +1,4 @@
-// Observation checks (issue 24 item 3, decision 063), on the real app with real OsmAnd fixes: levels with a reason,
+// Observation checks (decision 063), on the real app with real OsmAnd fixes: levels with a reason,
 // checks with what was seen, corrections as new entries, no edit or delete route, the due list of a block, verified by
 // position (officer's tracker within 10 m), the control room marked, the hash chain finding a changed row, and the
 // overdue watcher raising exactly one Warning and then one Critical for a high prisoner, ended by the next check.
