@@ -94,7 +94,7 @@ describeEachEngine('cells and blocks', (engine) => {
           capacity: 2,
           current_occupants: 1,
           security_level: 'High',
-          occupants: [{ prisoner_id: p.prisoner_id, first_name: 'Olga', last_name: 'Vance', status: 'Incarcerated' }],
+          occupants: [{ prisoner_id: p.prisoner_id, prison_number: p.prison_number, first_name: 'Olga', last_name: 'Vance', status: 'Incarcerated' }],
           keep_apart_conflicts: [],
         },
         { cell_id: 'OV-2', block: 'OV', capacity: 1, current_occupants: 0, security_level: 'Low', occupants: [], keep_apart_conflicts: [] },
