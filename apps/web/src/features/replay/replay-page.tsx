@@ -156,6 +156,7 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
   const [draft, setDraft] = useState<IncidentDraft | null>(null);
   const shown = useMemo(() => (chosen.size === 0 ? data.tracks : data.tracks.filter((track) => chosen.has(track.device_id))), [data.tracks, chosen]);
   const lastTrail = useRef(0);
+  const pendingTrail = useRef<number | undefined>(undefined);
   const steps = useMemo(() => alertStepsByTrack(data.tracks, data.alerts), [data.tracks, data.alerts]);
   // Built once per answer, not per frame: the popup's detail and the live map's label of each tracker.
   const looks = useMemo(
@@ -187,9 +188,13 @@ function ReplayPlayer({ settings, data }: { settings: ClientSettings; data: Repl
           );
         } else if (layer.has(track.device_id)) layer.removeMarker(track.device_id);
       }
+      window.clearTimeout(pendingTrail.current);
       if (now - lastTrail.current >= TRAIL_REFRESH_MS || time === 0 || time >= duration) {
         lastTrail.current = now;
         setTrailTime(time);
+      } else {
+        // A seek while paused draws once: the trails, geofences and people list still follow it, a moment later.
+        pendingTrail.current = window.setTimeout(() => setTrailTime(time), TRAIL_REFRESH_MS);
       }
     },
     [layer, shown, duration, looks, steps],
