@@ -25,24 +25,30 @@ const verify = (db: Database['db']) => verifyAuditChain(drizzleRunner(db));
 const seqs = async (db: Database['db']) =>
   ((await db.execute(sql`select seq from audit_log order by seq`)) as unknown as { rows: { seq: string | number }[] }).rows.map((r) => Number(r.seq));
 
-describeEachEngine('audit hash chain', (engine) => {
+/** A test database of the engine for the suite, with the server's chain key in use. */
+function chainDatabase(engine: Parameters<typeof createTestDatabase>[0]): () => Database {
   let database: Database;
   beforeAll(async () => {
     useAuditChainKey(serverKey);
     database = await createTestDatabase(engine);
   }, 60_000);
   afterAll(() => database?.close());
+  return () => database;
+}
+
+describeEachEngine('audit hash chain', (engine) => {
+  const database = chainDatabase(engine);
 
   it('verifies a fresh trail, entry after entry', async () => {
-    expect(await verify(database.db)).toMatchObject({ intact: true, entries: 0, headSeq: 0 });
-    await write(database.db, 6);
-    const report = await verify(database.db);
+    expect(await verify(database().db)).toMatchObject({ intact: true, entries: 0, headSeq: 0 });
+    await write(database().db, 6);
+    const report = await verify(database().db);
     expect(report).toMatchObject({ intact: true, entries: 6, headSeq: 6, anchorSeq: 0, problemCount: 0 });
-    expect(await seqs(database.db)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await seqs(database().db)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('names the entry edited in the database, and verifies again once it is put back', async () => {
-    const db = database.db;
+    const db = database().db;
     await db.execute(sql`update audit_log set after = '{"note": "forged"}'::jsonb where seq = 3`);
     const report = await verify(db);
     expect(report.intact).toBe(false);
@@ -58,7 +64,7 @@ describeEachEngine('audit hash chain', (engine) => {
   });
 
   it('names an entry deleted from the middle and one deleted from the end', async () => {
-    const db = database.db;
+    const db = database().db;
     await db.execute(sql`create temporary table kept as select * from audit_log where seq in (4, 6)`);
     await db.execute(sql`delete from audit_log where seq = 4`);
     let report = await verify(db);
@@ -75,7 +81,7 @@ describeEachEngine('audit hash chain', (engine) => {
   });
 
   it('names an entry inserted outside the chain, and one inserted with a hash of another key', async () => {
-    const db = database.db;
+    const db = database().db;
     const inserted = (await db.execute(sql`insert into audit_log (actor, action, entity) values ('intruder', 'login', 'session') returning id`)) as unknown as { rows: { id: string | number }[] };
     const id = String(inserted.rows[0]!.id);
     let report = await verify(db);
@@ -88,7 +94,7 @@ describeEachEngine('audit hash chain', (engine) => {
     // is chained after it, so the forgery stays visible.
     useAuditChainKey(randomBytes(32));
     try {
-      await database.db.transaction((tx) => appendChained(drizzleRunner(tx), { ...who, action: 'forged', entity: 'x', entityId: null, before: null, after: null }));
+      await database().db.transaction((tx) => appendChained(drizzleRunner(tx), { ...who, action: 'forged', entity: 'x', entityId: null, before: null, after: null }));
     } finally {
       useAuditChainKey(serverKey);
     }
@@ -100,15 +106,10 @@ describeEachEngine('audit hash chain', (engine) => {
 });
 
 describeEachEngine('audit hash chain under concurrent writes, retention and an upgrade', (engine) => {
-  let database: Database;
-  beforeAll(async () => {
-    useAuditChainKey(serverKey);
-    database = await createTestDatabase(engine);
-  }, 60_000);
-  afterAll(() => database?.close());
+  const database = chainDatabase(engine);
 
   it('chains entries written before the chain existed once, at start, and then verifies', async () => {
-    const db = database.db;
+    const db = database().db;
     await db.execute(sql`insert into audit_log (at, actor, action, entity, after) values
       (now() - interval '2 days', 'old', 'create', 'prisoner', '{"n": 1}'), (now() - interval '1 day', 'old', 'update', 'prisoner', null)`);
     const before = await verify(db);
@@ -119,7 +120,7 @@ describeEachEngine('audit hash chain under concurrent writes, retention and an u
   });
 
   it('keeps one unbroken chain when many entries are written at once', async () => {
-    const db = database.db;
+    const db = database().db;
     await Promise.all(Array.from({ length: 25 }, (_, i) => recordAudit(db, who, { action: 'note.create', entity: 'note', entityId: i })));
     // Also inside transactions of their own that do other work first.
     await Promise.all(
@@ -136,7 +137,7 @@ describeEachEngine('audit hash chain under concurrent writes, retention and an u
   });
 
   it('retention deletes the oldest entries behind a signed anchor; the rest verifies, and a later edit still shows', async () => {
-    const db = database.db;
+    const db = database().db;
     const now = Date.now();
     // Entries of 400 and 380 days ago, then one of 10 days ago (appended in that order, as time went).
     for (const daysAgo of [400, 390, 380, 10]) {
@@ -163,7 +164,7 @@ describeEachEngine('audit hash chain under concurrent writes, retention and an u
   });
 
   it('does not verify with another key', async () => {
-    const report = await verifyAuditChain(drizzleRunner(database.db), randomBytes(32));
+    const report = await verifyAuditChain(drizzleRunner(database().db), randomBytes(32));
     expect(report.intact).toBe(false);
     expect(report.problems[0]).toMatchObject({ kind: 'state' });
   });

@@ -47,18 +47,10 @@ export function useServerAuditKey(env: { SECRET_KEY?: string; DATA_DIR: string }
 }
 
 /** An entry's content as stored: what its hash covers (the id is not: a restore may renumber nothing, but need not). */
-export interface ChainedContent {
+export interface ChainedContent extends NewAuditRow {
   seq: number;
   /** UTC, microseconds: YYYY-MM-DDTHH:MM:SS.ffffff (as `atText` reads it back). */
   at: string;
-  adminId: number | null;
-  actor: string;
-  ip: string | null;
-  action: string;
-  entity: string;
-  entityId: string | null;
-  before: unknown;
-  after: unknown;
 }
 
 /** JSON with object keys sorted at every depth, after a JSON round trip: the same text before storing and after jsonb. */
