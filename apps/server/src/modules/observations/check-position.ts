@@ -4,10 +4,10 @@
 // Indoors: an officer's tag seen by a reader of the prisoner's cell puts his fix at that reader, so a
 // fix within that reader's radius verifies the check, tracked prisoner or not.
 import { eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { CHECK_VERIFY_DISTANCE_M, haversineMeters, type CheckMethod } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { admins, devices, prisoners, readers, staff } from '../../db/schema';
+import { devices, prisoners, readers } from '../../db/schema';
+import { accountTracker, freshFix } from '../../lib/account-tracker';
 
 export interface CheckPosition {
   staffId: number | null;
@@ -17,17 +17,6 @@ export interface CheckPosition {
   distanceM: number | null;
 }
 
-const officerDevice = alias(devices, 'officer_device');
-
-interface Fix {
-  at: Date | null;
-  lat: number | null;
-  lng: number | null;
-}
-
-const fresh = (fix: Fix | undefined, now: Date, maxAgeMs: number): fix is { at: Date; lat: number; lng: number } =>
-  !!fix && fix.at !== null && fix.lat !== null && fix.lng !== null && now.getTime() - fix.at.getTime() <= maxAgeMs;
-
 export async function judgeCheckPosition(
   db: DbOrTx,
   adminId: number | null,
@@ -35,19 +24,11 @@ export async function judgeCheckPosition(
   now: Date,
   offlineSeconds: number,
 ): Promise<CheckPosition> {
-  const [account] =
-    adminId === null
-      ? []
-      : await db
-          .select({ role: admins.role, staffId: admins.staffId, at: officerDevice.lastFixAt, lat: officerDevice.lastLatitude, lng: officerDevice.lastLongitude })
-          .from(admins)
-          .leftJoin(staff, eq(staff.staffId, admins.staffId))
-          .leftJoin(officerDevice, eq(officerDevice.id, staff.trackingDeviceId))
-          .where(eq(admins.id, adminId));
-  const staffId = account?.staffId ?? null;
+  const account = adminId === null ? undefined : await accountTracker(db, adminId);
+  const staffId = account?.linkedStaffId ?? null;
   if (account?.role === 'operator') return { staffId, method: 'control_room', verifiedByPosition: false, distanceM: null };
   const maxAgeMs = offlineSeconds * 1000;
-  if (!fresh(account, now, maxAgeMs)) return { staffId, method: 'no_tracker', verifiedByPosition: false, distanceM: null };
+  if (!freshFix(account, now, maxAgeMs)) return { staffId, method: 'no_tracker', verifiedByPosition: false, distanceM: null };
   const atCellReader = await distanceToCellReader(db, prisonerId, account.lat, account.lng);
   if (atCellReader !== null) return { staffId, method: 'position', verifiedByPosition: true, distanceM: atCellReader };
   const [wearer] = await db
@@ -55,7 +36,7 @@ export async function judgeCheckPosition(
     .from(prisoners)
     .innerJoin(devices, eq(devices.id, prisoners.trackingDeviceId))
     .where(eq(prisoners.prisonerId, prisonerId));
-  if (!fresh(wearer, now, maxAgeMs)) return { staffId, method: 'position', verifiedByPosition: false, distanceM: null };
+  if (!freshFix(wearer, now, maxAgeMs)) return { staffId, method: 'position', verifiedByPosition: false, distanceM: null };
   const distanceM = Math.round(haversineMeters(account.lat, account.lng, wearer.lat, wearer.lng) * 10) / 10;
   return { staffId, method: 'position', verifiedByPosition: distanceM <= CHECK_VERIFY_DISTANCE_M, distanceM };
 }

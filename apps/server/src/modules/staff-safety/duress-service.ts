@@ -1,10 +1,9 @@
 // Who is raising a duress alarm and where (decision 100): the account's linked staff record (else the account's own
 // name), that person's tracker and its last fix if fresh, the block area or geofence the fix is in, and the nearest
 // other staff trackers. The alarm reads "Officer NAME needs assistance at PLACE" with them.
-import { eq } from 'drizzle-orm';
 import { duressText } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
-import { admins, devices, staff } from '../../db/schema';
+import { accountTracker, freshFix } from '../../lib/account-tracker';
 import type { DeviceRegistry } from '../../tracking/device-registry';
 import { nearestStaff, withNearestStaff } from '../../tracking/staff-sos';
 import { blockAreaRings } from '../block-areas/block-area-service';
@@ -21,29 +20,13 @@ interface Raiser {
 }
 
 async function raiserOf(db: DbOrTx, adminId: number, now: Date, offlineMs: number): Promise<Raiser> {
-  const [row] = await db
-    .select({
-      accountName: admins.name,
-      username: admins.username,
-      staffId: staff.staffId,
-      firstName: staff.firstName,
-      lastName: staff.lastName,
-      deviceId: devices.id,
-      at: devices.lastFixAt,
-      lat: devices.lastLatitude,
-      lng: devices.lastLongitude,
-    })
-    .from(admins)
-    .leftJoin(staff, eq(staff.staffId, admins.staffId))
-    .leftJoin(devices, eq(devices.id, staff.trackingDeviceId))
-    .where(eq(admins.id, adminId));
+  const row = await accountTracker(db, adminId);
   const recorded = [row?.firstName, row?.lastName].filter(Boolean).join(' ');
-  const fresh = !!row?.at && row.lat !== null && row.lng !== null && now.getTime() - row.at.getTime() <= offlineMs;
   return {
     name: recorded || row?.accountName || row?.username || 'unknown',
     staffId: row?.staffId ?? null,
     deviceId: row?.deviceId ?? null,
-    fix: fresh ? { lat: row!.lat!, lng: row!.lng! } : null,
+    fix: freshFix(row, now, offlineMs) ? { lat: row.lat, lng: row.lng } : null,
   };
 }
 
