@@ -66,6 +66,18 @@ export async function createReadyAccount(
   return { username: data.username, password: data.password, name: data.name, id: ((await res.json()) as { id: number }).id };
 }
 
+/** A tracker's walk through the batch endpoint: `fixes` fixes one minute apart from `start` (ms), northwards. */
+export async function walkTracker(api: APIRequestContext, device: { id: string; secret: string }, start: number, fixes: number) {
+  const positions = Array.from({ length: fixes }, (_, i) => ({
+    device_id: device.id,
+    secret: device.secret,
+    latitude: 51.51 + i * 0.0002,
+    longitude: -0.1,
+    timestamp: new Date(start + i * 60_000).toISOString(),
+  }));
+  expect((await api.post('/api/v1/ingest/positions', { data: { positions } })).status()).toBe(200);
+}
+
 /** A wing officer of one block, made through the API, signed in on a phone-sized page of his own (390x844). */
 export async function wingOfficerOnPhone(
   { api, playwright, baseURL, browser }: { api: APIRequestContext; playwright: Parameters<typeof createReadyAccount>[1]; baseURL: string | undefined; browser: Browser },

@@ -1,6 +1,6 @@
 // Location history: a prisoner's track fed through device ingestion is replayed on the map and exported as GPX.
 import { readFileSync } from 'node:fs';
-import { expect, test, unique } from '../fixtures';
+import { expect, test, unique, walkTracker } from '../fixtures';
 
 const FIXES = 120;
 
@@ -93,14 +93,7 @@ test('an alert of the range jumps the player to its moment', async ({ adminPage:
   const { id: deviceId, secret } = (await device.json()) as { id: string; secret: string };
   await api.put(`/api/v1/devices/${encodeURIComponent(deviceId)}/assign`, { data: { prisoner_id: prisonerId } });
   const start = Math.floor(Date.now() / 1000) * 1000 - 30 * 60_000;
-  const positions = Array.from({ length: 20 }, (_, i) => ({
-    device_id: deviceId,
-    secret,
-    latitude: 51.51 + i * 0.0002,
-    longitude: -0.1,
-    timestamp: new Date(start + i * 60_000).toISOString(),
-  }));
-  expect((await api.post('/api/v1/ingest/positions', { data: { positions } })).status()).toBe(200);
+  await walkTracker(api, { id: deviceId, secret }, start, 20);
   const alertAt = new Date(start + 10 * 60_000);
   const alert = await api.post('/api/v1/alert/all', {
     data: {

@@ -1,7 +1,7 @@
 // Replay that tells: a Critical and an Informational alert 4 s apart in the replay window sit in
 // their own lanes, the Critical mark is clicked and the clock jumps to it, and the marker is red at that moment with
 // the people list naming the prisoner with his prison number, cell and the open Critical alert.
-import { expect, test, unique } from '../fixtures';
+import { expect, test, unique, walkTracker } from '../fixtures';
 import { expectNoViolations } from './axe';
 
 type Hook = { layer: { levelOf(id: string): string | null } };
@@ -20,14 +20,7 @@ test("replay's Critical mark is clickable where an Informational one is 4 s late
 
   // One fix a minute for ten minutes; the alerts at the fifth minute, 4 s apart.
   const start = Math.floor(Date.now() / 1000) * 1000 - 20 * 60_000;
-  const positions = Array.from({ length: 10 }, (_, i) => ({
-    device_id: deviceId,
-    secret,
-    latitude: 51.51 + i * 0.0002,
-    longitude: -0.1,
-    timestamp: new Date(start + i * 60_000).toISOString(),
-  }));
-  expect((await api.post('/api/v1/ingest/positions', { data: { positions } })).status()).toBe(200);
+  await walkTracker(api, { id: deviceId, secret }, start, 10);
   const criticalAt = start + 5 * 60_000;
   for (const [alertType, at, details] of [
     ['Critical', criticalAt, `${firstName} went over the wall`],
