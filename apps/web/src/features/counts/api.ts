@@ -2,7 +2,12 @@
 // recount, account for the prisoners not seen).
 // Every key starts with 'counts', so the server's dataChanged('counts') refetches them on every screen.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { COUNT_WHOLE_PRISON, type CountAccountInput, type CountRecord, type LatestCount } from '@prison/shared';
+import {
+  COUNT_WHOLE_PRISON,
+  type CountAccountInput,
+  type CountRecord,
+  type LatestCount,
+} from '@prison/shared/roll-count';
 import { api } from '../../lib/api-client';
 
 export const COUNTS_KEY = ['counts'] as const;
