@@ -4,7 +4,7 @@
 // with a note too (decision 095).
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
-import { resolveIsDeliberate, stepNeedsNote, type AlertWorkflowAction } from '@prison/shared/alert-workflow';
+import { resolveIsDeliberate, stepNeedsNote, type AlertWorkflowAction } from '@prison/shared/alert-workflow-rules';
 import { alertTypeOfLevel, type AlertStatus, type AlertType } from '@prison/shared/constants';
 import type { ShowAlertEvent } from '@prison/shared/realtime';
 import { Button } from '../../components/ui/button';
