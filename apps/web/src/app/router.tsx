@@ -3,7 +3,7 @@
 // /login included, loads its own chunk on its first visit, so the map, drawing, chart and form libraries reach only
 // the screens that use them.
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { Layout } from './layout';
 import { AccountSetupFirst, RedirectIfAuthenticated, RequireAuth } from './guards';
 import { HomePage } from '../features/home/home-page';
@@ -52,7 +52,7 @@ function PageChunk() {
   );
 }
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
@@ -93,4 +93,9 @@ export const router = createBrowserRouter([
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
-]);
+];
+
+/** The pages, matched in the BrowserRouter main.tsx renders (route objects alone: no loaders, so no data router). */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
