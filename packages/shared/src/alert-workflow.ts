@@ -3,7 +3,7 @@
 // Critical only when the caller lists it again in confirm_critical_ids (chosen one by one). A Critical alert is also
 // acknowledged only with a note (decision 095).
 import { z } from 'zod';
-import type { AlertStatus, AlertType } from './constants';
+import type { AlertStatus } from './constants';
 import { boundedText, int32, intText } from './text';
 import { ALERT_WORKFLOW_ACTIONS } from './alert-workflow-rules';
 
