@@ -40,7 +40,7 @@ export function logEngineFailure(ctx: TrackingContext, error: unknown): void {
 /** A failing engine must not cost the fix: it is stored and shown, only its geofence check is lost (and logged). */
 export function evaluateFix(ctx: TrackingContext, engine: GeofenceEngineLike, device: TrackedDevice, fix: Fix, at: Date): EngineTransitionLike[] {
   try {
-    return engine.evaluate(device.id, fix.latitude, fix.longitude, at, { prisonerId: device.prisonerId, block: device.block });
+    return engine.evaluate(device.id, fix.latitude, fix.longitude, at, { prisonerId: device.prisonerId, block: device.block }, fix.accuracy ?? 0);
   } catch (error) {
     logEngineFailure(ctx, error);
     return [];
