@@ -108,6 +108,12 @@ async function simulate(label: string, quiet: boolean): Promise<Counted> {
              coalesce(sum(repeat_count + 1) filter (where status = 'New' and needs_action), 0)::int as open_occurrences
       from alerts`)) as unknown as { rows: { alerts: number; occurrences: number; open_needing_action: number; open_occurrences: number }[] };
     const row = result.rows[0]!;
+    const byKind = (await app.db.execute(sql`
+      select kind, alert_type as level, count(*)::int as alerts, sum(repeat_count + 1)::int as occurrences,
+             (count(*) filter (where status = 'New' and needs_action))::int as open_needing_action
+      from alerts group by kind, alert_type order by kind, alert_type`)) as unknown as { rows: Record<string, unknown>[] };
+    console.error(`${label}: alerts by kind and level`);
+    console.table(byKind.rows);
     return { alerts: row.alerts, occurrences: row.occurrences, openNeedingAction: row.open_needing_action, openOccurrences: row.open_occurrences };
   } finally {
     Math.random = random;

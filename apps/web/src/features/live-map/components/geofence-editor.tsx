@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   ALERT_TYPES,
+  MAX_DWELL_SECONDS,
   compareGeofences,
   geofenceUpdate,
   type AlertType,
@@ -237,10 +238,10 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
             label="Dwell (seconds)"
             type="number"
             min={0}
-            max={86400}
+            max={MAX_DWELL_SECONDS}
             step={1}
             value={dwell}
-            hint="How long a violation lasts before it alerts"
+            hint={`How long a crossing must last before it alerts (0-${MAX_DWELL_SECONDS}); back within it raises nothing`}
             onChange={(event) => setDwell(event.target.value)}
           />
           <TextField
