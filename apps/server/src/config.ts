@@ -2,7 +2,7 @@
 // once below with a kind from lib/setting-kinds.ts; what applies to all of them (empty = unset, one line per problem
 // naming the variable, secrets never printed) is lib/config-problems.ts, so a variable is covered by declaring it.
 import { z } from 'zod';
-import { DEFAULT_COUNT_TIMES, DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
+import { DEFAULT_COUNT_TIMES, DEFAULT_DEVICE_OFFLINE_SECONDS, DEFAULT_OFFLINE_GRACE_SECONDS } from '@prison/shared';
 import { ConfigError, describeIssue, exitOnConfigError, readVariables } from './lib/config-problems';
 import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
@@ -107,7 +107,7 @@ const configSchema = z.object({
    * A tracker offline for less than this past DEVICE_OFFLINE_SECONDS and back raises no alert: a lift or a stairwell is
    * not work for the control room. 0: the alert comes with the offline mark.
    */
-  OFFLINE_GRACE_SECONDS: wholeNumber(0, 86_400).default(120),
+  OFFLINE_GRACE_SECONDS: wholeNumber(0, 86_400).default(DEFAULT_OFFLINE_GRACE_SECONDS),
   /** An Informational zone alert (someone entered the Exercise Yard) counts as work: open queue, counts, toasts. */
   ZONE_ENTRIES_NEED_ACTION: flag().default(false),
   POSITION_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(365),
