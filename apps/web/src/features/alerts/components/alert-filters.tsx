@@ -1,5 +1,5 @@
 // Filters of the alerts screen: what needs action or the events, type, status and a time range, applied on the server.
-import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared';
+import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared/constants';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { Button } from '../../../components/ui/button';
 import { ALERT_SHOWS, type AlertFilters as Filters, type AlertShow } from '../api/alert-page';
