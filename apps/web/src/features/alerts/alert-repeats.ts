@@ -1,6 +1,6 @@
 // How often one problem was seen: repeats of one rule for one person fold into the open alert (a device alarm held
 // down, a prisoner crossing one boundary again), so the card and the Critical bar say how often and when last.
-import type { AlertRecord } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
 import { formatAlertDateTime } from '../../lib/format';
 
 /** "Seen 5 times, last 12/08/2026 01:40"; null for a problem seen once (or a server that does not count). */
