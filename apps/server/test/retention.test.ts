@@ -9,7 +9,10 @@ import { DEFAULT_AUDIT_RETENTION_DAYS } from '../src/config';
 import { appendChained, drizzleRunner, verifyAuditChain } from '../src/lib/audit-chain';
 import { startRetentionJob } from '../src/tracking/retention-job';
 import { deleteExpiredAlerts, deleteExpiredAudit } from '../src/tracking/retention-records';
+import { trackingPorts } from '../src/composition';
 import { useTestApp } from './test-app';
+
+const alertStore = trackingPorts.alerts;
 
 const DAY = 86_400_000;
 
@@ -92,7 +95,7 @@ describe('with the default settings', () => {
       { alertId: kept[2]!, channel: 'email', status: 'failed' },
     ]);
 
-    const deleted = await deleteExpiredAlerts(db, 365, { batchSize: 2, now: new Date(now) });
+    const deleted = await deleteExpiredAlerts(db, alertStore, 365, { batchSize: 2, now: new Date(now) });
 
     expect(deleted).toBe(5);
     expect(await existingIds(db, [...oldResolved, endedViolation])).toEqual([]);
@@ -103,7 +106,7 @@ describe('with the default settings', () => {
     expect(entry).toMatchObject({ actor: 'system', after: { deleted: 5, retention_days: 365 } });
 
     // A second pass finds nothing and writes no audit entry.
-    expect(await deleteExpiredAlerts(db, 365, { now: new Date(now) })).toBe(0);
+    expect(await deleteExpiredAlerts(db, alertStore, 365, { now: new Date(now) })).toBe(0);
     expect(await retentionEntries(db, 'alerts')).toHaveLength(1);
   });
 

@@ -62,7 +62,8 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
   }, []);
 
   const pushAlert = useCallback((alert: ShowAlertEvent) => {
-    if (alert.alert_type === 'informational' && !informationalToasts.isOn()) return;
+    // An event (an Informational zone entry, `needsAction` false) is no work: toasted only where asked for too.
+    if ((alert.alert_type === 'informational' || alert.needsAction === false) && !informationalToasts.isOn()) return;
     setQueue((all) => enqueueAlert(all, alert));
   }, []);
   const dropAlertToasts = useCallback((ids: readonly number[]) => setQueue((all) => dropAlerts(all, ids)), []);

@@ -10,7 +10,7 @@ import { ALERT_STATUSES, ALERT_TYPES } from '@prison/shared/constants';
 import { Page } from '../../components/ui/page';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
-import { useAlertPage, type AlertFilters as Filters } from './api/alert-page';
+import { ALERT_SHOWS, useAlertPage, type AlertFilters as Filters } from './api/alert-page';
 import { AlertCard } from './components/alert-card';
 import { AlertFilters } from './components/alert-filters';
 import { AlertWorkflowBulkBar, AlertWorkflowCheckbox, useAlertSelection } from './alert-workflow-bulk';
@@ -33,6 +33,7 @@ export function filtersFromParams(params: URLSearchParams): Filters {
     status: pick('status', ALERT_STATUSES),
     from: instant('from'),
     to: instant('to'),
+    show: pick('show', ALERT_SHOWS),
   };
 }
 

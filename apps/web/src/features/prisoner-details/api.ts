@@ -51,12 +51,19 @@ export function useDevice(id: string | null) {
   });
 }
 
-/** The prisoner's open (unacknowledged) alerts; keyed 'alerts', so a live alert or anyone's step refreshes them. */
+/**
+ * The prisoner's open (unacknowledged) alerts that need action (an Informational zone entry is an event, not work);
+ * keyed 'alerts', so a live alert or anyone's step refreshes them.
+ */
 export function usePrisonerOpenAlerts(prisonerId: number) {
   return useQuery({
     queryKey: ['alerts', 'prisoner-open', prisonerId],
     queryFn: ({ signal }) =>
-      api.get<AlertPage>('/alert/prisoneralerts', { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN }, signal),
+      api.get<AlertPage>(
+        '/alert/prisoneralerts',
+        { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN, needs_action: 'true' },
+        signal,
+      ),
   });
 }
 
