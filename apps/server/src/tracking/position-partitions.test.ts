@@ -1,9 +1,8 @@
 // positions partitioned by day, on both engines: the migration from the plain table keeps every fix (a count and a
 // checksum before and after); the days ahead are made and a fix of a day without a partition still lands (the default
-// partition) and later moves into its day; retention drops whole days and keeps every fix younger than the retention.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// partition) and later moves into its day; retention drops whole days and keeps every fix younger than the retention;
+// the closed days' indexes are packed once.
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -12,9 +11,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPglite, migrationsFolder, type DbOrTx } from '../db/client';
+import { migrationsBefore } from '../../test/migrations-before';
 import { createScratchDatabase, createTestDatabase, describeEachEngine, type Engine } from '../../test/test-db';
 import { deleteExpiredPositions } from './retention-job';
-import { listDayPartitions, partitionName, PARTITION_DAYS_AHEAD } from './position-partitions';
+import { listDayPartitions, packClosedDays, partitionName, PARTITION_DAYS_AHEAD } from './position-partitions';
 
 const DAY = 86_400_000;
 const PARTITIONED_AT = 44;
@@ -45,17 +45,6 @@ const SEED = `
 /** Fixes not in the partition of their own UTC day. */
 const MISPLACED = `select count(*)::int as n from positions where tableoid::regclass::text <> 'positions_' || to_char(recorded_at at time zone 'UTC', 'YYYYMMDD')`;
 
-/** A copy of the migrations folder whose journal stops before the partitioning migration. */
-function migrationsBeforePartitioning(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'prison-migrations-'));
-  cpSync(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx < PARTITIONED_AT);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
 /** A database at the schema before partitioning: its migrate(folder) applies a folder's migrations. */
 async function unmigratedDatabase(engine: Engine) {
   if (engine === 'pglite') {
@@ -78,7 +67,7 @@ async function unmigratedDatabase(engine: Engine) {
 
 describeEachEngine('positions partitioned by day', (engine) => {
   it('the migration from the plain table keeps every fix: the same count and checksum, each day in its partition', async () => {
-    const before = migrationsBeforePartitioning();
+    const before = migrationsBefore(PARTITIONED_AT);
     const database = await unmigratedDatabase(engine);
     try {
       await database.migrate(before);
@@ -138,5 +127,12 @@ function describeRetention(engine: Engine) {
     // The day beyond the days made ahead had its partition made when retention kept its fix.
     expect((await fingerprint(db, 'positions_default')).n).toBe(0);
     expect(days.map((p) => p.name)).toContain(partitionName(Math.floor(Date.parse(beyond) / DAY) * DAY));
+
+    // The days closed for over a day have their indexes packed, once; yesterday's are left as they are.
+    const packed = await packClosedDays(db, new Date(now));
+    expect(packed).toContain(partitionName(firstKeptDay));
+    expect(packed).not.toContain(partitionName(Math.floor(now / DAY) * DAY - DAY));
+    expect(await packClosedDays(db, new Date(now))).toEqual([]);
+    expect(await fingerprint(db, younger)).toEqual(keptBefore);
   });
 }

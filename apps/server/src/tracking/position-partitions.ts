@@ -113,3 +113,27 @@ export async function deleteExpiredDefaultRows(db: DbOrTx, cutoff: Date, batchSi
     if (count < batchSize) return deleted;
   }
 }
+
+const PACKED = 'packed';
+
+/**
+ * Rebuilds the indexes of each day closed for over a day, once (the day's table is then marked packed): fixes arrive
+ * in time order across every tracker, so the device, prisoner and grid indexes grow by splitting pages all over and
+ * end about half full; built again from the whole day they are packed. Concurrently, so readers and a late fix never
+ * wait. Answers the days packed. Not inside a transaction (db is the database itself).
+ */
+export async function packClosedDays(db: DbOrTx, now = new Date()): Promise<string[]> {
+  const closedBefore = dayStart(now.getTime()) - DAY_MS;
+  const result = (await db.execute(sql`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'positions'::regclass and obj_description(c.oid, 'pg_class') is distinct from ${PACKED}`)) as unknown as Rows<{ name: string }>;
+  const unpacked = new Set(result.rows.map((r) => r.name));
+  const packed: string[] = [];
+  for (const { name, day } of await listDayPartitions(db)) {
+    if (day >= closedBefore || !unpacked.has(name)) continue;
+    await db.execute(sql`reindex table concurrently ${sql.identifier(name)}`);
+    await db.execute(sql.raw(`comment on table "${name}" is '${PACKED}'`));
+    packed.push(name);
+  }
+  return packed;
+}

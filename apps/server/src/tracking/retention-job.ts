@@ -1,10 +1,10 @@
 // Retention: fixes older than POSITION_RETENTION_DAYS go daily (and once at start) a whole day partition at a time
-// (position-partitions.ts), which also makes the days ahead; so do resolved alerts when ALERT_RETENTION_DAYS is set
+// (position-partitions.ts), which also makes the days ahead and packs the closed days' indexes; so do resolved alerts when ALERT_RETENTION_DAYS is set
 // and audit entries older than AUDIT_RETENTION_DAYS (a year by default; retention-records.ts), in batches.
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../db/client';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
-import { deleteExpiredDefaultRows, dropExpiredPartitions, ensurePositionPartitions } from './position-partitions';
+import { deleteExpiredDefaultRows, dropExpiredPartitions, ensurePositionPartitions, packClosedDays } from './position-partitions';
 import { deleteExpiredAlerts, deleteExpiredAudit } from './retention-records';
 
 export const RETENTION_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +37,8 @@ export async function deleteExpiredPositions(
 async function retentionPass(app: FastifyInstance): Promise<number> {
   const { POSITION_RETENTION_DAYS, ALERT_RETENTION_DAYS, AUDIT_RETENTION_DAYS } = app.config;
   const positions = await deleteExpiredPositions(app.db, POSITION_RETENTION_DAYS);
+  const packed = await packClosedDays(app.db);
+  if (packed.length > 0) app.log.info({ packed }, 'retention: closed days packed');
   const alerts = ALERT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAlerts(app.db, ALERT_RETENTION_DAYS);
   const audit = await deleteExpiredAudit(app.db, AUDIT_RETENTION_DAYS);
   if (positions + alerts + audit > 0) app.log.info({ positions, alerts, audit }, 'retention: old records deleted');
