@@ -2,7 +2,7 @@
 // layout before migration 0044) in the same run, and the time to drop an expired day's partition against deleting
 // the same day row by row as the retention job did (batches of 10,000 by id).
 //
-//   npm run storage -w @prison/bench     (2,000 trackers, a fix every 25 s each, 3 simulated days: 10.4 million fixes)
+//   npm run storage -w @prison/bench     (2,000 trackers, a fix every 50 s each, 3 simulated days: 10.4 million fixes)
 //   STORAGE_BENCH_TRACKERS, STORAGE_BENCH_DAYS, STORAGE_BENCH_INTERVAL_S change those.
 //
 // Runs on a PostgreSQL cluster of its own (pg_createcluster on a port of 4732-4739, dropped at the end). The fixes
@@ -21,7 +21,7 @@ import { migrationsBefore } from '../../apps/server/test/migrations-before';
 
 const TRACKERS = Number(process.env.STORAGE_BENCH_TRACKERS ?? 2000);
 const DAYS = Number(process.env.STORAGE_BENCH_DAYS ?? 3);
-const INTERVAL_S = Number(process.env.STORAGE_BENCH_INTERVAL_S ?? 25);
+const INTERVAL_S = Number(process.env.STORAGE_BENCH_INTERVAL_S ?? 50);
 const STAFF = Math.round(TRACKERS / 10);
 const TICKS_PER_STATEMENT = Math.max(1, Math.floor(20_000 / TRACKERS));
 const DAY_MS = 86_400_000;
@@ -120,6 +120,13 @@ async function main() {
   log(`${TRACKERS} trackers, a fix every ${INTERVAL_S} s each, ${DAYS} days: ${(ticks * TRACKERS).toLocaleString('en')} fixes per layout; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
   const cluster = await createOwnPostgresCluster('bench_storage', PORTS, 'storage_today');
   const before = migrationsBefore(44);
+  // Stopped by hand: the cluster goes too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      cluster.drop();
+      process.exit(130);
+    });
+  }
   try {
     const admin = new pg.Client({ connectionString: cluster.url });
     await admin.connect();

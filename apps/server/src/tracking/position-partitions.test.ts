@@ -10,7 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPglite, migrationsFolder, type DbOrTx } from '../db/client';
+import { createPglite, migrationsFolder, type Db, type DbOrTx } from '../db/client';
 import { migrationsBefore } from '../../test/migrations-before';
 import { createScratchDatabase, createTestDatabase, describeEachEngine, type Engine } from '../../test/test-db';
 import { deleteExpiredPositions } from './retention-job';
@@ -50,13 +50,13 @@ async function unmigratedDatabase(engine: Engine) {
   if (engine === 'pglite') {
     const client = await createPglite();
     const db = drizzlePglite(client);
-    return { db, migrate: (folder: string) => migratePglite(db, { migrationsFolder: folder }), close: () => client.close() };
+    return { db: db as unknown as Db, migrate: (folder: string) => migratePglite(db, { migrationsFolder: folder }), close: () => client.close() };
   }
   const scratch = await createScratchDatabase('prison_partitions', { migrated: false });
   const pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
   const db = drizzlePg(pool);
   return {
-    db,
+    db: db as unknown as Db,
     migrate: (folder: string) => migratePg(db, { migrationsFolder: folder }),
     close: async () => {
       await pool.end();
