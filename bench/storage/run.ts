@@ -1,6 +1,7 @@
 // bench/storage: what a stored fix costs on disk in the day-partitioned layout against today's plain table (the
 // layout before migration 0044) in the same run, and the time to drop an expired day's partition against deleting
-// the same day row by row as the retention job did (batches of 10,000 by id).
+// the same day row by row as the retention job did (batches of 10,000 by id); last, the time migration 0044 takes to
+// move the plain table's remaining fixes into day partitions.
 //
 //   npm run storage -w @prison/bench     (2,000 trackers, a fix every 50 s each, 3 simulated days: 10.4 million fixes)
 //   STORAGE_BENCH_TRACKERS, STORAGE_BENCH_DAYS, STORAGE_BENCH_INTERVAL_S change those.
@@ -12,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { fromPostgres } from '../../apps/server/src/db/client';
@@ -193,7 +195,15 @@ async function main() {
     console.log(`drop a day's partition (count, detach, drop)  ${(dropMs / 1000).toFixed(2)} s for ${dropped.toLocaleString('en')} fixes`);
     console.log(`delete the same day row by row (baseline)     ${(deleteMs / 1000).toFixed(2)} s for ${deleted.toLocaleString('en')} fixes`);
 
+    // The upgrade: migration 0044 on what the plain table still holds, as an existing install would run it at start.
     await Promise.all([today.end(), days.end(), daysDb.close()]);
+    const upgraded = fromPostgres(todayUrl, 1);
+    t0 = performance.now();
+    await upgraded.migrate();
+    const migrateS = seconds(t0);
+    const moved = (await upgraded.db.execute(sql`select count(*)::float8 as n from positions`)) as unknown as { rows: { n: number }[] };
+    await upgraded.close();
+    console.log(`migration 0044 (plain table -> day partitions)  ${migrateS} s for ${Number(moved.rows[0]!.n).toLocaleString('en')} fixes`);
   } finally {
     rmSync(before, { recursive: true, force: true });
     cluster.drop();
