@@ -295,6 +295,13 @@ const configSchema = z.object({
       const problem = value ? secretKeyProblem(value) : null;
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
+  /**
+   * The pgBackRest stanza that backs this PostgreSQL up, when it is pgBackRest that does (decision 113): /metrics then
+   * reads the age of its newest good backup from `pgbackrest info`. Unset: only the built-in backups are watched.
+   */
+  PGBACKREST_STANZA: text(64)
+    .regex(/^[A-Za-z0-9][\w.-]*$/, 'must be a pgBackRest stanza name (letters, digits, _ . -), like prison')
+    .optional(),
   // Single sign-on with OpenID Connect (decision 052); no OIDC_ISSUER: single sign-on is off.
   /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
   OIDC_ISSUER: z

@@ -5,7 +5,8 @@
 // 105). Informational alerts are toasted only when this browser asked for them; a toast goes as soon as its alert is
 // acknowledged or resolved anywhere; "Dismiss all" never takes a Critical.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { alertTypeOfLevel, type AlertType, type ShowAlertEvent } from '@prison/shared';
+import { alertTypeOfLevel, type AlertType } from '@prison/shared/constants';
+import type { ShowAlertEvent } from '@prison/shared/realtime';
 import { clsx } from 'clsx';
 import { dismissRoutine, dropAlerts, enqueueAlert } from './alert-queue';
 import { informationalToasts } from './informational-toasts';

@@ -5,7 +5,8 @@
 import { useMay } from '../../lib/use-may';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ALERT_STATUSES, ALERT_TYPES, type AlertPage, type AlertRecord } from '@prison/shared';
+import type { AlertPage, AlertRecord } from '@prison/shared/alert';
+import { ALERT_STATUSES, ALERT_TYPES } from '@prison/shared/constants';
 import { Page } from '../../components/ui/page';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';

@@ -8,7 +8,7 @@ import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import type { AlertRecord } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
 import { Button } from '../../components/ui/button';
 import { useAcknowledge } from './acknowledge-with-note';
 import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';

@@ -1,7 +1,9 @@
 // The details screen's calls (docs/CLIENT-CONTRACT.md), the tracking devices of engineer C2's API and the prisoner's open
 // alerts (the live picture, decision 029).
 import { useQuery } from '@tanstack/react-query';
-import type { AlertPage, Device, DeviceCreated, DeviceInput, Prisoner, PrisonerInput } from '@prison/shared';
+import type { AlertPage } from '@prison/shared/alert';
+import type { Device, DeviceCreated, DeviceInput } from '@prison/shared/device';
+import type { Prisoner, PrisonerInput } from '@prison/shared/prisoner';
 import { api } from '../../lib/api-client';
 
 export const prisonerKey = (id: number) => ['prisoners', 'detail', id] as const;

@@ -1,7 +1,8 @@
 // GET /alert/prisoneralerts: newest first, paginated, filtered on the server (docs/CLIENT-CONTRACT.md).
 // The key starts with 'alerts', so a live alert (socket showAlert) refreshes the open screen.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AlertPage, AlertStatus, AlertType } from '@prison/shared';
+import type { AlertPage } from '@prison/shared/alert';
+import type { AlertStatus, AlertType } from '@prison/shared/constants';
 import { api } from '../../../lib/api-client';
 
 export interface AlertFilters {

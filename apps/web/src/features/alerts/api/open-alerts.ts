@@ -5,7 +5,8 @@
 // refresh it on every screen.
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_PAGE_SIZE, type AlertPage } from '@prison/shared';
+import type { AlertPage } from '@prison/shared/alert';
+import { MAX_PAGE_SIZE } from '@prison/shared/constants';
 import { api } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useSocket } from '../../../lib/realtime';

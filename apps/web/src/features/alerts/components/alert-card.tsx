@@ -2,7 +2,8 @@
 // (acknowledged or resolved) is drawn quieter than a new one, so the eye goes to what still needs someone.
 import { clsx } from 'clsx';
 import { Link } from 'react-router';
-import type { AlertRecord, AlertStatus } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
+import type { AlertStatus } from '@prison/shared/constants';
 import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
 import { prisonerLabel } from '../../../lib/prisoner-label';

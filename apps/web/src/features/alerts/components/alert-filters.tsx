@@ -1,5 +1,5 @@
 // Filters of the alerts screen: type, status and a time range, applied on the server.
-import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared';
+import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared/constants';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { Button } from '../../../components/ui/button';
 import type { AlertFilters as Filters } from '../api/alert-page';

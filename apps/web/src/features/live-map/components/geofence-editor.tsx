@@ -3,14 +3,9 @@
 // A change that weakens the alarm (and every reshape and delete) asks for a reason before saving and then waits for
 // a second administrator; the geofence shows it as "Change pending approval" (decision 041).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  ALERT_TYPES,
-  compareGeofences,
-  geofenceUpdate,
-  type AlertType,
-  type Geofence,
-  type GeofenceType,
-} from '@prison/shared';
+import { ALERT_TYPES, type AlertType, type GeofenceType } from '@prison/shared/constants';
+import { geofenceUpdate, type Geofence } from '@prison/shared/geofence';
+import { compareGeofences } from '@prison/shared/geofence-change';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';

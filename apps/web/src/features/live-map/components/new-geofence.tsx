@@ -2,7 +2,7 @@
 // and the "Enter Geofence Details" modal that saves the shape just drawn or typed in.
 import { useEffect, useState } from 'react';
 import { useMap } from 'react-leaflet';
-import { GEOFENCE_LEVEL_COLORS } from '@prison/shared';
+import { GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { useToast } from '../../../lib/toast';
