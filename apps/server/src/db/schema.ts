@@ -322,11 +322,14 @@ export const incidentLinks = pgTable(
   ],
 );
 
-/** Every fix ever received: the location history. One row per device and device time. */
+/**
+ * Every fix ever received: the location history. One row per device and device time (the key). Partitioned by day
+ * (UTC) on recorded_at, with a default partition for a day not made yet (migration 0044; drizzle has no word for
+ * partitions): the days are made ahead and dropped whole by retention in tracking/position-partitions.ts.
+ */
 export const positions = pgTable(
   'positions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: text('device_id').notNull(),
     prisonerId: integer('prisoner_id'),
     /** The staff member wearing the tracker when the fix was stored (who was near names staff too). */
@@ -342,17 +345,18 @@ export const positions = pgTable(
     battery: real('battery'),
   },
   (t) => [
-    uniqueIndex('positions_device_time_uq').on(t.deviceId, t.recordedAt),
+    primaryKey({ name: 'positions_pkey', columns: [t.deviceId, t.recordedAt] }),
     // Covering: a history read (one prisoner, a time range) is an index-only scan, never one heap page per fix.
     index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt, t.latitude, t.longitude, t.speed, t.accuracy),
-    index('positions_recorded_idx').on(t.recordedAt),
+    // Fixes are stored in about the order they arrive, so a time range is a few block ranges: a BRIN is enough.
+    index('positions_recorded_idx').using('brin', t.recordedAt),
     index('positions_staff_time_idx')
       .on(t.staffId, t.recordedAt, t.latitude, t.longitude)
       .where(sql`${t.staffId} is not null`),
     // Who was near (decision 068): a grid cell of about 20 m and the time, so fixes near a place and a moment are one
     // index range per cell on PostgreSQL and PGlite alike. The expression is db/position-grid.ts's GRID_CELL_SQL.
-    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. The table is
-    // vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor, set in 0032) so that holds for
+    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. Each day's
+    // partition is vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor) so that holds for
     // recent fixes too.
     index('positions_grid_time_idx').using(
       'btree',
