@@ -2,7 +2,7 @@
 // is shown once after registration (only a hash is stored).
 import { useState, type FormEvent } from 'react';
 import { useMapEvents, CircleMarker } from 'react-leaflet';
-import { READER_FORMAT_LABELS, READER_FORMATS, type Reader, type ReaderCreated, type ReaderFormat } from '@prison/shared';
+import { READER_FORMAT_LABELS, READER_FORMATS, type Reader, type ReaderCreated, type ReaderFormat } from '@prison/shared/reader';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/field';
 import { ErrorText, Loading } from '../../components/ui/status';

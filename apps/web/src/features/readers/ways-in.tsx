@@ -1,6 +1,6 @@
 // Every way a position reaches the server (readers, gateways, the RTLS, the phones' protocols): address,
 // authentication and an example, as the docs list them, so whoever configures a device finds its settings here.
-import { WAYS_IN } from '@prison/shared';
+import { WAYS_IN } from '@prison/shared/ways-in';
 
 export function WaysIn() {
   return (
