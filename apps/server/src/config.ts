@@ -100,6 +100,18 @@ const configSchema = z.object({
     .optional(),
   /** The site's MQTT broker where indoor readers publish their sightings (decision 067); unset: readers use HTTP only. */
   MQTT_URL: mqttUrl().optional(),
+  /** An RTLS publishing tag positions in plan metres on MQTT_URL's broker, in this vendor's format; unset: none. */
+  RTLS_FORMAT: oneOf(['pozyx']).optional(),
+  /** The topic the RTLS publishes positions on (Pozyx: `tags`). */
+  RTLS_TOPIC: text(200)
+    .regex(/^[^#+\s]+$/, 'must be an MQTT topic without wildcards, like tags')
+    .default('tags'),
+  /** The pixel of the default site plan where the RTLS has its origin (x 0, y 0), as `x,y`. */
+  RTLS_PLAN_ORIGIN: text(40)
+    .regex(/^\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*$/, 'must be the pixel x,y of the RTLS origin on the default site plan, like 120,860')
+    .default('0,0'),
+  /** The accuracy of an RTLS fix when the vendor's message reports none (metres). */
+  RTLS_ACCURACY_M: decimalNumber({ greaterThan: 0, max: 100 }).default(0.3),
   /** A reader not heard for this long raises a Warning alert and shows grey (decision 067). */
   READER_SILENT_SECONDS: decimalNumber({ greaterThan: 0, max: 86_400 }).default(60),
   DEVICE_OFFLINE_SECONDS: decimalNumber({ greaterThan: 0, max: 7 * 86_400 }).default(DEFAULT_DEVICE_OFFLINE_SECONDS),

@@ -769,8 +769,10 @@ export const readers = pgTable('readers', {
   refusedCount: integer('refused_count').notNull().default(0),
   /** The open "Reader NAME is silent" alert: set once per silence, cleared when the reader reports again. */
   silentAlertId: integer('silent_alert_id').references((): AnyPgColumn => alerts.id, { onDelete: 'set null' }),
+  /** How its messages are read (READER_FORMATS): ours, OpenMQTTGateway / Theengs, or a Minew gateway's array. */
+  format: text('format').notNull().default('prison'),
   createdAt: createdAt(),
-});
+}, (t) => [check('readers_format_check', sql`${t.format} in ('prison', 'openmqttgateway', 'minew')`)]);
 /**
  * A prisoner's observation (decision 063): level, interval override, the constant watcher, and the
  * schedule the overdue watcher reads (one indexed range on `due_at` per tick). The alert ids make each alert once.
