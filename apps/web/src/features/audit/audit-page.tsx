@@ -107,8 +107,10 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
           <time dateTime={entry.at}>{utc(entry.at)}</time>
           <div className="text-xs text-slate-500">{local(entry.at)} local</div>
         </td>
-        <td className="py-2 pr-3" title={entry.actor_label === entry.actor ? undefined : `username ${entry.actor}`}>
+        <td className="py-2 pr-3">
           {entry.actor_label}
+          {/* The username too: what the "Who" filter matches. */}
+          {entry.actor_label !== entry.actor && <div className="text-xs text-slate-600">{entry.actor}</div>}
         </td>
         <td className="py-2 pr-3 font-mono text-xs">{entry.action}</td>
         <td className="py-2 pr-3">{entry.entity_label ?? entry.entity}</td>

@@ -55,7 +55,7 @@ function MessageComposer() {
   return (
     <form
       onSubmit={submit}
-      aria-label="New log entry"
+      aria-label="Write a log entry"
       className="mb-6 flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >
       <TextAreaField

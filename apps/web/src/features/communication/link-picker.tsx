@@ -1,6 +1,6 @@
 // What a new log entry is about: prisoners found by name or number and added one by one (removable), and alerts and
 // incidents by the numbers their screens show.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { X } from 'lucide-react';
 import { TextField } from '../../components/ui/field';
 import { usePrisonerSearch } from '../../lib/prisoner-search';
@@ -17,6 +17,7 @@ const selectClass = 'w-full min-w-0 rounded-md border border-slate-300 bg-white 
 
 export function LinkPicker({ value, onChange }: { value: PickedLinks; onChange(next: PickedLinks): void }) {
   const [search, setSearch] = useState('');
+  const selectId = useId();
   const q = useDebouncedValue(search.trim());
   const found = usePrisonerSearch(q, { enabled: q.length > 0 });
   const add = (id: string) => {
@@ -31,9 +32,9 @@ export function LinkPicker({ value, onChange }: { value: PickedLinks; onChange(n
       <legend className="mb-1 text-sm font-medium text-slate-700">About (optional)</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         <TextField label="Find a prisoner" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
-        <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-          Add prisoner
-          <select value="" disabled={!q} onChange={(event) => add(event.target.value)} className={selectClass}>
+        <div className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+          <label htmlFor={selectId}>Add prisoner</label>
+          <select id={selectId} value="" disabled={!q} onChange={(event) => add(event.target.value)} className={selectClass}>
             <option value="">{!q ? 'Type a name first' : found.isPending ? 'Searching...' : `${found.data?.length ?? 0} found`}</option>
             {(found.data ?? []).map((p) => (
               <option key={p.prisoner_id} value={p.prisoner_id}>
@@ -42,7 +43,7 @@ export function LinkPicker({ value, onChange }: { value: PickedLinks; onChange(n
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       {value.prisoners.length > 0 && (
         <ul aria-label="Prisoners linked" className="flex flex-wrap gap-1.5">
