@@ -2,7 +2,7 @@
 // incident), the handovers this account has still to confirm reading, and the confirmation. Every key sits under
 // ['messages'], so the socket's dataChanged('messages') and a new entry refetch them all.
 import { useQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LogMessage, MessageLinkKind, MessageList, PendingHandovers } from '@prison/shared';
+import type { LogMessage, MessageLinkKind, MessageList, PendingHandovers } from '@prison/shared/message';
 import { api } from './api-client';
 import { useSocketEvent } from './realtime';
 

@@ -1,7 +1,7 @@
 // "Log entries" on a prisoner's, an alert's or an incident's screen: the newest control-room log entries linked to
 // that record, with a way to the whole log.
 import { Link } from 'react-router';
-import type { MessageLinkKind } from '@prison/shared';
+import type { MessageLinkKind } from '@prison/shared/message';
 import { errorMessage } from '../../lib/api-client';
 import { LINKED_ENTRIES_SHOWN, useLinkedLogEntries } from '../../lib/log-entries';
 import { EmptyState, ErrorText, Loading } from '../ui/status';

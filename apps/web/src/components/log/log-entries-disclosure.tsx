@@ -2,7 +2,7 @@
 // opened, so a page of fifty cards sends no fifty requests.
 import { useId, useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import type { MessageLinkKind } from '@prison/shared';
+import type { MessageLinkKind } from '@prison/shared/message';
 import { LinkedLogEntries } from './linked-log-entries';
 
 export function LogEntriesDisclosure({ kind, id }: { kind: MessageLinkKind; id: number }) {

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { MESSAGE_TYPE_LABELS, type LogMessage, type MessageLink, type MessageType } from '@prison/shared';
+import { MESSAGE_TYPE_LABELS, type LogMessage, type MessageLink, type MessageType } from '@prison/shared/message';
 
 const TYPE_TONES: Record<MessageType, string> = {
   note: 'bg-slate-100 text-slate-800 ring-slate-600/20',

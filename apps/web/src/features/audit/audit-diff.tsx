@@ -1,6 +1,6 @@
 // What an audit entry changed: only the fields whose value differs, each with its value before and after (the server
 // compares them; a creation lists every field it set, a deletion every field it had).
-import type { AuditChange } from '@prison/shared';
+import type { AuditChange } from '@prison/shared/audit-entry';
 
 const show = (value: unknown) => (value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 

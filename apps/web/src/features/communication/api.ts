@@ -1,7 +1,7 @@
 // GET /messages (newest first, paged back by id, searched by words, type and time) and POST /messages; a new entry
 // anywhere refetches the list through this account's caseload (lib/log-entries).
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LogMessage, MessageDraft, MessageList, MessageType } from '@prison/shared';
+import type { LogMessage, MessageDraft, MessageList, MessageType } from '@prison/shared/message';
 import { api } from '../../lib/api-client';
 import { LOG_QUERY_KEY } from '../../lib/log-entries';
 

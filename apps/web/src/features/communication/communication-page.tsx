@@ -2,7 +2,7 @@
 // entry of a type and about the prisoners, alerts and incidents it links; searched by words, type and time.
 import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
-import { MESSAGE_MAX_LENGTH, MESSAGE_TYPE_LABELS, MESSAGE_TYPES, type MessageType } from '@prison/shared';
+import { MESSAGE_MAX_LENGTH, MESSAGE_TYPE_LABELS, MESSAGE_TYPES, type MessageType } from '@prison/shared/message';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextAreaField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';

@@ -1,6 +1,6 @@
 // Searching the control-room log: words in the entry, its type, and a time range (local times, sent as instants).
 import { useState, type FormEvent } from 'react';
-import { MESSAGE_TYPE_LABELS, MESSAGE_TYPES, type MessageType } from '@prison/shared';
+import { MESSAGE_TYPE_LABELS, MESSAGE_TYPES, type MessageType } from '@prison/shared/message';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/field';
 import type { LogSearch } from './api';
