@@ -19,10 +19,21 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { AlertResponder, CountAccount, CountLine, CountSubmission, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
+import type {
+  AlertResponder,
+  CountAccount,
+  CountLine,
+  CountSubmission,
+  DeviceKind,
+  MessageLinkKind,
+  MessageType,
+  NearbyStaffEntry,
+  Role,
+} from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -519,7 +530,7 @@ export const auditChain = pgTable(
   (t) => [check('audit_chain_one_row', sql`${t.id} = 1`)],
 );
 
-/** The control-room log (/communication). */
+/** The control-room log (/communication): entries of a type (MESSAGE_TYPES), append-only. */
 export const messages = pgTable(
   'messages',
   {
@@ -527,9 +538,50 @@ export const messages = pgTable(
     adminId: integer('admin_id').references(() => admins.id, { onDelete: 'set null' }),
     authorName: text('author_name').notNull(),
     body: text('body').notNull(),
+    type: text('type').$type<MessageType>().notNull().default('note'),
     createdAt: createdAt(),
   },
-  (t) => [index('messages_created_idx').on(t.createdAt)],
+  (t) => [
+    index('messages_created_idx').on(t.createdAt),
+    index('messages_type_idx').on(t.type, t.id),
+    // The text search (`q`): a contains match on any case served by trigrams, not a scan of the whole log.
+    index('messages_body_trgm_idx').using('gin', sql`lower(${t.body}) gin_trgm_ops`),
+    check('messages_type_check', sql`${t.type} in ('note', 'handover', 'radio_call', 'lockdown', 'incident')`),
+  ],
+);
+
+/** The prisoners, alerts and incidents a log entry is about (no foreign key: one column names three tables). */
+export const messageLinks = pgTable(
+  'message_links',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<MessageLinkKind>().notNull(),
+    targetId: integer('target_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'message_links_pk', columns: [t.messageId, t.kind, t.targetId] }),
+    index('message_links_target_idx').on(t.kind, t.targetId, t.messageId),
+    check('message_links_kind_check', sql`${t.kind} in ('prisoner', 'alert', 'incident')`),
+  ],
+);
+
+/** Who confirmed reading a handover entry, and when; one row per account and entry. */
+export const messageReads = pgTable(
+  'message_reads',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    adminId: integer('admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    readerName: text('reader_name').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('message_reads_message_admin_unique').on(t.messageId, t.adminId),
+    index('message_reads_admin_idx').on(t.adminId, t.messageId),
+  ],
 );
 
 /**
