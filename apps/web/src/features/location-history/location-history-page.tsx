@@ -14,9 +14,9 @@ import { exportUrl, useClientSettings, useGeofences, useHistory, usePrisonerById
 import { prisonerLabel } from '../../lib/prisoner-label';
 import { HistoryMap } from './history-map';
 import { HistorySummary } from './history-summary';
-import { PlayerControls } from './player-controls';
+import { PlayerControls } from '../../components/track-player';
 import { PrisonerPicker, type PickedPrisoner } from './prisoner-picker';
-import { PRESET_LABELS, RANGE_PRESETS, presetRange, toLocalInput, type RangePreset } from './time-range';
+import { PRESET_LABELS, RANGE_PRESETS, presetRange, toLocalInput, type RangePreset } from '../../lib/time-range';
 import { useTrackPlayer, type TimedPoint } from './use-track-player';
 
 function RangePicker({ onChange }: { onChange(range: { from: string; to: string }): void }) {

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { Pause, Play } from 'lucide-react';
 import type { AlertType, ReplayAlert } from '@prison/shared';
 import { Button } from '../../components/ui/button';
-import { formatPlayerTime } from '../location-history/time-range';
+import { formatPlayerTime } from '../../lib/time-range';
 import { REPLAY_SPEEDS } from './replay-clock';
 
 const MARK_COLOURS: Record<AlertType, string> = { Critical: 'bg-red-700', Warning: 'bg-amber-600', Informational: 'bg-blue-700' };

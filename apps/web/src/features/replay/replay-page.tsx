@@ -15,7 +15,7 @@ import { prisonerTag } from '../../lib/prisoner-label';
 import { MARKER_COLOURS, MARKER_LEVEL_TEXT, markerLabel, markerLevel } from '../../map/marker-style';
 import { GLIDE_MS, TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { useClientSettings } from '../location-history/api';
-import { presetRange, toLocalInput } from '../location-history/time-range';
+import { presetRange, toLocalInput } from '../../lib/time-range';
 import { nearScreenUrl } from '../incidents/api';
 import { OpenIncidentDialog, type IncidentDraft } from '../incidents/open-incident-dialog';
 import { useBlocks, useReplay, type ReplayRequest } from './api';
