@@ -12,7 +12,8 @@ import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useMay } from '../../lib/use-may';
 import { formatPlayerTime } from '../../lib/time-range';
-import { nearScreenUrl, replayUrl, useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
+import { nearScreenUrl, replayUrl } from '../../lib/screen-links';
+import { useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
 import { IncidentLinksForm } from './incident-links-form';
 
 const STEP_VERBS: Record<IncidentStatus, string> = { reported: 'Reported', investigating: 'Investigation started', closed: 'Closed' };

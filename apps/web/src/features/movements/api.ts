@@ -1,7 +1,7 @@
 // GET /movements (today's, kept live: the socket's dataChanged('movements') refetches every key starting 'movements')
 // and POST /movements; the pickers' prisoners, geofences and staff.
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_ROLES, type Geofence, type Movement, type StaffListResponse } from '@prison/shared';
+import { STAFF_ROLES, type Movement, type StaffListResponse } from '@prison/shared';
 import { api } from '../../lib/api-client';
 
 export const MOVEMENTS_KEY = ['movements'] as const;
@@ -11,10 +11,6 @@ export function useMovements(prisonerId?: number) {
     queryKey: prisonerId === undefined ? [...MOVEMENTS_KEY, 'today'] : [...MOVEMENTS_KEY, 'prisoner', prisonerId],
     queryFn: ({ signal }) => api.get<{ data: Movement[] }>('/movements', prisonerId === undefined ? undefined : { prisoner_id: prisonerId }, signal).then((r) => r.data),
   });
-}
-
-export function useGeofences() {
-  return useQuery({ queryKey: ['geofences'], queryFn: ({ signal }) => api.get<Geofence[]>('/geofence/all', undefined, signal) });
 }
 
 export function useStaff() {

@@ -7,9 +7,9 @@ import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
-import { OpenIncidentFromAlert } from '../../incidents/open-incident-from-alert';
+import { OpenIncidentFromAlert } from '../../incidents';
 import { liveMapLink } from '../live-map-link';
-import { RespondButton, RespondingList } from '../../duress/responding';
+import { RespondButton, RespondingList } from '../../duress';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
   const name = [alert.first_name, alert.last_name].filter(Boolean).join(' ');
