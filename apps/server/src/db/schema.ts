@@ -377,7 +377,7 @@ export const geofences = pgTable('geofences', {
   centerLng: doublePrecision('center_lng'),
   /** [[lat, lng], ...] for polygons and rectangles. */
   coordinates: jsonb('coordinates').$type<[number, number][]>(),
-  dwellSeconds: integer('dwell_seconds').notNull().default(0),
+  dwellSeconds: integer('dwell_seconds').notNull().default(10),
   bufferMeters: doublePrecision('buffer_meters').notNull().default(0),
   /** Who it applies to: null for everyone, or `{ blocks?, prisoner_ids? }` (decision 033). */
   appliesTo: jsonb('applies_to').$type<{ blocks?: string[]; prisoner_ids?: number[] }>(),
@@ -423,9 +423,15 @@ export const alerts = pgTable(
     resolvedBy: integer('resolved_by').references(() => admins.id),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     note: text('note'),
-    /** A device alarm repeated within 60 s of the last one bumps this instead of raising another alert (decision 038). */
+    /**
+     * Occurrences after the first folded into this alert: a device alarm repeated within 60 s (decision 038), and a
+     * zone breach or an offline tracker of the same rule and person while the alert is not resolved. The API answers
+     * `repeat_count` as every occurrence, the first included.
+     */
     repeatCount: integer('repeat_count').notNull().default(0),
     lastRepeatAt: timestamp('last_repeat_at', { withTimezone: true }),
+    /** False for an event rather than work (an Informational zone alert): out of the open queue, counts and toasts. */
+    needsAction: boolean('needs_action').notNull().default(true),
     /** A staff SOS: the nearest other staff trackers at the alarm, as the API gives them (decision 072); else null. */
     nearbyStaff: jsonb('nearby_staff').$type<NearbyStaffEntry[]>(),
     /** A duress alarm (decision 100): the account that pressed "Need assistance", who alone may stand it down. */
@@ -450,6 +456,10 @@ export const alerts = pgTable(
     index('alerts_open_alarm_idx')
       .on(t.deviceId, t.kind)
       .where(sql`${t.kind} in ('sos', 'tamper') and ${t.status} <> 'Resolved'`),
+    // The open alert a repeat of one rule for one person folds into (alert-store.ts).
+    index('alerts_open_foldable_idx')
+      .on(t.kind, t.geofenceId, t.prisonerId, t.deviceId)
+      .where(sql`${t.kind} in ('geofence', 'offline') and ${t.status} <> 'Resolved'`),
     // Escalation's sweep (decision 060): Critical alerts nobody has acknowledged yet, by when they were stored.
     index('alerts_open_critical_created_idx')
       .on(t.createdAt)

@@ -42,7 +42,7 @@ export async function deleteExpiredPositions(
 async function retentionPass(app: FastifyInstance): Promise<number> {
   const { POSITION_RETENTION_DAYS, ALERT_RETENTION_DAYS, AUDIT_RETENTION_DAYS } = app.config;
   const positions = await deleteExpiredPositions(app.db, POSITION_RETENTION_DAYS);
-  const alerts = ALERT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAlerts(app.db, ALERT_RETENTION_DAYS);
+  const alerts = ALERT_RETENTION_DAYS === undefined ? 0 : await deleteExpiredAlerts(app.db, app.tracking.alertStore, ALERT_RETENTION_DAYS);
   const audit = await deleteExpiredAudit(app.db, AUDIT_RETENTION_DAYS);
   if (positions + alerts + audit > 0) app.log.info({ positions, alerts, audit }, 'retention: old records deleted');
   return positions + alerts + audit;

@@ -1,6 +1,6 @@
 // The server's settings for this client (map tiles, start view, whether devices need a secret): read once per page load.
 import { useQuery } from '@tanstack/react-query';
-import type { ClientSettings } from '@prison/shared';
+import type { ClientSettings } from '@prison/shared/settings';
 import { api } from './api-client';
 
 export function useClientSettings() {

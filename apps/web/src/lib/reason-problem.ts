@@ -1,5 +1,5 @@
 // The reason for a change that weakens an alarm, checked as the server checks it, for every dialog that asks one.
-import { changeReason } from '@prison/shared';
+import { changeReason } from '@prison/shared/pending-change';
 
 /** The sentence to show, or undefined when the reason will do. */
 export function reasonProblem(reason: string): string | undefined {

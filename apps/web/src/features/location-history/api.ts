@@ -1,7 +1,8 @@
 // The history screen's reads: the track (GET /location/history), the prisoner the URL names, the export links.
 import { useQuery } from '@tanstack/react-query';
-import type { HistoryResponse, Prisoner } from '@prison/shared';
-import { API_PREFIX } from '@prison/shared';
+import type { HistoryResponse } from '@prison/shared/history';
+import type { Prisoner } from '@prison/shared/prisoner';
+import { API_PREFIX } from '@prison/shared/constants';
 import { api, withQuery } from '../../lib/api-client';
 
 export interface HistoryRange {
