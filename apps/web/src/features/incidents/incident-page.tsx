@@ -17,8 +17,9 @@ import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useMay } from '../../lib/use-may';
-import { formatPlayerTime } from '../location-history/time-range';
-import { nearScreenUrl, replayUrl, useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
+import { formatPlayerTime } from '../../lib/time-range';
+import { nearScreenUrl, replayUrl } from '../../lib/screen-links';
+import { useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
 import { IncidentLinksForm } from './incident-links-form';
 import { LinkedLogEntries } from '../../components/log/linked-log-entries';
 

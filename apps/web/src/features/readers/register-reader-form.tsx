@@ -9,7 +9,7 @@ import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { MapView } from '../../map/map-view';
 import { ReaderLayer } from '../../map/reader-layer';
-import { useClientSettings } from '../location-history/api';
+import { useClientSettings } from '../../lib/client-settings';
 import { useRegisterReader } from './api';
 
 interface Draft {
