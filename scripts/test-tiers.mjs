@@ -16,6 +16,7 @@ export const SYSTEM_FILES = [
   'apps/server/test/cluster-caseload.test.ts',
   'apps/server/test/cluster-kit.test.ts',
   'apps/server/test/database-outage.test.ts',
+  'apps/server/test/pgbackrest-pitr.test.ts',
   'apps/server/test/durability.test.ts',
   'apps/server/test/start-under-faults.test.ts',
   'apps/server/test/production-build.test.ts',

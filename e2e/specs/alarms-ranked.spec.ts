@@ -86,6 +86,7 @@ async function seedDemoLike(api: APIRequestContext) {
       type: 'Positive',
       alert_type: 'Informational',
       radius: 80,
+      dwell_seconds: 0,
       center_lat: centre.lat,
       center_lng: centre.lng,
     },

@@ -120,7 +120,7 @@ test('a browser on one process sees the other process\'s alert; Redis down: "Par
     expect(login.status(), await login.text()).toBe(200);
     const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Cluster'), last_name: 'Walker' });
     const fence = await api.post('/api/v1/geofence/add', {
-      data: { geofence_id: unique('yard'), shape: 'Circle', name: unique('Cluster yard'), type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: 51.5, center_lng: -0.12 },
+      data: { geofence_id: unique('yard'), shape: 'Circle', name: unique('Cluster yard'), type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: 51.5, center_lng: -0.12, dwell_seconds: 0 },
     });
     expect(fence.status(), await fence.text()).toBe(200);
     let clock = Date.now() - 30_000;

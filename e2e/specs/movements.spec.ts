@@ -19,7 +19,7 @@ test('start a movement on a phone and see it arrive live after a fix inside the 
   const lng = -1.3 + Math.random() * 0.01;
   const destination = unique('Workshop ');
   const fence = await api.post('/api/v1/geofence/add', {
-    data: { geofence_id: unique('mv-'), name: destination, shape: 'Circle', type: 'Positive', alert_type: 'Warning', radius: 30, center_lat: lat + 0.003, center_lng: lng },
+    data: { geofence_id: unique('mv-'), name: destination, shape: 'Circle', type: 'Positive', alert_type: 'Warning', radius: 30, center_lat: lat + 0.003, center_lng: lng, dwell_seconds: 0 },
   });
   expect(fence.status(), await fence.text()).toBeLessThan(300);
   const prisoner = await seedTrackedPrisoner(api, { first_name: unique('Mover'), last_name: 'Quill' });

@@ -181,6 +181,7 @@ test('a prisoner leaving a Negative geofence: the marker moves, the toast shows,
       radius: 300,
       center_lat: centre.lat,
       center_lng: centre.lng,
+      dwell_seconds: 0,
       // Only this spec's prisoner: a fence for everyone would put the prisoners of the specs running beside this one
       // in violation (geofences are the prison's, decision 076).
       applies_to: { prisoner_ids: [prisonerId] },

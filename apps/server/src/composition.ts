@@ -2,7 +2,18 @@
 import type { ClusterPorts } from './cluster';
 import type { TrackingPorts } from './tracking/ports';
 import { readShowAlertEvent } from './modules/alerts/alert-records';
-import { alertsJson, endOpenAlerts, insertAlerts, insertAlertsSql, showAlertEvent } from './modules/alerts/alert-store';
+import {
+  alertsJson,
+  deleteResolvedAlerts,
+  endOfflineAlertsSql,
+  endOpenAlerts,
+  endViolationAlertsSql,
+  insertAlerts,
+  openAlarmAlerts,
+  recordRepeats,
+  showAlertEvent,
+  storeAlertsSql,
+} from './modules/alerts/alert-store';
 import { listLiveEscorts } from './modules/escorts/escort-service';
 import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
@@ -24,7 +35,18 @@ export const clusterPorts: ClusterPorts = {
 };
 
 export const trackingPorts: TrackingPorts = {
-  alerts: { insertAlerts, insertAlertsSql, alertsJson, endOpenAlerts, showAlertEvent },
+  alerts: {
+    insertAlerts,
+    storeAlertsSql,
+    alertsJson,
+    endOfflineAlertsSql,
+    endViolationAlertsSql,
+    endOpenAlerts,
+    openAlarmAlerts,
+    recordRepeats,
+    deleteResolvedAlerts,
+    showAlertEvent,
+  },
   listStoredGeofences,
   listLiveEscorts,
   listActivePairs,

@@ -2,7 +2,7 @@
 // once below with a kind from lib/setting-kinds.ts; what applies to all of them (empty = unset, one line per problem
 // naming the variable, secrets never printed) is lib/config-problems.ts, so a variable is covered by declaring it.
 import { z } from 'zod';
-import { DEFAULT_COUNT_TIMES, DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared';
+import { DEFAULT_COUNT_TIMES, DEFAULT_DEVICE_OFFLINE_SECONDS, DEFAULT_OFFLINE_GRACE_SECONDS } from '@prison/shared';
 import { ConfigError, describeIssue, exitOnConfigError, readVariables } from './lib/config-problems';
 import { parseConfiguredOrigin } from './lib/origins';
 import { secretKeyProblem } from './lib/secret-key';
@@ -107,6 +107,13 @@ const configSchema = z.object({
   /** A reader not heard for this long raises a Warning alert and shows grey (decision 067). */
   READER_SILENT_SECONDS: decimalNumber({ greaterThan: 0, max: 86_400 }).default(60),
   DEVICE_OFFLINE_SECONDS: decimalNumber({ greaterThan: 0, max: 7 * 86_400 }).default(DEFAULT_DEVICE_OFFLINE_SECONDS),
+  /**
+   * A tracker offline for less than this past DEVICE_OFFLINE_SECONDS and back raises no alert: a lift or a stairwell is
+   * not work for the control room. 0: the alert comes with the offline mark.
+   */
+  OFFLINE_GRACE_SECONDS: wholeNumber(0, 86_400).default(DEFAULT_OFFLINE_GRACE_SECONDS),
+  /** An Informational zone alert (someone entered the Exercise Yard) counts as work: open queue, counts, toasts. */
+  ZONE_ENTRIES_NEED_ACTION: flag().default(false),
   POSITION_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).default(365),
   /** Resolved alerts (and their deliveries) older than this are deleted; unset keeps every alert (decision 061). */
   ALERT_RETENTION_DAYS: decimalNumber({ greaterThan: 0, max: 36_500 }).optional(),
@@ -299,6 +306,13 @@ const configSchema = z.object({
       const problem = value ? secretKeyProblem(value) : null;
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
+  /**
+   * The pgBackRest stanza that backs this PostgreSQL up, when it is pgBackRest that does (decision 113): /metrics then
+   * reads the age of its newest good backup from `pgbackrest info`. Unset: only the built-in backups are watched.
+   */
+  PGBACKREST_STANZA: text(64)
+    .regex(/^[A-Za-z0-9][\w.-]*$/, 'must be a pgBackRest stanza name (letters, digits, _ . -), like prison')
+    .optional(),
   // Single sign-on with OpenID Connect (decision 052); no OIDC_ISSUER: single sign-on is off.
   /** The identity provider's issuer URL (https; http only on this machine's loopback, for tests). */
   OIDC_ISSUER: z

@@ -163,6 +163,7 @@ export async function startServer({ name, databaseUrl, redisPort, admin, env = {
     ADMIN_PASSWORD: admin.password,
     LOG_LEVEL: 'warn',
     DEVICE_OFFLINE_SECONDS: '600',
+    OFFLINE_GRACE_SECONDS: '0',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     ...env,
   });

@@ -317,6 +317,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
       expect((await offline()).filter((a) => a.endedAt === null), `round ${round}: ended by the fix`).toHaveLength(0);
       expect((await one().api('GET', `/devices/${dd}`)).json().online).toBe(true);
     }
-    expect(await offline()).toHaveLength(3);
+    // The three silences of one tracker are one problem while its alert is open: one alert, seen three times.
+    expect((await offline()).map((a) => a.repeatCount)).toEqual([2]);
   });
 });

@@ -56,6 +56,8 @@ export interface OwnPostgresCluster {
   port: number;
   /** A URL of a database created in it (the user postgres, trust auth). */
   url: string;
+  /** Its data directory (Debian's place for it), owned by the user postgres. */
+  dataDir: string;
   start(): void;
   stop(): void;
   drop(): void;
@@ -85,6 +87,7 @@ export async function createOwnPostgresCluster(prefix: string, ports: number[], 
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/${database}`,
+    dataDir: `/var/lib/postgresql/${version}/${name}`,
     start: () => void run('pg_ctlcluster', [version, name, 'start']),
     stop: () => void run('pg_ctlcluster', [version, name, 'stop', '-m', 'fast']),
     drop,

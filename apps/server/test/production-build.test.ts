@@ -1,5 +1,5 @@
 // A production build leaks nothing: no source map is built or served, the test hooks are compiled out, and the API
-// documentation needs a session. And the first screen stays light: no map, drawing or chart library (decision 020).
+// documentation needs a session. And the first page stays light: no map, drawing, validation or dialog library.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,7 +74,13 @@ it('serves the app to anyone, and the API documentation only with a session', as
 });
 
 // Strings each library's code keeps after minification (bench/bundle uses the same).
-const LIBRARY_MARKERS = { leaflet: 'leafletjs.com', 'leaflet-draw': 'drawVersion', recharts: 'recharts-wrapper' };
+const LIBRARY_MARKERS = {
+  leaflet: 'leafletjs.com',
+  'leaflet-draw': 'drawVersion',
+  zod: '$ZodObject',
+  'the country list': 'Afghanistan',
+  'Radix dialogs and menus': 'data-radix-focus-guard',
+};
 
 /** The scripts of the first screen: what index.html loads or preloads, and what those import statically. */
 function firstScreenScripts(): string[] {
@@ -94,7 +100,7 @@ function firstScreenScripts(): string[] {
   return [...seen];
 }
 
-it('loads no map, drawing or chart library on the first screen (/ and /login)', () => {
+it('loads no map, drawing, validation, country-list or dialog library on the first page (/)', () => {
   const scripts = firstScreenScripts();
   expect(scripts.length).toBeGreaterThan(0);
   const code = scripts.map((file) => readFileSync(path.join(dist, file), 'utf8')).join('\n');

@@ -28,7 +28,8 @@ export interface TestContext {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Off here (on by default): the tests of other concerns post OsmAnd fixes by id; the credential tests turn it on
   // (ingest/device-credentials.test.ts, decision 038).
-  return { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DEVICE_SECRET_REQUIRED: 'false' }), ...overrides };
+  // No offline grace: the tests of offline alerts keep their timing; the grace has its own test.
+  return { ...loadConfig({ DEMO: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DEVICE_SECRET_REQUIRED: 'false', OFFLINE_GRACE_SECONDS: '0' }), ...overrides };
 }
 
 export async function startTestApp(engine: Engine, overrides: Partial<Config> = {}): Promise<TestContext> {

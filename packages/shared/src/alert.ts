@@ -49,9 +49,17 @@ export const alertRecord = z.object({
   resolved_by: z.string().nullable(),
   resolved_at: z.string().nullable(),
   note: z.string().nullable(),
-  /** A device alarm repeated within 60 s of its last occurrence updates this alert (decision 038): how often, last when. */
+  /**
+   * How often the problem was seen, the first included: a device alarm repeated within 60 s (decision 038), a zone
+   * breached again or a tracker offline again by the same person while the alert is open fold into it.
+   */
   repeat_count: z.number().int().optional(),
+  /** The last repeat, null when none (decision 038). */
   last_repeat_at: z.string().nullable().optional(),
+  /** When the problem was last seen: the last repeat, else when the alert was raised. */
+  last_seen_at: z.string().optional(),
+  /** False for an event rather than work (an Informational zone alert): out of the open queue, counts and toasts. */
+  needs_action: z.boolean().optional(),
   /** A staff SOS only (decision 072): the nearest other staff trackers at the alarm, nearest first; absent otherwise. */
   nearby_staff: z.array(nearbyStaffEntry).optional(),
   /**
@@ -99,6 +107,8 @@ export const alertListQuery = pageQuery.extend({
   prisoner_id: intText().optional(),
   from: isoInstant().optional(),
   to: isoInstant().optional(),
+  /** true: the work (the open queue); false: the events (Informational zone alerts); absent: both. */
+  needs_action: z.enum(['true', 'false'], { message: 'needs_action must be true or false' }).optional(),
 });
 export type AlertListQuery = z.infer<typeof alertListQuery>;
 

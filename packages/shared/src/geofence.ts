@@ -151,12 +151,21 @@ export const geofenceId = nameText(100)
   .min(1, 'geofence_id is required')
   .refine((value) => !FORMAT_CHARACTER.test(value), 'must not contain invisible or text-direction characters');
 
+/**
+ * How long a tracker must stay across a zone's boundary before the crossing counts: a crossing and back within it
+ * raises nothing (GPS jitter, a step over the line). Bounded: a longer dwell hides a real escape.
+ */
+export const DEFAULT_DWELL_SECONDS = 10;
+export const MAX_DWELL_SECONDS = 300;
+const dwellMessage = `must be a whole number of seconds from 0 to ${MAX_DWELL_SECONDS}`;
+const dwellSeconds = z.number({ message: dwellMessage }).int(dwellMessage).min(0, dwellMessage).max(MAX_DWELL_SECONDS, dwellMessage);
+
 const common = {
   geofence_id: geofenceId,
   name: nameText(100).min(1, 'name is required'),
   type: z.enum(GEOFENCE_TYPES, { message: 'type must be Positive or Negative' }),
   alert_type: z.enum(ALERT_TYPES, { message: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).default('Informational'),
-  dwell_seconds: z.number().int().min(0, 'dwell_seconds must be 0 or more').max(86_400).default(0),
+  dwell_seconds: dwellSeconds.default(DEFAULT_DWELL_SECONDS),
   buffer_meters: z.number().min(0, 'buffer_meters must be 0 or more').max(10_000).default(0),
   applies_to: geofenceAppliesTo.default(null),
   schedule: geofenceSchedule.default(null),
@@ -210,7 +219,7 @@ const updateFields = {
   name: common.name.optional(),
   type: common.type.optional(),
   alert_type: z.enum(ALERT_TYPES).optional(),
-  dwell_seconds: z.number().int().min(0).max(86_400).optional(),
+  dwell_seconds: dwellSeconds.optional(),
   buffer_meters: z.number().min(0).max(10_000).optional(),
   applies_to: geofenceAppliesTo.optional(),
   schedule: geofenceSchedule.optional(),

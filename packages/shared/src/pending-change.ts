@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { REQUIRED, boundedText, intText, isoInstant } from './text';
 
+export * from './weakening-banner';
+
 /**
  * What a pending change is about: a geofence, a keep-apart pair, an account (a new or raised administrator) or a
  * prisoner (a cell move that lifts an alarm; decision 091).
@@ -105,8 +107,3 @@ export const activeWeakening = z.object({
 });
 export type ActiveWeakening = z.infer<typeof activeWeakening>;
 export const activeWeakeningList = z.object({ data: z.array(activeWeakening) });
-
-/** The banner's sentence: "Critical zone Perimeter weakened: asked by X, approved by Y, until <time>". */
-export function weakeningBannerText(weakening: Pick<ActiveWeakening, 'level' | 'geofence_name' | 'requested_by' | 'approved_by'>, until: string): string {
-  return `${weakening.level} zone ${weakening.geofence_name} weakened: asked by ${weakening.requested_by}, approved by ${weakening.approved_by}, until ${until}`;
-}

@@ -62,6 +62,8 @@ export const showAlertEvent = z.object({
   /** His prison number (decision 101), shown instead of the id; another extra the spec's client ignores. */
   prisonNumber: z.string().optional(),
   timestamp: z.string().optional(),
+  /** False for an event rather than work (an Informational zone alert): no toast; absent means work. An extra. */
+  needsAction: z.boolean().optional(),
 });
 export type ShowAlertEvent = z.infer<typeof showAlertEvent>;
 

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { GEOFENCE_MAX_POINTS, geoPoint } from './geofence';
 import { prisonerFlagKind } from './prisoner-identity';
 import { boundedText, int32, intText, nameText, reasonText } from './text';
+import { COUNT_LINE_STATES, COUNT_OUT_REASONS, COUNT_STATES, COUNT_WHOLE_PRISON } from './roll-count-labels';
+
+export * from './roll-count-labels';
 
 /** A block's name as a path parameter or a body field (the cells' block names). */
 export const blockName = nameText(50).min(1, 'block is required');
@@ -28,23 +31,6 @@ export const blockArea = z.object({
 export type BlockArea = z.infer<typeof blockArea>;
 export const blockAreaList = z.object({ data: z.array(blockArea) });
 
-/** Where a counted prisoner's tracker is. */
-export const COUNT_LINE_STATES = ['in_block', 'elsewhere', 'offline', 'untracked'] as const;
-export type CountLineState = (typeof COUNT_LINE_STATES)[number];
-export const COUNT_LINE_LABELS: Record<CountLineState, string> = {
-  in_block: 'In block',
-  elsewhere: 'Elsewhere',
-  offline: 'Offline',
-  untracked: 'Untracked',
-};
-
-/**
- * open: started, nothing submitted; clear: everyone expected seen (or the typed number equals the roll); discrepancy:
- * someone not seen; closed: a discrepancy ended by accounting for each prisoner not seen.
- */
-export const COUNT_STATES = ['open', 'clear', 'discrepancy', 'closed'] as const;
-export type CountState = (typeof COUNT_STATES)[number];
-
 export const countLine = z.object({
   prisoner_id: z.number().int(),
   name: z.string(),
@@ -63,18 +49,6 @@ export const countLine = z.object({
 export type CountLine = z.infer<typeof countLine>;
 
 export const countBlockTotal = z.object({ block: z.string(), expected: z.number().int(), located: z.number().int() });
-
-/** Why a prisoner not seen in his cell is out of the block: each one missing is accounted for with one of these. */
-export const COUNT_OUT_REASONS = ['healthcare', 'court', 'visits', 'segregation', 'escorted_out', 'other'] as const;
-export type CountOutReason = (typeof COUNT_OUT_REASONS)[number];
-export const COUNT_OUT_REASON_LABELS: Record<CountOutReason, string> = {
-  healthcare: 'Healthcare',
-  court: 'Court',
-  visits: 'Visits',
-  segregation: 'Segregation',
-  escorted_out: 'Escorted out of the site',
-  other: 'Other',
-};
 
 /** One submit of a count: the prisoners seen (cell by cell) or a typed number; every submit is kept, the last decides. */
 export const countSubmission = z.object({
@@ -151,7 +125,6 @@ export type CountRecord = z.infer<typeof countRecord>;
  * POST /counts: a block's count (`block_id`) or the whole prison's (`scope: "prison"`), one of the two. An empty body
  * starts nothing: counting every block is asked for in words, never by leaving a field out (decision 095).
  */
-export const COUNT_WHOLE_PRISON = 'prison';
 export const countStartInput = z
   .object({
     block_id: blockName.optional(),

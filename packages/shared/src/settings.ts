@@ -7,6 +7,9 @@ import { z } from 'zod';
  */
 export const DEFAULT_DEVICE_OFFLINE_SECONDS = 120;
 
+/** How much longer than that a silence lasts before its alert (OFFLINE_GRACE_SECONDS's default): a blip is no work. */
+export const DEFAULT_OFFLINE_GRACE_SECONDS = 120;
+
 export const clientSettings = z.object({
   /** The background tiles' URL template (another server's, or ours for a local file); null: MAP_TILES=off, the plan alone. */
   mapTileUrl: z.string().nullable(),

@@ -12,7 +12,7 @@ import { createPglite } from '../db/client';
 import { addDevice, addPrisoner, osmandGet, useListeningApp } from '../tracking/tracking-test-kit';
 import { createTestDatabase, createScratchDatabase, describeEachEngine, describeOnPglite, type Engine } from '../../test/test-db';
 import { waitFor } from '../../test/wait-for';
-import { serveBackups } from './backup-socket';
+import { requestEstimate, serveBackups } from './backup-socket';
 import { backupToFile } from './backup-to-file';
 import { RestoreRefused, restoreBackup } from './restore-backup';
 import type { RestoreTargetSpec } from './restore-target';
@@ -78,6 +78,8 @@ describeEachEngine('backup and restore', (engine: Engine) => {
     if (engine === 'pglite') {
       const socket = await serveBackups(pgliteConnection(ctx().database.pglite!), path.join(dir, 'source'), key, quietLog);
       try {
+        // The command asks the running server how long it will take before it starts (decision 113).
+        expect((await requestEstimate(path.join(dir, 'source')))?.rows).toBeGreaterThan(0);
         return await backupToFile({ kind: 'server', dataDir: path.join(dir, 'source') }, file, { key, who });
       } finally {
         await socket.close();

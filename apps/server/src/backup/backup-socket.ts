@@ -6,6 +6,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { estimateBackup, type BackupEstimate } from './backup-estimate';
 import type { SqlConnection } from './sql-connection';
 import { writeBackup } from './write-backup';
 
@@ -24,8 +25,8 @@ interface Log {
 const MAX_FILE_NAME = 1000;
 
 /**
- * Answers `ping` (is a server here?) and `backup [FILE]` (the sealed backup's bytes, then the end of the stream; FILE
- * is where the command writes it, for the audit entry).
+ * Answers `ping` (is a server here?), `estimate` (how long a backup will take, as one JSON line) and `backup [FILE]`
+ * (the sealed backup's bytes, then the end of the stream; FILE is where the command writes it, for the audit entry).
  */
 export async function serveBackups(connection: SqlConnection, dataDir: string, key: Buffer, log: Log): Promise<BackupSocket> {
   const socketPath = backupSocketPath(dataDir);
@@ -36,6 +37,14 @@ export async function serveBackups(connection: SqlConnection, dataDir: string, k
       const [command, ...rest] = data.toString('utf8').trim().split('\t');
       if (command === 'ping') {
         socket.end('pong\n');
+      } else if (command === 'estimate') {
+        estimateBackup(connection).then(
+          (estimate) => socket.end(`${JSON.stringify(estimate)}\n`),
+          (error: unknown) => {
+            log.error({ err: error }, 'backup estimate for the backup command failed');
+            socket.end();
+          },
+        );
       } else if (command === 'backup') {
         const started = Date.now();
         const file = rest.join('\t').slice(0, MAX_FILE_NAME) || null;
@@ -74,18 +83,32 @@ function connect(dataDir: string): Promise<net.Socket | null> {
   });
 }
 
-/** True when a server answers on this data directory's backup socket. */
-export async function serverAnswers(dataDir: string): Promise<boolean> {
+/** Sends one short command and reads the whole answer; null when no server answers here. */
+async function ask(dataDir: string, command: string): Promise<string | null> {
   const socket = await connect(dataDir);
-  if (!socket) return false;
-  socket.end('ping\n');
-  const answer = await new Promise<string>((resolve) => {
+  if (!socket) return null;
+  // Written, not ended: a half-closed socket would end the server's side before a slower answer is written.
+  socket.write(`${command}\n`);
+  return new Promise<string>((resolve) => {
     let text = '';
     socket.on('data', (chunk) => (text += chunk.toString('utf8')));
     socket.on('close', () => resolve(text));
     socket.on('error', () => resolve(text));
   });
-  return answer.startsWith('pong');
+}
+
+/** True when a server answers on this data directory's backup socket. */
+export async function serverAnswers(dataDir: string): Promise<boolean> {
+  return (await ask(dataDir, 'ping'))?.startsWith('pong') ?? false;
+}
+
+/** The running server's estimate of a backup; null when it gives none (an older server, or it failed). */
+export async function requestEstimate(dataDir: string): Promise<BackupEstimate | null> {
+  try {
+    return JSON.parse((await ask(dataDir, 'estimate')) ?? '') as BackupEstimate;
+  } catch {
+    return null;
+  }
 }
 
 /** Asks the running server for a backup and pipes its bytes into `out`; null when no server answers here. */

@@ -24,8 +24,11 @@ export async function backupToFile(source: BackupSource, file: string, options: 
   const partial = `${file}.partial`;
   const out = createWriteStream(partial, { mode: 0o600 });
   try {
+    // Read back whole before the backup counts: for a connection before its audit entry, from the server after it.
+    const readBack = { summary: null as BackupSummary | null };
     if (source.kind === 'connection') {
-      await writeBackup(source.connection, out, { key: options.key, progress: options.progress, audit: { who: options.who, file } });
+      const check = async () => (readBack.summary = await readBackupSummary(createReadStream(partial), options.key));
+      await writeBackup(source.connection, out, { key: options.key, progress: options.progress, audit: { who: options.who, file }, check });
     } else {
       const socket = await requestBackup(source.dataDir, out, file);
       if (!socket) {
@@ -40,10 +43,10 @@ export async function backupToFile(source: BackupSource, file: string, options: 
         throw new Error(`the server sealed the backup with another key than this command's: ${error.message}. Run it with the server's BACKUP_KEY, SECRET_KEY or key file`);
       });
       if (!out.writableFinished) await once(out, 'finish');
+      readBack.summary = await readBackupSummary(createReadStream(partial), options.key);
     }
-    const summary = await readBackupSummary(createReadStream(partial), options.key);
     renameSync(partial, file);
-    return summary;
+    return readBack.summary;
   } catch (error) {
     out.destroy();
     rmSync(partial, { force: true });

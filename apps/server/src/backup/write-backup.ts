@@ -31,9 +31,13 @@ export interface WriteBackupOptions {
   progress?: BackupProgress;
   /** Who asked and where it goes, for the audit entry. */
   audit: { who: AuditActor; file?: string | null };
+  /** Once every byte is out and before the audit entry: reads the file back, so an entry stands for a whole backup. */
+  check?: () => Promise<unknown>;
 }
 
 export const BACKUP_AUDIT_ENTITY = 'backup';
+/** The audit action of a completed backup; the newest one is the last good built-in backup (last-logical-backup.ts). */
+export const BACKUP_CREATED = 'backup.create';
 
 /** Streams the backup, gzipped and sealed, into `out` and ends it; then writes the audit entry. */
 export async function writeBackup(connection: SqlConnection, out: Writable, options: WriteBackupOptions): Promise<WrittenBackup> {
@@ -77,6 +81,7 @@ export async function writeBackup(connection: SqlConnection, out: Writable, opti
     });
     gzip.end();
     await finished;
+    await options.check?.();
   } catch (error) {
     gzip.destroy(error as Error);
     out.destroy(error as Error);
@@ -85,7 +90,7 @@ export async function writeBackup(connection: SqlConnection, out: Writable, opti
   const written = { ...summary, sha256: hash.digest('hex') };
   // After the snapshot's transaction (read-only on PostgreSQL), in one of its own: the backup does not hold its entry.
   const entry = {
-    action: 'backup.create',
+    action: BACKUP_CREATED,
     entity: BACKUP_AUDIT_ENTITY,
     entityId: options.audit.file ?? null,
     after: { engine: connection.kind, tables: written.tables, rows: written.rows, sha256: written.sha256, keyId: backupKeyId(options.key) },

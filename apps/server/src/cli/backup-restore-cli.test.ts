@@ -66,6 +66,8 @@ describe.skipIf(!inject('postgresAdminUrl'))('backup and restore commands (Postg
     const file = path.join(dir, 'prison.backup');
     const backup = await run('backup', [file], { DATABASE_URL: source.url, BACKUP_KEY });
     expect(backup.code, backup.out).toBe(0);
+    // How long it will take, said before it starts.
+    expect(backup.out).toMatch(/^Estimated time: .* for about \d+ rows in \d+ tables, at [\d,]+ rows\/s measured just now on \d+ rows of \w+\.\nBacking up /m);
     expect(backup.out).toMatch(/admins: 1 rows/);
     expect(backup.out).toMatch(/Backup written: .*prison\.backup \(\d+ tables, \d+ rows/);
     expect(backup.out).toContain('Sealed with BACKUP_KEY: keep that key, apart from the backups.');

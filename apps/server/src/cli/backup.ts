@@ -1,11 +1,13 @@
 // `npm run backup -- FILE [--force]`: a consistent backup of the database the server uses (DATA_DIR or DATABASE_URL),
 // taken while the server runs: on PostgreSQL from one snapshot, on PGlite through the running server's backup socket
 // (or the directory itself when no server runs). Sealed with the backup key (BACKUP_KEY, else SECRET_KEY, else the key
-// file beside DATA_DIR), and written to the audit trail. Decisions 058 and 094; docs/DEPLOYMENT.md "Backup and restore".
+// file beside DATA_DIR), and written to the audit trail. Before it starts it says how long it will take, from the row
+// counts and a rate measured on this machine (decision 113). Decisions 058 and 094; docs/DEPLOYMENT.md "Backup and restore".
 import { useServerAuditKey } from '../lib/audit-chain';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { serverAnswers } from '../backup/backup-socket';
+import { describeEstimate, estimateBackup } from '../backup/backup-estimate';
+import { requestEstimate, serverAnswers } from '../backup/backup-socket';
 import { backupToFile } from '../backup/backup-to-file';
 import { describeTarget, pgliteDirOf, pgliteDirProblem } from '../backup/restore-target';
 import { pgliteConnection, postgresConnection } from '../backup/sql-connection';
@@ -44,15 +46,18 @@ const options = { key: backupKey.key, who: { adminId: null, actor: 'cli' }, prog
 
 async function run() {
   if (config.DATABASE_URL) {
-    console.log(`Backing up ${describeTarget({ kind: 'postgres', url: config.DATABASE_URL })} (PostgreSQL, one snapshot) to ${file}...`);
     const connection = await postgresConnection(config.DATABASE_URL);
     try {
+      console.log(describeEstimate(await estimateBackup(connection)));
+      console.log(`Backing up ${describeTarget({ kind: 'postgres', url: config.DATABASE_URL })} (PostgreSQL, one snapshot) to ${file}...`);
       return await backupToFile({ kind: 'connection', connection }, file, options);
     } finally {
       await connection.close();
     }
   }
   if (await serverAnswers(config.DATA_DIR)) {
+    const estimate = await requestEstimate(config.DATA_DIR);
+    if (estimate) console.log(describeEstimate(estimate));
     console.log(`Backing up ${describeTarget({ kind: 'pglite', dataDir: config.DATA_DIR })} through the running server to ${file}...`);
     console.log('  (the server holds its other database work until the copy is made)');
     return backupToFile({ kind: 'server', dataDir: config.DATA_DIR }, file, options);
@@ -63,7 +68,9 @@ async function run() {
   const dataDirLock = lockDataDirOrExit(config.DATA_DIR);
   const client = await createPglite({ dataDir: pgliteDirOf(config.DATA_DIR) });
   try {
-    return await backupToFile({ kind: 'connection', connection: pgliteConnection(client) }, file, options);
+    const connection = pgliteConnection(client);
+    console.log(describeEstimate(await estimateBackup(connection)));
+    return await backupToFile({ kind: 'connection', connection }, file, options);
   } finally {
     await client.close();
     dataDirLock.release();

@@ -322,11 +322,14 @@ export const incidentLinks = pgTable(
   ],
 );
 
-/** Every fix ever received: the location history. One row per device and device time. */
+/**
+ * Every fix ever received: the location history. One row per device and device time (the key). Partitioned by day
+ * (UTC) on recorded_at, with a default partition for a day not made yet (migration 0044; drizzle has no word for
+ * partitions): the days are made ahead and dropped whole by retention in tracking/position-partitions.ts.
+ */
 export const positions = pgTable(
   'positions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: text('device_id').notNull(),
     prisonerId: integer('prisoner_id'),
     /** The staff member wearing the tracker when the fix was stored (who was near names staff too). */
@@ -342,17 +345,18 @@ export const positions = pgTable(
     battery: real('battery'),
   },
   (t) => [
-    uniqueIndex('positions_device_time_uq').on(t.deviceId, t.recordedAt),
+    primaryKey({ name: 'positions_pkey', columns: [t.deviceId, t.recordedAt] }),
     // Covering: a history read (one prisoner, a time range) is an index-only scan, never one heap page per fix.
     index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt, t.latitude, t.longitude, t.speed, t.accuracy),
-    index('positions_recorded_idx').on(t.recordedAt),
+    // Fixes are stored in about the order they arrive, so a time range is a few block ranges: a BRIN is enough.
+    index('positions_recorded_idx').using('brin', t.recordedAt),
     index('positions_staff_time_idx')
       .on(t.staffId, t.recordedAt, t.latitude, t.longitude)
       .where(sql`${t.staffId} is not null`),
     // Who was near (decision 068): a grid cell of about 20 m and the time, so fixes near a place and a moment are one
     // index range per cell on PostgreSQL and PGlite alike. The expression is db/position-grid.ts's GRID_CELL_SQL.
-    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. The table is
-    // vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor, set in 0032) so that holds for
+    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. Each day's
+    // partition is vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor) so that holds for
     // recent fixes too.
     index('positions_grid_time_idx').using(
       'btree',
@@ -377,7 +381,7 @@ export const geofences = pgTable('geofences', {
   centerLng: doublePrecision('center_lng'),
   /** [[lat, lng], ...] for polygons and rectangles. */
   coordinates: jsonb('coordinates').$type<[number, number][]>(),
-  dwellSeconds: integer('dwell_seconds').notNull().default(0),
+  dwellSeconds: integer('dwell_seconds').notNull().default(10),
   bufferMeters: doublePrecision('buffer_meters').notNull().default(0),
   /** Who it applies to: null for everyone, or `{ blocks?, prisoner_ids? }` (decision 033). */
   appliesTo: jsonb('applies_to').$type<{ blocks?: string[]; prisoner_ids?: number[] }>(),
@@ -423,9 +427,15 @@ export const alerts = pgTable(
     resolvedBy: integer('resolved_by').references(() => admins.id),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     note: text('note'),
-    /** A device alarm repeated within 60 s of the last one bumps this instead of raising another alert (decision 038). */
+    /**
+     * Occurrences after the first folded into this alert: a device alarm repeated within 60 s (decision 038), and a
+     * zone breach or an offline tracker of the same rule and person while the alert is not resolved. The API answers
+     * `repeat_count` as every occurrence, the first included.
+     */
     repeatCount: integer('repeat_count').notNull().default(0),
     lastRepeatAt: timestamp('last_repeat_at', { withTimezone: true }),
+    /** False for an event rather than work (an Informational zone alert): out of the open queue, counts and toasts. */
+    needsAction: boolean('needs_action').notNull().default(true),
     /** A staff SOS: the nearest other staff trackers at the alarm, as the API gives them (decision 072); else null. */
     nearbyStaff: jsonb('nearby_staff').$type<NearbyStaffEntry[]>(),
     /** A duress alarm (decision 100): the account that pressed "Need assistance", who alone may stand it down. */
@@ -450,6 +460,10 @@ export const alerts = pgTable(
     index('alerts_open_alarm_idx')
       .on(t.deviceId, t.kind)
       .where(sql`${t.kind} in ('sos', 'tamper') and ${t.status} <> 'Resolved'`),
+    // The open alert a repeat of one rule for one person folds into (alert-store.ts).
+    index('alerts_open_foldable_idx')
+      .on(t.kind, t.geofenceId, t.prisonerId, t.deviceId)
+      .where(sql`${t.kind} in ('geofence', 'offline') and ${t.status} <> 'Resolved'`),
     // Escalation's sweep (decision 060): Critical alerts nobody has acknowledged yet, by when they were stored.
     index('alerts_open_critical_created_idx')
       .on(t.createdAt)

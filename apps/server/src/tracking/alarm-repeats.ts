@@ -2,9 +2,9 @@
 // updates the open alert (repeat_count, last_repeat_at) instead of raising another (decision 038): a panic button
 // held down, or a flood of copies, is one alarm for the control room, still open until someone resolves it.
 // Safe under concurrency: a process writes its batches one at a time, in cluster mode under the devices' row locks,
-// and the open alerts are read `for update`, so a repeat never lands on an alert resolved a moment before.
-import { sql } from 'drizzle-orm';
+// and the alert store reads the open alerts `for update`, so a repeat never lands on an alert resolved a moment before.
 import type { Tx } from '../db/client';
+import type { AlertStore } from './ports';
 
 export const ALARM_REPEAT_WINDOW_MS = 60_000;
 
@@ -24,28 +24,16 @@ export interface AlarmGroup<A extends Alarm> {
 
 const keyOf = (alarm: { deviceId: string; kind: string }) => `${alarm.kind}|${alarm.deviceId}`;
 
-/** The open (not resolved) alarm alerts of these devices last raised or repeated within the window of `earliest`. */
-async function openAlarmAlerts(tx: Tx, deviceIds: string[], earliest: Date): Promise<{ id: number; deviceId: string; kind: string; last: Date }[]> {
-  const result = (await tx.execute(sql`
-    select id, device_id, kind, coalesce(last_repeat_at, timestamp) as last
-    from alerts
-    where device_id = any(${sql.param(deviceIds)}::text[]) and kind in ('sos', 'tamper') and status <> 'Resolved'
-      and coalesce(last_repeat_at, timestamp) >= ${earliest.toISOString()}::timestamptz
-    order by last, id
-    for update`)) as unknown as { rows: { id: number; device_id: string; kind: string; last: Date | string }[] };
-  return result.rows.map((row) => ({ id: Number(row.id), deviceId: row.device_id, kind: row.kind, last: new Date(row.last) }));
-}
-
 /**
  * Groups a batch's stored alarms, in time order: each joins the latest alert of its device and kind (stored and open,
  * or raised earlier in this batch) when it comes within the window of that alert's last occurrence, or raises a new one.
  */
-export async function groupAlarms<A extends Alarm>(tx: Tx, alarms: A[]): Promise<AlarmGroup<A>[]> {
+export async function groupAlarms<A extends Alarm>(tx: Tx, store: Pick<AlertStore, 'openAlarmAlerts'>, alarms: A[]): Promise<AlarmGroup<A>[]> {
   if (alarms.length === 0) return [];
   const sorted = [...alarms].sort((a, b) => a.at.getTime() - b.at.getTime());
   const earliest = new Date(sorted[0]!.at.getTime() - ALARM_REPEAT_WINDOW_MS);
   const latest = new Map<string, AlarmGroup<A>>();
-  for (const open of await openAlarmAlerts(tx, [...new Set(alarms.map((a) => a.deviceId))], earliest)) {
+  for (const open of await store.openAlarmAlerts(tx, [...new Set(alarms.map((a) => a.deviceId))], earliest)) {
     latest.set(keyOf(open), { raises: null, alertId: open.id, repeats: 0, lastAt: open.last });
   }
   const groups: AlarmGroup<A>[] = [...latest.values()];
@@ -62,14 +50,4 @@ export async function groupAlarms<A extends Alarm>(tx: Tx, alarms: A[]): Promise
     groups.push(raised);
   }
   return groups.filter((g) => g.raises || g.repeats > 0);
-}
-
-/** Adds the repeats to their alerts (stored, or just inserted by the same transaction). */
-export async function recordAlarmRepeats(tx: Tx, repeats: { alertId: number; repeats: number; lastAt: Date }[]): Promise<void> {
-  if (repeats.length === 0) return;
-  await tx.execute(sql`
-    update alerts as a set repeat_count = a.repeat_count + v.n, last_repeat_at = greatest(coalesce(a.last_repeat_at, a.timestamp), v.at)
-    from unnest(${sql.param(repeats.map((r) => r.alertId))}::int[], ${sql.param(repeats.map((r) => r.repeats))}::int[],
-      ${sql.param(repeats.map((r) => r.lastAt.toISOString()))}::timestamptz[]) as v(id, n, at)
-    where a.id = v.id`);
 }

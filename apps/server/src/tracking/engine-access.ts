@@ -19,7 +19,7 @@ export interface EngineTransitionLike {
 
 export interface GeofenceEngineLike {
   /** `wearer`: the device's prisoner and cell block, which decide the geofences that apply (decision 033). */
-  evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer?: Wearer): EngineTransitionLike[];
+  evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer?: Wearer, accuracy?: number): EngineTransitionLike[];
   /** The geofences a point is strictly inside, whatever their scope or schedule (fix rules, decision 064). */
   containing?(lat: number, lng: number): StoredGeofence[];
   tick(now: Date): { deviceId: string; transitions: EngineTransitionLike[] }[];

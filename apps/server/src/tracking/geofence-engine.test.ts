@@ -413,3 +413,27 @@ describe('authorised zones (decision 099)', () => {
     expect(summary(engine.evaluate('d7', ...east(50), at(8), sent))).toEqual(['start Workshop']);
   });
 });
+
+describe('geofence engine: a fix less accurate than its distance to the boundary', () => {
+  const NO_ONE = { prisonerId: null, block: null };
+
+  it('does not flip a Positive geofence either way', () => {
+    const engine = new GeofenceEngine([workshop]);
+    expect(engine.evaluate('d1', ...east(500), at(0), NO_ONE, 10)).toEqual([]);
+    // 20 m inside the 100 m circle with 30 m accuracy: maybe outside, stays outside.
+    expect(engine.evaluate('d1', ...east(80), at(1), NO_ONE, 30)).toEqual([]);
+    expect(summary(engine.evaluate('d1', ...east(80), at(2), NO_ONE, 10))).toEqual(['start Workshop']);
+    // 20 m outside with 30 m accuracy: maybe inside, stays inside; far out with the same accuracy ends it.
+    expect(engine.evaluate('d1', ...east(120), at(3), NO_ONE, 30)).toEqual([]);
+    expect(summary(engine.evaluate('d1', ...east(500), at(4), NO_ONE, 30))).toEqual(['end Workshop']);
+  });
+
+  it('does not raise a Negative geofence for a fix that may still be inside, even outside its box', () => {
+    const engine = new GeofenceEngine([perimeter]);
+    expect(engine.evaluate('d1', ...inPerimeter, at(0), NO_ONE, 5)).toEqual([]);
+    // 1,000 m past the eastern side with 1,500 m accuracy: nothing; an accurate fix there starts the violation.
+    expect(engine.evaluate('d1', ...outside, at(1), NO_ONE, 1_500)).toEqual([]);
+    expect(engine.activeViolations('d1')).toEqual([]);
+    expect(summary(engine.evaluate('d1', ...outside, at(2), NO_ONE, 5))).toEqual(['start Perimeter']);
+  });
+});

@@ -353,9 +353,10 @@ export class GeofenceEngine {
   /**
    * One fix of a device, in time order (the caller drops fixes older than the device's latest). A repeated or
    * older fix returns no transitions and changes nothing. The returned array must not be modified. `wearer`: the
-   * device's prisoner and block (none: only the geofences of everyone apply).
+   * device's prisoner and block (none: only the geofences of everyone apply). `accuracy` (metres, 0: unknown): a fix
+   * closer to a boundary than its accuracy keeps that geofence's state, as within a buffer.
    */
-  evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer: Wearer = NO_WEARER): EngineTransition[] {
+  evaluate(deviceId: string, lat: number, lng: number, at: Date, wearer: Wearer = NO_WEARER, accuracy = 0): EngineTransition[] {
     const t = at.getTime();
     if (t >= this.nextEdge) this.advance(t);
     else if (t > this.now) this.now = t;
@@ -375,7 +376,7 @@ export class GeofenceEngine {
     const states = device.states;
     for (let i = 0; i < n; i++) {
       const slot = slots[i]!;
-      const code = codes[i]!;
+      let code = codes[i]!;
       let position = -1;
       for (let k = 0; k < states.length; k++) {
         if (states[k]!.slot === slot) {
@@ -385,6 +386,11 @@ export class GeofenceEngine {
       }
       // In the default state (outside) only a point inside changes anything; the edge keeps "outside".
       if (position === -1 && code !== INSIDE) continue;
+      // A fix whose accuracy is worse than its distance to the boundary does not flip a state: it keeps the last.
+      if (accuracy > 0 && code !== EDGE && (position === -1 || states[position]!.inside !== (code === INSIDE)) && index.nearBoundary(slot, lat, lng, accuracy)) {
+        if (position === -1) continue;
+        code = EDGE;
+      }
       this.apply(device, slot, position, code, at, stamp);
     }
     // Geofences the device remembers but whose box does not hold the point: it is outside them.
@@ -392,7 +398,8 @@ export class GeofenceEngine {
     for (let k = states.length - 1; k >= 0; k--) {
       const state = states[k]!;
       if (state.seen !== stamp) {
-        this.apply(device, state.slot, k, OUTSIDE, at, stamp);
+        const unsure = accuracy > 0 && state.inside && index.nearBoundary(state.slot, lat, lng, accuracy);
+        this.apply(device, state.slot, k, unsure ? EDGE : OUTSIDE, at, stamp);
         if (states[k] !== state) continue; // removed (back to the default); the one moved here was already visited
       }
       if (!state.started && state.inside === state.positive) pending = true;

@@ -311,6 +311,22 @@ export class GeofenceIndex {
     return ringContainment(this.rings, start, count, refLng, lat, lng, buffer);
   }
 
+  /**
+   * Whether the point is within `meters` of the boundary of the geofence in `slot` (a fix's accuracy): the fix cannot
+   * tell which side it is on. Asked only when a fix would change a state, so it costs nothing on most fixes.
+   */
+  nearBoundary(slot: number, lat: number, lng: number, meters: number): boolean {
+    const shapes = this.shapes;
+    const o = slot * SHAPE_FIELDS;
+    if (shapes[o + IS_POLYGON] === 0) {
+      const distance = haversineMeters(shapes[o + CENTER_LAT]!, shapes[o + CENTER_LNG]!, lat, lng);
+      return Math.abs(distance - shapes[o + RADIUS]!) <= meters;
+    }
+    const count = shapes[o + RING_COUNT]!;
+    if (count < 3) return false;
+    return ringContainment(this.rings, shapes[o + RING_START]!, count, shapes[o + REF_LNG]!, lat, lng, meters) === EDGE;
+  }
+
   private grow() {
     const slots = new Int32Array(this.hitSlots.length * 2);
     slots.set(this.hitSlots);

@@ -130,6 +130,11 @@ export class ScopedGeofences {
     return this.dwell[slot]!;
   }
 
+  /** Whether the point is within `meters` of the boundary of the geofence in `slot` (`GeofenceIndex.nearBoundary`). */
+  nearBoundary(slot: number, lat: number, lng: number, meters: number): boolean {
+    return this.all.nearBoundary(slot, lat, lng, meters);
+  }
+
   /** Does the geofence in `slot` apply to the wearer? */
   appliesTo(slot: number, wearer: Wearer): boolean {
     const blocks = this.blocksOf[slot];

@@ -2,7 +2,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AlertType, NearbyStaffEntry, ShowAlertEvent, StoredGeofence } from '@prison/shared';
-import type { DbOrTx } from '../db/client';
+import type { DbOrTx, Tx } from '../db/client';
 import type { EscortRef } from './escort-monitor';
 import type { FixRule } from './fix-rules';
 import type { KeepApartPairRef } from './keep-apart-monitor';
@@ -20,11 +20,30 @@ export interface NewAlert {
   geofenceId?: string | null;
   /** A staff SOS: the nearest other staff trackers at the alarm (decision 072). */
   nearbyStaff?: NearbyStaffEntry[] | null;
+  /** Work for the control room, or an event; unset: the alert store decides by kind and level. */
+  needsAction?: boolean;
 }
 
 /** An alert just stored, with what the live toast needs. */
 export interface StoredAlert extends NewAlert {
   id: number;
+  /** Folded into an alert already open (a repeat of its rule and person): no new toast, the screens refetch. */
+  repeated?: boolean;
+}
+
+/** An open alarm alert (SOS, tamper) and when it was last raised or repeated. */
+export interface OpenAlarmAlert {
+  id: number;
+  deviceId: string;
+  kind: string;
+  last: Date;
+}
+
+/** Repeats to add to an alert, the latest at `lastAt`. */
+export interface AlertRepeats {
+  alertId: number;
+  repeats: number;
+  lastAt: Date;
 }
 
 /** Who wore the alert's device: name and cell, so the toast tells apart two prisoners of one name. */
@@ -37,18 +56,31 @@ export interface AlertWearer {
   block: string | null;
 }
 
-/** Where the tracking service writes and ends alerts, and how a stored one is shown live (modules/alerts). */
+/**
+ * Where the tracking service writes, folds and ends alerts, and how a stored one is shown live (modules/alerts): the
+ * one writer of the alerts table, so a repeat of one rule for one person folds in one place.
+ */
 export interface AlertStore {
-  /** Stores alerts in one statement; ids come back in input order. */
+  /** Stores alerts, a repeat of an open alert's rule and person folding into it; answers them in input order. */
   insertAlerts(db: DbOrTx, drafts: NewAlert[]): Promise<StoredAlert[]>;
   /**
-   * The same insert as a part of a larger statement (decision 080): the drafts in `json` (`alertsJson`) for which
-   * `where` holds, `returning id` (ascending in the drafts' order).
+   * The same as a part of a larger statement's `with` list (decision 080): the drafts in `json` (`alertsJson`) for
+   * which `where` holds, ending in `stored_alerts(id, draft, repeated)`.
    */
-  insertAlertsSql(json: SQL, where: SQL): SQL;
+  storeAlertsSql(json: SQL, where: SQL): SQL;
   alertsJson(drafts: NewAlert[]): string;
+  /** A batch statement's part: ends the open offline alerts of the devices `deviceIds` (text array) at `at`. */
+  endOfflineAlertsSql(deviceIds: SQL, at: SQL, guard: SQL): SQL;
+  /** A batch statement's part: the alerts of the violations ending in the relation `changes` record when. */
+  endViolationAlertsSql(devices: SQL, guard: SQL): SQL;
   /** Ends the open alerts of this kind on these devices. */
   endOpenAlerts(db: DbOrTx, deviceIds: string[], kind: AlertKind, at: Date): Promise<void>;
+  /** The open alarm alerts of these devices last raised or repeated since `earliest`, locked (decision 038). */
+  openAlarmAlerts(tx: Tx, deviceIds: string[], earliest: Date): Promise<OpenAlarmAlert[]>;
+  /** Adds repeats to their alerts. */
+  recordRepeats(tx: Tx, repeats: AlertRepeats[]): Promise<void>;
+  /** Deletes up to `limit` resolved alerts raised and resolved before `cutoff`; answers how many. */
+  deleteResolvedAlerts(db: DbOrTx, cutoff: string, limit: number): Promise<number>;
   showAlertEvent(alert: StoredAlert, wearer: AlertWearer): ShowAlertEvent & { alertId: number; block?: string | null };
 }
 

@@ -1,8 +1,8 @@
 // Retention of closed alerts (ALERT_RETENTION_DAYS; unset keeps every alert, decision 061) and of the audit trail
 // (AUDIT_RETENTION_DAYS, a year by default, decision 104). Batched like the fixes' retention, and each pass that
 // deletes anything is audited as retention.delete (written after the deletion, so it is never deleted by it).
-import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import type { AlertStore } from './ports';
 import { recordAudit, SYSTEM_ACTOR } from '../lib/audit';
 import { trimAuditChain } from '../lib/audit-chain';
 
@@ -15,12 +15,11 @@ interface RetentionOptions {
 
 const cutoffOf = (days: number, now: Date) => new Date(now.getTime() - days * 86_400_000).toISOString();
 
-/** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch is short; returns the total. */
-async function deleteInBatches(db: DbOrTx, deleteBatch: SQL, batchSize: number): Promise<number> {
+/** Runs `deleteBatch` (which deletes at most `batchSize` rows and answers how many) until a batch is short; returns the total. */
+async function deleteInBatches(deleteBatch: () => Promise<number>, batchSize: number): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const result = (await db.execute(deleteBatch)) as unknown as { rowCount?: number | null; affectedRows?: number };
-    const count = result.rowCount ?? result.affectedRows ?? 0;
+    const count = await deleteBatch();
     deleted += count;
     if (count < batchSize) return deleted;
   }
@@ -32,21 +31,12 @@ async function deleteInBatches(db: DbOrTx, deleteBatch: SQL, batchSize: number):
  */
 export async function deleteExpiredAlerts(
   db: DbOrTx,
+  store: Pick<AlertStore, 'deleteResolvedAlerts'>,
   retentionDays: number,
   { batchSize = DEFAULT_BATCH_SIZE, now = new Date() }: RetentionOptions = {},
 ): Promise<number> {
   const cutoff = cutoffOf(retentionDays, now);
-  const deleted = await deleteInBatches(
-    db,
-    sql`delete from alerts where id in (
-      select id from alerts
-      where status = 'Resolved' and timestamp < ${cutoff}::timestamptz
-        and (resolved_at is null or resolved_at < ${cutoff}::timestamptz)
-        and (kind <> 'geofence' or ended_at is not null)
-      limit ${batchSize}
-    )`,
-    batchSize,
-  );
+  const deleted = await deleteInBatches(() => store.deleteResolvedAlerts(db, cutoff, batchSize), batchSize);
   if (deleted > 0) {
     await recordAudit(db, SYSTEM_ACTOR, {
       action: 'retention.delete',

@@ -85,6 +85,8 @@ export async function registerTrackingServices(app: FastifyInstance, ports: Trac
     log: app.log.child({ module: 'tracking' }),
     databaseHealth: app.databaseHealth,
     offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
+    offlineGraceSeconds: app.config.OFFLINE_GRACE_SECONDS,
+    zoneEntriesNeedAction: app.config.ZONE_ENTRIES_NEED_ACTION,
     maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
     deviceSecretRequired: app.config.DEVICE_SECRET_REQUIRED,
     cluster: app.cluster,

@@ -9,7 +9,7 @@ import type { SharedPosition } from '../cluster';
 import { DeviceRegistry } from './device-registry';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import { LivePositions } from './live-positions';
-import { NO_TRACKING_METRICS, type TrackingMetrics } from './ports';
+import { NO_TRACKING_METRICS, type AlertStore, type TrackingMetrics } from './ports';
 import { FixIntake, MAX_BATCHES_IN_FLIGHT, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
 import { countBatch } from './batch-metrics';
@@ -44,6 +44,8 @@ export class TrackingService {
       live: this.live,
       engineFailures: new RateLimitedLog(options.log),
       offlineMs: options.offlineSeconds * 1000,
+      offlineGraceMs: (options.offlineGraceSeconds ?? 0) * 1000,
+      offlineAlertsDue: new Map(),
       startedAt: Date.now(),
     };
     this.intake = new FixIntake({
@@ -56,6 +58,11 @@ export class TrackingService {
 
   get offlineMs(): number {
     return this.context.offlineMs;
+  }
+
+  /** Where alerts are written (modules/alerts): the retention job deletes resolved ones through it. */
+  get alertStore(): AlertStore {
+    return this.options.alertStore;
   }
 
   /** Fixes dated further ahead than this are refused before they reach the service (tracking/fix.ts `checkFix`). */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { clsx } from 'clsx';
 import { Menu, X } from 'lucide-react';
-import { ROLE_LABELS } from '@prison/shared';
+import { ROLE_LABELS } from '@prison/shared/role-access';
 import { useAuth } from '../lib/auth';
 import { may } from '../lib/use-may';
 import { productVersionText } from '../lib/product-version';

@@ -1,7 +1,7 @@
 // Each role's tools first (decision 102): the daily tools lead both menus, screens a role can do nothing on are not
 // listed, and the desktop top line never holds more than fits at 1440 px.
 import { describe, expect, it } from 'vitest';
-import { ROLES } from '@prison/shared';
+import { ROLES } from '@prison/shared/roles';
 import { DESKTOP_TOP_LINKS, desktopMenu, phoneMenu } from './menu';
 
 const labels = (links: { label: string }[]) => links.map((l) => l.label);

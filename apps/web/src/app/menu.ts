@@ -1,7 +1,7 @@
 // The menu (decision 102, after 053): every screen in one order, each role's daily tools first, and a screen listed
 // only when the role may open it and, for a screen made for doing (counts, checks, movements, readers), may do it
 // there. The desktop top line keeps to one line at 1440 px; what does not fit goes under "More" with the rest.
-import { roleMay, type Action, type Role } from '@prison/shared';
+import { roleMay, type Action, type Role } from '@prison/shared/role-access';
 import type { NavSection } from './nav-more';
 import { screenAction } from './route-access';
 

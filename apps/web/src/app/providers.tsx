@@ -1,7 +1,8 @@
-// The app's providers around the router: the query client (no retry of a 4xx), the session, the toasts (whose Open
+// The app's providers, inside the router and around the pages: the query client (no retry of a 4xx), the session, the toasts (whose Open
 // navigates through the router), the socket, and the one note dialog a Critical's acknowledgement opens from a toast,
 // a map popup or the Critical bar (beside the screens, so it outlives the toast that opened it).
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { AuthProvider } from '../lib/auth';
 import { RealtimeProvider } from '../lib/realtime';
@@ -9,10 +10,6 @@ import { ToastProvider } from '../lib/toast';
 import { ApiError } from '../lib/api-client';
 import { alertWorkflowToastActions } from '../features/alerts/alert-workflow-actions';
 import { AcknowledgeNoteHost } from '../features/alerts/acknowledge-with-note';
-import { router } from './router';
-
-// The toasts sit outside the router's tree (RouterProvider is a child): their Open goes through the router itself.
-const toastActions = alertWorkflowToastActions((path) => void router.navigate(path));
 
 function makeQueryClient() {
   return new QueryClient({
@@ -29,6 +26,14 @@ function makeQueryClient() {
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
+  // The toasts' Open navigates with the latest navigate, through one component made once: a new component on every
+  // navigation would remount the toast's buttons.
+  const navigate = useNavigate();
+  const latestNavigate = useRef(navigate);
+  useEffect(() => {
+    latestNavigate.current = navigate;
+  }, [navigate]);
+  const [toastActions] = useState(() => alertWorkflowToastActions((path) => void latestNavigate.current(path)));
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>

@@ -1,6 +1,6 @@
 // The action each protected screen needs to open (decision 053): the menus hide what the role may not open, and the
 // router shows "You do not have access to this page" for it instead of a screen of refusals.
-import type { Action } from '@prison/shared';
+import type { Action } from '@prison/shared/roles';
 
 export const SCREEN_ACTIONS: Record<string, Action> = {
   '/dashboard': 'records.read',

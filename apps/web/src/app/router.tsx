@@ -1,12 +1,12 @@
 // The route table of docs/CLIENT-CONTRACT.md, with docs/CLIENT-CONTRACT.md.
-// The first screen (/ and /login) is in the entry chunk; every page behind a login loads its own chunk on its first
-// visit, so the map, drawing and chart libraries reach only the screens that use them (docs/decisions/020).
+// The first screen of a logged-in operator (/, the operations overview) is in the entry chunk; every other page,
+// /login included, loads its own chunk on its first visit, so the map, drawing, chart and form libraries reach only
+// the screens that use them.
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { Layout } from './layout';
 import { AccountSetupFirst, RedirectIfAuthenticated, RequireAuth } from './guards';
 import { HomePage } from '../features/home/home-page';
-import { LoginPage } from '../features/auth/login-page';
 import { Loading } from '../components/ui/status';
 
 /** A page whose module is imported on first render; `name` is the page's export in that module. */
@@ -14,6 +14,7 @@ function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
+const LoginPage = lazyPage(() => import('../features/auth/login-page'), 'LoginPage');
 const DashboardPage = lazyPage(() => import('../features/dashboard/dashboard-page'), 'DashboardPage');
 const LiveMapPage = lazyPage(() => import('../features/live-map/live-map-page'), 'LiveMapPage');
 const LocationHistoryPage = lazyPage(
@@ -51,12 +52,15 @@ function PageChunk() {
   );
 }
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
       { element: <AccountSetupFirst />, children: [{ path: '/', element: <HomePage /> }] },
-      { element: <RedirectIfAuthenticated />, children: [{ path: '/login', element: <LoginPage /> }] },
+      {
+        element: <RedirectIfAuthenticated />,
+        children: [{ element: <PageChunk />, children: [{ path: '/login', element: <LoginPage /> }] }],
+      },
       {
         element: <RequireAuth />,
         children: [
@@ -89,4 +93,9 @@ export const router = createBrowserRouter([
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
-]);
+];
+
+/** The pages, matched in the BrowserRouter main.tsx renders (route objects alone: no loaders, so no data router). */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

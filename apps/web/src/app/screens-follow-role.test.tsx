@@ -1,7 +1,8 @@
 // The screens follow the role (decision 053): a screen the role may not open says so, and controls
 // the role may not use are not offered. Rendered to HTML as each role.
 import { describe, expect, it } from 'vitest';
-import { NO_ACCESS_MESSAGE, type PendingChange } from '@prison/shared';
+import type { PendingChange } from '@prison/shared/pending-change';
+import { NO_ACCESS_MESSAGE } from '@prison/shared/roles';
 import { renderAs, textOf } from '../test/render-as';
 import { RequireAuth } from './guards';
 import { AlertWorkflowActions } from '../features/alerts/alert-workflow-actions';

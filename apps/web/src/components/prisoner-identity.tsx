@@ -1,6 +1,6 @@
 // Who is who (decision 101): a prisoner's photo (or his initials), name, prison number and flag badges, the same on
 // every screen where an officer acts on him: lists, details, the count sheet, the round screen, the map.
-import { PRISONER_FLAG_LABELS, prisonerPhotoUrl, type PrisonerFlagKind } from '@prison/shared';
+import { PRISONER_FLAG_LABELS, prisonerPhotoUrl, type PrisonerFlagKind } from '@prison/shared/prisoner-identity';
 
 export interface IdentifiedPrisoner {
   prisoner_id: number;

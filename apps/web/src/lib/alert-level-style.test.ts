@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALERT_TYPES } from '@prison/shared';
+import { ALERT_TYPES } from '@prison/shared/constants';
 import { LEVEL_BADGE_CLASS, LEVEL_TEXT_CLASS, zoneStateStyle } from './alert-level-style';
 
 const RED_OR_AMBER = /\b(?:bg|text|border)-(?:red|amber|orange|yellow)-/;

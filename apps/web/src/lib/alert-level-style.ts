@@ -1,6 +1,7 @@
 // Colour by severity (decision 044): only Critical (red) and Warning (amber) look like alarms; Informational is blue.
 // One table for every screen that colours an alert level or a prisoner's zone state.
-import { zoneState, type AlertType, type ZoneState } from '@prison/shared';
+import { zoneState, type ZoneState } from '@prison/shared/alert-severity';
+import type { AlertType } from '@prison/shared/constants';
 
 /** A small badge of the level (popups, lists). */
 export const LEVEL_BADGE_CLASS: Record<AlertType, string> = {

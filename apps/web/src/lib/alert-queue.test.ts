@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AlertLevel, ShowAlertEvent } from '@prison/shared';
+import type { AlertLevel } from '@prison/shared/constants';
+import type { ShowAlertEvent } from '@prison/shared/realtime';
 import { dismissRoutine, dropAlerts, enqueueAlert } from './alert-queue';
 
 const alert = (alert_type: AlertLevel, message: string): ShowAlertEvent => ({ index: 'd1', alert_type, message });

@@ -1,7 +1,8 @@
 // The order of the live alert toasts: one shown at a time (the head), ordered by level, then by arrival. A Critical
 // goes ahead of every Warning and Informational at once, the one on screen included (decision 105), behind earlier
 // Criticals only; a bulk dismissal never takes a Critical.
-import type { AlertLevel, ShowAlertEvent } from '@prison/shared';
+import type { AlertLevel } from '@prison/shared/constants';
+import type { ShowAlertEvent } from '@prison/shared/realtime';
 
 const RANK: Record<AlertLevel, number> = { critical: 0, warning: 1, informational: 2 };
 

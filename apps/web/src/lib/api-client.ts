@@ -1,6 +1,7 @@
 // fetch for /api/v1: JSON in and out, the session cookie sent, errors carrying the server's message. A 401 where a
 // session was expected means it ended: the browser goes to /login and says why (decision 012).
-import { API_PREFIX, BACKGROUND_REQUEST_HEADER } from '@prison/shared';
+import { API_PREFIX } from '@prison/shared/constants';
+import { BACKGROUND_REQUEST_HEADER } from '@prison/shared/session-end-reasons';
 import { leaveForLogin, rememberSessionEnd, SESSION_ENDED_FALLBACK } from './session-end';
 import { activitySent, isBackgroundRequest } from './user-activity';
 import { reportApiStatus } from './service-status';

@@ -1,7 +1,9 @@
 // The session as the web app sees it: learned from GET /admin/verify-token (docs/CLIENT-CONTRACT.md).
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LoginResponse, LogoutResponse, Role, VerifyTokenResponse } from '@prison/shared';
+import type { LogoutResponse } from '@prison/shared/api';
+import type { LoginResponse, VerifyTokenResponse } from '@prison/shared/auth';
+import type { Role } from '@prison/shared/roles';
 import { api, ApiError } from './api-client';
 import { forgetSessionEnd, markLoggingOut } from './session-end';
 import { watchUserActivity } from './user-activity';

@@ -1,7 +1,7 @@
 // What placing one prisoner in each cell would meet (GET /cell_controls/check, decision 031), for the screens that
 // offer cells: they mark each refused cell and why before anything is written. The server checks again on the write.
 import { useQuery } from '@tanstack/react-query';
-import { canOverride, type CellCheck, type CellRefusal } from '@prison/shared';
+import { canOverride, type CellCheck, type CellRefusal } from '@prison/shared/cell-rules';
 import { api, ApiError } from './api-client';
 
 export interface CellCheckSubject {

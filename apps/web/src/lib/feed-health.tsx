@@ -3,7 +3,7 @@
 // to watchFeed(); screens read useFeedHealth().
 import { useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
-import type { ClusterFeedEvent } from '@prison/shared';
+import type { ClusterFeedEvent } from '@prison/shared/realtime';
 import { formatAge } from './format';
 
 /**

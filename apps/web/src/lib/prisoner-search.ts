@@ -1,7 +1,7 @@
 // The prisoner search behind every picker (a cell's assignment, a movement, a keep-apart pair, an incident's links,
 // the location history): one shape of GET /prisoner/all, one cache entry per search.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { PrisonerListResponse } from '@prison/shared';
+import type { PrisonerListResponse } from '@prison/shared/prisoner';
 import { api } from './api-client';
 
 export interface PrisonerSearchOptions {

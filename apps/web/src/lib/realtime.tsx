@@ -7,7 +7,7 @@ import type {
   ClientToServerEvents,
   ServerToClientEvents,
   ServiceUnavailableData,
-} from '@prison/shared';
+} from '@prison/shared/realtime';
 import { SESSION_QUERY_KEY, useAuth } from './auth';
 import { coalescedRefreshByKey } from './coalesced-refresh';
 import { watchFeed } from './feed-health';

@@ -5,7 +5,8 @@
 // 105). Informational alerts are toasted only when this browser asked for them; a toast goes as soon as its alert is
 // acknowledged or resolved anywhere; "Dismiss all" never takes a Critical.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { alertTypeOfLevel, type AlertType, type ShowAlertEvent } from '@prison/shared';
+import { alertTypeOfLevel, type AlertType } from '@prison/shared/constants';
+import type { ShowAlertEvent } from '@prison/shared/realtime';
 import { clsx } from 'clsx';
 import { dismissRoutine, dropAlerts, enqueueAlert } from './alert-queue';
 import { informationalToasts } from './informational-toasts';
@@ -61,7 +62,8 @@ export function ToastProvider({ children, alertActions }: { children: ReactNode;
   }, []);
 
   const pushAlert = useCallback((alert: ShowAlertEvent) => {
-    if (alert.alert_type === 'informational' && !informationalToasts.isOn()) return;
+    // An event (an Informational zone entry, `needsAction` false) is no work: toasted only where asked for too.
+    if ((alert.alert_type === 'informational' || alert.needsAction === false) && !informationalToasts.isOn()) return;
     setQueue((all) => enqueueAlert(all, alert));
   }, []);
   const dropAlertToasts = useCallback((ids: readonly number[]) => setQueue((all) => dropAlerts(all, ids)), []);

@@ -1,7 +1,7 @@
 // useMay's rule (decision 053): the shared table decides, an unknown role may nothing; and which action each screen
 // needs to open.
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, ROLES, roleMay, type Action } from '@prison/shared';
+import { ACTIONS, ROLES, roleMay, type Action } from '@prison/shared/roles';
 import { may } from './use-may';
 import { SCREEN_ACTIONS, screenAction } from '../app/route-access';
 

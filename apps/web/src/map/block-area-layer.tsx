@@ -1,7 +1,7 @@
 // The blocks' areas: a grey outline each, labelled with the block's name. Not clickable, so the
 // geofences and markers under them keep their clicks.
 import { Polygon, Tooltip } from 'react-leaflet';
-import type { BlockArea } from '@prison/shared';
+import type { BlockArea } from '@prison/shared/roll-count';
 
 export const BLOCK_AREA_COLOR = '#334155';
 

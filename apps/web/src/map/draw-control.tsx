@@ -6,7 +6,7 @@ import L from 'leaflet';
 // leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
 import 'leaflet-draw';
 import 'leaflet-draw/dist/leaflet.draw.css';
-import { GEOFENCE_LEVEL_COLORS } from '@prison/shared';
+import { GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
 import { geometryOfDrawnLayer, type DrawnGeometry } from './drawn-shape';
 
 export interface DrawnShape {

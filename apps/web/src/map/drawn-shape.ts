@@ -1,7 +1,7 @@
 // Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (docs/CLIENT-CONTRACT.md), and back.
 // Points are `{ lat, lng }`, as the API answers and takes them (docs/CLIENT-CONTRACT.md) and as Leaflet reads them.
 import L from 'leaflet';
-import type { GeoPoint, Geofence } from '@prison/shared';
+import type { GeoPoint, Geofence } from '@prison/shared/geofence';
 
 export type DrawnGeometry =
   | { shape: 'Circle'; radius: number; center_lat: number; center_lng: number }

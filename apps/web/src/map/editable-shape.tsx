@@ -7,7 +7,7 @@ import { useMap } from 'react-leaflet';
 import L from 'leaflet';
 // leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
 import 'leaflet-draw';
-import { GEOFENCE_LEVEL_COLORS } from '@prison/shared';
+import { GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
 import { POLYGON_CROSSING_ERROR } from './draw-control';
 import { geometryOfDrawnLayer, layerOfGeometry, layerTypeOf, type DrawnGeometry } from './drawn-shape';
 

@@ -2,7 +2,7 @@
 // 041; docs/CLIENT-CONTRACT.md coloured by shape). Negative zones are solid, Positive ones dashed. A click selects one.
 import { Circle, Polygon, Rectangle, Tooltip } from 'react-leaflet';
 import L from 'leaflet';
-import { geofenceColor, type Geofence } from '@prison/shared';
+import { geofenceColor, type Geofence } from '@prison/shared/geofence';
 
 interface GeofenceLayerProps {
   geofences: Geofence[];

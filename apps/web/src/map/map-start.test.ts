@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Geofence } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
 import { geofenceCorners, parseStoredView, readStoredView, storeView } from './map-start';
 
 describe('stored view', () => {

@@ -1,6 +1,6 @@
 // Where a map opens (decision 026): the operator's last view in this browser, else fitted to the geofences, else the
 // configured start point and zoom.
-import type { Geofence } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
 
 export interface MapViewState {
   lat: number;

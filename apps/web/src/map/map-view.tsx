@@ -7,7 +7,7 @@ import type L from 'leaflet';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
 import './map-view.css';
-import type { ClientSettings } from '@prison/shared';
+import type { ClientSettings } from '@prison/shared/settings';
 import type { Corners } from './map-start';
 import { MapControl } from './map-control';
 import { DefaultSitePlan } from './site-plan-layer';

@@ -1,6 +1,6 @@
 // How a tracked prisoner's marker looks (decision 026): its colour follows the worst open (unacknowledged) alert,
 // grey when the tracker is offline; a short label (initials and cell) is drawn from LABEL_MIN_ZOOM on.
-import type { AlertType } from '@prison/shared';
+import type { AlertType } from '@prison/shared/constants';
 
 export type MarkerLevel = 'critical' | 'warning' | 'informational' | 'none' | 'offline';
 

@@ -1,7 +1,7 @@
 // Indoor readers on the map (decision 067): a small square-ish dot each, teal while reporting, grey when silent, with
 // the name and state in a tooltip.
 import { CircleMarker, Tooltip } from 'react-leaflet';
-import type { Reader } from '@prison/shared';
+import type { Reader } from '@prison/shared/reader';
 
 export const READER_COLORS = { reporting: '#0f766e', silent: '#6b7280' } as const;
 

@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useMap } from 'react-leaflet';
-import { planCorners, sitePlanFit, type SitePlan } from '@prison/shared';
+import { sitePlanFit, type SitePlan } from '@prison/shared/site-plan';
+import { planCorners } from '@prison/shared/site-plan-fit';
 import { api } from '../lib/api-client';
 import { AffineImageLayer } from './affine-image-layer';
 import { MapControl } from './map-control';

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import type { Role, VerifyTokenResponse } from '@prison/shared';
+import type { VerifyTokenResponse } from '@prison/shared/auth';
+import type { Role } from '@prison/shared/roles';
 import { AuthProvider, SESSION_QUERY_KEY } from '../lib/auth';
 import { ToastProvider } from '../lib/toast';
 

@@ -62,6 +62,7 @@ export function selectAlertRecords(db: DbOrTx) {
       note: alerts.note,
       repeatCount: alerts.repeatCount,
       lastRepeatAt: alerts.lastRepeatAt,
+      needsAction: alerts.needsAction,
       nearbyStaff: alerts.nearbyStaff,
       staffFirstName: subject.firstName,
       staffLastName: subject.lastName,
@@ -107,8 +108,11 @@ export function toAlertRecord(row: AlertRow): AlertRecord {
     resolved_by: row.resolvedBy,
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     note: row.note,
-    repeat_count: row.repeatCount,
+    // The column counts the repeats after the first; the API counts every occurrence.
+    repeat_count: row.repeatCount + 1,
     last_repeat_at: row.lastRepeatAt?.toISOString() ?? null,
+    last_seen_at: (row.lastRepeatAt ?? row.timestamp).toISOString(),
+    needs_action: row.needsAction,
     // Only on a staff SOS (decision 072): every other alert reads as before.
     ...(row.nearbyStaff ? { nearby_staff: row.nearbyStaff } : {}),
     // Only on an alert about staff, a duress and who is responding (decision 100).
@@ -174,7 +178,8 @@ export async function listOpenViolations(db: DbOrTx, caseload: Caseload = []): P
 /**
  * The live map's alert picture per prisoner (decision 026), in one grouped statement over the open alerts only (the
  * status index and the open-violation index find them): whether a geofence violation is open, the worst open (New)
- * level, how many are open and the first LIVE_MAP_ALERTS_LISTED of them, worst first, then newest.
+ * level, how many are open and the first LIVE_MAP_ALERTS_LISTED of them, worst first, then newest. Events (an
+ * Informational zone entry) mark the prisoner in zone but are not open work.
  */
 export async function listLiveMapAlerts(db: DbOrTx, caseload: Caseload = []): Promise<LiveMapPrisonerAlerts[]> {
   const rank = sql`case alert_type when 'Critical' then 0 when 'Warning' then 1 else 2 end`;
@@ -183,12 +188,12 @@ export async function listLiveMapAlerts(db: DbOrTx, caseload: Caseload = []): Pr
            bool_or(kind = 'geofence' and ended_at is null and status <> 'Resolved') as in_violation,
            min(${rank}) filter (where kind = 'geofence' and ended_at is null and status <> 'Resolved')
              as violation_rank,
-           count(*) filter (where status = 'New')::int as open_count,
-           min(${rank}) filter (where status = 'New') as worst_rank,
+           count(*) filter (where status = 'New' and needs_action)::int as open_count,
+           min(${rank}) filter (where status = 'New' and needs_action) as worst_rank,
            coalesce(to_json((array_agg(
              json_build_object('id', id, 'alert_type', alert_type, 'details', details, 'timestamp', timestamp)
              order by ${rank}, timestamp desc, id desc
-           ) filter (where status = 'New'))[1:${sql.raw(String(LIVE_MAP_ALERTS_LISTED))}]), '[]'::json) as open
+           ) filter (where status = 'New' and needs_action))[1:${sql.raw(String(LIVE_MAP_ALERTS_LISTED))}]), '[]'::json) as open
     from alerts
     where prisoner_id is not null and ${notArchived} and ${prisonerInCaseloadOrTrue(alerts.prisonerId, caseload)}
       and (status = 'New' or (kind = 'geofence' and ended_at is null and status <> 'Resolved'))
@@ -272,6 +277,7 @@ function listFilters(query: Omit<AlertListQuery, 'page' | 'limit' | 'alert_type'
   if (query.prisoner_id !== undefined) filters.push(eq(alerts.prisonerId, query.prisoner_id));
   if (query.from) filters.push(gte(alerts.timestamp, new Date(query.from)));
   if (query.to) filters.push(lte(alerts.timestamp, new Date(query.to)));
+  if (query.needs_action) filters.push(eq(alerts.needsAction, query.needs_action === 'true'));
   return filters;
 }
 

@@ -111,7 +111,7 @@ describeEachEngine('alerts API', (engine) => {
       ctx().database.db,
       Array.from({ length: 25 }, (_, i) => ({
         alertType: types[i % 3]!,
-        kind: 'geofence' as const,
+        kind: 'manual' as const,
         details: `alert ${i}`,
         at: new Date(base + i * 60_000),
         deviceId: null,

@@ -19,6 +19,8 @@ const circle = (overrides: Record<string, unknown> = {}) => ({
   radius: 120,
   center_lat: 10.5,
   center_lng: 20.5,
+  // No dwell: a fix across the boundary counts at once, as these tests expect.
+  dwell_seconds: 0,
   ...overrides,
 });
 const weekdays = [{ days: [5, 1, 2, 3, 4], start: '09:00', end: '17:00' }];

@@ -21,6 +21,8 @@ const circle = (overrides: Record<string, unknown> = {}) => ({
   radius: 120,
   center_lat: 51.5,
   center_lng: -0.12,
+  // No dwell: a fix across the boundary counts at once, as these tests expect.
+  dwell_seconds: 0,
   ...overrides,
 });
 
@@ -59,6 +61,7 @@ const polygon = (coordinates: [number, number][], overrides: Record<string, unkn
   type: 'Negative',
   alert_type: 'Critical',
   coordinates,
+  dwell_seconds: 0,
   ...overrides,
 });
 
@@ -66,7 +69,7 @@ describeEachEngine('geofence API', (engine) => {
   const ctx = useTestApp(engine);
 
   it('adds a circle with the defaults, lists it, and loads it into the engine', async () => {
-    const input = circle({ alert_type: undefined });
+    const input = circle({ alert_type: undefined, dwell_seconds: undefined });
     const res = await ctx().api('POST', '/geofence/add', input);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -79,7 +82,7 @@ describeEachEngine('geofence API', (engine) => {
       center_lat: 51.5,
       center_lng: -0.12,
       coordinates: null,
-      dwell_seconds: 0,
+      dwell_seconds: 10,
       buffer_meters: 0,
       applies_to: null,
       schedule: null,
@@ -92,7 +95,11 @@ describeEachEngine('geofence API', (engine) => {
         .app.geofenceEngine.geofences()
         .map((g) => g.geofence_id),
     ).toContain(input.geofence_id);
-    const transitions = ctx().app.geofenceEngine.evaluate(uniqueId('device'), 51.5, -0.12, new Date());
+    // Inside for the default dwell of 10 s: the violation starts.
+    const device = uniqueId('device');
+    const entered = Date.now();
+    ctx().app.geofenceEngine.evaluate(device, 51.5, -0.12, new Date(entered));
+    const transitions = ctx().app.geofenceEngine.evaluate(device, 51.5, -0.12, new Date(entered + 10_000));
     expect(transitions.map((t) => [t.kind, t.geofence.geofence_id])).toContainEqual(['start', input.geofence_id]);
   });
 
@@ -140,6 +147,8 @@ describeEachEngine('geofence API', (engine) => {
       [circle({ shape: 'Triangle' }), /^shape: /],
       [circle({ geofence_id: '' }), /^geofence_id: /],
       [circle({ dwell_seconds: -1 }), /^dwell_seconds: /],
+      [circle({ dwell_seconds: 301 }), /^dwell_seconds: /],
+      [circle({ dwell_seconds: 2.5 }), /^dwell_seconds: /],
       [circle({ buffer_meters: -1 }), /^buffer_meters: /],
       [
         polygon([
@@ -409,6 +418,9 @@ describeEachEngine('geofence API', (engine) => {
       await inside();
       await outside();
       await inside(); // the first violation ends when the prisoner comes back
+      // Resolved, so the next violation is an alert of its own rather than a repeat of this one.
+      const [done] = await geofenceAlerts(ctx(), device.id, fenceId);
+      await ctx().database.db.update(alerts).set({ status: 'Resolved' }).where(eq(alerts.id, done!.id));
       await outside(); // a second one is running
       const [first, second] = await geofenceAlerts(ctx(), device.id, fenceId);
       expect(first!.endedAt).not.toBeNull();
@@ -570,11 +582,11 @@ describeEachEngine('geofence API', (engine) => {
       // Where the old square was is outside the new polygon: nothing new.
       await at(...first);
       expect(await geofenceAlerts(ctx(), device.id, fence.geofence_id)).toHaveLength(1);
-      // Inside the new polygon: a new alert.
+      // Inside the new polygon: a violation again, folded into the zone's alert still open (seen twice, running).
       await at(...second);
       const after = await geofenceAlerts(ctx(), device.id, fence.geofence_id);
-      expect(after).toHaveLength(2);
-      expect(after[1]).toMatchObject({ endedAt: null });
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ id: ended!.id, endedAt: null, repeatCount: 1 });
       await writeApproved(ctx(), 'DELETE', `/geofence/delete/${fence.geofence_id}`);
     });
 

@@ -180,10 +180,11 @@ export const SNAPSHOT_RECENT_SECONDS = 60;
 /**
  * Each known tracker's last fix at or before `at` and not older than offlineSeconds before it, in one pass over the
  * trackers: those with a fix in the last SNAPSHOT_RECENT_SECONDS take the newest of that time range of
- * positions_recorded_idx (`recent`); only the others (silent for a minute: unworn, switched off, out of range) cost a
+ * positions_recorded_idx (a BRIN: `recent`); only the others (silent for a minute: unworn, switched off, out of range) cost a
  * backward descent of the (device, time) index, the lateral's `r.device_id is null` being checked once per tracker
- * before it. Exactly one of `r` and `o` holds a fix, so coalesce picks that fix's columns. The age is checked outside
- * the lateral so that index is the only one that fits it.
+ * before it. Exactly one of `r` and `o` holds a fix, so coalesce picks that fix's columns. The age is checked in the
+ * lateral too, so the descent visits only the day partitions of the offline window, not every day kept; and outside
+ * it, for the fixes of `recent`.
  */
 export function lastFixesAtSql(at: number, offlineSeconds: number, blocks: Caseload): SQL {
   const recentFrom = iso(at - Math.min(offlineSeconds, SNAPSHOT_RECENT_SECONDS) * 1000);
@@ -204,6 +205,7 @@ export function lastFixesAtSql(at: number, offlineSeconds: number, blocks: Casel
       left join lateral (
         select o.prisoner_id, o.staff_id, o.latitude, o.longitude, o.recorded_at from positions o
         where r.device_id is null and o.device_id = d.id and o.recorded_at <= ${recentFrom}::timestamptz
+          and o.recorded_at >= ${iso(at - offlineSeconds * 1000)}::timestamptz
         order by o.recorded_at desc limit 1
       ) o on true
     ) p

@@ -8,6 +8,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { ALERT_TYPES } from '@prison/shared';
 import { alerts } from '../../db/schema';
 import { newestScheduledBackupAt } from '../../backup/scheduled-backups';
+import { registerBackupAge } from './backup-metrics';
 import { BROWSERS_ROOM, type RealtimeSocket } from '../../plugins/realtime';
 import type { AuthenticatedAdmin } from '../../sessions/session-service';
 import { NO_TRACKING_METRICS, type FixProtocol, type TrackingMetrics } from '../../tracking/ports';
@@ -223,6 +224,7 @@ function registerGauges(app: FastifyInstance, registers: Registry[]): void {
       this.set(app.cluster.isLeader() ? 1 : 0);
     },
   });
+  registerBackupAge(app, registers);
   const backupDir = app.config.BACKUP_DIR;
   if (backupDir) {
     // Before the first backup the age counts from this start: a new installation is not in alarm before one is due.

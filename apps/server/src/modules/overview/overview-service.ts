@@ -101,7 +101,7 @@ export async function readOverview(db: DbOrTx, caseload: Caseload = []): Promise
     ),
     open_alerts as (
       select alert_type, count(*)::int as open, count(*) filter (where status = 'New')::int as unacknowledged
-      from alerts where status in ('New', 'Acknowledged') ${alertsCounted}
+      from alerts where status in ('New', 'Acknowledged') and needs_action ${alertsCounted}
       group by alert_type
     ),
     offline_trackers as (

@@ -70,7 +70,7 @@ describeEachEngine('duress in one tap', (engine) => {
       // A second press while it is open repeats it, never refused, raising nothing new.
       const again = await officer.api('POST', '/duress');
       expect(again.statusCode, again.body).toBe(200);
-      expect(again.json<AlertRecord>()).toMatchObject({ id: alert.id, repeat_count: 1 });
+      expect(again.json<AlertRecord>()).toMatchObject({ id: alert.id, repeat_count: 2 });
 
       // Another account responds: kept with who and when, pushed to every browser (the officer's lists refetch).
       const refreshed = nextEvent<string>(officerSocket, 'dataChanged', (topic) => topic === 'alerts');

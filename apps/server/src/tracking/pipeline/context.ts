@@ -23,6 +23,10 @@ export interface TrackingOptions {
   /** Database failures are reported here: logged once per kind per interval, without SQL; an outage is announced. */
   databaseHealth: Pick<DatabaseHealth, 'failed'>;
   offlineSeconds: number;
+  /** OFFLINE_GRACE_SECONDS: how much longer than offlineSeconds the silence lasts before its alert; none: 0. */
+  offlineGraceSeconds?: number;
+  /** ZONE_ENTRIES_NEED_ACTION: an Informational zone alert is work, not an event; none: an event. */
+  zoneEntriesNeedAction?: boolean;
   /** MAX_FUTURE_SECONDS: how far ahead of the server clock a fix may be dated. */
   maxFutureSeconds?: number;
   /** DEVICE_SECRET_REQUIRED (decision 038): every device sends its secret on every protocol; default true. */
@@ -51,6 +55,10 @@ export interface TrackingContext {
   readonly engineFailures: RateLimitedLog;
   /** DEVICE_OFFLINE_SECONDS in ms. */
   readonly offlineMs: number;
+  /** OFFLINE_GRACE_SECONDS in ms. */
+  readonly offlineGraceMs: number;
+  /** Devices gone offline whose alert waits for the grace: when it is due (ms), by device id. */
+  readonly offlineAlertsDue: Map<string, number>;
   /** When this process started: the leader judges silence only after a whole threshold of listening. */
   readonly startedAt: number;
 }

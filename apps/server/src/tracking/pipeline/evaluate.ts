@@ -40,7 +40,7 @@ export function logEngineFailure(ctx: TrackingContext, error: unknown): void {
 /** A failing engine must not cost the fix: it is stored and shown, only its geofence check is lost (and logged). */
 export function evaluateFix(ctx: TrackingContext, engine: GeofenceEngineLike, device: TrackedDevice, fix: Fix, at: Date): EngineTransitionLike[] {
   try {
-    return engine.evaluate(device.id, fix.latitude, fix.longitude, at, { prisonerId: device.prisonerId, block: device.block });
+    return engine.evaluate(device.id, fix.latitude, fix.longitude, at, { prisonerId: device.prisonerId, block: device.block }, fix.accuracy ?? 0);
   } catch (error) {
     logEngineFailure(ctx, error);
     return [];
@@ -69,14 +69,26 @@ export function collectEscortEvents(ctx: TrackingContext, happened: EscortEvent[
   }
 }
 
-export function collectTransitions(device: TrackedDevice, transitions: EngineTransitionLike[], drafts: AlertDraft[], events: GeofenceEvent[]): void {
+/**
+ * A transition's start becomes a geofence alert draft; `zoneEntriesNeedAction` (ZONE_ENTRIES_NEED_ACTION) makes an
+ * Informational one work rather than an event (the alert store's default).
+ */
+export function collectTransitions(
+  device: TrackedDevice,
+  transitions: EngineTransitionLike[],
+  drafts: AlertDraft[],
+  events: GeofenceEvent[],
+  zoneEntriesNeedAction = false,
+): void {
   for (const t of transitions) {
     const geofenceId = t.geofence.geofence_id;
     if (t.kind === 'end') {
       events.push({ kind: 'end', deviceId: device.id, geofenceId, at: t.at });
       continue;
     }
-    drafts.push(draftAlert(device, t.geofence.alert_type, 'geofence', geofenceAlertMessage(displayName(device), t.geofence), t.at, geofenceId));
+    const draft = draftAlert(device, t.geofence.alert_type, 'geofence', geofenceAlertMessage(displayName(device), t.geofence), t.at, geofenceId);
+    if (zoneEntriesNeedAction) draft.alert.needsAction = true;
+    drafts.push(draft);
     events.push({ kind: 'start', deviceId: device.id, geofenceId, at: t.at, draft: drafts.length - 1 });
   }
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeEachEngine } from '../../../test/test-db';
 import type { Database, Tx } from '../../db/client';
 import { trackedDeviceFixture } from '../tracked-device-fixture';
+import { trackingPorts } from '../../composition';
 import { applyGeofenceEvents, writeFixes } from './persist';
 
 const DEVICES = 20_000;
@@ -38,6 +39,7 @@ describeEachEngine('persist', (engine) => {
         const fencesBefore = await seqScans(tx, 'geofences');
         const stored = await writeFixes(
           tx,
+          trackingPorts.alerts,
           ids.map((deviceId, i) => ({ deviceId, recordedAt: new Date(now - i), receivedAt: new Date(now), latitude: 51.5, longitude: -0.12 })),
           ids.map((id) => trackedDeviceFixture(id, now)),
           new Set(),
@@ -45,6 +47,7 @@ describeEachEngine('persist', (engine) => {
         );
         await applyGeofenceEvents(
           tx,
+          trackingPorts.alerts,
           ids.map((deviceId) => ({ kind: 'end' as const, deviceId, geofenceId: 'seq-fence-7', at: new Date(now) })),
           [],
         );

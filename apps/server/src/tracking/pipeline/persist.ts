@@ -3,10 +3,10 @@
 // transaction; and the geofence state changes of a tick.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { namedStatement } from '../../db/named-statements';
+import { namedStatement, type NamedStatement } from '../../db/named-statements';
 import type { TrackedDevice } from '../device-registry';
 import { displayName } from '../device-registry';
-import { groupAlarms, recordAlarmRepeats, type AlarmGroup } from '../alarm-repeats';
+import { groupAlarms, type AlarmGroup } from '../alarm-repeats';
 import type { EscortEvent } from '../escort-monitor';
 import type { RuleOutcome } from '../fix-rules';
 import type { AlertStore, StoredAlert } from '../ports';
@@ -21,7 +21,7 @@ import { engineMemories, writeRevisions } from './takeover';
 export interface Persisted {
   stored: StoredAlert[];
   drafts: AlertDraft[];
-  /** An open alarm alert was updated by a repeat (decision 038): screens refetch, no new toast. */
+  /** An open alert was updated by a repeat (an alarm, decision 038, or a folded rule): screens refetch, no new toast. */
   repeated?: boolean;
 }
 
@@ -88,16 +88,15 @@ type InsertedRow = { device_id: string | null; ms: number | string | null };
 const insertedKeys = (rows: InsertedRow[]) => new Set(rows.filter((r) => r.device_id !== null).map((r) => `${r.device_id}|${Number(r.ms)}`));
 
 /**
- * The devices of the batch that came back online (`online`): their open offline alerts end (what
- * `endOpenAlerts(..., 'offline')` did as a statement of its own in the batch's transaction), as one more part of the
- * batch's statement, so a batch whose only news is a device reporting again needs no transaction (decision 070). Only
- * ever offline alerts, which no batch of fixes raises, so the order against the batch's new alerts does not matter.
- * A statement of its own with this part and one without: nearly every batch has nobody back online.
+ * The devices of the batch that came back online (`online`): their open offline alerts end (the alerts port's
+ * `endOfflineAlertsSql`), as one more part of the batch's statement, so a batch whose only news is a device reporting
+ * again needs no transaction (decision 070). Only ever offline alerts, which no batch of fixes raises, so the order
+ * against the batch's new alerts does not matter. A statement of its own with this part and one without: nearly
+ * every batch has nobody back online.
  */
-function endOfflineAlerts(guard = sql`true`) {
+function endOfflineAlerts(alerts: AlertStore, guard = sql`true`) {
   return sql`, back_online as (
-      update alerts set ended_at = ${sql.placeholder('at')}::timestamptz
-      where device_id = any(${sql.placeholder('online')}::text[]) and kind = 'offline' and ended_at is null and ${guard}
+      ${alerts.endOfflineAlertsSql(sql`${sql.placeholder('online')}::text[]`, sql`${sql.placeholder('at')}::timestamptz`, guard)}
       returning 1
     )`;
 }
@@ -129,16 +128,14 @@ function changeValues(rows: ChangeRow[]): ChangeValues {
 
 /**
  * What the geofence state changes in the rows `changes` (d, g, violating, s, a) write, only while `guard` holds: each
- * ending violation's alert records when it ended (read from the states as they were before the statement), and every
+ * ending violation's alert records when it ended (the alerts port's `endViolationAlertsSql`), and every
  * pair's state row is written, keeping its alert when the change names none. Joined to geofences: a geofence deleted
  * a moment ago must not fail the fixes of everyone else. The ids as arrays lead PostgreSQL to the indexes, as in
  * `STATES`.
  */
-function geofenceStateWrites(guard: SQL): SQL {
+function geofenceStateWrites(alerts: AlertStore, guard: SQL): SQL {
   return sql`, ended as (
-      update alerts as a set ended_at = v.s
-      from changes v join geofence_states s on s.device_id = v.d and s.geofence_id = v.g
-      where s.device_id = any(${sql.placeholder('changeDevices')}::text[]) and not v.violating and a.id = s.alert_id and a.ended_at is null and ${guard}
+      ${alerts.endViolationAlertsSql(sql`${sql.placeholder('changeDevices')}::text[]`, guard)}
     ), changed as (
       insert into geofence_states (device_id, geofence_id, violating, since, alert_id)
       select v.d, v.g, v.violating, v.s, v.a from changes v join geofences f on f.geofence_id = v.g
@@ -148,54 +145,47 @@ function geofenceStateWrites(guard: SQL): SQL {
     )`;
 }
 /** The rows a batch statement answers: the fixes inserted, and in an alerting form the alerts' ids. */
-type BatchRow = InsertedRow & { alert_id: number | null };
+type BatchRow = InsertedRow & { alert_id: number | null; draft: number | null; repeated: boolean | null };
 
 /**
- * The forms of a batch statement, each named and its text built once: with and without `endOfflineAlerts`, and (built
- * at its first use, from the alerts port's insert) with `alertingParts`. `build` gets whether to end offline alerts
- * and the alerts port, or null for a form that writes no alert.
+ * The forms of a batch statement, each named and its text built once per alerts port (at its first use): with and
+ * without `endOfflineAlerts`, and with and without `alertingParts`. `build` gets whether to end offline alerts, the
+ * alerts port, and whether the form stores the batch's alerts.
  */
 function batchStatementForms<Values extends Record<string, unknown>, Row>(
   name: string,
-  build: (backOnline: boolean, alerts: AlertStore | null) => SQL,
+  build: (backOnline: boolean, alerts: AlertStore, alerting: boolean) => SQL,
 ) {
-  const forms = <V extends Record<string, unknown>>(suffix: string, alerts: AlertStore | null) => ({
-    plain: namedStatement<V, Row>(`${name}${suffix}`, build(false, alerts)),
-    backOnline: namedStatement<V & BackOnlineValues, Row>(`${name}${suffix}-back-online`, build(true, alerts)),
+  const forms = <V extends Record<string, unknown>>(suffix: string, alerts: AlertStore, alerting: boolean) => ({
+    plain: namedStatement<V, Row>(`${name}${suffix}`, build(false, alerts, alerting)),
+    backOnline: namedStatement<V & BackOnlineValues, Row>(`${name}${suffix}-back-online`, build(true, alerts, alerting)),
   });
-  const alerting = new WeakMap<AlertStore, ReturnType<typeof forms<Values & AlertingValues>>>();
-  return {
-    ...forms<Values>('', null),
-    alerting(alerts: AlertStore) {
-      let built = alerting.get(alerts);
-      if (!built) alerting.set(alerts, (built = forms<Values & AlertingValues>('-alerting', alerts)));
-      return built;
-    },
+  const built = new WeakMap<AlertStore, { quiet: ReturnType<typeof forms<Values>>; alerting: ReturnType<typeof forms<Values & AlertingValues>> }>();
+  return (alerts: AlertStore) => {
+    let both = built.get(alerts);
+    if (!both) built.set(alerts, (both = { quiet: forms<Values>('', alerts, false), alerting: forms<Values & AlertingValues>('-alerting', alerts, true) }));
+    return both;
   };
 }
 
 /**
  * The parts of a batch statement that store its alerts and geofence state changes, after the fixes (decision 080):
- * the alerts through the alerts port's insert, numbered in the drafts' order (their ids ascend in it); then
+ * the alerts through the alerts port (`stored_alerts`: each draft's alert, new or the open one it folded into); then
  * `geofenceStateWrites`, each start's state row taking the id of its draft's alert. Only while `guard` holds.
  */
 function alertingParts(alerts: AlertStore, guard: SQL): SQL {
-  return sql`, new_alerts as (
-      ${alerts.insertAlertsSql(sql`${sql.placeholder('alerts')}`, guard)}
-    ), numbered as (
-      select id, (row_number() over (order by id) - 1)::int as draft from new_alerts
-    ), changes as (
+  return sql`, ${alerts.storeAlertsSql(sql`${sql.placeholder('alerts')}`, guard)}, changes as (
       select j.d, j.g, j.violating, to_timestamp(j.s / 1000) as s, n.id as a
       from json_to_recordset(${sql.placeholder('changes')}::json) as j(d text, g text, violating boolean, s float8, dr int)
-      left join numbered n on n.draft = j.dr
-    )${geofenceStateWrites(guard)}`;
+      left join stored_alerts n on n.draft = j.dr
+    )${geofenceStateWrites(alerts, guard)}`;
 }
 
 type FixValues = { fixes: string; states: string; ids: string[] };
 
 const WRITE_FIXES = batchStatementForms<FixValues, BatchRow>(
   'write-fixes',
-  (backOnline, alerts) => sql`
+  (backOnline, alerts, alerting) => sql`
     with inserted as (
       insert into ${POSITION_COLUMNS}
       select ${FIX_ROWS} from ${FIXES}
@@ -206,8 +196,10 @@ const WRITE_FIXES = batchStatementForms<FixValues, BatchRow>(
       from ${STATES}
       where d.id = any(${IDS}) and d.id = v.id
       returning 1
-    )${backOnline ? endOfflineAlerts() : sql``}${alerts ? alertingParts(alerts, sql`true`) : sql``}
-    select device_id, ms, null::int as alert_id from inserted${alerts ? sql` union all select null, null, id from new_alerts` : sql``}`,
+    )${backOnline ? endOfflineAlerts(alerts) : sql``}${alerting ? alertingParts(alerts, sql`true`) : sql``}
+    select device_id, ms, null::int as alert_id, null::int as draft, null::boolean as repeated from inserted${
+      alerting ? sql` union all select null, null, id, draft, repeated from stored_alerts` : sql``
+    }`,
 );
 
 type Forms<Values extends Record<string, unknown>, Row> = ReturnType<typeof batchStatementForms<Values, Row>>;
@@ -219,18 +211,19 @@ type Forms<Values extends Record<string, unknown>, Row> = ReturnType<typeof batc
 function runBatchStatement<Values extends Record<string, unknown>, Row>(
   db: DbOrTx,
   statement: Forms<Values, Row>,
+  store: AlertStore,
   values: Values,
   cameOnline: ReadonlySet<string>,
   now: Date,
-  alerting?: { store: AlertStore; values: AlertingValues },
+  alerting?: AlertingValues,
 ) {
   const online = cameOnline.size === 0 ? null : { online: [...cameOnline], at: now.toISOString() };
+  const forms = statement(store);
   if (alerting) {
-    const forms = statement.alerting(alerting.store);
-    const all = { ...values, ...alerting.values };
-    return online ? forms.backOnline(db, { ...all, ...online }) : forms.plain(db, all);
+    const all = { ...values, ...alerting };
+    return online ? forms.alerting.backOnline(db, { ...all, ...online }) : forms.alerting.plain(db, all);
   }
-  return online ? statement.backOnline(db, { ...values, ...online }) : statement.plain(db, values);
+  return online ? forms.quiet.backOnline(db, { ...values, ...online }) : forms.quiet.plain(db, values);
 }
 
 /**
@@ -242,15 +235,16 @@ function runBatchStatement<Values extends Record<string, unknown>, Row>(
  */
 export async function writeFixes(
   db: DbOrTx,
+  store: AlertStore,
   rows: PositionRow[],
   states: TrackedDevice[],
   cameOnline: ReadonlySet<string>,
   now: Date,
-  alerting?: { store: AlertStore; values: AlertingValues },
+  alerting?: AlertingValues,
 ): Promise<Written> {
-  if (rows.length === 0 && !alerting) return { keys: new Set(), alertIds: [] };
+  if (rows.length === 0 && !alerting) return { keys: new Set(), alerts: [] };
   const values = { fixes: fixesJson(rows), states: statesJson(states), ids: states.map((d) => d.id) };
-  return written((await runBatchStatement(db, WRITE_FIXES, values, cameOnline, now, alerting)).rows);
+  return written((await runBatchStatement(db, WRITE_FIXES, store, values, cameOnline, now, alerting)).rows);
 }
 
 type RevisionValues = FixValues & { revisions: number[]; node: string | null };
@@ -258,7 +252,7 @@ type RevisionValues = FixValues & { revisions: number[]; node: string | null };
 /** `writeFixesAtRevision`'s statement; every part after `current` runs only when `ok`. */
 const WRITE_FIXES_AT_REVISION = batchStatementForms<RevisionValues, BatchRow & { ok: boolean }>(
   'write-fixes-at-revision',
-  (backOnline, alerts) => {
+  (backOnline, alerts, alerting) => {
     const ok = sql`(select ok from current)`;
     return sql`
     with locked as (
@@ -276,24 +270,24 @@ const WRITE_FIXES_AT_REVISION = batchStatementForms<RevisionValues, BatchRow & {
       from ${STATES}
       where d.id = any(${IDS}) and d.id = v.id and ${ok}
       returning 1
-    )${backOnline ? endOfflineAlerts(ok) : sql``}${alerts ? alertingParts(alerts, ok) : sql``}
-    select ${ok} as ok, i.device_id, i.ms, null::int as alert_id from (select 1) as one left join inserted i on true${
-      alerts ? sql` union all select true, null, null, id from new_alerts` : sql``
+    )${backOnline ? endOfflineAlerts(alerts, ok) : sql``}${alerting ? alertingParts(alerts, ok) : sql``}
+    select ${ok} as ok, i.device_id, i.ms, null::int as alert_id, null::int as draft, null::boolean as repeated
+    from (select 1) as one left join inserted i on true${
+      alerting ? sql` union all select true, null, null, id, draft, repeated from stored_alerts` : sql``
     }`;
   },
 );
 
-/** What a batch statement stored: the keys (`device|ms`) of the fixes inserted, and the alerts' ids in drafts order. */
+/** What a batch statement stored: the keys (`device|ms`) of the fixes inserted, and each draft's alert. */
 interface Written {
   keys: Set<string>;
-  alertIds: number[];
+  alerts: { id: number; draft: number; repeated: boolean }[];
 }
 
 function written(rows: BatchRow[]): Written {
-  const alertIds: number[] = [];
-  for (const row of rows) if (row.alert_id !== null) alertIds.push(row.alert_id);
-  // Ascending is the drafts' order: the insert took its ids in that order (insertAlertsSql).
-  return { keys: insertedKeys(rows), alertIds: alertIds.sort((a, b) => a - b) };
+  const alerts: Written['alerts'] = [];
+  for (const row of rows) if (row.alert_id !== null) alerts.push({ id: row.alert_id, draft: row.draft!, repeated: !!row.repeated });
+  return { keys: insertedKeys(rows), alerts };
 }
 
 /**
@@ -308,7 +302,7 @@ async function writeFixesAtRevision(
   db: DbOrTx,
   plan: BatchPlan,
   states: TrackedDevice[],
-  alerting?: { store: AlertStore; values: AlertingValues },
+  alerting?: AlertingValues,
 ): Promise<Written | null> {
   const values: RevisionValues = {
     fixes: fixesJson(plan.rows),
@@ -317,7 +311,7 @@ async function writeFixesAtRevision(
     revisions: states.map((d) => d.revision),
     node: ctx.options.cluster?.instance ?? null,
   };
-  const result = await runBatchStatement(db, WRITE_FIXES_AT_REVISION, values, plan.cameOnline, plan.now, alerting);
+  const result = await runBatchStatement(db, WRITE_FIXES_AT_REVISION, ctx.options.alertStore, values, plan.cameOnline, plan.now, alerting);
   if (!result.rows[0]?.ok) return null;
   for (const device of states) device.revision += 1;
   return written(result.rows);
@@ -338,19 +332,27 @@ interface StateRow {
  * `geofenceStateWrites`. The changes are one JSON parameter, as the fixes, so the statement keeps one generic plan
  * (arrays of each batch's length had it planned again every time).
  */
-const WRITE_GEOFENCE_STATES = namedStatement<ChangeValues>(
-  'write-geofence-states',
-  sql`
+const geofenceStateStatements = new WeakMap<AlertStore, NamedStatement<ChangeValues, unknown>>();
+function writeGeofenceStatesStatement(alerts: AlertStore): NamedStatement<ChangeValues, unknown> {
+  let statement = geofenceStateStatements.get(alerts);
+  if (!statement) {
+    statement = namedStatement<ChangeValues>(
+      'write-geofence-states',
+      sql`
     with changes as (
       select j.d, j.g, j.violating, to_timestamp(j.s / 1000) as s, j.a
       from json_to_recordset(${sql.placeholder('changes')}::json) as j(d text, g text, violating boolean, s float8, a int)
-    )${geofenceStateWrites(sql`true`)}
+    )${geofenceStateWrites(alerts, sql`true`)}
     select 1`,
-);
+    );
+    geofenceStateStatements.set(alerts, statement);
+  }
+  return statement;
+}
 
-async function writeGeofenceStates(tx: Tx, rows: StateRow[]): Promise<void> {
+async function writeGeofenceStates(tx: Tx, alerts: AlertStore, rows: StateRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await WRITE_GEOFENCE_STATES(tx, changeValues(rows.map((r) => ({ d: r.deviceId, g: r.geofenceId, violating: r.violating, s: r.at.getTime(), a: r.alertId }))));
+  await writeGeofenceStatesStatement(alerts)(tx, changeValues(rows.map((r) => ({ d: r.deviceId, g: r.geofenceId, violating: r.violating, s: r.at.getTime(), a: r.alertId }))));
 }
 
 /**
@@ -358,7 +360,7 @@ async function writeGeofenceStates(tx: Tx, rows: StateRow[]): Promise<void> {
  * device and geofence with one event in the batch (nearly all) are written in one statement whatever their number;
  * a pair with several events (in and out within one batch) is applied event by event, in order.
  */
-export async function applyGeofenceEvents(tx: Tx, events: GeofenceEvent[], saved: StoredAlert[]): Promise<void> {
+export async function applyGeofenceEvents(tx: Tx, alerts: AlertStore, events: GeofenceEvent[], saved: StoredAlert[]): Promise<void> {
   if (events.length === 0) return;
   const pair = (e: GeofenceEvent) => `${e.deviceId}|${e.geofenceId}`;
   const perPair = new Map<string, number>();
@@ -367,8 +369,8 @@ export async function applyGeofenceEvents(tx: Tx, events: GeofenceEvent[], saved
     e.kind === 'start'
       ? { deviceId: e.deviceId, geofenceId: e.geofenceId, violating: true, at: e.at, alertId: saved[e.draft]!.id }
       : { deviceId: e.deviceId, geofenceId: e.geofenceId, violating: false, at: e.at, alertId: null };
-  await writeGeofenceStates(tx, events.filter((e) => perPair.get(pair(e)) === 1).map(row));
-  for (const e of events) if (perPair.get(pair(e))! > 1) await writeGeofenceStates(tx, [row(e)]);
+  await writeGeofenceStates(tx, alerts, events.filter((e) => perPair.get(pair(e)) === 1).map(row));
+  for (const e of events) if (perPair.get(pair(e))! > 1) await writeGeofenceStates(tx, alerts, [row(e)]);
 }
 
 async function endUnescorted(ctx: TrackingContext, tx: Tx, rejoined: EscortEvent[]): Promise<void> {
@@ -419,17 +421,20 @@ export function storedInOneStatement(plan: BatchPlan): boolean {
 }
 
 /** The batch's alerts and geofence changes as the alerting forms' values; none when it raises nothing. */
-function alertingValues(ctx: TrackingContext, plan: BatchPlan): { store: AlertStore; values: AlertingValues } | undefined {
+function alertingValues(ctx: TrackingContext, plan: BatchPlan): AlertingValues | undefined {
   if (plan.drafts.length === 0 && plan.events.length === 0) return undefined;
-  const store = ctx.options.alertStore;
   const changes = plan.events.map((e) => ({ d: e.deviceId, g: e.geofenceId, violating: e.kind === 'start', s: e.at.getTime(), dr: e.kind === 'start' ? e.draft : null }));
-  return { store, values: { alerts: store.alertsJson(plan.drafts.map((d) => d.alert)), ...changeValues(changes) } };
+  return { alerts: ctx.options.alertStore.alertsJson(plan.drafts.map((d) => d.alert)), ...changeValues(changes) };
 }
 
-/** The drafts' alerts with the ids the statement gave them. */
-function storedAlerts(plan: BatchPlan, alertIds: number[]): StoredAlert[] {
-  if (alertIds.length !== plan.drafts.length) throw new Error(`${plan.drafts.length} alerts to store, ${alertIds.length} stored`);
-  return plan.drafts.map((draft, i) => ({ ...draft.alert, id: alertIds[i]! }));
+/** The drafts' alerts with the ids the statement gave them (new, or the open alert a draft folded into). */
+function storedAlerts(plan: BatchPlan, stored: Written['alerts']): StoredAlert[] {
+  if (stored.length !== plan.drafts.length) throw new Error(`${plan.drafts.length} alerts to store, ${stored.length} stored`);
+  const byDraft = new Map(stored.map((row) => [row.draft, row]));
+  return plan.drafts.map((draft, i) => {
+    const row = byDraft.get(i)!;
+    return { ...draft.alert, id: row.id, ...(row.repeated ? { repeated: true } : {}) };
+  });
 }
 
 /**
@@ -437,9 +442,10 @@ function storedAlerts(plan: BatchPlan, alertIds: number[]): StoredAlert[] {
  * alerts and the geofence states in one statement, one round trip, no transaction (a single statement is atomic).
  */
 export async function persistInOneStatement(ctx: TrackingContext, plan: BatchPlan): Promise<Persisted> {
-  const result = await writeFixes(ctx.options.db, plan.rows, touchedDevices(ctx, plan), plan.cameOnline, plan.now, alertingValues(ctx, plan));
+  const result = await writeFixes(ctx.options.db, ctx.options.alertStore, plan.rows, touchedDevices(ctx, plan), plan.cameOnline, plan.now, alertingValues(ctx, plan));
   markStored(plan, result.keys);
-  return { stored: storedAlerts(plan, result.alertIds), drafts: plan.drafts };
+  const stored = storedAlerts(plan, result.alerts);
+  return { stored, drafts: plan.drafts, repeated: stored.some((alert) => alert.repeated) };
 }
 
 /**
@@ -454,7 +460,7 @@ export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: Ba
   const fresh = await writeFixesAtRevision(ctx, db, plan, touchedDevices(ctx, plan), alerting);
   if (!fresh) return null;
   markStored(plan, fresh.keys);
-  return alerting ? storedAlerts(plan, fresh.alertIds) : [];
+  return alerting ? storedAlerts(plan, fresh.alerts) : [];
 }
 
 /**
@@ -463,10 +469,10 @@ export async function writeAtRevision(ctx: TrackingContext, db: DbOrTx, plan: Ba
  */
 export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan, written = false): Promise<Persisted> {
   const states = touchedDevices(ctx, plan);
-  if (!written) markStored(plan, (await writeFixes(tx, plan.rows, states, plan.cameOnline, plan.now)).keys);
+  if (!written) markStored(plan, (await writeFixes(tx, ctx.options.alertStore, plan.rows, states, plan.cameOnline, plan.now)).keys);
   // A fix stored before raises nothing; an alarm repeated within a minute updates its open alert (decision 038).
   const alarms = plan.alarms.filter((a) => plan.outcomes[a.index] === 'stored').map((a) => ({ ...a, deviceId: a.device.id, kind: a.fix.alarm as 'sos' | 'tamper' }));
-  const alarmGroups = await groupAlarms(tx, alarms);
+  const alarmGroups = await groupAlarms(tx, ctx.options.alertStore, alarms);
   const alarmDrafts = new Map<AlarmGroup<(typeof alarms)[number]>, AlertDraft>();
   for (const group of alarmGroups) {
     if (!group.raises) continue;
@@ -484,9 +490,9 @@ export async function persistPlan(ctx: TrackingContext, tx: Tx, plan: BatchPlan,
   const { drafts, events } = inCluster ? await claimPairAlerts(tx, plan.drafts, plan.events) : plan;
   const saved = await ctx.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
   const repeats = alarmGroups.filter((g) => g.repeats > 0);
-  await recordAlarmRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
-  await applyGeofenceEvents(tx, events, saved);
+  await ctx.options.alertStore.recordRepeats(tx, repeats.map((g) => ({ ...g, alertId: g.alertId ?? saved[drafts.indexOf(alarmDrafts.get(g)!)]!.id })));
+  await applyGeofenceEvents(tx, ctx.options.alertStore, events, saved);
   await endUnescorted(ctx, tx, plan.rejoined);
   if (inCluster && !written) await writeRevisions(ctx, tx, states);
-  return { stored: saved, drafts, repeated: repeats.length > 0 };
+  return { stored: saved, drafts, repeated: repeats.length > 0 || saved.some((alert) => alert.repeated) };
 }

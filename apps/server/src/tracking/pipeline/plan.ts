@@ -143,7 +143,7 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
     if (engine && device.staffId === null) {
       // Copied before the first evaluation, to put back if this batch is not stored.
       if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
-      collectTransitions(device, evaluateFix(ctx, engine, device, fix, effective), drafts, events);
+      collectTransitions(device, evaluateFix(ctx, engine, device, fix, effective), drafts, events, ctx.options.zoneEntriesNeedAction);
     }
     if (keepApart && device.prisonerId !== null) {
       if (!keepApartBefore.has(device.prisonerId)) keepApartBefore.set(device.prisonerId, keepApart.save(device.prisonerId));

@@ -22,18 +22,25 @@ function sharedPosition(device: TrackedDevice): SharedPosition {
   };
 }
 
-/** After commit: every stored alert reaches every browser. */
+/**
+ * After commit: every new alert reaches every browser. One folded into an alert already open is no news: the screens
+ * refetch (its repeat count and last time), no toast.
+ */
 export function announceAlerts(ctx: TrackingContext, stored: StoredAlert[], drafts: AlertDraft[]): void {
-  if (stored.length === 0) return;
-  ctx.options.metrics?.alertsRaised(stored);
-  void ctx.options.alerts.raised(stored.map((alert, i) => ctx.options.alertStore.showAlertEvent(alert, drafts[i]!.wearer)));
+  const fresh = stored.filter((alert) => !alert.repeated);
+  if (fresh.length > 0) {
+    ctx.options.metrics?.alertsRaised(fresh);
+    void ctx.options.alerts.raised(fresh.map((alert) => ctx.options.alertStore.showAlertEvent(alert, drafts[stored.indexOf(alert)]!.wearer)));
+  }
+  if (fresh.length < stored.length) ctx.options.realtime.toBrowsers().emit('dataChanged', 'alerts');
 }
 
 /** After a batch of fixes committed: its moved markers, its alerts, and its positions for the other processes. */
 export function publishBatch(ctx: TrackingContext, moved: Set<TrackedDevice>, result: Persisted): void {
   for (const device of moved) ctx.live.moved(device);
   announceAlerts(ctx, result.stored, result.drafts);
-  if (result.repeated && result.stored.length === 0) ctx.options.realtime.toBrowsers().emit('dataChanged', 'alerts');
+  // An alarm repeat (decision 038) stores no alert of the batch's: the screens refetch all the same.
+  if (result.repeated && result.stored.every((alert) => !alert.repeated)) ctx.options.realtime.toBrowsers().emit('dataChanged', 'alerts');
   if (ctx.options.cluster?.enabled) ctx.options.cluster.sharePositions([...moved].map(sharedPosition));
 }
 

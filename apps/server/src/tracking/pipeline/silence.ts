@@ -1,5 +1,6 @@
-// Silence and timers: a device silent longer than DEVICE_OFFLINE_SECONDS goes offline with a Warning alert, and the
-// engine's dwell and schedule timers and the escorts' separation timers fire, on one process or in a cluster.
+// Silence and timers: a device silent longer than DEVICE_OFFLINE_SECONDS goes offline, with a Warning alert once the
+// silence outlasts OFFLINE_GRACE_SECONDS too, and the engine's dwell and schedule timers and the escorts' separation
+// timers fire, on one process or in a cluster.
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { devices } from '../../db/schema';
 import type { TrackedDevice } from '../device-registry';
@@ -11,23 +12,42 @@ import { applyGeofenceEvents, writeRuleOutcomes } from './persist';
 import { announceAlerts, publishOffline, ruleOutcomesCommitted } from './publish';
 import { adoptOrphans, writeRevisions } from './takeover';
 
-/** One tick: silent devices go offline (`userDisconnected`), and the timers fire. */
+/**
+ * The offline alerts due at `now`: a device gone offline raises its alert only once its silence outlasts the grace
+ * (OFFLINE_GRACE_SECONDS); one back online before that raises nothing.
+ */
+function dueOfflineDrafts(ctx: TrackingContext, silent: TrackedDevice[], now: Date): AlertDraft[] {
+  const goingOffline = new Set(silent);
+  for (const device of silent) ctx.offlineAlertsDue.set(device.id, device.lastSeenAt! + ctx.offlineMs + ctx.offlineGraceMs);
+  const drafts: AlertDraft[] = [];
+  for (const [id, dueAt] of ctx.offlineAlertsDue) {
+    const device = ctx.registry.get(id);
+    if (!device || (device.online && !goingOffline.has(device))) ctx.offlineAlertsDue.delete(id);
+    else if (now.getTime() >= dueAt) {
+      ctx.offlineAlertsDue.delete(id);
+      drafts.push(offlineDraft(device, now));
+    }
+  }
+  return drafts;
+}
+
+/** One tick: silent devices go offline (`userDisconnected`), their alerts come after the grace, and the timers fire. */
 export async function markSilentDevices(ctx: TrackingContext, now: Date): Promise<void> {
   if (ctx.options.cluster?.enabled) return tickClustered(ctx, now);
   const silent: TrackedDevice[] = [];
   for (const device of ctx.registry.all()) {
     if (device.online && device.lastSeenAt !== null && now.getTime() - device.lastSeenAt > ctx.offlineMs) silent.push(device);
   }
-  const drafts: AlertDraft[] = silent.map((d) => offlineDraft(d, now));
+  const drafts = dueOfflineDrafts(ctx, silent, now);
   const events: GeofenceEvent[] = [];
   // Escorts before the engine: a separation that fails now lets a held-back perimeter violation start in this tick.
   collectEscortEvents(ctx, ctx.options.escorts?.tick(now) ?? [], drafts, []);
   for (const { deviceId, transitions } of tickEngine(ctx, now)) {
     const device = ctx.registry.get(deviceId);
-    if (device) collectTransitions(device, transitions, drafts, events);
+    if (device) collectTransitions(device, transitions, drafts, events, ctx.options.zoneEntriesNeedAction);
   }
   const ruleOutcomes = tickFixRules(ctx.options.fixRules ?? [], now);
-  if (drafts.length === 0 && events.length === 0 && ruleOutcomes.length === 0) return;
+  if (silent.length === 0 && drafts.length === 0 && events.length === 0 && ruleOutcomes.length === 0) return;
   const stored = await ctx.options.db.transaction(async (tx) => {
     await writeRuleOutcomes(ctx, tx, ruleOutcomes, drafts);
     if (silent.length) {
@@ -37,7 +57,7 @@ export async function markSilentDevices(ctx: TrackingContext, now: Date): Promis
         .where(inArray(devices.id, silent.map((d) => d.id)));
     }
     const saved = await ctx.options.alertStore.insertAlerts(tx, drafts.map((d) => d.alert));
-    await applyGeofenceEvents(tx, events, saved);
+    await applyGeofenceEvents(tx, ctx.options.alertStore, events, saved);
     return saved;
   });
   for (const device of silent) {
@@ -76,11 +96,11 @@ async function tickClustered(ctx: TrackingContext, now: Date): Promise<void> {
     const events: GeofenceEvent[] = [];
     for (const { deviceId, transitions } of ticked) {
       const device = currentById.get(deviceId);
-      if (device) collectTransitions(device, transitions, drafts, events);
+      if (device) collectTransitions(device, transitions, drafts, events, ctx.options.zoneEntriesNeedAction);
     }
     const claimed = await claimPairAlerts(tx, drafts, events);
     const saved = await ctx.options.alertStore.insertAlerts(tx, claimed.drafts.map((d) => d.alert));
-    await applyGeofenceEvents(tx, claimed.events, saved);
+    await applyGeofenceEvents(tx, ctx.options.alertStore, claimed.events, saved);
     await writeRevisions(ctx, tx, current);
     return { stored: saved, drafts: claimed.drafts };
   });
@@ -88,9 +108,12 @@ async function tickClustered(ctx: TrackingContext, now: Date): Promise<void> {
   announceAlerts(ctx, result.stored, result.drafts);
 }
 
-/** The leader: devices silent longer than DEVICE_OFFLINE_SECONDS by the database's record go offline, once. */
+/**
+ * The leader: devices silent longer than DEVICE_OFFLINE_SECONDS plus the grace by the database's record go offline
+ * with their alert, once. Mark and alert together: a grace kept in one process's memory would be lost with its lead.
+ */
 async function markOfflineAsLeader(ctx: TrackingContext, now: Date): Promise<void> {
-  const cutoff = new Date(now.getTime() - ctx.offlineMs);
+  const cutoff = new Date(now.getTime() - ctx.offlineMs - ctx.offlineGraceMs);
   const result = await ctx.options.db.transaction(async (tx) => {
     const rows = await tx
       .select({ id: devices.id })

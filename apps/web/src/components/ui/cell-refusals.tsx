@@ -1,7 +1,8 @@
 // How a cell that a rule refuses is marked wherever cells are offered (decision 031): each reason in a sentence, and
 // an "Override" step that asks for the reason before the move is confirmed.
 import { useState, type FormEvent } from 'react';
-import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN, hasWords, type CellRefusal } from '@prison/shared';
+import { OVERRIDE_REASON_MAX, OVERRIDE_REASON_MIN, type CellRefusal } from '@prison/shared/cell-rules';
+import { hasWords } from '@prison/shared/text';
 import { Button } from './button';
 import { TextAreaField } from './field';
 import { Modal } from './modal';

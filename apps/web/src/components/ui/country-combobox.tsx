@@ -5,7 +5,7 @@ import * as Popover from '@radix-ui/react-popover';
 import { Command } from 'cmdk';
 import { ChevronsUpDown, Check } from 'lucide-react';
 import { clsx } from 'clsx';
-import { COUNTRIES } from '@prison/shared';
+import { COUNTRIES } from '@prison/shared/countries';
 
 export interface CountryComboboxProps {
   label: string;

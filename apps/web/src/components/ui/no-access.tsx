@@ -1,5 +1,5 @@
 // The page shown for a screen the account's role may not open (decision 053), instead of a screen of refusals.
-import { NO_ACCESS_MESSAGE } from '@prison/shared';
+import { NO_ACCESS_MESSAGE } from '@prison/shared/role-access';
 import { Link } from 'react-router';
 import { Page } from './page';
 

@@ -3,14 +3,8 @@
 // decision 023; beyond docs/CLIENT-CONTRACT.md). The update sends the full field set, empty meaning cleared. Messages, the
 // form's own and the server's, are shown in plain words ("Date of birth must be in the past").
 import { useState, type FormEvent } from 'react';
-import {
-  GENDERS,
-  PRISONER_STATUSES,
-  prisonerCreateInput,
-  prisonerInput,
-  type Prisoner,
-  type PrisonerInput,
-} from '@prison/shared';
+import { GENDERS, PRISONER_STATUSES } from '@prison/shared/constants';
+import { prisonerCreateInput, prisonerInput, type Prisoner, type PrisonerInput } from '@prison/shared/prisoner';
 import { plainFieldMessage, plainServerMessage } from '../../lib/field-messages';
 import { Button } from './button';
 import { CellPickerDialog } from './cell-picker-dialog';

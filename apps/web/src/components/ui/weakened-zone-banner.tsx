@@ -2,7 +2,8 @@
 // under the top bar: which zone, who asked, who approved, until when. It goes by itself at the end time.
 import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
-import { weakeningBannerText, type ActiveWeakening } from '@prison/shared';
+import type { ActiveWeakening } from '@prison/shared/pending-change';
+import { weakeningBannerText } from '@prison/shared/weakening-banner';
 import { api } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { useNow } from '../../lib/use-now';

@@ -2,7 +2,8 @@
 // a note: one dialog asks for it, held above every screen (AcknowledgeNoteHost in app/providers.tsx) so it stays open
 // when the toast that opened it goes after 5 s or the popup closes. Other levels are acknowledged at once, as before.
 import { useSyncExternalStore } from 'react';
-import { stepNeedsNote, type AlertType } from '@prison/shared';
+import { stepNeedsNote } from '@prison/shared/alert-workflow-rules';
+import type { AlertType } from '@prison/shared/constants';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { AlertWorkflowNoteDialog } from './alert-note-dialog';

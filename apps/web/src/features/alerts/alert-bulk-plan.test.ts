@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared';
+import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared/constants';
 import { bulkPlan, bulkPlanText } from './alert-bulk-plan';
 
 let nextId = 1;

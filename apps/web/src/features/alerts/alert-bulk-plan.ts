@@ -1,14 +1,9 @@
 // What a bulk step on the alerts screen will change, per level, and what it leaves out and why (decision
 // 040): a Critical alert is taken only when it was ticked one by one ("Select all on this page" never ticks one), and
 // Resolve leaves out the Critical and Warning alerts not yet acknowledged.
-import {
-  ALERT_TYPES,
-  resolveIsDeliberate,
-  stepNeedsNote,
-  type AlertRecord,
-  type AlertType,
-  type AlertWorkflowAction,
-} from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
+import { resolveIsDeliberate, stepNeedsNote, type AlertWorkflowAction } from '@prison/shared/alert-workflow';
+import { ALERT_TYPES, type AlertType } from '@prison/shared/constants';
 
 export type PlanAlert = Pick<AlertRecord, 'id' | 'alert_type' | 'status'>;
 

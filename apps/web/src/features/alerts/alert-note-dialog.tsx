@@ -2,7 +2,7 @@
 // (stepNeedsNote: resolving a Critical or Warning alert, decision 040; acknowledging a Critical one, decision 095), and
 // the button stays off until the note says something in words, as the server checks.
 import { useState, type ReactNode } from 'react';
-import { noteHasWords, type AlertWorkflowAction } from '@prison/shared';
+import { noteHasWords, type AlertWorkflowAction } from '@prison/shared/alert-workflow-rules';
 import { Button } from '../../components/ui/button';
 import { TextAreaField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';

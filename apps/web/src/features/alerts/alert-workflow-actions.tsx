@@ -4,15 +4,9 @@
 // with a note too (decision 095).
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
-import {
-  alertTypeOfLevel,
-  resolveIsDeliberate,
-  stepNeedsNote,
-  type AlertStatus,
-  type AlertType,
-  type AlertWorkflowAction,
-  type ShowAlertEvent,
-} from '@prison/shared';
+import { resolveIsDeliberate, stepNeedsNote, type AlertWorkflowAction } from '@prison/shared/alert-workflow-rules';
+import { alertTypeOfLevel, type AlertStatus, type AlertType } from '@prison/shared/constants';
+import type { ShowAlertEvent } from '@prison/shared/realtime';
 import { Button } from '../../components/ui/button';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';

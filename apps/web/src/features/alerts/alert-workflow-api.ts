@@ -1,7 +1,8 @@
 // The alert workflow calls: acknowledge, resolve, in bulk, and the 30-day chart. Keys start with 'alerts', so the
 // server's dataChanged('alerts') and every live alert refresh them.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AlertBulkResponse, AlertDailyStats, AlertRecord, AlertWorkflowAction } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
+import type { AlertBulkResponse, AlertDailyStats, AlertWorkflowAction } from '@prison/shared/alert-workflow';
 import { api } from '../../lib/api-client';
 
 export function useAlertStep() {

@@ -1,7 +1,7 @@
 // Bulk acknowledge and resolve on the alerts screen: a checkbox per card and a bar acting on the selection. A Critical
 // alert is in a bulk step only when ticked one by one (decision 040; alert-bulk-plan).
 import { useCallback, useState } from 'react';
-import type { AlertWorkflowAction } from '@prison/shared';
+import type { AlertWorkflowAction } from '@prison/shared/alert-workflow';
 import { Button } from '../../components/ui/button';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';

@@ -5,11 +5,12 @@
 import { useMay } from '../../lib/use-may';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ALERT_STATUSES, ALERT_TYPES, type AlertPage, type AlertRecord } from '@prison/shared';
+import type { AlertPage, AlertRecord } from '@prison/shared/alert';
+import { ALERT_STATUSES, ALERT_TYPES } from '@prison/shared/constants';
 import { Page } from '../../components/ui/page';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
-import { useAlertPage, type AlertFilters as Filters } from './api/alert-page';
+import { ALERT_SHOWS, useAlertPage, type AlertFilters as Filters } from './api/alert-page';
 import { AlertCard } from './components/alert-card';
 import { AlertFilters } from './components/alert-filters';
 import { AlertWorkflowBulkBar, AlertWorkflowCheckbox, useAlertSelection } from './alert-workflow-bulk';
@@ -32,6 +33,7 @@ export function filtersFromParams(params: URLSearchParams): Filters {
     status: pick('status', ALERT_STATUSES),
     from: instant('from'),
     to: instant('to'),
+    show: pick('show', ALERT_SHOWS),
   };
 }
 

@@ -8,7 +8,7 @@ import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import type { AlertRecord } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
 import { Button } from '../../components/ui/button';
 import { useAcknowledge } from './acknowledge-with-note';
 import { useOpenAlerts, useRefreshOpenAlertsOnConnect } from './api/open-alerts';
@@ -17,6 +17,7 @@ import { prisonerLabel } from '../../lib/prisoner-label';
 import { useNow } from '../../lib/use-now';
 import { formatClock, isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 import { liveMapLink } from './live-map-link';
+import { repeatSummary } from './alert-repeats';
 import { useEscalationSettings } from './api/escalation-settings';
 
 /** Rows shown before "N more": the bar never takes more of the window than this (decision 105). */
@@ -129,6 +130,11 @@ export function CriticalAlertBar() {
               <span className="min-w-0 flex-1 basis-48 md:truncate" title={alert.details}>
                 {alert.details}
               </span>
+              {repeatSummary(alert) && (
+                <span className="text-xs font-semibold whitespace-nowrap" data-testid="critical-repeats">
+                  {repeatSummary(alert)}
+                </span>
+              )}
               <time dateTime={alert.timestamp} className="text-xs whitespace-nowrap">
                 {liveAgeText(new Date(alert.timestamp).getTime(), now, stale)}
               </time>

@@ -1,6 +1,7 @@
 // GET /audit: newest first, paged and filtered on the server; GET /audit/export: the same filters as a CSV file.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { API_PREFIX, type AuditPage } from '@prison/shared';
+import type { AuditPage } from '@prison/shared/audit-entry';
+import { API_PREFIX } from '@prison/shared/constants';
 import { api, withQuery } from '../../lib/api-client';
 
 export interface AuditFilters {

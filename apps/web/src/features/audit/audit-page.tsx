@@ -2,7 +2,7 @@
 // Read-only by design: no API changes or deletes an entry.
 import { Fragment, useState, type FormEvent } from 'react';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
-import type { AuditEntry } from '@prison/shared';
+import type { AuditEntry } from '@prison/shared/audit-entry';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';

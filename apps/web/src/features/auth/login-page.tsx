@@ -5,16 +5,15 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { loginRequest, type LoginRequest } from '@prison/shared/auth';
+import { API_PREFIX } from '@prison/shared/constants';
 import {
-  API_PREFIX,
   OIDC_START_PATH,
   OIDC_STATUS_PATH,
   SSO_BUTTON_LABEL,
-  loginRequest,
   ssoRefusalMessage,
-  type LoginRequest,
   type OidcStatus,
-} from '@prison/shared';
+} from '@prison/shared/oidc';
 import { TotpRequiredError, useAuth } from '../../lib/auth';
 import { api, errorMessage } from '../../lib/api-client';
 import { forgetSessionEnd, sessionEndMessage } from '../../lib/session-end';

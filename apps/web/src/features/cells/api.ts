@@ -1,14 +1,8 @@
 // The occupancy picture, moves between cells, and adding, editing and removing cells (/cell-assign).
 import { useQuery } from '@tanstack/react-query';
-import type {
-  AssignCellInput,
-  BlockOverview,
-  Cell,
-  CellInput,
-  CellUpdateInput,
-  PendingChange,
-  Prisoner,
-} from '@prison/shared';
+import type { AssignCellInput, BlockOverview, Cell, CellInput, CellUpdateInput } from '@prison/shared/cell';
+import type { PendingChange } from '@prison/shared/pending-change';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { api } from '../../lib/api-client';
 
 export function useCellOverview() {

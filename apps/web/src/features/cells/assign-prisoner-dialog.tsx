@@ -3,7 +3,9 @@
 // the server itself (409, e.g. a move made meanwhile) is shown, and offers the override when one is possible.
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
-import type { CellRefusal, CellWithOccupants, Prisoner } from '@prison/shared';
+import type { CellWithOccupants } from '@prison/shared/cell';
+import type { CellRefusal } from '@prison/shared/cell-rules';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { errorMessage } from '../../lib/api-client';
 import { cellVerdict, overridableRefusal, useCellChecks } from '../../lib/cell-checks';
 import { CellRefusalList, OverrideReasonDialog } from '../../components/ui/cell-refusals';

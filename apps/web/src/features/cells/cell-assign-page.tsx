@@ -7,7 +7,13 @@ import { useMay } from '../../lib/use-may';
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { cellIsFull, type Cell, type CellInput, type CellUpdateInput, type CellWithOccupants } from '@prison/shared';
+import {
+  cellIsFull,
+  type Cell,
+  type CellInput,
+  type CellUpdateInput,
+  type CellWithOccupants,
+} from '@prison/shared/cell';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';

@@ -4,7 +4,7 @@
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
 import { Pencil, Trash2, TriangleAlert } from 'lucide-react';
-import { cellIsFull, type CellWithOccupants } from '@prison/shared';
+import { cellIsFull, type CellWithOccupants } from '@prison/shared/cell';
 import { Button } from '../../components/ui/button';
 import { PrisonNumber } from '../../components/prisoner-identity';
 import { OccupancyBar } from './occupancy-bar';

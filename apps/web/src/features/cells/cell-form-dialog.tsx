@@ -1,7 +1,8 @@
 // Add a cell, or edit one (its ID read-only): block (existing blocks suggested), capacity 1-100 and security level.
 // The server's refusals (an ID already taken, a capacity below the current occupants) show here; the dialog stays open.
 import { useId, useState, type FormEvent } from 'react';
-import { SECURITY_LEVELS, cellInput, type Cell, type CellInput } from '@prison/shared';
+import { cellInput, type Cell, type CellInput } from '@prison/shared/cell';
+import { SECURITY_LEVELS } from '@prison/shared/constants';
 import { errorMessage } from '../../lib/api-client';
 import { SelectField, TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';

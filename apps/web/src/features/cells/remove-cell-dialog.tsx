@@ -1,7 +1,7 @@
 // Confirmation before a cell is removed. The server refuses a cell that still holds prisoners (409 "Cell X still holds
 // N prisoners", e.g. someone was assigned since the page loaded): its message stays in the dialog.
 import { useState } from 'react';
-import type { Cell } from '@prison/shared';
+import type { Cell } from '@prison/shared/cell';
 import { errorMessage } from '../../lib/api-client';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 

@@ -1,7 +1,7 @@
 // GET /messages (newest first, paged back by id) and POST /messages; new entries arrive live (messagePosted).
 import { useEffect } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import type { LogMessage, MessageList } from '@prison/shared';
+import type { LogMessage, MessageList } from '@prison/shared/message';
 import { api } from '../../lib/api-client';
 import { useSocket, useSocketEvent } from '../../lib/realtime';
 

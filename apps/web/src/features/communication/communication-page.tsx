@@ -1,7 +1,7 @@
 // The control-room log (/communication): a shared, timestamped log between admins on duty, newest first, live.
 import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
-import { MESSAGE_MAX_LENGTH } from '@prison/shared';
+import { MESSAGE_MAX_LENGTH } from '@prison/shared/message';
 import { Button } from '../../components/ui/button';
 import { TextAreaField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';

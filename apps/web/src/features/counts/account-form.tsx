@@ -1,7 +1,12 @@
 // Ending a discrepancy by accounting for each prisoner not seen: a reason each (healthcare, court, visits,
 // segregation, escorted out of the site, other with a note). A note alone ends nothing; the other way is a recount.
 import { useState, type FormEvent } from 'react';
-import { COUNT_OUT_REASONS, COUNT_OUT_REASON_LABELS, type CountOutReason, type CountRecord } from '@prison/shared';
+import {
+  COUNT_OUT_REASONS,
+  COUNT_OUT_REASON_LABELS,
+  type CountOutReason,
+  type CountRecord,
+} from '@prison/shared/roll-count';
 import { Button } from '../../components/ui/button';
 import { FormError, SelectField, TextField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';

@@ -2,7 +2,8 @@
 // recount, account for the prisoners not seen).
 // Every key starts with 'counts', so the server's dataChanged('counts') refetches them on every screen.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { COUNT_WHOLE_PRISON, type CountAccountInput, type CountRecord, type LatestCount } from '@prison/shared';
+import type { CountAccountInput, CountRecord, LatestCount } from '@prison/shared/roll-count';
+import { COUNT_WHOLE_PRISON } from '@prison/shared/roll-count-labels';
 import { api } from '../../lib/api-client';
 
 export const COUNTS_KEY = ['counts'] as const;

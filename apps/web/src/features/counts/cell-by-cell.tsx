@@ -3,7 +3,7 @@
 // total stays possible (folded away), though it names nobody.
 import { useState, type FormEvent } from 'react';
 import { clsx } from 'clsx';
-import { COUNT_MAX_COUNTED, landingOf, type CountLine, type CountRecord } from '@prison/shared';
+import { COUNT_MAX_COUNTED, landingOf, type CountLine, type CountRecord } from '@prison/shared/roll-count';
 import { Button } from '../../components/ui/button';
 import { FormError, TextAreaField, TextField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';

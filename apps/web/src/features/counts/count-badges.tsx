@@ -1,6 +1,7 @@
 // The state of a count line and of a count as badges: colour and text together (never colour alone), AA contrast.
 import { clsx } from 'clsx';
-import { COUNT_LINE_LABELS, type CountLine, type CountLineState, type CountState } from '@prison/shared';
+import type { CountLine } from '@prison/shared/roll-count';
+import { COUNT_LINE_LABELS, type CountLineState, type CountState } from '@prison/shared/roll-count-labels';
 
 const badgeClass = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset';
 

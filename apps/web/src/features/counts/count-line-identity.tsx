@@ -2,7 +2,7 @@
 // at the cell door knows which of two men of the same name he is looking at. Counts started before the number was
 // kept on the line show the name alone.
 import { clsx } from 'clsx';
-import type { CountLine } from '@prison/shared';
+import type { CountLine } from '@prison/shared/roll-count';
 import { PrisonNumber, PrisonerFlagBadges, PrisonerPhoto } from '../../components/prisoner-identity';
 
 /** The line's name split for the initials: the first word, then the rest. */

@@ -1,8 +1,8 @@
 // One roll count: its roll (expected, seen, out, to find), then the officer's step. While open he counts cell by cell;
 // after a discrepancy the prisoners to find are named and it ends by a recount that agrees or by accounting for each
 // one. Trackers that disagreed with what he saw are listed for a device check; they never decide the count.
-import type { CountLine, CountRecord } from '@prison/shared';
-import { COUNT_OUT_REASON_LABELS } from '@prison/shared';
+import type { CountLine, CountRecord } from '@prison/shared/roll-count';
+import { COUNT_OUT_REASON_LABELS } from '@prison/shared/roll-count';
 import { formatAlertDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-may';
 import { AccountForm } from './account-form';

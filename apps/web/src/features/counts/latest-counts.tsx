@@ -3,7 +3,8 @@
 import { Link } from 'react-router';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
-import { COUNT_OUT_REASON_LABELS, type CountRecord } from '@prison/shared';
+import type { CountRecord } from '@prison/shared/roll-count';
+import { COUNT_OUT_REASON_LABELS } from '@prison/shared/roll-count-labels';
 import { formatAlertDateTime } from '../../lib/format';
 import { useLatestCounts } from './api';
 import { CountStateBadge } from './count-badges';

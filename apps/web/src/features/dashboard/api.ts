@@ -1,18 +1,10 @@
 // The management screen's calls (docs/CLIENT-CONTRACT.md). Query keys start with their topic, so the socket's
 // `dataChanged` event refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type {
-  Prisoner,
-  PrisonerHoldings,
-  PrisonerInput,
-  PrisonerListQuery,
-  PrisonerListResponse,
-  StaffInput,
-  StaffListQuery,
-  StaffListResponse,
-  StaffMember,
-  StaffRole,
-} from '@prison/shared';
+import type { StaffRole } from '@prison/shared/constants';
+import type { PrisonerHoldings } from '@prison/shared/custody-archive';
+import type { Prisoner, PrisonerInput, PrisonerListQuery, PrisonerListResponse } from '@prison/shared/prisoner';
+import type { StaffInput, StaffListQuery, StaffListResponse, StaffMember } from '@prison/shared/staff';
 import { api } from '../../lib/api-client';
 
 export type PrisonerFilters = Partial<Omit<PrisonerListQuery, 'limit'>>;

@@ -1,6 +1,7 @@
 // The Delete confirmation's account of what a prisoner still has (decision 042): Delete archives, so the operator sees
 // what goes out of the lists with him (his tracker is freed, his escorts end, his open alerts stay to be worked).
-import { ALERT_TYPES, type PrisonerHoldings } from '@prison/shared';
+import { ALERT_TYPES } from '@prison/shared/constants';
+import type { PrisonerHoldings } from '@prison/shared/custody-archive';
 import { errorMessage } from '../../lib/api-client';
 import { usePrisonerHoldings } from './api';
 

@@ -1,14 +1,7 @@
 // Create and edit a police officer or a guard. Role is Police or Guard; department from the one list (docs/CLIENT-CONTRACT.md).
 import { useState, type FormEvent } from 'react';
-import {
-  DEPARTMENTS,
-  GUARD_RANKS,
-  STAFF_ROLES,
-  staffInput,
-  type StaffInput,
-  type StaffMember,
-  type StaffRole,
-} from '@prison/shared';
+import { DEPARTMENTS, GUARD_RANKS, STAFF_ROLES, type StaffRole } from '@prison/shared/constants';
+import { staffInput, type StaffInput, type StaffMember } from '@prison/shared/staff';
 import { errorMessage } from '../../lib/api-client';
 import { SelectField, TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';

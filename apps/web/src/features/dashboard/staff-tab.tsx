@@ -3,14 +3,8 @@
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  DEPARTMENTS,
-  GUARD_RANKS,
-  type Department,
-  type StaffInput,
-  type StaffMember,
-  type StaffRole,
-} from '@prison/shared';
+import { DEPARTMENTS, GUARD_RANKS, type Department, type StaffRole } from '@prison/shared/constants';
+import type { StaffInput, StaffMember } from '@prison/shared/staff';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/use-debounced-value';

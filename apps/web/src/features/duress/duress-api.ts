@@ -1,7 +1,8 @@
 // The duress calls (decision 100): raise "Need assistance", the account's own open alarm, its stand-down, and
 // "Responding" on any alert. Keys start with 'alerts', so the server's dataChanged('alerts') refreshes them live.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AlertRecord, CurrentDuress } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
+import type { CurrentDuress } from '@prison/shared/duress';
 import { api } from '../../lib/api-client';
 
 export const CURRENT_DURESS_KEY = ['alerts', 'duress', 'current'] as const;

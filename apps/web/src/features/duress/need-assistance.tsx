@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Siren } from 'lucide-react';
 import { clsx } from 'clsx';
-import { DURESS_CONFIRM_WINDOW_MS, DURESS_HOLD_MS, noteHasWords } from '@prison/shared';
+import { noteHasWords } from '@prison/shared/alert-workflow-rules';
+import { DURESS_CONFIRM_WINDOW_MS, DURESS_HOLD_MS } from '@prison/shared/duress-wording';
 import { Button } from '../../components/ui/button';
 import { TextAreaField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';

@@ -1,6 +1,6 @@
 // "Responding" on an alert (decision 100): who said they are on their way and when, shown to everyone who sees the
 // alert, and the button that adds oneself. The person who raised a duress does not respond to himself.
-import type { AlertRecord } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
 import { Button } from '../../components/ui/button';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';

@@ -3,7 +3,7 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { clsx } from 'clsx';
-import type { Overview, RollCount } from '@prison/shared';
+import type { Overview, RollCount } from '@prison/shared/overview';
 import { api, errorMessage } from '../../lib/api-client';
 import { alertTone } from '../../lib/toast';
 import { formatAlertDateTime } from '../../lib/format';

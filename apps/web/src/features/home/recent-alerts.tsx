@@ -3,7 +3,7 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { clsx } from 'clsx';
-import type { AlertRecord } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
 import { useAuth } from '../../lib/auth';
 import { api } from '../../lib/api-client';
 import { alertTone } from '../../lib/toast';

@@ -2,7 +2,7 @@
 // session (docs/CLIENT-CONTRACT.md), so a visitor who is not logged in is asked to log in.
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import type { Incident } from '@prison/shared';
+import type { Incident } from '@prison/shared/incident';
 import { api, errorMessage } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { formatLongDate } from '../../lib/format';

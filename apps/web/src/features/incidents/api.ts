@@ -1,6 +1,13 @@
 // Incidents with a workflow: the list, one incident, opening one, moving it on, linking more to it and taking a link back.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IncidentDetail, IncidentLinkKind, IncidentLinksInput, IncidentOpenInput, IncidentStatus, IncidentSummary } from '@prison/shared';
+import type {
+  IncidentDetail,
+  IncidentLinkKind,
+  IncidentLinksInput,
+  IncidentOpenInput,
+  IncidentStatus,
+  IncidentSummary,
+} from '@prison/shared/incident-workflow';
 import { api } from '../../lib/api-client';
 
 export function useIncidents() {

@@ -2,7 +2,8 @@
 // the incident (POST /incidents/{id}/links); the page shows the answer.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_ROLES, type StaffListResponse } from '@prison/shared';
+import { STAFF_ROLES } from '@prison/shared/constants';
+import type { StaffListResponse } from '@prison/shared/staff';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { api, errorMessage } from '../../lib/api-client';

@@ -3,7 +3,13 @@
 // after confirming), and "Replay this window".
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { INCIDENT_STATUS_LABELS, INCIDENT_TRANSITIONS, type IncidentDetail, type IncidentLinkKind, type IncidentStatus } from '@prison/shared';
+import {
+  INCIDENT_STATUS_LABELS,
+  INCIDENT_TRANSITIONS,
+  type IncidentDetail,
+  type IncidentLinkKind,
+  type IncidentStatus,
+} from '@prison/shared/incident-workflow';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError, TextAreaField } from '../../components/ui/field';

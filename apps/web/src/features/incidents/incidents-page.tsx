@@ -1,6 +1,6 @@
 // The incidents with their workflow status, newest first; each opens its page.
 import { Link } from 'react-router';
-import { INCIDENT_STATUS_LABELS } from '@prison/shared';
+import { INCIDENT_STATUS_LABELS } from '@prison/shared/incident-workflow';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';

@@ -1,6 +1,6 @@
 // The alerts screen's "Open incident": the alert, its prisoner and a window of 15 minutes either side of it.
 import { useState } from 'react';
-import type { AlertRecord } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
 import { Button } from '../../components/ui/button';
 import { useMay } from '../../lib/use-may';
 import { OpenIncidentDialog, type IncidentDraft } from './open-incident-dialog';

@@ -1,6 +1,6 @@
 // The near screen's reads: GET /location/near and GET /location/contacts (decision 068).
 import { useQuery } from '@tanstack/react-query';
-import type { ContactsResponse, NearResponse } from '@prison/shared';
+import type { ContactsResponse, NearResponse } from '@prison/shared/investigations';
 import { api } from '../../lib/api-client';
 import { nearApiQuery, subjectText, type NearQuestion, type Subject } from './near-params';
 

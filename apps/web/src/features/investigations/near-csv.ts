@@ -1,6 +1,6 @@
 // The near answer as a CSV file for the case file. A cell a spreadsheet would run as a formula (=, +, -, @ first)
 // is prefixed with ' so it stays text.
-import type { NearEntry } from '@prison/shared';
+import type { NearEntry } from '@prison/shared/investigations';
 
 const cell = (value: string | number | null) => {
   let text = value === null ? '' : String(value);

@@ -1,7 +1,7 @@
 // The question: a subject (a prisoner or a staff member by number, or a place: type it or click the map), the window
 // and the radius. Checked here in plain words before it is asked; the server checks it again.
 import { useState, type FormEvent } from 'react';
-import { NEAR_MAX_WINDOW_DAYS, NEAR_RADIUS_MAX_M, NEAR_RADIUS_MIN_M } from '@prison/shared';
+import { NEAR_MAX_WINDOW_DAYS, NEAR_RADIUS_MAX_M, NEAR_RADIUS_MIN_M } from '@prison/shared/investigations';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/field';
 import { toLocalInput } from './local-time';

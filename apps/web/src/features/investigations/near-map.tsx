@@ -3,7 +3,8 @@
 import { useEffect } from 'react';
 import L from 'leaflet';
 import { Circle, CircleMarker, Polyline, Tooltip, useMap, useMapEvents } from 'react-leaflet';
-import type { ClientSettings, NearResponse } from '@prison/shared';
+import type { NearResponse } from '@prison/shared/investigations';
+import type { ClientSettings } from '@prison/shared/settings';
 import { MapView } from '../../map/map-view';
 import type { Subject } from './near-params';
 import { personOf } from './near-table';

@@ -10,7 +10,7 @@ import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage, api } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { useQuery } from '@tanstack/react-query';
-import type { ClientSettings } from '@prison/shared';
+import type { ClientSettings } from '@prison/shared/settings';
 import { useNear } from './api';
 import { ContactsPanel } from './contacts-panel';
 import { NearForm } from './near-form';

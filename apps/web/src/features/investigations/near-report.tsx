@@ -1,6 +1,6 @@
 // The printable report for the case file: what was asked, by whom, when, and the answer. Shown only in print (the
 // screen's controls are hidden there), so "Print report" prints exactly this.
-import type { NearResponse } from '@prison/shared';
+import type { NearResponse } from '@prison/shared/investigations';
 import { formatInstant } from './local-time';
 import { subjectLabel, type NearQuestion } from './near-params';
 import { NearTable } from './near-table';

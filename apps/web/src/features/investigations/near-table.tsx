@@ -1,6 +1,6 @@
 // The people who were near, as a table: the screen's and the printed report's (the same rows, the same order); a
 // prisoner's prison number stands beside his name, since names are not unique.
-import type { NearEntry } from '@prison/shared';
+import type { NearEntry } from '@prison/shared/investigations';
 import { PrisonNumber } from '../../components/prisoner-identity';
 import { formatInstant } from './local-time';
 

@@ -1,7 +1,7 @@
 // The live map's feed spreads a large batch of fixes over animation frames (a few milliseconds each) instead of
 // applying it in one frame the page would drop, and still ends with every marker at its latest fix.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TrackedLocation } from '@prison/shared';
+import type { TrackedLocation } from '@prison/shared/realtime';
 import type { MarkerPosition, TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { LivePositionFeed } from './live-position-feed';
 

@@ -2,13 +2,9 @@
 // (traccar-web's habit): a thousand fixes of one device between two frames cost one marker update.
 // It also keeps the last known position of every assigned tracker that is not live, drawn grey (offline), and
 // colours each marker by its prisoner's worst open alert (decision 026).
-import {
-  DEFAULT_DEVICE_OFFLINE_SECONDS,
-  type AlertType,
-  type LocationChanges,
-  type LocationSnapshot,
-  type TrackedLocation,
-} from '@prison/shared';
+import type { AlertType } from '@prison/shared/constants';
+import type { LocationChanges, LocationSnapshot, TrackedLocation } from '@prison/shared/realtime';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared/settings';
 import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { isFixFresh, markerLabel, markerLevel, type MarkerLevel } from '../../map/marker-style';
 import { prisonerTag } from '../../lib/prisoner-label';

@@ -1,7 +1,10 @@
 // The live map's derived data: the panel's rows join the device list, the live feed and the open alerts; escort
 // lines join a prisoner's and an officer's live trackers; the device list's last places feed the grey markers.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Device, Escort, LiveMapPrisonerAlerts, TrackedLocation } from '@prison/shared';
+import type { LiveMapPrisonerAlerts } from '@prison/shared/alert';
+import type { Device } from '@prison/shared/device';
+import type { Escort } from '@prison/shared/escort';
+import type { TrackedLocation } from '@prison/shared/realtime';
 import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { LivePositionFeed } from './live-position-feed';
 import { escortLinks, lastKnownPlaces, trackedRows, worstLevels } from './tracked-rows';

@@ -1,6 +1,10 @@
 // The live map's derived data: the side panel's rows (the device list joined with the live feed and the open alerts),
 // the markers' alert levels, the trackers' last known places and the escort lines. Each reads its inputs and changes none.
-import type { AlertType, Device, Escort, LiveMapPrisonerAlerts, TrackedLocation } from '@prison/shared';
+import type { LiveMapPrisonerAlerts } from '@prison/shared/alert';
+import type { AlertType } from '@prison/shared/constants';
+import type { Device } from '@prison/shared/device';
+import type { Escort } from '@prison/shared/escort';
+import type { TrackedLocation } from '@prison/shared/realtime';
 import { markerLevel } from '../../map/marker-style';
 import type { TrackedPrisonerRow } from './components/tracked-prisoner-list';
 import type { LivePositionFeed } from './live-position-feed';

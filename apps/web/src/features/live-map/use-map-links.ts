@@ -3,7 +3,7 @@
 // officer with an open SOS, or by opening his marker, marks him and the nearest staff the alert named.
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type L from 'leaflet';
-import type { TrackedLocation } from '@prison/shared';
+import type { TrackedLocation } from '@prison/shared/realtime';
 import type { TrackedMarkersLayer } from '../../map/tracked-markers-layer';
 import { useStaffInDanger } from './api/tracked-prisoners';
 import type { TrackedPrisonerRow } from './components/tracked-prisoner-list';

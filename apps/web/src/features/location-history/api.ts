@@ -1,7 +1,10 @@
 // The history screen's reads: the track (GET /location/history), prisoners to pick from, geofences and map settings.
 import { useQuery } from '@tanstack/react-query';
-import type { ClientSettings, Geofence, HistoryResponse, Prisoner } from '@prison/shared';
-import { API_PREFIX } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
+import type { HistoryResponse } from '@prison/shared/history';
+import type { Prisoner } from '@prison/shared/prisoner';
+import type { ClientSettings } from '@prison/shared/settings';
+import { API_PREFIX } from '@prison/shared/constants';
 import { api, withQuery } from '../../lib/api-client';
 
 export interface HistoryRange {

@@ -2,7 +2,8 @@
 import { memo, useEffect } from 'react';
 import L from 'leaflet';
 import { CircleMarker, Polyline, Tooltip, useMap } from 'react-leaflet';
-import type { ClientSettings, Geofence } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
+import type { ClientSettings } from '@prison/shared/settings';
 import { GeofenceLayer } from '../../map/geofence-layer';
 import { MapView } from '../../map/map-view';
 import type { TimedPoint, TrackPosition } from './use-track-player';

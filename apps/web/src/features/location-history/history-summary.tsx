@@ -1,6 +1,6 @@
 // Beside the map: distance covered, time in each geofence, and the range's alerts (each jumps the player there).
 import { clsx } from 'clsx';
-import type { HistoryResponse } from '@prison/shared';
+import type { HistoryResponse } from '@prison/shared/history';
 import { alertTone } from '../../lib/toast';
 import { formatDistance, formatDuration, formatPlayerTime } from './time-range';
 

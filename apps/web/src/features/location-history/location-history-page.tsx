@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Download } from 'lucide-react';
-import type { HistoryResponse } from '@prison/shared';
+import type { HistoryResponse } from '@prison/shared/history';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';

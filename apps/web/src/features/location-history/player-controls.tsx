@@ -1,6 +1,6 @@
 // Play, pause, speed (1x to 60x), a time slider and follow mode.
 import { Pause, Play } from 'lucide-react';
-import { HISTORY_PLAYER_SPEEDS } from '@prison/shared';
+import { HISTORY_PLAYER_SPEEDS } from '@prison/shared/history';
 import { Button } from '../../components/ui/button';
 import { formatPlayerTime } from './time-range';
 

@@ -1,7 +1,7 @@
 // Choose a prisoner by searching name, id or cell (server-side search of /prisoner/all).
 import { useState } from 'react';
 import { clsx } from 'clsx';
-import type { Prisoner } from '@prison/shared';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { TextField } from '../../components/ui/field';
 import { ErrorText } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';

@@ -1,6 +1,6 @@
 // The replay clock: plays the track's time at a chosen speed; the position is interpolated between fixes.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { HistoryPoint } from '@prison/shared';
+import type { HistoryPoint } from '@prison/shared/history';
 
 export interface TrackPosition {
   lat: number;

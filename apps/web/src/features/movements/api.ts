@@ -1,7 +1,10 @@
 // GET /movements (today's, kept live: the socket's dataChanged('movements') refetches every key starting 'movements')
 // and POST /movements; the pickers' prisoners, geofences and staff.
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_ROLES, type Geofence, type Movement, type StaffListResponse } from '@prison/shared';
+import { STAFF_ROLES } from '@prison/shared/constants';
+import type { Geofence } from '@prison/shared/geofence';
+import type { Movement } from '@prison/shared/movement';
+import type { StaffListResponse } from '@prison/shared/staff';
 import { api } from '../../lib/api-client';
 
 export const MOVEMENTS_KEY = ['movements'] as const;

@@ -1,6 +1,6 @@
 // A movement's (or a prisoner's) state as a badge with its word and colour (never colour alone; AA contrast).
 import { clsx } from 'clsx';
-import { MOVEMENT_STATE_LABELS, type MovementState } from '@prison/shared';
+import { MOVEMENT_STATE_LABELS, type MovementState } from '@prison/shared/movement';
 
 const tones: Record<MovementState, string> = {
   underway: 'bg-blue-100 text-blue-800 ring-blue-600/20',

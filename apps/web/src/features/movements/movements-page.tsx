@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Movement } from '@prison/shared';
+import type { Movement } from '@prison/shared/movement';
 import { api, errorMessage } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';

@@ -3,7 +3,8 @@
 // destination needs. The server's 400 or 409 names the field; it is shown beside that field.
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MOVEMENT_QUICK_DUE_MINUTES, type MovementInput, type PrisonerListResponse } from '@prison/shared';
+import { MOVEMENT_QUICK_DUE_MINUTES, type MovementInput } from '@prison/shared/movement';
+import type { PrisonerListResponse } from '@prison/shared/prisoner';
 import { api, errorMessage } from '../../lib/api-client';
 import { plainServerMessage } from '../../lib/field-messages';
 import { useDebouncedValue } from '../../lib/use-debounced-value';

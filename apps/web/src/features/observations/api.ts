@@ -1,7 +1,13 @@
 // Observation checks: a block's due list (kept current by dataChanged('observations') and a 15 s
 // poll), recording a check, a prisoner's observation and setting his level.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ObservationCheck, ObservationDueResponse, ObservationLevelInput, ObservationStatus, QuickObservation } from '@prison/shared';
+import type {
+  ObservationCheck,
+  ObservationDueResponse,
+  ObservationLevelInput,
+  ObservationStatus,
+  QuickObservation,
+} from '@prison/shared/observation';
 import { api } from '../../lib/api-client';
 
 export const OBSERVATIONS_KEY = ['observations'] as const;

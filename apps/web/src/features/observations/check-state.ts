@@ -1,6 +1,6 @@
 // How a prisoner's next check stands at a moment: overdue, due within five minutes, on time; "not scheduled" only for
 // an answer without a due time (everyone in custody has one, decision 099).
-import type { ObservationDueItem } from '@prison/shared';
+import type { ObservationDueItem } from '@prison/shared/observation';
 
 export type CheckState = 'overdue' | 'due-soon' | 'on-time' | 'unscheduled';
 

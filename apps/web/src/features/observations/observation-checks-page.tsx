@@ -6,7 +6,11 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { clsx } from 'clsx';
-import { OBSERVATION_LEVEL_LABELS, QUICK_OBSERVATION_LEVELS, type ObservationDueItem } from '@prison/shared';
+import {
+  OBSERVATION_LEVEL_LABELS,
+  QUICK_OBSERVATION_LEVELS,
+  type ObservationDueItem,
+} from '@prison/shared/observation';
 import { PrisonerIdentity } from '../../components/prisoner-identity';
 import { Button } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/field';

@@ -1,7 +1,7 @@
 // One-tap checks on standard observation (decision 099): "Seen, well" and "Asleep, breathing seen" record at once;
 // "Not in cell" asks where he is first. Each target is at least 44 px high.
 import { useState, type FormEvent } from 'react';
-import { QUICK_OBSERVATION_LABELS, type QuickObservation } from '@prison/shared';
+import { QUICK_OBSERVATION_LABELS, type QuickObservation } from '@prison/shared/observation';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';

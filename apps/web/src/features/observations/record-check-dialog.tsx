@@ -1,6 +1,6 @@
 // Recording an observation check: what the officer saw, in at least three words (the server says so too).
 import { useState, type FormEvent } from 'react';
-import { OBSERVED_MIN_WORDS } from '@prison/shared';
+import { OBSERVED_MIN_WORDS } from '@prison/shared/observation';
 import { Button } from '../../components/ui/button';
 import { FormError, TextAreaField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';

@@ -1,6 +1,6 @@
 // The round's order: landings (the cell number's hundreds) and cells, each placed by its most urgent prisoner.
 import { describe, expect, it } from 'vitest';
-import { landingOf } from '@prison/shared';
+import { landingOf } from '@prison/shared/roll-count';
 import { roundGroups } from './round-groups';
 
 const item = (name: string, cell_id: string | null, minutes: number) => ({ name, cell_id, due_at: new Date(Date.UTC(2026, 0, 1, 8, minutes)).toISOString() });

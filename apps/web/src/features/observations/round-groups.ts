@@ -1,6 +1,7 @@
 // The round in walking order and urgency at once: prisoners grouped by landing, then by cell; each group placed by its
 // most urgent prisoner (overdue first, then the soonest due), and within a cell the soonest due first.
-import { landingOf, type ObservationDueItem } from '@prison/shared';
+import type { ObservationDueItem } from '@prison/shared/observation';
+import { landingOf } from '@prison/shared/roll-count';
 import { byUrgency } from './check-state';
 
 export interface CellGroup<T> {

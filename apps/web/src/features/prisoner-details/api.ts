@@ -1,7 +1,9 @@
 // The details screen's calls (docs/CLIENT-CONTRACT.md), the tracking devices of engineer C2's API and the prisoner's open
 // alerts (the live picture, decision 029).
 import { useQuery } from '@tanstack/react-query';
-import type { AlertPage, Device, DeviceCreated, DeviceInput, Prisoner, PrisonerInput } from '@prison/shared';
+import type { AlertPage } from '@prison/shared/alert';
+import type { Device, DeviceCreated, DeviceInput } from '@prison/shared/device';
+import type { Prisoner, PrisonerInput } from '@prison/shared/prisoner';
 import { api } from '../../lib/api-client';
 
 export const prisonerKey = (id: number) => ['prisoners', 'detail', id] as const;
@@ -49,12 +51,19 @@ export function useDevice(id: string | null) {
   });
 }
 
-/** The prisoner's open (unacknowledged) alerts; keyed 'alerts', so a live alert or anyone's step refreshes them. */
+/**
+ * The prisoner's open (unacknowledged) alerts that need action (an Informational zone entry is an event, not work);
+ * keyed 'alerts', so a live alert or anyone's step refreshes them.
+ */
 export function usePrisonerOpenAlerts(prisonerId: number) {
   return useQuery({
     queryKey: ['alerts', 'prisoner-open', prisonerId],
     queryFn: ({ signal }) =>
-      api.get<AlertPage>('/alert/prisoneralerts', { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN }, signal),
+      api.get<AlertPage>(
+        '/alert/prisoneralerts',
+        { prisoner_id: prisonerId, status: 'New', limit: OPEN_ALERTS_SHOWN, needs_action: 'true' },
+        signal,
+      ),
   });
 }
 

@@ -2,7 +2,7 @@
 import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Prisoner } from '@prison/shared';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { Button } from '../../components/ui/button';

@@ -7,18 +7,16 @@ import { useMay } from '../../lib/use-may';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { OCCUPYING_STATUSES, STAFF_ROLES } from '@prison/shared/constants';
 import {
   ESCORT_DEFAULT_DISTANCE_M,
   ESCORT_MAX_DISTANCE_M,
   ESCORT_MIN_DISTANCE_M,
-  OCCUPYING_STATUSES,
-  STAFF_ROLES,
   type Escort,
   type EscortInput,
-  type Prisoner,
-  type StaffListResponse,
-  type StaffMember,
-} from '@prison/shared';
+} from '@prison/shared/escort';
+import type { Prisoner } from '@prison/shared/prisoner';
+import type { StaffListResponse, StaffMember } from '@prison/shared/staff';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { fieldLabel, plainServerMessage } from '../../lib/field-messages';

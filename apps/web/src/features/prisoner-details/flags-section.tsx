@@ -2,7 +2,12 @@
 // each with who set it, from and until, and its note; set and cleared (with a reason) by the staff who may.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PRISONER_FLAG_KINDS, PRISONER_FLAG_LABELS, type PrisonerFlag, type PrisonerFlagKind } from '@prison/shared';
+import {
+  PRISONER_FLAG_KINDS,
+  PRISONER_FLAG_LABELS,
+  type PrisonerFlag,
+  type PrisonerFlagKind,
+} from '@prison/shared/prisoner-identity';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-may';

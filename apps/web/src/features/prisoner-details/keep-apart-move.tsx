@@ -9,8 +9,8 @@ import {
   sharesScope,
   type KeepApartScope,
   type PairPlace,
-  type Prisoner,
-} from '@prison/shared';
+} from '@prison/shared/cell-rules';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { useCellCheckList } from '../../lib/cell-checks';
 import { errorMessage } from '../../lib/api-client';
 

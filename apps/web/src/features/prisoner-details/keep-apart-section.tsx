@@ -5,15 +5,10 @@
 import { useMay } from '../../lib/use-may';
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  KEEP_APART_REASONS,
-  KEEP_APART_SCOPES,
-  type KeepApartPair,
-  type KeepApartReason,
-  type KeepApartScope,
-  type PendingChange,
-  type Prisoner,
-} from '@prison/shared';
+import { KEEP_APART_SCOPES, type KeepApartScope } from '@prison/shared/cell-rules';
+import { KEEP_APART_REASONS, type KeepApartPair, type KeepApartReason } from '@prison/shared/keep-apart';
+import type { PendingChange } from '@prison/shared/pending-change';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { usePrisonerSearch } from '../../lib/prisoner-search';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Device } from '@prison/shared';
+import type { Device } from '@prison/shared/device';
 import { liveDevice } from './live-device';
 
 const T0 = Date.parse('2030-01-01T12:00:00Z');

@@ -1,6 +1,7 @@
 // The live picture of one tracker as a pure function (decision 029): the stored record combined with the newest
 // socket event, aged by the clock and the offline threshold. use-live-device.ts feeds it.
-import type { Device, TrackedLocation } from '@prison/shared';
+import type { Device } from '@prison/shared/device';
+import type { TrackedLocation } from '@prison/shared/realtime';
 
 export interface LivePosition {
   latitude: number;

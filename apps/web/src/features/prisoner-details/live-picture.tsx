@@ -4,7 +4,8 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { DEFAULT_DEVICE_OFFLINE_SECONDS, type Prisoner } from '@prison/shared';
+import type { Prisoner } from '@prison/shared/prisoner';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared/settings';
 import { errorMessage } from '../../lib/api-client';
 import { isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 import { useNow } from '../../lib/use-now';

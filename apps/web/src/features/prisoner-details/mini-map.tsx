@@ -3,7 +3,8 @@
 // when there is a position to draw (docs/decisions/020).
 import { useEffect } from 'react';
 import { CircleMarker, useMap } from 'react-leaflet';
-import type { ClientSettings, Geofence } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
+import type { ClientSettings } from '@prison/shared/settings';
 import { GeofenceLayer } from '../../map/geofence-layer';
 import { MapView } from '../../map/map-view';
 

@@ -2,7 +2,13 @@
 // due; setting the level (and his own interval) needs a reason. Checks are recorded on "Observation checks".
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { OBSERVATION_LEVEL_LABELS, OBSERVATION_LEVELS, type ObservationLevel, type ObservationStatus, type Prisoner } from '@prison/shared';
+import {
+  OBSERVATION_LEVEL_LABELS,
+  OBSERVATION_LEVELS,
+  type ObservationLevel,
+  type ObservationStatus,
+} from '@prison/shared/observation';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-may';

@@ -2,7 +2,8 @@
 // for records staff a button to upload a PNG or JPEG of at most 5 MB, which the server checks, resizes and strips.
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { PRISONER_PHOTO_MAX_BYTES, type Prisoner } from '@prison/shared';
+import type { Prisoner } from '@prison/shared/prisoner';
+import { PRISONER_PHOTO_MAX_BYTES } from '@prison/shared/prisoner-identity';
 import { api, errorMessage } from '../../lib/api-client';
 import { useMay } from '../../lib/use-may';
 import { useToast } from '../../lib/toast';

@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Pencil } from 'lucide-react';
-import type { Prisoner, PrisonerInput } from '@prison/shared';
+import type { Prisoner, PrisonerInput } from '@prison/shared/prisoner';
 import { errorMessage } from '../../lib/api-client';
 import { formatLongDate } from '../../lib/format';
 import { Button } from '../../components/ui/button';

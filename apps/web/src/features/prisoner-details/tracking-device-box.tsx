@@ -5,7 +5,8 @@
 import { useMay } from '../../lib/use-may';
 import { useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_DEVICE_NAME, DEVICE_KIND_LABELS, type DeviceCreated, type DeviceKind, type Prisoner } from '@prison/shared';
+import { DEFAULT_DEVICE_NAME, DEVICE_KIND_LABELS, type DeviceCreated, type DeviceKind } from '@prison/shared/device';
+import type { Prisoner } from '@prison/shared/prisoner';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';

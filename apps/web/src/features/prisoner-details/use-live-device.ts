@@ -5,7 +5,7 @@
 // and the tracker turns offline rather than being shown as live forever.
 import { useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { TrackedLocation } from '@prison/shared';
+import type { TrackedLocation } from '@prison/shared/realtime';
 import { useSocketEvent } from '../../lib/realtime';
 import { deviceKey, useDevice } from './api';
 import type { LiveOverride } from './live-device';

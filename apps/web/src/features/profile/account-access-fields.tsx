@@ -2,7 +2,7 @@
 // every block, except for a wing officer, who needs one: decision 093), for creating and editing accounts on /profile
 // (decision 053).
 import { useId } from 'react';
-import { NEEDS_BLOCKS_MESSAGE, ROLES, ROLE_LABELS, roleNeedsBlocks, type Role } from '@prison/shared';
+import { NEEDS_BLOCKS_MESSAGE, ROLES, ROLE_LABELS, roleNeedsBlocks, type Role } from '@prison/shared/roles';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useBlockNames } from '../../lib/block-names';

@@ -2,7 +2,8 @@
 // verifies his observation checks (decision 063). One choice among the staff records, or none.
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_ROLES, type StaffListResponse } from '@prison/shared';
+import { STAFF_ROLES } from '@prison/shared/constants';
+import type { StaffListResponse } from '@prison/shared/staff';
 import { api, errorMessage } from '../../lib/api-client';
 import { ErrorText, Loading } from '../../components/ui/status';
 

@@ -3,13 +3,9 @@
 import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  PASSWORD_HINT,
-  ROLE_LABELS,
-  adminCreateRequest,
-  type AdminAccount,
-  type AdminCreateRequest,
-} from '@prison/shared';
+import { PASSWORD_HINT } from '@prison/shared/password-policy';
+import { adminCreateRequest, type AdminAccount, type AdminCreateRequest } from '@prison/shared/profile';
+import { ROLE_LABELS } from '@prison/shared/roles';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';

@@ -1,18 +1,18 @@
 // Profile and admins: GET /profile, POST /profile/password, sessions, and the admins list with its actions.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PendingChange } from '@prison/shared/pending-change';
 import type {
   AdminAccount,
   AdminCreateRequest,
   AdminUpdateRequest,
   PasswordChangeRequest,
-  PendingChange,
   Profile,
   SessionInfo,
   TotpConfirmRequest,
   TotpRecoveryCodes,
   TotpSetup,
   TotpStatus,
-} from '@prison/shared';
+} from '@prison/shared/profile';
 import { api } from '../../lib/api-client';
 
 const SESSIONS_KEY = ['profile', 'sessions'] as const;

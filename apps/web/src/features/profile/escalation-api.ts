@@ -1,6 +1,6 @@
 // Escalation of unacknowledged Critical alerts (decision 060): the delivery log and the test send.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeliveryPage, EscalationTestResult } from '@prison/shared';
+import type { DeliveryPage, EscalationTestResult } from '@prison/shared/escalation';
 import { api } from '../../lib/api-client';
 
 const DELIVERIES_KEY = ['escalation', 'deliveries'] as const;

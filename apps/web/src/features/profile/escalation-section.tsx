@@ -1,7 +1,7 @@
 // Alert escalation on /profile (decision 060): the channels in force, "Send test message" for whoever may change
 // settings, and the delivery log (sent, retrying, failed, cancelled; times and the last error).
 import { useState } from 'react';
-import type { AlertDelivery } from '@prison/shared';
+import type { AlertDelivery } from '@prison/shared/escalation';
 import { Button } from '../../components/ui/button';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';

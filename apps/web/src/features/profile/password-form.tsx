@@ -2,7 +2,8 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { PASSWORD_HINT, passwordChangeRequest } from '@prison/shared';
+import { PASSWORD_HINT } from '@prison/shared/password-policy';
+import { passwordChangeRequest } from '@prison/shared/profile';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';

@@ -1,6 +1,6 @@
 // My active sessions: where and when, which one is this browser, and a confirmed revoke for any of them.
 import { useState } from 'react';
-import type { SessionInfo } from '@prison/shared';
+import type { SessionInfo } from '@prison/shared/profile';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';

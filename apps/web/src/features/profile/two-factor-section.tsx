@@ -1,7 +1,7 @@
 // Two-factor login on /profile: set up with a QR code (or the secret typed in), confirm with a first code, see the
 // ten recovery codes once; turn it off with a code. Turning it on asks for the password and ends the other sessions.
 import { useState, type FormEvent } from 'react';
-import type { TotpSetup } from '@prison/shared';
+import type { TotpSetup } from '@prison/shared/profile';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { ErrorText, Loading } from '../../components/ui/status';

@@ -1,7 +1,7 @@
 // The indoor readers API (decision 067): the list with each reader's state, register and a new secret (each answered
 // once), remove.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Reader, ReaderCreated, ReaderInput } from '@prison/shared';
+import type { Reader, ReaderCreated, ReaderInput } from '@prison/shared/reader';
 import { api } from '../../lib/api-client';
 
 export const READERS_QUERY_KEY = ['readers'] as const;

@@ -3,7 +3,7 @@
 // replaced reader; shown once, the old one refused at once) and remove them, each after confirming.
 import { useState } from 'react';
 import { clsx } from 'clsx';
-import type { Reader, ReaderCreated } from '@prison/shared';
+import type { Reader, ReaderCreated } from '@prison/shared/reader';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Page } from '../../components/ui/page';

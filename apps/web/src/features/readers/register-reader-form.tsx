@@ -2,7 +2,7 @@
 // is shown once after registration (only a hash is stored).
 import { useState, type FormEvent } from 'react';
 import { useMapEvents, CircleMarker } from 'react-leaflet';
-import type { Reader, ReaderCreated } from '@prison/shared';
+import type { Reader, ReaderCreated } from '@prison/shared/reader';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { ErrorText, Loading } from '../../components/ui/status';

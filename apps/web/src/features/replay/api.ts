@@ -1,6 +1,6 @@
 // The replay's read (GET /location/replay) and the blocks to filter by.
 import { useQuery } from '@tanstack/react-query';
-import type { ReplayResponse } from '@prison/shared';
+import type { ReplayResponse } from '@prison/shared/replay';
 import { api } from '../../lib/api-client';
 
 export interface ReplayRequest {

@@ -1,6 +1,6 @@
 // The replay's alert state at a moment: open from the alert's time until acknowledged or resolved, worst level wins.
 import { describe, expect, it } from 'vitest';
-import type { ReplayAlert, ReplayTrack } from '@prison/shared';
+import type { ReplayAlert, ReplayTrack } from '@prison/shared/replay';
 import { alertSteps, alertStepsByTrack, worstOpenAt } from './replay-alert-states';
 
 const alert = (t: number, closed_t: number | null, alert_type: ReplayAlert['alert_type'], who: Partial<ReplayAlert> = {}): ReplayAlert => ({

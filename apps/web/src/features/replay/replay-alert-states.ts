@@ -1,7 +1,8 @@
 // Each replayed person's alert state at the replay clock: an alert is open from its time until it was first
 // acknowledged or resolved (still open when neither happened). Built once per answer as a step function per tracker
 // (sorted change times, each with the worst level open from then on), so a frame costs a binary search per tracker.
-import type { AlertType, ReplayAlert, ReplayTrack } from '@prison/shared';
+import type { AlertType } from '@prison/shared/constants';
+import type { ReplayAlert, ReplayTrack } from '@prison/shared/replay';
 
 const RANK: Record<AlertType, number> = { Informational: 1, Warning: 2, Critical: 3 };
 const BY_RANK: (AlertType | null)[] = [null, 'Informational', 'Warning', 'Critical'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Geofence } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
 import { HOLD_MS, advanceClock, fixIndexAt, geofencesAt, positionAt, trailAt } from './replay-clock';
 
 // Three fixes: t 0, 10 s, 20 s moving north by 0.001 degree each.

@@ -1,6 +1,8 @@
 // The replay's clock and positions: pure arithmetic over the replay answer's flat tracks
 // ([t, lat, lng, ...], t in ms after the window's start), so every frame costs a binary search per tracker.
-import { DEFAULT_DEVICE_OFFLINE_SECONDS, type Geofence, type ReplayGeofenceChange } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
+import type { ReplayGeofenceChange } from '@prison/shared/replay';
+import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared/settings';
 
 export const REPLAY_SPEEDS = [1, 2, 5, 10, 30, 60] as const;
 /** How far back a trail reaches: the last fixes before the clock, as the issue asks (~30-60 s). */

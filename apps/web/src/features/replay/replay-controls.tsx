@@ -3,7 +3,8 @@
 // per level with Critical on top, so a Critical mark is never covered by a lesser one raised seconds later.
 import { useEffect } from 'react';
 import { Pause, Play } from 'lucide-react';
-import type { AlertType, ReplayAlert } from '@prison/shared';
+import type { AlertType } from '@prison/shared/constants';
+import type { ReplayAlert } from '@prison/shared/replay';
 import { Button } from '../../components/ui/button';
 import { formatPlayerTime } from '../location-history/time-range';
 import { REPLAY_SPEEDS } from './replay-clock';

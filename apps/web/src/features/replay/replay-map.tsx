@@ -3,7 +3,9 @@
 import { memo, useEffect, useMemo } from 'react';
 import L from 'leaflet';
 import { Polyline, useMap } from 'react-leaflet';
-import type { ClientSettings, Geofence, ReplayTrack } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
+import type { ReplayTrack } from '@prison/shared/replay';
+import type { ClientSettings } from '@prison/shared/settings';
 import { GeofenceLayer } from '../../map/geofence-layer';
 import { MapView } from '../../map/map-view';
 import { TrackedMarkers } from '../../map/tracked-markers';

@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type L from 'leaflet';
-import type { ClientSettings, ReplayResponse, ReplayTrack } from '@prison/shared';
+import type { ReplayResponse, ReplayTrack } from '@prison/shared/replay';
+import type { ClientSettings } from '@prison/shared/settings';
 import { Button } from '../../components/ui/button';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';

@@ -1,6 +1,7 @@
 // The site plan screen's calls: the list (shared with every map), upload, replace, default and delete.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PlanPoint, SitePlan } from '@prison/shared';
+import type { SitePlan } from '@prison/shared/site-plan';
+import type { PlanPoint } from '@prison/shared/site-plan-fit';
 import { api } from '../../lib/api-client';
 
 export function usePlanMutations() {

@@ -1,6 +1,6 @@
 // The placement's error in words (decision 065): three points fit exactly, so the screen shows how far the scales
 // along the image's two axes disagree (a typo in a point shows up there), and with more points their residual.
-import { fitPlan, type PlanPoint } from '@prison/shared';
+import { fitPlan, type PlanPoint } from '@prison/shared/site-plan-fit';
 
 export type DraftPoint = { x: number | null; y: number | null; lat: number | null; lng: number | null };
 

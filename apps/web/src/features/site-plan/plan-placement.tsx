@@ -4,7 +4,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CircleMarker, Tooltip, useMap, useMapEvents } from 'react-leaflet';
-import { pixelToLatLng, sitePlanFit, type ClientSettings, type SitePlan } from '@prison/shared';
+import type { ClientSettings } from '@prison/shared/settings';
+import { sitePlanFit, type SitePlan } from '@prison/shared/site-plan';
+import { pixelToLatLng } from '@prison/shared/site-plan-fit';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { api, errorMessage } from '../../lib/api-client';

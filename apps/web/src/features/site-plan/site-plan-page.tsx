@@ -1,7 +1,7 @@
 // The site plan screen (administrators): the plans with their default, an upload placed by three points,
 // replace (a new image or new points), make default and delete (confirmed).
 import { useState } from 'react';
-import type { SitePlan } from '@prison/shared';
+import type { SitePlan } from '@prison/shared/site-plan';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Page } from '../../components/ui/page';

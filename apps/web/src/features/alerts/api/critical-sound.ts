@@ -1,7 +1,7 @@
 // The account's Critical alert sound (GET/PUT /profile/critical-sound, decision 105): each account chooses its own;
 // until it does, on for the roles that work alerts, off for the auditor and the records clerk.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CriticalSoundSetting } from '@prison/shared';
+import type { CriticalSoundSetting } from '@prison/shared/profile';
 import { api } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 

@@ -5,7 +5,8 @@
 // refresh it on every screen.
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_PAGE_SIZE, type AlertPage } from '@prison/shared';
+import type { AlertPage } from '@prison/shared/alert';
+import { MAX_PAGE_SIZE } from '@prison/shared/constants';
 import { api } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';
 import { useSocket } from '../../../lib/realtime';
@@ -17,7 +18,8 @@ export function useOpenAlerts() {
   return useQuery({
     queryKey: OPEN_ALERTS_KEY,
     queryFn: ({ signal }) =>
-      api.get<AlertPage>('/alert/prisoneralerts', { status: 'New', alert_type: 'Critical', limit: MAX_PAGE_SIZE }, signal),
+      // Only work: an event (an Informational zone entry) is not counted as open.
+      api.get<AlertPage>('/alert/prisoneralerts', { status: 'New', alert_type: 'Critical', limit: MAX_PAGE_SIZE, needs_action: 'true' }, signal),
     enabled: status === 'authenticated',
     // Events sent while the socket was down are refetched on reconnect; this is the last safety net.
     refetchInterval: 30_000,

@@ -2,9 +2,11 @@
 // (acknowledged or resolved) is drawn quieter than a new one, so the eye goes to what still needs someone.
 import { clsx } from 'clsx';
 import { Link } from 'react-router';
-import type { AlertRecord, AlertStatus } from '@prison/shared';
+import type { AlertRecord } from '@prison/shared/alert';
+import type { AlertStatus } from '@prison/shared/constants';
 import { alertTone } from '../../../lib/toast';
 import { formatAlertDateTime } from '../../../lib/format';
+import { repeatSummary } from '../alert-repeats';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
 import { OpenIncidentFromAlert } from '../../incidents/open-incident-from-alert';
@@ -70,12 +72,8 @@ export function AlertCard({ alert, pinned = false, linked = false }: { alert: Al
         <time dateTime={alert.timestamp}>{formatAlertDateTime(alert.timestamp)}</time>
         <span>Status: {alert.status}</span>
         {alert.ended_at && <span>Ended {formatAlertDateTime(alert.ended_at)}</span>}
-        {/* A device alarm repeated within 60 s updates this alert instead of raising another (decision 038). */}
-        {!!alert.repeat_count && alert.last_repeat_at && (
-          <span data-testid="alert-repeats">
-            Repeated {alert.repeat_count} {alert.repeat_count === 1 ? 'time' : 'times'}, last {formatAlertDateTime(alert.last_repeat_at)}
-          </span>
-        )}
+        {/* Repeats of one rule for one person fold into this alert while it is open: how often, and when last. */}
+        {repeatSummary(alert) && <span data-testid="alert-repeats">{repeatSummary(alert)}</span>}
       </div>
       {/* Who handled it, when, and what they wrote (stored by the workflow; issue 11). */}
       {(alert.acknowledged_at || alert.resolved_at || alert.note) && (

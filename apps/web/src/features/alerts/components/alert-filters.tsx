@@ -1,8 +1,10 @@
-// Filters of the alerts screen: type, status and a time range, applied on the server.
-import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared';
+// Filters of the alerts screen: what needs action or the events, type, status and a time range, applied on the server.
+import { ALERT_STATUSES, ALERT_TYPES, type AlertStatus, type AlertType } from '@prison/shared/constants';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { Button } from '../../../components/ui/button';
-import type { AlertFilters as Filters } from '../api/alert-page';
+import { ALERT_SHOWS, type AlertFilters as Filters, type AlertShow } from '../api/alert-page';
+
+const SHOW_LABELS: Record<AlertShow, string> = { events: 'Events (zone entries)', all: 'Everything' };
 
 /** datetime-local value (local time, minutes) <-> ISO instant. */
 function toLocalInput(iso: string | undefined): string {
@@ -17,13 +19,21 @@ function fromLocalInput(value: string): string | undefined {
 }
 
 export function AlertFilters({ filters, onChange }: { filters: Filters; onChange(next: Filters): void }) {
-  const empty = !filters.alert_type && !filters.status && !filters.from && !filters.to;
+  const empty = !filters.alert_type && !filters.status && !filters.from && !filters.to && !filters.show;
   return (
     <form
-      className="grid gap-3 rounded-md bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5"
+      className="grid gap-3 rounded-md bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6"
       aria-label="Alert filters"
       onSubmit={(event) => event.preventDefault()}
     >
+      <SelectField
+        label="Show"
+        options={ALERT_SHOWS}
+        optionLabels={SHOW_LABELS}
+        placeholder="Needs action"
+        value={filters.show ?? ''}
+        onChange={(event) => onChange({ ...filters, show: (event.target.value || undefined) as AlertShow | undefined })}
+      />
       <SelectField
         label="Type"
         options={ALERT_TYPES}

@@ -1,7 +1,8 @@
 // Block areas: GET /blocks/areas for the map, PUT /blocks/{block}/area for a block's polygon. The key
 // is the server's dataChanged topic, so every open map redraws after a change anywhere.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BlockArea, GeoPoint } from '@prison/shared';
+import type { GeoPoint } from '@prison/shared/geofence';
+import type { BlockArea } from '@prison/shared/roll-count';
 import { api } from '../../../lib/api-client';
 
 export const BLOCK_AREAS_QUERY_KEY = ['block-areas'] as const;

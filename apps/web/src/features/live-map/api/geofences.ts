@@ -1,7 +1,8 @@
 // The geofence API (docs/CLIENT-CONTRACT.md): list, add, rename/change, delete. A change that weakens
 // the alarm, and every delete, answers with the change pending a second administrator's approval (decision 041).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Geofence, GeofenceRequest, GeofenceUpdateRequest, PendingChange } from '@prison/shared';
+import type { Geofence, GeofenceRequest, GeofenceUpdateRequest } from '@prison/shared/geofence';
+import type { PendingChange } from '@prison/shared/pending-change';
 import { api } from '../../../lib/api-client';
 import { PENDING_CHANGES_QUERY_KEY } from './pending-changes';
 

@@ -1,6 +1,6 @@
 // Changes that weaken an alarm, waiting for a second administrator (decision 041): the list, and approve or refuse.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PendingChange } from '@prison/shared';
+import type { PendingChange } from '@prison/shared/pending-change';
 import { api } from '../../../lib/api-client';
 
 /** The socket's `dataChanged('pending-changes')` invalidates this key. */

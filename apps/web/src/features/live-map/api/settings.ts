@@ -1,6 +1,6 @@
 // The map's tile URL, start point and zoom come from the server's configuration.
 import { useQuery } from '@tanstack/react-query';
-import type { ClientSettings } from '@prison/shared';
+import type { ClientSettings } from '@prison/shared/settings';
 import { api } from '../../../lib/api-client';
 
 export function useClientSettings() {

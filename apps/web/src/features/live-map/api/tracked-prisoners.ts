@@ -2,7 +2,9 @@
 // last position, last fix and battery) and, per prisoner, the open alerts and whether a geofence violation is open
 // (GET /alert/live-map, one grouped query; decision 026), and the open staff SOS alerts (decision 072).
 import { useQuery } from '@tanstack/react-query';
-import type { Device, Escort, LiveMapAlerts, LiveMapPrisonerAlerts, LiveMapStaffInDanger } from '@prison/shared';
+import type { LiveMapAlerts, LiveMapPrisonerAlerts, LiveMapStaffInDanger } from '@prison/shared/alert';
+import type { Device } from '@prison/shared/device';
+import type { Escort } from '@prison/shared/escort';
 import { api } from '../../../lib/api-client';
 
 export const DEVICES_QUERY_KEY = ['devices'] as const;

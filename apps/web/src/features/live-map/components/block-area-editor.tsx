@@ -1,7 +1,7 @@
 // Drawing a block's area on the live map: pick a block, "Edit area" puts its polygon (or, for a
 // block without one, a square at the map's centre) on the map with the geofence editor's handles; Save sends it.
 import { useState } from 'react';
-import type { GeoPoint } from '@prison/shared';
+import type { GeoPoint } from '@prison/shared/geofence';
 import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/field';
 import { ErrorText } from '../../../components/ui/status';

@@ -1,17 +1,15 @@
 // "Enter coordinates": the keyboard's way to make a geofence (drawing with leaflet-draw needs a mouse). The shape is
 // typed in, checked here with messages naming the field, then goes on to "Enter Geofence Details" as a drawn one does.
 import { useId, useState, type FormEvent } from 'react';
+import type { GeofenceShape } from '@prison/shared/constants';
+import { normalizeRing, polygonEdgesCross, rectangleCorners } from '@prison/shared/geo/polygon';
 import {
   GEOFENCE_MAX_POINTS,
   GEOFENCE_MAX_RADIUS,
   GEOFENCE_MIN_RADIUS,
-  normalizeRing,
-  polygonEdgesCross,
-  rectangleCorners,
   toGeoPoint,
-  type GeofenceShape,
   type LatLngTuple,
-} from '@prison/shared';
+} from '@prison/shared/geofence';
 import { Modal } from '../../../components/ui/modal';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field';

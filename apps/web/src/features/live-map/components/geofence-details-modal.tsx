@@ -1,7 +1,7 @@
 // "Enter Geofence Details" (docs/CLIENT-CONTRACT.md): opens after a shape is drawn. Cancel discards the shape
 // (docs/CLIENT-CONTRACT.md); Save posts the geofence and closes.
 import { useState, type FormEvent } from 'react';
-import { ALERT_TYPES, type AlertType, type GeofenceType } from '@prison/shared';
+import { ALERT_TYPES, type AlertType, type GeofenceType } from '@prison/shared/constants';
 import { Modal } from '../../../components/ui/modal';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';

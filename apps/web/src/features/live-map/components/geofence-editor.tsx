@@ -3,14 +3,9 @@
 // A change that weakens the alarm (and every reshape and delete) asks for a reason before saving and then waits for
 // a second administrator; the geofence shows it as "Change pending approval" (decision 041).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  ALERT_TYPES,
-  compareGeofences,
-  geofenceUpdate,
-  type AlertType,
-  type Geofence,
-  type GeofenceType,
-} from '@prison/shared';
+import { ALERT_TYPES, type AlertType, type GeofenceType } from '@prison/shared/constants';
+import { geofenceUpdate, MAX_DWELL_SECONDS, type Geofence } from '@prison/shared/geofence';
+import { compareGeofences } from '@prison/shared/geofence-change';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
@@ -237,10 +232,10 @@ export function GeofenceEditor({ geofence, shapeDraft, onEditShape, onEndShapeEd
             label="Dwell (seconds)"
             type="number"
             min={0}
-            max={86400}
+            max={MAX_DWELL_SECONDS}
             step={1}
             value={dwell}
-            hint="How long a violation lasts before it alerts"
+            hint={`How long a crossing must last before it alerts (0-${MAX_DWELL_SECONDS}); back within it raises nothing`}
             onChange={(event) => setDwell(event.target.value)}
           />
           <TextField

@@ -1,6 +1,6 @@
 // The geofences as a list: keyboard access to the same selection a click on the map gives. A geofence for some
 // prisoners or at some times shows its rules under its name ("Mon-Fri 09:00-17:00 · Block A").
-import { describeGeofenceRules, geofenceColor, type Geofence } from '@prison/shared';
+import { describeGeofenceRules, geofenceColor, type Geofence } from '@prison/shared/geofence';
 import { clsx } from 'clsx';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { usePendingChanges } from '../api/pending-changes';

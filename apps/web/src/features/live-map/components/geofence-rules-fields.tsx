@@ -8,7 +8,7 @@ import {
   WEEKDAY_NAMES,
   type GeofenceAppliesTo,
   type ScheduleWindow,
-} from '@prison/shared';
+} from '@prison/shared/geofence';
 import { Button } from '../../../components/ui/button';
 import { useBlockNames } from '../../../lib/block-names';
 import { prisonerLabel } from '../../../lib/prisoner-label';

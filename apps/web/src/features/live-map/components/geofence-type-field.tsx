@@ -1,7 +1,8 @@
 // The geofence type with its meaning in plain words beside the spec's terms (decision 041): a wrongly
 // chosen type silently inverts a rule, so both meanings are always in view.
 import { useId } from 'react';
-import { GEOFENCE_TYPE_MEANINGS, GEOFENCE_TYPES, type GeofenceType } from '@prison/shared';
+import { GEOFENCE_TYPES, type GeofenceType } from '@prison/shared/constants';
+import { GEOFENCE_TYPE_MEANINGS } from '@prison/shared/geofence-change';
 import { SelectField } from '../../../components/ui/field';
 
 export function GeofenceTypeField({ value, onChange }: { value: GeofenceType; onChange(type: GeofenceType): void }) {

@@ -4,7 +4,7 @@
 // popup's slot (a portal), so it follows live data while open.
 import { useMay } from '../../../lib/use-may';
 import { Link } from 'react-router';
-import type { LiveMapPrisonerAlerts } from '@prison/shared';
+import type { LiveMapPrisonerAlerts } from '@prison/shared/alert';
 import { Button } from '../../../components/ui/button';
 import { formatAge } from '../../../lib/format';
 import { useAcknowledge } from '../../alerts/acknowledge-with-note';

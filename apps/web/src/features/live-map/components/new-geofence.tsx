@@ -2,7 +2,7 @@
 // and the "Enter Geofence Details" modal that saves the shape just drawn or typed in.
 import { useEffect, useState } from 'react';
 import { useMap } from 'react-leaflet';
-import { GEOFENCE_LEVEL_COLORS } from '@prison/shared';
+import { DEFAULT_DWELL_SECONDS, GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { useToast } from '../../../lib/toast';
@@ -48,7 +48,7 @@ export function NewGeofence() {
   const save = (details: GeofenceDetails) => {
     if (!drawn) return;
     create.mutate(
-      { ...drawn.shape.geometry, ...details, geofence_id: newGeofenceId(), dwell_seconds: 0, buffer_meters: 0 },
+      { ...drawn.shape.geometry, ...details, geofence_id: newGeofenceId(), dwell_seconds: DEFAULT_DWELL_SECONDS, buffer_meters: 0 },
       {
         // The saved geofence is drawn from the server's list, refetched before this runs.
         onSuccess: () => {

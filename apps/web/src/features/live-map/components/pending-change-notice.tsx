@@ -1,7 +1,7 @@
 // A change that weakens an alarm, waiting for a second administrator (decision 041): who asked, why and what changes;
 // Approve and Refuse for anyone but the one who asked. Until approved the old rule keeps alerting.
 import { useMay } from '../../../lib/use-may';
-import type { PendingChange } from '@prison/shared';
+import type { PendingChange } from '@prison/shared/pending-change';
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth';

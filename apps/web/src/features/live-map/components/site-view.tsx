@@ -2,7 +2,8 @@
 // geofence's box, else the configured start), the view remembered after every move, and the "Fit site" button.
 import { useEffect, useState } from 'react';
 import { useMap, useMapEvents } from 'react-leaflet';
-import type { ClientSettings, Geofence } from '@prison/shared';
+import type { Geofence } from '@prison/shared/geofence';
+import type { ClientSettings } from '@prison/shared/settings';
 import { Button } from '../../../components/ui/button';
 import { MapControl } from '../../../map/map-control';
 import { geofenceCorners, readStoredView, storeView } from '../../../map/map-start';

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import L from 'leaflet';
 import { useMap } from 'react-leaflet';
-import type { LiveMapStaffInDanger } from '@prison/shared';
+import type { LiveMapStaffInDanger } from '@prison/shared/alert';
 import { Button } from '../../../components/ui/button';
 import { MapControl } from '../../../map/map-control';
 import { StaffAssistLayer, nearestStaffLabel, type StaffAssistPerson } from '../../../map/staff-assist-layer';

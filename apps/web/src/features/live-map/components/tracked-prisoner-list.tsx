@@ -2,7 +2,8 @@
 // open alert and the age of the last fix, with a search; worst severity first.
 import { useMemo, useState } from 'react';
 import { clsx } from 'clsx';
-import { zoneState, type AlertType } from '@prison/shared';
+import { zoneState } from '@prison/shared/alert-severity';
+import type { AlertType } from '@prison/shared/constants';
 import { TextField } from '../../../components/ui/field';
 import { EmptyState } from '../../../components/ui/status';
 import { prisonerLabel } from '../../../lib/prisoner-label';

@@ -1,6 +1,7 @@
 // The tracked prisoners list's order (decision 044): by severity, the worse of the open alert and the open geofence
 // violation (Critical, Warning, Informational), then the rest, online before offline.
-import { severityRank, worseLevel, type AlertType } from '@prison/shared';
+import { severityRank, worseLevel } from '@prison/shared/alert-severity';
+import type { AlertType } from '@prison/shared/constants';
 
 export interface RankedRow {
   alertLevel: AlertType | null;

@@ -1,12 +1,7 @@
 // Shown before saving a change that weakens an alarm (decision 041): the notice, what changes, and the reason the
 // second person will read; for a Critical or Warning zone also when the weakening ends (decision 091).
-import {
-  changeReason,
-  defaultWeakeningUntil,
-  WEAKENING_MAX_DAYS,
-  WEAKENING_NOTICE,
-  weakeningUntil,
-} from '@prison/shared';
+import { WEAKENING_NOTICE } from '@prison/shared/geofence-change';
+import { changeReason, defaultWeakeningUntil, WEAKENING_MAX_DAYS, weakeningUntil } from '@prison/shared/pending-change';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 
 /** The end time of a weakening, as the form holds it (a local date and time). */
