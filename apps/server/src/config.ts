@@ -90,6 +90,10 @@ const configSchema = z.object({
   DEVICE_SECRET_REQUIRED: flag().default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
   DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
+  /** Heavy questions (investigations, history, replay, exports) one account may have running at once; beyond, 429. */
+  HEAVY_QUERIES_PER_ACCOUNT: wholeNumber(1, 100).default(2),
+  /** Milliseconds a heavy question may work before it answers 400 asking to be narrowed. */
+  HEAVY_QUERY_TIMEOUT_MS: wholeNumber(1, 600_000).default(20_000),
   /**
    * Bearer token a Traccar server sends with its JSON position forwarder (`forward.header`, decision 106), 16-200
    * printable characters; unset: POST /api/v1/ingest/traccar is off (404).
