@@ -5,7 +5,7 @@
 import type { SightingsResult, SightingTag } from '@prison/shared';
 import { HttpError } from '../../lib/http-errors';
 import { checkFix, FixRefused, parseFixTime, type Fix } from '../../tracking/fix';
-import type { TrackingService } from '../../tracking/tracking-service';
+import type { FixSink } from '../../tracking/ports';
 import type { ReaderRegistry } from './reader-registry';
 import type { SightingResolver } from './sighting-resolver';
 
@@ -16,7 +16,7 @@ export type ReaderProtocol = 'mqtt' | 'reader';
 
 export class SightingIntake {
   constructor(
-    private readonly tracking: TrackingService,
+    private readonly tracking: FixSink,
     private readonly registry: ReaderRegistry,
     private readonly resolver: SightingResolver,
   ) {}
