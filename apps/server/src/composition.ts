@@ -27,6 +27,7 @@ import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
 import { listActivePairs } from './modules/keep-apart/keep-apart-service';
 import { createReaderFixSource } from './modules/readers/reader-source';
+import { createRtlsFixSource } from './modules/rtls/rtls-source';
 import { createPrisonMetrics } from './modules/metrics/prison-metrics';
 import { createMovementRule } from './modules/movements/movement-wiring';
 import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
@@ -64,7 +65,7 @@ export const trackingPorts: TrackingPorts = {
  * The tracking core, built in the order its parts need each other: the geofence engine, the live monitors, the
  * features' fix rules (controlled movements, staff man-down and falls; decision 064) and what they authorise, the
  * service with its counters, then its life in the app with the fix sources: the OsmAnd port first
- * (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067).
+ * (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067), then the RTLS's plan positions.
  */
 export async function composeTracking(app: FastifyInstance): Promise<void> {
   await registerGeofenceEngine(app, trackingPorts);
@@ -91,5 +92,5 @@ export async function composeTracking(app: FastifyInstance): Promise<void> {
     metrics: createPrisonMetrics(app),
     fixRules,
   });
-  registerTrackingLifecycle(app, tracking, monitors, () => [createOsmandFixSource(app), createReaderFixSource(app)]);
+  registerTrackingLifecycle(app, tracking, monitors, () => [createOsmandFixSource(app), createReaderFixSource(app), createRtlsFixSource(app)]);
 }

@@ -82,6 +82,8 @@ describe('with the default settings', () => {
       endedAt: new Date(now - 499 * DAY),
       ...resolvedDaysAgo(498, now),
     });
+    // A zone entry is an event, never worked to resolved: it goes once it has ended, like a resolved alert.
+    const endedEvent = await insertAlert(db, 450, now, { alertType: 'Informational', kind: 'geofence', needsAction: false, endedAt: new Date(now - 449 * DAY) });
     const kept = [
       await insertAlert(db, 400, now), // New
       await insertAlert(db, 400, now, { status: 'Acknowledged', acknowledgedAt: new Date(now - 399 * DAY) }),
@@ -89,6 +91,7 @@ describe('with the default settings', () => {
       await insertAlert(db, 400, now, { kind: 'geofence', ...resolvedDaysAgo(399, now) }), // violation still running
       await insertAlert(db, 400, now, resolvedDaysAgo(10, now)), // resolved only lately
       await insertAlert(db, 10, now, resolvedDaysAgo(9, now)), // recent
+      await insertAlert(db, 400, now, { alertType: 'Informational', kind: 'geofence', needsAction: false }), // still in the zone
     ];
     await db.insert(alertDeliveries).values([
       { alertId: oldResolved[0]!, channel: 'email', status: 'sent' },
@@ -97,13 +100,13 @@ describe('with the default settings', () => {
 
     const deleted = await deleteExpiredAlerts(db, alertStore, 365, { batchSize: 2, now: new Date(now) });
 
-    expect(deleted).toBe(5);
-    expect(await existingIds(db, [...oldResolved, endedViolation])).toEqual([]);
+    expect(deleted).toBe(6);
+    expect(await existingIds(db, [...oldResolved, endedViolation, endedEvent])).toEqual([]);
     expect(await existingIds(db, kept)).toEqual([...kept].sort((a, b) => a - b));
     const deliveries = await db.select({ alertId: alertDeliveries.alertId }).from(alertDeliveries);
     expect(deliveries.map((d) => d.alertId)).toEqual([kept[2]]);
     const [entry] = await retentionEntries(db, 'alerts');
-    expect(entry).toMatchObject({ actor: 'system', after: { deleted: 5, retention_days: 365 } });
+    expect(entry).toMatchObject({ actor: 'system', after: { deleted: 6, retention_days: 365 } });
 
     // A second pass finds nothing and writes no audit entry.
     expect(await deleteExpiredAlerts(db, alertStore, 365, { now: new Date(now) })).toBe(0);

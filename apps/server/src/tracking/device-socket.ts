@@ -5,7 +5,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableReason } from '../lib/
 import { HttpError } from '../lib/http-errors';
 import type { RealtimeSocket } from '../plugins/realtime';
 import { checkFix, FixRefused, parseFixTime, REFUSED_BY_DATABASE } from './fix';
-import { countFixes } from './protocol-metrics';
+import { countFixes, submitFrom } from './protocol-metrics';
 import { ServiceStopped } from './pipeline/accept';
 import type { FixSink } from './ports';
 
@@ -62,7 +62,7 @@ async function receiveFix(tracking: FixSink, deviceId: string, secret: string | 
     },
     { maxFutureSeconds: tracking.maxFutureSeconds },
   );
-  const [outcome] = await tracking.submit([fix]);
+  const [outcome] = await submitFrom(tracking, 'socketio', [fix]);
   // Removed while the fix waited for its transaction.
   if (outcome === 'refused') throw new FixRefused(`Unknown device ${deviceId}`);
   if (outcome === 'invalid') throw new FixRefused(REFUSED_BY_DATABASE);

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import type { AlertPage, AlertRecord, LiveMapAlerts, Overview } from '@prison/shared';
 import { alerts } from '../../db/schema';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { useTestApp, type TestContext } from '../../../test/test-app';
 import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 
@@ -129,7 +129,7 @@ describeEachEngine('one problem, one alert', (engine) => {
   });
 });
 
-describe('the offline grace period', () => {
+describeOnPglite('the offline grace period', () => {
   const ctx = useTestApp('pglite', { DEVICE_OFFLINE_SECONDS: 60, OFFLINE_GRACE_SECONDS: 120 });
 
   it('a tracker offline for less than the grace period and back raises nothing; longer raises one Warning', async () => {

@@ -220,12 +220,14 @@ export async function recordRepeats(tx: Tx, repeats: AlertRepeats[]): Promise<vo
 /**
  * Deletes up to `limit` resolved alerts raised and resolved before `cutoff` (their deliveries go with them); answers
  * how many. An alert that is not resolved, or a geofence violation still running, is never deleted, however old.
+ * Events (zone entries) are never worked to resolved, so they go once raised and ended before `cutoff`.
  */
 export async function deleteResolvedAlerts(db: DbOrTx, cutoff: string, limit: number): Promise<number> {
   const result = (await db.execute(sql`delete from alerts where id in (
       select id from alerts
-      where status = 'Resolved' and timestamp < ${cutoff}::timestamptz
-        and (resolved_at is null or resolved_at < ${cutoff}::timestamptz)
+      where timestamp < ${cutoff}::timestamptz
+        and ((status = 'Resolved' and (resolved_at is null or resolved_at < ${cutoff}::timestamptz))
+          or (not needs_action and ended_at < ${cutoff}::timestamptz))
         and (kind <> 'geofence' or ended_at is not null)
       limit ${limit}
     )`)) as unknown as { affectedRows?: number; rowCount?: number | null };
