@@ -23,8 +23,8 @@ declare module 'fastify' {
 }
 
 /**
- * Attaches the built service and its monitors' reloads. `createFixSources` runs once, after the change handlers, as
- * before; its first source is the device port that `app.osmandPort()` names.
+ * Attaches the built service and its monitors' reloads. `createFixSources` runs once, after the change handlers;
+ * its first source is the device port that `app.osmandPort()` names.
  */
 export function registerTrackingLifecycle(
   app: FastifyInstance,
