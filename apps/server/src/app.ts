@@ -148,7 +148,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   registerAccess(app);
   // After the role's check: a refused action is 403 whatever the record; then a record outside the caseload is unknown.
   registerCaseloadGuard(app);
-  registerHeavyQueryLimit(app, config.HEAVY_QUERIES_PER_ACCOUNT);
+  registerHeavyQueryLimit(app, { perAccount: config.HEAVY_QUERIES_PER_ACCOUNT, total: config.HEAVY_QUERIES_TOTAL });
   registerRealtime(app);
   registerCluster(app, clusterPorts);
   await composeTracking(app);

@@ -92,6 +92,7 @@ const configSchema = z.object({
   DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
   /** Heavy questions (investigations, history, replay, exports) one account may have running at once; beyond, 429. */
   HEAVY_QUERIES_PER_ACCOUNT: wholeNumber(1, 100).default(2),
+  HEAVY_QUERIES_TOTAL: wholeNumber(1, 1000).default(5),
   /** Milliseconds a heavy question may work before it answers 400 asking to be narrowed. */
   HEAVY_QUERY_TIMEOUT_MS: wholeNumber(1, 600_000).default(20_000),
   /**

@@ -4,7 +4,7 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuthenticatedAdmin } from '../sessions/session-service';
-import { HEAVY_QUERY_LIMIT_MESSAGE, HEAVY_QUERY_RETRY_AFTER_SECONDS, registerHeavyQueryLimit } from './heavy-queries';
+import { HEAVY_QUERY_BUSY_MESSAGE, HEAVY_QUERY_LIMIT_MESSAGE, HEAVY_QUERY_RETRY_AFTER_SECONDS, registerHeavyQueryLimit } from './heavy-queries';
 
 /** A question that runs until the test lets it end. */
 function gate() {
@@ -20,7 +20,7 @@ describe('heavy questions: a limit per account', async () => {
   app.addHook('onRequest', async (request) => {
     request.admin = { id: Number(request.headers['x-account']) } as AuthenticatedAdmin;
   });
-  registerHeavyQueryLimit(app, 2);
+  registerHeavyQueryLimit(app, { perAccount: 2, total: 3 });
   let current = gate();
   let worked = 0;
   app.get('/heavy', { config: { heavyQuery: true } }, async (request) => {
@@ -63,5 +63,20 @@ describe('heavy questions: a limit per account', async () => {
     expect((await ask(1, '/heavy?fail=1')).statusCode).toBe(500);
     expect((await ask(1, '/heavy?fail=1')).statusCode).toBe(500);
     expect((await ask(1)).statusCode).toBe(200);
+  });
+
+  it('past the process total, a question of an account with slots free answers 429 too; its slot is not kept', async () => {
+    current = gate();
+    const running = [ask(1), ask(1), ask(2)];
+    await started(worked + 3);
+    const fourth = await ask(3);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json()).toMatchObject({ message: HEAVY_QUERY_BUSY_MESSAGE });
+    current.open();
+    for (const answer of await Promise.all(running)) expect(answer.statusCode).toBe(200);
+    current = gate();
+    current.open();
+    expect((await ask(3)).statusCode).toBe(200);
+    expect((await ask(3)).statusCode).toBe(200);
   });
 });
