@@ -73,8 +73,10 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
   const editing = map.locator('path.geofence-editing');
   await expect(editing).toHaveCount(1);
   await expect(selectedPath).toHaveCount(0);
-  const resize = page.locator('.leaflet-marker-pane .leaflet-edit-resize');
-  await expect(resize).toHaveCount(1);
+  // Two handles: the centre (moves the circle), then the one on the rim (changes the radius).
+  const handles = page.locator('.leaflet-marker-pane .marker-icon');
+  await expect(handles).toHaveCount(2);
+  const resize = handles.nth(1);
   const before = (await editing.boundingBox())!;
   const mapBox = (await map.boundingBox())!;
   expect(Math.max(before.width / mapBox.width, before.height / mapBox.height)).toBeGreaterThan(0.24);
@@ -83,7 +85,7 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
   await expect.poll(async () => (await editing.boundingBox())!.width).toBeGreaterThan(before.width + 30);
   await editor.getByRole('button', { name: 'Cancel' }).click();
   await expect(editing).toHaveCount(0);
-  await expect(resize).toHaveCount(0);
+  await expect(handles).toHaveCount(0);
   await expect(selectedPath).toHaveCount(1);
   // Drawn again as stored, at the editing zoom (the stroke is 1 px wider than the editing one's).
   const original = (await selectedPath.boundingBox())!;
@@ -174,8 +176,8 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   await page.getByTestId('geofence-item').filter({ hasText: fence.name }).click();
   const editor = page.getByTestId('geofence-editor');
   await editor.getByRole('button', { name: 'Edit shape' }).click();
-  // One handle per vertex, then one per edge midpoint (leaflet-draw adds them in that order).
-  const handles = page.locator('.leaflet-marker-pane .leaflet-editing-icon');
+  // One handle per vertex, then one per edge midpoint (the editor adds them in that order).
+  const handles = page.locator('.leaflet-marker-pane .marker-icon');
   await expect(handles).toHaveCount(8);
   await dragFromMiddle(page, handles.first(), -30, 30);
   await editor.getByLabel('Reason').fill('The laundry wall moved');
@@ -217,7 +219,7 @@ test('a circle made with the keyboard alone: "Enter coordinates", then "Enter Ge
   madeNames.push(name);
   const centre = near();
   await page.goto('/live-map');
-  await expect(page.getByTestId('live-map').locator('.leaflet-draw-draw-circle')).toBeVisible();
+  await expect(page.getByTestId('live-map').getByRole('button', { name: 'Draw a circle' })).toBeVisible();
 
   // Tab reaches the button beside the draw tools.
   const button = page.getByRole('button', { name: 'Enter coordinates' });
