@@ -33,13 +33,19 @@ L.Marker.addInitHook(function (this: L.Marker) {
   if (icon instanceof L.DivIcon && HANDLE_CLASS.test(icon.options.className ?? '')) this.options.keyboard = false;
 });
 
-/** The map's geoman, set up; a map made before this module loaded gets one too. */
+const setUp = new WeakSet<L.Map>();
+
+/** The map's geoman, set up once (setting the words again rebuilds the toolbar); a map made before this module loaded
+ * gets one too. */
 export function geomanOf(map: L.Map): L.PM.PMMap {
   // reInitLayer takes the map too, though its declaration says a layer.
   if (!map.pm) L.PM.reInitLayer(map as unknown as L.Layer);
-  map.pm.setLang('en', WORDS, 'en');
-  // No snapping: leaflet-draw had none, and a point pulled to a nearby zone's edge is not where the operator clicked.
-  // Escape gives up a drawing, as it did with leaflet-draw.
-  map.pm.setGlobalOptions({ snappable: false, exitModeOnEscape: true });
+  if (!setUp.has(map)) {
+    setUp.add(map);
+    map.pm.setLang('en', WORDS, 'en');
+    // No snapping: leaflet-draw had none, and a point pulled to a nearby zone's edge is not where the operator clicked.
+    // Escape gives up a drawing, as it did with leaflet-draw.
+    map.pm.setGlobalOptions({ snappable: false, exitModeOnEscape: true });
+  }
   return map.pm;
 }
