@@ -209,6 +209,86 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   expect(errors).toEqual([]);
 });
 
+test('Edit shape: a rectangle moves by its centre handle; a polygon corner goes with a click', async ({
+  adminPage: page,
+  api,
+  secondApi,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const { lat, lng } = near();
+  const north = round(lat + 0.004);
+  const east = round(lng + 0.006);
+  const rectangle = await addGeofence(api, {
+    shape: 'Rectangle',
+    name: unique('Yard '),
+    coordinates: [
+      { lat, lng },
+      { lat: north, lng },
+      { lat: north, lng: east },
+      { lat, lng: east },
+    ],
+  });
+
+  await page.goto('/live-map');
+  await page.getByTestId('geofence-item').filter({ hasText: rectangle.name }).click();
+  const editor = page.getByTestId('geofence-editor');
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  await expect(editor.getByText('the centre one moves it')).toBeVisible();
+  // A handle per corner, and the centre one.
+  await expect(page.locator('.leaflet-marker-pane .marker-icon')).toHaveCount(5);
+  const editing = page.locator('path.geofence-editing');
+  await dragFromMiddle(page, page.locator('.leaflet-marker-pane .rectangle-move-handle'), 60, 40);
+  // The corner handles follow: still five, the centre one in the rectangle's middle.
+  await expect(page.locator('.leaflet-marker-pane .marker-icon')).toHaveCount(5);
+  await editor.getByLabel('Reason').fill('The yard fence was rebuilt further out');
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editing).toHaveCount(0);
+  await approvePendingChange(secondApi, rectangle.geofence_id);
+  const moved = (await storedGeofence(api, rectangle.geofence_id))!;
+  expect(moved.shape).toBe('Rectangle');
+  expect(moved.coordinates).toHaveLength(4);
+  // Every corner went south-east by the same amount: moved, not resized.
+  const shifts = moved.coordinates!.map((point, i) => ({
+    lat: point.lat - rectangle.coordinates![i]!.lat,
+    lng: point.lng - rectangle.coordinates![i]!.lng,
+  }));
+  expect(shifts[0]!.lat).toBeLessThan(-0.0001);
+  expect(shifts[0]!.lng).toBeGreaterThan(0.0001);
+  for (const shift of shifts) {
+    expect(shift.lat).toBeCloseTo(shifts[0]!.lat, 6);
+    expect(shift.lng).toBeCloseTo(shifts[0]!.lng, 6);
+  }
+
+  // A five-cornered polygon: a click on a corner removes it.
+  const polygon = await addGeofence(api, {
+    shape: 'Polygon',
+    name: unique('Garden '),
+    coordinates: [
+      { lat, lng },
+      { lat: north, lng },
+      { lat: round(lat + 0.006), lng: round(lng + 0.003) },
+      { lat: north, lng: east },
+      { lat, lng: east },
+    ],
+  });
+  await page.reload();
+  await page.getByTestId('geofence-item').filter({ hasText: polygon.name }).click();
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  const handles = page.locator('.leaflet-marker-pane .marker-icon');
+  await expect(handles).toHaveCount(10);
+  // The third corner: the peak.
+  await handles.nth(2).click();
+  await expect(handles).toHaveCount(8);
+  await editor.getByLabel('Reason').fill('The garden corner was cut off');
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editing).toHaveCount(0);
+  await approvePendingChange(secondApi, polygon.geofence_id);
+  const cut = (await storedGeofence(api, polygon.geofence_id))!;
+  expect(cut.coordinates).toEqual([0, 1, 3, 4].map((i) => polygon.coordinates![i]));
+  expect(errors).toEqual([]);
+});
+
 test('a circle made with the keyboard alone: "Enter coordinates", then "Enter Geofence Details"', async ({
   adminPage: page,
   api,

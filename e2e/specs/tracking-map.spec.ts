@@ -89,6 +89,15 @@ test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adm
   const shapes = map.locator('.leaflet-overlay-pane path');
   const shapesBefore = await shapes.count();
 
+  // A click without a drag draws nothing and leaves the tool, as it always did.
+  await drawRectangle.click();
+  await expect(map.locator('.leaflet-pm-toolbar .button-container.active')).toHaveCount(1);
+  const box = (await map.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(map.locator('.leaflet-pm-toolbar .button-container.active')).toHaveCount(0);
+  await expect(shapes).toHaveCount(shapesBefore);
+  await expect(page.getByRole('dialog', { name: 'Enter Geofence Details' })).toHaveCount(0);
+
   await drawRectangle.click();
   await dragFromMiddle(page, page.getByTestId('live-map'), 120, 80);
   const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });

@@ -1,6 +1,6 @@
 // The selected geofence's shape, editable with leaflet-geoman's edit handles: a polygon's corners (a midpoint adds
-// one, a click removes one), a rectangle's corners, a circle's centre and resize handles; a rectangle is moved by
-// dragging it. The layer belongs to this component: unmounting it (Cancel, or after Save) removes it, and the geofence
+// one, a click removes one), a rectangle's corners, a circle's centre and resize handles, and a middle handle that
+// moves a rectangle (rectangle-move-handle.ts). The layer belongs to this component: unmounting it (Cancel, or after Save) removes it, and the geofence
 // is drawn from the server's list again.
 import { useEffect, useRef, useState } from 'react';
 import { useMap } from 'react-leaflet';
@@ -8,6 +8,7 @@ import L from 'leaflet';
 import { GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
 import { geomanOf } from './geoman';
 import { showCrossingErrors } from './crossing-error';
+import { addRectangleMoveHandle } from './rectangle-move-handle';
 import { geometryOfDrawnLayer, layerOfGeometry, layerTypeOf, type DrawnGeometry } from './drawn-shape';
 
 interface EditableShapeProps {
@@ -32,7 +33,7 @@ function showForEditing(map: L.Map, bounds: L.LatLngBounds) {
   map.fitBounds(bounds, { padding: L.point(size.x / 4, size.y / 4), maxZoom: 18, animate: false });
 }
 
-/** How geoman edits each shape: as leaflet-draw did, but a rectangle moves by a drag of its inside, not a handle. */
+/** How geoman edits each shape, as leaflet-draw did. */
 function editOptions(geometry: DrawnGeometry): L.PM.EditModeOptions {
   return {
     // A change that makes edges cross is undone, as drawing refuses it (docs/CLIENT-CONTRACT.md).
@@ -42,9 +43,9 @@ function editOptions(geometry: DrawnGeometry): L.PM.EditModeOptions {
     removeVertexOn: 'click',
     // Below 3 corners a polygon is not a geofence: the last removal is refused rather than the shape deleted.
     removeLayerBelowMinVertexCount: false,
-    // A circle moves by its centre handle (geoman ties that handle to this option), a rectangle by a drag of its
-    // inside; a polygon is reshaped, not moved, as before.
-    draggable: geometry.shape !== 'Polygon',
+    // A circle moves by its centre handle (geoman ties that handle to this option); a rectangle by a handle of its
+    // own; a polygon is reshaped, not moved, as before.
+    draggable: geometry.shape === 'Circle',
   };
 }
 
@@ -67,11 +68,20 @@ export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLOR
       const changed = geometryOfDrawnLayer(layerTypeOf(initial), layer);
       if (changed) latest.current(changed);
     };
+    const removeMoveHandle =
+      layer instanceof L.Rectangle
+        ? addRectangleMoveHandle(map, layer, () => {
+            layer.pm.disable();
+            layer.pm.enable(editOptions(initial));
+            edited();
+          })
+        : () => {};
     // `pm:edit` after a drag, a resize, a move or a corner added or removed; a removal that made edges cross is put
     // back before `pm:vertexremoved`, which is read again for that reason.
     layer.on('pm:edit pm:vertexremoved', edited);
     return () => {
       layer.off('pm:edit pm:vertexremoved', edited);
+      removeMoveHandle();
       stopCrossingErrors();
       layer.pm.disable();
       layer.remove();

@@ -25,7 +25,7 @@ const numberOr = (text: string, stored: number) => (text.trim() === '' || Number
 /** What the edit handles on the map do, per shape (leaflet-geoman's edit handles). */
 const SHAPE_HINTS = {
   Circle: 'Drag the handles on the map: the centre one moves the circle, the other changes its radius.',
-  Rectangle: 'Drag the handles on the map: a corner resizes the rectangle; drag inside it to move it.',
+  Rectangle: 'Drag the handles on the map: a corner resizes the rectangle, the centre one moves it.',
   Polygon: 'Drag the handles on the map: a corner moves, a midpoint adds a corner; click a corner to remove it.',
 } as const;
 
