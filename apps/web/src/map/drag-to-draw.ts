@@ -14,11 +14,19 @@ function clickAt(map: L.Map, containerPoint: L.Point, originalEvent: MouseEvent)
   });
 }
 
-/** Turns drag-to-draw on for the map's geoman; returns the undo. */
+/** How long after a touch a browser's mouse events are its copy of that touch (a tap), not a mouse's. */
+const TOUCH_COPY_MS = 1000;
+
+/** Turns drag-to-draw on for the map's geoman; returns the undo. Mouse only: a finger taps twice, as geoman has it. */
 export function enableDragToDraw(map: L.Map): () => void {
   let drawing = false;
   let pannedBefore = false;
   let pressedAt: ScreenPoint | null = null;
+  let touchedAt = -Infinity;
+  const touched = () => {
+    touchedAt = performance.now();
+  };
+  const fromTouch = () => performance.now() - touchedAt < TOUCH_COPY_MS;
 
   const drawStarted = (event: L.LeafletEvent) => {
     if (!DRAGGED_SHAPES.includes((event as L.LeafletEvent & { shape: string }).shape)) return;
@@ -33,7 +41,7 @@ export function enableDragToDraw(map: L.Map): () => void {
     if (pannedBefore) map.dragging.enable();
   };
   const pressed = (event: L.LeafletMouseEvent) => {
-    if (!drawing || event.originalEvent.button !== 0) return;
+    if (!drawing || event.originalEvent.button !== 0 || fromTouch()) return;
     pressedAt = event.containerPoint;
     // No text selection, focus change or image drag while the shape is dragged out.
     L.DomEvent.preventDefault(event.originalEvent);
@@ -41,7 +49,7 @@ export function enableDragToDraw(map: L.Map): () => void {
   };
   // On the document: a drag may end outside the map.
   const released = (event: MouseEvent) => {
-    if (!drawing || !pressedAt || event.button !== 0) return;
+    if (!drawing || !pressedAt || event.button !== 0 || fromTouch()) return;
     const point = map.mouseEventToContainerPoint(event);
     const outcome = releaseOutcome(pressedAt, point);
     pressedAt = null;
@@ -53,11 +61,13 @@ export function enableDragToDraw(map: L.Map): () => void {
   map.on('pm:drawend', drawEnded);
   map.on('mousedown', pressed);
   document.addEventListener('mouseup', released);
+  document.addEventListener('touchstart', touched, { passive: true, capture: true });
   return () => {
     map.off('pm:drawstart', drawStarted);
     map.off('pm:drawend', drawEnded);
     map.off('mousedown', pressed);
     document.removeEventListener('mouseup', released);
+    document.removeEventListener('touchstart', touched, { capture: true });
     drawEnded();
   };
 }
