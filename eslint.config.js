@@ -2,6 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureDir = (name) => `apps/web/src/features/${name}`;
 
 export default tseslint.config(
   { ignores: ['.tmp/**', '**/dist/**', '**/node_modules/**', 'data/**', '**/migrations/**', 'test-results/**', 'playwright-report/**'] },
@@ -21,8 +30,41 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // Features talk through packages/shared or lib/, never through each other's internals.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../features/*/*', '../*/api/*'], message: 'Import another feature only through packages/shared or lib/.' }] }],
+    },
+  },
+  {
+    // The web app's boundaries (decision 114): a feature reaches another only through its public entry (its index.ts);
+    // what several features use lives in lib/, components/ or map/, which import no feature; and no import cycle.
+    // app/ (router, layout, providers) composes the features and may import any of their files.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      // A loop closed by a lazy import() is a split chunk loaded later (the "More" menu), not an evaluation-order hazard.
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: repoRoot,
+          zones: [
+            ...webFeatures.map((name) => ({
+              target: webFeatures.filter((other) => other !== name).map(featureDir),
+              from: featureDir(name),
+              except: ['./index.ts'],
+              message: `Import the ${name} feature through its public entry (features/${name}/index.ts), or move what is shared to lib/ or components/.`,
+            })),
+            {
+              target: ['apps/web/src/lib', 'apps/web/src/components', 'apps/web/src/map'],
+              from: 'apps/web/src/features',
+              message: 'Shared code (lib/, components/, map/) imports no feature: move what it needs out of the feature.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,21 +1,27 @@
-// bench/ingest's MQTT sightings run: a Mosquitto of its own (a free port of 41500-41599), R readers registered on the
-// bench database, each publishing T tags of the bench devices 10 times a second from a worker thread, into the real
-// server subscribed to the broker. Prints sightings stored per second and checks that every published one is stored once.
+// bench/ingest's MQTT sightings run, once per message format: a Mosquitto of its own (a free port of the given range),
+// R readers registered on the bench database in that format, each publishing T tags of the bench devices (made tags
+// for the run) 10 times a second from a worker thread, into the real server subscribed to the broker; for the RTLS
+// format, the same tags' positions in plan millimetres on a default site plan. Prints sightings stored per second and
+// checks that every published one is stored once.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app';
 import type { Config } from '../../apps/server/src/config';
 import type { Database } from '../../apps/server/src/db/client';
-import { readers } from '../../apps/server/src/db/schema';
+import { devices, readers, sitePlans } from '../../apps/server/src/db/schema';
 import { hashSecret } from '../../apps/server/src/tracking/device-registry';
-import type { MqttLoadOptions, MqttLoadResult } from './mqtt-worker';
+import type { BenchFormat, MqttLoadOptions, MqttLoadResult } from './mqtt-worker';
 
 export interface MqttPhaseOptions {
+  format: BenchFormat;
+  /** The first port of the 100 the broker may take. */
+  portFrom: number;
   readers: number;
   tagsPerMessage: number;
   rate: number;
@@ -38,10 +44,10 @@ const canListen = (port: number) =>
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 
-async function startBroker(): Promise<{ url: string; stop(): void }> {
+async function startBroker(portFrom: number): Promise<{ url: string; stop(): void }> {
   let port = 0;
-  for (let candidate = 41500 + Math.floor(Math.random() * 50); candidate < 41600 && !port; candidate++) if (await canListen(candidate)) port = candidate;
-  if (!port) throw new Error('no free port in 41500-41599 for Mosquitto');
+  for (let candidate = portFrom + Math.floor(Math.random() * 50); candidate < portFrom + 100 && !port; candidate++) if (await canListen(candidate)) port = candidate;
+  if (!port) throw new Error(`no free port in ${portFrom}-${portFrom + 99} for Mosquitto`);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-mosquitto-'));
   const conf = path.join(dir, 'mosquitto.conf');
   // No queue limits: the default 1000 queued messages would drop QoS 1 messages for a subscriber that falls behind.
@@ -72,29 +78,57 @@ function runPublishers(options: MqttLoadOptions): Promise<MqttLoadResult> {
   });
 }
 
+/** A default site plan at 0.5 m per pixel, north up, around the bench's centre: where the RTLS positions land. */
+async function placeBenchPlan(database: Database): Promise<void> {
+  const image = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><rect width="400" height="300" fill="#eee"/></svg>');
+  const point = (x: number, y: number) => ({ x, y, lat: 51.5 - (0.5 * y) / 111_195, lng: -0.12 + (0.5 * x) / (111_195 * Math.cos((51.5 * Math.PI) / 180)) });
+  await database.db.update(sitePlans).set({ isDefault: false });
+  await database.db.insert(sitePlans).values({
+    name: 'Bench RTLS plan',
+    contentType: 'image/svg+xml',
+    image,
+    byteSize: image.length,
+    digest: createHash('sha256').update(image).digest('hex'),
+    width: 400,
+    height: 300,
+    points: [point(0, 0), point(400, 0), point(0, 300)],
+    isDefault: true,
+  });
+}
+
 export async function mqttPhase(database: Database, baseConfig: Config, options: MqttPhaseOptions, log: (text: string) => void): Promise<MqttPhaseResult> {
-  const broker = await startBroker();
+  const broker = await startBroker(options.portFrom);
+  const { format } = options;
   try {
     const tagsNeeded = options.readers * options.tagsPerMessage;
     if (tagsNeeded > options.devices) throw new Error(`--mqtt-readers x --mqtt-tags (${tagsNeeded}) exceeds --devices`);
     const readerRows = Array.from({ length: options.readers }, (_, r) => ({
-      id: `bench-reader-${r}`,
+      id: `bench-${format}-reader-${r}`,
       secret: `bench-reader-secret-${r}`,
       tags: Array.from({ length: options.tagsPerMessage }, (_, k) => `bench-${r * options.tagsPerMessage + k}`),
     }));
-    await database.db
-      .insert(readers)
-      .values(readerRows.map((r, i) => ({ id: r.id, name: `Bench reader ${i}`, latitude: 51.5 + i / 10_000, longitude: -0.12, radiusM: 5, secretHash: hashSecret(r.secret) })))
-      .onConflictDoNothing();
-    const app = await buildApp({ config: { ...baseConfig, MQTT_URL: broker.url }, database, logger: false });
+    if (format === 'pozyx') await placeBenchPlan(database);
+    else
+      await database.db
+        .insert(readers)
+        .values(readerRows.map((r, i) => ({ id: r.id, name: `Bench reader ${i}`, latitude: 51.5 + i / 10_000, longitude: -0.12, radiusM: 5, secretHash: hashSecret(r.secret), format })))
+        .onConflictDoNothing();
+    // Readers and the RTLS place tags only: the devices they see are tags for this run, phones again after it.
+    const tagIds = readerRows.flatMap((r) => r.tags);
+    for (let i = 0; i < tagIds.length; i += 2000) await database.db.update(devices).set({ kind: 'tag' }).where(inArray(devices.id, tagIds.slice(i, i + 2000)));
+    const config: Config = { ...baseConfig, MQTT_URL: broker.url, ...(format === 'pozyx' ? { RTLS_FORMAT: 'pozyx', RTLS_PLAN_ORIGIN: '0,300' } : {}) };
+    const app = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
+    const link = format === 'pozyx' ? 'rtls' : 'mqtt';
     try {
-      for (let i = 0; i < 200 && !app.fixSourceLinks().some((link) => link.state === 'up'); i++) await new Promise((r) => setTimeout(r, 50));
-      // Two hours back, so the instants meet none of the other runs' fixes.
-      const firstAt = Date.now() - 2 * 3600_000;
-      log(`MQTT: ${options.readers} readers x ${options.tagsPerMessage} tags x ${options.rate}/s for ${options.seconds} s`);
-      const result = await runPublishers({ url: broker.url, readers: readerRows, seconds: options.seconds, rate: options.rate, firstAt, connections: 8 });
-      const lastAt = firstAt + options.seconds * 1000;
+      for (let i = 0; i < 200 && !app.fixSourceLinks().some((l) => l.name === link && l.state === 'up'); i++) await new Promise((r) => setTimeout(r, 50));
+      // Two hours back, so the instants meet none of the other runs' fixes; OpenMQTTGateway's messages carry no time,
+      // so its sightings are stored at their arrival, counted from now on.
+      const arrivals = format === 'openmqttgateway';
+      const firstAt = arrivals ? Date.now() : Date.now() - 2 * 3600_000;
+      log(`MQTT ${format}: ${options.readers} readers x ${options.tagsPerMessage} tags x ${options.rate}/s for ${options.seconds} s`);
+      const result = await runPublishers({ format, url: broker.url, readers: readerRows, seconds: options.seconds, rate: options.rate, firstAt, connections: 8 });
+      const lastAt = arrivals ? Date.now() + 3600_000 : firstAt + options.seconds * 1000;
       const count = async () =>
         Number(
           (
@@ -130,6 +164,7 @@ export async function mqttPhase(database: Database, baseConfig: Config, options:
       };
     } finally {
       await app.close();
+      for (let i = 0; i < tagIds.length; i += 2000) await database.db.update(devices).set({ kind: 'phone' }).where(inArray(devices.id, tagIds.slice(i, i + 2000)));
     }
   } finally {
     broker.stop();

@@ -13,13 +13,16 @@
 // wearing the next N devices, each on its way to a bench geofence with no origin, so any zone entered is off route
 // (a Warning through the fix-rule port) and the destination arrives; printed beside the run before it.
 //
-// With --mqtt-readers N (default 200; 0 skips it) an MQTT run follows the first (decision 067): a Mosquitto of its own,
-// N indoor readers each publishing --mqtt-tags tags of the bench devices --mqtt-rate times a second for
-// --mqtt-seconds, printed as sightings stored per second beside the OsmAnd and batch figures, 0 lost.
+// With --mqtt-readers N (default 200; 0 skips it) an MQTT run follows the first for each of --mqtt-formats (decision
+// 067; default every one: prison, openmqttgateway, minew and pozyx, the RTLS): a Mosquitto of its own (a free port
+// of the 100 from --mqtt-port-from), N indoor readers each publishing --mqtt-tags tags of the bench devices
+// --mqtt-rate times a second for --mqtt-seconds in that format (the RTLS: the same tags' positions), printed as
+// sightings stored per second beside the OsmAnd and batch figures, 0 lost.
 //
 //   npm run ingest -w @prison/bench -- [--seconds 60] [--engine both|postgres|pglite] [--devices 10000]
 //        [--geofences 1000] [--osmand-loops 48] [--traccar-loops 16] [--batch-loops 4] [--batch-size 200] [--keep-apart-pairs 1000]
 //        [--escorts 200] [--mqtt-readers 200] [--mqtt-tags 10] [--mqtt-rate 10] [--mqtt-seconds 20]
+//        [--mqtt-formats prison,openmqttgateway,minew,pozyx] [--mqtt-port-from 41500]
 //        [--observations 2000] [--movements 200]
 //
 // With --observations N (default 2,000; 0 skips it) a last run adds N prisoners on observation levels (
@@ -44,6 +47,7 @@ import { hashSecret } from '../../apps/server/src/tracking/device-registry';
 import { percentile, printFigures, type Figure } from '../lib/report';
 import type { LoadOptions, LoadResult } from './load-worker';
 import { mqttPhase } from './mqtt-phase';
+import type { BenchFormat } from './mqtt-worker';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,6 +65,8 @@ const { values: args } = parseArgs({
     'mqtt-tags': { type: 'string', default: '10' },
     'mqtt-rate': { type: 'string', default: '10' },
     'mqtt-seconds': { type: 'string', default: '20' },
+    'mqtt-formats': { type: 'string', default: 'prison,openmqttgateway,minew,pozyx' },
+    'mqtt-port-from': { type: 'string', default: '41500' },
     observations: { type: 'string', default: '2000' },
     movements: { type: 'string', default: '200' },
   },
@@ -390,20 +396,30 @@ async function benchEngine(engine: 'postgres' | 'pglite'): Promise<Figure[]> {
       { name: `${engine}: alerts timed`, value: today.timed, unit: 'alerts' },
       { name: `${engine}: acknowledged fixes missing from the database`, value: today.missing, unit: 'fixes', target: '0' },
     ];
-    if (Number(args['mqtt-readers']) > 0) {
+    const formats = Number(args['mqtt-readers']) > 0 ? (args['mqtt-formats'].split(',').filter(Boolean) as BenchFormat[]) : [];
+    for (const [i, format] of formats.entries()) {
       const mqtt = await mqttPhase(
         database,
         config,
-        { readers: Number(args['mqtt-readers']), tagsPerMessage: Number(args['mqtt-tags']), rate: Number(args['mqtt-rate']), seconds: Number(args['mqtt-seconds']), devices: DEVICES },
+        {
+          format,
+          portFrom: Number(args['mqtt-port-from']),
+          readers: Number(args['mqtt-readers']),
+          tagsPerMessage: Number(args['mqtt-tags']),
+          rate: Number(args['mqtt-rate']),
+          seconds: Number(args['mqtt-seconds']),
+          devices: DEVICES,
+        },
         (text) => log(`${engine}: ${text}`),
       );
-      log(`${engine}: MQTT published ${mqtt.published} sightings (${Math.round(mqtt.publishedPerSecond)}/s), stored ${mqtt.stored}, lost ${mqtt.missing}`);
+      log(`${engine}: MQTT ${format} published ${mqtt.published} sightings (${Math.round(mqtt.publishedPerSecond)}/s), stored ${mqtt.stored}, lost ${mqtt.missing}`);
       // Baseline: the OsmAnd and batch figures of the first run, same database, same process.
+      const what = format === 'pozyx' ? 'RTLS (Pozyx) positions' : `MQTT ${format} reader sightings`;
       figures.splice(
-        3,
+        3 + 2 * i,
         0,
-        { name: `${engine}: MQTT reader sightings stored per second`, value: mqtt.sightingsPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond, target: engine === 'postgres' ? '>= 10,000' : '' },
-        { name: `${engine}: MQTT sightings published but not stored`, value: mqtt.missing, unit: 'sightings', target: '0' },
+        { name: `${engine}: ${what} stored per second`, value: mqtt.sightingsPerSecond, unit: 'fixes/s', baseline: today.fixesPerSecond, target: engine === 'postgres' ? '>= 10,000' : '' },
+        { name: `${engine}: ${what} published but not stored`, value: mqtt.missing, unit: 'sightings', target: '0' },
       );
     }
     if (PAIRS > 0) {

@@ -23,6 +23,7 @@ import { registerAccountGate } from './plugins/account-gate';
 import { registerAuth } from './plugins/auth';
 import { registerDatabaseHealth } from './plugins/database-health';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerHeavyQueryLimit } from './plugins/heavy-queries';
 import { registerJsonBodies } from './plugins/json-bodies';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRealtime } from './plugins/realtime';
@@ -43,6 +44,8 @@ export interface RegisteredRoute {
   formBody: boolean;
   /** Takes multipart/form-data only (`config.multipartBody`, file uploads; decision 065). */
   multipartBody: boolean;
+  /** A heavy question (`config.heavyQuery`): counted against the account's running heavy questions. */
+  heavyQuery: boolean;
   /** The records the route names, checked against the caseload (decision 051); undefined when none. */
   caseload?: readonly CaseloadDeclaration[];
   /** The route's declared zod body and query schemas, for the tests that enumerate every field of every route. */
@@ -123,6 +126,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
         },
         formBody: !!route.config?.formBody,
         multipartBody: !!route.config?.multipartBody,
+        heavyQuery: !!route.config?.heavyQuery,
         body: route.schema?.body,
         query: route.schema?.querystring,
         caseload: route.config?.caseload ? caseloadDeclarations(route.config.caseload) : undefined,
@@ -145,6 +149,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   registerAccess(app);
   // After the role's check: a refused action is 403 whatever the record; then a record outside the caseload is unknown.
   registerCaseloadGuard(app);
+  registerHeavyQueryLimit(app, { perAccount: config.HEAVY_QUERIES_PER_ACCOUNT, total: config.HEAVY_QUERIES_TOTAL });
   registerRealtime(app);
   registerCluster(app, clusterPorts);
   await registerTracking(app, trackingPorts);

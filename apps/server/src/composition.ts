@@ -19,6 +19,7 @@ import { listStoredGeofences } from './modules/geofences/geofence-service';
 import { createOsmandFixSource } from './modules/ingest/osmand-source';
 import { listActivePairs } from './modules/keep-apart/keep-apart-service';
 import { createReaderFixSource } from './modules/readers/reader-source';
+import { createRtlsFixSource } from './modules/rtls/rtls-source';
 import { createPrisonMetrics } from './modules/metrics/prison-metrics';
 import { createMovementRule } from './modules/movements/movement-wiring';
 import { invalidatePrisonerCaches } from './modules/prisoners/prisoner-repository';
@@ -50,8 +51,9 @@ export const trackingPorts: TrackingPorts = {
   listStoredGeofences,
   listLiveEscorts,
   listActivePairs,
-  // The OsmAnd port first (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067).
-  createFixSources: (app) => [createOsmandFixSource(app), createReaderFixSource(app)],
+  // The OsmAnd port first (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067), then the
+  // RTLS's plan positions.
+  createFixSources: (app) => [createOsmandFixSource(app), createReaderFixSource(app), createRtlsFixSource(app)],
   createMetrics: createPrisonMetrics,
   // The fix rules of the features (decision 064): controlled movements, staff man-down and falls.
   createFixRules: (app) => [createMovementRule(app), createManDownRule(app)],

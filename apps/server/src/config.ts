@@ -90,6 +90,11 @@ const configSchema = z.object({
   DEVICE_SECRET_REQUIRED: flag().default(true),
   /** Device credential failures one address may make in a minute; beyond, its failures answer 429 for a minute. */
   DEVICE_AUTH_FAILURES_PER_MINUTE: wholeNumber(1, 100_000).default(20),
+  /** Heavy questions (investigations, history, replay, exports) one account may have running at once; beyond, 429. */
+  HEAVY_QUERIES_PER_ACCOUNT: wholeNumber(1, 100).default(2),
+  HEAVY_QUERIES_TOTAL: wholeNumber(1, 1000).default(5),
+  /** Milliseconds a heavy question may work before it answers 400 asking to be narrowed. */
+  HEAVY_QUERY_TIMEOUT_MS: wholeNumber(1, 600_000).default(20_000),
   /**
    * Bearer token a Traccar server sends with its JSON position forwarder (`forward.header`, decision 106), 16-200
    * printable characters; unset: POST /api/v1/ingest/traccar is off (404).
@@ -100,6 +105,18 @@ const configSchema = z.object({
     .optional(),
   /** The site's MQTT broker where indoor readers publish their sightings (decision 067); unset: readers use HTTP only. */
   MQTT_URL: mqttUrl().optional(),
+  /** An RTLS publishing tag positions in plan metres on MQTT_URL's broker, in this vendor's format; unset: none. */
+  RTLS_FORMAT: oneOf(['pozyx']).optional(),
+  /** The topic the RTLS publishes positions on (Pozyx: `tags`). */
+  RTLS_TOPIC: text(200)
+    .regex(/^[^#+\s]+$/, 'must be an MQTT topic without wildcards, like tags')
+    .default('tags'),
+  /** The pixel of the default site plan where the RTLS has its origin (x 0, y 0), as `x,y`. */
+  RTLS_PLAN_ORIGIN: text(40)
+    .regex(/^\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*$/, 'must be the pixel x,y of the RTLS origin on the default site plan, like 120,860')
+    .default('0,0'),
+  /** The accuracy of an RTLS fix when the vendor's message reports none (metres). */
+  RTLS_ACCURACY_M: decimalNumber({ greaterThan: 0, max: 100 }).default(0.3),
   /** A reader not heard for this long raises a Warning alert and shows grey (decision 067). */
   READER_SILENT_SECONDS: decimalNumber({ greaterThan: 0, max: 86_400 }).default(60),
   DEVICE_OFFLINE_SECONDS: decimalNumber({ greaterThan: 0, max: 7 * 86_400 }).default(DEFAULT_DEVICE_OFFLINE_SECONDS),

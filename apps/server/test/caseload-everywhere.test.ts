@@ -142,6 +142,8 @@ async function startWorld(engine: Engine, extend?: (app: App) => void): Promise<
     reason: 'Booked job in the workshop',
   });
   const count = await ok('POST', '/counts', { block_id: BRAVO });
+  // A log entry about the other block's prisoner and alert: its words name nobody, its links do.
+  await ok('POST', '/messages', { body: 'Moved to the health care unit', type: 'note', prisoner_ids: [BRAVO_PRISONER], alert_ids: [BRAVO_ALERT] });
   // The workflow, offline and removal events of the other block's records.
   await ok('POST', `/alert/${BRAVO_ALERT}/acknowledge`, { note: 'seen' });
   await ok('POST', `/alert/${NO_CELL_ALERT}/acknowledge`, { note: 'seen' });
@@ -200,6 +202,7 @@ function urlFor(world: World, route: RegisteredRoute): string | undefined {
     'GET /api/v1/prisoners/:id/photo': `/prisoners/${BRAVO_PRISONER}/photo`,
     'GET /api/v1/prisoners/:id/flags': `/prisoners/${BRAVO_PRISONER}/flags`,
     'GET /api/v1/pending-changes': '/pending-changes?status=all',
+    'GET /api/v1/messages': '/messages?limit=100',
   };
   const path = requests[routeKey(route)];
   return path === undefined ? undefined : `${API_PREFIX}${path}`;

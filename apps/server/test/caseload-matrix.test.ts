@@ -76,6 +76,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'POST /api/v1/incidents/:id/links body.prisoner_ids': 'incident-links checkLinks: one outside is unknown',
   'GET /api/v1/alert/prisoneralerts query.prisoner_id': 'listPrisonerAlerts reads only the caseload\'s alerts',
   'POST /api/v1/movements body.prisoner_ids': 'movement-service startMovement: one outside is unknown',
+  'POST /api/v1/messages body.prisoner_ids': 'message-links checkedLinks: one outside is unknown',
   'POST /api/v1/counts/:id/close body.accounts.0.prisoner_id': 'the count is the caseload\'s (declared); an account of a prisoner not on its roll is 400',
   'POST /api/v1/geofence/add body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',
   'PUT /api/v1/geofence/update/:id body.applies_to.prisoner_ids': 'geofence-service checkAppliesTo: one outside is unknown',

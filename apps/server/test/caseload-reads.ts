@@ -47,7 +47,8 @@ export const NOT_BLOCK_DATA: Record<string, string> = {
   'GET /api/v1/site-plans/:id/image': "a site plan's picture (decision 065)",
   'GET /api/v1/tiles/:z/:x/:y': 'map tiles',
   'GET /api/v1/duress/current': "the account's own duress alarm: about its own person, no prisoner (decision 100)",
-  'GET /api/v1/messages': 'the control-room log between staff on duty, not a block\'s record',
+  'GET /api/v1/messages/handovers/pending':
+    "the account's own handovers to confirm; their links are named through the caseload as GET /api/v1/messages's are (probed)",
 };
 
 /**
@@ -76,7 +77,7 @@ export const EVENT_SCOPES: Record<string, 'caseload' | { notBlockData: string }>
   countDue: 'caseload',
   dataChanged: { notBlockData: 'a topic name only ("alerts", "incidents"): lists refetch through their caseload' },
   sessionEnded: { notBlockData: "to the session's own sockets: why it ended" },
-  messagePosted: { notBlockData: 'the control-room log between staff on duty, not a block\'s record' },
+  messagePosted: { notBlockData: 'a log entry between staff on duty without its links (each browser reads those through its caseload)' },
   serviceStatus: { notBlockData: 'whether the database answers' },
   clusterFeed: { notBlockData: 'whether the other server processes are reached' },
   accessRefused: { notBlockData: 'to the sending socket: which of its own events was refused' },

@@ -18,8 +18,9 @@ export interface TestBroker {
   stop(): Promise<void>;
 }
 
-export async function startMosquitto(binary: string): Promise<TestBroker> {
-  const port = await freePort(MQTT_TEST_PORTS);
+/** `ports`: a range of the test's own, when it must not share the readers' range with tests running beside it. */
+export async function startMosquitto(binary: string, ports: { from: number; to: number } = MQTT_TEST_PORTS): Promise<TestBroker> {
+  const port = await freePort(ports);
   const dir = mkdtempSync(path.join(tmpdir(), 'mosquitto-'));
   const conf = path.join(dir, 'mosquitto.conf');
   writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'max_queued_messages 0', 'max_inflight_messages 0', ''].join('\n'));

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { pageQuery } from './api';
 import { boundedText, idText, isoInstant } from './text';
 
+/** One field an entry changed. */
+export const auditChange = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+export type AuditChange = z.infer<typeof auditChange>;
+
 export const auditEntry = z.object({
   id: z.number().int(),
   /** ISO instant (UTC). */
@@ -15,6 +19,12 @@ export const auditEntry = z.object({
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
   ip: z.string().nullable(),
+  /** Who, named at read time: "J. Smith (officer)", or the recorded username when the account is gone. */
+  actor_label: z.string(),
+  /** The record, named at read time: "prisoner A0012 John Brown"; null when the entry names none. */
+  entity_label: z.string().nullable(),
+  /** Only the fields that differ between before and after (every field of a creation or a deletion). */
+  changes: z.array(auditChange),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 

@@ -19,6 +19,7 @@ export * from './alert';
 export * from './alert-severity';
 export * from './device';
 export * from './reader';
+export * from './ways-in';
 export * from './history';
 export * from './investigations';
 export * from './audit-entry';

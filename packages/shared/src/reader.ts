@@ -12,6 +12,27 @@ export const SIGHTING_WINDOW_MS = 2_000;
 /** The MQTT topic a reader publishes on; `+` stands for its id. */
 export const READER_TOPIC_PATTERN = 'prison/readers/+/sightings';
 
+/**
+ * The message format a reader publishes in, chosen when it is registered: ours (`prison`, its secret in each message),
+ * OpenMQTTGateway / Theengs Gateway (one JSON object per tag) or a Minew G1 / MG3 gateway (a JSON array per scan).
+ */
+export const READER_FORMATS = ['prison', 'openmqttgateway', 'minew'] as const;
+export type ReaderFormat = (typeof READER_FORMATS)[number];
+export const READER_FORMAT_LABELS: Record<ReaderFormat, string> = {
+  prison: 'Our JSON (secret in each message)',
+  openmqttgateway: 'OpenMQTTGateway / Theengs Gateway',
+  minew: 'Minew G1 / MG3 gateway',
+};
+/**
+ * The MQTT topic filter each format's gateways publish on; the reader id is the level a `+` marks first (the gateway
+ * name of OpenMQTTGateway, the gateway MAC of a Minew, as configured on the gateway).
+ */
+export const READER_FORMAT_TOPICS: Record<ReaderFormat, string> = {
+  prison: READER_TOPIC_PATTERN,
+  openmqttgateway: '+/+/BTtoMQTT/+',
+  minew: '/gw/+/status',
+};
+
 const readerId = idText(100)
   .min(1, 'id is required')
   .regex(/^[\w.:-]+$/, 'id may hold letters, digits, . : - and _ only');
@@ -25,6 +46,8 @@ export const readerInput = z.object({
   radius_m: z.number().min(0.5).max(1000),
   block_id: nameText(100).min(1).nullable().optional(),
   cell_id: idText(50).min(1).nullable().optional(),
+  /** How its messages are read; ours when not given. */
+  format: z.enum(READER_FORMATS, { message: `format must be one of ${READER_FORMATS.join(', ')}` }).optional(),
 });
 export type ReaderInput = z.infer<typeof readerInput>;
 
@@ -36,6 +59,7 @@ export const reader = z.object({
   radius_m: z.number(),
   block_id: z.string().nullable(),
   cell_id: z.string().nullable(),
+  format: z.enum(READER_FORMATS),
   /** reporting: heard within READER_SILENT_SECONDS; silent: not (grey on the map); the alert is raised once. */
   state: z.enum(['reporting', 'silent']),
   last_seen_at: z.string().nullable(),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AlertStatusChange } from './alert-workflow';
 import { ALERT_LEVELS } from './constants';
-import type { LogMessage } from './message';
+import type { PostedMessage } from './message';
 import type { SessionEnded } from './session-end';
 import type { CountDueEvent } from './roll-count';
 
@@ -112,7 +112,7 @@ export interface ServerToClientEvents {
    * disconnected right after. */
   sessionEnded: (ended: SessionEnded) => void;
   /** A new entry of the control-room log (/communication). */
-  messagePosted: (message: LogMessage) => void;
+  messagePosted: (message: PostedMessage) => void;
   serviceStatus: (status: ServiceStatusEvent) => void;
   clusterFeed: (status: ClusterFeedEvent) => void;
   /** An event this browser sent was refused to its role (decision 050): nothing was done. */

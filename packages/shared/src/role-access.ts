@@ -49,6 +49,8 @@ export const ACTION_ROLES = {
   'movements.write': ['administrator', 'supervisor', 'operator', 'officer'],
   /** Post to the communication log. */
   'messages.post': ['administrator', 'supervisor', 'operator', 'officer'],
+  /** Confirm having read a handover entry of the log: every account the next shift logs in with. */
+  'handovers.confirm': ['administrator', 'supervisor', 'operator', 'officer', 'records', 'auditor'],
   /** Register, edit, assign and delete trackers, and change their secrets. */
   'devices.write': ['administrator', 'supervisor'],
   /** Register and remove fixed indoor readers. */
@@ -97,6 +99,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   'flags.write': "set prisoners' flags",
   'movements.write': 'start controlled movements',
   'messages.post': 'post to the communication log',
+  'handovers.confirm': 'confirm reading a handover',
   'devices.write': 'change trackers',
   'readers.write': 'change indoor readers',
   'keepapart.create': 'declare keep-apart pairs',

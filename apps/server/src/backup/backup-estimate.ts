@@ -26,8 +26,13 @@ export async function estimateBackup(connection: SqlConnection): Promise<BackupE
     const tables = await listTables(session);
     if (tables.length === 0) return { tables: 0, rows: 0, rowsPerSecond: null, seconds: 0, sample: { table: '', rows: 0 } };
     const planned = await session.query<{ name: string; rows: number }>(
-      `select c.relname as name, c.reltuples::float8 as rows from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = 'public' and c.relkind in ('r', 'p')`,
+      // A partitioned table (positions, by day) has no figure of its own: its partitions', when all were analysed.
+      `select c.relname as name, case when c.relkind = 'p' then (
+         select case when bool_and(k.reltuples >= 0) then sum(k.reltuples) else -1 end
+         from pg_inherits i join pg_class k on k.oid = i.inhrelid where i.inhparent = c.oid
+       ) else c.reltuples end::float8 as rows
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition`,
     );
     const plannedRows = new Map(planned.map((p) => [p.name, Number(p.rows)]));
     const rowsOf = new Map<string, number>();

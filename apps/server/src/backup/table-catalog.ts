@@ -12,11 +12,14 @@ export interface TableShape {
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** Tables of the public schema, parents before children (foreign keys), then by name. */
+/**
+ * Tables of the public schema, parents before children (foreign keys), then by name. A partitioned table counts once,
+ * by its own name: its partitions' rows are its rows, and their names differ from one database to the next.
+ */
 export async function listTables(session: SqlSession): Promise<TableShape[]> {
   const tables = await session.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
+     where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`,
   );
   const links = await session.query<{ child: string; parent: string }>(
     `select child.relname as child, parent.relname as parent from pg_constraint k

@@ -19,10 +19,21 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { AlertResponder, CountAccount, CountLine, CountSubmission, DeviceKind, NearbyStaffEntry, Role } from '@prison/shared';
+import type {
+  AlertResponder,
+  CountAccount,
+  CountLine,
+  CountSubmission,
+  DeviceKind,
+  MessageLinkKind,
+  MessageType,
+  NearbyStaffEntry,
+  Role,
+} from '@prison/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -322,11 +333,14 @@ export const incidentLinks = pgTable(
   ],
 );
 
-/** Every fix ever received: the location history. One row per device and device time. */
+/**
+ * Every fix ever received: the location history. One row per device and device time (the key). Partitioned by day
+ * (UTC) on recorded_at, with a default partition for a day not made yet (migration 0044; drizzle has no word for
+ * partitions): the days are made ahead and dropped whole by retention in tracking/position-partitions.ts.
+ */
 export const positions = pgTable(
   'positions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: text('device_id').notNull(),
     prisonerId: integer('prisoner_id'),
     /** The staff member wearing the tracker when the fix was stored (who was near names staff too). */
@@ -342,17 +356,18 @@ export const positions = pgTable(
     battery: real('battery'),
   },
   (t) => [
-    uniqueIndex('positions_device_time_uq').on(t.deviceId, t.recordedAt),
+    primaryKey({ name: 'positions_pkey', columns: [t.deviceId, t.recordedAt] }),
     // Covering: a history read (one prisoner, a time range) is an index-only scan, never one heap page per fix.
     index('positions_prisoner_time_idx').on(t.prisonerId, t.recordedAt, t.latitude, t.longitude, t.speed, t.accuracy),
-    index('positions_recorded_idx').on(t.recordedAt),
+    // Fixes are stored in about the order they arrive, so a time range is a few block ranges: a BRIN is enough.
+    index('positions_recorded_idx').using('brin', t.recordedAt),
     index('positions_staff_time_idx')
       .on(t.staffId, t.recordedAt, t.latitude, t.longitude)
       .where(sql`${t.staffId} is not null`),
     // Who was near (decision 068): a grid cell of about 20 m and the time, so fixes near a place and a moment are one
     // index range per cell on PostgreSQL and PGlite alike. The expression is db/position-grid.ts's GRID_CELL_SQL.
-    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. The table is
-    // vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor, set in 0032) so that holds for
+    // Covering (migration 0032): the candidates are read from the index alone, not one heap page each. Each day's
+    // partition is vacuumed after every 1% of new rows (autovacuum_vacuum_insert_scale_factor) so that holds for
     // recent fixes too.
     index('positions_grid_time_idx').using(
       'btree',
@@ -515,7 +530,7 @@ export const auditChain = pgTable(
   (t) => [check('audit_chain_one_row', sql`${t.id} = 1`)],
 );
 
-/** The control-room log (/communication). */
+/** The control-room log (/communication): entries of a type (MESSAGE_TYPES), append-only. */
 export const messages = pgTable(
   'messages',
   {
@@ -523,9 +538,50 @@ export const messages = pgTable(
     adminId: integer('admin_id').references(() => admins.id, { onDelete: 'set null' }),
     authorName: text('author_name').notNull(),
     body: text('body').notNull(),
+    type: text('type').$type<MessageType>().notNull().default('note'),
     createdAt: createdAt(),
   },
-  (t) => [index('messages_created_idx').on(t.createdAt)],
+  (t) => [
+    index('messages_created_idx').on(t.createdAt),
+    index('messages_type_idx').on(t.type, t.id),
+    // The text search (`q`): a contains match on any case served by trigrams, not a scan of the whole log.
+    index('messages_body_trgm_idx').using('gin', sql`lower(${t.body}) gin_trgm_ops`),
+    check('messages_type_check', sql`${t.type} in ('note', 'handover', 'radio_call', 'lockdown', 'incident')`),
+  ],
+);
+
+/** The prisoners, alerts and incidents a log entry is about (no foreign key: one column names three tables). */
+export const messageLinks = pgTable(
+  'message_links',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<MessageLinkKind>().notNull(),
+    targetId: integer('target_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'message_links_pk', columns: [t.messageId, t.kind, t.targetId] }),
+    index('message_links_target_idx').on(t.kind, t.targetId, t.messageId),
+    check('message_links_kind_check', sql`${t.kind} in ('prisoner', 'alert', 'incident')`),
+  ],
+);
+
+/** Who confirmed reading a handover entry, and when; one row per account and entry. */
+export const messageReads = pgTable(
+  'message_reads',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    adminId: integer('admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    readerName: text('reader_name').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('message_reads_message_admin_unique').on(t.messageId, t.adminId),
+    index('message_reads_admin_idx').on(t.adminId, t.messageId),
+  ],
 );
 
 /**
@@ -765,8 +821,10 @@ export const readers = pgTable('readers', {
   refusedCount: integer('refused_count').notNull().default(0),
   /** The open "Reader NAME is silent" alert: set once per silence, cleared when the reader reports again. */
   silentAlertId: integer('silent_alert_id').references((): AnyPgColumn => alerts.id, { onDelete: 'set null' }),
+  /** How its messages are read (READER_FORMATS): ours, OpenMQTTGateway / Theengs, or a Minew gateway's array. */
+  format: text('format').notNull().default('prison'),
   createdAt: createdAt(),
-});
+}, (t) => [check('readers_format_check', sql`${t.format} in ('prison', 'openmqttgateway', 'minew')`)]);
 /**
  * A prisoner's observation (decision 063): level, interval override, the constant watcher, and the
  * schedule the overdue watcher reads (one indexed range on `due_at` per tick). The alert ids make each alert once.

@@ -5,7 +5,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, databaseUnavailableReason } from '../lib/
 import { HttpError } from '../lib/http-errors';
 import type { RealtimeSocket } from '../plugins/realtime';
 import { checkFix, FixRefused, parseFixTime, REFUSED_BY_DATABASE } from './fix';
-import { countFixes } from './protocol-metrics';
+import { countFixes, submitFrom } from './protocol-metrics';
 import { ServiceStopped, type TrackingService } from './tracking-service';
 
 type Ack = (result: { ok: boolean; message?: string }) => void;
@@ -61,7 +61,7 @@ async function receiveFix(tracking: TrackingService, deviceId: string, secret: s
     },
     { maxFutureSeconds: tracking.maxFutureSeconds },
   );
-  const [outcome] = await tracking.submit([fix]);
+  const [outcome] = await submitFrom(tracking, 'socketio', [fix]);
   // Removed while the fix waited for its transaction.
   if (outcome === 'refused') throw new FixRefused(`Unknown device ${deviceId}`);
   if (outcome === 'invalid') throw new FixRefused(REFUSED_BY_DATABASE);

@@ -105,7 +105,25 @@ export interface ListeningFixSource {
  * How a fix reached the server: the OsmAnd port or path, a Traccar server's forwarder (decision 106), the Socket.IO
  * device protocol, a gateway's batch, or an indoor reader's sightings over MQTT or HTTP (decision 067).
  */
-export type FixProtocol = 'osmand' | 'traccar' | 'socketio' | 'batch' | 'mqtt' | 'reader';
+export type FixProtocol = (typeof FIX_PROTOCOLS)[number];
+
+/**
+ * Every way in, as /metrics names it: `mqtt` and `reader` are our own sightings format over MQTT and HTTP, then each
+ * gateway format over each transport, and the RTLS's plan positions.
+ */
+export const FIX_PROTOCOLS = [
+  'osmand',
+  'traccar',
+  'socketio',
+  'batch',
+  'mqtt',
+  'reader',
+  'openmqttgateway_mqtt',
+  'openmqttgateway_http',
+  'minew_mqtt',
+  'minew_http',
+  'rtls',
+] as const;
 
 /**
  * What the core counts for monitoring (modules/metrics, decision 059). Every call only adds to numbers in memory, so
@@ -118,6 +136,8 @@ export interface TrackingMetrics {
   fixesRefused(protocol: FixProtocol, count: number): void;
   /** Fixes committed (repeats of a stored fix not counted). */
   fixesStored(count: number): void;
+  /** The same, by the protocol that brought them (counted by the source once its fixes are committed). */
+  fixesStoredFrom(protocol: FixProtocol, count: number): void;
   /** Alerts stored and announced by the core (geofence, offline, alarms, battery, keep-apart, escorts). */
   alertsRaised(alerts: readonly Pick<NewAlert, 'alertType'>[]): void;
   /** Seconds from a fix's arrival to the announcement of the alert it raised. */
@@ -129,6 +149,7 @@ export const NO_TRACKING_METRICS: TrackingMetrics = {
   fixesReceived: () => undefined,
   fixesRefused: () => undefined,
   fixesStored: () => undefined,
+  fixesStoredFrom: () => undefined,
   alertsRaised: () => undefined,
   fixToAlert: () => undefined,
 };

@@ -2,7 +2,9 @@
 // device is answered with a refusal (4xx: bad input, unknown device or wrong secret, throttled). A fix not stored
 // because the database is down (503) is neither stored nor refused: the device sends it again.
 import { HttpError } from '../lib/http-errors';
+import type { Fix } from './fix';
 import type { FixProtocol, TrackingMetrics } from './ports';
+import type { SubmitOutcome, TrackingService } from './tracking-service';
 
 export const refusesFix = (error: unknown): boolean => error instanceof HttpError && error.statusCode < 500;
 
@@ -20,4 +22,13 @@ export async function countFixes<T>(
     if (refusesFix(error)) metrics.fixesRefused(protocol, count);
     throw error;
   }
+}
+
+/** Submits one source's fixes and counts those committed under the source's name. */
+export async function submitFrom(tracking: TrackingService, protocol: FixProtocol, fixes: Fix[]): Promise<SubmitOutcome[]> {
+  const outcomes = await tracking.submit(fixes);
+  let stored = 0;
+  for (const outcome of outcomes) if (outcome === 'stored') stored++;
+  if (stored > 0) tracking.metrics.fixesStoredFrom(protocol, stored);
+  return outcomes;
 }

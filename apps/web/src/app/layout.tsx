@@ -14,6 +14,7 @@ import { Button } from '../components/ui/button';
 import { DatabaseOutageBanner } from '../components/ui/service-banner';
 import { FeedHealthBanner, FeedHealthIndicator } from '../components/ui/feed-health';
 import { WeakenedZoneBanner } from '../components/ui/weakened-zone-banner';
+import { HandoverPanel } from '../components/log/handover-panel';
 import { AlertWorkflowCriticalSound, SoundBlockedNotice } from '../features/alerts/alert-workflow-sound';
 import { useFloatingToasts } from '../lib/toast';
 import { CountReminder } from '../features/counts/count-reminder';
@@ -149,6 +150,7 @@ export function Layout() {
       <DatabaseOutageBanner />
       {loggedIn && <FeedHealthBanner />}
       {loggedIn && <WeakenedZoneBanner />}
+      {loggedIn && <HandoverPanel />}
       <main className={clsx('flex flex-1 flex-col', fitsWindow && 'min-h-0')}>
         <Outlet />
       </main>

@@ -3,10 +3,10 @@
 // nothing; an Informational zone entry is an event, out of the open queue and the counts; a tracker offline for less
 // than the grace period and back raises nothing.
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import type { AlertPage, AlertRecord, LiveMapAlerts, Overview } from '@prison/shared';
 import { alerts } from '../../db/schema';
-import { describeEachEngine } from '../../../test/test-db';
+import { describeEachEngine, describeOnPglite } from '../../../test/test-db';
 import { useTestApp, type TestContext } from '../../../test/test-app';
 import { addDevice, addPrisoner } from '../../tracking/tracking-test-kit';
 
@@ -129,7 +129,7 @@ describeEachEngine('one problem, one alert', (engine) => {
   });
 });
 
-describe('the offline grace period', () => {
+describeOnPglite('the offline grace period', () => {
   const ctx = useTestApp('pglite', { DEVICE_OFFLINE_SECONDS: 60, OFFLINE_GRACE_SECONDS: 120 });
 
   it('a tracker offline for less than the grace period and back raises nothing; longer raises one Warning', async () => {
@@ -154,5 +154,23 @@ describe('the offline grace period', () => {
     await tracking.checkSilence(new Date(now + 200_000));
     expect(await alertsOf(ctx(), device.id)).toEqual([]);
     expect((await alertsOf(ctx(), lost.id)).map((a) => [a.kind, a.alertType])).toEqual([['offline', 'Warning']]);
+  });
+});
+
+describeOnPglite('zone entries switched on as work (ZONE_ENTRIES_NEED_ACTION)', () => {
+  const ctx = useTestApp('pglite', { ZONE_ENTRIES_NEED_ACTION: true });
+
+  it('an Informational entry needs action: it is in the open queue and the counts', async () => {
+    const zone = await addZone(ctx(), { type: 'Positive', alert_type: 'Informational', dwell_seconds: 0 });
+    const { prisoner, device } = await wornTracker(ctx());
+    const before = (await ctx().api('GET', '/overview')).json<Overview>();
+    const start = Date.now() - 5 * 60_000;
+    await send(ctx(), device, [[OUTSIDE, start]]);
+    await send(ctx(), device, [[INSIDE, start + 60_000]]);
+    const [entry] = await ctx().database.db.select().from(alerts).where(and(eq(alerts.deviceId, device.id), eq(alerts.geofenceId, zone)));
+    expect(entry).toMatchObject({ alertType: 'Informational', status: 'New', needsAction: true });
+    expect((await ctx().api('GET', '/overview')).json<Overview>().open_alerts).not.toEqual(before.open_alerts);
+    const open = (await ctx().api('GET', `/alert/prisoneralerts?prisoner_id=${prisoner.id}&status=New&needs_action=true&limit=10`)).json<AlertPage>();
+    expect(open.data.map((a: AlertRecord) => a.id)).toEqual([entry!.id]);
   });
 });

@@ -1,9 +1,12 @@
-// Reading the audit trail, newest first, with filters. There is deliberately no update or delete here.
+// Reading the audit trail, newest first, with filters, its people and records named and its changes field by field.
+// There is deliberately no update or delete here.
 import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
 import { totalPages, type AuditEntry, type AuditPage, type AuditQuery } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { containsPattern, escapeLike } from '../../lib/like-patterns';
+import { auditChanges } from './audit-changes';
+import { namesFor } from './audit-names';
 
 export function filters(query: Omit<AuditQuery, 'page' | 'limit'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -31,6 +34,7 @@ export async function listAudit(db: DbOrTx, query: AuditQuery): Promise<AuditPag
       .offset((query.page - 1) * query.limit),
     db.select({ total: count() }).from(auditLog).where(where),
   ]);
+  const names = await namesFor(db, rows);
   const entries: AuditEntry[] = rows.map((row) => ({
     id: row.id,
     at: row.at.toISOString(),
@@ -42,6 +46,9 @@ export async function listAudit(db: DbOrTx, query: AuditQuery): Promise<AuditPag
     before: row.before ?? null,
     after: row.after ?? null,
     ip: row.ip,
+    actor_label: names.actor(row),
+    entity_label: names.record(row),
+    changes: auditChanges(row.before, row.after),
   }));
   return { entries, currentPage: query.page, totalPages: totalPages(total, query.limit), total };
 }

@@ -4,6 +4,7 @@ import { createTestAccount } from '../../../test/test-accounts';
 import { describeEachEngine } from '../../../test/test-db';
 import { TEST_ADMIN, useTestApp } from '../../../test/test-app';
 import { recordAudit } from '../../lib/audit';
+import { prisoners } from '../../db/schema';
 
 describeEachEngine('audit trail', (engine) => {
   const ctx = useTestApp(engine);
@@ -55,6 +56,44 @@ describeEachEngine('audit trail', (engine) => {
     expect(page2.json().entries.map((e: { entity_id: string }) => e.entity_id)).toEqual(['2', '1']);
     // A wildcard typed in the filter is matched literally.
     expect((await ctx().api('GET', '/audit?actor=%25')).json().total).toBe(0);
+  });
+
+  it('names people and records instead of ids, read now, and lists only the fields an entry changed', async () => {
+    const db = ctx().database.db;
+    const officer = await createTestAccount(db, { username: 'jsmith', name: 'John Smith', password: 'a names password 1' });
+    await db.execute(sql`update admins set role = 'officer' where id = ${officer.id}`);
+    const [prisoner] = await db.insert(prisoners).values({ firstName: 'John', lastName: 'Brown', status: 'On Trial' }).returning();
+    await recordAudit(
+      db,
+      { adminId: officer.id, actor: 'jsmith' },
+      {
+        action: 'prisoner.update',
+        entity: 'prisoner',
+        entityId: prisoner!.prisonerId,
+        before: { first_name: 'John', status: 'On Trial', medical: null },
+        after: { first_name: 'John', status: 'Incarcerated', medical: 'Asthma' },
+      },
+    );
+    await recordAudit(db, { adminId: null, actor: 'system' }, { action: 'cell.create', entity: 'cell', entityId: 'Names-1', after: { capacity: 2 } });
+    const [changed, created] = (await ctx().api('GET', '/audit?entity=prisoner&actor=jsmith')).json().entries.concat(
+      (await ctx().api('GET', '/audit?entity=cell&actor=system')).json().entries,
+    );
+    expect(changed).toMatchObject({
+      actor: 'jsmith',
+      actor_label: 'J. Smith (officer)',
+      entity_id: String(prisoner!.prisonerId),
+      entity_label: `prisoner ${prisoner!.prisonNumber} John Brown`,
+      changes: [
+        { field: 'status', before: 'On Trial', after: 'Incarcerated' },
+        { field: 'medical', before: null, after: 'Asthma' },
+      ],
+    });
+    expect(created).toMatchObject({ actor_label: 'system', entity_label: 'cell Names-1', changes: [{ field: 'capacity', before: null, after: 2 }] });
+
+    // Names are read now, never written into the chained row: a renamed account shows its new name, the chain holds.
+    await db.execute(sql`update admins set name = 'Joan Smythe' where id = ${officer.id}`);
+    expect((await ctx().api('GET', '/audit?entity=prisoner&actor=jsmith')).json().entries[0].actor_label).toBe('J. Smythe (officer)');
+    expect((await ctx().api('GET', '/audit/export?actor=jsmith')).headers['x-audit-chain']).toBe('intact');
   });
 
   it('refuses bad filters naming the field', async () => {

@@ -26,14 +26,14 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit/export',
     {
-      config: { access: 'audit.read' },
+      config: { access: 'audit.read', heavyQuery: true },
       schema: {
         tags: ['audit'],
         summary:
           'The entries the filters match as a CSV download, in the chain\'s order, each with its place and hash, under ' +
           'the whole chain\'s state verified now (intact, or the first entry changed, removed or inserted)',
         querystring: auditExportQuery,
-        response: { 200: z.string().describe('CSV (text/csv) file'), 400: errorResponse },
+        response: { 200: z.string().describe('CSV (text/csv) file'), 400: errorResponse, 429: errorResponse },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@
 // batch. Each request authenticates its device(s) (decision 038), refuses bad fixes with a reason, and answers after the commit.
 import type { BatchPositionsResponse, FixOutcome } from '@prison/shared';
 import { DEVICE_REFUSED_MESSAGE } from '../../tracking/device-registry';
-import { countFixes } from '../../tracking/protocol-metrics';
+import { countFixes, submitFrom } from '../../tracking/protocol-metrics';
 import type { TrackingService } from '../../tracking/tracking-service';
 import type { DeviceAuthThrottle } from './device-auth-throttle';
 import {
@@ -122,7 +122,7 @@ async function storeOsmand(tracking: TrackingService, query: Params, body: unkno
     throw error;
   }
   const checked = request.fixes.map((fix) => checkFix(fix, { now, maxFutureSeconds: tracking.maxFutureSeconds }));
-  const outcomes = await tracking.submit(checked.map((c) => c.fix));
+  const outcomes = await submitFrom(tracking, 'osmand', checked.map((c) => c.fix));
   // Removed while its fixes waited: answered as any unknown device.
   if (outcomes.includes('refused')) {
     throw tracking.deviceSecretRequired ? new FixRefused(DEVICE_REFUSED_MESSAGE, 401) : new FixRefused(`Unknown device ${request.deviceId}`, request.json ? 404 : 400);
@@ -172,7 +172,7 @@ export async function ingestBatch(tracking: TrackingService, items: unknown[]): 
       results[index] = { index, outcome: 'refused', message: error.message };
     }
   }
-  const outcomes = await tracking.submit(valid.map((v) => v.fix));
+  const outcomes = await submitFrom(tracking, 'batch', valid.map((v) => v.fix));
   valid.forEach(({ index, ignored }, i) => {
     const outcome = outcomes[i]!;
     if (outcome === 'refused') results[index] = { index, outcome, message: DEVICE_REFUSED_MESSAGE };

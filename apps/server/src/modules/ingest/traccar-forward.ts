@@ -1,7 +1,7 @@
 // Traccar's JSON position forwarder (forward.type json): the `{ position, device }` object a Traccar server posts for
 // every position it decodes, from any of the devices it speaks to, read into our fix and stored through the same path
 // as OsmAnd (decision 106). The forwarder's bearer token authenticates it; the device is matched by its unique id.
-import { countFixes } from '../../tracking/protocol-metrics';
+import { countFixes, submitFrom } from '../../tracking/protocol-metrics';
 import { LOW_BATTERY_PERCENT, type TrackingService } from '../../tracking/tracking-service';
 import {
   checkFix,
@@ -70,7 +70,7 @@ async function storeTraccar(tracking: TrackingService, body: unknown): Promise<{
   // A tag has no position of its own: only the readers that see it place it (decision 092).
   if (device.kind !== 'phone') throw new FixRefused(`device.uniqueId: ${fix.deviceId} is a tag, placed only by readers`, 409);
   const checked = checkFix(fix, { now, maxFutureSeconds: tracking.maxFutureSeconds });
-  const [outcome] = await tracking.submit([checked.fix]);
+  const [outcome] = await submitFrom(tracking, 'traccar', [checked.fix]);
   // Removed while its fix waited: answered as any unknown device.
   if (outcome === 'refused') throw new FixRefused(`Unknown device ${fix.deviceId}`, 404);
   if (outcome === 'invalid') throw new FixRefused(REFUSED_BY_DATABASE);

@@ -1,5 +1,6 @@
 // Investigations (decision 068): GET /location/snapshot, /location/near and /location/contacts. Each
-// question is about someone's whereabouts, so each is audited: who asked what, and how many answers came back.
+// question is about someone's whereabouts, so each is audited: who asked what, and how many answers came back. Each
+// is a heavy question: bounded in time and in how many one account runs at once.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   contactsQuery,
@@ -19,19 +20,20 @@ import { contactsOfPair, everyoneAt, nearSubject, whoWasNear } from './investiga
 const subjectPrisoner = { record: 'prisoner', field: 'prisoner_id', from: 'query', notFound: 'No prisoner with id {id}' } as const;
 
 const investigationsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const timeoutMs = app.config.HEAVY_QUERY_TIMEOUT_MS;
   app.get(
     '/location/snapshot',
     {
-      config: { access: 'live.read' },
+      config: { access: 'live.read', heavyQuery: true },
       schema: {
         tags: ['location'],
         summary: "Everyone at a moment: each tracker's last fix at or before `at`, not older than the offline threshold",
         querystring: snapshotQuery,
-        response: { 200: snapshotResponse, 400: errorResponse },
+        response: { 200: snapshotResponse, 400: errorResponse, 429: errorResponse },
       },
     },
     async (request) => {
-      const answer = await everyoneAt(app.db, request.query.at, app.config.DEVICE_OFFLINE_SECONDS, caseloadOf(request));
+      const answer = await everyoneAt(app.database, request.query.at, app.config.DEVICE_OFFLINE_SECONDS, caseloadOf(request), timeoutMs);
       await recordAudit(app.db, auditActor(request), {
         action: 'location.snapshot',
         entity: 'location',
@@ -44,17 +46,17 @@ const investigationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/near',
     {
-      config: { access: 'live.read', caseload: subjectPrisoner },
+      config: { access: 'live.read', caseload: subjectPrisoner, heavyQuery: true },
       schema: {
         tags: ['location'],
         summary: 'Who was near a prisoner, a staff member or a place (lat, lng) within radius_m over a window',
         querystring: nearQuery,
-        response: { 200: nearResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: nearResponse, 400: errorResponse, 404: errorResponse, 429: errorResponse },
       },
     },
     async (request) => {
       const query = request.query;
-      const answer = await whoWasNear(app.db, query, caseloadOf(request));
+      const answer = await whoWasNear(app.database, query, caseloadOf(request), timeoutMs);
       const person = nearSubject(query);
       await recordAudit(app.db, auditActor(request), {
         action: 'location.near',
@@ -69,17 +71,17 @@ const investigationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/contacts',
     {
-      config: { access: 'live.read' },
+      config: { access: 'live.read', heavyQuery: true },
       schema: {
         tags: ['location'],
         summary: 'Every time two people (prisoner:ID or staff:ID) were within radius_m of each other',
         querystring: contactsQuery,
-        response: { 200: contactsResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: contactsResponse, 400: errorResponse, 404: errorResponse, 429: errorResponse },
       },
     },
     async (request) => {
       const query = request.query;
-      const answer = await contactsOfPair(app.db, query, caseloadOf(request));
+      const answer = await contactsOfPair(app.database, query, caseloadOf(request), timeoutMs);
       await recordAudit(app.db, auditActor(request), {
         action: 'location.contacts',
         entity: query.a.kind,

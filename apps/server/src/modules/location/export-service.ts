@@ -7,7 +7,6 @@ import { csvLine } from '../../lib/csv';
 const CHUNK_SIZE = 5000;
 
 interface ExportRow {
-  id: number;
   recorded_at: string;
   lat: number;
   lng: number;
@@ -21,26 +20,25 @@ interface ExportRow {
   cursor_at: string;
 }
 
-/** All fixes of the range, oldest first, one chunk at a time (keyset on recorded_at, then id). */
+/** All fixes of the range, oldest first, one chunk at a time (keyset on recorded_at, then the device: the key). */
 async function* fixChunks(db: DbOrTx, prisonerId: number, from: Date, to: Date): AsyncGenerator<ExportRow[]> {
-  let after: { at: string; id: number } | null = null;
+  let after: { at: string; device: string } | null = null;
   for (;;) {
-    const cursor = after ? sql`and (recorded_at, id) > (${after.at}::timestamptz, ${after.id})` : sql``;
+    const cursor = after ? sql`and (recorded_at, device_id) > (${after.at}::timestamptz, ${after.device})` : sql``;
     const result = (await db.execute(sql`
-      select id::float8 as id,
-        to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at,
+      select to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at,
         latitude as lat, longitude as lng, speed, accuracy, altitude, bearing, battery, device_id,
         recorded_at::text as cursor_at
       from positions
       where prisoner_id = ${prisonerId} and recorded_at >= ${from.toISOString()}::timestamptz
         and recorded_at <= ${to.toISOString()}::timestamptz ${cursor}
-      order by recorded_at, id
+      order by recorded_at, device_id
       limit ${CHUNK_SIZE}`)) as unknown as { rows: ExportRow[] };
     if (result.rows.length === 0) return;
     yield result.rows;
     if (result.rows.length < CHUNK_SIZE) return;
     const last = result.rows[result.rows.length - 1]!;
-    after = { at: last.cursor_at, id: last.id };
+    after = { at: last.cursor_at, device: last.device_id };
   }
 }
 

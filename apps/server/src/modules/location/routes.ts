@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { errorResponse, historyExportQuery, historyQuery, historyResponse, replayQuery, replayResponse } from '@prison/shared';
 import { recordAudit } from '../../lib/audit';
 import { caseloadOf } from '../../lib/caseload';
+import { withinBudget } from '../../lib/query-budget';
 import { auditActor } from '../../plugins/auth';
 import { startRetentionJob, type RetentionJob } from '../../tracking/retention-job';
 import { EXPORT_CONTENT_TYPES, exportFilename, exportLines } from './export-service';
@@ -15,7 +16,11 @@ import { readReplay } from './replay-service';
 /** Whose track: a prisoner in the account's caseload, else the same 404 as an unknown id (decision 051). */
 const prisonerByQuery = { record: 'prisoner', field: 'prisoner_id', from: 'query', notFound: 'No prisoner with id {id}' } as const;
 
+/** A history or replay too large to answer in time names the window. */
+const NARROW = { field: 'to', narrow: 'narrow the window (from, to)' };
+
 const locationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const timeoutMs = app.config.HEAVY_QUERY_TIMEOUT_MS;
   let retention: RetentionJob | null = null;
   app.addHook('onReady', async () => {
     retention = startRetentionJob(app);
@@ -27,31 +32,31 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/history',
     {
-      config: { access: 'live.read', caseload: prisonerByQuery },
+      config: { access: 'live.read', caseload: prisonerByQuery, heavyQuery: true },
       schema: {
         tags: ['location'],
         summary: "A prisoner's track over a time range (thinned to max_points), distance, time per geofence and alerts",
         querystring: historyQuery,
-        response: { 200: historyResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: historyResponse, 400: errorResponse, 404: errorResponse, 429: errorResponse },
       },
     },
-    async (request) => readHistory(app.db, request.query),
+    async (request) => withinBudget(app.database, timeoutMs, NARROW, (db) => readHistory(db, request.query)),
   );
 
   app.get(
     '/location/replay',
     {
       // Everyone's fixes in the account's caseload (staff and unassigned trackers are nobody's prisoner, decision 051).
-      config: { access: 'live.read' },
+      config: { access: 'live.read', heavyQuery: true },
       schema: {
         tags: ['location'],
         summary: "Every tracker's fixes over a window (or a block's, or chosen people's), the window's alerts and the geofences as they were",
         querystring: replayQuery,
-        response: { 200: replayResponse, 400: errorResponse },
+        response: { 200: replayResponse, 400: errorResponse, 429: errorResponse },
       },
     },
     async (request) => {
-      const answer = await readReplay(app.db, request.query, caseloadOf(request));
+      const answer = await withinBudget(app.database, timeoutMs, NARROW, (db) => readReplay(db, request.query, caseloadOf(request)));
       // Replaying everyone's whereabouts is sensitive, as an export is: it leaves a trace in the audit trail.
       const { from, to, block, prisoner_ids, staff_ids } = request.query;
       await recordAudit(app.db, auditActor(request), {
@@ -66,7 +71,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/location/export',
     {
-      config: { access: 'live.read', caseload: prisonerByQuery },
+      config: { access: 'live.read', caseload: prisonerByQuery, heavyQuery: true },
       schema: {
         tags: ['location'],
         summary: 'Every fix of the range as a GPX 1.1 or CSV download',
@@ -75,6 +80,7 @@ const locationRoutes: FastifyPluginAsyncZod = async (app) => {
           200: z.string().describe('GPX (application/gpx+xml) or CSV (text/csv) file'),
           400: errorResponse,
           404: errorResponse,
+          429: errorResponse,
         },
       },
     },

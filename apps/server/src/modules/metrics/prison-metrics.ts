@@ -11,9 +11,9 @@ import { newestScheduledBackupAt } from '../../backup/scheduled-backups';
 import { registerBackupAge } from './backup-metrics';
 import { BROWSERS_ROOM, type RealtimeSocket } from '../../plugins/realtime';
 import type { AuthenticatedAdmin } from '../../sessions/session-service';
-import { NO_TRACKING_METRICS, type FixProtocol, type TrackingMetrics } from '../../tracking/ports';
+import { FIX_PROTOCOLS, NO_TRACKING_METRICS, type FixProtocol, type TrackingMetrics } from '../../tracking/ports';
 
-const PROTOCOLS: readonly FixProtocol[] = ['osmand', 'traccar', 'socketio', 'batch', 'mqtt', 'reader'];
+const PROTOCOLS: readonly FixProtocol[] = FIX_PROTOCOLS;
 /** From a few ms (a fix raising an alert in its own batch) to the 10 s a stalled database would cost. */
 const FIX_TO_ALERT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -42,6 +42,12 @@ export function createPrisonMetrics(app: FastifyInstance): TrackingMetrics {
     help: 'Fixes committed to the database (repeats of a stored fix not counted)',
     registers,
   });
+  const storedFrom = new Counter({
+    name: 'prison_fixes_stored_by_protocol_total',
+    help: 'Fixes committed to the database, by the protocol that brought them (repeats of a stored fix not counted)',
+    labelNames: ['protocol'],
+    registers,
+  });
   const raised = new Counter({
     name: 'prison_alerts_raised_total',
     help: 'Alerts stored and announced by this process',
@@ -63,9 +69,11 @@ export function createPrisonMetrics(app: FastifyInstance): TrackingMetrics {
     FixProtocol,
     Counter.Internal
   >;
+  const storedBy = Object.fromEntries(PROTOCOLS.map((p) => [p, storedFrom.labels(p)])) as Record<FixProtocol, Counter.Internal>;
   for (const protocol of PROTOCOLS) {
     receivedBy[protocol].inc(0);
     refusedBy[protocol].inc(0);
+    storedBy[protocol].inc(0);
   }
   for (const level of ALERT_TYPES) raised.labels(level).inc(0);
   stored.inc(0);
@@ -76,6 +84,7 @@ export function createPrisonMetrics(app: FastifyInstance): TrackingMetrics {
     fixesReceived: (protocol, n) => receivedBy[protocol].inc(n),
     fixesRefused: (protocol, n) => refusedBy[protocol].inc(n),
     fixesStored: (n) => stored.inc(n),
+    fixesStoredFrom: (protocol, n) => storedBy[protocol].inc(n),
     alertsRaised: (list) => {
       for (const alert of list) raised.labels(alert.alertType).inc();
     },

@@ -1,18 +1,29 @@
-// The indoor readers' MQTT subscription as a tracking fix source (decision 067): MQTT_URL's broker, topic
-// prison/readers/{reader_id}/sightings as a shared subscription, so the processes of a cluster each take a share
-// and none stores a sighting twice. Each message is read on its own, bounded, and never awaited by the client loop.
+// The indoor readers' MQTT subscription as a tracking fix source (decision 067): MQTT_URL's broker, the topic of
+// every reader message format (ours on prison/readers/{reader_id}/sightings, the gateways' on theirs) as shared
+// subscriptions, so the processes of a cluster each take a share and none stores a sighting twice. Each message is
+// read on its own, bounded, and never awaited by the client loop.
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
-import { MAX_SIGHTING_PAYLOAD_BYTES, mqttSightings, READER_TOPIC_PATTERN } from '@prison/shared';
+import { MAX_SIGHTING_PAYLOAD_BYTES, type SightingsResult } from '@prison/shared';
 import { HttpError } from '../../lib/http-errors';
 import type { ListeningFixSource } from '../../tracking/ports';
 import type { TrackingService } from '../../tracking/tracking-service';
+import { SIGHTING_DECODERS, type SightingDecoder } from './formats';
 import type { ReaderRuntime } from './reader-runtime';
-import { SightingIntake } from './sighting-intake';
+import { readerProtocol, SightingIntake } from './sighting-intake';
 
+const DECODERS = Object.values(SIGHTING_DECODERS);
 /** Every process of a cluster subscribes in this group: the broker hands each message to one of them. */
-export const SHARED_TOPIC = `$share/prison/${READER_TOPIC_PATTERN}`;
-const TOPIC = /^prison\/readers\/([^/]{1,100})\/sightings$/;
+const SHARED_TOPICS = Object.fromEntries(DECODERS.map((decoder) => [`$share/prison/${decoder.topicFilter}`, { qos: 1 as const }]));
+
+/** The format whose topic this is, and the reader it names. */
+function readTopic(topic: string): { decoder: SightingDecoder; readerId: string } | null {
+  for (const decoder of DECODERS) {
+    const readerId = decoder.readerOf(topic);
+    if (readerId) return { decoder, readerId };
+  }
+  return null;
+}
 
 export function createMqttFixSource(app: FastifyInstance, runtime: ReaderRuntime): ListeningFixSource {
   const url = app.config.MQTT_URL;
@@ -22,17 +33,27 @@ export function createMqttFixSource(app: FastifyInstance, runtime: ReaderRuntime
   let lastError = 0;
 
   const onMessage = (intake: SightingIntake, topic: string, payload: Buffer) => {
-    const readerId = TOPIC.exec(topic)?.[1] ?? null;
-    if (!readerId || payload.length > MAX_SIGHTING_PAYLOAD_BYTES) return intake.refuse('mqtt', readerId, 1);
+    const named = readTopic(topic);
+    const protocol = readerProtocol(named?.decoder.format ?? 'prison', 'mqtt');
+    const readerId = named?.readerId ?? null;
+    if (!named || payload.length > MAX_SIGHTING_PAYLOAD_BYTES) return intake.refuse(protocol, readerId, 1);
     let body: unknown;
     try {
       body = JSON.parse(payload.toString('utf8'));
     } catch {
-      return intake.refuse('mqtt', readerId, 1);
+      return intake.refuse(protocol, readerId, 1);
     }
-    const parsed = mqttSightings.safeParse(body);
-    if (!parsed.success) return intake.refuse('mqtt', readerId, 1);
-    intake.take('mqtt', readerId, parsed.data.secret, parsed.data.tags).catch((error: unknown) => {
+    const decoded = named.decoder.decode(body);
+    if (!decoded) return intake.refuse(protocol, readerId, 1);
+    let stored: Promise<SightingsResult>;
+    if (decoded.secret !== undefined) stored = intake.take(protocol, named.readerId, decoded.secret, decoded.tags);
+    else {
+      // A gateway format carries no secret: the broker authenticated the gateway; the reader must be registered in it.
+      const reader = runtime.registry.ofFormat(named.readerId, named.decoder.format);
+      if (!reader) return intake.refuse(protocol, readerId, decoded.tags.length);
+      stored = intake.place(protocol, reader, decoded.tags);
+    }
+    stored.catch((error: unknown) => {
       // Refusals are counted by the intake; anything else (the database) is logged, at most once a second.
       if (error instanceof HttpError) return;
       if (Date.now() - lastError > 1000) log.error({ err: error }, 'MQTT sightings not stored');
@@ -47,7 +68,7 @@ export function createMqttFixSource(app: FastifyInstance, runtime: ReaderRuntime
       // Reconnects on its own: a broker down at start is joined when it comes up (as Redis is, decision 056).
       client = mqtt.connect(url, { clientId: `prison-${app.cluster.instance}`, reconnectPeriod: 1000, clean: true });
       client.on('connect', () => {
-        client?.subscribe(SHARED_TOPIC, { qos: 1 }, (error) => {
+        client?.subscribe(SHARED_TOPICS, (error) => {
           subscribed = !error;
           if (error) log.error({ err: error }, 'MQTT subscription refused');
           else log.info('indoor readers: subscribed to MQTT sightings');

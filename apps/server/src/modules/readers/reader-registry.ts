@@ -2,6 +2,7 @@
 // secrets are, decision 038), position, and the activity counted per message and written every few seconds, so a
 // sighting costs no database read and a flood of refusals costs no write.
 import { timingSafeEqual } from 'node:crypto';
+import type { ReaderFormat } from '@prison/shared';
 import { hashSecret } from '../../tracking/device-registry';
 
 export interface ReaderPlace {
@@ -11,6 +12,7 @@ export interface ReaderPlace {
   longitude: number;
   radiusM: number;
   secretHash: string;
+  format: ReaderFormat;
 }
 
 /** Compared against for an unknown id, so it costs what a known one does; no secret hashes to it. */
@@ -49,6 +51,15 @@ export class ReaderRegistry {
     const reader = this.readers.get(id);
     const matches = secretMatches(secret, reader?.secretHash ?? NO_HASH);
     return reader && matches ? reader : null;
+  }
+
+  /**
+   * The reader a gateway's broker message names, when it is registered in that format: the broker has authenticated
+   * the gateway (its own user and topic rights), as the format carries no secret.
+   */
+  ofFormat(id: string, format: ReaderFormat): ReaderPlace | null {
+    const reader = this.readers.get(id);
+    return reader?.format === format ? reader : null;
   }
 
   has(id: string): boolean {

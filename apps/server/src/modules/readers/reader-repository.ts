@@ -3,7 +3,7 @@
 // and the activity written from memory every few seconds.
 import { randomBytes } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Reader, ReaderCreated, ReaderInput } from '@prison/shared';
+import type { Reader, ReaderCreated, ReaderFormat, ReaderInput } from '@prison/shared';
 import type { DbOrTx } from '../../db/client';
 import { cells, readers } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../../lib/audit';
@@ -22,6 +22,7 @@ export function toReader(row: ReaderRow): Reader {
     radius_m: row.radiusM,
     block_id: row.blockId,
     cell_id: row.cellId,
+    format: row.format as ReaderFormat,
     state: row.silentAlertId === null ? 'reporting' : 'silent',
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
     refused_count: row.refusedCount,
@@ -30,7 +31,7 @@ export function toReader(row: ReaderRow): Reader {
 }
 
 export function toPlace(row: ReaderRow): ReaderPlace {
-  return { id: row.id, name: row.name, latitude: row.latitude, longitude: row.longitude, radiusM: row.radiusM, secretHash: row.secretHash };
+  return { id: row.id, name: row.name, latitude: row.latitude, longitude: row.longitude, radiusM: row.radiusM, secretHash: row.secretHash, format: row.format as ReaderFormat };
 }
 
 export async function listReaderRows(db: DbOrTx): Promise<ReaderRow[]> {
@@ -59,6 +60,7 @@ export async function registerReader(db: DbOrTx, who: AuditActor, input: ReaderI
         radiusM: input.radius_m,
         blockId: input.block_id ?? null,
         cellId: input.cell_id ?? null,
+        format: input.format ?? 'prison',
         secretHash: hashSecret(secret),
       })
       .returning();

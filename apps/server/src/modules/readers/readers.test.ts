@@ -159,6 +159,7 @@ describe.skipIf(!binary)('indoor readers over MQTT and HTTP', () => {
       center_lat: centre[0],
       center_lng: centre[1],
       applies_to: { prisoner_ids: [prisoner.id] },
+      dwell_seconds: 0, // the breach at the first fix outside, without waiting for the dwell timer
     });
     expect(perimeter.statusCode, perimeter.body).toBeLessThan(300);
     const osmand = async (metresEast: number, at: number) => {

@@ -3,13 +3,25 @@
 // the HTTP sightings route, public by design like the device protocols because each message carries its reader's secret.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse, httpSightings, idText, MAX_SIGHTING_TAGS, messageResponse, readerCreated, readerInput, readerList, sightingsResult } from '@prison/shared';
-import { badRequest } from '../../lib/http-errors';
+import { errorResponse, httpSightings, idText, MAX_SIGHTING_TAGS, messageResponse, READER_FORMAT_LABELS, readerCreated, readerInput, readerList, sightingsResult } from '@prison/shared';
+import { badRequest, HttpError } from '../../lib/http-errors';
 import { auditActor } from '../../plugins/auth';
 import { listReaderRows, registerReader, removeReader, rotateReaderSecret, toPlace, toReader } from './reader-repository';
-import { SightingIntake } from './sighting-intake';
+import { SIGHTING_DECODERS } from './formats';
+import { READER_REFUSED_MESSAGE, readerProtocol, SightingIntake } from './sighting-intake';
 
 const idParams = z.object({ id: idText(100).min(1, 'id is required') });
+
+/** The reader's secret from `Authorization: Bearer SECRET` or Basic (any user name, the secret as password). */
+function secretOf(header: string | undefined): string | null {
+  const [scheme, value] = (header ?? '').split(' ', 2);
+  if (!value || value.length > 400) return null;
+  if (scheme?.toLowerCase() === 'bearer') return value;
+  if (scheme?.toLowerCase() !== 'basic') return null;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : null;
+}
 
 const readersRoutes: FastifyPluginAsyncZod = async (app) => {
   const runtime = app.readers;
@@ -100,6 +112,39 @@ const readersRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const { reader_id, secret, tags } = parsed.data;
       return intake.take('reader', reader_id, secret, tags);
+    },
+  );
+
+  app.post(
+    '/ingest/readers/:id/sightings',
+    {
+      config: { public: true },
+      logLevel: 'warn',
+      schema: {
+        tags: ['ingest'],
+        summary:
+          "A gateway's upload in the format its reader was registered with (OpenMQTTGateway / Theengs objects, a Minew array, or ours); the reader's secret as `Authorization: Bearer SECRET` or Basic password",
+        params: idParams,
+        // Read by the reader's decoder, so a malformed message is counted as a refusal too.
+        body: z.unknown(),
+        response: { 200: sightingsResult, 400: errorResponse, 401: errorResponse },
+      },
+    },
+    async (request) => {
+      const readerId = request.params.id;
+      const secret = secretOf(request.headers.authorization);
+      const reader = secret === null ? null : runtime.registry.authenticate(readerId, secret);
+      if (!reader) {
+        intake.refuse('reader', readerId, 1);
+        throw new HttpError(401, READER_REFUSED_MESSAGE);
+      }
+      const protocol = readerProtocol(reader.format, 'http');
+      const decoded = SIGHTING_DECODERS[reader.format].decode(request.body);
+      if (!decoded) {
+        intake.refuse(protocol, readerId, 1);
+        throw badRequest(`body: not a ${READER_FORMAT_LABELS[reader.format]} message (or more than ${MAX_SIGHTING_TAGS} tags)`);
+      }
+      return intake.place(protocol, reader, decoded.tags);
     },
   );
 };

@@ -1,18 +1,27 @@
 // Sightings to fixes, for MQTT and HTTP alike (decision 067): the reader's secret checked, each tag of a registered
 // tracker placed at the reader (its radius as the accuracy) unless a stronger reader saw it within 2 s, and the fixes
 // handed to the tracking service as a gateway's batch is. Refusals are counted and store nothing; a sighting of a
-// tracker that is not a tag (a phone) is one (decision 092).
-import type { SightingsResult, SightingTag } from '@prison/shared';
+// tracker that is not a tag (a phone) is one (decision 092). Every message format (formats/) ends here, counted under
+// its own protocol name.
+import type { ReaderFormat, SightingsResult, SightingTag } from '@prison/shared';
 import { HttpError } from '../../lib/http-errors';
 import { checkFix, FixRefused, parseFixTime, type Fix } from '../../tracking/fix';
+import type { FixProtocol } from '../../tracking/ports';
+import { submitFrom } from '../../tracking/protocol-metrics';
 import type { TrackingService } from '../../tracking/tracking-service';
-import type { ReaderRegistry } from './reader-registry';
+import type { ReaderPlace, ReaderRegistry } from './reader-registry';
 import type { SightingResolver } from './sighting-resolver';
 
 /** One answer to an unknown reader id and a wrong secret, as for devices (decision 038). */
 export const READER_REFUSED_MESSAGE = 'Unknown reader or wrong secret';
 
-export type ReaderProtocol = 'mqtt' | 'reader';
+export type ReaderProtocol = Extract<FixProtocol, 'mqtt' | 'reader' | `${ReaderFormat}_${'mqtt' | 'http'}`>;
+
+/** The /metrics name of a format over a transport: ours keeps its first names, `mqtt` and `reader`. */
+export function readerProtocol(format: ReaderFormat, transport: 'mqtt' | 'http'): ReaderProtocol {
+  if (format === 'prison') return transport === 'mqtt' ? 'mqtt' : 'reader';
+  return `${format}_${transport}`;
+}
 
 export class SightingIntake {
   constructor(
@@ -35,6 +44,11 @@ export class SightingIntake {
       this.refuse(protocol, readerId, tags.length);
       throw new HttpError(401, READER_REFUSED_MESSAGE);
     }
+    return this.place(protocol, reader, tags, now);
+  }
+
+  /** Stores the sightings of a reader already authenticated (by its secret, or by the broker for a gateway format). */
+  async place(protocol: ReaderProtocol, reader: ReaderPlace, tags: SightingTag[], now = new Date()): Promise<SightingsResult> {
     this.tracking.metrics.fixesReceived(protocol, tags.length);
     this.registry.heard(reader.id, now);
     const fixes: Fix[] = [];
@@ -74,7 +88,7 @@ export class SightingIntake {
       this.tracking.metrics.fixesRefused(protocol, refused + notTags);
       this.registry.refused(reader.id);
     }
-    const outcomes = fixes.length ? await this.tracking.submit(fixes) : [];
+    const outcomes = fixes.length ? await submitFrom(this.tracking, protocol, fixes) : [];
     const stored = outcomes.filter((o) => o === 'stored').length;
     const notStored = outcomes.length - stored;
     const failed = outcomes.filter((o) => o === 'refused' || o === 'invalid').length;

@@ -204,7 +204,7 @@ export async function deleteStaffMember(
     }
     const device = row.trackingDeviceId;
     const [fix] = device
-      ? await tx.select({ id: positions.id }).from(positions).where(eq(positions.deviceId, device)).limit(1)
+      ? await tx.select({ at: positions.recordedAt }).from(positions).where(eq(positions.deviceId, device)).limit(1)
       : [];
     if (escortRows.length === 0 && !fix) {
       await tx.delete(staff).where(eq(staff.staffId, staffId));

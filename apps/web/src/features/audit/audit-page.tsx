@@ -1,4 +1,5 @@
-// The audit trail (/audit): who did what to which record, before and after, when (UTC and local) and from where.
+// The audit trail (/audit): who did what to which record, named ("J. Smith (officer)", "prisoner A0012 John Brown"),
+// the fields it changed, when (UTC and local) and from where.
 // Read-only by design: no API changes or deletes an entry.
 import { Fragment, useState, type FormEvent } from 'react';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
@@ -79,7 +80,7 @@ function FilterForm({ onApply }: { onApply(filters: AuditFilters): void }) {
 
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const [open, setOpen] = useState(false);
-  const hasDiff = entry.before != null || entry.after != null;
+  const hasDiff = entry.changes.length > 0;
   return (
     <Fragment>
       <tr
@@ -106,19 +107,20 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
           <time dateTime={entry.at}>{utc(entry.at)}</time>
           <div className="text-xs text-slate-500">{local(entry.at)} local</div>
         </td>
-        <td className="py-2 pr-3">{entry.actor}</td>
-        <td className="py-2 pr-3 font-mono text-xs">{entry.action}</td>
         <td className="py-2 pr-3">
-          {entry.entity}
-          {entry.entity_id && <span className="text-slate-500"> #{entry.entity_id}</span>}
+          {entry.actor_label}
+          {/* The username too: what the "Who" filter matches. */}
+          {entry.actor_label !== entry.actor && <div className="text-xs text-slate-600">{entry.actor}</div>}
         </td>
+        <td className="py-2 pr-3 font-mono text-xs">{entry.action}</td>
+        <td className="py-2 pr-3">{entry.entity_label ?? entry.entity}</td>
         <td className="py-2 font-mono text-xs">{entry.ip ?? '—'}</td>
       </tr>
       {open && (
         <tr className="border-b border-slate-100 bg-slate-50">
           <td />
           <td colSpan={5} className="px-2 py-3">
-            <AuditDiff before={entry.before} after={entry.after} />
+            <AuditDiff changes={entry.changes} />
           </td>
         </tr>
       )}

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { TextAreaField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
 import { errorMessage } from '../../lib/api-client';
-import { reasonProblem } from '../live-map/components/weakening-reason';
+import { reasonProblem } from '../../lib/reason-problem';
 
 export function MoveReasonDialog({
   target,

@@ -6,7 +6,7 @@ import { useAuth } from '../../lib/auth';
 import { RecentIncidents } from './recent-incidents';
 import { RecentAlerts } from './recent-alerts';
 import { OperationsOverview } from './operations-overview';
-import { LatestCounts } from '../counts/latest-counts';
+import { LatestCounts } from '../counts';
 
 const TITLE = 'Prisoner Management and Live Tracking System';
 

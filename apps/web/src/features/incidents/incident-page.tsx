@@ -17,9 +17,11 @@ import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { useMay } from '../../lib/use-may';
-import { formatPlayerTime } from '../location-history/time-range';
-import { nearScreenUrl, replayUrl, useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
+import { formatPlayerTime } from '../../lib/time-range';
+import { nearScreenUrl, replayUrl } from '../../lib/screen-links';
+import { useIncident, useIncidentStatus, useUnlinkFromIncident } from './api';
 import { IncidentLinksForm } from './incident-links-form';
+import { LinkedLogEntries } from '../../components/log/linked-log-entries';
 
 const STEP_VERBS: Record<IncidentStatus, string> = { reported: 'Reported', investigating: 'Investigation started', closed: 'Closed' };
 const ACTION_LABELS: Record<IncidentStatus, string> = { reported: 'Report', investigating: 'Start investigating', closed: 'Close the incident' };
@@ -137,6 +139,9 @@ function IncidentView({ incident }: { incident: IncidentDetail }) {
             </ul>
           )}
         </section>
+        <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm lg:col-span-2">
+          <LinkedLogEntries kind="incident" id={incident.id} />
+        </div>
         {mayEditLinks && (
           <section aria-label="Link more to this incident" className="rounded-lg border border-slate-200 bg-white p-4 text-sm lg:col-span-2">
             <IncidentLinksForm incidentId={incident.id} />

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { FormError, TextAreaField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
 import { errorMessage } from '../../lib/api-client';
-import { formatPlayerTime } from '../location-history/time-range';
+import { formatPlayerTime } from '../../lib/time-range';
 import { useOpenIncident } from './api';
 
 export interface IncidentDraft {

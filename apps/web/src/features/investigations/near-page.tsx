@@ -7,10 +7,9 @@ import { Download, Printer } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
-import { errorMessage, api } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-client';
+import { useClientSettings } from '../../lib/client-settings';
 import { useAuth } from '../../lib/auth';
-import { useQuery } from '@tanstack/react-query';
-import type { ClientSettings } from '@prison/shared/settings';
 import { useNear } from './api';
 import { ContactsPanel } from './contacts-panel';
 import { NearForm } from './near-form';
@@ -19,10 +18,6 @@ import { NearMap } from './near-map';
 import { paramsOf, parseSubject, questionFromParams, subjectLabel, subjectText, type NearQuestion, type Subject } from './near-params';
 import { NearReport } from './near-report';
 import { NearTable } from './near-table';
-
-function useClientSettings() {
-  return useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => api.get<ClientSettings>('/settings', undefined, signal), staleTime: Infinity });
-}
 
 export function NearPage() {
   const [params, setParams] = useSearchParams();

@@ -27,7 +27,7 @@ import { MapView } from '../../map/map-view';
 import { ReaderLayer } from '../../map/reader-layer';
 import { TrackedMarkers } from '../../map/tracked-markers';
 import { TrackedMarkersLayer, type MarkerPopupSlot } from '../../map/tracked-markers-layer';
-import { useReaders } from '../readers/api';
+import { useReaders } from '../readers';
 import { useBlockAreas } from './api/block-areas';
 import { useGeofences } from './api/geofences';
 import { useClientSettings } from './api/settings';

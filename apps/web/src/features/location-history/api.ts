@@ -1,9 +1,7 @@
-// The history screen's reads: the track (GET /location/history), prisoners to pick from, geofences and map settings.
+// The history screen's reads: the track (GET /location/history), the prisoner the URL names, the export links.
 import { useQuery } from '@tanstack/react-query';
-import type { Geofence } from '@prison/shared/geofence';
 import type { HistoryResponse } from '@prison/shared/history';
 import type { Prisoner } from '@prison/shared/prisoner';
-import type { ClientSettings } from '@prison/shared/settings';
 import { API_PREFIX } from '@prison/shared/constants';
 import { api, withQuery } from '../../lib/api-client';
 
@@ -35,14 +33,6 @@ export function usePrisonerById(id: number | null) {
     enabled: id !== null,
     retry: false,
   });
-}
-
-export function useGeofences() {
-  return useQuery({ queryKey: ['geofences'], queryFn: ({ signal }) => api.get<Geofence[]>('/geofence/all', undefined, signal) });
-}
-
-export function useClientSettings() {
-  return useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => api.get<ClientSettings>('/settings', undefined, signal), staleTime: Infinity });
 }
 
 /** A plain link: the browser downloads the file with the session cookie, streamed by the server. */

@@ -7,7 +7,7 @@ import type { ClientSettings } from '@prison/shared/settings';
 import { GeofenceLayer } from '../../map/geofence-layer';
 import { MapView } from '../../map/map-view';
 import type { TimedPoint, TrackPosition } from './use-track-player';
-import { formatPlayerTime } from './time-range';
+import { formatPlayerTime } from '../../lib/time-range';
 
 /** Up to a few thousand fixes: drawn on one canvas, not as DOM nodes. */
 const fixRenderer = L.canvas({ padding: 0.5 });

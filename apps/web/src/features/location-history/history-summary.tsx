@@ -2,7 +2,7 @@
 import { clsx } from 'clsx';
 import type { HistoryResponse } from '@prison/shared/history';
 import { alertTone } from '../../lib/toast';
-import { formatDistance, formatDuration, formatPlayerTime } from './time-range';
+import { formatDistance, formatDuration, formatPlayerTime } from '../../lib/time-range';
 
 export function HistorySummary({ history, onJump }: { history: HistoryResponse; onJump(ms: number): void }) {
   return (

@@ -10,13 +10,15 @@ import { TextField } from '../../components/ui/field';
 import { Page } from '../../components/ui/page';
 import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
-import { exportUrl, useClientSettings, useGeofences, useHistory, usePrisonerById, type HistoryRange } from './api';
+import { exportUrl, useHistory, usePrisonerById, type HistoryRange } from './api';
+import { useClientSettings } from '../../lib/client-settings';
+import { useGeofences } from '../../lib/geofence-list';
 import { prisonerLabel } from '../../lib/prisoner-label';
 import { HistoryMap } from './history-map';
 import { HistorySummary } from './history-summary';
-import { PlayerControls } from './player-controls';
+import { PlayerControls } from '../../components/track-player';
 import { PrisonerPicker, type PickedPrisoner } from './prisoner-picker';
-import { PRESET_LABELS, RANGE_PRESETS, presetRange, toLocalInput, type RangePreset } from './time-range';
+import { PRESET_LABELS, RANGE_PRESETS, presetRange, toLocalInput, type RangePreset } from '../../lib/time-range';
 import { useTrackPlayer, type TimedPoint } from './use-track-player';
 
 function RangePicker({ onChange }: { onChange(range: { from: string; to: string }): void }) {

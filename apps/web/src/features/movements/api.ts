@@ -2,7 +2,6 @@
 // and POST /movements; the pickers' prisoners, geofences and staff.
 import { useQuery } from '@tanstack/react-query';
 import { STAFF_ROLES } from '@prison/shared/constants';
-import type { Geofence } from '@prison/shared/geofence';
 import type { Movement } from '@prison/shared/movement';
 import type { StaffListResponse } from '@prison/shared/staff';
 import { api } from '../../lib/api-client';
@@ -14,10 +13,6 @@ export function useMovements(prisonerId?: number) {
     queryKey: prisonerId === undefined ? [...MOVEMENTS_KEY, 'today'] : [...MOVEMENTS_KEY, 'prisoner', prisonerId],
     queryFn: ({ signal }) => api.get<{ data: Movement[] }>('/movements', prisonerId === undefined ? undefined : { prisoner_id: prisonerId }, signal).then((r) => r.data),
   });
-}
-
-export function useGeofences() {
-  return useQuery({ queryKey: ['geofences'], queryFn: ({ signal }) => api.get<Geofence[]>('/geofence/all', undefined, signal) });
 }
 
 export function useStaff() {

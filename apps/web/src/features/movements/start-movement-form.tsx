@@ -12,7 +12,8 @@ import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { usePrisonerSearch } from '../../lib/prisoner-search';
-import { MOVEMENTS_KEY, useGeofences, useStaff } from './api';
+import { MOVEMENTS_KEY, useStaff } from './api';
+import { useGeofences } from '../../lib/geofence-list';
 
 const SERVER_FIELDS = ['prisoner_ids', 'destination_geofence_id', 'due_by', 'escort_staff_id', 'via_geofence_ids', 'reason'] as const;
 type ServerField = (typeof SERVER_FIELDS)[number];

@@ -9,7 +9,8 @@ import { DEFAULT_DEVICE_OFFLINE_SECONDS } from '@prison/shared/settings';
 import { errorMessage } from '../../lib/api-client';
 import { isStale, liveAgeText, useFeedHealth } from '../../lib/feed-health';
 import { useNow } from '../../lib/use-now';
-import { useClientSettings, useGeofences } from '../location-history/api';
+import { useClientSettings } from '../../lib/client-settings';
+import { useGeofences } from '../../lib/geofence-list';
 import { liveDevice } from './live-device';
 import { useLiveDevice } from './use-live-device';
 

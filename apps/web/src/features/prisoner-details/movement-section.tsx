@@ -4,8 +4,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { formatAlertDateTime } from '../../lib/format';
 import { ErrorText, Loading } from '../../components/ui/status';
-import { useMovements } from '../movements/api';
-import { MovementStateBadge } from '../movements/movement-state-badge';
+import { MovementStateBadge, useMovements } from '../movements';
 
 export function MovementSection({ prisonerId }: { prisonerId: number }) {
   const movements = useMovements(prisonerId);

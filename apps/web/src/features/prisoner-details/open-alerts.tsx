@@ -3,7 +3,7 @@
 // the list (its query key starts with 'alerts').
 import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
-import { AlertCard } from '../alerts/components/alert-card';
+import { AlertCard } from '../alerts';
 import { usePrisonerOpenAlerts } from './api';
 
 export function PrisonerOpenAlerts({ prisonerId }: { prisonerId: number }) {

@@ -24,6 +24,7 @@ import { KeepApartSection } from './keep-apart-section';
 import { EscortSection } from './escort-section';
 import { ObservationSection } from './observation-section';
 import { MovementSection } from './movement-section';
+import { LinkedLogEntries } from '../../components/log/linked-log-entries';
 import { ArchivedBanner } from './archived-banner';
 import { prisonerKey, updatePrisoner, usePrisoner } from './api';
 
@@ -192,6 +193,9 @@ function PrisonerDetails({ prisoner }: { prisoner: Prisoner }) {
         <EscortSection prisoner={prisoner} />
         <ObservationSection prisoner={prisoner} />
         <MovementSection prisonerId={prisoner.prisoner_id} />
+        <div className="rounded-lg bg-white p-5 shadow-sm">
+          <LinkedLogEntries kind="prisoner" id={prisoner.prisoner_id} />
+        </div>
 
         <InlineTextEditor {...editorProps('behavior_record', 'Behavior Remarks')} />
         <InlineTextEditor {...editorProps('medical_history', 'Medical History')} />

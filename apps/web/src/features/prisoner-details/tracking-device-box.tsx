@@ -12,7 +12,7 @@ import { useToast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/field';
-import { useClientSettings } from '../location-history/api';
+import { useClientSettings } from '../../lib/client-settings';
 import { assignDevice, registerDevice, rotateDeviceSecret, setDeviceSecretRequired, useDevice, useDevices } from './api';
 
 export function TrackingDeviceBox({ prisoner }: { prisoner: Prisoner }) {

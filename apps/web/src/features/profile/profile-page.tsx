@@ -1,7 +1,7 @@
 // Profile (/profile): the admin's name, password change, active sessions, and the admins of the system.
 import { useState, type ReactNode } from 'react';
 import { productVersionText } from '../../lib/product-version';
-import { AlertWorkflowSoundToggle } from '../alerts/alert-workflow-sound';
+import { AlertWorkflowSoundToggle } from '../alerts';
 import { Page } from '../../components/ui/page';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';

@@ -14,6 +14,7 @@ import { formatAlertDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-may';
 import { useReaders, useRemoveReader, useRotateReaderSecret } from './api';
 import { RegisterReaderForm } from './register-reader-form';
+import { WaysIn } from './ways-in';
 
 export function ReadersPage() {
   const readers = useReaders();
@@ -136,6 +137,7 @@ export function ReadersPage() {
           setRemoving(null);
         }}
       />
+      <WaysIn />
     </Page>
   );
 }

@@ -2,14 +2,14 @@
 // is shown once after registration (only a hash is stored).
 import { useState, type FormEvent } from 'react';
 import { useMapEvents, CircleMarker } from 'react-leaflet';
-import type { Reader, ReaderCreated } from '@prison/shared/reader';
+import { READER_FORMAT_LABELS, READER_FORMATS, type Reader, type ReaderCreated, type ReaderFormat } from '@prison/shared/reader';
 import { Button } from '../../components/ui/button';
-import { TextField } from '../../components/ui/field';
+import { SelectField, TextField } from '../../components/ui/field';
 import { ErrorText, Loading } from '../../components/ui/status';
 import { errorMessage } from '../../lib/api-client';
 import { MapView } from '../../map/map-view';
 import { ReaderLayer } from '../../map/reader-layer';
-import { useClientSettings } from '../location-history/api';
+import { useClientSettings } from '../../lib/client-settings';
 import { useRegisterReader } from './api';
 
 interface Draft {
@@ -20,9 +20,10 @@ interface Draft {
   radius: string;
   block: string;
   cell: string;
+  format: ReaderFormat;
 }
 
-const EMPTY: Draft = { id: '', name: '', lat: '', lng: '', radius: '5', block: '', cell: '' };
+const EMPTY: Draft = { id: '', name: '', lat: '', lng: '', radius: '5', block: '', cell: '', format: 'prison' };
 
 /** Clicking on the plan places the reader there. */
 function PickPoint({ onPick }: { onPick(lat: number, lng: number): void }) {
@@ -49,6 +50,7 @@ export function RegisterReaderForm({ readers }: { readers: Reader[] }) {
         radius_m: Number(draft.radius),
         block_id: draft.block.trim() || null,
         cell_id: draft.cell.trim() || null,
+        format: draft.format,
       });
       setCreated(reader);
       setDraft(EMPTY);
@@ -83,6 +85,7 @@ export function RegisterReaderForm({ readers }: { readers: Reader[] }) {
           <TextField label="Radius (m)" required inputMode="decimal" value={draft.radius} onChange={set('radius')} />
           <TextField label="Block (optional)" maxLength={100} value={draft.block} onChange={set('block')} />
           <TextField label="Cell (optional)" maxLength={50} value={draft.cell} onChange={set('cell')} />
+          <SelectField label="Message format" options={READER_FORMATS} optionLabels={READER_FORMAT_LABELS} value={draft.format} onChange={set('format')} />
           <div className="col-span-2">
             {register.isError && <ErrorText>{errorMessage(register.error, 'Failed to register the reader.')}</ErrorText>}
             <Button type="submit" busy={register.isPending}>

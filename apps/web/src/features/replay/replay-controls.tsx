@@ -6,7 +6,7 @@ import { Pause, Play } from 'lucide-react';
 import type { AlertType } from '@prison/shared/constants';
 import type { ReplayAlert } from '@prison/shared/replay';
 import { Button } from '../../components/ui/button';
-import { formatPlayerTime } from '../location-history/time-range';
+import { formatPlayerTime } from '../../lib/time-range';
 import { REPLAY_SPEEDS } from './replay-clock';
 
 const MARK_COLOURS: Record<AlertType, string> = { Critical: 'bg-red-700', Warning: 'bg-amber-600', Informational: 'bg-blue-700' };

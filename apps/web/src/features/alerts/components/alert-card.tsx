@@ -9,9 +9,10 @@ import { formatAlertDateTime } from '../../../lib/format';
 import { repeatSummary } from '../alert-repeats';
 import { prisonerLabel } from '../../../lib/prisoner-label';
 import { AlertWorkflowActions } from '../alert-workflow-actions';
-import { OpenIncidentFromAlert } from '../../incidents/open-incident-from-alert';
+import { OpenIncidentFromAlert } from '../../incidents';
 import { liveMapLink } from '../live-map-link';
-import { RespondButton, RespondingList } from '../../duress/responding';
+import { RespondButton, RespondingList } from '../../duress';
+import { LogEntriesDisclosure } from '../../../components/log/log-entries-disclosure';
 
 export function prisonerName(alert: Pick<AlertRecord, 'first_name' | 'last_name'>): string {
   const name = [alert.first_name, alert.last_name].filter(Boolean).join(' ');
@@ -100,6 +101,7 @@ export function AlertCard({ alert, pinned = false, linked = false }: { alert: Al
         <AlertWorkflowActions alertId={alert.id} level={alert.alert_type} status={alert.status} />
         <OpenIncidentFromAlert alert={alert} />
       </div>
+      <LogEntriesDisclosure kind="alert" id={alert.id} />
     </article>
   );
 }

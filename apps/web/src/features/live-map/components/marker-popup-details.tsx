@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import type { LiveMapPrisonerAlerts } from '@prison/shared/alert';
 import { Button } from '../../../components/ui/button';
 import { formatAge } from '../../../lib/format';
-import { useAcknowledge } from '../../alerts/acknowledge-with-note';
+import { useAcknowledge } from '../../alerts';
 import { LEVEL_BADGE_CLASS, zoneStateStyle } from '../../../lib/alert-level-style';
 import { lastFixText, type TrackedPrisonerRow } from './tracked-prisoner-list';
 

@@ -1,8 +1,10 @@
 // Shown before saving a change that weakens an alarm (decision 041): the notice, what changes, and the reason the
 // second person will read; for a Critical or Warning zone also when the weakening ends (decision 091).
 import { WEAKENING_NOTICE } from '@prison/shared/geofence-change';
-import { changeReason, defaultWeakeningUntil, WEAKENING_MAX_DAYS, weakeningUntil } from '@prison/shared/pending-change';
+import { defaultWeakeningUntil, WEAKENING_MAX_DAYS, weakeningUntil } from '@prison/shared/pending-change';
 import { TextAreaField, TextField } from '../../../components/ui/field';
+
+export { reasonProblem } from '../../../lib/reason-problem';
 
 /** The end time of a weakening, as the form holds it (a local date and time). */
 export interface WeakeningEnd {
@@ -83,10 +85,4 @@ export function WeakeningReason({
       )}
     </div>
   );
-}
-
-/** The reason checked as the server checks it: the sentence to show, or undefined when it will do. */
-export function reasonProblem(reason: string): string | undefined {
-  const checked = changeReason.safeParse(reason);
-  return checked.success ? undefined : `Reason ${checked.error.issues[0]!.message}`;
 }

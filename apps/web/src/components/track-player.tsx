@@ -1,8 +1,8 @@
 // Play, pause, speed (1x to 60x), a time slider and follow mode.
 import { Pause, Play } from 'lucide-react';
 import { HISTORY_PLAYER_SPEEDS } from '@prison/shared/history';
-import { Button } from '../../components/ui/button';
-import { formatPlayerTime } from './time-range';
+import { Button } from './ui/button';
+import { formatPlayerTime } from '../lib/time-range';
 
 interface PlayerControlsProps {
   start: number;
