@@ -239,9 +239,11 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
       expect(fourth.app.geofenceEngine.activeViolations(dh).map((g) => g.geofence_id)).toEqual([fence.geofence_id]);
       expect((await submit(fourth, dh, 20_600, (t += 1000)))[0]).toBe('stored'); // still outside: nothing new
       expect(await ofKind('geofence', p)).toBe(1);
-      await submit(fourth, dh, 20_000, (t += 1000)); // back home, then out again: a new violation, one alert
+      await submit(fourth, dh, 20_000, (t += 1000)); // back home, then out again: a new violation, folded into the open alert
       await submit(fourth, dh, 20_500, (t += 1000));
-      expect(await ofKind('geofence', p)).toBe(2);
+      expect(await ofKind('geofence', p)).toBe(1);
+      const [open] = await one().database.db.select({ repeats: alerts.repeatCount }).from(alerts).where(and(eq(alerts.kind, 'geofence'), eq(alerts.prisonerId, p)));
+      expect(open!.repeats).toBe(1);
     } finally {
       await fourth.app.close();
       await fourth.database.close();

@@ -2,23 +2,16 @@
 // prisoners, alerts and incidents it is about, searchable; a handover entry is confirmed read by the next shift.
 import { z } from 'zod';
 import { boundedText, int32, intText, isoInstant } from './text';
+import { MESSAGE_TYPES } from './message-types';
+
+export * from './message-types';
 
 export const MESSAGE_MAX_LENGTH = 2000;
 
-/** What an entry is. `note` is every entry written before entries had a type. */
-export const MESSAGE_TYPES = ['note', 'handover', 'radio_call', 'lockdown', 'incident'] as const;
+/** What an entry is (message-types.ts). `note` is every entry written before entries had a type. */
 export const messageType = z.enum(MESSAGE_TYPES, {
   message: `type must be one of ${MESSAGE_TYPES.join(', ')}`,
 });
-export type MessageType = z.infer<typeof messageType>;
-
-export const MESSAGE_TYPE_LABELS: Record<MessageType, string> = {
-  note: 'Note',
-  handover: 'Handover',
-  radio_call: 'Radio call',
-  lockdown: 'Lock-down',
-  incident: 'Incident',
-};
 
 /** The most records of one kind an entry links to. */
 export const MESSAGE_MAX_LINKS = 20;

@@ -3,7 +3,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { MESSAGE_TYPE_LABELS, type LogMessage, type MessageLink, type MessageType } from '@prison/shared/message';
+import type { LogMessage, MessageLink } from '@prison/shared/message';
+import { MESSAGE_TYPE_LABELS, type MessageType } from '@prison/shared/message-types';
 
 const TYPE_TONES: Record<MessageType, string> = {
   note: 'bg-slate-100 text-slate-800 ring-slate-600/20',
