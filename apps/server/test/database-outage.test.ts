@@ -195,7 +195,11 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
         device: { id: 1, attributes: {}, groupId: 0, calendarId: 0, name: 'Outage phone', uniqueId: device.id, status: 'online', lastUpdate: null, positionId: 0, phone: null, model: null, contact: null, category: null, disabled: false, expirationTime: null },
       },
       'POST /api/v1/ingest/sightings': { reader_id: reader.id, secret: reader.secret, tags: [{ id: tagId, rssi: -50, at: nextTimestamp() * 1000 }] },
+      // A gateway's upload in our format, to its reader's own path with the reader's secret.
+      'POST /api/v1/ingest/readers/:id/sightings': { reader_id: reader.id, secret: reader.secret, tags: [{ id: tagId, rssi: -50, at: nextTimestamp() * 1000 }] },
     };
+    const authorizationOf = (key: string) =>
+      key === 'POST /api/v1/ingest/traccar' ? `Bearer ${FORWARD_TOKEN}` : key === 'POST /api/v1/ingest/readers/:id/sightings' ? `Bearer ${reader.secret}` : undefined;
     // Single sign-on's routes answer from configuration while OIDC_ISSUER is unset (status, 404): no database.
     const answeredFromConfig = (url: string) => url.startsWith(`${API_PREFIX}/auth/oidc`);
     const routes = app.registeredRoutes.filter((r) => r.url.startsWith(`${API_PREFIX}/`) && !answeredFromConfig(r.url));
@@ -203,13 +207,13 @@ describe.skipIf(!available)('database outage on a PostgreSQL cluster of its own'
     const wrong: string[] = [];
     for (const route of routes) {
       const key = `${route.method} ${route.url}`;
-      let url = route.url.replace(/:(\w+)/g, '1').replace('*', 'x');
+      let url = route.url.replace('/readers/:id/', `/readers/${reader.id}/`).replace(/:(\w+)/g, '1').replace('*', 'x');
       if (key === 'GET /api/v1/ingest/osmand')
         url += `?id=${device.id}&lat=51.5&lon=-0.12&timestamp=${nextTimestamp()}`;
       const res = await app.inject({
         method: route.method as 'GET',
         url,
-        headers: key === 'POST /api/v1/ingest/traccar' ? { cookie, authorization: `Bearer ${FORWARD_TOKEN}` } : { cookie },
+        headers: authorizationOf(key) ? { cookie, authorization: authorizationOf(key) } : { cookie },
         payload:
           route.method === 'GET' || route.method === 'DELETE'
             ? undefined

@@ -85,7 +85,7 @@ describeEachEngine('positions partitioned by day', (engine) => {
       await database.close();
       rmSync(before, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // migrates a filled table on a fresh database: slow on a loaded machine
 
   describeRetention(engine);
 });

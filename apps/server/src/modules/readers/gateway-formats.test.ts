@@ -98,6 +98,8 @@ describe.skipIf(!binary)('BLE gateways in their own formats', () => {
     await client.publishAsync('/gw/ac233fc07da5/status', upload, { qos: 1 });
     await client.publishAsync('/gw/ac233fc07da5/status', upload, { qos: 1 });
     await waitFor('both uploads handled', async () => (await counts('minew_mqtt')).received - before.received === 6);
+    // Received is counted as a message arrives; its sightings are stored a moment later, on a loaded machine later still.
+    await waitFor('both tags stored', async () => (await fixesOf(first.id)).length > 0 && (await fixesOf(second.id)).length > 0);
     const [firstFix] = await fixesOf(first.id);
     expect(await fixesOf(first.id)).toHaveLength(1);
     expect(firstFix).toMatchObject({ latitude: 51.52, longitude: -0.12, accuracy: 4 });

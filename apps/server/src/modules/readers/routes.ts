@@ -142,7 +142,7 @@ const readersRoutes: FastifyPluginAsyncZod = async (app) => {
       const decoded = SIGHTING_DECODERS[reader.format].decode(request.body);
       if (!decoded) {
         intake.refuse(protocol, readerId, 1);
-        throw badRequest(`body: not a ${READER_FORMAT_LABELS[reader.format]} message (or more than ${MAX_SIGHTING_TAGS} tags)`);
+        throw badRequest(`body: not a message in this reader's format (${READER_FORMAT_LABELS[reader.format]}), or more than ${MAX_SIGHTING_TAGS} tags`);
       }
       return intake.place(protocol, reader, decoded.tags);
     },
