@@ -3,8 +3,9 @@
 // default). That first page is the entry script index.html loads plus every chunk it imports statically (Vite
 // preloads those with modulepreload links); chunks imported dynamically (the other pages, /login among them, and the
 // dialogs and menus loaded on first opening) are not part of it.
-// Figures in kB (1,000 bytes, as Vite reports them): bytes and gzip bytes of the first page's JS and CSS, of all JS, and
-// which libraries the first page carries (found by a string each library's code keeps after minification).
+// Figures in kB (1,000 bytes, as Vite reports them): bytes and gzip bytes of the first page's JS and CSS, of all JS, of
+// what the live map (where geofences are drawn) loads beyond the first page, and which libraries the first page carries
+// (found by a string each library's code keeps after minification).
 //
 //   npm run bundle -w @prison/bench                      (baseline: main)
 //   BUNDLE_BASELINE=<ref> npm run bundle -w @prison/bench
@@ -27,12 +28,16 @@ interface ManifestChunk {
 // Strings that survive minification, one per library that should load only where it is used.
 export const LIBRARY_MARKERS = {
   leaflet: 'leafletjs.com',
-  'leaflet-draw': 'drawVersion',
+  // geoman's toolbar class: the drawing tools (leaflet-draw's marker was 'drawVersion').
+  'leaflet-geoman': 'leaflet-pm-toolbar',
   recharts: 'recharts-wrapper',
   zod: '$ZodObject',
   'the country list': 'Afghanistan',
   'Radix dialogs and menus': 'data-radix-focus-guard',
 } as const;
+
+/** The live map page's module, as the manifest names it: the screen where geofences are drawn and edited. */
+const LIVE_MAP_PAGE = 'src/features/live-map/live-map-page.tsx';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const viteBin = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
@@ -64,13 +69,20 @@ function measure(webRoot: string): Measured {
     if (!entryKey) throw new Error('no entry chunk in the manifest');
 
     // The entry and its static imports, transitively.
-    const firstPage = new Set<string>();
-    const visit = (key: string) => {
-      if (firstPage.has(key)) return;
-      firstPage.add(key);
-      for (const imported of manifest[key]!.imports ?? []) visit(imported);
+    const staticClosure = (from: string) => {
+      const keys = new Set<string>();
+      const visit = (key: string) => {
+        if (keys.has(key)) return;
+        keys.add(key);
+        for (const imported of manifest[key]!.imports ?? []) visit(imported);
+      };
+      visit(from);
+      return keys;
     };
-    visit(entryKey);
+    const firstPage = staticClosure(entryKey);
+    if (!manifest[LIVE_MAP_PAGE]) throw new Error(`no ${LIVE_MAP_PAGE} in the manifest`);
+    // What opening the live map adds to the first page: its chunk and the chunks it imports statically.
+    const liveMapKeys = [...staticClosure(LIVE_MAP_PAGE)].filter((key) => !firstPage.has(key));
 
     const sizeOf = (file: string) => {
       const content = readFileSync(path.join(outDir, file));
@@ -85,6 +97,10 @@ function measure(webRoot: string): Measured {
     const firstJs = [...firstPage].map((key) => manifest[key]!.file);
     const firstCss = [...new Set([...firstPage].flatMap((key) => manifest[key]!.css ?? []))];
     const allJs = [...new Set(Object.values(manifest).map((chunk) => chunk.file))].filter((f) => f.endsWith('.js'));
+    const liveMapJs = liveMapKeys.map((key) => manifest[key]!.file);
+    const liveMapCss = [...new Set(liveMapKeys.flatMap((key) => manifest[key]!.css ?? []))];
+    const liveMap = sum(liveMapJs);
+    const liveMapStyles = sum(liveMapCss);
     const first = sum(firstJs);
     const css = sum(firstCss);
     const all = sum(allJs);
@@ -100,6 +116,10 @@ function measure(webRoot: string): Measured {
         'first page JS files': firstJs.length,
         'first page CSS (kB)': css.bytes / 1000,
         'first page CSS, gzip (kB)': css.gzip / 1000,
+        'live map JS beyond the first page (kB)': liveMap.bytes / 1000,
+        'live map JS beyond the first page, gzip (kB)': liveMap.gzip / 1000,
+        'live map CSS (kB)': liveMapStyles.bytes / 1000,
+        'live map CSS, gzip (kB)': liveMapStyles.gzip / 1000,
         'all JS (kB)': all.bytes / 1000,
         'all JS, gzip (kB)': all.gzip / 1000,
         'JS files in the build': allJs.length,

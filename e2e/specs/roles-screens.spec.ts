@@ -108,7 +108,7 @@ test("an auditor's screens offer no write control, and a write from the auditor'
   const map = page.getByTestId('live-map');
   await expect(map).toBeVisible();
   await expect(page.getByTestId('live-map-panel').getByText(fullName).first()).toBeVisible();
-  await expect(map.locator('.leaflet-draw')).toHaveCount(0);
+  await expect(map.locator('.leaflet-pm-toolbar')).toHaveCount(0);
   await expectNone(page, ['Enter coordinates', 'Save Changes', 'Delete Geofence', 'Approve', 'Acknowledge']);
   await page.goto(`/live-map?device=${encodeURIComponent(prisoner.deviceId)}`);
   await expect(page.getByTestId('marker-popup-alert').first()).toBeVisible();

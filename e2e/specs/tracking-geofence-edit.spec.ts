@@ -73,8 +73,10 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
   const editing = map.locator('path.geofence-editing');
   await expect(editing).toHaveCount(1);
   await expect(selectedPath).toHaveCount(0);
-  const resize = page.locator('.leaflet-marker-pane .leaflet-edit-resize');
-  await expect(resize).toHaveCount(1);
+  // Two handles: the centre (moves the circle), then the one on the rim (changes the radius).
+  const handles = page.locator('.leaflet-marker-pane .marker-icon');
+  await expect(handles).toHaveCount(2);
+  const resize = handles.nth(1);
   const before = (await editing.boundingBox())!;
   const mapBox = (await map.boundingBox())!;
   expect(Math.max(before.width / mapBox.width, before.height / mapBox.height)).toBeGreaterThan(0.24);
@@ -83,7 +85,7 @@ test('Edit shape: Cancel puts the circle back; a dragged resize handle is saved 
   await expect.poll(async () => (await editing.boundingBox())!.width).toBeGreaterThan(before.width + 30);
   await editor.getByRole('button', { name: 'Cancel' }).click();
   await expect(editing).toHaveCount(0);
-  await expect(resize).toHaveCount(0);
+  await expect(handles).toHaveCount(0);
   await expect(selectedPath).toHaveCount(1);
   // Drawn again as stored, at the editing zoom (the stroke is 1 px wider than the editing one's).
   const original = (await selectedPath.boundingBox())!;
@@ -174,8 +176,8 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   await page.getByTestId('geofence-item').filter({ hasText: fence.name }).click();
   const editor = page.getByTestId('geofence-editor');
   await editor.getByRole('button', { name: 'Edit shape' }).click();
-  // One handle per vertex, then one per edge midpoint (leaflet-draw adds them in that order).
-  const handles = page.locator('.leaflet-marker-pane .leaflet-editing-icon');
+  // One handle per vertex, then one per edge midpoint (the editor adds them in that order).
+  const handles = page.locator('.leaflet-marker-pane .marker-icon');
   await expect(handles).toHaveCount(8);
   await dragFromMiddle(page, handles.first(), -30, 30);
   await editor.getByLabel('Reason').fill('The laundry wall moved');
@@ -207,6 +209,86 @@ test("Edit shape: a dragged polygon vertex is saved, and the server's refusal is
   expect(errors).toEqual([]);
 });
 
+test('Edit shape: a rectangle moves by its centre handle; a polygon corner goes with a click', async ({
+  adminPage: page,
+  api,
+  secondApi,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const { lat, lng } = near();
+  const north = round(lat + 0.004);
+  const east = round(lng + 0.006);
+  const rectangle = await addGeofence(api, {
+    shape: 'Rectangle',
+    name: unique('Yard '),
+    coordinates: [
+      { lat, lng },
+      { lat: north, lng },
+      { lat: north, lng: east },
+      { lat, lng: east },
+    ],
+  });
+
+  await page.goto('/live-map');
+  await page.getByTestId('geofence-item').filter({ hasText: rectangle.name }).click();
+  const editor = page.getByTestId('geofence-editor');
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  await expect(editor.getByText('the centre one moves it')).toBeVisible();
+  // A handle per corner, and the centre one.
+  await expect(page.locator('.leaflet-marker-pane .marker-icon')).toHaveCount(5);
+  const editing = page.locator('path.geofence-editing');
+  await dragFromMiddle(page, page.locator('.leaflet-marker-pane .rectangle-move-handle'), 60, 40);
+  // The corner handles follow: still five, the centre one in the rectangle's middle.
+  await expect(page.locator('.leaflet-marker-pane .marker-icon')).toHaveCount(5);
+  await editor.getByLabel('Reason').fill('The yard fence was rebuilt further out');
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editing).toHaveCount(0);
+  await approvePendingChange(secondApi, rectangle.geofence_id);
+  const moved = (await storedGeofence(api, rectangle.geofence_id))!;
+  expect(moved.shape).toBe('Rectangle');
+  expect(moved.coordinates).toHaveLength(4);
+  // Every corner went south-east by the same amount: moved, not resized.
+  const shifts = moved.coordinates!.map((point, i) => ({
+    lat: point.lat - rectangle.coordinates![i]!.lat,
+    lng: point.lng - rectangle.coordinates![i]!.lng,
+  }));
+  expect(shifts[0]!.lat).toBeLessThan(-0.0001);
+  expect(shifts[0]!.lng).toBeGreaterThan(0.0001);
+  for (const shift of shifts) {
+    expect(shift.lat).toBeCloseTo(shifts[0]!.lat, 6);
+    expect(shift.lng).toBeCloseTo(shifts[0]!.lng, 6);
+  }
+
+  // A five-cornered polygon: a click on a corner removes it.
+  const polygon = await addGeofence(api, {
+    shape: 'Polygon',
+    name: unique('Garden '),
+    coordinates: [
+      { lat, lng },
+      { lat: north, lng },
+      { lat: round(lat + 0.006), lng: round(lng + 0.003) },
+      { lat: north, lng: east },
+      { lat, lng: east },
+    ],
+  });
+  await page.reload();
+  await page.getByTestId('geofence-item').filter({ hasText: polygon.name }).click();
+  await editor.getByRole('button', { name: 'Edit shape' }).click();
+  const handles = page.locator('.leaflet-marker-pane .marker-icon');
+  await expect(handles).toHaveCount(10);
+  // The third corner: the peak.
+  await handles.nth(2).click();
+  await expect(handles).toHaveCount(8);
+  await editor.getByLabel('Reason').fill('The garden corner was cut off');
+  await editor.getByRole('button', { name: 'Save shape' }).click();
+  await expect(editing).toHaveCount(0);
+  await approvePendingChange(secondApi, polygon.geofence_id);
+  const cut = (await storedGeofence(api, polygon.geofence_id))!;
+  expect(cut.coordinates).toEqual([0, 1, 3, 4].map((i) => polygon.coordinates![i]));
+  expect(errors).toEqual([]);
+});
+
 test('a circle made with the keyboard alone: "Enter coordinates", then "Enter Geofence Details"', async ({
   adminPage: page,
   api,
@@ -217,7 +299,7 @@ test('a circle made with the keyboard alone: "Enter coordinates", then "Enter Ge
   madeNames.push(name);
   const centre = near();
   await page.goto('/live-map');
-  await expect(page.getByTestId('live-map').locator('.leaflet-draw-draw-circle')).toBeVisible();
+  await expect(page.getByTestId('live-map').getByRole('button', { name: 'Draw a circle' })).toBeVisible();
 
   // Tab reaches the button beside the draw tools.
   const button = page.getByRole('button', { name: 'Enter coordinates' });

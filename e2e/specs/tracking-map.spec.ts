@@ -1,7 +1,11 @@
 // The live map end to end ("Must show"): draw and save a geofence, cancel discards a drawn shape, and a
 // device reporting through the OsmAnd protocol moves its marker, raises a toast and lands on the alerts screen.
 import { approvePendingChange, expect, test, unique } from '../fixtures';
+import type { Page } from '@playwright/test';
 import { dragFromMiddle, listGeofences } from './map-helpers';
+
+/** Where the map is panned to: Leaflet moves its map pane by a CSS transform. */
+const mapCentre = (page: Page) => page.locator('.leaflet-map-pane').getAttribute('style');
 
 test('draw a circle, fill "Enter Geofence Details", save; it is still there after a reload', async ({
   adminPage: page,
@@ -14,16 +18,19 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
   await page.goto('/live-map');
   const map = page.getByTestId('live-map');
   // Only circle, polygon and rectangle (docs/CLIENT-CONTRACT.md).
-  await expect(map.locator('.leaflet-draw-draw-circle')).toBeVisible();
-  await expect(map.locator('.leaflet-draw-draw-polygon')).toBeVisible();
-  await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();
-  await expect(
-    map.locator('.leaflet-draw-draw-polyline, .leaflet-draw-draw-marker, .leaflet-draw-draw-circlemarker'),
-  ).toHaveCount(0);
-  await expect(map.locator('.leaflet-top.leaflet-right .leaflet-draw')).toHaveCount(1);
+  const toolbar = map.locator('.leaflet-top.leaflet-right .leaflet-pm-toolbar');
+  await expect(toolbar.getByRole('button', { name: 'Draw a circle' })).toBeVisible();
+  await expect(toolbar.getByRole('button', { name: 'Draw a polygon' })).toBeVisible();
+  await expect(toolbar.getByRole('button', { name: 'Draw a rectangle' })).toBeVisible();
+  await expect(toolbar.getByRole('button')).toHaveCount(3);
+  await expect(map.locator('.leaflet-pm-toolbar')).toHaveCount(1);
 
-  await map.locator('.leaflet-draw-draw-circle').click();
+  // Drawn by dragging, as always: the map does not pan meanwhile.
+  await toolbar.getByRole('button', { name: 'Draw a circle' }).click();
+  await expect(map.locator('.leaflet-tooltip')).toContainText('Click and drag to draw circle.');
+  const centreBefore = await mapCentre(page);
   await dragFromMiddle(page, page.getByTestId('live-map'), 90, 30);
+  expect(await mapCentre(page)).toEqual(centreBefore);
 
   const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
   await expect(dialog).toBeVisible();
@@ -75,13 +82,23 @@ test('draw a circle, fill "Enter Geofence Details", save; it is still there afte
 test('Cancel in "Enter Geofence Details" discards the drawn shape', async ({ adminPage: page, api }) => {
   await page.goto('/live-map');
   const map = page.getByTestId('live-map');
-  await expect(map.locator('.leaflet-draw-draw-rectangle')).toBeVisible();
+  const drawRectangle = map.getByRole('button', { name: 'Draw a rectangle' });
+  await expect(drawRectangle).toBeVisible();
   const before = (await listGeofences(api)).length;
   await expect(page.getByTestId('geofence-item')).toHaveCount(before);
   const shapes = map.locator('.leaflet-overlay-pane path');
   const shapesBefore = await shapes.count();
 
-  await map.locator('.leaflet-draw-draw-rectangle').click();
+  // A click without a drag draws nothing and leaves the tool, as it always did.
+  await drawRectangle.click();
+  await expect(map.locator('.leaflet-pm-toolbar .button-container.active')).toHaveCount(1);
+  const box = (await map.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(map.locator('.leaflet-pm-toolbar .button-container.active')).toHaveCount(0);
+  await expect(shapes).toHaveCount(shapesBefore);
+  await expect(page.getByRole('dialog', { name: 'Enter Geofence Details' })).toHaveCount(0);
+
+  await drawRectangle.click();
   await dragFromMiddle(page, page.getByTestId('live-map'), 120, 80);
   const dialog = page.getByRole('dialog', { name: 'Enter Geofence Details' });
   await expect(dialog).toBeVisible();
@@ -100,7 +117,7 @@ test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" a
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto('/live-map');
   const map = page.getByTestId('live-map');
-  await map.locator('.leaflet-draw-draw-polygon').click();
+  await map.getByRole('button', { name: 'Draw a polygon' }).click();
   const box = (await map.boundingBox())!;
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
@@ -108,7 +125,7 @@ test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" a
     await page.mouse.move(x + dx, y + dy, { steps: 2 });
     await page.mouse.down();
     await page.mouse.up();
-    // leaflet-draw ignores a second click that comes too fast.
+    // A second click that comes too fast would be a double click.
     await page.waitForTimeout(150);
   };
   await click(0, 0);
@@ -116,11 +133,13 @@ test('a polygon refuses crossing edges with "Error: shape edges cannot cross!" a
   await click(150, 120);
   // Back across the first edge.
   await click(75, -80);
-  const tooltip = page.locator('.leaflet-draw-tooltip');
-  await expect(tooltip).toContainText('Error: shape edges cannot cross!');
-  await expect(page.locator('.leaflet-error-draw-tooltip')).toHaveCount(1);
+  const error = map.getByRole('alert').filter({ hasText: 'Error: shape edges cannot cross!' });
+  await expect(error).toHaveCount(1);
+  await expect(error).toHaveClass(/draw-error-tooltip/);
+  // The crossing point was refused: still three points.
+  await expect(map.locator('.leaflet-marker-pane .marker-icon:not(.cursor-marker)')).toHaveCount(3);
   // The error goes after 2500 ms.
-  await expect(page.locator('.leaflet-error-draw-tooltip')).toHaveCount(0, { timeout: 4000 });
+  await expect(error).toHaveCount(0, { timeout: 4000 });
 
   // Closing on the first point after three points finishes the polygon.
   await click(0, 0);

@@ -13,7 +13,7 @@ import { productVersion, versionText } from './lib/version';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerCluster } from './cluster';
-import { clusterPorts, trackingPorts } from './composition';
+import { clusterPorts, composeTracking } from './composition';
 import { apiModules } from './modules';
 import healthRoutes from './modules/health/routes';
 import metricsRoutes from './modules/metrics/routes';
@@ -30,7 +30,6 @@ import { registerRealtime } from './plugins/realtime';
 import { registerRequestLog } from './plugins/request-log';
 import { registerSecurity } from './plugins/security';
 import { defaultWebDist, registerWeb } from './plugins/web';
-import { registerTracking } from './tracking';
 
 export interface RegisteredRoute {
   method: string;
@@ -152,7 +151,7 @@ export async function buildApp({ config, database, logger, secretKey }: BuildApp
   registerHeavyQueryLimit(app, { perAccount: config.HEAVY_QUERIES_PER_ACCOUNT, total: config.HEAVY_QUERIES_TOTAL });
   registerRealtime(app);
   registerCluster(app, clusterPorts);
-  await registerTracking(app, trackingPorts);
+  await composeTracking(app);
 
   await app.register(healthRoutes);
   await app.register(metricsRoutes);

@@ -1,6 +1,14 @@
-// The composition root: the feature modules' implementations of the ports that the cluster and the tracking core declare.
+// The composition root: the feature modules' implementations of the ports that the cluster and the tracking core
+// declare, and the one place that builds the tracking core (its engine, monitors, rules, service and fix sources).
+import type { FastifyInstance } from 'fastify';
 import type { ClusterPorts } from './cluster';
+import { registerGeofenceEngine } from './tracking/engine-plugin';
+import { engineOf } from './tracking/engine-access';
+import { exemptionOf } from './tracking/fix-rules';
+import { registerLiveMonitors } from './tracking/live-monitors';
 import type { TrackingPorts } from './tracking/ports';
+import { registerTrackingLifecycle } from './tracking/tracking-lifecycle';
+import { TrackingService } from './tracking/tracking-service';
 import { readShowAlertEvent } from './modules/alerts/alert-records';
 import {
   alertsJson,
@@ -51,10 +59,38 @@ export const trackingPorts: TrackingPorts = {
   listStoredGeofences,
   listLiveEscorts,
   listActivePairs,
-  // The OsmAnd port first (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067), then the
-  // RTLS's plan positions.
-  createFixSources: (app) => [createOsmandFixSource(app), createReaderFixSource(app), createRtlsFixSource(app)],
-  createMetrics: createPrisonMetrics,
-  // The fix rules of the features (decision 064): controlled movements, staff man-down and falls.
-  createFixRules: (app) => [createMovementRule(app), createManDownRule(app)],
 };
+
+/**
+ * The tracking core, built in the order its parts need each other: the geofence engine, the live monitors, the
+ * features' fix rules (controlled movements, staff man-down and falls; decision 064) and what they authorise, the
+ * service with its counters, then its life in the app with the fix sources: the OsmAnd port first
+ * (`app.osmandPort()`), then the indoor readers' MQTT subscription (decision 067), then the RTLS's plan positions.
+ */
+export async function composeTracking(app: FastifyInstance): Promise<void> {
+  await registerGeofenceEngine(app, trackingPorts);
+  const monitors = registerLiveMonitors(app, trackingPorts, () => tracking);
+  const fixRules = [createMovementRule(app), createManDownRule(app)];
+  // What a feature rule authorises (a movement's destination) waits instead of alarming (decision 099).
+  engineOf(app)?.setZoneExemption?.(exemptionOf(fixRules));
+  const tracking: TrackingService = new TrackingService({
+    keepApart: monitors.keepApart,
+    escorts: monitors.escorts,
+    db: app.db,
+    realtime: app.realtime,
+    engine: () => engineOf(app),
+    log: app.log.child({ module: 'tracking' }),
+    databaseHealth: app.databaseHealth,
+    offlineSeconds: app.config.DEVICE_OFFLINE_SECONDS,
+    offlineGraceSeconds: app.config.OFFLINE_GRACE_SECONDS,
+    zoneEntriesNeedAction: app.config.ZONE_ENTRIES_NEED_ACTION,
+    maxFutureSeconds: app.config.MAX_FUTURE_SECONDS,
+    deviceSecretRequired: app.config.DEVICE_SECRET_REQUIRED,
+    cluster: app.cluster,
+    alerts: app.cluster.alerts,
+    alertStore: trackingPorts.alerts,
+    metrics: createPrisonMetrics(app),
+    fixRules,
+  });
+  registerTrackingLifecycle(app, tracking, monitors, () => [createOsmandFixSource(app), createReaderFixSource(app), createRtlsFixSource(app)]);
+}

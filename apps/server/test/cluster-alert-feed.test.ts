@@ -164,6 +164,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: alerts reach the br
       radius: 300,
       center_lat: INSIDE.lat,
       center_lng: INSIDE.lon,
+      dwell_seconds: 0, // the breach at the first fix outside
     });
     expect(perimeter.status, JSON.stringify(perimeter.body)).toBe(200);
     b = await start('node-b');

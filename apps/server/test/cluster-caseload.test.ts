@@ -95,6 +95,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster: the live feed by ca
       radius: 300,
       center_lat: INSIDE.lat,
       center_lng: INSIDE.lon,
+      dwell_seconds: 0, // the breach at the first fix outside
     });
     expect(perimeter.status, JSON.stringify(perimeter.body)).toBe(200);
     // The officer: an account made by the administrator (as a records clerk: a wing officer needs a block, and block A

@@ -107,7 +107,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
     const p = await prisoner(first);
     const deviceId = await device({ prisoner_id: p });
     const [lat, lng] = at(metresEast);
-    const fence = { geofence_id: `home-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] } };
+    const fence = { geofence_id: `home-${++counter}`, name: 'Home', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: lat, center_lng: lng, applies_to: { prisoner_ids: [p] }, dwell_seconds: 0 };
     expect((await one().api('POST', '/geofence/add', fence)).statusCode).toBe(200);
     await settle();
     return { p, deviceId, fence };
@@ -271,7 +271,7 @@ describe.skipIf(!redisUp || !adminUrl)('cluster: alerts about two trackers on tw
   it('a device given to another wearer takes nothing of the previous wearer\'s state to the other process', async () => {
     const first = await prisoner('Ed');
     const dx = await device({ prisoner_id: first });
-    expect((await one().api('POST', '/geofence/add', { geofence_id: `fence-${counter}`, name: 'Yard', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: base[0], center_lng: base[1] })).statusCode).toBe(200);
+    expect((await one().api('POST', '/geofence/add', { geofence_id: `fence-${counter}`, name: 'Yard', shape: 'Circle', type: 'Negative', alert_type: 'Critical', radius: 100, center_lat: base[0], center_lng: base[1], dwell_seconds: 0 })).statusCode).toBe(200);
     await settle();
     let t = Date.now() - 60_000;
     await submit(one(), dx, 0, (t += 1000));

@@ -228,6 +228,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       radius: 300,
       center_lat: INSIDE.lat,
       center_lng: INSIDE.lon,
+      dwell_seconds: 0, // the breach at the first fix outside
     });
     expect(zone.status, JSON.stringify(zone.body)).toBe(200);
     const createdAt = Date.now();

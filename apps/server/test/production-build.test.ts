@@ -76,7 +76,7 @@ it('serves the app to anyone, and the API documentation only with a session', as
 // Strings each library's code keeps after minification (bench/bundle uses the same).
 const LIBRARY_MARKERS = {
   leaflet: 'leafletjs.com',
-  'leaflet-draw': 'drawVersion',
+  'leaflet-geoman': 'leaflet-pm-toolbar',
   zod: '$ZodObject',
   'the country list': 'Afghanistan',
   'Radix dialogs and menus': 'data-radix-focus-guard',

@@ -20,6 +20,7 @@ const PUBLIC_BY_DESIGN = new Set([
   'POST /api/v1/ingest/positions',
   'POST /api/v1/ingest/traccar', // a Traccar server's forwarder, by its own bearer token (decision 106)
   'POST /api/v1/ingest/sightings', // indoor readers authenticate each message with their secret (decision 067)
+  'POST /api/v1/ingest/readers/:id/sightings', // a gateway in its own format sends its reader's secret (Bearer or Basic)
   'GET /healthz',
   'GET /readyz',
   'GET /metrics', // its own bearer token, METRICS_TOKEN (decision 059)

@@ -220,8 +220,12 @@ describeEachEngine("SPEC 7 as the spec's client reads it", (engine) => {
     expect(byId(polygon.geofence_id)).toMatchObject({ shape: 'Polygon', coordinates: polygon.coordinates });
     expect(byId(rectangle.geofence_id)).toMatchObject({ shape: 'Rectangle', coordinates: rectangle.coordinates });
     expect(byId(circle.geofence_id)).toMatchObject({ radius: 40, center_lat: 51.52, center_lng: -0.14, coordinates: null });
-    // The engine reads the stored shape: the middle of the rectangle (a Positive zone) starts a violation.
-    const transitions = ctx().app.geofenceEngine.evaluate(uniqueId('device'), 51.5105, -0.129, new Date());
+    // The engine reads the stored shape: the middle of the rectangle (a Positive zone) starts a violation once the
+    // zone's default dwell (10 s) has passed.
+    const device = uniqueId('device');
+    const now = Date.now();
+    ctx().app.geofenceEngine.evaluate(device, 51.5105, -0.129, new Date(now - 11_000));
+    const transitions = ctx().app.geofenceEngine.evaluate(device, 51.5105, -0.129, new Date(now));
     expect(transitions.map((t) => [t.kind, t.geofence.geofence_id])).toContainEqual(['start', rectangle.geofence_id]);
   });
 

@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LocationChanges, LocationSnapshot, ShowAlertEvent } from '@prison/shared';
-import { cells, prisoners } from '../db/schema';
+import { alerts, cells, prisoners } from '../db/schema';
 import { loginWithCaseload } from '../../test/caseload-accounts';
 import { writeApproved } from '../../test/test-app';
 import { describeEachEngine } from '../../test/test-db';
@@ -84,6 +84,7 @@ describeEachEngine('the live feed by caseload', (engine) => {
           radius: 200,
           center_lat: LAT,
           center_lng: LNG,
+          dwell_seconds: 0, // the breach at its first fix outside
         })
       ).statusCode,
     ).toBe(200);
@@ -199,6 +200,8 @@ describeEachEngine('the live feed by caseload', (engine) => {
       // From now on block A's former prisoner moving and breaching again is not the officer's.
       const before = seenByOfficer.alerts.length;
       const changesBefore = seenByOfficer.changes.length;
+      // A repeat of an open alert folds into it without a new showAlert: the first breach is resolved, so the next is new.
+      await ctx().database.db.update(alerts).set({ status: 'Resolved', resolvedAt: new Date() }).where(eq(alerts.deviceId, deviceA.id));
       const shownToAdmin = nextEvent<ShowAlertEvent>(adminDeltas, 'showAlert', (a) => a.index === deviceA.id);
       t += 1;
       await send(deviceA.id, LAT, LNG, t);

@@ -6,11 +6,12 @@ import { HttpError } from '../lib/http-errors';
 import type { RealtimeSocket } from '../plugins/realtime';
 import { checkFix, FixRefused, parseFixTime, REFUSED_BY_DATABASE } from './fix';
 import { countFixes, submitFrom } from './protocol-metrics';
-import { ServiceStopped, type TrackingService } from './tracking-service';
+import { ServiceStopped } from './pipeline/accept';
+import type { FixSink } from './ports';
 
 type Ack = (result: { ok: boolean; message?: string }) => void;
 
-export function deviceSocketHandler(tracking: TrackingService) {
+export function deviceSocketHandler(tracking: FixSink) {
   return async (socket: RealtimeSocket): Promise<boolean> => {
     const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
     const id = typeof auth.deviceId === 'string' ? auth.deviceId : typeof auth.trackingId === 'string' ? auth.trackingId : '';
@@ -40,7 +41,7 @@ function failureMessage(error: unknown): string {
 }
 
 /** Resolves with the measurements dropped for being out of range, once the fix is stored. */
-async function receiveFix(tracking: TrackingService, deviceId: string, secret: string | undefined, payload: unknown): Promise<string[]> {
+async function receiveFix(tracking: FixSink, deviceId: string, secret: string | undefined, payload: unknown): Promise<string[]> {
   const parsed = updateLocationEvent.safeParse(payload);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

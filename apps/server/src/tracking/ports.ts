@@ -1,12 +1,13 @@
-// The ports the tracking core needs from the feature modules; the modules implement them and composition.ts passes them in.
+// The ports the tracking core needs from the feature modules (and the fix sink it offers the protocols); the modules
+// implement them and composition.ts passes them in. The fix-rule port is tracking/fix-rules.ts.
 import type { SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { AlertType, NearbyStaffEntry, ShowAlertEvent, StoredGeofence } from '@prison/shared';
 import type { DbOrTx, Tx } from '../db/client';
+import type { DeviceRegistry } from './device-registry';
 import type { EscortRef } from './escort-monitor';
-import type { FixRule } from './fix-rules';
+import type { Fix } from './fix';
 import type { KeepApartPairRef } from './keep-apart-monitor';
-import type { TrackingService } from './tracking-service';
+import type { SubmitOutcome } from './pipeline/accept';
 
 export type AlertKind = 'geofence' | 'offline' | 'sos' | 'tamper' | 'battery' | 'manual' | 'keep_apart' | 'unescorted' | 'roll_count' | 'reader_silent' | 'observation' | 'movement' | 'staff_down' | 'duress';
 
@@ -85,12 +86,26 @@ export interface AlertStore {
 }
 
 /**
+ * Where a protocol hands its checked fixes (the core's `app.tracking`): the device registry that authenticates the
+ * sender, the checks' settings, the counters, and `submit`, which resolves once the fixes are committed.
+ */
+export interface FixSink {
+  readonly registry: Pick<DeviceRegistry, 'get' | 'authenticate'>;
+  /** Fixes dated further ahead than this are refused (tracking/fix.ts `checkFix`). */
+  readonly maxFutureSeconds: number;
+  /** Whether every device must send its secret, on OsmAnd too. */
+  readonly deviceSecretRequired: boolean;
+  readonly metrics: TrackingMetrics;
+  submit(fixes: Fix[]): Promise<SubmitOutcome[]>;
+}
+
+/**
  * A source of fixes that a feature opens once the server listens: the OsmAnd port of modules/ingest, the indoor
  * readers' MQTT subscription of modules/readers.
  */
 export interface ListeningFixSource {
   /** Opens the source, feeding the tracking service; rejects (naming its port) when it cannot open. */
-  open(tracking: TrackingService): Promise<void>;
+  open(tracking: FixSink): Promise<void>;
   /** The bound port (null before open, after close, when it could not open, or for a source without one). */
   port(): number | null;
   /** A link to an outside service to show in /readyz (the MQTT broker), or none. */
@@ -154,24 +169,13 @@ export const NO_TRACKING_METRICS: TrackingMetrics = {
   fixToAlert: () => undefined,
 };
 
+/** What the core reads from the feature modules; composition.ts passes them in. */
 export interface TrackingPorts {
   alerts: AlertStore;
-  /** What the core counts, created once per app (modules/metrics); none: nothing is counted. */
-  createMetrics?(app: FastifyInstance): TrackingMetrics;
   /** Where the geofences come from (modules/geofences). */
   listStoredGeofences(db: DbOrTx): Promise<StoredGeofence[]>;
   /** Where the escorts not ended come from (modules/escorts). */
   listLiveEscorts(db: DbOrTx): Promise<EscortRef[]>;
   /** Where the active keep-apart pairs come from (modules/keep-apart). */
   listActivePairs(db: DbOrTx): Promise<KeepApartPairRef[]>;
-  /**
-   * The feature modules' fix rules (decision 064), created once when the tracking services register: each sees the
-   * accepted fixes of the wearers it watches and the clock, and answers alerts and its own state.
-   */
-  createFixRules?(app: FastifyInstance): FixRule[];
-  /**
-   * Creates the listening fix sources once, when the tracking services register; the first is the device port that
-   * `app.osmandPort()` names.
-   */
-  createFixSources(app: FastifyInstance): ListeningFixSource[];
 }

@@ -3,8 +3,8 @@
 // because the database is down (503) is neither stored nor refused: the device sends it again.
 import { HttpError } from '../lib/http-errors';
 import type { Fix } from './fix';
-import type { FixProtocol, TrackingMetrics } from './ports';
-import type { SubmitOutcome, TrackingService } from './tracking-service';
+import type { SubmitOutcome } from './pipeline/accept';
+import type { FixProtocol, FixSink, TrackingMetrics } from './ports';
 
 export const refusesFix = (error: unknown): boolean => error instanceof HttpError && error.statusCode < 500;
 
@@ -25,7 +25,7 @@ export async function countFixes<T>(
 }
 
 /** Submits one source's fixes and counts those committed under the source's name. */
-export async function submitFrom(tracking: TrackingService, protocol: FixProtocol, fixes: Fix[]): Promise<SubmitOutcome[]> {
+export async function submitFrom(tracking: FixSink, protocol: FixProtocol, fixes: Fix[]): Promise<SubmitOutcome[]> {
   const outcomes = await tracking.submit(fixes);
   let stored = 0;
   for (const outcome of outcomes) if (outcome === 'stored') stored++;

@@ -1,7 +1,6 @@
-// The tracking core's coordinator (`app.tracking`): wires the pipeline steps in tracking/pipeline/ (decision 046) —
-// accept (the batching lane), plan, evaluate, persist, publish, takeover (cluster), silence (offline and timers),
-// outside changes — behind one public API, and owns the timers. Each step is in a file named after it.
-import type { FixOutcome } from '@prison/shared';
+// The tracking core's public API (`app.tracking`) and its timers: fixes go to the pipeline (tracking/pipeline/index.ts
+// says the order of its steps); silence (offline and timers) and the changes made outside reach memory through the
+// pipeline folder's files of those names.
 import { eq, sql } from 'drizzle-orm';
 import { devices } from '../db/schema';
 import { RateLimitedLog } from '../lib/rate-limited-log';
@@ -9,16 +8,13 @@ import type { SharedPosition } from '../cluster';
 import { DeviceRegistry } from './device-registry';
 import { DEFAULT_MAX_FUTURE_SECONDS, type Fix } from './fix';
 import { LivePositions } from './live-positions';
-import { NO_TRACKING_METRICS, type AlertStore, type TrackingMetrics } from './ports';
-import { FixIntake, MAX_BATCHES_IN_FLIGHT, ServiceStopped, type SubmitOutcome } from './pipeline/accept';
+import { NO_TRACKING_METRICS, type AlertStore, type FixSink, type TrackingMetrics } from './ports';
+import { acceptFixes } from './pipeline';
+import { ServiceStopped, type FixIntake, type SubmitOutcome } from './pipeline/accept';
 import type { TrackingContext, TrackingOptions } from './pipeline/context';
-import { countBatch } from './batch-metrics';
 import { applyDeviceChange, applyOffline, applySharedPositions, rememberEscortPositions } from './pipeline/outside-changes';
-import { persistInOneStatement, persistPlan, storedInOneStatement, writeAtRevision, type Persisted } from './pipeline/persist';
-import { planBatch, rollbackPlan, type BatchPlan } from './pipeline/plan';
-import { publishBatch, ruleOutcomesCommitted } from './pipeline/publish';
 import { markSilentDevices } from './pipeline/silence';
-import { adoptStoredState, importStoredEngines, lockDevices } from './pipeline/takeover';
+import { importStoredEngines } from './pipeline/takeover';
 
 export { ServiceStopped, type SubmitOutcome } from './pipeline/accept';
 export type { TrackingOptions } from './pipeline/context';
@@ -27,7 +23,7 @@ export { BATTERY_REARM_PERCENT, LOW_BATTERY_PERCENT } from './pipeline/plan';
 /** Names and assignments changed outside the devices API (prisoner edits) are picked up this often. */
 const REGISTRY_REFRESH_MS = 30_000;
 
-export class TrackingService {
+export class TrackingService implements FixSink {
   readonly registry = new DeviceRegistry();
   readonly live: LivePositions;
   private readonly context: TrackingContext;
@@ -48,12 +44,7 @@ export class TrackingService {
       offlineAlertsDue: new Map(),
       startedAt: Date.now(),
     };
-    this.intake = new FixIntake({
-      writeBatch: (fixes) => this.writeBatch(fixes),
-      failed: (error, what) => options.databaseHealth.failed(error, what),
-      maxInFlight: MAX_BATCHES_IN_FLIGHT,
-      independent: (fixes) => this.independent(fixes),
-    });
+    this.intake = acceptFixes(this.context);
   }
 
   get offlineMs(): number {
@@ -179,94 +170,5 @@ export class TrackingService {
   checkSilence(now = new Date()): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return this.intake.runOnLane(() => markSilentDevices(this.context, now));
-  }
-
-  /**
-   * Whether no fix of the batch reaches state shared between devices (a keep-apart pair, an escort): then its plan
-   * touches only its own devices' state, which it alone puts back if it fails, so it may be written beside batches of
-   * other devices (decision 055).
-   */
-  private independent(fixes: Fix[]): boolean {
-    const { keepApart, escorts } = this.options;
-    if (!keepApart?.size && !escorts) return true;
-    for (const fix of fixes) {
-      const device = this.registry.get(fix.deviceId);
-      if (!device) continue;
-      if (device.prisonerId !== null && keepApart?.watches(device.prisonerId)) return false;
-      if (escorts?.watches(device.prisonerId, device.staffId)) return false;
-    }
-    return true;
-  }
-
-  /** One batch: plan in memory, persist, and publish after commit; nothing stored puts the memory back. */
-  private async writeBatch(fixes: Fix[]): Promise<FixOutcome[]> {
-    const now = new Date();
-    if (this.options.cluster?.enabled) return this.writeBatchLocked(fixes, now);
-    const plan = planBatch(this.context, fixes, now);
-    let result: Persisted;
-    try {
-      result = storedInOneStatement(plan) ? await persistInOneStatement(this.context, plan) : await this.options.db.transaction((tx) => persistPlan(this.context, tx, plan));
-    } catch (error) {
-      rollbackPlan(this.context, plan);
-      throw error;
-    }
-    publishBatch(this.context, plan.moved, result);
-    ruleOutcomesCommitted(plan.ruleOutcomes);
-    countBatch(this.options.metrics, fixes, plan.outcomes, result.stored);
-    return plan.outcomes;
-  }
-
-  /**
-   * Cluster mode (decisions 036, 047): fixes of one device may reach several processes at once, and each fix must be
-   * judged once, in order, against the state the fix before it left, whichever process took that one. The batch is
-   * planned against this process's memory, then stored by a statement that locks the devices' rows and checks that no
-   * other process wrote them since (their revisions): alone when the batch raises nothing or only its own alerts and
-   * geofence changes (decision 080), else as the first statement of its transaction. When a revision moved nothing was written: the plan goes back, the stale devices take the
-   * stored state under the locks (pipeline/takeover.ts), and the batch is planned again and stored in the transaction.
-   */
-  private async writeBatchLocked(fixes: Fix[], now: Date): Promise<FixOutcome[]> {
-    let planned: BatchPlan | null = planBatch(this.context, fixes, now);
-    if (storedInOneStatement(planned)) {
-      const plan = planned;
-      const stored = await this.persistOrRollback(plan, () => writeAtRevision(this.context, this.options.db, plan, true));
-      if (stored) {
-        publishBatch(this.context, plan.moved, { stored, drafts: plan.drafts });
-        ruleOutcomesCommitted(plan.ruleOutcomes);
-        countBatch(this.options.metrics, fixes, plan.outcomes, stored);
-        return plan.outcomes;
-      }
-      rollbackPlan(this.context, plan);
-      planned = null;
-    }
-    const ids = [...new Set(fixes.map((fix) => fix.deviceId))].filter((id) => this.registry.get(id)).sort();
-    let result: Persisted;
-    try {
-      result = await this.options.db.transaction(async (tx) => {
-        if (planned && (await writeAtRevision(this.context, tx, planned))) return persistPlan(this.context, tx, planned, true);
-        if (planned) rollbackPlan(this.context, planned); // planned on a state another process has moved on from
-        planned = null;
-        await adoptStoredState(this.context, tx, await lockDevices(this.context, tx, ids), now);
-        planned = planBatch(this.context, fixes, now);
-        return persistPlan(this.context, tx, planned);
-      });
-    } catch (error) {
-      if (planned) rollbackPlan(this.context, planned);
-      throw error;
-    }
-    const stored = planned as unknown as BatchPlan;
-    publishBatch(this.context, stored.moved, result);
-    ruleOutcomesCommitted(stored.ruleOutcomes);
-    countBatch(this.options.metrics, fixes, stored.outcomes, result.stored);
-    return stored.outcomes;
-  }
-
-  /** Runs a write; if it throws, the plan goes back before the error goes on. */
-  private async persistOrRollback<T>(plan: BatchPlan, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      rollbackPlan(this.context, plan);
-      throw error;
-    }
   }
 }

@@ -13,8 +13,9 @@ describe('may', () => {
     for (const action of ACTIONS) expect(may(null, action)).toBe(false);
   });
 
-  it('an auditor may read everything and change nothing, but call for help (decision 100)', () => {
-    const auditorMay: Action[] = [...READS, 'duress.raise'];
+  it('an auditor may read everything and change nothing, but call for help and confirm reading a handover', () => {
+    // Confirming a handover records only that this account read it: every account that logs in is asked.
+    const auditorMay: Action[] = [...READS, 'duress.raise', 'handovers.confirm'];
     for (const action of ACTIONS) expect(may('auditor', action), action).toBe(auditorMay.includes(action));
   });
 

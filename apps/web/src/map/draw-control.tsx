@@ -1,13 +1,16 @@
-// The leaflet-draw toolbar at the top right: circle, polygon and rectangle only (docs/CLIENT-CONTRACT.md).
-// A drawn shape stays on the map until the caller discards it (Cancel) or replaces it with the saved geofence.
+// The drawing toolbar at the top right (leaflet-geoman's): circle, polygon and rectangle only
+// (docs/CLIENT-CONTRACT.md). A drawn shape stays on the map until the caller discards it (Cancel) or replaces it with
+// the saved geofence.
 import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
 import L from 'leaflet';
-// leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
-import 'leaflet-draw';
-import 'leaflet-draw/dist/leaflet.draw.css';
 import { GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
+import { geomanOf } from './geoman';
+import { enableDragToDraw } from './drag-to-draw';
+import { showCrossingErrors } from './crossing-error';
 import { geometryOfDrawnLayer, type DrawnGeometry } from './drawn-shape';
+
+export { POLYGON_CROSSING_ERROR } from './crossing';
 
 export interface DrawnShape {
   geometry: DrawnGeometry;
@@ -15,7 +18,30 @@ export interface DrawnShape {
   discard(): void;
 }
 
-export const POLYGON_CROSSING_ERROR = 'Error: shape edges cannot cross!';
+/** geoman's toolbar buttons, all off but the three shapes. */
+const TOOLBAR: L.PM.ToolbarOptions = {
+  position: 'topright',
+  drawCircle: true,
+  drawPolygon: true,
+  drawRectangle: true,
+  drawMarker: false,
+  drawCircleMarker: false,
+  drawPolyline: false,
+  drawText: false,
+  editMode: false,
+  dragMode: false,
+  cutPolygon: false,
+  removalMode: false,
+  rotateMode: false,
+  oneBlock: true,
+};
+
+/** The buttons carry their name on a wrapper's title: a screen reader needs it on the button itself. */
+function nameToolbarButtons(map: L.Map) {
+  for (const wrapper of map.getContainer().querySelectorAll<HTMLElement>('.leaflet-pm-toolbar .button-container[title]')) {
+    wrapper.querySelector('.leaflet-buttons-control-button')?.setAttribute('aria-label', wrapper.title);
+  }
+}
 
 export function DrawControl({ onDrawn }: { onDrawn(shape: DrawnShape): void }) {
   const map = useMap();
@@ -23,38 +49,37 @@ export function DrawControl({ onDrawn }: { onDrawn(shape: DrawnShape): void }) {
   latest.current = onDrawn;
 
   useEffect(() => {
+    const pm = geomanOf(map);
     const drawn = new L.FeatureGroup().addTo(map);
-    const control = new L.Control.Draw({
-      position: 'topright',
-      draw: {
-        polyline: false,
-        marker: false,
-        circlemarker: false,
-        // A new shape is Informational until its details say otherwise: drawn in that level's colour (decision 041).
-        circle: { shapeOptions: { color: GEOFENCE_LEVEL_COLORS.Informational } },
-        // showArea stays off: leaflet-draw's area label assigns an undeclared variable, which throws in strict mode.
-        rectangle: { showArea: false, shapeOptions: { color: GEOFENCE_LEVEL_COLORS.Informational } },
-        polygon: {
-          allowIntersection: false,
-          showArea: false,
-          drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR, timeout: 2500 },
-          shapeOptions: { color: GEOFENCE_LEVEL_COLORS.Informational },
-        },
-      },
+    pm.setGlobalOptions({
+      // A polygon whose edges cross is refused, and says so.
+      allowSelfIntersection: false,
+      // A new shape is Informational until its details say otherwise: drawn in that level's colour (decision 041).
+      pathOptions: { color: GEOFENCE_LEVEL_COLORS.Informational },
+      // geoman adds a drawn shape to the map itself; it goes into `drawn` instead, where Cancel can find it.
+      layerGroup: drawn,
     });
-    map.addControl(control);
+    pm.addControls(TOOLBAR);
+    nameToolbarButtons(map);
+    const stopDragToDraw = enableDragToDraw(map);
+    const stopCrossingErrors = showCrossingErrors(map, map);
 
     const created = (event: L.LeafletEvent) => {
-      const { layer, layerType } = event as L.DrawEvents.Created;
-      const geometry = geometryOfDrawnLayer(layerType, layer);
-      if (!geometry) return;
-      drawn.addLayer(layer);
+      const { layer, shape } = event as L.LeafletEvent & { layer: L.Layer; shape: string };
+      const geometry = geometryOfDrawnLayer(shape.toLowerCase(), layer);
+      if (!geometry) {
+        drawn.removeLayer(layer);
+        return;
+      }
       latest.current({ geometry, discard: () => drawn.removeLayer(layer) });
     };
-    map.on(L.Draw.Event.CREATED, created);
+    map.on('pm:create', created);
     return () => {
-      map.off(L.Draw.Event.CREATED, created);
-      map.removeControl(control);
+      map.off('pm:create', created);
+      stopCrossingErrors();
+      stopDragToDraw();
+      pm.disableDraw();
+      pm.removeControls();
       drawn.remove();
     };
   }, [map]);

@@ -1,4 +1,4 @@
-// Turns a shape drawn with leaflet-draw into the geometry fields of a geofence (docs/CLIENT-CONTRACT.md), and back.
+// Turns a shape drawn on the map (leaflet-geoman) into the geometry fields of a geofence (docs/CLIENT-CONTRACT.md), and back.
 // Points are `{ lat, lng }`, as the API answers and takes them (docs/CLIENT-CONTRACT.md) and as Leaflet reads them.
 import L from 'leaflet';
 import type { GeoPoint, Geofence } from '@prison/shared/geofence';
@@ -35,7 +35,7 @@ export function layerOfGeometry(geometry: DrawnGeometry, options: L.PolylineOpti
   return L.polygon(geometry.coordinates, options);
 }
 
-/** leaflet-draw's name for the shape, as `geometryOfDrawnLayer` takes it. */
+/** The drawing tool's name for the shape, lower-cased, as `geometryOfDrawnLayer` takes it. */
 export const layerTypeOf = (geometry: DrawnGeometry) => geometry.shape.toLowerCase();
 
 /** The geometry of a stored geofence, or null when its fields are incomplete. */

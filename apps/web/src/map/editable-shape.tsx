@@ -1,34 +1,15 @@
-// The selected geofence's shape, editable with leaflet-draw's edit handlers: a polygon's corners (a midpoint adds
-// one, a click removes one), a rectangle's corners, a circle's resize handle, and the centre handle that moves a
-// circle or rectangle. The layer belongs to this component: unmounting it (Cancel, or after Save) removes it, and the
-// geofence is drawn from the server's list again.
+// The selected geofence's shape, editable with leaflet-geoman's edit handles: a polygon's corners (a midpoint adds
+// one, a click removes one), a rectangle's corners, a circle's centre and resize handles, and a middle handle that
+// moves a rectangle (rectangle-move-handle.ts). The layer belongs to this component: unmounting it (Cancel, or after Save) removes it, and the geofence
+// is drawn from the server's list again.
 import { useEffect, useRef, useState } from 'react';
 import { useMap } from 'react-leaflet';
 import L from 'leaflet';
-// leaflet-draw extends the global L that leaflet sets, so it is imported after leaflet.
-import 'leaflet-draw';
 import { GEOFENCE_LEVEL_COLORS } from '@prison/shared/geofence';
-import { POLYGON_CROSSING_ERROR } from './draw-control';
+import { geomanOf } from './geoman';
+import { showCrossingErrors } from './crossing-error';
+import { addRectangleMoveHandle } from './rectangle-move-handle';
 import { geometryOfDrawnLayer, layerOfGeometry, layerTypeOf, type DrawnGeometry } from './drawn-shape';
-
-// leaflet-draw 1.0.4 assigns an undeclared `radius` when a circle is resized, which throws in strict mode (this
-// bundle is an ES module), so circles could not be resized (Leaflet.draw issues #945 and #1053). The same steps,
-// with the variable declared; the edit tooltip it also updated is not used here.
-interface CircleEditHandler {
-  _map: L.Map;
-  _moveMarker: L.Marker;
-  _shape: L.Circle;
-}
-(L.Edit.Circle.prototype as unknown as { _resize(this: CircleEditHandler, latlng: L.LatLng): void })._resize =
-  function (latlng) {
-    const radius = this._map.distance(this._moveMarker.getLatLng(), latlng);
-    this._shape.setRadius(radius);
-    this._map.fire(L.Draw.Event.EDITRESIZE, { layer: this._shape });
-  };
-
-// The edit handles are leaflet-draw's own markers: as Leaflet markers they would be focusable unnamed buttons that
-// no key moves. Left to the mouse, out of the tab order (the shape can be typed in instead: "Enter coordinates").
-(L.Marker as unknown as { Touch: typeof L.Marker }).Touch.mergeOptions({ keyboard: false });
 
 interface EditableShapeProps {
   /** The shape when editing starts; later changes come from the map, not from this prop. */
@@ -52,6 +33,22 @@ function showForEditing(map: L.Map, bounds: L.LatLngBounds) {
   map.fitBounds(bounds, { padding: L.point(size.x / 4, size.y / 4), maxZoom: 18, animate: false });
 }
 
+/** How geoman edits each shape, as leaflet-draw did. */
+function editOptions(geometry: DrawnGeometry): L.PM.EditModeOptions {
+  return {
+    // A change that makes edges cross is undone, as drawing refuses it (docs/CLIENT-CONTRACT.md).
+    allowSelfIntersection: false,
+    snappable: false,
+    // A click on a corner removes it (geoman's default is a right click).
+    removeVertexOn: 'click',
+    // Below 3 corners a polygon is not a geofence: the last removal is refused rather than the shape deleted.
+    removeLayerBelowMinVertexCount: false,
+    // A circle moves by its centre handle (geoman ties that handle to this option); a rectangle by a handle of its
+    // own; a polygon is reshaped, not moved, as before.
+    draggable: geometry.shape === 'Circle',
+  };
+}
+
 export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLORS.Informational }: EditableShapeProps) {
   const map = useMap();
   const [initial] = useState(geometry);
@@ -60,29 +57,33 @@ export function EditableShape({ geometry, onChange, color = GEOFENCE_LEVEL_COLOR
   latest.current = onChange;
 
   useEffect(() => {
-    // `poly` is read by leaflet-draw's vertex editing: a drag across an edge is undone, as drawing refuses it
-    // (docs/CLIENT-CONTRACT.md).
-    const poly = { allowIntersection: false, drawError: { color: '#b91c1c', message: POLYGON_CROSSING_ERROR } };
-    const options = {
-      color: initialColor,
-      weight: 4,
-      dashArray: '2 6',
-      className: 'geofence-editing',
-      poly,
-    };
+    geomanOf(map);
+    const options = { color: initialColor, weight: 4, dashArray: '2 6', className: 'geofence-editing' };
     const layer = layerOfGeometry(initial, options).addTo(map);
     showForEditing(map, layer.getBounds());
-    // leaflet-draw gives every path an `editing` handler; it needs the layer on the map when enabled.
-    const editing = (layer as unknown as { editing: L.Handler }).editing;
-    editing.enable();
+    // geoman gives every path a `pm` handler; it needs the layer on the map when enabled.
+    layer.pm.enable(editOptions(initial));
+    const stopCrossingErrors = showCrossingErrors(map, layer);
     const edited = () => {
       const changed = geometryOfDrawnLayer(layerTypeOf(initial), layer);
       if (changed) latest.current(changed);
     };
-    layer.on('edit', edited);
+    const removeMoveHandle =
+      layer instanceof L.Rectangle
+        ? addRectangleMoveHandle(map, layer, () => {
+            layer.pm.disable();
+            layer.pm.enable(editOptions(initial));
+            edited();
+          })
+        : () => {};
+    // `pm:edit` after a drag, a resize, a move or a corner added or removed; a removal that made edges cross is put
+    // back before `pm:vertexremoved`, which is read again for that reason.
+    layer.on('pm:edit pm:vertexremoved', edited);
     return () => {
-      layer.off('edit', edited);
-      editing.disable();
+      layer.off('pm:edit pm:vertexremoved', edited);
+      removeMoveHandle();
+      stopCrossingErrors();
+      layer.pm.disable();
       layer.remove();
     };
   }, [map, initial, initialColor]);

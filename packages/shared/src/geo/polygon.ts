@@ -319,7 +319,7 @@ export function normalizeRing(coordinates: readonly LatLng[]): [number, number][
   return ring;
 }
 
-/** The 4 corners of an axis-aligned rectangle (south-west, north-west, north-east, south-east, as leaflet-draw gives them). */
+/** The 4 corners of an axis-aligned rectangle (south-west, north-west, north-east, south-east, as a Leaflet rectangle gives them). */
 export function rectangleCorners(south: number, west: number, north: number, east: number): [number, number][] {
   return [
     [south, west],
@@ -331,7 +331,7 @@ export function rectangleCorners(south: number, west: number, north: number, eas
 
 /**
  * True when 4 corners form a rectangle aligned with latitude and longitude, in ring order, with a non-zero size
- * (what leaflet-draw's rectangle tool makes).
+ * (what the map's rectangle tool makes).
  */
 export function isAxisAlignedRectangle(coordinates: readonly LatLng[]): boolean {
   if (coordinates.length !== 4) return false;

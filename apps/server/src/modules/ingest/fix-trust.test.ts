@@ -87,6 +87,7 @@ describeEachEngine('fix validation, isolation and clock skew', (engine) => {
       radius: 100,
       center_lat: latitude,
       center_lng: longitude,
+      dwell_seconds: 0,
     });
     expect(res.statusCode, res.body).toBe(200);
     return geofenceId;

@@ -3,7 +3,7 @@
 import type { BatchPositionsResponse, FixOutcome } from '@prison/shared';
 import { DEVICE_REFUSED_MESSAGE } from '../../tracking/device-registry';
 import { countFixes, submitFrom } from '../../tracking/protocol-metrics';
-import type { TrackingService } from '../../tracking/tracking-service';
+import type { FixSink } from '../../tracking/ports';
 import type { DeviceAuthThrottle } from './device-auth-throttle';
 import {
   checkFix,
@@ -106,13 +106,13 @@ export interface OsmandClient {
  * OsmAnd: the device must send its secret (`secret` or `key`) when DEVICE_SECRET_REQUIRED is on or the device is
  * marked so; otherwise the registered id is the credential, as Traccar has it (decisions 006 and 038).
  */
-export function ingestOsmand(tracking: TrackingService, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
+export function ingestOsmand(tracking: FixSink, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
   // A JSON list of locations is that many fixes; anything else is one, readable or not (decision 059).
   const fixes = isObject(body) && Array.isArray(body.location) ? Math.max(1, body.location.length) : 1;
   return countFixes(tracking.metrics, 'osmand', fixes, () => storeOsmand(tracking, query, body, client));
 }
 
-async function storeOsmand(tracking: TrackingService, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
+async function storeOsmand(tracking: FixSink, query: Params, body: unknown, client?: OsmandClient): Promise<{ message: string }> {
   const now = new Date();
   const request = parseOsmand(query, body, now);
   try {
@@ -157,7 +157,7 @@ function parseBatchPosition(item: unknown, now: Date): { fix: Fix; secret: strin
 }
 
 /** A gateway's batch: each fix authenticated and checked on its own; every valid one is stored in one transaction. */
-export async function ingestBatch(tracking: TrackingService, items: unknown[]): Promise<BatchPositionsResponse> {
+export async function ingestBatch(tracking: FixSink, items: unknown[]): Promise<BatchPositionsResponse> {
   const now = new Date();
   tracking.metrics.fixesReceived('batch', items.length);
   const results: BatchPositionsResponse['results'] = [];

@@ -7,7 +7,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/database-errors';
 import type { DatabaseHealth } from '../../lib/database-health';
 import { HttpError } from '../../lib/http-errors';
-import type { TrackingService } from '../../tracking/tracking-service';
+import type { FixSink } from '../../tracking/ports';
 import { DeviceFailuresThrottled, type DeviceAuthThrottle } from './device-auth-throttle';
 import { ingestOsmand } from './ingest-service';
 
@@ -78,7 +78,7 @@ export interface OsmandPortServer {
 }
 
 export async function startOsmandPort(
-  tracking: TrackingService,
+  tracking: FixSink,
   port: number,
   host: string,
   health: Pick<DatabaseHealth, 'failed'>,

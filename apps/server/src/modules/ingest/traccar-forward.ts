@@ -2,7 +2,8 @@
 // every position it decodes, from any of the devices it speaks to, read into our fix and stored through the same path
 // as OsmAnd (decision 106). The forwarder's bearer token authenticates it; the device is matched by its unique id.
 import { countFixes, submitFrom } from '../../tracking/protocol-metrics';
-import { LOW_BATTERY_PERCENT, type TrackingService } from '../../tracking/tracking-service';
+import { LOW_BATTERY_PERCENT } from '../../tracking/pipeline/plan';
+import type { FixSink } from '../../tracking/ports';
 import {
   checkFix,
   FixRefused,
@@ -58,11 +59,11 @@ export function parseTraccarForward(body: unknown, now = new Date()): Fix {
 }
 
 /** Stores one forwarded position and answers after the commit; counted as `traccar` in /metrics. */
-export function ingestTraccar(tracking: TrackingService, body: unknown): Promise<{ message: string }> {
+export function ingestTraccar(tracking: FixSink, body: unknown): Promise<{ message: string }> {
   return countFixes(tracking.metrics, 'traccar', 1, () => storeTraccar(tracking, body));
 }
 
-async function storeTraccar(tracking: TrackingService, body: unknown): Promise<{ message: string }> {
+async function storeTraccar(tracking: FixSink, body: unknown): Promise<{ message: string }> {
   const now = new Date();
   const fix = parseTraccarForward(body, now);
   const device = tracking.registry.get(fix.deviceId);

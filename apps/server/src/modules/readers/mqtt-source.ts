@@ -6,8 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import { MAX_SIGHTING_PAYLOAD_BYTES, type SightingsResult } from '@prison/shared';
 import { HttpError } from '../../lib/http-errors';
-import type { ListeningFixSource } from '../../tracking/ports';
-import type { TrackingService } from '../../tracking/tracking-service';
+import type { FixSink, ListeningFixSource } from '../../tracking/ports';
 import { SIGHTING_DECODERS, type SightingDecoder } from './formats';
 import type { ReaderRuntime } from './reader-runtime';
 import { readerProtocol, SightingIntake } from './sighting-intake';
@@ -62,7 +61,7 @@ export function createMqttFixSource(app: FastifyInstance, runtime: ReaderRuntime
   };
 
   return {
-    open: async (tracking: TrackingService) => {
+    open: async (tracking: FixSink) => {
       if (!url) return;
       const intake = new SightingIntake(tracking, runtime.registry, runtime.resolver);
       // Reconnects on its own: a broker down at start is joined when it comes up (as Redis is, decision 056).

@@ -6,9 +6,8 @@
 import type { ReaderFormat, SightingsResult, SightingTag } from '@prison/shared';
 import { HttpError } from '../../lib/http-errors';
 import { checkFix, FixRefused, parseFixTime, type Fix } from '../../tracking/fix';
-import type { FixProtocol } from '../../tracking/ports';
+import type { FixProtocol, FixSink } from '../../tracking/ports';
 import { submitFrom } from '../../tracking/protocol-metrics';
-import type { TrackingService } from '../../tracking/tracking-service';
 import type { ReaderPlace, ReaderRegistry } from './reader-registry';
 import type { SightingResolver } from './sighting-resolver';
 
@@ -25,7 +24,7 @@ export function readerProtocol(format: ReaderFormat, transport: 'mqtt' | 'http')
 
 export class SightingIntake {
   constructor(
-    private readonly tracking: TrackingService,
+    private readonly tracking: FixSink,
     private readonly registry: ReaderRegistry,
     private readonly resolver: SightingResolver,
   ) {}

@@ -4,7 +4,7 @@
 import type { Fix } from '../../tracking/fix';
 import { checkFix, FixRefused, parseFixTime } from '../../tracking/fix';
 import { submitFrom } from '../../tracking/protocol-metrics';
-import type { TrackingService } from '../../tracking/tracking-service';
+import type { FixSink } from '../../tracking/ports';
 import type { PlanPlacement } from './plan-placement';
 import type { PlanPosition } from './position-decoder';
 
@@ -16,7 +16,7 @@ export interface RtlsResult {
 
 export class RtlsIntake {
   constructor(
-    private readonly tracking: TrackingService,
+    private readonly tracking: FixSink,
     private readonly accuracyM: number,
   ) {}
 

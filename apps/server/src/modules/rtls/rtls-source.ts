@@ -4,8 +4,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import { MAX_SIGHTING_PAYLOAD_BYTES } from '@prison/shared';
-import type { ListeningFixSource } from '../../tracking/ports';
-import type { TrackingService } from '../../tracking/tracking-service';
+import type { FixSink, ListeningFixSource } from '../../tracking/ports';
 import { listPlans } from '../site-plans/site-plan-service';
 import { PlanPlacement } from './plan-placement';
 import type { PositionDecoder } from './position-decoder';
@@ -46,7 +45,7 @@ export function createRtlsFixSource(app: FastifyInstance): ListeningFixSource {
   };
 
   return {
-    open: async (tracking: TrackingService) => {
+    open: async (tracking: FixSink) => {
       if (!url || !format) return;
       const decoder = RTLS_DECODERS[format]!;
       const intake = new RtlsIntake(tracking, accuracyM);

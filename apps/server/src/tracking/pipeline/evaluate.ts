@@ -4,6 +4,7 @@ import type { NewAlert, AlertWearer } from '../ports';
 import { displayName, type TrackedDevice } from '../device-registry';
 import { geofenceAlertMessage, type EngineTransitionLike, type GeofenceEngineLike } from '../engine-access';
 import { escortAlertMessage, type EscortEvent } from '../escort-monitor';
+import { keepApartAlertMessage, type KeepApartMeeting } from '../keep-apart-monitor';
 import type { Fix } from '../fix';
 import type { TrackingContext } from './context';
 
@@ -19,6 +20,39 @@ export interface AlertDraft {
 
 /** Geofence state changes, applied in order after the alerts of the same transaction are stored. */
 export type GeofenceEvent = { kind: 'start'; deviceId: string; geofenceId: string; at: Date; draft: number } | { kind: 'end'; deviceId: string; geofenceId: string; at: Date };
+
+/** What planning a fix found, in the order it happened: each becomes alert drafts (and geofence events) here. */
+export type Finding =
+  | { kind: 'battery'; device: TrackedDevice; battery: number; at: Date }
+  | { kind: 'escort'; events: EscortEvent[] }
+  | { kind: 'geofence'; device: TrackedDevice; transitions: EngineTransitionLike[] }
+  | { kind: 'keep-apart'; device: TrackedDevice; meetings: KeepApartMeeting[]; at: Date };
+
+/** What a batch's evaluation fills: the alerts to store, the geofence state changes, the escorts together again. */
+export interface Evaluated {
+  findings: readonly Finding[];
+  drafts: AlertDraft[];
+  events: GeofenceEvent[];
+  rejoined: EscortEvent[];
+}
+
+/** A planned batch's findings become its alert drafts and geofence events, in the order they were found. */
+export function evaluateBatch(ctx: TrackingContext, batch: Evaluated): void {
+  const { drafts, events, rejoined } = batch;
+  for (const finding of batch.findings) {
+    if (finding.kind === 'battery') {
+      const { device, battery, at } = finding;
+      drafts.push(draftAlert(device, 'Warning', 'battery', `${displayName(device)}'s tracker battery is low (${Math.round(battery)} %)`, at));
+    } else if (finding.kind === 'escort') {
+      collectEscortEvents(ctx, finding.events, drafts, rejoined);
+    } else if (finding.kind === 'geofence') {
+      collectTransitions(finding.device, finding.transitions, drafts, events, ctx.options.zoneEntriesNeedAction);
+    } else {
+      const { device, at } = finding;
+      for (const meeting of finding.meetings) drafts.push({ ...draftAlert(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), at), claim: { keepApartPair: meeting.pairId } });
+    }
+  }
+}
 
 /** How a keep-apart alert names a prisoner: names are not unique, the id is. */
 export const keepApartName = (device: TrackedDevice) => `${displayName(device)} (#${device.prisonerId})`;

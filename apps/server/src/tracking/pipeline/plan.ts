@@ -1,15 +1,16 @@
-// Plan: runs a batch of fixes through the devices' state, the engine and the monitors in memory, keeping what to
-// put back if the batch is not stored (rollback). Nothing is written here; persist.ts stores the plan.
+// Plan: runs a batch of fixes through the devices' state, the engine and the monitors in memory, noting what they
+// found in order (evaluate.ts turns it into alerts) and keeping what to put back if the batch is not stored
+// (rollback). Nothing is written here; persist.ts stores the plan.
 import type { FixOutcome } from '@prison/shared';
 import type { positions } from '../../db/schema';
 import { displayName, type TrackedDevice } from '../device-registry';
 import type { SavedDevice } from '../geofence-engine';
 import type { EscortEvent, SavedEscorts } from '../escort-monitor';
-import { keepApartAlertMessage, type SavedKeepApart } from '../keep-apart-monitor';
+import type { SavedKeepApart } from '../keep-apart-monitor';
 import type { Fix } from '../fix';
 import { runFixRules, type FixRule, type RuleFix, type RuleOutcome } from '../fix-rules';
 import type { TrackingContext } from './context';
-import { collectEscortEvents, collectTransitions, draftAlert, evaluateFix, keepApartName, type AlertDraft, type GeofenceEvent } from './evaluate';
+import { evaluateFix, keepApartName, type AlertDraft, type Finding, type GeofenceEvent } from './evaluate';
 
 export const LOW_BATTERY_PERCENT = 15;
 export const BATTERY_REARM_PERCENT = 20;
@@ -27,6 +28,8 @@ export interface BatchPlan {
   rows: PositionRow[];
   present: boolean[];
   outcomes: FixOutcome[];
+  /** What the state changes found, in the order they happened; evaluate.ts makes the drafts and events of it. */
+  findings: Finding[];
   drafts: AlertDraft[];
   events: GeofenceEvent[];
   moved: Set<TrackedDevice>;
@@ -55,6 +58,7 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
     rows: [],
     present: [],
     outcomes: [],
+    findings: [],
     drafts: [],
     events: [],
     moved: new Set(),
@@ -67,7 +71,7 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
   const rules = ctx.options.fixRules ?? [];
   // Per rule, the batch's fixes of the wearers it watches.
   const watched: RuleFix[][] = rules.map(() => []);
-  const { before, engineBefore, keepApartBefore, escortsBefore, rows, present, drafts, events, moved, cameOnline, alarms, rejoined } = plan;
+  const { before, engineBefore, keepApartBefore, escortsBefore, rows, present, findings, moved, cameOnline, alarms } = plan;
 
   for (const [index, fix] of fixes.entries()) {
     const found = ctx.registry.get(fix.deviceId);
@@ -116,7 +120,7 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
       device.battery = fix.battery;
       if (fix.battery < LOW_BATTERY_PERCENT && !device.lowBatteryAlerted) {
         device.lowBatteryAlerted = true;
-        drafts.push(draftAlert(device, 'Warning', 'battery', `${displayName(device)}'s tracker battery is low (${Math.round(fix.battery)} %)`, effective));
+        findings.push({ kind: 'battery', device, battery: fix.battery, at: effective });
       } else if (fix.battery > BATTERY_REARM_PERCENT && device.lowBatteryAlerted) {
         device.lowBatteryAlerted = false;
       }
@@ -137,18 +141,19 @@ export function planBatch(ctx: TrackingContext, fixes: Fix[], now: Date): BatchP
       }
       const position = { deviceId: device.id, name: displayName(device), lat: fix.latitude, lng: fix.longitude, at: effective };
       const happened = person.kind === 'p' ? escorts.updatePrisoner(person.id, position) : escorts.updateStaff(person.id, position);
-      collectEscortEvents(ctx, happened, drafts, rejoined);
+      if (happened.length) findings.push({ kind: 'escort', events: happened });
     }
     // A staff member's tracker (decision 035) is stored and shown, and judged by no geofence and no keep-apart pair.
     if (engine && device.staffId === null) {
       // Copied before the first evaluation, to put back if this batch is not stored.
       if (!engineBefore.has(device.id)) engineBefore.set(device.id, engine.saveDevice(device.id));
-      collectTransitions(device, evaluateFix(ctx, engine, device, fix, effective), drafts, events, ctx.options.zoneEntriesNeedAction);
+      const transitions = evaluateFix(ctx, engine, device, fix, effective);
+      if (transitions.length) findings.push({ kind: 'geofence', device, transitions });
     }
     if (keepApart && device.prisonerId !== null) {
       if (!keepApartBefore.has(device.prisonerId)) keepApartBefore.set(device.prisonerId, keepApart.save(device.prisonerId));
       const meetings = keepApart.update({ prisonerId: device.prisonerId, deviceId: device.id, name: keepApartName(device), lat: fix.latitude, lng: fix.longitude, at: effective });
-      for (const meeting of meetings) drafts.push({ ...draftAlert(device, 'Warning', 'keep_apart', keepApartAlertMessage(meeting), effective), claim: { keepApartPair: meeting.pairId } });
+      if (meetings.length) findings.push({ kind: 'keep-apart', device, meetings, at: effective });
     }
     if (rules.length) offerToRules(ctx, rules, watched, device, fix, effective);
   }

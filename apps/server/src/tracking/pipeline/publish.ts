@@ -1,13 +1,16 @@
 // Publish: after commit, and only then, what a batch or a tick stored goes out: markers to this process's browsers,
-// new alerts to every browser of every process (decision 039), and in cluster mode the positions to the other processes.
+// new alerts to every browser of every process (decision 039), and in cluster mode the positions to the other
+// processes; the fix rules take their new state and the batch is counted.
 import type { SharedPosition } from '../../cluster';
 import { audienceOf, type Audience } from '../../lib/caseload-audience';
+import { countBatch } from '../batch-metrics';
 import type { TrackedDevice } from '../device-registry';
 import type { RuleOutcome } from '../fix-rules';
 import type { StoredAlert } from '../ports';
 import type { TrackingContext } from './context';
 import type { AlertDraft } from './evaluate';
 import type { Persisted } from './persist';
+import type { BatchPlan } from './plan';
 
 function sharedPosition(device: TrackedDevice): SharedPosition {
   return {
@@ -35,13 +38,19 @@ export function announceAlerts(ctx: TrackingContext, stored: StoredAlert[], draf
   if (fresh.length < stored.length) ctx.options.realtime.toBrowsers().emit('dataChanged', 'alerts');
 }
 
-/** After a batch of fixes committed: its moved markers, its alerts, and its positions for the other processes. */
-export function publishBatch(ctx: TrackingContext, moved: Set<TrackedDevice>, result: Persisted): void {
+/**
+ * After a batch of fixes committed: its moved markers, its alerts, its positions for the other processes, then the
+ * fix rules' new state and the counters.
+ */
+export function publishBatch(ctx: TrackingContext, plan: BatchPlan, result: Persisted): void {
+  const { moved } = plan;
   for (const device of moved) ctx.live.moved(device);
   announceAlerts(ctx, result.stored, result.drafts);
   // An alarm repeat (decision 038) stores no alert of the batch's: the screens refetch all the same.
   if (result.repeated && result.stored.every((alert) => !alert.repeated)) ctx.options.realtime.toBrowsers().emit('dataChanged', 'alerts');
   if (ctx.options.cluster?.enabled) ctx.options.cluster.sharePositions([...moved].map(sharedPosition));
+  ruleOutcomesCommitted(plan.ruleOutcomes);
+  countBatch(ctx.options.metrics, plan.fixes, plan.outcomes, result.stored);
 }
 
 /**

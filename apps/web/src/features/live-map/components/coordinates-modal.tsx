@@ -1,4 +1,4 @@
-// "Enter coordinates": the keyboard's way to make a geofence (drawing with leaflet-draw needs a mouse). The shape is
+// "Enter coordinates": the keyboard's way to make a geofence (drawing on the map needs a mouse). The shape is
 // typed in, checked here with messages naming the field, then goes on to "Enter Geofence Details" as a drawn one does.
 import { useId, useState, type FormEvent } from 'react';
 import type { GeofenceShape } from '@prison/shared/constants';

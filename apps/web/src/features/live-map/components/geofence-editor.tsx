@@ -22,11 +22,11 @@ import { defaultUntilValue, reasonProblem, untilInstant, untilProblem, Weakening
 /** A number typed in a field, or the stored value while the field is not a number yet. */
 const numberOr = (text: string, stored: number) => (text.trim() === '' || Number.isNaN(Number(text)) ? stored : Number(text));
 
-/** What the edit handles on the map do, per shape (leaflet-draw's edit handlers). */
+/** What the edit handles on the map do, per shape (leaflet-geoman's edit handles). */
 const SHAPE_HINTS = {
-  Circle: 'Drag the square handles on the map: the centre one moves the circle, the other changes its radius.',
-  Rectangle: 'Drag the square handles on the map: a corner resizes the rectangle, the centre one moves it.',
-  Polygon: 'Drag the square handles on the map: a corner moves, a midpoint adds a corner; click a corner to remove it.',
+  Circle: 'Drag the handles on the map: the centre one moves the circle, the other changes its radius.',
+  Rectangle: 'Drag the handles on the map: a corner resizes the rectangle, the centre one moves it.',
+  Polygon: 'Drag the handles on the map: a corner moves, a midpoint adds a corner; click a corner to remove it.',
 } as const;
 
 interface GeofenceEditorProps {
