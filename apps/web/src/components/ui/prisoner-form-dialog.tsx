@@ -10,8 +10,8 @@ import { Button } from './button';
 import { CellPickerDialog } from './cell-picker-dialog';
 import { CountryCombobox } from './country-combobox';
 import { SelectField, TextField } from './field';
-import { Modal } from './modal';
-import { FormActions } from './form-actions';
+import { FormDialog } from './form-dialog';
+import { fieldErrors, useFormState } from './use-form-state';
 
 const fields = [
   'prison_number',
@@ -56,17 +56,15 @@ function PrisonerForm({
   submitLabel = 'Save',
   onSubmit,
 }: PrisonerFormDialogProps) {
-  const [values, setValues] = useState<FormValues>(() => toFormValues(prisoner));
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFormState<FieldName>(() => toFormValues(prisoner));
+  const { values, errors } = form;
   const [pickerOpen, setPickerOpen] = useState(false);
   /** The reason given in the cell picker to override the cell rules for the chosen cell (decision 031). */
   const [overrideReason, setOverrideReason] = useState<string | null>(null);
 
-  const set = (name: FieldName) => (value: string) => setValues((all) => ({ ...all, [name]: value }));
+  const set = (name: FieldName) => (value: string) => form.setValue(name, value);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const shown = mode === 'create' ? fields.filter((f) => f !== 'release_date') : fields;
     // Empty means "not given" on creation and "cleared" on update; either way a required field answers "is required".
@@ -80,165 +78,114 @@ function PrisonerForm({
     );
     const parsed = (mode === 'create' ? prisonerCreateInput : prisonerInput).safeParse(raw);
     if (!parsed.success) {
-      const next: Partial<Record<FieldName, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const name = issue.path[0] as FieldName;
-        next[name] ??= plainFieldMessage(name, issue.message, fields);
-      }
-      setErrors(next);
-      setServerError(null);
+      form.refuse(
+        fieldErrors<FieldName>(parsed.error.issues, (name, message) => plainFieldMessage(name, message, fields)),
+      );
       // Take the keyboard to the first field to fix once its message is on screen.
-      const form = event.currentTarget as HTMLFormElement;
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      const formElement = event.currentTarget;
+      requestAnimationFrame(() => formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
-    setErrors({});
-    setServerError(null);
-    setBusy(true);
-    try {
-      await onSubmit(overrideReason && values.cell_id ? { ...parsed.data, override_reason: overrideReason } : parsed.data);
-    } catch (error) {
+    void form.send(
+      () =>
+        onSubmit(overrideReason && values.cell_id ? { ...parsed.data, override_reason: overrideReason } : parsed.data),
       // The server's "field: message" in words (a conflict such as "Cell X is full" as it is).
-      setServerError(plainServerMessage(error instanceof Error ? error.message : String(error), fields).message);
-    } finally {
-      setBusy(false);
-    }
+      (error) => plainServerMessage(error instanceof Error ? error.message : String(error), fields).message,
+    );
   }
 
   return (
-    <Modal open onOpenChange={onOpenChange} title={title} wide>
-      <form onSubmit={submit} noValidate aria-label={title}>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Prison number"
-            name="prison_number"
-            value={values.prison_number}
-            onChange={(e) => set('prison_number')(e.target.value)}
-            hint={mode === 'create' ? 'Left empty, the next number is assigned' : undefined}
-            autoCapitalize="characters"
-            error={errors.prison_number}
-          />
-          <TextField
-            label="First name"
-            name="first_name"
-            required
-            value={values.first_name}
-            onChange={(e) => set('first_name')(e.target.value)}
-            error={errors.first_name}
-          />
-          <TextField
-            label="Last name"
-            name="last_name"
-            required
-            value={values.last_name}
-            onChange={(e) => set('last_name')(e.target.value)}
-            error={errors.last_name}
-          />
-          <TextField
-            label="Date of birth"
-            name="date_of_birth"
-            required
-            type="date"
-            value={values.date_of_birth}
-            onChange={(e) => set('date_of_birth')(e.target.value)}
-            error={errors.date_of_birth}
-          />
-          <SelectField
-            label="Gender"
-            name="gender"
-            options={GENDERS}
-            placeholder="Select gender"
-            value={values.gender}
-            onChange={(e) => set('gender')(e.target.value)}
-            error={errors.gender}
-          />
-          <CountryCombobox
-            label="National ID"
-            value={values.national_id}
-            onChange={(name) => set('national_id')(name ?? '')}
-            error={errors.national_id}
-          />
-          <TextField
-            label="Entry date"
-            name="entry_date"
-            type="date"
-            value={values.entry_date}
-            onChange={(e) => set('entry_date')(e.target.value)}
-            error={errors.entry_date}
-          />
-          <SelectField
-            label="Status"
-            name="status"
-            required
-            options={PRISONER_STATUSES}
-            placeholder="Select status"
-            value={values.status}
-            onChange={(e) => set('status')(e.target.value)}
-            error={errors.status}
-          />
-          {mode === 'update' && (
-            <TextField
-              label="Release date"
-              name="release_date"
-              type="date"
-              value={values.release_date}
-              onChange={(e) => set('release_date')(e.target.value)}
-              error={errors.release_date}
-            />
-          )}
-          <div className="flex flex-col gap-1 sm:col-span-2">
-            <span className="text-sm font-medium text-slate-700" id="cell-id-label">
-              Cell ID
-            </span>
-            <div className="flex flex-wrap items-center gap-2">
-              <output
-                aria-labelledby="cell-id-label"
-                data-testid="chosen-cell"
-                className="min-w-24 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm"
-              >
-                {values.cell_id || 'None'}
-              </output>
-              <Button variant="secondary" onClick={() => setPickerOpen(true)}>
-                Select Cell ID
-              </Button>
-              {values.cell_id && (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => {
-                    set('cell_id')('');
-                    setOverrideReason(null);
-                  }}
-                >
-                  Clear cell
-                </Button>
-              )}
-            </div>
-            {overrideReason && values.cell_id && (
-              <p className="text-xs text-amber-800" data-testid="cell-override">
-                Cell rules overridden: {overrideReason}
-              </p>
-            )}
-            {errors.cell_id && <p className="text-xs text-red-700">{errors.cell_id}</p>}
-          </div>
-        </div>
-        <FormActions
-          serverError={serverError}
-          busy={busy}
-          submitLabel={submitLabel}
-          onCancel={() => onOpenChange(false)}
+    <FormDialog
+      title={title}
+      wide
+      onClose={() => onOpenChange(false)}
+      onSubmit={submit}
+      serverError={form.serverError}
+      busy={form.busy}
+      submitLabel={submitLabel}
+      after={
+        <CellPickerDialog
+          open={pickerOpen}
+          onOpenChange={setPickerOpen}
+          onSelect={(cellId, reason) => {
+            set('cell_id')(cellId);
+            setOverrideReason(reason ?? null);
+          }}
+          currentCellId={prisoner?.cell_id}
+          subject={{ prisonerId: prisoner?.prisoner_id, gender: values.gender, status: values.status }}
         />
-      </form>
-      <CellPickerDialog
-        open={pickerOpen}
-        onOpenChange={setPickerOpen}
-        onSelect={(cellId, reason) => {
-          set('cell_id')(cellId);
-          setOverrideReason(reason ?? null);
-        }}
-        currentCellId={prisoner?.cell_id}
-        subject={{ prisonerId: prisoner?.prisoner_id, gender: values.gender, status: values.status }}
+      }
+    >
+      <TextField
+        label="Prison number"
+        name="prison_number"
+        {...form.field('prison_number')}
+        hint={mode === 'create' ? 'Left empty, the next number is assigned' : undefined}
+        autoCapitalize="characters"
       />
-    </Modal>
+      <TextField label="First name" name="first_name" required {...form.field('first_name')} />
+      <TextField label="Last name" name="last_name" required {...form.field('last_name')} />
+      <TextField label="Date of birth" name="date_of_birth" required type="date" {...form.field('date_of_birth')} />
+      <SelectField
+        label="Gender"
+        name="gender"
+        options={GENDERS}
+        placeholder="Select gender"
+        {...form.field('gender')}
+      />
+      <CountryCombobox
+        label="National ID"
+        value={values.national_id}
+        onChange={(name) => set('national_id')(name ?? '')}
+        error={errors.national_id}
+      />
+      <TextField label="Entry date" name="entry_date" type="date" {...form.field('entry_date')} />
+      <SelectField
+        label="Status"
+        name="status"
+        required
+        options={PRISONER_STATUSES}
+        placeholder="Select status"
+        {...form.field('status')}
+      />
+      {mode === 'update' && (
+        <TextField label="Release date" name="release_date" type="date" {...form.field('release_date')} />
+      )}
+      <div className="flex flex-col gap-1 sm:col-span-2">
+        <span className="text-sm font-medium text-slate-700" id="cell-id-label">
+          Cell ID
+        </span>
+        <div className="flex flex-wrap items-center gap-2">
+          <output
+            aria-labelledby="cell-id-label"
+            data-testid="chosen-cell"
+            className="min-w-24 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm"
+          >
+            {values.cell_id || 'None'}
+          </output>
+          <Button variant="secondary" onClick={() => setPickerOpen(true)}>
+            Select Cell ID
+          </Button>
+          {values.cell_id && (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                set('cell_id')('');
+                setOverrideReason(null);
+              }}
+            >
+              Clear cell
+            </Button>
+          )}
+        </div>
+        {overrideReason && values.cell_id && (
+          <p className="text-xs text-amber-800" data-testid="cell-override">
+            Cell rules overridden: {overrideReason}
+          </p>
+        )}
+        {errors.cell_id && <p className="text-xs text-red-700">{errors.cell_id}</p>}
+      </div>
+    </FormDialog>
   );
 }

@@ -1,12 +1,12 @@
 // Add a cell, or edit one (its ID read-only): block (existing blocks suggested), capacity 1-100 and security level.
 // The server's refusals (an ID already taken, a capacity below the current occupants) show here; the dialog stays open.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { cellInput, type Cell, type CellInput } from '@prison/shared/cell';
 import { SECURITY_LEVELS } from '@prison/shared/constants';
 import { errorMessage } from '../../lib/api-client';
 import { SelectField, TextField } from '../../components/ui/field';
-import { Modal } from '../../components/ui/modal';
-import { FormActions } from '../../components/ui/form-actions';
+import { FormDialog } from '../../components/ui/form-dialog';
+import { fieldErrors, useFormState } from '../../components/ui/use-form-state';
 
 /** What the dialog is open for: a new cell (optionally in a given block) or an existing cell. */
 export type CellFormTarget = { mode: 'create'; block?: string } | { mode: 'edit'; cell: Cell };
@@ -40,116 +40,88 @@ function initialValues(target: CellFormTarget): FormValues {
 
 function CellForm({ target, blocks, onClose, onSubmit }: CellFormDialogProps & { target: CellFormTarget }) {
   const editing = target.mode === 'edit' ? target.cell : null;
-  const [values, setValues] = useState<FormValues>(() => initialValues(target));
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFormState<FieldName>(() => initialValues(target), { clearErrorOnEdit: true });
+  const { values } = form;
   const blockListId = useId();
-  const set = (name: FieldName) => (event: { target: { value: string } }) => {
-    setValues((all) => ({ ...all, [name]: event.target.value }));
-    setErrors((all) => ({ ...all, [name]: undefined })); // a corrected field no longer shows its error
-  };
 
   const title = editing ? `Edit cell ${editing.cell_id}` : 'Add cell';
   const occupants = editing?.current_occupants ?? 0;
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
+    if (form.busy) return;
     const capacity = values.capacity.trim();
     const parsed = cellInput.safeParse({ ...values, capacity: capacity === '' ? undefined : Number(capacity) });
-    setServerError(null);
     if (!parsed.success) {
-      const next: Partial<Record<FieldName, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const name = issue.path[0] as FieldName;
-        next[name] ??= name === 'capacity' && capacity === '' ? 'capacity is required' : issue.message;
-      }
-      setErrors(next);
+      form.refuse(
+        fieldErrors<FieldName>(parsed.error.issues, (name, message) =>
+          name === 'capacity' && capacity === '' ? 'capacity is required' : message,
+        ),
+      );
       return;
     }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onSubmit(parsed.data);
-    } catch (error) {
-      setServerError(errorMessage(error, 'Failed to save the cell. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    void form.send(
+      () => onSubmit(parsed.data),
+      (error) => errorMessage(error, 'Failed to save the cell. Please try again.'),
+    );
   }
 
   return (
-    <Modal
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title={title}
       description={
         editing
           ? `Block ${editing.block} · ${occupants} of ${editing.capacity} places occupied`
           : 'A new, empty cell. Its ID cannot be changed later.'
       }
+      onClose={onClose}
+      onSubmit={submit}
+      serverError={form.serverError}
+      busy={form.busy}
+      submitLabel={editing ? 'Save changes' : 'Add cell'}
     >
-      <form onSubmit={submit} noValidate aria-label={title}>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Cell ID"
-            name="cell_id"
-            autoComplete="off"
-            autoFocus={!editing}
-            readOnly={editing !== null}
-            hint={editing ? 'A cell keeps its ID.' : 'Letters, digits, - and _'}
-            className="read-only:bg-slate-100 read-only:text-slate-600"
-            value={values.cell_id}
-            onChange={set('cell_id')}
-            error={errors.cell_id}
-          />
-          <TextField
-            label="Block"
-            name="block"
-            autoComplete="off"
-            autoFocus={editing !== null}
-            list={blockListId}
-            hint="An existing block or a new one"
-            value={values.block}
-            onChange={set('block')}
-            error={errors.block}
-          />
-          <datalist id={blockListId}>
-            {blocks.map((block) => (
-              <option key={block} value={block} />
-            ))}
-          </datalist>
-          <TextField
-            label="Capacity"
-            name="capacity"
-            type="number"
-            inputMode="numeric"
-            min={Math.max(1, occupants)}
-            max={100}
-            step={1}
-            hint={occupants > 0 ? `${occupants} to 100 (it holds ${occupants} now)` : '1 to 100'}
-            value={values.capacity}
-            onChange={set('capacity')}
-            error={errors.capacity}
-          />
-          <SelectField
-            label="Security level"
-            name="security_level"
-            options={SECURITY_LEVELS}
-            placeholder={editing ? undefined : 'Select security level'}
-            value={values.security_level}
-            onChange={set('security_level')}
-            error={errors.security_level}
-          />
-        </div>
-        <FormActions
-          serverError={serverError}
-          busy={busy}
-          submitLabel={editing ? 'Save changes' : 'Add cell'}
-          onCancel={onClose}
-        />
-      </form>
-    </Modal>
+      <TextField
+        label="Cell ID"
+        name="cell_id"
+        autoComplete="off"
+        autoFocus={!editing}
+        readOnly={editing !== null}
+        hint={editing ? 'A cell keeps its ID.' : 'Letters, digits, - and _'}
+        className="read-only:bg-slate-100 read-only:text-slate-600"
+        {...form.field('cell_id')}
+      />
+      <TextField
+        label="Block"
+        name="block"
+        autoComplete="off"
+        autoFocus={editing !== null}
+        list={blockListId}
+        hint="An existing block or a new one"
+        {...form.field('block')}
+      />
+      <datalist id={blockListId}>
+        {blocks.map((block) => (
+          <option key={block} value={block} />
+        ))}
+      </datalist>
+      <TextField
+        label="Capacity"
+        name="capacity"
+        type="number"
+        inputMode="numeric"
+        min={Math.max(1, occupants)}
+        max={100}
+        step={1}
+        hint={occupants > 0 ? `${occupants} to 100 (it holds ${occupants} now)` : '1 to 100'}
+        {...form.field('capacity')}
+      />
+      <SelectField
+        label="Security level"
+        name="security_level"
+        options={SECURITY_LEVELS}
+        placeholder={editing ? undefined : 'Select security level'}
+        {...form.field('security_level')}
+      />
+    </FormDialog>
   );
 }

@@ -1,31 +1,24 @@
 // The Police and Guards tabs (docs/CLIENT-CONTRACT.md): one component, two roles. Members with history are retired by
 // Delete (decision 042): "Retired" lists them, with Restore.
-import { useMay } from '../../lib/use-may';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { DEPARTMENTS, GUARD_RANKS, type Department, type StaffRole } from '@prison/shared/constants';
 import type { StaffInput, StaffMember } from '@prison/shared/staff';
 import { errorMessage } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/field';
-import { Pagination } from '../../components/ui/pagination';
-import { RowMenu } from '../../components/ui/row-menu';
-import { EmptyState, ErrorText, Loading } from '../../components/ui/status';
-import { Button } from '../../components/ui/button';
 import { createStaff, deleteStaff, restoreStaff, updateStaff, useStaffList } from './api';
-import { FilterPanel, ListToolbar, TableShell, tdClass, thClass } from './list-toolbar';
-import { stickyEndCell, stickyEndHeadCell } from '../../components/ui/table-classes';
+import { RecordList, type RecordColumn, type RecordListQuery, type RecordPage } from './record-list';
 import { StaffFormDialog } from './staff-form-dialog';
 
-interface Filters {
+// A type, not an interface: the record list wants filters it can index by field.
+type Filters = {
   firstName: string;
   lastName: string;
   rank: string;
   department: '' | Department;
   badgeNumber: string;
-}
+};
 const noFilters: Filters = { firstName: '', lastName: '', rank: '', department: '', badgeNumber: '' };
 
 const texts = {
@@ -34,47 +27,54 @@ const texts = {
     create: 'Create New Police Officer',
     edit: 'Edit Officer Details',
     noun: 'police officers',
+    tableLabel: 'Police officers',
+    paginationLabel: 'Police officer pages',
   },
   Guard: {
     search: 'Search guard',
     create: 'Create New Guard',
     edit: 'Edit Guard Details',
     noun: 'guards',
+    tableLabel: 'Guards',
+    paginationLabel: 'Guard pages',
   },
 } as const;
 
+const columns: RecordColumn<StaffMember>[] = [
+  { header: 'ID', cell: (s) => s.staff_id },
+  { header: 'First Name', cell: (s) => s.first_name },
+  { header: 'Last Name', cell: (s) => s.last_name },
+  { header: 'Role', cell: (s) => s.role },
+  { header: 'Badge Number', cell: (s) => s.badge_number },
+  { header: 'Rank', cell: (s) => s.rank ?? '—' },
+  { header: 'Department', cell: (s) => s.department ?? '—' },
+  { header: 'Contact-info', cell: (s) => s.contact_info ?? '—' },
+];
+
+function applyFilters(draft: Filters) {
+  if (!/^\d*$/.test(draft.badgeNumber.trim())) return { error: 'Badge number must be digits' };
+  return {
+    filters: {
+      ...draft,
+      firstName: draft.firstName.trim(),
+      lastName: draft.lastName.trim(),
+      rank: draft.rank.trim(),
+      badgeNumber: draft.badgeNumber.trim(),
+    },
+  };
+}
+
 export function StaffTab({ role }: { role: StaffRole }) {
-  const mayWrite = useMay('records.write');
-  const mayDelete = useMay('records.delete');
   const t = texts[role];
   const queryClient = useQueryClient();
   const { notify } = useToast();
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim());
-  const [page, setPage] = useState(1);
-  const [filtersOpen, setFiltersOpen] = useState(false);
-  const [draft, setDraft] = useState<Filters>(noFilters);
-  const [applied, setApplied] = useState<Filters>(noFilters);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<StaffMember | null>(null);
-  const [deleting, setDeleting] = useState<StaffMember | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [badgeError, setBadgeError] = useState<string | undefined>();
-  const [retired, setRetired] = useState(false);
 
-  const list = useStaffList(role, {
-    archived: retired ? 'true' : undefined,
-    page,
-    q: q || undefined,
-    firstName: applied.firstName || undefined,
-    lastName: applied.lastName || undefined,
-    rank: applied.rank || undefined,
-    department: applied.department || undefined,
-    badgeNumber: applied.badgeNumber || undefined,
-  });
-  const totalPages = list.data?.totalPages ?? 1;
-  if (list.data && page > totalPages) setPage(totalPages);
+  function useStaffRecords(query: RecordListQuery<Filters>): RecordPage<StaffMember> {
+    const list = useStaffList(role, query);
+    return { ...list, rows: list.data?.staffMembers, totalPages: list.data?.totalPages };
+  }
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['staff'] });
 
@@ -93,22 +93,6 @@ export function StaffTab({ role }: { role: StaffRole }) {
     refresh();
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await deleteStaff(deleting.staff_id);
-      setDeleting(null);
-      notify('Staff member deleted successfully.');
-      refresh();
-    } catch (error) {
-      setDeleteError(errorMessage(error, 'Failed to delete staff member. Please try again.'));
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
-
   async function restore(member: StaffMember) {
     try {
       await restoreStaff(member.staff_id);
@@ -119,196 +103,64 @@ export function StaffTab({ role }: { role: StaffRole }) {
     }
   }
 
-  function applyFilters() {
-    if (!/^\d*$/.test(draft.badgeNumber.trim())) {
-      setBadgeError('Badge number must be digits');
-      return;
-    }
-    setBadgeError(undefined);
-    setApplied({
-      ...draft,
-      firstName: draft.firstName.trim(),
-      lastName: draft.lastName.trim(),
-      rank: draft.rank.trim(),
-      badgeNumber: draft.badgeNumber.trim(),
-    });
-    setPage(1);
-  }
-
-  const filtersActive = Object.values(applied).some((value) => value !== '');
-  const panelId = `${role.toLowerCase()}-filters`;
-
   return (
-    <div>
-      <ListToolbar
-        searchPlaceholder={t.search}
-        search={search}
-        onSearchChange={(value) => {
-          setSearch(value);
-          setPage(1);
-        }}
-        filtersOpen={filtersOpen}
-        onToggleFilters={() => setFiltersOpen((open) => !open)}
-        filtersActive={filtersActive}
-        createLabel={t.create}
-        onCreate={mayWrite ? () => setCreating(true) : undefined}
-        filterPanelId={panelId}
-      />
-      <div className="mt-3 flex items-center gap-3">
-        <Button
-          variant={retired ? 'primary' : 'secondary'}
-          aria-pressed={retired}
-          onClick={() => {
-            setRetired((on) => !on);
-            setPage(1);
-          }}
-        >
-          Retired
-        </Button>
-        {retired && <p className="text-sm text-slate-600">Deleted members with history, kept for their escorts.</p>}
-      </div>
-      {filtersOpen && (
-        <FilterPanel
-          id={panelId}
-          onApply={applyFilters}
-          onClear={() => {
-            setDraft(noFilters);
-            setApplied(noFilters);
-            setBadgeError(undefined);
-            setPage(1);
-          }}
-        >
-          <TextField
-            label="First name"
-            value={draft.firstName}
-            onChange={(e) => setDraft({ ...draft, firstName: e.target.value })}
-          />
-          <TextField
-            label="Last name"
-            value={draft.lastName}
-            onChange={(e) => setDraft({ ...draft, lastName: e.target.value })}
-          />
+    <RecordList
+      useRecords={useStaffRecords}
+      rowKey={(s) => s.staff_id}
+      columns={columns}
+      noFilters={noFilters}
+      applyFilters={applyFilters}
+      filterFields={(bind, badgeError) => (
+        <>
+          <TextField label="First name" {...bind('firstName')} />
+          <TextField label="Last name" {...bind('lastName')} />
           {role === 'Police' ? (
             <>
-              <TextField
-                label="Rank"
-                value={draft.rank}
-                onChange={(e) => setDraft({ ...draft, rank: e.target.value })}
-              />
-              <SelectField
-                label="Department"
-                options={DEPARTMENTS}
-                placeholder="All"
-                value={draft.department}
-                onChange={(e) => setDraft({ ...draft, department: e.target.value as Filters['department'] })}
-              />
+              <TextField label="Rank" {...bind('rank')} />
+              <SelectField label="Department" options={DEPARTMENTS} placeholder="All" {...bind('department')} />
             </>
           ) : (
             <>
-              <TextField
-                label="Badge number"
-                inputMode="numeric"
-                value={draft.badgeNumber}
-                error={badgeError}
-                onChange={(e) => setDraft({ ...draft, badgeNumber: e.target.value })}
-              />
+              <TextField label="Badge number" inputMode="numeric" error={badgeError} {...bind('badgeNumber')} />
               {/* A guard's "role" in this filter is its rank (docs/CLIENT-CONTRACT.md). */}
-              <SelectField
-                label="Role"
-                options={GUARD_RANKS}
-                placeholder="All"
-                value={draft.rank}
-                onChange={(e) => setDraft({ ...draft, rank: e.target.value })}
-              />
+              <SelectField label="Role" options={GUARD_RANKS} placeholder="All" {...bind('rank')} />
             </>
           )}
-        </FilterPanel>
-      )}
-
-      {list.isPending ? (
-        <Loading text={`Loading ${t.noun}...`} />
-      ) : list.isError ? (
-        <ErrorText>Failed to fetch police data.</ErrorText>
-      ) : list.data.staffMembers.length === 0 ? (
-        <EmptyState>
-          {retired
-            ? `No retired ${t.noun}.`
-            : q || filtersActive
-              ? `No ${t.noun} match the search and filters.`
-              : `No ${t.noun} yet.`}
-        </EmptyState>
-      ) : (
-        <>
-          <TableShell>
-            <table
-              className="min-w-full divide-y divide-slate-200"
-              aria-label={role === 'Police' ? 'Police officers' : 'Guards'}
-            >
-              <thead className="bg-slate-50">
-                <tr>
-                  {['ID', 'First Name', 'Last Name', 'Role', 'Badge Number', 'Rank', 'Department', 'Contact-info'].map(
-                    (h) => (
-                      <th key={h} scope="col" className={thClass}>
-                        {h}
-                      </th>
-                    ),
-                  )}
-                  <th scope="col" className={`${thClass} ${stickyEndHeadCell}`}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {list.data.staffMembers.map((s) => (
-                  <tr key={s.staff_id} className="hover:bg-slate-50">
-                    <td className={tdClass}>{s.staff_id}</td>
-                    <td className={tdClass}>{s.first_name}</td>
-                    <td className={tdClass}>{s.last_name}</td>
-                    <td className={tdClass}>{s.role}</td>
-                    <td className={tdClass}>{s.badge_number}</td>
-                    <td className={tdClass}>{s.rank ?? '—'}</td>
-                    <td className={tdClass}>{s.department ?? '—'}</td>
-                    <td className={tdClass}>{s.contact_info ?? '—'}</td>
-                    <td className={`${tdClass} ${stickyEndCell} text-right`}>
-                      <RowMenu
-                        label={`Actions for ${s.role === 'Police' ? 'officer' : 'guard'} ${s.staff_id} ${s.first_name} ${s.last_name}`}
-                        actions={
-                          retired
-                            ? mayWrite
-                              ? [{ label: 'Restore', onSelect: () => void restore(s) }]
-                              : []
-                            : [
-                                ...(mayWrite ? [{ label: 'Edit', onSelect: () => setEditing(s) }] : []),
-                                ...(mayDelete
-                                  ? [
-                                      {
-                                        label: 'Delete',
-                                        danger: true,
-                                        onSelect: () => {
-                                          setDeleteError(null);
-                                          setDeleting(s);
-                                        },
-                                      },
-                                    ]
-                                  : []),
-                              ]
-                        }
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableShell>
-          <Pagination
-            page={Math.min(page, totalPages)}
-            totalPages={totalPages}
-            onPageChange={setPage}
-            label={role === 'Police' ? 'Police officer pages' : 'Guard pages'}
-          />
         </>
       )}
-
+      texts={{
+        search: t.search,
+        create: t.create,
+        filterPanelId: `${role.toLowerCase()}-filters`,
+        archiveToggle: 'Retired',
+        archiveNote: 'Deleted members with history, kept for their escorts.',
+        tableLabel: t.tableLabel,
+        paginationLabel: t.paginationLabel,
+        loading: `Loading ${t.noun}...`,
+        fetchFailed: () => 'Failed to fetch police data.',
+        emptyArchived: `No retired ${t.noun}.`,
+        emptyFiltered: `No ${t.noun} match the search and filters.`,
+        empty: `No ${t.noun} yet.`,
+        rowMenu: (s) =>
+          `Actions for ${s.role === 'Police' ? 'officer' : 'guard'} ${s.staff_id} ${s.first_name} ${s.last_name}`,
+        deleteTitle: 'Confirm Delete',
+        deleteMessage: 'Are you sure you want to delete this staff member?',
+        deleteConfirm: 'Confirm',
+        deleted: 'Staff member deleted successfully.',
+        deleteFailed: 'Failed to delete staff member. Please try again.',
+      }}
+      deleteSubject={(s) => (
+        <span className="text-sm font-normal text-slate-700">
+          {s.first_name} {s.last_name} (badge {s.badge_number}). A member with escort history is retired, not erased:
+          their escorts keep their name.
+        </span>
+      )}
+      remove={(s) => deleteStaff(s.staff_id)}
+      restore={(s) => void restore(s)}
+      onCreate={() => setCreating(true)}
+      onEdit={(s) => setEditing(s)}
+      refresh={refresh}
+    >
       <StaffFormDialog
         open={creating}
         onOpenChange={setCreating}
@@ -328,24 +180,6 @@ export function StaffTab({ role }: { role: StaffRole }) {
         failureText="Failed to update staff. Please check your input."
         onSubmit={update}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Confirm Delete"
-        message="Are you sure you want to delete this staff member?"
-        subject={
-          deleting && (
-            <span className="text-sm font-normal text-slate-700">
-              {deleting.first_name} {deleting.last_name} (badge {deleting.badge_number}). A member with escort history
-              is retired, not erased: their escorts keep their name.
-            </span>
-          )
-        }
-        confirmLabel="Confirm"
-        busy={deleteBusy}
-        error={deleteError}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
-      />
-    </div>
+    </RecordList>
   );
 }
