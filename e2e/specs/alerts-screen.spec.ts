@@ -107,9 +107,11 @@ test('every count beside the title follows every filter (docs/decisions/029)', a
   const counts = page.getByTestId('alert-counts');
   const count = async (label: string) =>
     Number((await counts.locator(`[data-count="${label}"] dd`).textContent()) ?? 'NaN');
-  /** What the list route itself says for the same filters: the header must agree with the list. */
-  const listTotal = async (query: Record<string, string>) => {
-    const res = await api.get('/api/v1/alert/prisoneralerts', { params: { ...query, limit: 1 } });
+  /** What the list route itself says for the same filters: the header must agree with the list. The screen shows the
+   *  alerts that need action unless "Show" says otherwise: an event (an Informational zone entry) has its own filter. */
+  const listTotal = async (query: Record<string, string>, needs_action: 'true' | 'false' | 'all' = 'true') => {
+    const shown = needs_action === 'all' ? {} : { needs_action };
+    const res = await api.get('/api/v1/alert/prisoneralerts', { params: { ...query, ...shown, limit: 1 } });
     expect(res.status(), await res.text()).toBe(200);
     return ((await res.json()) as { totalAlerts: number }).totalAlerts;
   };
@@ -144,4 +146,18 @@ test('every count beside the title follows every filter (docs/decisions/029)', a
   const all = await count('Total');
   expect((await count('Critical')) + (await count('Warnings')) + (await count('Informational'))).toBe(all);
   expect((await count('New')) + (await count('Acknowledged')) + (await count('Resolved'))).toBe(all);
+
+  // The events alone, then everything: the counts follow "Show" too, and the work and the events make everything.
+  await page.getByLabel('Show', { exact: true }).selectOption('events');
+  await expect(page).toHaveURL(/[?&]show=events/);
+  await expect(counts.locator('[data-count="Total"] dd')).toHaveText(String(await listTotal({}, 'false')));
+  const events = await count('Total');
+  expect(await count('Critical')).toBe(0);
+  expect(await count('Warnings')).toBe(0);
+  expect(await count('Informational')).toBe(events);
+  await page.getByLabel('Show', { exact: true }).selectOption('all');
+  await expect(page).toHaveURL(/[?&]show=all/);
+  await expect(counts.locator('[data-count="Total"] dd')).toHaveText(String(await listTotal({}, 'all')));
+  expect(await count('Total')).toBe(all + events);
+  expect((await count('Critical')) + (await count('Warnings')) + (await count('Informational'))).toBe(all + events);
 });
