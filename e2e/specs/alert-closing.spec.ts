@@ -211,8 +211,9 @@ for (const size of [
           if (box.width === 0 || box.height === 0) continue;
           const x = box.left + box.width / 2;
           const y = box.top + box.height / 2;
-          // Only what is on screen now: scrolled past is not covered, it is elsewhere.
-          if (y < root.top || y > root.bottom || x < 0 || x > window.innerWidth) continue;
+          // Only what is on screen now: scrolled past is not covered, it is elsewhere. A centre exactly on the scroll
+          // box's bottom edge is half scrolled out, and the point there already belongs to the band below the box.
+          if (y < root.top || y >= root.bottom || x < 0 || x > window.innerWidth) continue;
           checked++;
           const hit = document.elementFromPoint(x, y);
           if (hit && area.contains(hit)) covered.push(action.textContent?.trim() || action.outerHTML.slice(0, 80));
