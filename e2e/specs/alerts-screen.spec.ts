@@ -110,7 +110,7 @@ test('every count beside the title follows every filter (docs/decisions/029)', a
   /** What the list route itself says for the same filters: the header must agree with the list. The screen shows the
    *  alerts that need action unless "Show" says otherwise: an event (an Informational zone entry) has its own filter. */
   const listTotal = async (query: Record<string, string>, needs_action: 'true' | 'false' | 'all' = 'true') => {
-    const shown = needs_action === 'all' ? {} : { needs_action };
+    const shown: Record<string, string> = needs_action === 'all' ? {} : { needs_action };
     const res = await api.get('/api/v1/alert/prisoneralerts', { params: { ...query, ...shown, limit: 1 } });
     expect(res.status(), await res.text()).toBe(200);
     return ((await res.json()) as { totalAlerts: number }).totalAlerts;
