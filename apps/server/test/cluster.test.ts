@@ -387,6 +387,7 @@ describe.skipIf(!redisServer || !postgresAdminUrl)('cluster mode: three processe
       5_000,
     );
     const shownBefore = alertCounts(survivors);
+    await resolveGeofenceAlerts();
     await alternate(survivors, INSIDE, 4);
     await alternate(survivors, OUTSIDE, 4);
     await waitFor(
