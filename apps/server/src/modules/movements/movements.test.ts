@@ -228,7 +228,8 @@ describeEachEngine('controlled movements', (engine) => {
     await ctx().app.tracking.checkSilence(new Date());
     // The control: the same Workshop alarms for a prisoner nobody sent there.
     await fix(dother.id, at(1400, 0));
-    await waitFor('the control alarm', async () => (await everyAlert(other.id)).some((a) => a.details === 'Otto Control entered Workshop'));
+    // The zone's dwell (10 s) runs out on the watcher's next tick: on a loaded machine that can take a while.
+    await waitFor('the control alarm', async () => (await everyAlert(other.id)).some((a) => a.details === 'Otto Control entered Workshop'), 30_000);
     await fix(da.id, at(1401, 0));
     await ctx().app.tracking.checkSilence(new Date());
     expect((await everyAlert(arben.id)).map((a) => a.details)).toEqual([]);
@@ -239,8 +240,8 @@ describeEachEngine('controlled movements', (engine) => {
     expect(ended.json().movement).toMatchObject({ in_force: false, cancelled: false, ended_by: 'warden' });
     expect((await api('POST', `/movements/${movement.id}/end`)).statusCode).toBe(409);
     await fix(da.id, at(1402, 0));
-    await waitFor('the Workshop alarms again', async () => (await everyAlert(arben.id)).some((a) => a.details === 'Arben Gashi entered Workshop'));
+    await waitFor('the Workshop alarms again', async () => (await everyAlert(arben.id)).some((a) => a.details === 'Arben Gashi entered Workshop'), 30_000);
     const endAudit = await ctx().database.db.select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.entity, 'movement'), eq(auditLog.entityId, String(movement.id)))).orderBy(auditLog.id);
     expect(endAudit.map((a) => a.action)).toEqual(['create', 'end']);
-  });
+  }, 90_000);
 });

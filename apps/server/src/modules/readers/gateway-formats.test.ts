@@ -126,7 +126,7 @@ describe.skipIf(!binary)('BLE gateways in their own formats', () => {
     expect((await post(gw.id, basic('wrong'), minewBody)).status).toBe(401);
     const wrongShape = await post(gw.id, `Bearer ${gw.secret}`, { id: 'A0:00:00:00:00:03', rssi: -60 });
     expect(wrongShape.status).toBe(400);
-    expect(((await wrongShape.json()) as { message: string }).message).toMatch(/^body: not a Minew/);
+    expect(((await wrongShape.json()) as { message: string }).message).toMatch(/^body: not a message in this reader's format \(Minew/);
     expect(await counts('minew_http')).toEqual({ received: before.received + 3, refused: before.refused + 1, stored: before.stored + 1 });
     // OpenMQTTGateway objects over HTTP, a list of them as one message.
     const omgRes = await post(omg.id, `Bearer ${omg.secret}`, [{ id: 'a0:00:00:00:00:03', rssi: -40 }]);

@@ -135,7 +135,11 @@ describe.skipIf(!binary)('an RTLS publishing plan positions (Pozyx)', () => {
     );
     await client.publishAsync('tags', '{ not json', { qos: 1 });
     await client.publishAsync('tags', JSON.stringify([{ tagId: tag.id, success: true, data: {} }]), { qos: 1 });
-    await waitFor('every message counted', async () => (await counts()).received - before.received === 5);
+    // Received is counted as a message arrives, refused and stored a moment later.
+    await waitFor('every message counted', async () => {
+      const now = await counts();
+      return now.received - before.received === 5 && now.refused - before.refused === 3 && now.stored - before.stored === 1;
+    });
     expect(await counts()).toEqual({ received: before.received + 5, refused: before.refused + 3, stored: before.stored + 1 });
     expect(await fixesOf(phone.id)).toEqual([]);
     expect(await fixesOf(tag.id)).toHaveLength(1);
