@@ -64,7 +64,10 @@ export function playCriticalBeep() {
 export function AlertWorkflowSoundToggle() {
   const setting = useCriticalSoundSetting();
   const set = useSetCriticalSound();
-  const on = set.isPending ? set.variables : (setting.data?.on ?? false);
+  // Shown at once, in the same render as the click: the mutation's own pending state arrives a tick later, and a
+  // controlled checkbox would meanwhile snap back to the stored value.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const on = asked ?? (setting.data?.on ?? false);
   return (
     <label className="flex items-center gap-2 text-sm text-slate-700">
       <input
@@ -74,7 +77,8 @@ export function AlertWorkflowSoundToggle() {
         checked={on}
         disabled={!setting.data || set.isPending}
         onChange={(event) => {
-          set.mutate(event.target.checked);
+          setAsked(event.target.checked);
+          set.mutate(event.target.checked, { onSettled: () => setAsked(null) });
           if (event.target.checked) playCriticalBeep();
         }}
         className="h-4 w-4"
