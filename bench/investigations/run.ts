@@ -18,6 +18,7 @@ import { createPglite, fromPglite, fromPostgres, type Database } from '../../app
 import { everyoneAt, whoWasNear } from '../../apps/server/src/modules/investigations/investigations-service';
 import { fixesInProbesSql, lastFixesAtSql, personTrack } from '../../apps/server/src/modules/investigations/investigations-repository';
 import { probesFor } from '../../apps/server/src/modules/investigations/near-probes';
+import { fillWalkFixes } from '../lib/walk-fixes';
 import { peopleNear, type WornFix } from '../../apps/server/src/modules/investigations/near-matching';
 import { percentile, printFigures, type Figure } from '../lib/report';
 
@@ -76,20 +77,7 @@ async function fill(db: Database, { devices, perDevice }: Layout) {
   await run(db, `insert into prisoners (prisoner_id, first_name, last_name, status)
     select d, 'Bench', 'Prisoner ' || d, 'Incarcerated' from generate_series(1, ${devices}) d`);
   await run(db, `insert into devices (id, name, secret_hash) select 'bench-' || d, 'Bench ' || d, 'x' from generate_series(1, ${devices}) d`);
-  const chunk = Math.max(1, Math.floor(2_000_000 / devices));
-  for (let s = 0; s < perDevice; s += chunk) {
-    const t0 = performance.now();
-    await run(db, `
-      insert into positions (device_id, prisoner_id, recorded_at, received_at, latitude, longitude)
-      select 'bench-' || d, d, ts, ts,
-        51.5 + 0.0135 * (((d * 7919) % 1000) / 1000.0 - 0.5) + 0.0004 * sin(s / 40.0 + d),
-        -0.12 + 0.02 * (((d * 104729) % 997) / 997.0 - 0.5) + 0.0006 * cos(s / 50.0 + d)
-      from generate_series(${s}, ${Math.min(perDevice, s + chunk) - 1}) s
-      cross join generate_series(1, ${devices}) d
-      cross join lateral (select to_timestamp(${START / 1000} + s * ${INTERVAL_S} + d % ${INTERVAL_S}) as ts) t
-      order by s, d`);
-    if ((s / chunk) % 10 === 0) log(`filled ${Math.min(perDevice, s + chunk) * devices} fixes (chunk ${elapsed(t0).toFixed(0)} ms)`);
-  }
+  await fillWalkFixes(db, { trackers: devices, perTracker: perDevice, start: START, intervalS: INTERVAL_S, log });
   const t0 = performance.now();
   for (const index of indexes) await run(db, index.indexdef);
   log(`built ${indexes.length} indexes in ${(elapsed(t0) / 1000).toFixed(1)} s`);
